@@ -1,0 +1,10 @@
+//===- FuseDialect.h - fuse dialect -----------------------------*- C++ -*-===//
+
+#ifndef FUSE_DIALECT_FUSE_IR_FUSEDIALECT_H
+#define FUSE_DIALECT_FUSE_IR_FUSEDIALECT_H
+
+#include "mlir/IR/Dialect.h"
+
+#include "fuse/Dialect/Fuse/IR/FuseOpsDialect.h.inc"
+
+#endif // FUSE_DIALECT_FUSE_IR_FUSEDIALECT_H

@@ -1,0 +1,53 @@
+//===- FuseDialect.td - fuse dialect definition ------------*- tablegen -*-===//
+//
+// The `fuse` dialect: elementwise tensor programs with numpy broadcasting.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSE_DIALECT_FUSE_IR_FUSEDIALECT_TD
+#define FUSE_DIALECT_FUSE_IR_FUSEDIALECT_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+
+def Fuse_Dialect : Dialect {
+  let name = "fuse";
+  let summary = "Elementwise tensor programs with numpy broadcasting";
+  let description = [{
+    The `fuse` dialect describes elementwise tensor programs: unary and binary
+    arithmetic, comparisons, selection, casts and constants over ranked
+    tensors with static or dynamic dimensions. Binary operations broadcast
+    their operands like numpy. Every op computes each result element from the
+    operand elements at the same (broadcast) position, so any connected group
+    of ops over one iteration space can be fused into one kernel.
+  }];
+  let cppNamespace = "::fuse";
+  let hasConstantMaterializer = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Types accepted by fuse ops.
+//===----------------------------------------------------------------------===//
+
+def Fuse_Float : AnyTypeOf<[F16, BF16, F32, F64]>;
+def Fuse_Int : AnyTypeOf<[I32, I64]>;
+def Fuse_Element : AnyTypeOf<[F16, BF16, F32, F64, I32, I64, I1]>;
+
+def Fuse_Tensor : RankedTensorOf<[F16, BF16, F32, F64, I32, I64, I1]>;
+def Fuse_FloatTensor : RankedTensorOf<[F16, BF16, F32, F64]>;
+def Fuse_NumericTensor : RankedTensorOf<[F16, BF16, F32, F64, I32, I64]>;
+def Fuse_BoolTensor : RankedTensorOf<[I1]>;
+
+//===----------------------------------------------------------------------===//
+// Attributes.
+//===----------------------------------------------------------------------===//
+
+def Fuse_CmpPredicate : I32EnumAttr<"CmpPredicate", "comparison predicate", [
+  I32EnumAttrCase<"eq", 0>, I32EnumAttrCase<"ne", 1>,
+  I32EnumAttrCase<"lt", 2>, I32EnumAttrCase<"le", 3>,
+  I32EnumAttrCase<"gt", 4>, I32EnumAttrCase<"ge", 5>]> {
+  let cppNamespace = "::fuse";
+}
+
+#endif // FUSE_DIALECT_FUSE_IR_FUSEDIALECT_TD

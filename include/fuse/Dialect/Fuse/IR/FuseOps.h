@@ -1,0 +1,45 @@
+//===- FuseOps.h - fuse dialect operations ----------------------*- C++ -*-===//
+
+#ifndef FUSE_DIALECT_FUSE_IR_FUSEOPS_H
+#define FUSE_DIALECT_FUSE_IR_FUSEOPS_H
+
+#include "fuse/Dialect/Fuse/IR/FuseDialect.h"
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace fuse {
+
+/// The broadcast of `operands` (ranked tensors) with `elementType`, or with
+/// the first operand's element type when `elementType` is null. Returns null
+/// when the shapes do not broadcast.
+mlir::RankedTensorType inferBroadcastType(mlir::TypeRange operands,
+                                          mlir::Type elementType);
+
+/// Verifies an op with broadcasting operands: equal element types of the data
+/// operands, broadcast-compatible shapes, and the declared result type.
+mlir::LogicalResult verifyBroadcastOperands(mlir::Operation *op);
+
+namespace OpTrait {
+template <typename ConcreteType>
+class BroadcastOperands
+    : public mlir::OpTrait::TraitBase<ConcreteType, BroadcastOperands> {
+public:
+  static mlir::LogicalResult verifyTrait(mlir::Operation *op) {
+    return verifyBroadcastOperands(op);
+  }
+};
+} // namespace OpTrait
+
+} // namespace fuse
+
+#include "fuse/Dialect/Fuse/IR/FuseEnums.h.inc"
+
+#define GET_OP_CLASSES
+#include "fuse/Dialect/Fuse/IR/FuseOps.h.inc"
+
+#endif // FUSE_DIALECT_FUSE_IR_FUSEOPS_H

@@ -1,0 +1,261 @@
+//===- FuseOps.td - fuse dialect operations ----------------*- tablegen -*-===//
+//
+// Operations of the `fuse` dialect. Adding an elementwise op is a few lines:
+// pick the family class (unary float, unary numeric, binary), give the
+// mnemonic and the formula, and add its scalar body to FuseToLinalg.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSE_DIALECT_FUSE_IR_FUSEOPS_TD
+#define FUSE_DIALECT_FUSE_IR_FUSEOPS_TD
+
+include "fuse/Dialect/Fuse/IR/FuseDialect.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+// Verifies numpy broadcasting of the operands against the declared result
+// type, and equal element types of the data operands.
+def Fuse_BroadcastOperands : NativeOpTrait<"BroadcastOperands"> {
+  let cppNamespace = "::fuse::OpTrait";
+}
+
+class Fuse_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Fuse_Dialect, mnemonic, traits>;
+
+//===----------------------------------------------------------------------===//
+// Unary operations: the result type is the operand type.
+//===----------------------------------------------------------------------===//
+
+class Fuse_UnaryOp<string mnemonic, TypeConstraint tensorType, string formula,
+                   list<Trait> traits = []>
+    : Fuse_Op<mnemonic, !listconcat(traits, [Pure, Elementwise,
+                                             SameOperandsAndResultType])> {
+  let summary = "elementwise " # formula;
+  let description = "Computes `" # formula # "` for every element of the "
+    # "operand. The result has the operand's type.\n\n"
+    # "Example:\n\n```mlir\n%r = fuse." # mnemonic
+    # " %x : tensor<?x4xf32>\n```\n";
+  let arguments = (ins tensorType:$input);
+  let results = (outs tensorType:$result);
+  let assemblyFormat = "$input attr-dict `:` type($result)";
+}
+
+class Fuse_UnaryFloatOp<string mnemonic, string formula>
+    : Fuse_UnaryOp<mnemonic, Fuse_FloatTensor, formula>;
+class Fuse_UnaryNumericOp<string mnemonic, string formula>
+    : Fuse_UnaryOp<mnemonic, Fuse_NumericTensor, formula>;
+
+def Fuse_NegOp : Fuse_UnaryNumericOp<"neg", "-x">;
+def Fuse_AbsOp : Fuse_UnaryNumericOp<"abs", "|x|">;
+def Fuse_ReluOp : Fuse_UnaryNumericOp<"relu", "max(x, 0) (NaN stays NaN)">;
+def Fuse_FloorOp : Fuse_UnaryNumericOp<"floor", "floor(x) (integers unchanged)">;
+def Fuse_CeilOp : Fuse_UnaryNumericOp<"ceil", "ceil(x) (integers unchanged)">;
+def Fuse_ExpOp : Fuse_UnaryFloatOp<"exp", "e^x">;
+def Fuse_LogOp : Fuse_UnaryFloatOp<"log", "ln(x)">;
+def Fuse_SqrtOp : Fuse_UnaryFloatOp<"sqrt", "sqrt(x)">;
+def Fuse_RsqrtOp : Fuse_UnaryFloatOp<"rsqrt", "1 / sqrt(x)">;
+def Fuse_TanhOp : Fuse_UnaryFloatOp<"tanh", "tanh(x)">;
+def Fuse_SigmoidOp : Fuse_UnaryFloatOp<"sigmoid", "1 / (1 + e^-x)">;
+def Fuse_SiluOp : Fuse_UnaryFloatOp<"silu", "x / (1 + e^-x)">;
+def Fuse_SinOp : Fuse_UnaryFloatOp<"sin", "sin(x)">;
+def Fuse_CosOp : Fuse_UnaryFloatOp<"cos", "cos(x)">;
+def Fuse_ErfOp : Fuse_UnaryFloatOp<"erf", "erf(x)">;
+def Fuse_ReciprocalOp : Fuse_UnaryFloatOp<"reciprocal", "1 / x">;
+
+def Fuse_GeluOp : Fuse_UnaryOp<"gelu", Fuse_FloatTensor,
+                               "gelu(x) (exact or tanh approximation)"> {
+  let description = [{
+    Gaussian error linear unit, as `torch.nn.functional.gelu`:
+    `approximate = "none"` (the default) computes `x * 0.5 * (1 + erf(x / sqrt(2)))`,
+    `approximate = "tanh"` computes
+    `0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x^3)))`.
+
+    Example:
+
+    ```mlir
+    %r = fuse.gelu %x {approximate = "tanh"} : tensor<?x4xf32>
+    ```
+  }];
+  let arguments = (ins Fuse_FloatTensor:$input,
+                       DefaultValuedStrAttr<StrAttr, "none">:$approximate);
+  let hasVerifier = 1;
+}
+
+def Fuse_ClampOp : Fuse_UnaryOp<"clamp", Fuse_NumericTensor,
+                                "min(max(x, min), max)"> {
+  let description = [{
+    Clamps every element into `[min, max]`; either bound may be omitted. The
+    bounds are float attributes for float tensors and integer attributes for
+    integer tensors. NaN stays NaN, as in `torch.clamp`.
+
+    Example:
+
+    ```mlir
+    %r = fuse.clamp %x {min = 0.0 : f32, max = 6.0 : f32} : tensor<?x4xf32>
+    ```
+  }];
+  let arguments = (ins Fuse_NumericTensor:$input,
+                       OptionalAttr<TypedAttrInterface>:$min,
+                       OptionalAttr<TypedAttrInterface>:$max);
+  let hasVerifier = 1;
+}
+
+def Fuse_LeakyReluOp : Fuse_UnaryOp<"leaky_relu", Fuse_FloatTensor,
+                                    "x if x >= 0 else alpha * x"> {
+  let description = [{
+    Leaky rectified linear unit with negative slope `alpha` (default 0.01).
+
+    Example:
+
+    ```mlir
+    %r = fuse.leaky_relu %x {alpha = 0.01 : f32} : tensor<?x4xf32>
+    ```
+  }];
+  let arguments = (ins Fuse_FloatTensor:$input,
+                       OptionalAttr<TypedAttrInterface>:$alpha);
+  let extraClassDeclaration = [{
+    /// The negative slope, 0.01 when the attribute is absent.
+    double getAlphaValue();
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Binary operations with numpy broadcasting.
+//===----------------------------------------------------------------------===//
+
+class Fuse_BinaryOp<string mnemonic, string formula>
+    : Fuse_Op<mnemonic, [Pure, Fuse_BroadcastOperands]> {
+  let summary = "elementwise " # formula # " with broadcasting";
+  let description = "Computes `" # formula # "` elementwise after numpy "
+    # "broadcasting of the operands. Both operands have the same element "
+    # "type; the result shape is the broadcast shape. When all three types "
+    # "are equal the short form lists one type.\n\n"
+    # "Example:\n\n```mlir\n%r = fuse." # mnemonic
+    # " %a, %b : tensor<8x?xf32>, tensor<?xf32> -> tensor<8x?xf32>\n"
+    # "%s = fuse." # mnemonic # " %a, %a : tensor<8x?xf32>\n```\n";
+  let arguments = (ins Fuse_NumericTensor:$lhs, Fuse_NumericTensor:$rhs);
+  let results = (outs Fuse_NumericTensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:`
+      custom<BroadcastTypes>(type($lhs), type($rhs), type($result))
+  }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$lhs, "::mlir::Value":$rhs), [{
+      build($_builder, $_state,
+            ::fuse::inferBroadcastType({lhs.getType(), rhs.getType()},
+                                       ::mlir::Type()),
+            lhs, rhs);
+    }]>
+  ];
+}
+
+def Fuse_AddOp : Fuse_BinaryOp<"add", "lhs + rhs">;
+def Fuse_SubOp : Fuse_BinaryOp<"sub", "lhs - rhs">;
+def Fuse_MulOp : Fuse_BinaryOp<"mul", "lhs * rhs">;
+def Fuse_DivOp : Fuse_BinaryOp<"div",
+    "lhs / rhs (integers: truncated toward zero)">;
+def Fuse_MaxOp : Fuse_BinaryOp<"max", "max(lhs, rhs) (NaN propagates)">;
+def Fuse_MinOp : Fuse_BinaryOp<"min", "min(lhs, rhs) (NaN propagates)">;
+def Fuse_PowOp : Fuse_BinaryOp<"pow", "lhs ^ rhs">;
+
+//===----------------------------------------------------------------------===//
+// Comparison and selection.
+//===----------------------------------------------------------------------===//
+
+def Fuse_CmpOp : Fuse_Op<"cmp", [Pure, Fuse_BroadcastOperands]> {
+  let summary = "elementwise comparison with broadcasting";
+  let description = [{
+    Compares the operands elementwise after broadcasting and yields `i1`.
+    Predicates: `eq ne lt le gt ge`. Float comparisons are ordered, except
+    `ne`, which is true when either side is NaN (as in PyTorch).
+
+    Example:
+
+    ```mlir
+    %m = fuse.cmp lt, %a, %b : tensor<?xf32>, tensor<?xf32> -> tensor<?xi1>
+    ```
+  }];
+  let arguments = (ins Fuse_CmpPredicate:$predicate, Fuse_Tensor:$lhs,
+                       Fuse_Tensor:$rhs);
+  let results = (outs Fuse_BoolTensor:$result);
+  let assemblyFormat = [{
+    $predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs)
+      `->` type($result)
+  }];
+}
+
+def Fuse_SelectOp : Fuse_Op<"select", [Pure, Fuse_BroadcastOperands]> {
+  let summary = "elementwise selection with three-way broadcasting";
+  let description = [{
+    Yields `true_value` where `cond` is true and `false_value` elsewhere,
+    after broadcasting all three operands together (`torch.where`).
+
+    Example:
+
+    ```mlir
+    %r = fuse.select %m, %a, %b : tensor<?xi1>, tensor<?xf32>, tensor<f32> -> tensor<?xf32>
+    ```
+  }];
+  let arguments = (ins Fuse_BoolTensor:$cond, Fuse_Tensor:$true_value,
+                       Fuse_Tensor:$false_value);
+  let results = (outs Fuse_Tensor:$result);
+  let assemblyFormat = [{
+    $cond `,` $true_value `,` $false_value attr-dict `:` type($cond) `,`
+      type($true_value) `,` type($false_value) `->` type($result)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Casts and constants.
+//===----------------------------------------------------------------------===//
+
+def Fuse_CastOp : Fuse_Op<"cast", [Pure, Elementwise]> {
+  let summary = "elementwise element type conversion";
+  let description = [{
+    Converts every element to the result's element type; the shape does not
+    change. Float to float rounds to nearest; float to integer truncates
+    toward zero; integer to float rounds to nearest; integer to integer
+    sign-extends or truncates; any type to `i1` is `x != 0`; `i1` to any
+    type gives 0 or 1.
+
+    Example:
+
+    ```mlir
+    %h = fuse.cast %x : tensor<?xf32> to tensor<?xf16>
+    ```
+  }];
+  let arguments = (ins Fuse_Tensor:$input);
+  let results = (outs Fuse_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `to` type($result)";
+  let hasVerifier = 1;
+}
+
+def Fuse_ConstantOp : Fuse_Op<"constant", [Pure, ConstantLike]> {
+  let summary = "constant tensor";
+  let description = [{
+    A constant tensor of static shape. A 0-d constant is written as a bare
+    scalar and broadcasts against any shape; other constants use `dense<>`.
+    Float scalars may be `nan`, `inf` or `-inf`; `i1` scalars `true`/`false`.
+
+    Example:
+
+    ```mlir
+    %c = fuse.constant 0.5 : tensor<f32>
+    %d = fuse.constant dense<[1.0, 2.0]> : tensor<2xf32>
+    ```
+  }];
+  let arguments = (ins ElementsAttr:$value);
+  let results = (outs Fuse_Tensor:$result);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let builders = [
+    OpBuilder<(ins "::mlir::ElementsAttr":$value), [{
+      build($_builder, $_state, value.getType(), value);
+    }]>
+  ];
+}
+
+#endif // FUSE_DIALECT_FUSE_IR_FUSEOPS_TD

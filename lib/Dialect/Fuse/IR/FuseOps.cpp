@@ -1,0 +1,328 @@
+//===- FuseOps.cpp - fuse dialect operations -----------------*- C++ -*-===//
+
+#include "fuse/Dialect/Fuse/IR/FuseOps.h"
+#include "fuse/Dialect/Fuse/Utils/Broadcast.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+using namespace mlir;
+using namespace fuse;
+
+/// Types in messages are written as in the source, without quotes.
+static std::string str(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << type;
+  return text;
+}
+
+//===----------------------------------------------------------------------===//
+// Broadcasting
+//===----------------------------------------------------------------------===//
+
+RankedTensorType fuse::inferBroadcastType(TypeRange operands,
+                                          Type elementType) {
+  if (operands.empty())
+    return {};
+  SmallVector<int64_t> shape;
+  for (Type type : operands) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor)
+      return {};
+    std::optional<SmallVector<int64_t>> next =
+        broadcastShapes(shape, tensor.getShape());
+    if (!next)
+      return {};
+    shape = std::move(*next);
+  }
+  if (!elementType)
+    elementType = cast<RankedTensorType>(operands.front()).getElementType();
+  return RankedTensorType::get(shape, elementType);
+}
+
+LogicalResult fuse::verifyBroadcastOperands(Operation *op) {
+  // The condition of a select is i1 by its type constraint and takes part in
+  // broadcasting only; the other operands carry the data.
+  OperandRange data = op->getOperands();
+  if (isa<SelectOp>(op))
+    data = data.drop_front();
+  Type element = cast<RankedTensorType>(data[0].getType()).getElementType();
+  for (Value operand : data.drop_front()) {
+    Type other = cast<RankedTensorType>(operand.getType()).getElementType();
+    if (other != element)
+      return op->emitOpError("operand element types differ: ")
+             << str(element) << " vs " << str(other)
+             << "; insert a fuse.cast to convert one of them";
+  }
+
+  auto operandTypes = llvm::to_vector(llvm::map_range(
+      op->getOperandTypes(), [](Type t) { return cast<RankedTensorType>(t); }));
+  for (size_t i = 0; i < operandTypes.size(); ++i) {
+    for (size_t j = i + 1; j < operandTypes.size(); ++j) {
+      BroadcastConflict conflict;
+      if (broadcastShapes(operandTypes[i].getShape(),
+                          operandTypes[j].getShape(), &conflict))
+        continue;
+      return op->emitOpError("operands are not broadcast-compatible: ")
+             << str(operandTypes[i]) << " vs " << str(operandTypes[j])
+             << " (dimension "
+             << conflict.resultDim << ": " << conflict.lhsSize << " vs "
+             << conflict.rhsSize << ")";
+    }
+  }
+
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  Type resultElement = isa<CmpOp>(op) ? resultType.getElementType() : element;
+  RankedTensorType inferred =
+      inferBroadcastType(op->getOperandTypes(), resultElement);
+  if (resultType != inferred)
+    return op->emitOpError("declared result type ")
+           << str(resultType) << " does not match the inferred type "
+           << str(inferred);
+  return success();
+}
+
+/// Binary op types: `t` when all three are equal, else `t0, t1 -> t2`.
+static ParseResult parseBroadcastTypes(OpAsmParser &parser, Type &lhs,
+                                       Type &rhs, Type &result) {
+  if (parser.parseType(lhs))
+    return failure();
+  if (failed(parser.parseOptionalComma())) {
+    rhs = result = lhs;
+    return success();
+  }
+  return failure(parser.parseType(rhs) || parser.parseArrow() ||
+                 parser.parseType(result));
+}
+
+static void printBroadcastTypes(OpAsmPrinter &printer, Operation *, Type lhs,
+                                Type rhs, Type result) {
+  if (lhs == rhs && rhs == result) {
+    printer << lhs;
+    return;
+  }
+  printer << lhs << ", " << rhs << " -> " << result;
+}
+
+//===----------------------------------------------------------------------===//
+// Unary ops with attributes
+//===----------------------------------------------------------------------===//
+
+LogicalResult GeluOp::verify() {
+  if (getApproximate() != "none" && getApproximate() != "tanh")
+    return emitOpError("approximate must be \"none\" or \"tanh\", got \"")
+           << getApproximate() << "\"";
+  return success();
+}
+
+/// Checks that a scalar attribute of an op on `tensorType` has the right kind:
+/// a float for float tensors, an integer for integer tensors.
+static LogicalResult verifyScalarAttr(Operation *op, StringRef name,
+                                      Attribute attr, Type tensorType) {
+  if (!attr)
+    return success();
+  Type element = cast<RankedTensorType>(tensorType).getElementType();
+  bool isFloat = isa<FloatType>(element);
+  if (isFloat ? isa<FloatAttr>(attr) : isa<IntegerAttr>(attr))
+    return success();
+  return op->emitOpError("'")
+         << name << "' must be " << (isFloat ? "a float" : "an integer")
+         << " attribute for " << str(tensorType) << ", got " << attr;
+}
+
+LogicalResult ClampOp::verify() {
+  if (failed(verifyScalarAttr(*this, "min", getMinAttr(), getType())) ||
+      failed(verifyScalarAttr(*this, "max", getMaxAttr(), getType())))
+    return failure();
+  return success();
+}
+
+LogicalResult LeakyReluOp::verify() {
+  return verifyScalarAttr(*this, "alpha", getAlphaAttr(), getType());
+}
+
+double LeakyReluOp::getAlphaValue() {
+  if (auto alpha = dyn_cast_or_null<FloatAttr>(getAlphaAttr()))
+    return alpha.getValueAsDouble();
+  return 0.01;
+}
+
+//===----------------------------------------------------------------------===//
+// CastOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult CastOp::verify() {
+  auto in = cast<RankedTensorType>(getInput().getType());
+  auto out = cast<RankedTensorType>(getType());
+  if (in.getShape() != out.getShape())
+    return emitOpError("cannot change the shape: ")
+           << str(in) << " to " << str(out)
+           << "; fuse.cast converts the element type only";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ConstantOp
+//===----------------------------------------------------------------------===//
+
+/// Shortest decimal form of `value` that reads back to the same bits, always
+/// with a `.` so that MLIR's lexer sees a float literal.
+static std::string formatFloat(const APFloat &value) {
+  if (value.isNaN())
+    return "nan";
+  if (value.isInfinity())
+    return value.isNegative() ? "-inf" : "inf";
+  APFloat wide = value;
+  bool lost = false;
+  wide.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &lost);
+  double d = wide.convertToDouble();
+  char buffer[40];
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(buffer, sizeof(buffer), "%.*g", precision, d);
+    APFloat back(std::strtod(buffer, nullptr));
+    back.convert(value.getSemantics(), APFloat::rmNearestTiesToEven, &lost);
+    if (back.bitwiseIsEqual(value))
+      break;
+  }
+  std::string text = buffer;
+  if (text.find('.') == std::string::npos) {
+    size_t e = text.find('e');
+    text.insert(e == std::string::npos ? text.size() : e, ".0");
+  }
+  return text;
+}
+
+ParseResult ConstantOp::parse(OpAsmParser &parser, OperationState &result) {
+  if (parser.parseOptionalAttrDict(result.attributes))
+    return failure();
+  SMLoc loc = parser.getCurrentLocation();
+
+  // `dense<...> : type` is a builtin attribute that carries its own type.
+  if (std::strncmp(loc.getPointer(), "dense", 5) == 0) {
+    Attribute attr;
+    if (parser.parseAttribute(attr))
+      return failure();
+    auto elements = dyn_cast<ElementsAttr>(attr);
+    if (!elements)
+      return parser.emitError(loc, "expected a dense elements attribute");
+    result.addAttribute("value", elements);
+    result.addTypes(elements.getType());
+    return success();
+  }
+
+  // A scalar: true, false, nan, [-]inf, an integer or a float literal.
+  bool negative = succeeded(parser.parseOptionalMinus());
+  StringRef keyword;
+  std::optional<APInt> integer;
+  double real = 0;
+  if (failed(parser.parseOptionalKeyword(&keyword,
+                                         {"true", "false", "nan", "inf"}))) {
+    APInt parsed;
+    OptionalParseResult isInteger = parser.parseOptionalInteger(parsed);
+    if (isInteger.has_value()) {
+      if (failed(*isInteger))
+        return failure();
+      integer = parsed;
+    } else if (parser.parseFloat(real)) {
+      return failure();
+    }
+  }
+
+  Type type;
+  if (parser.parseColonType(type))
+    return failure();
+  auto tensorType = dyn_cast<RankedTensorType>(type);
+  if (!tensorType || tensorType.getRank() != 0)
+    return parser.emitError(loc, "a scalar constant needs a 0-d tensor type, "
+                                 "got ")
+           << str(type) << "; write dense<...> for other shapes";
+  Type element = tensorType.getElementType();
+
+  Attribute scalar;
+  if (auto floatType = dyn_cast<FloatType>(element)) {
+    APFloat value(0.0);
+    if (keyword == "nan")
+      value = APFloat::getNaN(floatType.getFloatSemantics());
+    else if (keyword == "inf")
+      value = APFloat::getInf(floatType.getFloatSemantics());
+    else if (!keyword.empty())
+      return parser.emitError(loc, "'")
+             << keyword << "' is not a value of " << str(element);
+    else {
+      value = APFloat(integer ? static_cast<double>(integer->getSExtValue())
+                              : real);
+      bool lost = false;
+      value.convert(floatType.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                    &lost);
+    }
+    if (negative)
+      value.changeSign();
+    scalar = FloatAttr::get(floatType, value);
+  } else {
+    unsigned width = element.getIntOrFloatBitWidth();
+    APInt value(width, 0);
+    if (keyword == "true" || keyword == "false") {
+      if (width != 1 || negative)
+        return parser.emitError(loc, "'")
+               << keyword << "' is not a value of " << str(element);
+      value = APInt(1, keyword == "true");
+    } else if (!integer) {
+      return parser.emitError(loc, "expected an integer value for ")
+             << str(element);
+    } else {
+      APInt magnitude = *integer;
+      if (negative)
+        magnitude.negate();
+      bool fits = width == 1 ? (magnitude == 0 || magnitude == 1)
+                             : magnitude.isSignedIntN(width);
+      if (!fits)
+        return parser.emitError(loc, "value does not fit in ") << str(element);
+      value = width == 1 ? APInt(1, magnitude.getZExtValue())
+                         : magnitude.sextOrTrunc(width);
+    }
+    scalar = IntegerAttr::get(element, value);
+  }
+  result.addAttribute("value", DenseElementsAttr::get(tensorType, scalar));
+  result.addTypes(tensorType);
+  return success();
+}
+
+void ConstantOp::print(OpAsmPrinter &printer) {
+  printer.printOptionalAttrDict((*this)->getAttrs(), {"value"});
+  printer << ' ';
+  auto dense = dyn_cast<DenseElementsAttr>(getValue());
+  if (!dense || getType().getRank() != 0) {
+    printer.printAttribute(getValue());
+    return;
+  }
+  if (dense.getElementType().isInteger(1))
+    printer << (dense.getSplatValue<bool>() ? "true" : "false");
+  else if (isa<FloatType>(dense.getElementType()))
+    printer << formatFloat(dense.getSplatValue<APFloat>());
+  else
+    printer << dense.getSplatValue<APInt>().getSExtValue();
+  printer << " : " << getType();
+}
+
+LogicalResult ConstantOp::verify() {
+  if (getValue().getType() != getType())
+    return emitOpError("value type ")
+           << str(getValue().getType()) << " does not match the result type "
+           << str(getType());
+  if (!getType().hasStaticShape())
+    return emitOpError("needs a static shape, got ") << str(getType());
+  return success();
+}
+
+OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
+
+#define GET_OP_CLASSES
+#include "fuse/Dialect/Fuse/IR/FuseOps.cpp.inc"
+
+#include "fuse/Dialect/Fuse/IR/FuseEnums.cpp.inc"

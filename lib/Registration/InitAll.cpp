@@ -1,0 +1,19 @@
+//===- InitAll.cpp - one registration point for dialects and passes ------===//
+
+#include "fuse/InitAllDialects.h"
+#include "fuse/InitAllPasses.h"
+
+#include "fuse/Dialect/Fuse/IR/FuseDialect.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+
+void fuse::registerAllDialects(mlir::DialectRegistry &registry) {
+  registry.insert<fuse::FuseDialect>();
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+}
+
+void fuse::registerAllPasses() { mlir::registerAllPasses(); }

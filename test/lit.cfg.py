@@ -1,0 +1,20 @@
+# -*- Python -*-
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "fuse"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.fuse_obj_root, "test")
+config.excludes = ["Inputs", "Unit", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+
+config.substitutions.append(("%fuse_src_root", config.fuse_src_root))
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+tools = ["fuse-opt", "fuse-lsp-server"]
+llvm_config.add_tool_substitutions(tools, [config.fuse_tools_dir])
