@@ -3,7 +3,9 @@
 #include "fuse/InitAllDialects.h"
 #include "fuse/InitAllPasses.h"
 
+#include "fuse/Conversion/Passes.h"
 #include "fuse/Dialect/Fuse/IR/FuseDialect.h"
+#include "fuse/Dialect/Fuse/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -16,4 +18,8 @@ void fuse::registerAllDialects(mlir::DialectRegistry &registry) {
   mlir::registerAllExtensions(registry);
 }
 
-void fuse::registerAllPasses() { mlir::registerAllPasses(); }
+void fuse::registerAllPasses() {
+  mlir::registerAllPasses();
+  fuse::registerFuseConversionPasses();
+  fuse::registerFusePasses();
+}

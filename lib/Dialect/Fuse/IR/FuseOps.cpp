@@ -122,18 +122,30 @@ LogicalResult GeluOp::verify() {
 }
 
 /// Checks that a scalar attribute of an op on `tensorType` has the right kind:
-/// a float for float tensors, an integer for integer tensors.
+/// a float for float tensors; for integer tensors an integer that fits the
+/// element type.
 static LogicalResult verifyScalarAttr(Operation *op, StringRef name,
                                       Attribute attr, Type tensorType) {
   if (!attr)
     return success();
   Type element = cast<RankedTensorType>(tensorType).getElementType();
-  bool isFloat = isa<FloatType>(element);
-  if (isFloat ? isa<FloatAttr>(attr) : isa<IntegerAttr>(attr))
-    return success();
-  return op->emitOpError("'")
-         << name << "' must be " << (isFloat ? "a float" : "an integer")
-         << " attribute for " << str(tensorType) << ", got " << attr;
+  if (isa<FloatType>(element)) {
+    if (isa<FloatAttr>(attr))
+      return success();
+    return op->emitOpError("'") << name << "' must be a float attribute for "
+                                << str(tensorType) << ", got " << attr;
+  }
+  auto integer = dyn_cast<IntegerAttr>(attr);
+  auto integerType =
+      integer ? dyn_cast<IntegerType>(integer.getType()) : IntegerType();
+  if (!integerType || integerType.getWidth() == 1)
+    return op->emitOpError("'") << name << "' must be an integer attribute for "
+                                << str(tensorType) << ", got " << attr;
+  if (!integer.getValue().sextOrTrunc(64).isSignedIntN(
+          element.getIntOrFloatBitWidth()))
+    return op->emitOpError("'") << name << "' value " << integer.getInt()
+                                << " does not fit in " << str(element);
+  return success();
 }
 
 LogicalResult ClampOp::verify() {
@@ -175,7 +187,7 @@ LogicalResult CastOp::verify() {
 /// with a `.` so that MLIR's lexer sees a float literal.
 static std::string formatFloat(const APFloat &value) {
   if (value.isNaN())
-    return "nan";
+    return value.isNegative() ? "-nan" : "nan";
   if (value.isInfinity())
     return value.isNegative() ? "-inf" : "inf";
   APFloat wide = value;
@@ -205,19 +217,21 @@ ParseResult ConstantOp::parse(OpAsmParser &parser, OperationState &result) {
 
   // `dense<...> : type` is a builtin attribute that carries its own type.
   if (std::strncmp(loc.getPointer(), "dense", 5) == 0) {
-    Attribute attr;
-    if (parser.parseAttribute(attr))
+    ElementsAttr elements;
+    if (parser.parseAttribute(elements))
       return failure();
-    auto elements = dyn_cast<ElementsAttr>(attr);
-    if (!elements)
-      return parser.emitError(loc, "expected a dense elements attribute");
     result.addAttribute("value", elements);
     result.addTypes(elements.getType());
     return success();
   }
 
-  // A scalar: true, false, nan, [-]inf, an integer or a float literal.
+  // A scalar: true, false, [-]nan, [-]inf, an integer (a hexadecimal one is
+  // the bit pattern of a float type, as in MLIR) or a float literal.
   bool negative = succeeded(parser.parseOptionalMinus());
+  SMLoc numberLoc = parser.getCurrentLocation();
+  if (negative && *numberLoc.getPointer() == '-')
+    return parser.emitError(numberLoc, "expected a number after '-'");
+  bool hex = std::strncmp(numberLoc.getPointer(), "0x", 2) == 0;
   StringRef keyword;
   std::optional<APInt> integer;
   double real = 0;
@@ -228,7 +242,8 @@ ParseResult ConstantOp::parse(OpAsmParser &parser, OperationState &result) {
     if (isInteger.has_value()) {
       if (failed(*isInteger))
         return failure();
-      integer = parsed;
+      // One more bit keeps the magnitude non-negative as a signed value.
+      integer = parsed.zext(parsed.getBitWidth() + 1);
     } else if (parser.parseFloat(real)) {
       return failure();
     }
@@ -243,23 +258,35 @@ ParseResult ConstantOp::parse(OpAsmParser &parser, OperationState &result) {
                                  "got ")
            << str(type) << "; write dense<...> for other shapes";
   Type element = tensorType.getElementType();
+  if (!element.isIntOrFloat() || element.isIndex())
+    return parser.emitError(loc, "unsupported element type ")
+           << str(element) << " for a constant";
 
   Attribute scalar;
   if (auto floatType = dyn_cast<FloatType>(element)) {
-    APFloat value(0.0);
-    if (keyword == "nan")
-      value = APFloat::getNaN(floatType.getFloatSemantics());
-    else if (keyword == "inf")
-      value = APFloat::getInf(floatType.getFloatSemantics());
-    else if (!keyword.empty())
+    const llvm::fltSemantics &semantics = floatType.getFloatSemantics();
+    APFloat value(semantics);
+    bool lost = false;
+    if (keyword == "nan") {
+      value = APFloat::getNaN(semantics);
+    } else if (keyword == "inf") {
+      value = APFloat::getInf(semantics);
+    } else if (!keyword.empty()) {
       return parser.emitError(loc, "'")
              << keyword << "' is not a value of " << str(element);
-    else {
-      value = APFloat(integer ? static_cast<double>(integer->getSExtValue())
-                              : real);
-      bool lost = false;
-      value.convert(floatType.getFloatSemantics(), APFloat::rmNearestTiesToEven,
-                    &lost);
+    } else if (integer && hex) {
+      unsigned width = floatType.getWidth();
+      if (negative || integer->getActiveBits() > width)
+        return parser.emitError(numberLoc, "hexadecimal bit pattern does not "
+                                           "fit in ")
+               << str(element);
+      value = APFloat(semantics, integer->zextOrTrunc(width));
+    } else if (integer) {
+      value.convertFromAPInt(*integer, /*IsSigned=*/true,
+                             APFloat::rmNearestTiesToEven);
+    } else {
+      value = APFloat(real);
+      value.convert(semantics, APFloat::rmNearestTiesToEven, &lost);
     }
     if (negative)
       value.changeSign();
@@ -276,15 +303,14 @@ ParseResult ConstantOp::parse(OpAsmParser &parser, OperationState &result) {
       return parser.emitError(loc, "expected an integer value for ")
              << str(element);
     } else {
-      APInt magnitude = *integer;
+      APInt signedValue = *integer;
       if (negative)
-        magnitude.negate();
-      bool fits = width == 1 ? (magnitude == 0 || magnitude == 1)
-                             : magnitude.isSignedIntN(width);
+        signedValue.negate();
+      bool fits = width == 1 ? (signedValue == 0 || signedValue == 1)
+                             : signedValue.isSignedIntN(width);
       if (!fits)
         return parser.emitError(loc, "value does not fit in ") << str(element);
-      value = width == 1 ? APInt(1, magnitude.getZExtValue())
-                         : magnitude.sextOrTrunc(width);
+      value = signedValue.sextOrTrunc(width);
     }
     scalar = IntegerAttr::get(element, value);
   }
@@ -315,8 +341,9 @@ LogicalResult ConstantOp::verify() {
     return emitOpError("value type ")
            << str(getValue().getType()) << " does not match the result type "
            << str(getType());
-  if (!getType().hasStaticShape())
-    return emitOpError("needs a static shape, got ") << str(getType());
+  if (!isa<DenseElementsAttr>(getValue()))
+    return emitOpError("value must be a dense<...> attribute, got ")
+           << getValue();
   return success();
 }
 

@@ -211,7 +211,7 @@ def Fuse_SelectOp : Fuse_Op<"select", [Pure, Fuse_BroadcastOperands]> {
 // Casts and constants.
 //===----------------------------------------------------------------------===//
 
-def Fuse_CastOp : Fuse_Op<"cast", [Pure, Elementwise]> {
+def Fuse_CastOp : Fuse_Op<"cast", [Pure]> {
   let summary = "elementwise element type conversion";
   let description = [{
     Converts every element to the result's element type; the shape does not

@@ -1,0 +1,30 @@
+//===- FuseToLinalg.h - fuse to linalg conversion ---------------*- C++ -*-===//
+
+#ifndef FUSE_CONVERSION_FUSETOLINALG_FUSETOLINALG_H
+#define FUSE_CONVERSION_FUSETOLINALG_FUSETOLINALG_H
+
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace fuse {
+
+/// Name of the attribute on a generic that lists its source fuse ops.
+inline constexpr llvm::StringLiteral kOpsAttrName = "fuse.ops";
+
+/// Where the dynamic sizes of fuse values come from: one SSA index value
+/// per size, created by the pass before the patterns run.
+class DynamicSizes {
+public:
+  virtual ~DynamicSizes() = default;
+  /// The dynamic sizes of `value` in order, one per `?` in its type.
+  virtual llvm::SmallVector<mlir::Value> get(mlir::Value value) const = 0;
+};
+
+/// Patterns lowering every fuse op to one linalg.generic (constants to
+/// arith.constant). `sizes` must outlive the patterns.
+void populateFuseToLinalgConversionPatterns(mlir::RewritePatternSet &patterns,
+                                            const DynamicSizes &sizes);
+
+} // namespace fuse
+
+#endif // FUSE_CONVERSION_FUSETOLINALG_FUSETOLINALG_H

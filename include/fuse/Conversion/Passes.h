@@ -1,0 +1,28 @@
+//===- Passes.h - fuse conversion passes ------------------------*- C++ -*-===//
+
+#ifndef FUSE_CONVERSION_PASSES_H
+#define FUSE_CONVERSION_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace fuse {
+
+#define GEN_PASS_DECL
+#include "fuse/Conversion/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "fuse/Conversion/Passes.h.inc"
+
+} // namespace fuse
+
+#endif // FUSE_CONVERSION_PASSES_H

@@ -1,0 +1,24 @@
+//===- Passes.h - fuse transformation passes --------------------*- C++ -*-===//
+
+#ifndef FUSE_DIALECT_FUSE_TRANSFORMS_PASSES_H
+#define FUSE_DIALECT_FUSE_TRANSFORMS_PASSES_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace fuse {
+
+/// Name of the attribute holding a kernel's name on a generic.
+inline constexpr llvm::StringLiteral kKernelAttrName = "fuse.kernel";
+
+#define GEN_PASS_DECL
+#include "fuse/Dialect/Fuse/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "fuse/Dialect/Fuse/Transforms/Passes.h.inc"
+
+} // namespace fuse
+
+#endif // FUSE_DIALECT_FUSE_TRANSFORMS_PASSES_H

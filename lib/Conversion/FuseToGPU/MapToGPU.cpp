@@ -1,0 +1,331 @@
+//===- MapToGPU.cpp - elementwise kernels to vectorized gpu.launch -------===//
+//
+// One gpu.launch per bufferized elementwise generic. The iteration space is
+// flattened; thread t of the 1-D grid owns elements [t*V, t*V + V), where V
+// elements of the narrowest operand fill `vector-bytes`. A full vector is
+// read and written with vector loads and stores (broadcast inputs are
+// gathered lane by lane); the one thread whose vector runs past the end
+// loops over the remaining elements.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuse/Conversion/Passes.h"
+#include "fuse/Dialect/Fuse/Transforms/Passes.h"
+#include "fuse/Dialect/Fuse/Utils/Kernel.h"
+
+#include "mlir/IR/IRMapping.h"
+
+namespace fuse {
+#define GEN_PASS_DEF_FUSEMAPTOGPU
+#include "fuse/Conversion/Passes.h.inc"
+} // namespace fuse
+
+using namespace mlir;
+using namespace fuse;
+
+namespace {
+
+/// Bytes one element occupies in memory (i1 is stored as a byte).
+int64_t storageBytes(Type type) {
+  return std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
+}
+
+/// Emits the body of one launch for `op`.
+class KernelBuilder {
+public:
+  KernelBuilder(linalg::GenericOp op, OpBuilder &b, ArrayRef<Value> sizes,
+                Value total, int64_t width)
+      : op(op), b(b), loc(op.getLoc()), sizes(sizes), total(total),
+        width(width) {}
+
+  /// Emits the code of thread `thread` (an index).
+  void emit(Value thread) {
+    Value vectorWidth = index(width);
+    Value start = arith::MulIOp::create(b, loc, thread, vectorWidth);
+    Value end = arith::AddIOp::create(b, loc, start, vectorWidth);
+    for (OpOperand &operand : op->getOpOperands())
+      if (isFlat(operand))
+        flat[operand.getOperandNumber()] = flatten(operand.get());
+
+    Value full =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, end, total);
+    auto ifFull = scf::IfOp::create(b, loc, full, /*withElseRegion=*/true);
+    b.setInsertionPointToStart(&ifFull.getThenRegion().front());
+    emitVector(start);
+    b.setInsertionPointToStart(&ifFull.getElseRegion().front());
+    Value inRange =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, start, total);
+    auto ifTail = scf::IfOp::create(b, loc, inRange);
+    b.setInsertionPointToStart(&ifTail.getThenRegion().front());
+    auto loop = scf::ForOp::create(b, loc, start, total, index(1));
+    b.setInsertionPointToStart(loop.getBody());
+    emitScalar(loop.getInductionVar());
+  }
+
+private:
+  Value index(int64_t value) {
+    return arith::ConstantIndexOp::create(b, loc, value);
+  }
+
+  Type elementType(OpOperand &operand) {
+    return cast<MemRefType>(operand.get().getType()).getElementType();
+  }
+
+  /// Operands read or written at the identity position are accessed through
+  /// a flat 1-D view.
+  bool isFlat(OpOperand &operand) {
+    return op.getMatchingIndexingMap(&operand).isIdentity();
+  }
+
+  /// Operands that every thread reads at index 0 (0-d or fully broadcast).
+  bool isUniform(OpOperand &operand) {
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    return llvm::all_of(map.getResults(),
+                        [](AffineExpr e) { return isa<AffineConstantExpr>(e); });
+  }
+
+  Value flatten(Value memref) {
+    auto type = cast<MemRefType>(memref.getType());
+    auto flatType = MemRefType::get({ShapedType::kDynamic},
+                                    type.getElementType());
+    return memref::ReinterpretCastOp::create(
+        b, loc, flatType, memref, /*offset=*/b.getIndexAttr(0),
+        /*sizes=*/ArrayRef<OpFoldResult>{total},
+        /*strides=*/ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+  }
+
+  /// The multi-index of flat position `linear` in the iteration space.
+  SmallVector<Value> delinearize(Value linear) {
+    SmallVector<Value> indices(sizes.size());
+    for (int64_t d = sizes.size() - 1; d >= 0; --d) {
+      if (d == 0) {
+        indices[d] = linear;
+        break;
+      }
+      indices[d] = arith::RemUIOp::create(b, loc, linear, sizes[d]);
+      linear = arith::DivUIOp::create(b, loc, linear, sizes[d]);
+    }
+    return indices;
+  }
+
+  /// Loads the element of a broadcast input at iteration point `indices`.
+  Value loadBroadcast(OpOperand &operand, ArrayRef<Value> indices) {
+    SmallVector<Value> at;
+    for (AffineExpr expr : op.getMatchingIndexingMap(&operand).getResults()) {
+      if (auto dim = dyn_cast<AffineDimExpr>(expr))
+        at.push_back(indices[dim.getPosition()]);
+      else
+        at.push_back(index(0));
+    }
+    return memref::LoadOp::create(b, loc, operand.get(), at);
+  }
+
+  void emitVector(Value start) {
+    Block &body = op.getRegion().front();
+    IRMapping mapping;
+    std::optional<SmallVector<SmallVector<Value>>> laneIndices;
+    auto lanes = [&]() -> ArrayRef<SmallVector<Value>> {
+      if (!laneIndices) {
+        laneIndices.emplace();
+        for (int64_t lane = 0; lane < width; ++lane)
+          laneIndices->push_back(delinearize(
+              arith::AddIOp::create(b, loc, start, index(lane))));
+      }
+      return *laneIndices;
+    };
+
+    for (OpOperand *operand : op.getDpsInputOperands()) {
+      Type element = elementType(*operand);
+      auto vectorType = VectorType::get({width}, element);
+      Value value;
+      if (isUniform(*operand)) {
+        Value scalar = loadBroadcast(*operand, {});
+        value = vector::BroadcastOp::create(b, loc, vectorType, scalar);
+      } else if (isFlat(*operand) && !element.isInteger(1)) {
+        value = vector::LoadOp::create(
+            b, loc, vectorType, flat[operand->getOperandNumber()],
+            ValueRange{start}, /*nontemporal=*/false,
+            alignment(element));
+      } else {
+        // i1 is bit-packed in vectors but byte-sized in memory, and a
+        // broadcast input is strided: gather lane by lane.
+        SmallVector<Value> elements;
+        for (int64_t lane = 0; lane < width; ++lane) {
+          if (isFlat(*operand)) {
+            Value at = arith::AddIOp::create(b, loc, start, index(lane));
+            elements.push_back(memref::LoadOp::create(
+                b, loc, flat[operand->getOperandNumber()], ValueRange{at}));
+          } else {
+            elements.push_back(loadBroadcast(*operand, lanes()[lane]));
+          }
+        }
+        value = vector::FromElementsOp::create(b, loc, vectorType, elements);
+      }
+      mapping.map(body.getArgument(operand->getOperandNumber()), value);
+    }
+
+    for (Operation &inner : body.without_terminator())
+      vectorizeOp(inner, mapping);
+
+    auto yield = cast<linalg::YieldOp>(body.getTerminator());
+    for (auto [init, yielded] :
+         llvm::zip(op.getDpsInitsMutable(), yield.getOperands())) {
+      Value value = lookupVector(yielded, mapping);
+      Value target = flat[init.getOperandNumber()];
+      Type element = elementType(init);
+      if (!element.isInteger(1)) {
+        vector::StoreOp::create(b, loc, value, target, ValueRange{start},
+                                /*nontemporal=*/false, alignment(element));
+        continue;
+      }
+      for (int64_t lane = 0; lane < width; ++lane) {
+        Value scalar = vector::ExtractOp::create(b, loc, value, lane);
+        Value at = arith::AddIOp::create(b, loc, start, index(lane));
+        memref::StoreOp::create(b, loc, scalar, target, ValueRange{at});
+      }
+    }
+  }
+
+  /// Vector accesses are aligned to the vector size, up to 16 bytes: every
+  /// buffer is allocated 16-byte aligned and start is a multiple of width.
+  llvm::MaybeAlign alignment(Type element) {
+    return llvm::MaybeAlign(
+        std::min<int64_t>(16, width * storageBytes(element)));
+  }
+
+  Value lookupVector(Value scalar, IRMapping &mapping) {
+    if (Value mapped = mapping.lookupOrNull(scalar))
+      return mapped;
+    // A value from outside the body is the same in every lane.
+    auto type = VectorType::get({width}, scalar.getType());
+    Value splat = vector::BroadcastOp::create(b, loc, type, scalar);
+    mapping.map(scalar, splat);
+    return splat;
+  }
+
+  void vectorizeOp(Operation &inner, IRMapping &mapping) {
+    if (auto constant = dyn_cast<arith::ConstantOp>(inner)) {
+      auto type = VectorType::get({width}, constant.getType());
+      auto value = DenseElementsAttr::get(type, constant.getValue());
+      mapping.map(constant.getResult(),
+                  arith::ConstantOp::create(b, loc, type, value).getResult());
+      return;
+    }
+    OperationState state(inner.getLoc(), inner.getName());
+    for (Value operand : inner.getOperands())
+      state.addOperands(lookupVector(operand, mapping));
+    for (Type type : inner.getResultTypes())
+      state.addTypes(VectorType::get({width}, type));
+    state.addAttributes(inner.getAttrs());
+    Operation *vectorized = b.create(state);
+    mapping.map(inner.getResults(), vectorized->getResults());
+  }
+
+  void emitScalar(Value position) {
+    Block &body = op.getRegion().front();
+    IRMapping mapping;
+    std::optional<SmallVector<Value>> indices;
+    for (OpOperand *operand : op.getDpsInputOperands()) {
+      Value value;
+      if (isFlat(*operand)) {
+        value = memref::LoadOp::create(b, loc, flat[operand->getOperandNumber()],
+                                       ValueRange{position});
+      } else {
+        if (!indices)
+          indices = delinearize(position);
+        value = loadBroadcast(*operand, *indices);
+      }
+      mapping.map(body.getArgument(operand->getOperandNumber()), value);
+    }
+    for (Operation &inner : body.without_terminator())
+      b.clone(inner, mapping);
+    auto yield = cast<linalg::YieldOp>(body.getTerminator());
+    for (auto [init, yielded] :
+         llvm::zip(op.getDpsInitsMutable(), yield.getOperands()))
+      memref::StoreOp::create(b, loc, mapping.lookupOrDefault(yielded),
+                              flat[init.getOperandNumber()],
+                              ValueRange{position});
+  }
+
+  linalg::GenericOp op;
+  OpBuilder &b;
+  Location loc;
+  ArrayRef<Value> sizes;
+  Value total;
+  int64_t width;
+  DenseMap<unsigned, Value> flat;
+};
+
+struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (blockSize <= 0 || vectorBytes <= 0) {
+      getOperation().emitError("block-size and vector-bytes must be positive");
+      return signalPassFailure();
+    }
+    SmallVector<linalg::GenericOp> kernels;
+    getOperation().walk([&](linalg::GenericOp op) {
+      if (op.hasPureBufferSemantics() && isElementwiseKernel(op))
+        kernels.push_back(op);
+    });
+    for (linalg::GenericOp op : kernels)
+      mapKernel(op);
+  }
+
+  void mapKernel(linalg::GenericOp op) {
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    Value out = op.getDpsInits().front();
+    auto outType = cast<MemRefType>(out.getType());
+
+    SmallVector<Value> sizes;
+    Value total = arith::ConstantIndexOp::create(b, loc, 1);
+    for (int64_t d = 0; d < outType.getRank(); ++d) {
+      Value size = memref::DimOp::create(b, loc, out, d);
+      sizes.push_back(size);
+      total = arith::MulIOp::create(b, loc, total, size);
+    }
+
+    int64_t narrowest = 16;
+    for (Value operand : op->getOperands())
+      narrowest = std::min(narrowest,
+                           storageBytes(getElementTypeOrSelf(operand.getType())));
+    int64_t width = std::max<int64_t>(1, vectorBytes / narrowest);
+
+    // ceil(ceil(total / width) / blockSize) blocks; none when empty, where
+    // a launch of 0 blocks would be an error.
+    Value threads = arith::CeilDivUIOp::create(
+        b, loc, total, arith::ConstantIndexOp::create(b, loc, width));
+    Value blockDim = arith::ConstantIndexOp::create(b, loc, blockSize);
+    Value grid = arith::CeilDivUIOp::create(b, loc, threads, blockDim);
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value nonEmpty =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, total, zero);
+    auto ifNonEmpty = scf::IfOp::create(b, loc, nonEmpty);
+    b.setInsertionPointToStart(&ifNonEmpty.getThenRegion().front());
+
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    auto name = op->getAttrOfType<StringAttr>(kKernelAttrName);
+    auto launch = gpu::LaunchOp::create(
+        b, loc, grid, one, one, blockDim, one, one,
+        /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
+        /*asyncDependencies=*/{}, /*workgroupAttributions=*/{},
+        /*privateAttributions=*/{}, /*clusterSizeX=*/nullptr,
+        /*clusterSizeY=*/nullptr, /*clusterSizeZ=*/nullptr,
+        FlatSymbolRefAttr::get(b.getContext(), "fuse_kernels"),
+        FlatSymbolRefAttr::get(b.getContext(),
+                               name ? name.getValue() : "kernel"));
+    b.setInsertionPointToStart(&launch.getBody().front());
+    Value thread = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(b, loc, launch.getBlockIds().x, blockDim),
+        launch.getThreadIds().x);
+    KernelBuilder(op, b, sizes, total, width).emit(thread);
+    b.setInsertionPointToEnd(&launch.getBody().front());
+    gpu::TerminatorOp::create(b, loc);
+    op.erase();
+  }
+};
+
+} // namespace

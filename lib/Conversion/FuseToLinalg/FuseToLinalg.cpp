@@ -1,0 +1,682 @@
+//===- FuseToLinalg.cpp - fuse ops to linalg.generic ----------*- C++ -*-===//
+//
+// Every fuse op becomes one linalg.generic (the eager form). The scalar
+// semantics of each op, written down in docs/dialect.md, live in
+// buildScalar() below.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuse/Conversion/FuseToLinalg/FuseToLinalg.h"
+#include "fuse/Conversion/Passes.h"
+#include "fuse/Dialect/Fuse/IR/FuseOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <cmath>
+
+namespace fuse {
+#define GEN_PASS_DEF_CONVERTFUSETOLINALG
+#include "fuse/Conversion/Passes.h.inc"
+} // namespace fuse
+
+using namespace mlir;
+using namespace fuse;
+
+//===----------------------------------------------------------------------===//
+// Dynamic sizes: union-find over the `?` dimensions of a function
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Gives each `?` of each fuse value an SSA size. A `?` of a value that no
+/// fuse op produced (a function argument, usually) starts a class; a fuse op
+/// unifies the classes that broadcasting lines up. Each class is read once
+/// with tensor.dim right after its value is defined; every size that
+/// broadcasting assumed equal gets a cf.assert before the op that assumed it.
+class FunctionSizes : public DynamicSizes {
+public:
+  void build(func::FuncOp func);
+  SmallVector<Value> get(Value value) const override;
+
+private:
+  /// One dimension of a value: a static size, or the class of a `?`.
+  struct Dim {
+    int64_t size;
+    int cls;
+  };
+  /// A run-time check that class `cls` equals class `other` (when >= 0) or
+  /// the static size `size`.
+  struct Check {
+    Operation *op;
+    int cls;
+    int other;
+    int64_t size;
+  };
+
+  ArrayRef<Dim> dimsOf(Value value);
+  int find(int cls) const {
+    while (parent[cls] != cls)
+      cls = parent[cls];
+    return cls;
+  }
+  Value sizeOf(int cls);
+  std::string describe(int cls) const;
+  void materialize();
+
+  DenseMap<Value, SmallVector<Dim>> dims;
+  SmallVector<int> parent;
+  SmallVector<std::pair<Value, unsigned>> members;
+  SmallVector<Value> sizes;
+  SmallVector<Check> checks;
+  DenseMap<Value, SmallVector<Value>> resultSizes;
+  Operation *lastEntryOp = nullptr;
+};
+
+} // namespace
+
+ArrayRef<FunctionSizes::Dim> FunctionSizes::dimsOf(Value value) {
+  auto it = dims.find(value);
+  if (it != dims.end())
+    return it->second;
+  SmallVector<Dim> result;
+  auto type = cast<RankedTensorType>(value.getType());
+  for (auto [d, size] : llvm::enumerate(type.getShape())) {
+    if (!ShapedType::isDynamic(size)) {
+      result.push_back({size, -1});
+      continue;
+    }
+    // Classes are numbered in program order, so the smallest member of a
+    // class is defined first and its size dominates every use.
+    int cls = parent.size();
+    parent.push_back(cls);
+    members.push_back({value, static_cast<unsigned>(d)});
+    sizes.push_back(Value());
+    result.push_back({size, cls});
+  }
+  return dims[value] = std::move(result);
+}
+
+void FunctionSizes::build(func::FuncOp func) {
+  func.walk([&](Operation *op) {
+    if (!isa<FuseDialect>(op->getDialect()) || op->getNumResults() != 1)
+      return;
+    auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+    int64_t rank = resultType.getRank();
+    SmallVector<Dim> resultDims;
+    for (int64_t r = 0; r < rank; ++r) {
+      int64_t size = resultType.getDimSize(r);
+      int root = -1;
+      for (Value operand : op->getOperands()) {
+        ArrayRef<Dim> operandDims = dimsOf(operand);
+        int64_t offset = rank - operandDims.size();
+        if (r < offset || operandDims[r - offset].cls < 0)
+          continue;
+        int cls = operandDims[r - offset].cls;
+        if (!ShapedType::isDynamic(size)) {
+          checks.push_back({op, cls, -1, size});
+        } else if (root < 0) {
+          root = find(cls);
+        } else if (find(cls) != root) {
+          checks.push_back({op, root, cls, 0});
+          int other = find(cls);
+          parent[std::max(root, other)] = std::min(root, other);
+          root = std::min(root, other);
+        }
+      }
+      resultDims.push_back({size, ShapedType::isDynamic(size) ? root : -1});
+    }
+    dims[op->getResult(0)] = std::move(resultDims);
+  });
+  materialize();
+}
+
+Value FunctionSizes::sizeOf(int cls) {
+  if (sizes[cls])
+    return sizes[cls];
+  auto [value, dim] = members[cls];
+  OpBuilder builder(value.getContext());
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    if (lastEntryOp && lastEntryOp->getBlock() == arg.getOwner())
+      builder.setInsertionPointAfter(lastEntryOp);
+    else
+      builder.setInsertionPointToStart(arg.getOwner());
+  } else {
+    builder.setInsertionPointAfter(value.getDefiningOp());
+  }
+  Location loc = value.getLoc();
+  Value index = arith::ConstantIndexOp::create(builder, loc, dim);
+  auto size = tensor::DimOp::create(builder, loc, value, index);
+  if (isa<BlockArgument>(value))
+    lastEntryOp = size;
+  return sizes[cls] = size;
+}
+
+std::string FunctionSizes::describe(int cls) const {
+  auto [value, dim] = members[cls];
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "dimension " << dim << " of ";
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    os << "argument " << arg.getArgNumber();
+  else
+    os << "the result of '" << value.getDefiningOp()->getName() << "'";
+  return text;
+}
+
+static std::string describeLocation(Location loc) {
+  if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
+    return (fileLoc.getFilename().getValue() + ":" +
+            Twine(fileLoc.getLine()) + ":" + Twine(fileLoc.getColumn()))
+        .str();
+  if (auto nameLoc = dyn_cast<NameLoc>(loc))
+    return describeLocation(nameLoc.getChildLoc());
+  return "unknown location";
+}
+
+void FunctionSizes::materialize() {
+  for (const Check &check : checks) {
+    OpBuilder builder(check.op);
+    Location loc = check.op->getLoc();
+    Value lhs = sizeOf(check.cls);
+    Value rhs;
+    std::string message = check.op->getName().getStringRef().str() + " at " +
+                          describeLocation(loc) + ": " + describe(check.cls);
+    if (check.other >= 0) {
+      rhs = sizeOf(check.other);
+      message += " and " + describe(check.other) +
+                 " must be equal (broadcasting assumes it)";
+    } else {
+      rhs = arith::ConstantIndexOp::create(builder, loc, check.size);
+      message += " must be " + std::to_string(check.size) +
+                 " (broadcasting assumes it)";
+    }
+    Value equal = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                        lhs, rhs);
+    cf::AssertOp::create(builder, loc, equal, message);
+  }
+  for (auto &[value, valueDims] : dims) {
+    if (!value.getDefiningOp() ||
+        !isa<FuseDialect>(value.getDefiningOp()->getDialect()))
+      continue;
+    SmallVector<Value> &dynamic = resultSizes[value];
+    for (const Dim &dim : valueDims)
+      if (dim.cls >= 0)
+        dynamic.push_back(sizeOf(find(dim.cls)));
+  }
+}
+
+SmallVector<Value> FunctionSizes::get(Value value) const {
+  return resultSizes.lookup(value);
+}
+
+//===----------------------------------------------------------------------===//
+// Scalar semantics of each op
+//===----------------------------------------------------------------------===//
+
+static Value floatConstant(OpBuilder &b, Location loc, Type type,
+                           double value) {
+  return arith::ConstantOp::create(b, loc, type, b.getFloatAttr(type, value));
+}
+
+static Value intConstant(OpBuilder &b, Location loc, Type type,
+                         int64_t value) {
+  return arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, value));
+}
+
+static bool isHalf(Type type) { return type.isF16() || type.isBF16(); }
+
+/// Element type conversion with the semantics of fuse.cast.
+static Value convertScalar(OpBuilder &b, Location loc, Value value, Type to) {
+  Type from = value.getType();
+  if (from == to)
+    return value;
+  if (to.isInteger(1)) {
+    if (isa<FloatType>(from))
+      return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, value,
+                                   floatConstant(b, loc, from, 0.0));
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, value,
+                                 intConstant(b, loc, from, 0));
+  }
+  if (from.isInteger(1)) {
+    if (isa<FloatType>(to))
+      return arith::UIToFPOp::create(b, loc, to, value);
+    return arith::ExtUIOp::create(b, loc, to, value);
+  }
+  bool fromFloat = isa<FloatType>(from), toFloat = isa<FloatType>(to);
+  if (fromFloat && toFloat) {
+    unsigned fromWidth = from.getIntOrFloatBitWidth();
+    unsigned toWidth = to.getIntOrFloatBitWidth();
+    if (fromWidth == toWidth) // f16 <-> bf16 goes through f32
+      value = arith::ExtFOp::create(b, loc, b.getF32Type(), value);
+    if (value.getType().getIntOrFloatBitWidth() < toWidth)
+      return arith::ExtFOp::create(b, loc, to, value);
+    return arith::TruncFOp::create(b, loc, to, value);
+  }
+  if (fromFloat)
+    return arith::FPToSIOp::create(b, loc, to, value);
+  if (toFloat)
+    return arith::SIToFPOp::create(b, loc, to, value);
+  if (from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth())
+    return arith::ExtSIOp::create(b, loc, to, value);
+  return arith::TruncIOp::create(b, loc, to, value);
+}
+
+/// Integer power by squaring over every bit of the exponent, so that it
+/// vectorizes (no loop). Negative exponents give 1 for base 1, +-1 for base
+/// -1 and 0 otherwise.
+static Value integerPow(OpBuilder &b, Location loc, Value base, Value exp) {
+  Type type = base.getType();
+  unsigned width = type.getIntOrFloatBitWidth();
+  Value zero = intConstant(b, loc, type, 0), one = intConstant(b, loc, type, 1);
+  Value minusOne = intConstant(b, loc, type, -1);
+  Value result = one, square = base, rest = exp;
+  for (unsigned bit = 0; bit + 1 < width; ++bit) {
+    Value low = arith::AndIOp::create(b, loc, rest, one);
+    Value isSet =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, low, zero);
+    Value product = arith::MulIOp::create(b, loc, result, square);
+    result = arith::SelectOp::create(b, loc, isSet, product, result);
+    square = arith::MulIOp::create(b, loc, square, square);
+    rest = arith::ShRUIOp::create(b, loc, rest, one);
+  }
+  Value odd = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                    arith::AndIOp::create(b, loc, exp, one),
+                                    zero);
+  Value baseIsOne =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, base, one);
+  Value baseIsMinusOne =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, base, minusOne);
+  Value signOfMinusOne = arith::SelectOp::create(b, loc, odd, minusOne, one);
+  Value negative = arith::SelectOp::create(
+      b, loc, baseIsOne, one,
+      arith::SelectOp::create(b, loc, baseIsMinusOne, signOfMinusOne, zero));
+  Value expNegative =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, exp, zero);
+  return arith::SelectOp::create(b, loc, expNegative, negative, result);
+}
+
+/// Integer division truncating toward zero; x / 0 is 0 and INT_MIN / -1
+/// wraps, instead of the undefined behaviour of the hardware instruction.
+static Value integerDiv(OpBuilder &b, Location loc, Value lhs, Value rhs) {
+  Type type = lhs.getType();
+  Value zero = intConstant(b, loc, type, 0), one = intConstant(b, loc, type, 1);
+  Value minusOne = intConstant(b, loc, type, -1);
+  Value isZero =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rhs, zero);
+  Value isMinusOne =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rhs, minusOne);
+  Value unsafe = arith::OrIOp::create(b, loc, isZero, isMinusOne);
+  Value divisor = arith::SelectOp::create(b, loc, unsafe, one, rhs);
+  Value quotient = arith::DivSIOp::create(b, loc, lhs, divisor);
+  Value negated = arith::SubIOp::create(b, loc, zero, lhs);
+  Value special = arith::SelectOp::create(b, loc, isZero, zero, negated);
+  return arith::SelectOp::create(b, loc, unsafe, special, quotient);
+}
+
+static Value sigmoid(OpBuilder &b, Location loc, Value x) {
+  Type type = x.getType();
+  Value one = floatConstant(b, loc, type, 1.0);
+  Value expNeg = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x));
+  return arith::DivFOp::create(b, loc, one,
+                               arith::AddFOp::create(b, loc, one, expNeg));
+}
+
+static Value gelu(OpBuilder &b, Location loc, Value x, bool tanhForm) {
+  Type type = x.getType();
+  Value half = floatConstant(b, loc, type, 0.5);
+  Value one = floatConstant(b, loc, type, 1.0);
+  Value inner;
+  if (tanhForm) {
+    // 0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x^3)))
+    Value cube = arith::MulFOp::create(
+        b, loc, x, arith::MulFOp::create(b, loc, x, x));
+    Value poly = arith::AddFOp::create(
+        b, loc, x,
+        arith::MulFOp::create(b, loc, floatConstant(b, loc, type, 0.044715),
+                              cube));
+    Value scaled = arith::MulFOp::create(
+        b, loc, floatConstant(b, loc, type, std::sqrt(2.0 / M_PI)), poly);
+    inner = math::TanhOp::create(b, loc, scaled);
+  } else {
+    // x * 0.5 * (1 + erf(x / sqrt(2)))
+    inner = math::ErfOp::create(
+        b, loc,
+        arith::MulFOp::create(b, loc, x, floatConstant(b, loc, type, M_SQRT1_2)));
+  }
+  Value halfX = arith::MulFOp::create(b, loc, x, half);
+  return arith::MulFOp::create(b, loc, halfX,
+                               arith::AddFOp::create(b, loc, one, inner));
+}
+
+/// A scalar bound attribute of clamp as a constant of `type`.
+static Value boundConstant(OpBuilder &b, Location loc, Type type,
+                           Attribute attr) {
+  if (auto f = dyn_cast<FloatAttr>(attr))
+    return floatConstant(b, loc, type, f.getValueAsDouble());
+  return intConstant(b, loc, type, cast<IntegerAttr>(attr).getInt());
+}
+
+static arith::CmpFPredicate floatPredicate(CmpPredicate p) {
+  switch (p) {
+  case CmpPredicate::eq:
+    return arith::CmpFPredicate::OEQ;
+  case CmpPredicate::ne:
+    return arith::CmpFPredicate::UNE;
+  case CmpPredicate::lt:
+    return arith::CmpFPredicate::OLT;
+  case CmpPredicate::le:
+    return arith::CmpFPredicate::OLE;
+  case CmpPredicate::gt:
+    return arith::CmpFPredicate::OGT;
+  case CmpPredicate::ge:
+    return arith::CmpFPredicate::OGE;
+  }
+  llvm_unreachable("unknown predicate");
+}
+
+static arith::CmpIPredicate intPredicate(CmpPredicate p, bool isUnsigned) {
+  switch (p) {
+  case CmpPredicate::eq:
+    return arith::CmpIPredicate::eq;
+  case CmpPredicate::ne:
+    return arith::CmpIPredicate::ne;
+  case CmpPredicate::lt:
+    return isUnsigned ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt;
+  case CmpPredicate::le:
+    return isUnsigned ? arith::CmpIPredicate::ule : arith::CmpIPredicate::sle;
+  case CmpPredicate::gt:
+    return isUnsigned ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::sgt;
+  case CmpPredicate::ge:
+    return isUnsigned ? arith::CmpIPredicate::uge : arith::CmpIPredicate::sge;
+  }
+  llvm_unreachable("unknown predicate");
+}
+
+/// The scalar computation of `op` on `args` (already of the compute type:
+/// f32 for f16/bf16 data, the element type otherwise).
+static Value buildComputation(Operation *op, OpBuilder &b, Location loc,
+                              ValueRange args) {
+  Value x = args.front();
+  Type type = x.getType();
+  bool isFloat = isa<FloatType>(type);
+  auto zero = [&]() {
+    return isFloat ? floatConstant(b, loc, type, 0.0)
+                   : intConstant(b, loc, type, 0);
+  };
+  return llvm::TypeSwitch<Operation *, Value>(op)
+      .Case<NegOp>([&](auto) -> Value {
+        if (isFloat)
+          return arith::NegFOp::create(b, loc, x);
+        return arith::SubIOp::create(b, loc, zero(), x);
+      })
+      .Case<AbsOp>([&](auto) -> Value {
+        if (isFloat)
+          return math::AbsFOp::create(b, loc, x);
+        return math::AbsIOp::create(b, loc, x);
+      })
+      .Case<ReluOp>([&](auto) -> Value {
+        if (isFloat)
+          return arith::MaximumFOp::create(b, loc, x, zero());
+        return arith::MaxSIOp::create(b, loc, x, zero());
+      })
+      .Case<FloorOp>([&](auto) -> Value {
+        return isFloat ? Value(math::FloorOp::create(b, loc, x)) : x;
+      })
+      .Case<CeilOp>([&](auto) -> Value {
+        return isFloat ? Value(math::CeilOp::create(b, loc, x)) : x;
+      })
+      .Case<ExpOp>([&](auto) { return math::ExpOp::create(b, loc, x); })
+      .Case<LogOp>([&](auto) { return math::LogOp::create(b, loc, x); })
+      .Case<SqrtOp>([&](auto) { return math::SqrtOp::create(b, loc, x); })
+      .Case<RsqrtOp>([&](auto) { return math::RsqrtOp::create(b, loc, x); })
+      .Case<TanhOp>([&](auto) { return math::TanhOp::create(b, loc, x); })
+      .Case<SinOp>([&](auto) { return math::SinOp::create(b, loc, x); })
+      .Case<CosOp>([&](auto) { return math::CosOp::create(b, loc, x); })
+      .Case<ErfOp>([&](auto) { return math::ErfOp::create(b, loc, x); })
+      .Case<SigmoidOp>([&](auto) { return sigmoid(b, loc, x); })
+      .Case<SiluOp>([&](auto) -> Value {
+        return arith::MulFOp::create(b, loc, x, sigmoid(b, loc, x));
+      })
+      .Case<ReciprocalOp>([&](auto) -> Value {
+        return arith::DivFOp::create(b, loc, floatConstant(b, loc, type, 1.0),
+                                     x);
+      })
+      .Case<GeluOp>([&](GeluOp gop) {
+        return gelu(b, loc, x, gop.getApproximate() == "tanh");
+      })
+      .Case<ClampOp>([&](ClampOp cop) {
+        Value result = x;
+        if (Attribute min = cop.getMinAttr()) {
+          Value bound = boundConstant(b, loc, type, min);
+          result = isFloat ? Value(arith::MaximumFOp::create(b, loc, result,
+                                                             bound))
+                           : Value(arith::MaxSIOp::create(b, loc, result,
+                                                          bound));
+        }
+        if (Attribute max = cop.getMaxAttr()) {
+          Value bound = boundConstant(b, loc, type, max);
+          result = isFloat ? Value(arith::MinimumFOp::create(b, loc, result,
+                                                             bound))
+                           : Value(arith::MinSIOp::create(b, loc, result,
+                                                          bound));
+        }
+        return result;
+      })
+      .Case<LeakyReluOp>([&](LeakyReluOp lop) -> Value {
+        Value alpha = floatConstant(b, loc, type, lop.getAlphaValue());
+        Value nonNegative = arith::CmpFOp::create(
+            b, loc, arith::CmpFPredicate::OGE, x, zero());
+        return arith::SelectOp::create(b, loc, nonNegative, x,
+                                       arith::MulFOp::create(b, loc, alpha, x));
+      })
+      .Case<AddOp>([&](auto) -> Value {
+        if (isFloat)
+          return arith::AddFOp::create(b, loc, x, args[1]);
+        return arith::AddIOp::create(b, loc, x, args[1]);
+      })
+      .Case<SubOp>([&](auto) -> Value {
+        if (isFloat)
+          return arith::SubFOp::create(b, loc, x, args[1]);
+        return arith::SubIOp::create(b, loc, x, args[1]);
+      })
+      .Case<MulOp>([&](auto) -> Value {
+        if (isFloat)
+          return arith::MulFOp::create(b, loc, x, args[1]);
+        return arith::MulIOp::create(b, loc, x, args[1]);
+      })
+      .Case<DivOp>([&](auto) -> Value {
+        if (isFloat)
+          return arith::DivFOp::create(b, loc, x, args[1]);
+        return integerDiv(b, loc, x, args[1]);
+      })
+      .Case<MaxOp>([&](auto) -> Value {
+        if (isFloat)
+          return arith::MaximumFOp::create(b, loc, x, args[1]);
+        return arith::MaxSIOp::create(b, loc, x, args[1]);
+      })
+      .Case<MinOp>([&](auto) -> Value {
+        if (isFloat)
+          return arith::MinimumFOp::create(b, loc, x, args[1]);
+        return arith::MinSIOp::create(b, loc, x, args[1]);
+      })
+      .Case<PowOp>([&](auto) -> Value {
+        if (isFloat)
+          return math::PowFOp::create(b, loc, x, args[1]);
+        return integerPow(b, loc, x, args[1]);
+      })
+      .Case<CmpOp>([&](CmpOp cop) -> Value {
+        if (isFloat)
+          return arith::CmpFOp::create(
+              b, loc, floatPredicate(cop.getPredicate()), x, args[1]);
+        return arith::CmpIOp::create(
+            b, loc, intPredicate(cop.getPredicate(), type.isInteger(1)), x,
+            args[1]);
+      })
+      .Default([](Operation *) -> Value {
+        llvm_unreachable("op without a scalar lowering");
+      });
+}
+
+/// The scalar body of `op`: f16/bf16 data is computed in f32 and rounded
+/// once at the end, as PyTorch does; casts convert directly.
+static Value buildScalar(Operation *op, OpBuilder &b, Location loc,
+                         ValueRange args, Type resultElement) {
+  if (isa<CastOp>(op))
+    return convertScalar(b, loc, args[0], resultElement);
+  if (isa<SelectOp>(op))
+    return arith::SelectOp::create(b, loc, args[0], args[1], args[2]);
+  Type dataType = args[0].getType();
+  if (!isHalf(dataType))
+    return buildComputation(op, b, loc, args);
+  SmallVector<Value> wide;
+  for (Value arg : args)
+    wide.push_back(arith::ExtFOp::create(b, loc, b.getF32Type(), arg));
+  Value result = buildComputation(op, b, loc, wide);
+  if (result.getType() == resultElement)
+    return result;
+  return arith::TruncFOp::create(b, loc, resultElement, result);
+}
+
+//===----------------------------------------------------------------------===//
+// Patterns
+//===----------------------------------------------------------------------===//
+
+/// The indexing map of an operand of type `operand` in an iteration space
+/// of shape `result`: leading dimensions it lacks and its stretched size-1
+/// dimensions read index 0.
+static AffineMap broadcastMap(RankedTensorType operand,
+                              RankedTensorType result) {
+  MLIRContext *context = operand.getContext();
+  int64_t offset = result.getRank() - operand.getRank();
+  SmallVector<AffineExpr> exprs;
+  for (int64_t d = 0; d < operand.getRank(); ++d) {
+    bool stretched =
+        operand.getDimSize(d) == 1 && result.getDimSize(d + offset) != 1;
+    exprs.push_back(stretched ? getAffineConstantExpr(0, context)
+                              : getAffineDimExpr(d + offset, context));
+  }
+  return AffineMap::get(result.getRank(), 0, exprs, context);
+}
+
+namespace {
+
+template <typename OpTy>
+struct ElementwiseLowering : OpConversionPattern<OpTy> {
+  ElementwiseLowering(MLIRContext *context, const DynamicSizes &sizes)
+      : OpConversionPattern<OpTy>(context), sizes(sizes) {}
+
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto resultType = cast<RankedTensorType>(op.getType());
+    SmallVector<Value> inputs;
+    SmallVector<AffineMap> maps;
+    // Splat constants are folded into the body instead of being read.
+    SmallVector<TypedAttr> inlined;
+    for (Value operand : adaptor.getOperands()) {
+      DenseElementsAttr constant;
+      if (matchPattern(operand, m_Constant(&constant)) && constant.isSplat()) {
+        inlined.push_back(constant.getSplatValue<TypedAttr>());
+        continue;
+      }
+      inlined.push_back({});
+      inputs.push_back(operand);
+      maps.push_back(
+          broadcastMap(cast<RankedTensorType>(operand.getType()), resultType));
+    }
+    maps.push_back(rewriter.getMultiDimIdentityMap(resultType.getRank()));
+
+    Value init = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
+                                         resultType.getElementType(),
+                                         sizes.get(op.getResult()));
+    SmallVector<utils::IteratorType> iterators(resultType.getRank(),
+                                               utils::IteratorType::parallel);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{resultType}, inputs, ValueRange{init}, maps,
+        iterators, [&](OpBuilder &b, Location bodyLoc, ValueRange blockArgs) {
+          SmallVector<Value> args;
+          unsigned next = 0;
+          for (TypedAttr attr : inlined)
+            args.push_back(attr ? Value(arith::ConstantOp::create(b, bodyLoc,
+                                                                  attr))
+                                : blockArgs[next++]);
+          Value result = buildScalar(op, b, bodyLoc, args,
+                                     resultType.getElementType());
+          linalg::YieldOp::create(b, bodyLoc, result);
+        });
+    StringRef name = op->getName().stripDialect();
+    generic->setAttr(kOpsAttrName, rewriter.getStrArrayAttr({name}));
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+
+  const DynamicSizes &sizes;
+};
+
+struct ConstantLowering : OpConversionPattern<ConstantOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ConstantOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto value = dyn_cast<TypedAttr>(op.getValue());
+    if (!value)
+      return rewriter.notifyMatchFailure(op, "constant value is not typed");
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, value);
+    return success();
+  }
+};
+
+template <typename... OpTys>
+void addElementwise(RewritePatternSet &patterns, const DynamicSizes &sizes) {
+  (patterns.add<ElementwiseLowering<OpTys>>(patterns.getContext(), sizes),
+   ...);
+}
+
+} // namespace
+
+void fuse::populateFuseToLinalgConversionPatterns(RewritePatternSet &patterns,
+                                                  const DynamicSizes &sizes) {
+  addElementwise<NegOp, AbsOp, ReluOp, FloorOp, CeilOp, ExpOp, LogOp, SqrtOp,
+                 RsqrtOp, TanhOp, SigmoidOp, SiluOp, SinOp, CosOp, ErfOp,
+                 ReciprocalOp, GeluOp, ClampOp, LeakyReluOp, AddOp, SubOp,
+                 MulOp, DivOp, MaxOp, MinOp, PowOp, CmpOp, SelectOp, CastOp>(
+      patterns, sizes);
+  patterns.add<ConstantLowering>(patterns.getContext());
+}
+
+//===----------------------------------------------------------------------===//
+// Pass
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct ConvertFuseToLinalgPass
+    : fuse::impl::ConvertFuseToLinalgBase<ConvertFuseToLinalgPass> {
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    FunctionSizes sizes;
+    sizes.build(func);
+
+    ConversionTarget target(getContext());
+    target.addIllegalDialect<FuseDialect>();
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    RewritePatternSet patterns(&getContext());
+    populateFuseToLinalgConversionPatterns(patterns, sizes);
+    if (failed(applyPartialConversion(func, target, std::move(patterns))))
+      return signalPassFailure();
+
+    // Constants folded into every kernel that reads them are now unused.
+    func.walk([](arith::ConstantOp constant) {
+      if (constant.use_empty() && isa<ShapedType>(constant.getType()))
+        constant.erase();
+    });
+  }
+};
+} // namespace

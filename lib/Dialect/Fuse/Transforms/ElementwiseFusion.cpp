@@ -1,0 +1,347 @@
+//===- ElementwiseFusion.cpp - one kernel per elementwise region ---------===//
+//
+// Groups elementwise generics into kernels (vertical fusion along identity
+// reads, then horizontal fusion of groups over the same iteration space),
+// refusing merges that would create a cycle, and rewrites each group as one
+// multi-result generic.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuse/Conversion/FuseToLinalg/FuseToLinalg.h"
+#include "fuse/Dialect/Fuse/Transforms/Passes.h"
+#include "fuse/Dialect/Fuse/Utils/Kernel.h"
+
+#include "mlir/Analysis/TopologicalSortUtils.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace fuse {
+#define GEN_PASS_DEF_FUSEELEMENTWISEFUSION
+#include "fuse/Dialect/Fuse/Transforms/Passes.h.inc"
+} // namespace fuse
+
+using namespace mlir;
+using namespace fuse;
+
+namespace {
+
+/// Why a producer/consumer pair stays apart.
+enum class Reason { Broadcast, Cycle };
+
+struct Unfused {
+  linalg::GenericOp consumer;
+  linalg::GenericOp producer;
+  unsigned operand;
+  Reason reason;
+};
+
+/// Candidate kernels of one block and their grouping (union-find).
+class Grouping {
+public:
+  explicit Grouping(Block &block) {
+    for (Operation &op : block) {
+      auto generic = dyn_cast<linalg::GenericOp>(op);
+      if (!generic || !generic.hasPureTensorSemantics() ||
+          !isElementwiseKernel(generic))
+        continue;
+      index[generic] = ops.size();
+      ops.push_back(generic);
+      parent.push_back(parent.size());
+    }
+  }
+
+  unsigned find(unsigned i) {
+    while (parent[i] != i)
+      i = parent[i] = parent[parent[i]];
+    return i;
+  }
+
+  std::optional<unsigned> indexOf(Operation *op) const {
+    auto it = index.find(op);
+    if (it == index.end())
+      return std::nullopt;
+    return it->second;
+  }
+
+  /// Merges the groups of `a` and `b` unless a path leaves one group and
+  /// re-enters the other through an op outside both (a cycle once merged).
+  bool tryMerge(unsigned a, unsigned b) {
+    a = find(a);
+    b = find(b);
+    if (a == b)
+      return true;
+    if (reaches(a, b) || reaches(b, a))
+      return false;
+    parent[std::max(a, b)] = std::min(a, b);
+    return true;
+  }
+
+  /// Groups in program order of their first op, each in program order.
+  SmallVector<SmallVector<linalg::GenericOp>> groups() {
+    DenseMap<unsigned, unsigned> slot;
+    SmallVector<SmallVector<linalg::GenericOp>> result;
+    for (unsigned i = 0; i < ops.size(); ++i) {
+      auto [it, inserted] = slot.try_emplace(find(i), result.size());
+      if (inserted)
+        result.emplace_back();
+      result[it->second].push_back(ops[i]);
+    }
+    return result;
+  }
+
+  ArrayRef<linalg::GenericOp> candidates() const { return ops; }
+
+private:
+  bool inGroup(Operation *op, unsigned root) {
+    std::optional<unsigned> i = indexOf(op);
+    return i && find(*i) == root;
+  }
+
+  /// True when some op outside both groups depends on group `from` and
+  /// group `to` depends on it.
+  bool reaches(unsigned from, unsigned to) {
+    SmallVector<Operation *> worklist;
+    DenseSet<Operation *> seen;
+    Block *block = ops.front()->getBlock();
+    auto pushUsers = [&](Operation *op) {
+      for (Operation *user : op->getUsers()) {
+        Operation *ancestor = block->findAncestorOpInBlock(*user);
+        if (ancestor && seen.insert(ancestor).second)
+          worklist.push_back(ancestor);
+      }
+    };
+    for (unsigned i = 0; i < ops.size(); ++i)
+      if (find(i) == from)
+        pushUsers(ops[i]);
+    while (!worklist.empty()) {
+      Operation *op = worklist.pop_back_val();
+      if (inGroup(op, from) || inGroup(op, to))
+        continue;
+      for (Operation *user : op->getUsers()) {
+        Operation *ancestor = block->findAncestorOpInBlock(*user);
+        if (ancestor && inGroup(ancestor, to))
+          return true;
+      }
+      pushUsers(op);
+    }
+    return false;
+  }
+
+  SmallVector<linalg::GenericOp> ops;
+  DenseMap<Operation *, unsigned> index;
+  SmallVector<unsigned> parent;
+};
+
+/// The iteration space of an elementwise generic, as its first init's
+/// tensor.empty sizes (static sizes and SSA dynamic sizes); none when the
+/// init is not a tensor.empty.
+std::optional<SmallVector<OpFoldResult>> iterationSpace(linalg::GenericOp op) {
+  auto empty = op.getDpsInits().front().getDefiningOp<tensor::EmptyOp>();
+  if (!empty)
+    return std::nullopt;
+  return empty.getMixedSizes();
+}
+
+/// Rewrites `group` (in program order) as one generic.
+void fuseGroup(ArrayRef<linalg::GenericOp> group) {
+  DenseSet<Operation *> members;
+  for (linalg::GenericOp op : group)
+    members.insert(op);
+
+  // Each distinct (value, map) read from outside is one input.
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> maps;
+  DenseMap<std::pair<Value, AffineMap>, unsigned> inputIndex;
+  for (linalg::GenericOp op : group) {
+    for (OpOperand *operand : op.getDpsInputOperands()) {
+      Operation *def = operand->get().getDefiningOp();
+      if (def && members.contains(def))
+        continue;
+      auto key = std::make_pair(operand->get(),
+                                op.getMatchingIndexingMap(operand));
+      if (inputIndex.try_emplace(key, inputs.size()).second) {
+        inputs.push_back(key.first);
+        maps.push_back(key.second);
+      }
+    }
+  }
+
+  // A result leaves the kernel when anything outside it uses it.
+  SmallVector<OpResult> outputs;
+  SmallVector<Value> inits;
+  for (linalg::GenericOp op : group) {
+    for (OpResult result : op->getResults()) {
+      if (llvm::all_of(result.getUsers(), [&](Operation *user) {
+            return members.contains(user);
+          }))
+        continue;
+      outputs.push_back(result);
+      inits.push_back(op.getDpsInits()[result.getResultNumber()]);
+      maps.push_back(op.getMatchingIndexingMap(
+          op.getDpsInitOperand(result.getResultNumber())));
+    }
+  }
+
+  linalg::GenericOp last = group.back();
+  if (outputs.empty()) {
+    for (linalg::GenericOp op : llvm::reverse(group))
+      op.erase();
+    return;
+  }
+
+  OpBuilder builder(last);
+  SmallVector<Location> locs;
+  SmallVector<Attribute> names;
+  for (linalg::GenericOp op : group) {
+    locs.push_back(op.getLoc());
+    if (auto opNames = op->getAttrOfType<ArrayAttr>(kOpsAttrName))
+      llvm::append_range(names, opNames);
+  }
+  SmallVector<Type> resultTypes;
+  for (OpResult result : outputs)
+    resultTypes.push_back(result.getType());
+  SmallVector<utils::IteratorType> iterators = last.getIteratorTypesArray();
+
+  auto fused = linalg::GenericOp::create(
+      builder, builder.getFusedLoc(locs), resultTypes, inputs, inits, maps,
+      iterators, [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
+        IRMapping mapping;
+        DenseMap<Value, Value> computed;
+        for (linalg::GenericOp op : group) {
+          Block &body = op.getRegion().front();
+          for (OpOperand *operand : op.getDpsInputOperands()) {
+            Value arg = body.getArgument(operand->getOperandNumber());
+            auto it = computed.find(operand->get());
+            if (it != computed.end()) {
+              mapping.map(arg, it->second);
+              continue;
+            }
+            auto key = std::make_pair(operand->get(),
+                                      op.getMatchingIndexingMap(operand));
+            mapping.map(arg, args[inputIndex.lookup(key)]);
+          }
+          for (Operation &inner : body.without_terminator())
+            b.clone(inner, mapping);
+          auto yield = cast<linalg::YieldOp>(body.getTerminator());
+          for (OpResult result : op->getResults())
+            computed[result] =
+                mapping.lookup(yield.getOperand(result.getResultNumber()));
+        }
+        SmallVector<Value> yielded;
+        for (OpResult result : outputs)
+          yielded.push_back(computed.lookup(result));
+        linalg::YieldOp::create(b, bodyLoc, yielded);
+      });
+  if (!names.empty())
+    fused->setAttr(kOpsAttrName, builder.getArrayAttr(names));
+  for (auto [result, replacement] : llvm::zip(outputs, fused.getResults()))
+    result.replaceAllUsesWith(replacement);
+  for (linalg::GenericOp op : llvm::reverse(group))
+    op.erase();
+}
+
+std::string opName(linalg::GenericOp op) {
+  auto names = op->getAttrOfType<ArrayAttr>(kOpsAttrName);
+  if (!names || names.empty())
+    return "linalg.generic";
+  std::string text = "'fuse.";
+  for (auto [i, name] : llvm::enumerate(names))
+    text += (i ? "+" : "") + cast<StringAttr>(name).getValue().str();
+  return text + "'";
+}
+
+void emitRemark(Unfused pair) {
+  std::string typeText;
+  llvm::raw_string_ostream os(typeText);
+  Value operand = pair.consumer->getOperand(pair.operand);
+  InFlightDiagnostic remark = pair.consumer.emitRemark()
+                              << "not fused with the producer of operand "
+                              << pair.operand << " (" << opName(pair.producer)
+                              << "): ";
+  if (pair.reason == Reason::Broadcast) {
+    os << operand.getType() << " is broadcast to "
+       << pair.consumer->getResult(0).getType();
+    remark << "this op broadcasts its " << typeText
+           << ", so the two iterate over different spaces";
+  } else {
+    remark << "fusing them would create a cycle through an op outside the "
+              "kernel";
+  }
+  remark.attachNote(pair.producer.getLoc()) << "producer is here";
+}
+
+struct FuseElementwiseFusionPass
+    : fuse::impl::FuseElementwiseFusionBase<FuseElementwiseFusionPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    for (Block &block : getOperation().getBody())
+      runOnBlock(block);
+  }
+
+  void runOnBlock(Block &block) {
+    Grouping grouping(block);
+    if (grouping.candidates().empty())
+      return;
+
+    // Vertical: a consumer reading a producer's result at the identity
+    // position iterates over the producer's space.
+    SmallVector<Unfused> unfused;
+    for (linalg::GenericOp consumer : grouping.candidates()) {
+      for (OpOperand *operand : consumer.getDpsInputOperands()) {
+        Operation *def = operand->get().getDefiningOp();
+        std::optional<unsigned> producer = def ? grouping.indexOf(def)
+                                               : std::nullopt;
+        if (!producer)
+          continue;
+        auto producerOp = cast<linalg::GenericOp>(def);
+        unsigned number = operand->getOperandNumber();
+        if (!consumer.getMatchingIndexingMap(operand).isIdentity()) {
+          unfused.push_back({consumer, producerOp, number, Reason::Broadcast});
+          continue;
+        }
+        if (!grouping.tryMerge(*producer, *grouping.indexOf(consumer)))
+          unfused.push_back({consumer, producerOp, number, Reason::Cycle});
+      }
+    }
+
+    // Horizontal: groups over the same iteration space share one kernel.
+    if (horizontal) {
+      SmallVector<std::pair<SmallVector<OpFoldResult>, unsigned>> spaces;
+      for (auto &group : grouping.groups()) {
+        std::optional<SmallVector<OpFoldResult>> space =
+            iterationSpace(group.front());
+        if (!space)
+          continue;
+        unsigned self = *grouping.indexOf(group.front());
+        bool merged = false;
+        for (auto &[other, root] : spaces)
+          if (other == *space && grouping.tryMerge(root, self)) {
+            merged = true;
+            break;
+          }
+        if (!merged)
+          spaces.push_back({*space, self});
+      }
+    }
+
+    if (remarks)
+      for (Unfused pair : unfused)
+        if (grouping.find(*grouping.indexOf(pair.consumer)) !=
+            grouping.find(*grouping.indexOf(pair.producer)))
+          emitRemark(pair);
+
+    bool changed = false;
+    for (auto &group : grouping.groups()) {
+      if (group.size() < 2)
+        continue;
+      fuseGroup(group);
+      changed = true;
+    }
+    // Horizontal merges can place a kernel after users of its results.
+    if (changed && !sortTopologically(&block))
+      signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,37 @@
+//===- Kernel.cpp - what makes a generic an elementwise kernel -----------===//
+
+#include "fuse/Dialect/Fuse/Utils/Kernel.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/OpDefinition.h"
+
+using namespace mlir;
+
+bool fuse::isElementwiseKernel(linalg::GenericOp op) {
+  if (op.getNumLoops() != op.getNumParallelLoops() || op.getNumDpsInits() == 0)
+    return false;
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    if (!op.getMatchingIndexingMap(&init).isIdentity() ||
+        op.payloadUsesValueFromOperand(&init))
+      return false;
+  }
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    for (AffineExpr expr : op.getMatchingIndexingMap(input).getResults()) {
+      auto constant = dyn_cast<AffineConstantExpr>(expr);
+      if (!isa<AffineDimExpr>(expr) && !(constant && constant.getValue() == 0))
+        return false;
+    }
+  }
+  for (Operation &inner : op.getRegion().front()) {
+    if (isa<linalg::YieldOp, arith::ConstantOp>(inner))
+      continue;
+    if (!OpTrait::hasElementwiseMappableTraits(&inner) ||
+        inner.getNumRegions() != 0)
+      return false;
+    for (Type type : inner.getResultTypes())
+      if (!type.isIntOrFloat())
+        return false;
+  }
+  return true;
+}
