@@ -6,20 +6,25 @@
 #include "fuse/Conversion/Passes.h"
 #include "fuse/Dialect/Fuse/IR/FuseDialect.h"
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"
+#include "fuse/Pipelines/Pipelines.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 
 void fuse::registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<fuse::FuseDialect>();
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
+  // gpu-module-to-binary translates kernels to LLVM IR before PTX.
+  mlir::registerAllToLLVMIRTranslations(registry);
 }
 
 void fuse::registerAllPasses() {
   mlir::registerAllPasses();
   fuse::registerFuseConversionPasses();
   fuse::registerFusePasses();
+  fuse::registerPipelines();
 }

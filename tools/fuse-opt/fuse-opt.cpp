@@ -1,19 +1,188 @@
 //===- fuse-opt.cpp - fuse optimizer driver ------------------------------===//
 //
-// mlir-opt with the fuse dialect, passes and pipelines registered.
+// mlir-opt with the fuse dialect, passes and pipelines registered, plus:
+//   --fuse-pipeline=<stage> [--fusion=off]   lower to a stage and print it
+//   --emit=ptx                               print the PTX text
+//   --fuse-report[=json]                     kernels and bytes, fused vs eager
 //
 //===----------------------------------------------------------------------===//
 
 #include "fuse/InitAllDialects.h"
 #include "fuse/InitAllPasses.h"
+#include "fuse/Pipelines/Pipelines.h"
+#include "fuse/Report/Report.h"
 
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+static cl::OptionCategory fuseCategory("fuse options");
+
+static cl::opt<std::string>
+    stageFlag("fuse-pipeline",
+              cl::desc("Lower fuse programs to a stage and print it: linalg, "
+                       "fused, gpu, nvvm or ptx"),
+              cl::value_desc("stage"), cl::cat(fuseCategory));
+
+enum class Fusion { On, Off };
+static cl::opt<Fusion> fusionFlag(
+    "fusion", cl::desc("Fuse kernels (off: eager, one kernel per op)"),
+    cl::values(clEnumValN(Fusion::On, "on", "fuse (default)"),
+               clEnumValN(Fusion::Off, "off", "eager: one kernel per op")),
+    cl::init(Fusion::On), cl::cat(fuseCategory));
+
+static cl::opt<bool> horizontalFlag(
+    "fuse-horizontal",
+    cl::desc("Merge independent kernels over the same iteration space"),
+    cl::init(true), cl::cat(fuseCategory));
+
+static cl::opt<bool> remarksFlag(
+    "fuse-remarks",
+    cl::desc("Say for each producer/consumer pair left unfused why"),
+    cl::init(false), cl::cat(fuseCategory));
+
+static cl::opt<int64_t> blockSizeFlag("block-size",
+                                      cl::desc("GPU threads per block"),
+                                      cl::init(256), cl::cat(fuseCategory));
+
+static cl::opt<std::string> chipFlag("chip",
+                                     cl::desc("GPU architecture (sm_90)"),
+                                     cl::init("sm_90"), cl::cat(fuseCategory));
+
+static cl::opt<std::string>
+    featuresFlag("ptx-features", cl::desc("PTX features (+ptx80 for sm_90)"),
+                 cl::init("+ptx80"), cl::cat(fuseCategory));
+
+static cl::opt<std::string> emitFlag(
+    "emit", cl::desc("Print generated code instead of IR: ptx"),
+    cl::value_desc("ptx"), cl::cat(fuseCategory));
+
+static cl::opt<std::string> reportFlag(
+    "fuse-report", cl::ValueOptional,
+    cl::desc("Print each function's kernels, fused ops and bytes moved, "
+             "fused vs eager (=json for JSON)"),
+    cl::value_desc("text|json"), cl::cat(fuseCategory));
+
+static fuse::PipelineOptions pipelineOptions() {
+  fuse::PipelineOptions options;
+  options.fusion = fusionFlag == Fusion::On;
+  options.horizontal = horizontalFlag;
+  options.remarks = remarksFlag;
+  options.blockSize = blockSizeFlag;
+  options.chip = chipFlag;
+  options.features = featuresFlag;
+  return options;
+}
+
+/// --emit and --fuse-report print something other than IR.
+static LogicalResult runOutputMode(llvm::StringRef inputFile,
+                                   llvm::StringRef outputFile,
+                                   DialectRegistry &registry) {
+  std::string error;
+  auto input = openInputFile(inputFile, &error);
+  if (!input) {
+    llvm::errs() << "fuse-opt: " << error << "\n";
+    return failure();
+  }
+  MLIRContext context(registry);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return failure();
+
+  auto output = openOutputFile(outputFile, &error);
+  if (!output) {
+    llvm::errs() << "fuse-opt: " << error << "\n";
+    return failure();
+  }
+  fuse::PipelineOptions options = pipelineOptions();
+  if (reportFlag.getNumOccurrences()) {
+    if (reportFlag != "" && reportFlag != "text" && reportFlag != "json") {
+      llvm::errs() << "fuse-opt: --fuse-report takes text or json, not '"
+                   << reportFlag << "'\n";
+      return failure();
+    }
+    FailureOr<std::vector<fuse::FunctionReport>> report =
+        fuse::buildReport(*module, options);
+    if (failed(report))
+      return failure();
+    if (reportFlag == "json")
+      output->os() << llvm::formatv("{0:2}", fuse::reportToJSON(*report))
+                   << "\n";
+    else
+      fuse::printReport(*report, output->os());
+  } else {
+    if (emitFlag != "ptx") {
+      llvm::errs() << "fuse-opt: --emit takes ptx, not '" << emitFlag << "'\n";
+      return failure();
+    }
+    PassManager pm(&context);
+    fuse::buildPipeline(pm, fuse::Stage::PTX, options);
+    if (failed(pm.run(*module)))
+      return failure();
+    output->os() << fuse::collectPTX(*module);
+  }
+  output->keep();
+  return success();
+}
 
 int main(int argc, char **argv) {
   fuse::registerAllPasses();
-  mlir::DialectRegistry registry;
+  DialectRegistry registry;
   fuse::registerAllDialects(registry);
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "fuse optimizer driver\n", registry));
+  auto [inputFile, outputFile] = registerAndParseCLIOptions(
+      argc, argv, "fuse optimizer driver\n", registry);
+
+  if (reportFlag.getNumOccurrences() || emitFlag.getNumOccurrences())
+    return asMainReturnCode(runOutputMode(inputFile, outputFile, registry));
+
+  MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
+  if (stageFlag.getNumOccurrences()) {
+    std::optional<fuse::Stage> stage = fuse::parseStage(stageFlag);
+    if (!stage) {
+      llvm::errs() << "fuse-opt: unknown stage '" << stageFlag
+                   << "' for --fuse-pipeline; expected one of "
+                   << fuse::stageNames() << "\n";
+      return 1;
+    }
+    MlirOptMainConfig base = config;
+    fuse::PipelineOptions options = pipelineOptions();
+    config.setPassPipelineSetupFn([base, stage, options](PassManager &pm) {
+      if (failed(base.setupPassPipeline(pm)))
+        return failure();
+      fuse::buildPipeline(pm, *stage, options);
+      return success();
+    });
+  } else if (fusionFlag.getNumOccurrences() || remarksFlag.getNumOccurrences()) {
+    llvm::errs() << "fuse-opt: --fusion and --fuse-remarks apply to "
+                    "--fuse-pipeline, --fuse-report or --emit\n";
+    return 1;
+  }
+
+  std::string error;
+  auto input = openInputFile(inputFile, &error);
+  if (!input) {
+    llvm::errs() << "fuse-opt: " << error << "\n";
+    return 1;
+  }
+  auto output = openOutputFile(outputFile, &error);
+  if (!output) {
+    llvm::errs() << "fuse-opt: " << error << "\n";
+    return 1;
+  }
+  if (failed(MlirOptMain(output->os(), std::move(input), registry, config)))
+    return 1;
+  output->keep();
+  return 0;
 }

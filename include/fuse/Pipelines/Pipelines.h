@@ -1,0 +1,65 @@
+//===- Pipelines.h - named fuse pipelines -----------------------*- C++ -*-===//
+//
+// The stages a program goes through, each a prefix of the next:
+//
+//   linalg  one linalg.generic per op (the eager form)
+//   fused   kernels fused (unless fusion is off) and named
+//   gpu     bufferized, one vectorized gpu.launch per kernel, outlined
+//   nvvm    kernels lowered to the LLVM and NVVM dialects
+//   ptx     the gpu.module serialized to PTX, host code lowered to LLVM
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSE_PIPELINES_PIPELINES_H
+#define FUSE_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassOptions.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir {
+class ModuleOp;
+class OpPassManager;
+} // namespace mlir
+
+namespace fuse {
+
+enum class Stage { Linalg, Fused, GPU, NVVM, PTX };
+
+/// Parses a stage name (linalg, fused, gpu, nvvm, ptx).
+std::optional<Stage> parseStage(llvm::StringRef name);
+
+/// The stage names, in pipeline order, for help texts and errors.
+llvm::StringRef stageNames();
+
+struct PipelineOptions {
+  /// Off gives the eager form: one kernel per op.
+  bool fusion = true;
+  /// Merge independent kernels over the same iteration space.
+  bool horizontal = true;
+  /// Remarks for producer/consumer pairs left unfused.
+  bool remarks = false;
+  int64_t blockSize = 256;
+  int64_t vectorBytes = 16;
+  std::string chip = "sm_90";
+  /// sm_90 needs PTX ISA 8.0.
+  std::string features = "+ptx80";
+  unsigned optLevel = 3;
+};
+
+/// Adds the passes that take a module of fuse functions to `stage`.
+void buildPipeline(mlir::OpPassManager &pm, Stage stage,
+                   const PipelineOptions &options);
+
+/// The PTX text of every gpu.binary in `module` (after the ptx stage), each
+/// preceded by a `// gpu.module @name` line.
+std::string collectPTX(mlir::ModuleOp module);
+
+/// Registers `fuse-lower{stage=... fusion=...}` for --pass-pipeline.
+void registerPipelines();
+
+} // namespace fuse
+
+#endif // FUSE_PIPELINES_PIPELINES_H

@@ -1,0 +1,98 @@
+//===- Report.h - kernels and bytes, fused vs eager -------------*- C++ -*-===//
+//
+// Compiles a fuse module to its fused and its eager kernels (without
+// running anything) and counts, per kernel, the elements it iterates over
+// and the bytes it reads and writes: each input once, each output once.
+// Counts are polynomials in the function's dynamic sizes (`12*N`), exact
+// numbers when every shape is static.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSE_REPORT_REPORT_H
+#define FUSE_REPORT_REPORT_H
+
+#include "fuse/Pipelines/Pipelines.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace fuse {
+
+/// A polynomial with integer coefficients in the dynamic sizes (numbered
+/// symbols) of a function.
+class SizeExpr {
+public:
+  SizeExpr() = default;
+  static SizeExpr constant(int64_t value);
+  static SizeExpr symbol(unsigned id);
+
+  SizeExpr operator+(const SizeExpr &other) const;
+  SizeExpr operator-(const SizeExpr &other) const;
+  SizeExpr operator*(const SizeExpr &other) const;
+  bool operator==(const SizeExpr &other) const { return terms == other.terms; }
+
+  void collectSymbols(std::set<unsigned> &symbols) const;
+  /// The value when no symbol occurs.
+  std::optional<int64_t> asConstant() const;
+  /// `other / this` when the two are proportional (e.g. 20*N vs 12*N).
+  std::optional<double> ratioTo(const SizeExpr &other) const;
+  /// E.g. `8*M*N + 4*N`; symbols are written with `names`.
+  std::string str(llvm::ArrayRef<std::string> names) const;
+
+private:
+  /// Monomial (sorted symbol ids, repeated for powers) -> coefficient.
+  std::map<std::vector<unsigned>, int64_t> terms;
+};
+
+struct KernelReport {
+  std::string name;
+  std::vector<std::string> ops;
+  SizeExpr elements;
+  SizeExpr bytesRead;
+  SizeExpr bytesWritten;
+};
+
+struct VariantReport {
+  std::vector<KernelReport> kernels;
+  SizeExpr bytesRead() const;
+  SizeExpr bytesWritten() const;
+};
+
+/// A dynamic size: dimension `dimension` of argument `argument`.
+struct SizeSymbol {
+  std::string name;
+  unsigned argument;
+  unsigned dimension;
+};
+
+struct FunctionReport {
+  std::string name;
+  /// The sizes that occur in the counts, named N, M, K, ...
+  std::vector<SizeSymbol> symbols;
+  /// Symbol names indexed by symbol id, for SizeExpr::str.
+  std::vector<std::string> names;
+  VariantReport fused;
+  VariantReport eager;
+};
+
+/// Builds the report of every function of `module` (left unchanged).
+/// Fusion options (horizontal) come from `options`; errors are emitted as
+/// diagnostics.
+mlir::FailureOr<std::vector<FunctionReport>>
+buildReport(mlir::ModuleOp module, const PipelineOptions &options);
+
+void printReport(llvm::ArrayRef<FunctionReport> reports,
+                 llvm::raw_ostream &os);
+llvm::json::Value reportToJSON(llvm::ArrayRef<FunctionReport> reports);
+
+} // namespace fuse
+
+#endif // FUSE_REPORT_REPORT_H

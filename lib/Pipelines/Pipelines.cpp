@@ -1,0 +1,141 @@
+//===- Pipelines.cpp - named fuse pipelines --------------------*- C++ -*-===//
+
+#include "fuse/Pipelines/Pipelines.h"
+
+#include "fuse/Conversion/Passes.h"
+#include "fuse/Dialect/Fuse/Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Dialect/GPU/Pipelines/Passes.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace mlir;
+
+std::optional<fuse::Stage> fuse::parseStage(llvm::StringRef name) {
+  return llvm::StringSwitch<std::optional<Stage>>(name)
+      .Case("linalg", Stage::Linalg)
+      .Case("fused", Stage::Fused)
+      .Case("gpu", Stage::GPU)
+      .Case("nvvm", Stage::NVVM)
+      .Case("ptx", Stage::PTX)
+      .Default(std::nullopt);
+}
+
+llvm::StringRef fuse::stageNames() { return "linalg, fused, gpu, nvvm, ptx"; }
+
+static void addCleanup(OpPassManager &pm) {
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void fuse::buildPipeline(OpPassManager &pm, Stage stage,
+                         const PipelineOptions &options) {
+  pm.addNestedPass<func::FuncOp>(createConvertFuseToLinalg());
+  if (stage == Stage::Linalg)
+    return addCleanup(pm);
+
+  if (options.fusion) {
+    FuseElementwiseFusionOptions fusion;
+    fusion.horizontal = options.horizontal;
+    fusion.remarks = options.remarks;
+    pm.addNestedPass<func::FuncOp>(createFuseElementwiseFusion(fusion));
+  }
+  pm.addPass(createFuseNameKernels());
+  addCleanup(pm);
+  if (stage == Stage::Fused)
+    return;
+
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  FuseMapToGPUOptions mapping;
+  mapping.blockSize = options.blockSize;
+  mapping.vectorBytes = options.vectorBytes;
+  pm.addNestedPass<func::FuncOp>(createFuseMapToGPU(mapping));
+  pm.addPass(createGpuKernelOutliningPass());
+  addCleanup(pm);
+  if (stage == Stage::GPU)
+    return;
+
+  if (stage == Stage::PTX) {
+    gpu::GPUToNVVMPipelineOptions nvvm;
+    nvvm.cubinChip = options.chip;
+    nvvm.cubinFeatures = options.features;
+    nvvm.cubinFormat = "isa";
+    nvvm.optLevel = options.optLevel;
+    gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
+    return;
+  }
+
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.chip;
+  target.features = options.features;
+  target.optLevel = options.optLevel;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  kernels.addPass(createSCFToControlFlowPass());
+  kernels.addPass(createConvertGpuOpsToNVVMOps());
+  kernels.addPass(createCanonicalizerPass());
+  kernels.addPass(createCSEPass());
+  kernels.addPass(createReconcileUnrealizedCastsPass());
+}
+
+std::string fuse::collectPTX(ModuleOp module) {
+  std::string text;
+  module.walk([&](gpu::BinaryOp binary) {
+    for (Attribute attr : binary.getObjects()) {
+      auto object = cast<gpu::ObjectAttr>(attr);
+      text += "// gpu.module @" + binary.getName().str() + "\n";
+      text += object.getObject().getValue().str();
+    }
+  });
+  return text;
+}
+
+namespace {
+struct LowerOptions : PassPipelineOptions<LowerOptions> {
+  Option<std::string> stage{*this, "stage",
+                            llvm::cl::desc("linalg, fused, gpu, nvvm or ptx"),
+                            llvm::cl::init("ptx")};
+  Option<bool> fusion{*this, "fusion",
+                      llvm::cl::desc("Fuse kernels (false: eager)"),
+                      llvm::cl::init(true)};
+  Option<bool> horizontal{*this, "horizontal",
+                          llvm::cl::desc("Merge independent kernels"),
+                          llvm::cl::init(true)};
+  Option<int64_t> blockSize{*this, "block-size",
+                            llvm::cl::desc("Threads per block"),
+                            llvm::cl::init(256)};
+  Option<std::string> chip{*this, "chip", llvm::cl::desc("GPU architecture"),
+                           llvm::cl::init("sm_90")};
+  Option<std::string> features{*this, "features",
+                               llvm::cl::desc("PTX features"),
+                               llvm::cl::init("+ptx80")};
+};
+} // namespace
+
+void fuse::registerPipelines() {
+  PassPipelineRegistration<LowerOptions>(
+      "fuse-lower",
+      "Lower fuse programs to a stage: linalg, fused, gpu, nvvm or ptx",
+      [](OpPassManager &pm, const LowerOptions &lower) {
+        PipelineOptions options;
+        options.fusion = lower.fusion;
+        options.horizontal = lower.horizontal;
+        options.blockSize = lower.blockSize;
+        options.chip = lower.chip;
+        options.features = lower.features;
+        // An unknown stage lowers all the way; fuse-opt checks names itself.
+        buildPipeline(pm, parseStage(lower.stage).value_or(Stage::PTX),
+                      options);
+      });
+}

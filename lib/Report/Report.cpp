@@ -1,0 +1,419 @@
+//===- Report.cpp - kernels and bytes, fused vs eager ----------*- C++ -*-===//
+
+#include "fuse/Report/Report.h"
+
+#include "fuse/Conversion/FuseToLinalg/FuseToLinalg.h"
+#include "fuse/Dialect/Fuse/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <set>
+
+using namespace mlir;
+using namespace fuse;
+
+//===----------------------------------------------------------------------===//
+// SizeExpr
+//===----------------------------------------------------------------------===//
+
+SizeExpr SizeExpr::constant(int64_t value) {
+  SizeExpr expr;
+  if (value != 0)
+    expr.terms[{}] = value;
+  return expr;
+}
+
+SizeExpr SizeExpr::symbol(unsigned id) {
+  SizeExpr expr;
+  expr.terms[{id}] = 1;
+  return expr;
+}
+
+SizeExpr SizeExpr::operator+(const SizeExpr &other) const {
+  SizeExpr sum = *this;
+  for (const auto &[monomial, coefficient] : other.terms)
+    if ((sum.terms[monomial] += coefficient) == 0)
+      sum.terms.erase(monomial);
+  return sum;
+}
+
+SizeExpr SizeExpr::operator-(const SizeExpr &other) const {
+  return *this + other * constant(-1);
+}
+
+SizeExpr SizeExpr::operator*(const SizeExpr &other) const {
+  SizeExpr product;
+  for (const auto &[lhs, a] : terms) {
+    for (const auto &[rhs, b] : other.terms) {
+      std::vector<unsigned> monomial = lhs;
+      monomial.insert(monomial.end(), rhs.begin(), rhs.end());
+      std::sort(monomial.begin(), monomial.end());
+      if ((product.terms[monomial] += a * b) == 0)
+        product.terms.erase(monomial);
+    }
+  }
+  return product;
+}
+
+void SizeExpr::collectSymbols(std::set<unsigned> &symbols) const {
+  for (const auto &term : terms)
+    symbols.insert(term.first.begin(), term.first.end());
+}
+
+std::optional<int64_t> SizeExpr::asConstant() const {
+  if (terms.empty())
+    return 0;
+  if (terms.size() == 1 && terms.begin()->first.empty())
+    return terms.begin()->second;
+  return std::nullopt;
+}
+
+std::optional<double> SizeExpr::ratioTo(const SizeExpr &other) const {
+  if (terms.empty() || terms.size() != other.terms.size())
+    return std::nullopt;
+  std::optional<double> ratio;
+  for (const auto &[monomial, coefficient] : terms) {
+    auto it = other.terms.find(monomial);
+    if (it == other.terms.end())
+      return std::nullopt;
+    double r = static_cast<double>(it->second) / coefficient;
+    if (ratio && *ratio != r)
+      return std::nullopt;
+    ratio = r;
+  }
+  return ratio;
+}
+
+std::string SizeExpr::str(ArrayRef<std::string> names) const {
+  if (terms.empty())
+    return "0";
+  // Highest degree first; within a degree, by symbol order.
+  std::vector<std::pair<std::vector<unsigned>, int64_t>> ordered(
+      terms.begin(), terms.end());
+  std::sort(ordered.begin(), ordered.end(), [](const auto &a, const auto &b) {
+    if (a.first.size() != b.first.size())
+      return a.first.size() > b.first.size();
+    return a.first < b.first;
+  });
+  std::string text;
+  for (auto [i, term] : llvm::enumerate(ordered)) {
+    auto [monomial, coefficient] = term;
+    if (i)
+      text += coefficient < 0 ? " - " : " + ";
+    else if (coefficient < 0)
+      text += "-";
+    int64_t magnitude = coefficient < 0 ? -coefficient : coefficient;
+    std::string factors;
+    for (unsigned id : monomial)
+      factors += (factors.empty() ? "" : "*") + names[id];
+    if (factors.empty())
+      text += std::to_string(magnitude);
+    else if (magnitude == 1)
+      text += factors;
+    else
+      text += std::to_string(magnitude) + "*" + factors;
+  }
+  return text;
+}
+
+SizeExpr VariantReport::bytesRead() const {
+  SizeExpr total;
+  for (const KernelReport &kernel : kernels)
+    total = total + kernel.bytesRead;
+  return total;
+}
+
+SizeExpr VariantReport::bytesWritten() const {
+  SizeExpr total;
+  for (const KernelReport &kernel : kernels)
+    total = total + kernel.bytesWritten;
+  return total;
+}
+
+//===----------------------------------------------------------------------===//
+// Counting
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Bytes one element occupies in memory (i1 is stored as a byte).
+int64_t storageBytes(Type type) {
+  return std::max<int64_t>(1, getElementTypeOrSelf(type).getIntOrFloatBitWidth() / 8);
+}
+
+/// Symbols of a function's dynamic sizes, keyed by (argument, dimension)
+/// and numbered in that order.
+class Symbols {
+public:
+  explicit Symbols(func::FuncOp func) {
+    for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
+      if (auto shaped = dyn_cast<ShapedType>(type))
+        for (int64_t d = 0; d < shaped.getRank(); ++d)
+          if (shaped.isDynamicDim(d))
+            get(i, d);
+  }
+
+  unsigned get(unsigned argument, unsigned dimension) {
+    auto [it, inserted] =
+        ids.try_emplace({argument, dimension}, static_cast<unsigned>(keys.size()));
+    if (inserted)
+      keys.push_back({argument, dimension});
+    return it->second;
+  }
+
+  /// Names the symbols in `used` N, M, K, ... in order; `names` is indexed
+  /// by symbol id.
+  std::vector<SizeSymbol> name(const std::set<unsigned> &used,
+                               std::vector<std::string> &names) const {
+    static const char *letters[] = {"N", "M", "K", "L", "P", "Q", "R", "S"};
+    std::vector<SizeSymbol> symbols;
+    names.assign(keys.size(), "?");
+    for (unsigned id : used) {
+      unsigned n = symbols.size();
+      names[id] = n < 8 ? letters[n] : "D" + std::to_string(n);
+      symbols.push_back({names[id], keys[id].first, keys[id].second});
+    }
+    return symbols;
+  }
+
+private:
+  std::map<std::pair<unsigned, unsigned>, unsigned> ids;
+  std::vector<std::pair<unsigned, unsigned>> keys;
+};
+
+/// The size a dynamic extent stands for: a tensor.dim of a function
+/// argument with a constant index, as convert-fuse-to-linalg creates them.
+FailureOr<SizeExpr> sizeOf(OpFoldResult extent, Symbols &symbols) {
+  if (std::optional<int64_t> value = getConstantIntValue(extent))
+    return SizeExpr::constant(*value);
+  auto dim = cast<Value>(extent).getDefiningOp<tensor::DimOp>();
+  auto arg = dim ? dyn_cast<BlockArgument>(dim.getSource()) : BlockArgument();
+  std::optional<int64_t> index = dim ? dim.getConstantIndex() : std::nullopt;
+  if (!arg || !index)
+    return failure();
+  return SizeExpr::symbol(symbols.get(arg.getArgNumber(), *index));
+}
+
+FailureOr<VariantReport> countKernels(func::FuncOp func, Symbols &symbols) {
+  VariantReport report;
+  WalkResult walk = func.walk([&](linalg::GenericOp op) {
+    auto name = op->getAttrOfType<StringAttr>(kKernelAttrName);
+    if (!name)
+      return WalkResult::advance();
+    auto empty = op.getDpsInits().front().getDefiningOp<tensor::EmptyOp>();
+    if (!empty) {
+      op.emitError("report: cannot size kernel ") << name;
+      return WalkResult::interrupt();
+    }
+    SmallVector<SizeExpr> loops;
+    for (OpFoldResult extent : empty.getMixedSizes()) {
+      FailureOr<SizeExpr> size = sizeOf(extent, symbols);
+      if (failed(size)) {
+        op.emitError("report: cannot size kernel ") << name;
+        return WalkResult::interrupt();
+      }
+      loops.push_back(*size);
+    }
+    KernelReport kernel;
+    kernel.name = name.getValue().str();
+    if (auto ops = op->getAttrOfType<ArrayAttr>(kOpsAttrName))
+      for (Attribute opName : ops)
+        kernel.ops.push_back(cast<StringAttr>(opName).getValue().str());
+    kernel.elements = SizeExpr::constant(1);
+    for (const SizeExpr &loop : loops)
+      kernel.elements = kernel.elements * loop;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      SizeExpr elements = SizeExpr::constant(1);
+      for (AffineExpr expr : op.getMatchingIndexingMap(input).getResults())
+        if (auto d = dyn_cast<AffineDimExpr>(expr))
+          elements = elements * loops[d.getPosition()];
+      kernel.bytesRead =
+          kernel.bytesRead +
+          elements * SizeExpr::constant(storageBytes(input->get().getType()));
+    }
+    for (OpResult result : op->getResults())
+      kernel.bytesWritten =
+          kernel.bytesWritten +
+          kernel.elements * SizeExpr::constant(storageBytes(result.getType()));
+    report.kernels.push_back(std::move(kernel));
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  return report;
+}
+
+/// Lowers a clone of `module` to its named kernels.
+FailureOr<OwningOpRef<ModuleOp>> lowerClone(ModuleOp module,
+                                            PipelineOptions options) {
+  OwningOpRef<ModuleOp> clone = module.clone();
+  PassManager pm(module.getContext());
+  buildPipeline(pm, Stage::Fused, options);
+  if (failed(pm.run(*clone)))
+    return failure();
+  return clone;
+}
+
+} // namespace
+
+FailureOr<std::vector<FunctionReport>>
+fuse::buildReport(ModuleOp module, const PipelineOptions &options) {
+  PipelineOptions fusedOptions = options, eagerOptions = options;
+  fusedOptions.fusion = true;
+  fusedOptions.remarks = false;
+  eagerOptions.fusion = false;
+  FailureOr<OwningOpRef<ModuleOp>> fused = lowerClone(module, fusedOptions);
+  FailureOr<OwningOpRef<ModuleOp>> eager = lowerClone(module, eagerOptions);
+  if (failed(fused) || failed(eager))
+    return failure();
+
+  std::vector<FunctionReport> reports;
+  for (func::FuncOp func : (*fused)->getOps<func::FuncOp>()) {
+    if (func.isExternal())
+      continue;
+    auto eagerFunc = (*eager)->lookupSymbol<func::FuncOp>(func.getSymName());
+    Symbols symbols(func);
+    FailureOr<VariantReport> fusedKernels = countKernels(func, symbols);
+    FailureOr<VariantReport> eagerKernels = countKernels(eagerFunc, symbols);
+    if (failed(fusedKernels) || failed(eagerKernels))
+      return failure();
+    FunctionReport report;
+    report.name = func.getSymName().str();
+    std::set<unsigned> used;
+    for (const VariantReport *variant : {&*fusedKernels, &*eagerKernels})
+      for (const KernelReport &kernel : variant->kernels)
+        for (const SizeExpr *expr :
+             {&kernel.elements, &kernel.bytesRead, &kernel.bytesWritten})
+          expr->collectSymbols(used);
+    report.symbols = symbols.name(used, report.names);
+    report.fused = std::move(*fusedKernels);
+    report.eager = std::move(*eagerKernels);
+    reports.push_back(std::move(report));
+  }
+  return reports;
+}
+
+//===----------------------------------------------------------------------===//
+// Output
+//===----------------------------------------------------------------------===//
+
+static std::string plural(size_t n, llvm::StringRef word) {
+  return std::to_string(n) + " " + word.str() + (n == 1 ? "" : "s");
+}
+
+static std::string opList(const KernelReport &kernel) {
+  return llvm::join(kernel.ops, " ");
+}
+
+/// Prints rows with left-aligned columns two spaces apart.
+static void printTable(llvm::raw_ostream &os, llvm::StringRef indent,
+                       const std::vector<std::vector<std::string>> &rows) {
+  std::vector<size_t> widths;
+  for (const auto &row : rows)
+    for (auto [i, cell] : llvm::enumerate(row)) {
+      widths.resize(std::max(widths.size(), i + 1));
+      widths[i] = std::max(widths[i], cell.size());
+    }
+  for (const auto &row : rows) {
+    std::string line = indent.str();
+    for (auto [i, cell] : llvm::enumerate(row))
+      line += i + 1 == row.size()
+                  ? cell
+                  : cell + std::string(widths[i] + 2 - cell.size(), ' ');
+    os << line << "\n";
+  }
+}
+
+static void printVariant(llvm::raw_ostream &os, llvm::StringRef label,
+                         const VariantReport &variant,
+                         llvm::ArrayRef<std::string> names) {
+  SizeExpr read = variant.bytesRead(), written = variant.bytesWritten();
+  os << "  " << label << ": " << plural(variant.kernels.size(), "kernel")
+     << ", " << (read + written).str(names) << " bytes (read "
+     << read.str(names) << ", written " << written.str(names) << ")\n";
+  std::vector<std::vector<std::string>> rows = {
+      {"kernel", "ops", "elements", "read", "written"}};
+  for (const KernelReport &kernel : variant.kernels)
+    rows.push_back({kernel.name, opList(kernel), kernel.elements.str(names),
+                    kernel.bytesRead.str(names),
+                    kernel.bytesWritten.str(names)});
+  printTable(os, "    ", rows);
+}
+
+void fuse::printReport(llvm::ArrayRef<FunctionReport> reports,
+                       llvm::raw_ostream &os) {
+  for (auto [i, report] : llvm::enumerate(reports)) {
+    if (i)
+      os << "\n";
+    os << "@" << report.name;
+    for (auto [j, symbol] : llvm::enumerate(report.symbols))
+      os << (j ? ", " : "  ") << symbol.name << " = argument "
+         << symbol.argument << " dimension " << symbol.dimension;
+    os << "\n";
+    printVariant(os, "fused", report.fused, report.names);
+    printVariant(os, "eager", report.eager, report.names);
+    SizeExpr fusedBytes =
+        report.fused.bytesRead() + report.fused.bytesWritten();
+    SizeExpr eagerBytes =
+        report.eager.bytesRead() + report.eager.bytesWritten();
+    os << "  fused vs eager: " << report.fused.kernels.size() << " vs "
+       << plural(report.eager.kernels.size(), "kernel") << ", "
+       << fusedBytes.str(report.names) << " vs "
+       << eagerBytes.str(report.names) << " bytes";
+    if (std::optional<double> ratio = eagerBytes.ratioTo(fusedBytes))
+      os << llvm::formatv(" ({0:F2}x the traffic)", *ratio);
+    os << "\n";
+  }
+}
+
+static llvm::json::Object variantToJSON(const VariantReport &variant,
+                                        llvm::ArrayRef<std::string> names) {
+  llvm::json::Array kernels;
+  for (const KernelReport &kernel : variant.kernels) {
+    llvm::json::Array ops;
+    for (const std::string &op : kernel.ops)
+      ops.push_back(op);
+    kernels.push_back(llvm::json::Object{
+        {"name", kernel.name},
+        {"ops", std::move(ops)},
+        {"elements", kernel.elements.str(names)},
+        {"bytes_read", kernel.bytesRead.str(names)},
+        {"bytes_written", kernel.bytesWritten.str(names)},
+        {"bytes", (kernel.bytesRead + kernel.bytesWritten).str(names)},
+    });
+  }
+  SizeExpr read = variant.bytesRead(), written = variant.bytesWritten();
+  return llvm::json::Object{
+      {"kernel_count", static_cast<int64_t>(variant.kernels.size())},
+      {"bytes_read", read.str(names)},
+      {"bytes_written", written.str(names)},
+      {"bytes", (read + written).str(names)},
+      {"kernels", std::move(kernels)},
+  };
+}
+
+llvm::json::Value fuse::reportToJSON(llvm::ArrayRef<FunctionReport> reports) {
+  llvm::json::Array functions;
+  for (const FunctionReport &report : reports) {
+    llvm::json::Array sizes;
+    for (const SizeSymbol &symbol : report.symbols)
+      sizes.push_back(llvm::json::Object{
+          {"name", symbol.name},
+          {"argument", static_cast<int64_t>(symbol.argument)},
+          {"dimension", static_cast<int64_t>(symbol.dimension)}});
+    functions.push_back(llvm::json::Object{
+        {"name", report.name},
+        {"sizes", std::move(sizes)},
+        {"fused", variantToJSON(report.fused, report.names)},
+        {"eager", variantToJSON(report.eager, report.names)},
+    });
+  }
+  return llvm::json::Object{{"functions", std::move(functions)}};
+}
