@@ -11,6 +11,7 @@ config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.fuse_obj_root, "test")
 config.excludes = ["Inputs", "Unit", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.substitutions.append(("%python", "/usr/bin/python3"))
 
 config.substitutions.append(("%fuse_src_root", config.fuse_src_root))
 llvm_config.use_default_substitutions()
@@ -18,3 +19,8 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tools = ["fuse-opt", "fuse-lsp-server"]
 llvm_config.add_tool_substitutions(tools, [config.fuse_tools_dir])
+
+# PTX from the tests is assembled by ptxas when the CUDA toolkit is present.
+if config.ptxas and os.path.exists(config.ptxas):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%{ptxas}", config.ptxas))

@@ -8,13 +8,18 @@
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/IR/BuiltinOps.h"
-#include "mlir/Dialect/GPU/Pipelines/Passes.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+
+#include <cstdlib>
 
 using namespace mlir;
 
@@ -29,6 +34,26 @@ std::optional<fuse::Stage> fuse::parseStage(llvm::StringRef name) {
 }
 
 llvm::StringRef fuse::stageNames() { return "linalg, fused, gpu, nvvm, ptx"; }
+
+std::string fuse::libdevicePath(llvm::StringRef toolkit) {
+  return (toolkit + "/nvvm/libdevice/libdevice.10.bc").str();
+}
+
+std::string fuse::findCUDAToolkit() {
+  SmallVector<std::string> candidates;
+  for (const char *var : {"CUDA_HOME", "CUDA_PATH"})
+    if (const char *value = std::getenv(var))
+      candidates.push_back(value);
+  candidates.push_back("/usr/local/cuda");
+  if (llvm::ErrorOr<std::string> ptxas = llvm::sys::findProgramByName("ptxas"))
+    candidates.push_back(
+        llvm::sys::path::parent_path(llvm::sys::path::parent_path(*ptxas))
+            .str());
+  for (const std::string &candidate : candidates)
+    if (!candidate.empty() && llvm::sys::fs::exists(libdevicePath(candidate)))
+      return candidate;
+  return "";
+}
 
 static void addCleanup(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
@@ -66,20 +91,12 @@ void fuse::buildPipeline(OpPassManager &pm, Stage stage,
   if (stage == Stage::GPU)
     return;
 
-  if (stage == Stage::PTX) {
-    gpu::GPUToNVVMPipelineOptions nvvm;
-    nvvm.cubinChip = options.chip;
-    nvvm.cubinFeatures = options.features;
-    nvvm.cubinFormat = "isa";
-    nvvm.optLevel = options.optLevel;
-    gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
-    return;
-  }
-
   GpuNVVMAttachTargetOptions target;
   target.chip = options.chip;
   target.features = options.features;
   target.optLevel = options.optLevel;
+  if (!options.cudaToolkit.empty())
+    target.linkLibs.push_back(libdevicePath(options.cudaToolkit));
   pm.addPass(createGpuNVVMAttachTarget(target));
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(createSCFToControlFlowPass());
@@ -87,17 +104,47 @@ void fuse::buildPipeline(OpPassManager &pm, Stage stage,
   kernels.addPass(createCanonicalizerPass());
   kernels.addPass(createCSEPass());
   kernels.addPass(createReconcileUnrealizedCastsPass());
+  if (stage == Stage::NVVM)
+    return;
+
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createGpuToLLVMConversionPass());
+  GpuModuleToBinaryPassOptions binary;
+  binary.toolkitPath = options.cudaToolkit;
+  binary.compilationTarget = "isa";
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  addCleanup(pm);
 }
 
-std::string fuse::collectPTX(ModuleOp module) {
+FailureOr<std::string> fuse::collectPTX(ModuleOp module) {
   std::string text;
-  module.walk([&](gpu::BinaryOp binary) {
+  WalkResult walk = module.walk([&](gpu::BinaryOp binary) {
     for (Attribute attr : binary.getObjects()) {
-      auto object = cast<gpu::ObjectAttr>(attr);
+      StringRef ptx = cast<gpu::ObjectAttr>(attr).getObject().getValue();
+      // Calls to libdevice stay unresolved when it was not linked in.
+      size_t pos = ptx.find(".extern .func");
+      if (pos != StringRef::npos) {
+        size_t name = ptx.find("__nv_", pos);
+        StringRef function =
+            name == StringRef::npos
+                ? StringRef("a function")
+                : ptx.substr(name).take_while([](char c) {
+                    return llvm::isAlnum(c) || c == '_';
+                  });
+        binary.emitError("kernel calls ")
+            << function
+            << " from libdevice, which was not found: install the CUDA "
+               "toolkit or set CUDA_HOME to it";
+        return WalkResult::interrupt();
+      }
       text += "// gpu.module @" + binary.getName().str() + "\n";
-      text += object.getObject().getValue().str();
+      text += ptx.str();
     }
+    return WalkResult::advance();
   });
+  if (walk.wasInterrupted())
+    return failure();
   return text;
 }
 

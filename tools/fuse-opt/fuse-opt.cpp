@@ -62,6 +62,12 @@ static cl::opt<std::string>
     featuresFlag("ptx-features", cl::desc("PTX features (+ptx80 for sm_90)"),
                  cl::init("+ptx80"), cl::cat(fuseCategory));
 
+static cl::opt<std::string> cudaToolkitFlag(
+    "cuda-toolkit",
+    cl::desc("CUDA toolkit with libdevice for kernel math functions "
+             "(default: $CUDA_HOME, $CUDA_PATH, /usr/local/cuda, or ptxas's)"),
+    cl::value_desc("dir"), cl::cat(fuseCategory));
+
 static cl::opt<std::string> emitFlag(
     "emit", cl::desc("Print generated code instead of IR: ptx"),
     cl::value_desc("ptx"), cl::cat(fuseCategory));
@@ -80,6 +86,8 @@ static fuse::PipelineOptions pipelineOptions() {
   options.blockSize = blockSizeFlag;
   options.chip = chipFlag;
   options.features = featuresFlag;
+  if (cudaToolkitFlag.getNumOccurrences())
+    options.cudaToolkit = cudaToolkitFlag;
   return options;
 }
 
@@ -158,11 +166,10 @@ int main(int argc, char **argv) {
     }
     MlirOptMainConfig base = config;
     fuse::PipelineOptions options = pipelineOptions();
+    // The stage comes first; passes named on the command line run after it.
     config.setPassPipelineSetupFn([base, stage, options](PassManager &pm) {
-      if (failed(base.setupPassPipeline(pm)))
-        return failure();
       fuse::buildPipeline(pm, *stage, options);
-      return success();
+      return base.setupPassPipeline(pm);
     });
   } else if (fusionFlag.getNumOccurrences() || remarksFlag.getNumOccurrences()) {
     llvm::errs() << "fuse-opt: --fusion and --fuse-remarks apply to "

@@ -15,6 +15,7 @@
 
 #include "mlir/Pass/PassOptions.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/LogicalResult.h"
 
 #include <optional>
 #include <string>
@@ -34,6 +35,14 @@ std::optional<Stage> parseStage(llvm::StringRef name);
 /// The stage names, in pipeline order, for help texts and errors.
 llvm::StringRef stageNames();
 
+/// The CUDA toolkit that has libdevice: $CUDA_HOME, $CUDA_PATH,
+/// /usr/local/cuda, or the parent of the folder of `ptxas` on $PATH; empty
+/// when none of them has nvvm/libdevice/libdevice.10.bc.
+std::string findCUDAToolkit();
+
+/// libdevice inside `toolkit`.
+std::string libdevicePath(llvm::StringRef toolkit);
+
 struct PipelineOptions {
   /// Off gives the eager form: one kernel per op.
   bool fusion = true;
@@ -47,6 +56,9 @@ struct PipelineOptions {
   /// sm_90 needs PTX ISA 8.0.
   std::string features = "+ptx80";
   unsigned optLevel = 3;
+  /// CUDA toolkit whose libdevice provides the math functions of kernels
+  /// (exp, erf, pow, ...); empty when there is none.
+  std::string cudaToolkit = findCUDAToolkit();
 };
 
 /// Adds the passes that take a module of fuse functions to `stage`.
@@ -54,8 +66,9 @@ void buildPipeline(mlir::OpPassManager &pm, Stage stage,
                    const PipelineOptions &options);
 
 /// The PTX text of every gpu.binary in `module` (after the ptx stage), each
-/// preceded by a `// gpu.module @name` line.
-std::string collectPTX(mlir::ModuleOp module);
+/// preceded by a `// gpu.module @name` line. Fails, with an error on the
+/// binary, when a kernel calls a libdevice function that was not linked.
+llvm::FailureOr<std::string> collectPTX(mlir::ModuleOp module);
 
 /// Registers `fuse-lower{stage=... fusion=...}` for --pass-pipeline.
 void registerPipelines();

@@ -287,10 +287,19 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
       total = arith::MulIOp::create(b, loc, total, size);
     }
 
-    int64_t narrowest = 16;
-    for (Value operand : op->getOperands())
-      narrowest = std::min(narrowest,
-                           storageBytes(getElementTypeOrSelf(operand.getType())));
+    // i1 is accessed lane by lane anyway, so it does not narrow the vector
+    // unless it is all there is.
+    int64_t narrowest = vectorBytes;
+    bool onlyI1 = true;
+    for (Value operand : op->getOperands()) {
+      Type element = getElementTypeOrSelf(operand.getType());
+      if (element.isInteger(1))
+        continue;
+      onlyI1 = false;
+      narrowest = std::min(narrowest, storageBytes(element));
+    }
+    if (onlyI1)
+      narrowest = 1;
     int64_t width = std::max<int64_t>(1, vectorBytes / narrowest);
 
     // ceil(ceil(total / width) / blockSize) blocks; none when empty, where
