@@ -229,7 +229,12 @@ FailureOr<VariantReport> countKernels(func::FuncOp func, Symbols &symbols) {
     kernel.elements = SizeExpr::constant(1);
     for (const SizeExpr &loop : loops)
       kernel.elements = kernel.elements * loop;
+    // A kernel reads each distinct input once, however often it uses it.
+    llvm::SmallDenseSet<std::pair<Value, AffineMap>> read;
     for (OpOperand *input : op.getDpsInputOperands()) {
+      if (!read.insert({input->get(), op.getMatchingIndexingMap(input)})
+               .second)
+        continue;
       SizeExpr elements = SizeExpr::constant(1);
       for (AffineExpr expr : op.getMatchingIndexingMap(input).getResults())
         if (auto d = dyn_cast<AffineDimExpr>(expr))

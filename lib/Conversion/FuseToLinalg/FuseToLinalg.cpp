@@ -104,6 +104,10 @@ ArrayRef<FunctionSizes::Dim> FunctionSizes::dimsOf(Value value) {
 }
 
 void FunctionSizes::build(func::FuncOp func) {
+  // Arguments first: the first (argument, dimension) of a class names it.
+  for (BlockArgument arg : func.getArguments())
+    if (isa<RankedTensorType>(arg.getType()))
+      dimsOf(arg);
   func.walk([&](Operation *op) {
     if (!isa<FuseDialect>(op->getDialect()) || op->getNumResults() != 1)
       return;
@@ -579,15 +583,22 @@ struct ElementwiseLowering : OpConversionPattern<OpTy> {
     auto resultType = cast<RankedTensorType>(op.getType());
     SmallVector<Value> inputs;
     SmallVector<AffineMap> maps;
-    // Splat constants are folded into the body instead of being read.
+    // Per operand: a splat constant folded into the body, or the index of
+    // the input it reads (an operand used twice is read once).
     SmallVector<TypedAttr> inlined;
+    SmallVector<unsigned> inputOf;
     for (Value operand : adaptor.getOperands()) {
       DenseElementsAttr constant;
       if (matchPattern(operand, m_Constant(&constant)) && constant.isSplat()) {
         inlined.push_back(constant.getSplatValue<TypedAttr>());
+        inputOf.push_back(0);
         continue;
       }
       inlined.push_back({});
+      auto *it = llvm::find(inputs, operand);
+      inputOf.push_back(it - inputs.begin());
+      if (it != inputs.end())
+        continue;
       inputs.push_back(operand);
       maps.push_back(
           broadcastMap(cast<RankedTensorType>(operand.getType()), resultType));
@@ -603,11 +614,10 @@ struct ElementwiseLowering : OpConversionPattern<OpTy> {
         rewriter, loc, TypeRange{resultType}, inputs, ValueRange{init}, maps,
         iterators, [&](OpBuilder &b, Location bodyLoc, ValueRange blockArgs) {
           SmallVector<Value> args;
-          unsigned next = 0;
-          for (TypedAttr attr : inlined)
+          for (auto [attr, input] : llvm::zip(inlined, inputOf))
             args.push_back(attr ? Value(arith::ConstantOp::create(b, bodyLoc,
                                                                   attr))
-                                : blockArgs[next++]);
+                                : blockArgs[input]);
           Value result = buildScalar(op, b, bodyLoc, args,
                                      resultType.getElementType());
           linalg::YieldOp::create(b, bodyLoc, result);
