@@ -6,6 +6,7 @@
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
@@ -30,10 +31,14 @@ std::optional<fuse::Stage> fuse::parseStage(llvm::StringRef name) {
       .Case("gpu", Stage::GPU)
       .Case("nvvm", Stage::NVVM)
       .Case("ptx", Stage::PTX)
+      .Case("cpu", Stage::CPU)
+      .Case("cuda", Stage::CUDA)
       .Default(std::nullopt);
 }
 
-llvm::StringRef fuse::stageNames() { return "linalg, fused, gpu, nvvm, ptx"; }
+llvm::StringRef fuse::stageNames() {
+  return "linalg, fused, gpu, nvvm, ptx, cpu, cuda";
+}
 
 std::string fuse::libdevicePath(llvm::StringRef toolkit) {
   return (toolkit + "/nvvm/libdevice/libdevice.10.bc").str();
@@ -60,43 +65,44 @@ static void addCleanup(OpPassManager &pm) {
   pm.addPass(createCSEPass());
 }
 
-void fuse::buildPipeline(OpPassManager &pm, Stage stage,
-                         const PipelineOptions &options) {
-  pm.addNestedPass<func::FuncOp>(createConvertFuseToLinalg());
-  if (stage == Stage::Linalg)
-    return addCleanup(pm);
-
+/// fuse -> named kernels (linalg.generic on tensors).
+static void addKernelPasses(OpPassManager &pm, const fuse::PipelineOptions &options) {
+  pm.addNestedPass<func::FuncOp>(fuse::createConvertFuseToLinalg());
   if (options.fusion) {
-    FuseElementwiseFusionOptions fusion;
+    fuse::FuseElementwiseFusionOptions fusion;
     fusion.horizontal = options.horizontal;
     fusion.remarks = options.remarks;
-    pm.addNestedPass<func::FuncOp>(createFuseElementwiseFusion(fusion));
+    pm.addNestedPass<func::FuncOp>(fuse::createFuseElementwiseFusion(fusion));
   }
-  pm.addPass(createFuseNameKernels());
+  pm.addPass(fuse::createFuseNameKernels());
   addCleanup(pm);
-  if (stage == Stage::Fused)
-    return;
+}
 
+/// Named kernels -> one gpu.launch each, on buffers.
+static void addLaunchPasses(OpPassManager &pm,
+                            const fuse::PipelineOptions &options,
+                            bool profile) {
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-  FuseMapToGPUOptions mapping;
+  fuse::FuseMapToGPUOptions mapping;
   mapping.blockSize = options.blockSize;
   mapping.vectorBytes = options.vectorBytes;
-  pm.addNestedPass<func::FuncOp>(createFuseMapToGPU(mapping));
-  pm.addPass(createGpuKernelOutliningPass());
-  addCleanup(pm);
-  if (stage == Stage::GPU)
-    return;
+  mapping.profile = profile;
+  pm.addPass(fuse::createFuseMapToGPU(mapping));
+}
 
+/// Outlined kernels -> LLVM/NVVM dialect inside the gpu.module.
+static void addKernelLowering(OpPassManager &pm,
+                              const fuse::PipelineOptions &options) {
   GpuNVVMAttachTargetOptions target;
   target.chip = options.chip;
   target.features = options.features;
   target.optLevel = options.optLevel;
   if (!options.cudaToolkit.empty())
-    target.linkLibs.push_back(libdevicePath(options.cudaToolkit));
+    target.linkLibs.push_back(fuse::libdevicePath(options.cudaToolkit));
   pm.addPass(createGpuNVVMAttachTarget(target));
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(createSCFToControlFlowPass());
@@ -104,9 +110,11 @@ void fuse::buildPipeline(OpPassManager &pm, Stage stage,
   kernels.addPass(createCanonicalizerPass());
   kernels.addPass(createCSEPass());
   kernels.addPass(createReconcileUnrealizedCastsPass());
-  if (stage == Stage::NVVM)
-    return;
+}
 
+/// Host code with gpu.launch_func -> LLVM dialect; gpu.module -> PTX.
+static void addHostLowering(OpPassManager &pm,
+                            const fuse::PipelineOptions &options) {
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createGpuToLLVMConversionPass());
   GpuModuleToBinaryPassOptions binary;
@@ -115,6 +123,54 @@ void fuse::buildPipeline(OpPassManager &pm, Stage stage,
   pm.addPass(createGpuModuleToBinaryPass(binary));
   pm.addPass(createReconcileUnrealizedCastsPass());
   addCleanup(pm);
+}
+
+void fuse::buildPipeline(OpPassManager &pm, Stage stage,
+                         const PipelineOptions &options) {
+  if (stage == Stage::CPU || stage == Stage::CUDA)
+    return buildExecutablePipeline(
+        pm, stage == Stage::CPU ? Target::CPU : Target::CUDA, options);
+  if (stage == Stage::Linalg) {
+    pm.addNestedPass<func::FuncOp>(createConvertFuseToLinalg());
+    return addCleanup(pm);
+  }
+  addKernelPasses(pm, options);
+  if (stage == Stage::Fused)
+    return;
+  addLaunchPasses(pm, options, /*profile=*/false);
+  pm.addPass(createGpuKernelOutliningPass());
+  addCleanup(pm);
+  if (stage == Stage::GPU)
+    return;
+  addKernelLowering(pm, options);
+  if (stage == Stage::NVVM)
+    return;
+  addHostLowering(pm, options);
+}
+
+void fuse::buildExecutablePipeline(OpPassManager &pm, Target target,
+                                   const PipelineOptions &options) {
+  addKernelPasses(pm, options);
+  addLaunchPasses(pm, options, /*profile=*/true);
+  // Eager intermediates are freed once their last kernel has run; the
+  // caller owns and frees every result.
+  bufferization::buildBufferDeallocationPipeline(pm);
+  pm.addNestedPass<func::FuncOp>(createFuseOwnResults());
+  if (target == Target::CPU) {
+    pm.addNestedPass<func::FuncOp>(createFuseGPUToCPU());
+    addCleanup(pm);
+    pm.addPass(createConvertMathToLibmPass());
+    pm.addPass(createSCFToControlFlowPass());
+    pm.addPass(createConvertToLLVMPass());
+    pm.addPass(createReconcileUnrealizedCastsPass());
+    return;
+  }
+  pm.addNestedPass<func::FuncOp>(createFuseHostToDevice());
+  pm.addPass(createGpuKernelOutliningPass());
+  addCleanup(pm);
+  addKernelLowering(pm, options);
+  pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
+  addHostLowering(pm, options);
 }
 
 FailureOr<std::string> fuse::collectPTX(ModuleOp module) {

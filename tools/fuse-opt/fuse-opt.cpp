@@ -171,9 +171,11 @@ int main(int argc, char **argv) {
       fuse::buildPipeline(pm, *stage, options);
       return base.setupPassPipeline(pm);
     });
-  } else if (fusionFlag.getNumOccurrences() || remarksFlag.getNumOccurrences()) {
-    llvm::errs() << "fuse-opt: --fusion and --fuse-remarks apply to "
-                    "--fuse-pipeline, --fuse-report or --emit\n";
+  } else if (fusionFlag.getNumOccurrences() ||
+             remarksFlag.getNumOccurrences() ||
+             horizontalFlag.getNumOccurrences()) {
+    llvm::errs() << "fuse-opt: --fusion, --fuse-horizontal and --fuse-remarks "
+                    "apply to --fuse-pipeline, --fuse-report or --emit\n";
     return 1;
   }
 

@@ -28,7 +28,7 @@ def ConvertFuseToLinalg : Pass<"convert-fuse-to-linalg", "mlir::func::FuncOp"> {
   ];
 }
 
-def FuseMapToGPU : Pass<"fuse-map-to-gpu", "mlir::func::FuncOp"> {
+def FuseMapToGPU : Pass<"fuse-map-to-gpu", "mlir::ModuleOp"> {
   let summary = "Map bufferized elementwise kernels to vectorized gpu.launch ops";
   let description = [{
     Every elementwise `linalg.generic` on memrefs becomes one `gpu.launch`
@@ -39,21 +39,64 @@ def FuseMapToGPU : Pass<"fuse-map-to-gpu", "mlir::func::FuncOp"> {
     tail element by element, so every size is correct, 0 included (the
     launch is skipped). The grid is computed from the dynamic sizes. The
     launch is named after the kernel (`fuse.kernel`), so that outlining gives
-    `gpu.func @fused_add_relu_0`.
+    `gpu.func @fused_add_relu_0`. The module gets `fuse.kernels`, the kernel
+    names in launch order.
+
+    With `profile`, each launch is bracketed by calls to the runtime,
+    `fuse_kernel_begin(id, bytes)` and `fuse_kernel_end(id)`, where `id`
+    indexes `fuse.kernels` and `bytes` is what the kernel reads and writes.
   }];
   let options = [
     Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
            "Threads per block">,
     Option<"vectorBytes", "vector-bytes", "int64_t", /*default=*/"16",
            "Bytes each thread loads per input with one vector access">,
+    Option<"profile", "profile", "bool", /*default=*/"false",
+           "Call the runtime's profiling hooks around each launch">,
   ];
   let dependentDialects = [
     "mlir::arith::ArithDialect",
+    "mlir::func::FuncDialect",
     "mlir::gpu::GPUDialect",
     "mlir::memref::MemRefDialect",
     "mlir::scf::SCFDialect",
     "mlir::vector::VectorDialect",
   ];
+}
+
+def FuseGPUToCPU : Pass<"fuse-gpu-to-cpu", "mlir::func::FuncOp"> {
+  let summary = "Run gpu.launch bodies as host loops over blocks and threads";
+  let description = [{
+    Replaces each `gpu.launch` by nested `scf.for` loops over its grid and
+    block sizes around the unchanged body, with the block and thread ids
+    bound to the loop variables. The CPU then executes exactly the kernel
+    the GPU would: same indexing, vector width, tails and bounds guards.
+  }];
+  let dependentDialects = ["mlir::scf::SCFDialect"];
+}
+
+def FuseOwnResults : Pass<"fuse-own-results", "mlir::func::FuncOp"> {
+  let summary = "Make every returned buffer a fresh allocation";
+  let description = [{
+    After bufferization a function may return one of its arguments, a
+    constant (`memref.get_global`) or the same buffer twice. The runtime
+    owns and frees every result, so such results are copied into a new
+    buffer; results that are already fresh allocations are left alone.
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect"];
+}
+
+def FuseHostToDevice : Pass<"fuse-host-to-device", "mlir::func::FuncOp"> {
+  let summary = "Keep every buffer a kernel touches in device memory";
+  let description = [{
+    For the cuda target: host-side `memref.alloc`/`memref.dealloc`/
+    `memref.copy` become `gpu.alloc`/`gpu.dealloc`/`gpu.memcpy`, and a
+    constant (`memref.get_global`) read by
+    a kernel is copied to a device buffer once per call. Function arguments
+    are expected in device memory already (the runtime copies inputs up once
+    and results down once).
+  }];
+  let dependentDialects = ["mlir::gpu::GPUDialect"];
 }
 
 #endif // FUSE_CONVERSION_PASSES_TD

@@ -8,6 +8,11 @@
 //   nvvm    kernels lowered to the LLVM and NVVM dialects
 //   ptx     the gpu.module serialized to PTX, host code lowered to LLVM
 //
+// and the two executables fuse-run JIT-compiles (see buildExecutablePipeline):
+//
+//   cpu     kernels as host loops, all in the LLVM dialect
+//   cuda    like ptx, with device buffers and profiling hooks
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef FUSE_PIPELINES_PIPELINES_H
@@ -27,9 +32,9 @@ class OpPassManager;
 
 namespace fuse {
 
-enum class Stage { Linalg, Fused, GPU, NVVM, PTX };
+enum class Stage { Linalg, Fused, GPU, NVVM, PTX, CPU, CUDA };
 
-/// Parses a stage name (linalg, fused, gpu, nvvm, ptx).
+/// Parses a stage name (linalg, fused, gpu, nvvm, ptx, cpu, cuda).
 std::optional<Stage> parseStage(llvm::StringRef name);
 
 /// The stage names, in pipeline order, for help texts and errors.
@@ -60,6 +65,16 @@ struct PipelineOptions {
   /// (exp, erf, pow, ...); empty when there is none.
   std::string cudaToolkit = findCUDAToolkit();
 };
+
+enum class Target { CPU, CUDA };
+
+/// Adds the passes that take a module of fuse functions all the way to the
+/// LLVM dialect, ready for the JIT, with profiling hooks around each kernel
+/// launch (see fuse-map-to-gpu). CPU: kernels run as host loops. CUDA:
+/// kernels are PTX in a gpu.binary, buffers live in device memory and the
+/// host calls the runtime's mgpu* functions.
+void buildExecutablePipeline(mlir::OpPassManager &pm, Target target,
+                             const PipelineOptions &options);
 
 /// Adds the passes that take a module of fuse functions to `stage`.
 void buildPipeline(mlir::OpPassManager &pm, Stage stage,

@@ -13,6 +13,7 @@
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"
 #include "fuse/Dialect/Fuse/Utils/Kernel.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/IRMapping.h"
 
 namespace fuse {
@@ -269,11 +270,58 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
       if (op.hasPureBufferSemantics() && isElementwiseKernel(op))
         kernels.push_back(op);
     });
-    for (linalg::GenericOp op : kernels)
-      mapKernel(op);
+    if (profile)
+      declareHooks();
+    SmallVector<Attribute> names;
+    for (linalg::GenericOp op : kernels) {
+      auto name = op->getAttrOfType<StringAttr>(kKernelAttrName);
+      StringAttr kernelName =
+          name ? name
+               : StringAttr::get(&getContext(),
+                                 "kernel_" + std::to_string(names.size()));
+      mapKernel(op, kernelName, names.size());
+      names.push_back(kernelName);
+    }
+    getOperation()->setAttr("fuse.kernels",
+                            ArrayAttr::get(&getContext(), names));
   }
 
-  void mapKernel(linalg::GenericOp op) {
+  void declareHooks() {
+    ModuleOp module = getOperation();
+    OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+    Type i64 = b.getI64Type();
+    auto declare = [&](StringRef name, TypeRange inputs) {
+      if (module.lookupSymbol(name))
+        return;
+      auto func = func::FuncOp::create(b, module.getLoc(), name,
+                                       b.getFunctionType(inputs, {}));
+      func.setPrivate();
+    };
+    declare("fuse_kernel_begin", {i64, i64});
+    declare("fuse_kernel_end", {i64});
+  }
+
+  /// Bytes the kernel reads and writes: each distinct operand once, in full.
+  Value bytesMoved(OpBuilder &b, Location loc, linalg::GenericOp op) {
+    Value total = arith::ConstantIntOp::create(b, loc, 0, 64);
+    llvm::SmallDenseSet<Value> seen;
+    for (Value operand : op->getOperands()) {
+      if (!seen.insert(operand).second)
+        continue;
+      auto type = cast<MemRefType>(operand.getType());
+      Value size = arith::ConstantIndexOp::create(
+          b, loc, storageBytes(type.getElementType()));
+      for (int64_t d = 0; d < type.getRank(); ++d)
+        size = arith::MulIOp::create(b, loc, size,
+                                     memref::DimOp::create(b, loc, operand, d));
+      total = arith::AddIOp::create(
+          b, loc, total,
+          arith::IndexCastUIOp::create(b, loc, b.getI64Type(), size));
+    }
+    return total;
+  }
+
+  void mapKernel(linalg::GenericOp op, StringAttr name, int64_t id) {
     OpBuilder b(op);
     Location loc = op.getLoc();
     Value out = op.getDpsInits().front();
@@ -315,7 +363,10 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
     b.setInsertionPointToStart(&ifNonEmpty.getThenRegion().front());
 
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
-    auto name = op->getAttrOfType<StringAttr>(kKernelAttrName);
+    Value kernelId = arith::ConstantIntOp::create(b, loc, id, 64);
+    if (profile)
+      func::CallOp::create(b, loc, "fuse_kernel_begin", TypeRange{},
+                           ValueRange{kernelId, bytesMoved(b, loc, op)});
     auto launch = gpu::LaunchOp::create(
         b, loc, grid, one, one, blockDim, one, one,
         /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
@@ -323,8 +374,12 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
         /*privateAttributions=*/{}, /*clusterSizeX=*/nullptr,
         /*clusterSizeY=*/nullptr, /*clusterSizeZ=*/nullptr,
         FlatSymbolRefAttr::get(b.getContext(), "fuse_kernels"),
-        FlatSymbolRefAttr::get(b.getContext(),
-                               name ? name.getValue() : "kernel"));
+        FlatSymbolRefAttr::get(name));
+    if (profile) {
+      b.setInsertionPointAfter(launch);
+      func::CallOp::create(b, loc, "fuse_kernel_end", TypeRange{},
+                           ValueRange{kernelId});
+    }
     b.setInsertionPointToStart(&launch.getBody().front());
     Value thread = arith::AddIOp::create(
         b, loc,

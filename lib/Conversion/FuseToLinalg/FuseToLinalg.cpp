@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -37,11 +38,14 @@ namespace {
 
 /// Gives each `?` of each fuse value an SSA size. A `?` of a value that no
 /// fuse op produced (a function argument, usually) starts a class; a fuse op
-/// unifies the classes that broadcasting lines up. Each class is read once
-/// with tensor.dim right after its value is defined; every size that
-/// broadcasting assumed equal gets a cf.assert before the op that assumed it.
+/// unifies the classes that broadcasting lines up. Each class member is read
+/// once with tensor.dim right after its value is defined, and an op takes
+/// the first member of the class (arguments come first) that dominates it.
+/// Every size that broadcasting assumed equal gets a cf.assert as soon as
+/// both sizes are known, before any kernel relies on it.
 class FunctionSizes : public DynamicSizes {
 public:
+  explicit FunctionSizes(func::FuncOp func) : dominance(func) {}
   void build(func::FuncOp func);
   SmallVector<Value> get(Value value) const override;
 
@@ -51,8 +55,8 @@ private:
     int64_t size;
     int cls;
   };
-  /// A run-time check that class `cls` equals class `other` (when >= 0) or
-  /// the static size `size`.
+  /// A run-time check, caused by `op`, that class `cls` equals class
+  /// `other` (when >= 0) or the static size `size`.
   struct Check {
     Operation *op;
     int cls;
@@ -66,15 +70,24 @@ private:
       cls = parent[cls];
     return cls;
   }
+  void unite(int a, int b);
   Value sizeOf(int cls);
+  /// The size of class `cls` for use at `user`.
+  Value sizeAt(int cls, Operation *user);
   std::string describe(int cls) const;
   void materialize();
 
+  DominanceInfo dominance;
   DenseMap<Value, SmallVector<Dim>> dims;
   SmallVector<int> parent;
+  /// Members of each root class, in class order.
+  DenseMap<int, SmallVector<int>> classMembers;
+  /// The value and dimension each class was started by.
   SmallVector<std::pair<Value, unsigned>> members;
   SmallVector<Value> sizes;
   SmallVector<Check> checks;
+  /// Fuse op results in program order, and their dynamic sizes.
+  SmallVector<Value> results;
   DenseMap<Value, SmallVector<Value>> resultSizes;
   Operation *lastEntryOp = nullptr;
 };
@@ -92,10 +105,9 @@ ArrayRef<FunctionSizes::Dim> FunctionSizes::dimsOf(Value value) {
       result.push_back({size, -1});
       continue;
     }
-    // Classes are numbered in program order, so the smallest member of a
-    // class is defined first and its size dominates every use.
     int cls = parent.size();
     parent.push_back(cls);
+    classMembers[cls].push_back(cls);
     members.push_back({value, static_cast<unsigned>(d)});
     sizes.push_back(Value());
     result.push_back({size, cls});
@@ -103,20 +115,36 @@ ArrayRef<FunctionSizes::Dim> FunctionSizes::dimsOf(Value value) {
   return dims[value] = std::move(result);
 }
 
+void FunctionSizes::unite(int a, int b) {
+  a = find(a);
+  b = find(b);
+  if (a == b)
+    return;
+  if (a > b)
+    std::swap(a, b);
+  parent[b] = a;
+  SmallVector<int> moved = classMembers.lookup(b);
+  classMembers.erase(b);
+  SmallVector<int> &into = classMembers[a];
+  into.append(moved.begin(), moved.end());
+  llvm::sort(into);
+}
+
 void FunctionSizes::build(func::FuncOp func) {
   // Arguments first: the first (argument, dimension) of a class names it.
   for (BlockArgument arg : func.getArguments())
     if (isa<RankedTensorType>(arg.getType()))
-      dimsOf(arg);
+      (void)dimsOf(arg);
   func.walk([&](Operation *op) {
-    if (!isa<FuseDialect>(op->getDialect()) || op->getNumResults() != 1)
+    if (!isa_and_nonnull<FuseDialect>(op->getDialect()) ||
+        op->getNumResults() != 1)
       return;
     auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
     int64_t rank = resultType.getRank();
     SmallVector<Dim> resultDims;
     for (int64_t r = 0; r < rank; ++r) {
       int64_t size = resultType.getDimSize(r);
-      int root = -1;
+      int first = -1;
       for (Value operand : op->getOperands()) {
         ArrayRef<Dim> operandDims = dimsOf(operand);
         int64_t offset = rank - operandDims.size();
@@ -125,18 +153,17 @@ void FunctionSizes::build(func::FuncOp func) {
         int cls = operandDims[r - offset].cls;
         if (!ShapedType::isDynamic(size)) {
           checks.push_back({op, cls, -1, size});
-        } else if (root < 0) {
-          root = find(cls);
-        } else if (find(cls) != root) {
-          checks.push_back({op, root, cls, 0});
-          int other = find(cls);
-          parent[std::max(root, other)] = std::min(root, other);
-          root = std::min(root, other);
+        } else if (first < 0) {
+          first = cls;
+        } else if (find(cls) != find(first)) {
+          checks.push_back({op, first, cls, 0});
+          unite(first, cls);
         }
       }
-      resultDims.push_back({size, ShapedType::isDynamic(size) ? root : -1});
+      resultDims.push_back({size, ShapedType::isDynamic(size) ? first : -1});
     }
     dims[op->getResult(0)] = std::move(resultDims);
+    results.push_back(op->getResult(0));
   });
   materialize();
 }
@@ -162,6 +189,16 @@ Value FunctionSizes::sizeOf(int cls) {
   return sizes[cls] = size;
 }
 
+Value FunctionSizes::sizeAt(int cls, Operation *user) {
+  for (int member : classMembers.lookup(find(cls))) {
+    if (dominance.properlyDominates(members[member].first, user))
+      return sizeOf(member);
+  }
+  // The operand that carries this dimension dominates `user`, and so does a
+  // member of its class; reaching here would be a bug in build().
+  llvm_unreachable("no member of the size class dominates its user");
+}
+
 std::string FunctionSizes::describe(int cls) const {
   auto [value, dim] = members[cls];
   std::string text;
@@ -185,15 +222,32 @@ static std::string describeLocation(Location loc) {
 }
 
 void FunctionSizes::materialize() {
+  // All sizes first, so that checks placed after the same size stay in
+  // program order.
   for (const Check &check : checks) {
-    OpBuilder builder(check.op);
+    sizeOf(check.cls);
+    if (check.other >= 0)
+      sizeOf(check.other);
+  }
+  DenseMap<Operation *, Operation *> lastCheckAfter;
+  for (const Check &check : checks) {
     Location loc = check.op->getLoc();
     Value lhs = sizeOf(check.cls);
-    Value rhs;
+    Value rhs = check.other >= 0 ? sizeOf(check.other) : Value();
+    // Right after both sizes are known, before any kernel can use either.
+    Operation *after = lhs.getDefiningOp();
+    if (rhs && dominance.properlyDominates(after, rhs.getDefiningOp()))
+      after = rhs.getDefiningOp();
+    // The entry reads every argument size first, then checks them.
+    if (lastEntryOp && after->getBlock() == lastEntryOp->getBlock() &&
+        after->isBeforeInBlock(lastEntryOp))
+      after = lastEntryOp;
+    Operation *&previous = lastCheckAfter[after];
+    OpBuilder builder(after->getContext());
+    builder.setInsertionPointAfter(previous ? previous : after);
     std::string message = check.op->getName().getStringRef().str() + " at " +
                           describeLocation(loc) + ": " + describe(check.cls);
-    if (check.other >= 0) {
-      rhs = sizeOf(check.other);
+    if (rhs) {
       message += " and " + describe(check.other) +
                  " must be equal (broadcasting assumes it)";
     } else {
@@ -203,16 +257,13 @@ void FunctionSizes::materialize() {
     }
     Value equal = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
                                         lhs, rhs);
-    cf::AssertOp::create(builder, loc, equal, message);
+    previous = cf::AssertOp::create(builder, loc, equal, message);
   }
-  for (auto &[value, valueDims] : dims) {
-    if (!value.getDefiningOp() ||
-        !isa<FuseDialect>(value.getDefiningOp()->getDialect()))
-      continue;
+  for (Value value : results) {
     SmallVector<Value> &dynamic = resultSizes[value];
-    for (const Dim &dim : valueDims)
+    for (const Dim &dim : dims[value])
       if (dim.cls >= 0)
-        dynamic.push_back(sizeOf(find(dim.cls)));
+        dynamic.push_back(sizeAt(dim.cls, value.getDefiningOp()));
   }
 }
 
@@ -671,7 +722,7 @@ struct ConvertFuseToLinalgPass
     : fuse::impl::ConvertFuseToLinalgBase<ConvertFuseToLinalgPass> {
   void runOnOperation() override {
     func::FuncOp func = getOperation();
-    FunctionSizes sizes;
+    FunctionSizes sizes(func);
     sizes.build(func);
 
     ConversionTarget target(getContext());

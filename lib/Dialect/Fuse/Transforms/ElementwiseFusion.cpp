@@ -45,14 +45,15 @@ public:
           !isElementwiseKernel(generic))
         continue;
       index[generic] = ops.size();
+      members[ops.size()].push_back(ops.size());
       ops.push_back(generic);
       parent.push_back(parent.size());
     }
   }
 
-  unsigned find(unsigned i) {
+  unsigned find(unsigned i) const {
     while (parent[i] != i)
-      i = parent[i] = parent[parent[i]];
+      i = parent[i];
     return i;
   }
 
@@ -72,7 +73,12 @@ public:
       return true;
     if (reaches(a, b) || reaches(b, a))
       return false;
-    parent[std::max(a, b)] = std::min(a, b);
+    if (a > b)
+      std::swap(a, b);
+    parent[b] = a;
+    SmallVector<unsigned> moved = std::move(members[b]);
+    members.erase(b);
+    members[a].append(moved.begin(), moved.end());
     return true;
   }
 
@@ -92,16 +98,13 @@ public:
   ArrayRef<linalg::GenericOp> candidates() const { return ops; }
 
 private:
-  bool inGroup(Operation *op, unsigned root) {
-    std::optional<unsigned> i = indexOf(op);
-    return i && find(*i) == root;
-  }
-
   /// True when some op outside both groups depends on group `from` and
-  /// group `to` depends on it.
+  /// group `to` depends on it. A group is one kernel: reaching any of its
+  /// ops continues from all of them.
   bool reaches(unsigned from, unsigned to) {
     SmallVector<Operation *> worklist;
     DenseSet<Operation *> seen;
+    DenseSet<unsigned> expanded;
     Block *block = ops.front()->getBlock();
     auto pushUsers = [&](Operation *op) {
       for (Operation *user : op->getUsers()) {
@@ -110,19 +113,34 @@ private:
           worklist.push_back(ancestor);
       }
     };
-    for (unsigned i = 0; i < ops.size(); ++i)
-      if (find(i) == from)
-        pushUsers(ops[i]);
+    auto groupOf = [&](Operation *op) -> std::optional<unsigned> {
+      std::optional<unsigned> i = indexOf(op);
+      return i ? std::optional<unsigned>(find(*i)) : std::nullopt;
+    };
+    // Direct edges between the two groups are what fusion absorbs.
+    for (unsigned i : members[from])
+      for (Operation *user : ops[i]->getUsers()) {
+        Operation *ancestor = block->findAncestorOpInBlock(*user);
+        if (!ancestor)
+          continue;
+        std::optional<unsigned> group = groupOf(ancestor);
+        if (group != from && group != to && seen.insert(ancestor).second)
+          worklist.push_back(ancestor);
+      }
     while (!worklist.empty()) {
       Operation *op = worklist.pop_back_val();
-      if (inGroup(op, from) || inGroup(op, to))
+      std::optional<unsigned> group = groupOf(op);
+      if (group == to)
+        return true;
+      if (group == from)
         continue;
-      for (Operation *user : op->getUsers()) {
-        Operation *ancestor = block->findAncestorOpInBlock(*user);
-        if (ancestor && inGroup(ancestor, to))
-          return true;
+      if (!group) {
+        pushUsers(op);
+        continue;
       }
-      pushUsers(op);
+      if (expanded.insert(*group).second)
+        for (unsigned member : members[*group])
+          pushUsers(ops[member]);
     }
     return false;
   }
@@ -130,6 +148,8 @@ private:
   SmallVector<linalg::GenericOp> ops;
   DenseMap<Operation *, unsigned> index;
   SmallVector<unsigned> parent;
+  /// Members of each root, by candidate index.
+  DenseMap<unsigned, SmallVector<unsigned>> members;
 };
 
 /// The iteration space of an elementwise generic, as its first init's
@@ -224,8 +244,8 @@ void fuseGroup(ArrayRef<linalg::GenericOp> group) {
             b.clone(inner, mapping);
           auto yield = cast<linalg::YieldOp>(body.getTerminator());
           for (OpResult result : op->getResults())
-            computed[result] =
-                mapping.lookup(yield.getOperand(result.getResultNumber()));
+            computed[result] = mapping.lookupOrDefault(
+                yield.getOperand(result.getResultNumber()));
         }
         SmallVector<Value> yielded;
         for (OpResult result : outputs)
@@ -251,17 +271,15 @@ std::string opName(linalg::GenericOp op) {
 }
 
 void emitRemark(Unfused pair) {
-  std::string typeText;
-  llvm::raw_string_ostream os(typeText);
-  Value operand = pair.consumer->getOperand(pair.operand);
   InFlightDiagnostic remark = pair.consumer.emitRemark()
-                              << "not fused with the producer of operand "
-                              << pair.operand << " (" << opName(pair.producer)
-                              << "): ";
+                              << "not fused with its producer "
+                              << opName(pair.producer) << ": ";
   if (pair.reason == Reason::Broadcast) {
-    os << operand.getType() << " is broadcast to "
+    std::string types;
+    llvm::raw_string_ostream os(types);
+    os << pair.consumer->getOperand(pair.operand).getType() << " to "
        << pair.consumer->getResult(0).getType();
-    remark << "this op broadcasts its " << typeText
+    remark << "this op reads that result broadcast from " << types
            << ", so the two iterate over different spaces";
   } else {
     remark << "fusing them would create a cycle through an op outside the "
@@ -339,8 +357,11 @@ struct FuseElementwiseFusionPass
       changed = true;
     }
     // Horizontal merges can place a kernel after users of its results.
-    if (changed && !sortTopologically(&block))
+    if (changed && !sortTopologically(&block)) {
+      getOperation().emitError("fusion created a dependency cycle; please "
+                               "report this program");
       signalPassFailure();
+    }
   }
 };
 

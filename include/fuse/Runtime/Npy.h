@@ -1,0 +1,94 @@
+//===- Npy.h - host arrays and the numpy .npy file format -------*- C++ -*-===//
+//
+// The runner's inputs and outputs: a dense, row-major array in host memory and
+// its reader and writer for numpy's .npy format (versions 1.0, 2.0 and 3.0).
+//
+// Supported dtypes on reading are '<f2', '<f4', '<f8', '<i4', '<i8' and '|b1'
+// ('=' may stand for '<'). numpy has no native bfloat16, so a BF16 array is
+// written as '<f4', each value widened exactly to float32, and reads back as
+// F32. Fortran-order, big-endian, structured and other dtypes are rejected with
+// an error that says how to re-save the array.
+//
+// readNpy never trusts the file: every malformed input is an llvm::Error that
+// names the file and what is wrong, never a crash.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSE_RUNTIME_NPY_H
+#define FUSE_RUNTIME_NPY_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <vector>
+
+namespace fuse {
+
+enum class DType { F16, BF16, F32, F64, I32, I64, Bool };
+
+/// The numpy name of a dtype: "float16", "bfloat16", "float32", ...
+llvm::StringRef dtypeName(DType dtype);
+
+/// Bytes per element.
+size_t dtypeSize(DType dtype);
+
+/// A host array: shape, dtype and zero-initialized, 64-byte aligned storage in
+/// row-major (C) order. Move-only. The storage is never null, even for an array
+/// with no elements.
+class HostArray {
+public:
+  static constexpr size_t kAlignment = 64;
+
+  /// Every dimension must be non-negative and the byte size must fit in
+  /// int64_t; readNpy checks both before it constructs an array.
+  HostArray(DType dtype, std::vector<int64_t> shape);
+
+  HostArray(HostArray &&) = default;
+  HostArray &operator=(HostArray &&) = default;
+  HostArray(const HostArray &) = delete;
+  HostArray &operator=(const HostArray &) = delete;
+
+  DType dtype() const { return dtype_; }
+  llvm::ArrayRef<int64_t> shape() const { return shape_; }
+  int64_t numElements() const { return numElements_; }
+  size_t sizeInBytes() const { return numElements_ * dtypeSize(dtype_); }
+
+  void *data() { return storage_.get(); }
+  const void *data() const { return storage_.get(); }
+
+private:
+  struct Free {
+    void operator()(void *ptr) const { std::free(ptr); }
+  };
+
+  DType dtype_;
+  std::vector<int64_t> shape_;
+  int64_t numElements_;
+  std::unique_ptr<void, Free> storage_;
+};
+
+/// Reads an .npy file.
+llvm::Expected<HostArray> readNpy(llvm::StringRef path);
+
+/// Writes `array` as an .npy file whose header is byte-for-byte what numpy
+/// writes (version 1.0, or 2.0 when the header needs it; data 64-aligned).
+/// BF16 is written as '<f4' (see above).
+llvm::Error writeNpy(llvm::StringRef path, const HostArray &array);
+
+/// Element `index` (row-major) as a double: exact for every dtype but I64
+/// beyond 2^53. Bool reads as 0 or 1.
+double getAsDouble(const HostArray &array, int64_t index);
+
+/// Stores `value` into element `index`, rounded to nearest, ties to even, for
+/// F16/BF16/F32 (overflow gives infinity). Integers truncate toward zero,
+/// saturate at their range, and take 0 for NaN. Bool stores value != 0.
+void setFromDouble(HostArray &array, int64_t index, double value);
+
+} // namespace fuse
+
+#endif // FUSE_RUNTIME_NPY_H

@@ -1,0 +1,57 @@
+//===- HostToDevice.cpp - kernel buffers in device memory ----------------===//
+
+#include "fuse/Conversion/Passes.h"
+
+namespace fuse {
+#define GEN_PASS_DEF_FUSEHOSTTODEVICE
+#include "fuse/Conversion/Passes.h.inc"
+} // namespace fuse
+
+using namespace mlir;
+
+namespace {
+
+struct FuseHostToDevicePass
+    : fuse::impl::FuseHostToDeviceBase<FuseHostToDevicePass> {
+  void runOnOperation() override {
+    SmallVector<Operation *> ops;
+    getOperation().walk([&](Operation *op) {
+      if (isa<memref::AllocOp, memref::DeallocOp, memref::CopyOp,
+              memref::GetGlobalOp>(op))
+        ops.push_back(op);
+    });
+    for (Operation *op : ops) {
+      OpBuilder b(op);
+      Location loc = op->getLoc();
+      if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+        auto device = gpu::AllocOp::create(
+            b, loc, alloc.getType(), /*asyncToken=*/Type(),
+            /*asyncDependencies=*/ValueRange(), alloc.getDynamicSizes(),
+            alloc.getSymbolOperands(), /*hostShared=*/false);
+        alloc.replaceAllUsesWith(device.getMemref());
+        alloc.erase();
+      } else if (auto copy = dyn_cast<memref::CopyOp>(op)) {
+        gpu::MemcpyOp::create(b, loc, /*asyncToken=*/Type(), ValueRange(),
+                              copy.getTarget(), copy.getSource());
+        copy.erase();
+      } else if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
+        gpu::DeallocOp::create(b, loc, /*asyncToken=*/Type(), ValueRange(),
+                               dealloc.getMemref());
+        dealloc.erase();
+      } else {
+        // A constant tensor lives in host memory: give kernels a copy.
+        auto global = cast<memref::GetGlobalOp>(op);
+        b.setInsertionPointAfter(global);
+        auto device = gpu::AllocOp::create(
+            b, loc, global.getType(), Type(), ValueRange(), ValueRange(),
+            ValueRange(), /*hostShared=*/false);
+        auto copy = gpu::MemcpyOp::create(b, loc, /*asyncToken=*/Type(),
+                                          ValueRange(), device.getMemref(),
+                                          global.getResult());
+        global.getResult().replaceAllUsesExcept(device.getMemref(), copy);
+      }
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,40 @@
+//===- OwnResults.cpp - every returned buffer freshly allocated ----------===//
+
+#include "fuse/Conversion/Passes.h"
+
+namespace fuse {
+#define GEN_PASS_DEF_FUSEOWNRESULTS
+#include "fuse/Conversion/Passes.h.inc"
+} // namespace fuse
+
+using namespace mlir;
+
+namespace {
+
+struct FuseOwnResultsPass : fuse::impl::FuseOwnResultsBase<FuseOwnResultsPass> {
+  void runOnOperation() override {
+    getOperation().walk([](func::ReturnOp ret) {
+      DenseSet<Value> returned;
+      OpBuilder b(ret);
+      for (OpOperand &operand : ret->getOpOperands()) {
+        Value value = operand.get();
+        auto type = dyn_cast<MemRefType>(value.getType());
+        if (!type)
+          continue;
+        bool fresh = value.getDefiningOp<memref::AllocOp>() != nullptr;
+        if (fresh && returned.insert(value).second)
+          continue;
+        SmallVector<Value> sizes;
+        for (int64_t d = 0; d < type.getRank(); ++d)
+          if (type.isDynamicDim(d))
+            sizes.push_back(memref::DimOp::create(b, ret.getLoc(), value, d));
+        auto copy = memref::AllocOp::create(b, ret.getLoc(), type, sizes,
+                                            b.getI64IntegerAttr(64));
+        memref::CopyOp::create(b, ret.getLoc(), value, copy);
+        operand.set(copy);
+      }
+    });
+  }
+};
+
+} // namespace

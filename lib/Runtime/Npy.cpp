@@ -1,0 +1,537 @@
+//===- Npy.cpp - host arrays and the numpy .npy file format ----*- C++ -*-===//
+//
+// File layout (numpy.lib.format): the magic "\x93NUMPY", a major and a minor
+// version byte, the header length (u16 for 1.0, u32 for 2.0 and 3.0, little
+// endian), the header, then the raw data. The header is a Python dict literal
+//   {'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }
+// padded with spaces and ended by '\n'.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuse/Runtime/Npy.h"
+
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/Endian.h"
+#include "llvm/Support/EndianStream.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SwapByteOrder.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cassert>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <optional>
+
+using namespace fuse;
+using llvm::StringRef;
+
+static_assert(llvm::sys::IsLittleEndianHost,
+              "the .npy reader and writer assume a little-endian host");
+
+static constexpr StringRef kMagic("\x93NUMPY", 6);
+
+//===----------------------------------------------------------------------===//
+// DType and HostArray
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct DTypeInfo {
+  StringRef name;
+  size_t size;
+  /// What writeNpy writes: bfloat16, which numpy lacks, is widened to float32.
+  StringRef writtenDescr;
+};
+} // namespace
+
+static const DTypeInfo &info(DType dtype) {
+  // In the order of the enumerators.
+  static const DTypeInfo table[] = {
+      {"float16", 2, "<f2"}, {"bfloat16", 2, "<f4"}, {"float32", 4, "<f4"},
+      {"float64", 8, "<f8"}, {"int32", 4, "<i4"},    {"int64", 8, "<i8"},
+      {"bool", 1, "|b1"},
+  };
+  return table[static_cast<size_t>(dtype)];
+}
+
+StringRef fuse::dtypeName(DType dtype) { return info(dtype).name; }
+
+size_t fuse::dtypeSize(DType dtype) { return info(dtype).size; }
+
+/// The element count of `shape`, or std::nullopt when a dimension is negative
+/// or the size in bytes of such an array would not fit in int64_t and size_t.
+static std::optional<int64_t> checkedNumElements(llvm::ArrayRef<int64_t> shape,
+                                                 DType dtype) {
+  for (int64_t dim : shape) {
+    if (dim < 0)
+      return std::nullopt;
+    // numpy allows any other dimension to be huge when one is zero.
+    if (dim == 0)
+      return 0;
+  }
+  const uint64_t limit = std::min<uint64_t>(std::numeric_limits<int64_t>::max(),
+                                            std::numeric_limits<size_t>::max());
+  uint64_t count = 1;
+  for (int64_t dim : shape) {
+    if (count > limit / static_cast<uint64_t>(dim))
+      return std::nullopt;
+    count *= static_cast<uint64_t>(dim);
+  }
+  if (count > limit / dtypeSize(dtype))
+    return std::nullopt;
+  return static_cast<int64_t>(count);
+}
+
+HostArray::HostArray(DType dtype, std::vector<int64_t> shape)
+    : dtype_(dtype), shape_(std::move(shape)) {
+  std::optional<int64_t> count = checkedNumElements(shape_, dtype_);
+  assert(count && "negative dimension or byte size overflow");
+  numElements_ = count.value_or(0);
+  // aligned_alloc wants a multiple of the alignment; allocate at least one
+  // block so that data() is never null.
+  size_t bytes =
+      std::max<size_t>(llvm::alignTo(sizeInBytes(), kAlignment), kAlignment);
+  void *ptr = std::aligned_alloc(kAlignment, bytes);
+  if (!ptr)
+    llvm::report_bad_alloc_error("fuse::HostArray: out of memory");
+  std::memset(ptr, 0, bytes);
+  storage_.reset(ptr);
+}
+
+//===----------------------------------------------------------------------===//
+// Header parsing
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct Header {
+  std::optional<std::string> descr;
+  std::optional<bool> fortranOrder;
+  std::optional<std::vector<int64_t>> shape;
+};
+
+/// A recursive-descent parser for the subset of Python literals that .npy
+/// headers use: a dict of string keys to strings, True/False and tuples of
+/// integers. Every read goes through StringRef, which checks bounds.
+class HeaderParser {
+public:
+  explicit HeaderParser(StringRef text) : text(text), rest(text) {}
+
+  llvm::Expected<Header> parse();
+
+private:
+  llvm::Error error(const llvm::Twine &what) const {
+    return llvm::createStringError("malformed header: " + what + " at offset " +
+                                   llvm::Twine(text.size() - rest.size()));
+  }
+  void skipSpace() { rest = rest.ltrim(" \t\r\n"); }
+  bool consume(char c) {
+    skipSpace();
+    return rest.consume_front(StringRef(&c, 1));
+  }
+  llvm::Error parseString(std::string &out);
+  llvm::Error parseBool(bool &out);
+  llvm::Error parseShape(std::vector<int64_t> &out);
+
+  StringRef text;
+  StringRef rest;
+};
+} // namespace
+
+/// `s` quoted and escaped for an error message, cut short if long.
+static std::string quote(StringRef s) {
+  constexpr size_t kMaxLength = 40;
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  os << '\'';
+  llvm::printEscapedString(s.take_front(kMaxLength), os);
+  os << (s.size() > kMaxLength ? "...'" : "'");
+  return out;
+}
+
+llvm::Error HeaderParser::parseString(std::string &out) {
+  skipSpace();
+  if (rest.empty() || (rest.front() != '\'' && rest.front() != '"'))
+    return error("expected a string");
+  char quoteChar = rest.front();
+  rest = rest.drop_front();
+  size_t end = rest.find(quoteChar);
+  if (end == StringRef::npos)
+    return error("unterminated string");
+  StringRef value = rest.take_front(end);
+  // No .npy header needs escapes; refusing them keeps the value literal.
+  if (value.contains('\\'))
+    return error("escape sequence in string");
+  out = value.str();
+  rest = rest.drop_front(end + 1);
+  return llvm::Error::success();
+}
+
+llvm::Error HeaderParser::parseBool(bool &out) {
+  skipSpace();
+  if (rest.consume_front("True"))
+    out = true;
+  else if (rest.consume_front("False"))
+    out = false;
+  else
+    return error("expected True or False");
+  return llvm::Error::success();
+}
+
+llvm::Error HeaderParser::parseShape(std::vector<int64_t> &out) {
+  const char *notATuple = "'shape' is not a tuple of non-negative integers";
+  if (!consume('('))
+    return error(notATuple);
+  bool trailingComma = false;
+  while (!consume(')')) {
+    skipSpace();
+    if (rest.starts_with("-"))
+      return error("'shape' has a negative dimension");
+    StringRef digits = rest.take_while(llvm::isDigit);
+    if (digits.empty())
+      return error(notATuple);
+    uint64_t dim;
+    if (digits.getAsInteger(10, dim) ||
+        dim > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
+      return error("'shape' has a dimension too large for int64");
+    rest = rest.drop_front(digits.size());
+    // Python 2 numpy wrote long integers as `3L`.
+    rest.consume_front("L");
+    out.push_back(static_cast<int64_t>(dim));
+    trailingComma = consume(',');
+    if (!trailingComma) {
+      if (!consume(')'))
+        return error(notATuple);
+      break;
+    }
+  }
+  // `(3)` is an integer in Python, not a tuple.
+  if (out.size() == 1 && !trailingComma)
+    return error(notATuple);
+  return llvm::Error::success();
+}
+
+llvm::Expected<Header> HeaderParser::parse() {
+  Header header;
+  if (!consume('{'))
+    return error("the header is not a Python dict literal; expected '{'");
+  while (!consume('}')) {
+    std::string key;
+    if (llvm::Error err = parseString(key))
+      return std::move(err);
+    if (!consume(':'))
+      return error("expected ':' after key " + quote(key));
+    if (key == "descr") {
+      if (header.descr)
+        return error("duplicate key 'descr'");
+      skipSpace();
+      if (rest.starts_with("["))
+        return error("structured dtypes ('descr' is a list) are not supported");
+      if (llvm::Error err = parseString(header.descr.emplace()))
+        return std::move(err);
+    } else if (key == "fortran_order") {
+      if (header.fortranOrder)
+        return error("duplicate key 'fortran_order'");
+      if (llvm::Error err = parseBool(header.fortranOrder.emplace()))
+        return std::move(err);
+    } else if (key == "shape") {
+      if (header.shape)
+        return error("duplicate key 'shape'");
+      if (llvm::Error err = parseShape(header.shape.emplace()))
+        return std::move(err);
+    } else {
+      return error("unexpected key " + quote(key) +
+                   "; the keys are 'descr', 'fortran_order' and 'shape'");
+    }
+    if (!consume(',')) {
+      if (!consume('}'))
+        return error("expected ',' or '}'");
+      break;
+    }
+  }
+  skipSpace();
+  if (!rest.empty())
+    return error("unexpected text after the dict");
+  for (auto [present, key] :
+       {std::pair(header.descr.has_value(), "descr"),
+        std::pair(header.fortranOrder.has_value(), "fortran_order"),
+        std::pair(header.shape.has_value(), "shape")})
+    if (!present)
+      return llvm::createStringError("header has no '" + llvm::Twine(key) +
+                                     "' key");
+  return header;
+}
+
+//===----------------------------------------------------------------------===//
+// Reading
+//===----------------------------------------------------------------------===//
+
+static constexpr StringRef kSupportedDescrs =
+    "'<f2' (float16), '<f4' (float32), '<f8' (float64), '<i4' (int32), '<i8' "
+    "(int64), '|b1' (bool)";
+
+/// The dtype of a descr such as '<f4', or an error that says why not.
+static llvm::Expected<DType> parseDescr(StringRef descr) {
+  auto unsupported = [&](StringRef hint) {
+    return llvm::createStringError("unsupported dtype " + quote(descr) +
+                                   "; supported: " + kSupportedDescrs + hint);
+  };
+  if (descr.size() < 2)
+    return unsupported("");
+  char order = descr.front();
+  StringRef type = descr.drop_front();
+  std::optional<DType> dtype = llvm::StringSwitch<std::optional<DType>>(type)
+                                   .Case("f2", DType::F16)
+                                   .Case("f4", DType::F32)
+                                   .Case("f8", DType::F64)
+                                   .Case("i4", DType::I32)
+                                   .Case("i8", DType::I64)
+                                   .Case("b1", DType::Bool)
+                                   .Default(std::nullopt);
+  if (!dtype) {
+    if (type == "V2")
+      return unsupported(" (a bfloat16 array from ml_dtypes is saved as '<V2'; "
+                         "save it with arr.astype(np.float32))");
+    return unsupported("");
+  }
+  // Byte order does not apply to one-byte types.
+  if (*dtype == DType::Bool && StringRef("<>=|").contains(order))
+    return *dtype;
+  if (order == '>')
+    return llvm::createStringError("non-native byte order " + quote(descr) +
+                                   " is not supported; use arr.astype('<" +
+                                   type + "')");
+  if (order != '<' && order != '=')
+    return unsupported("");
+  return *dtype;
+}
+
+static std::string formatShape(llvm::ArrayRef<int64_t> shape) {
+  std::string out = "(";
+  for (int64_t dim : shape)
+    out += std::to_string(dim) + (shape.size() == 1 ? "," : ", ");
+  if (shape.size() > 1)
+    out.resize(out.size() - 2);
+  return out + ")";
+}
+
+/// The array in `bytes`, the contents of a file; errors do not name the file.
+static llvm::Expected<HostArray> parseNpy(StringRef bytes) {
+  auto fail = [](const llvm::Twine &what) {
+    return llvm::createStringError(what);
+  };
+  if (!bytes.starts_with(kMagic.take_front(bytes.size())) ||
+      (bytes.size() >= kMagic.size() && !bytes.starts_with(kMagic)))
+    return fail("not an .npy file (bad magic; expected \"\\x93NUMPY\")");
+  // Magic, version and the shortest header length field.
+  if (bytes.size() < kMagic.size() + 4)
+    return fail("too short for an .npy file (" + llvm::Twine(bytes.size()) +
+                " bytes)");
+  unsigned major = static_cast<uint8_t>(bytes[6]);
+  unsigned minor = static_cast<uint8_t>(bytes[7]);
+  if (minor != 0 || major < 1 || major > 3)
+    return fail("unsupported .npy format version " + llvm::Twine(major) + "." +
+                llvm::Twine(minor) + " (supported: 1.0, 2.0, 3.0)");
+  size_t lengthSize = major == 1 ? 2 : 4;
+  size_t prefixSize = kMagic.size() + 2 + lengthSize;
+  if (bytes.size() < prefixSize)
+    return fail("too short for an .npy file (" + llvm::Twine(bytes.size()) +
+                " bytes)");
+  uint64_t headerSize = major == 1
+                            ? llvm::support::endian::read16le(bytes.data() + 8)
+                            : llvm::support::endian::read32le(bytes.data() + 8);
+  if (headerSize > bytes.size() - prefixSize)
+    return fail("header length " + llvm::Twine(headerSize) +
+                " runs past the end of the file (" + llvm::Twine(bytes.size()) +
+                " bytes)");
+
+  llvm::Expected<Header> header =
+      HeaderParser(bytes.substr(prefixSize, headerSize)).parse();
+  if (!header)
+    return header.takeError();
+  llvm::Expected<DType> dtype = parseDescr(*header->descr);
+  if (!dtype)
+    return dtype.takeError();
+  if (*header->fortranOrder)
+    return fail("Fortran-order arrays are not supported; save with "
+                "np.ascontiguousarray");
+  std::optional<int64_t> numElements =
+      checkedNumElements(*header->shape, *dtype);
+  if (!numElements)
+    return fail("shape " + formatShape(*header->shape) + " of " +
+                dtypeName(*dtype) + " is too large");
+
+  uint64_t expected = static_cast<uint64_t>(*numElements) * dtypeSize(*dtype);
+  StringRef data = bytes.drop_front(prefixSize + headerSize);
+  if (data.size() < expected)
+    return fail("truncated: expected " + llvm::Twine(expected) +
+                " bytes of data, found " + llvm::Twine(data.size()));
+  HostArray array(*dtype, std::move(*header->shape));
+  std::memcpy(array.data(), data.data(), expected);
+  return std::move(array);
+}
+
+llvm::Expected<HostArray> fuse::readNpy(StringRef path) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return llvm::createFileError(path, buffer.getError());
+  llvm::Expected<HostArray> array = parseNpy((*buffer)->getBuffer());
+  if (!array)
+    return llvm::createFileError(path, array.takeError());
+  return array;
+}
+
+//===----------------------------------------------------------------------===//
+// Writing
+//===----------------------------------------------------------------------===//
+
+/// The header numpy's format.write_array would write for a C-order array:
+/// version, header length and dict, padded so that the data is 64-aligned.
+static std::string makeHeader(StringRef descr, llvm::ArrayRef<int64_t> shape) {
+  std::string dict =
+      "{'descr': '" + descr.str() +
+      "', 'fortran_order': False, 'shape': " + formatShape(shape) + ", }";
+  // numpy leaves room for the first dimension to grow to 21 digits in place.
+  if (!shape.empty())
+    dict.append(21 - std::to_string(shape.front()).size(), ' ');
+  for (unsigned major : {1, 2}) {
+    size_t prefixSize = kMagic.size() + 2 + (major == 1 ? 2 : 4);
+    // Always at least the '\n', and a full 64 bytes of padding when already
+    // aligned, as numpy does.
+    size_t padding = 64 - (prefixSize + dict.size() + 1) % 64;
+    size_t headerSize = dict.size() + padding + 1;
+    if (major == 1 && headerSize > 0xFFFF)
+      continue;
+    std::string out = kMagic.str();
+    out.push_back(static_cast<char>(major));
+    out.push_back(0);
+    char length[4];
+    llvm::support::endian::write32le(length, static_cast<uint32_t>(headerSize));
+    out.append(length, major == 1 ? 2 : 4);
+    out += dict;
+    out.append(padding, ' ');
+    out.push_back('\n');
+    return out;
+  }
+  llvm_unreachable("a 2.0 header always fits");
+}
+
+llvm::Error fuse::writeNpy(StringRef path, const HostArray &array) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (ec)
+    return llvm::createFileError(path, ec);
+  os << makeHeader(info(array.dtype()).writtenDescr, array.shape());
+  if (array.dtype() == DType::BF16) {
+    // bfloat16 is the upper half of a float32: widening is exact.
+    const uint16_t *bits = static_cast<const uint16_t *>(array.data());
+    for (int64_t i = 0, e = array.numElements(); i < e; ++i)
+      llvm::support::endian::write<uint32_t>(
+          os, static_cast<uint32_t>(bits[i]) << 16, llvm::endianness::little);
+  } else {
+    os.write(static_cast<const char *>(array.data()), array.sizeInBytes());
+  }
+  os.close();
+  if (os.has_error()) {
+    ec = os.error();
+    os.clear_error();
+    return llvm::createFileError(path, ec);
+  }
+  return llvm::Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Element access
+//===----------------------------------------------------------------------===//
+
+static double smallFloatToDouble(const llvm::fltSemantics &semantics,
+                                 uint16_t bits) {
+  llvm::APFloat value(semantics, llvm::APInt(16, bits));
+  bool losesInfo;
+  value.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
+                &losesInfo);
+  return value.convertToDouble();
+}
+
+static uint16_t doubleToSmallFloat(const llvm::fltSemantics &semantics,
+                                   double value) {
+  llvm::APFloat result(value);
+  bool losesInfo;
+  result.convert(semantics, llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+  return static_cast<uint16_t>(result.bitcastToAPInt().getZExtValue());
+}
+
+/// `value` truncated toward zero, saturated to T's range, 0 for NaN. (A plain
+/// cast is undefined behavior out of range.)
+template <typename T> static T truncateToInt(double value) {
+  constexpr T min = std::numeric_limits<T>::min();
+  constexpr T max = std::numeric_limits<T>::max();
+  if (std::isnan(value))
+    return 0;
+  // -min is a power of two, exact as a double, where max may not be.
+  if (value <= static_cast<double>(min))
+    return min;
+  if (value >= -static_cast<double>(min))
+    return max;
+  return static_cast<T>(value);
+}
+
+double fuse::getAsDouble(const HostArray &array, int64_t index) {
+  assert(index >= 0 && index < array.numElements() && "index out of range");
+  const void *data = array.data();
+  switch (array.dtype()) {
+  case DType::F16:
+    return smallFloatToDouble(llvm::APFloat::IEEEhalf(),
+                              static_cast<const uint16_t *>(data)[index]);
+  case DType::BF16:
+    return smallFloatToDouble(llvm::APFloat::BFloat(),
+                              static_cast<const uint16_t *>(data)[index]);
+  case DType::F32:
+    return static_cast<const float *>(data)[index];
+  case DType::F64:
+    return static_cast<const double *>(data)[index];
+  case DType::I32:
+    return static_cast<const int32_t *>(data)[index];
+  case DType::I64:
+    return static_cast<double>(static_cast<const int64_t *>(data)[index]);
+  case DType::Bool:
+    return static_cast<const uint8_t *>(data)[index] != 0 ? 1.0 : 0.0;
+  }
+  llvm_unreachable("unknown DType");
+}
+
+void fuse::setFromDouble(HostArray &array, int64_t index, double value) {
+  assert(index >= 0 && index < array.numElements() && "index out of range");
+  void *data = array.data();
+  switch (array.dtype()) {
+  case DType::F16:
+    static_cast<uint16_t *>(data)[index] =
+        doubleToSmallFloat(llvm::APFloat::IEEEhalf(), value);
+    return;
+  case DType::BF16:
+    static_cast<uint16_t *>(data)[index] =
+        doubleToSmallFloat(llvm::APFloat::BFloat(), value);
+    return;
+  case DType::F32:
+    static_cast<float *>(data)[index] = static_cast<float>(value);
+    return;
+  case DType::F64:
+    static_cast<double *>(data)[index] = value;
+    return;
+  case DType::I32:
+    static_cast<int32_t *>(data)[index] = truncateToInt<int32_t>(value);
+    return;
+  case DType::I64:
+    static_cast<int64_t *>(data)[index] = truncateToInt<int64_t>(value);
+    return;
+  case DType::Bool:
+    static_cast<uint8_t *>(data)[index] = value != 0 ? 1 : 0;
+    return;
+  }
+  llvm_unreachable("unknown DType");
+}

@@ -1,0 +1,312 @@
+// RUN: fuse-opt %s --convert-fuse-to-linalg --fuse-elementwise-fusion | FileCheck %s
+// RUN: fuse-opt %s --convert-fuse-to-linalg "--fuse-elementwise-fusion=horizontal=false" | FileCheck %s --check-prefix=VERTICAL
+
+// Elementwise fusion on the eager lowering of fuse programs: each connected
+// elementwise region over one iteration space becomes one linalg.generic.
+// Remarks are tested in elementwise-fusion-remarks.mlir.
+
+// CHECK-DAG: #[[$ID1:.+]] = affine_map<(d0) -> (d0)>
+// CHECK-DAG: #[[$ID2:.+]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[$INNER:.+]] = affine_map<(d0, d1) -> (d1)>
+// CHECK-DAG: #[[$SCALAR0:.+]] = affine_map<() -> ()>
+
+// A chain is one kernel that names both ops, in order.
+// CHECK-LABEL: func @chain
+// CHECK-SAME: (%[[A:.+]]: tensor<?xf32>, %[[B:.+]]: tensor<?xf32>)
+// CHECK-DAG: %[[DA:.+]] = tensor.dim %[[A]], %c0{{.*}} : tensor<?xf32>
+// CHECK-DAG: %[[DB:.+]] = tensor.dim %[[B]], %c0{{.*}} : tensor<?xf32>
+// CHECK: cf.assert
+// CHECK-NOT: linalg.generic
+// CHECK: %[[K:.+]] = linalg.generic {indexing_maps = [#[[$ID1]], #[[$ID1]], #[[$ID1]]], iterator_types = ["parallel"]} ins(%[[A]], %[[B]] : tensor<?xf32>, tensor<?xf32>) outs(%{{.+}} : tensor<?xf32>) attrs = {fuse.ops = ["add", "relu"]} {
+// CHECK-NEXT: ^bb0(%[[X:.+]]: f32, %[[Y:.+]]: f32, %{{.+}}: f32):
+// CHECK-NEXT: %[[SUM:.+]] = arith.addf %[[X]], %[[Y]] : f32
+// CHECK-NEXT: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT: %[[RELU:.+]] = arith.maximumf %[[SUM]], %[[ZERO]] : f32
+// CHECK-NEXT: linalg.yield %[[RELU]] : f32
+// CHECK-NEXT: } -> tensor<?xf32>
+// CHECK-NEXT: return %[[K]] : tensor<?xf32>
+// VERTICAL-LABEL: func @chain
+// VERTICAL: linalg.generic {{.*}} attrs = {fuse.ops = ["add", "relu"]}
+// VERTICAL-NOT: linalg.generic
+// VERTICAL: return
+func.func @chain(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = fuse.add %a, %b : tensor<?xf32>
+  %1 = fuse.relu %0 : tensor<?xf32>
+  return %1 : tensor<?xf32>
+}
+
+// A producer with two consumers is fused into both: computed once in the
+// kernel, which yields both consumers' results.
+// CHECK-LABEL: func @two_consumers
+// CHECK-SAME: (%[[A:.+]]: tensor<4xf32>)
+// CHECK: %[[K:.+]]:2 = linalg.generic {indexing_maps = [#[[$ID1]], #[[$ID1]], #[[$ID1]]], iterator_types = ["parallel"]} ins(%[[A]] : tensor<4xf32>) outs(%{{.+}}, %{{.+}} : tensor<4xf32>, tensor<4xf32>) attrs = {fuse.ops = ["exp", "neg", "abs"]} {
+// CHECK-NEXT: ^bb0(%[[X:.+]]: f32, %{{.+}}: f32, %{{.+}}: f32):
+// CHECK-NEXT: %[[E:.+]] = math.exp %[[X]] : f32
+// CHECK-NEXT: %[[N:.+]] = arith.negf %[[E]] : f32
+// CHECK-NEXT: %[[ABS:.+]] = math.absf %[[E]] : f32
+// CHECK-NEXT: linalg.yield %[[N]], %[[ABS]] : f32, f32
+// CHECK-NEXT: } -> (tensor<4xf32>, tensor<4xf32>)
+// CHECK-NEXT: return %[[K]]#0, %[[K]]#1 : tensor<4xf32>, tensor<4xf32>
+func.func @two_consumers(%a: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %0 = fuse.exp %a : tensor<4xf32>
+  %1 = fuse.neg %0 : tensor<4xf32>
+  %2 = fuse.abs %0 : tensor<4xf32>
+  return %1, %2 : tensor<4xf32>, tensor<4xf32>
+}
+
+// A diamond joins again: one result, the shared value computed once.
+// CHECK-LABEL: func @diamond
+// CHECK: %[[K:.+]] = linalg.generic {{.*}} attrs = {fuse.ops = ["exp", "neg", "abs", "add"]} {
+// CHECK-NEXT: ^bb0(%[[X:.+]]: f32, %{{.+}}: f32):
+// CHECK-NEXT: %[[E:.+]] = math.exp %[[X]] : f32
+// CHECK-NEXT: %[[N:.+]] = arith.negf %[[E]] : f32
+// CHECK-NEXT: %[[ABS:.+]] = math.absf %[[E]] : f32
+// CHECK-NEXT: %[[S:.+]] = arith.addf %[[N]], %[[ABS]] : f32
+// CHECK-NEXT: linalg.yield %[[S]] : f32
+// CHECK-NEXT: } -> tensor<4xf32>
+// CHECK-NEXT: return %[[K]] : tensor<4xf32>
+func.func @diamond(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = fuse.exp %a : tensor<4xf32>
+  %1 = fuse.neg %0 : tensor<4xf32>
+  %2 = fuse.abs %0 : tensor<4xf32>
+  %3 = fuse.add %1, %2 : tensor<4xf32>
+  return %3 : tensor<4xf32>
+}
+
+// A value of the region that is also returned makes a multi-result kernel;
+// values used only inside the kernel are not written.
+// CHECK-LABEL: func @multi_result
+// CHECK-SAME: (%[[A:.+]]: tensor<4xf32>)
+// CHECK: %[[K:.+]]:2 = linalg.generic {{.*}} ins(%[[A]] : tensor<4xf32>) outs(%{{.+}}, %{{.+}} : tensor<4xf32>, tensor<4xf32>) attrs = {fuse.ops = ["exp", "neg", "abs"]} {
+// CHECK-NEXT: ^bb0(%[[X:.+]]: f32, %{{.+}}: f32, %{{.+}}: f32):
+// CHECK-NEXT: %[[E:.+]] = math.exp %[[X]] : f32
+// CHECK-NEXT: %[[N:.+]] = arith.negf %[[E]] : f32
+// CHECK-NEXT: %[[ABS:.+]] = math.absf %[[N]] : f32
+// CHECK-NEXT: linalg.yield %[[E]], %[[ABS]] : f32, f32
+// CHECK-NEXT: } -> (tensor<4xf32>, tensor<4xf32>)
+// CHECK-NEXT: return %[[K]]#0, %[[K]]#1 : tensor<4xf32>, tensor<4xf32>
+func.func @multi_result(%a: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %0 = fuse.exp %a : tensor<4xf32>
+  %1 = fuse.neg %0 : tensor<4xf32>
+  %2 = fuse.abs %1 : tensor<4xf32>
+  return %0, %2 : tensor<4xf32>, tensor<4xf32>
+}
+
+// Each distinct input is read once, however many ops read it.
+// CHECK-LABEL: func @inputs_read_once
+// CHECK-SAME: (%[[A:.+]]: tensor<4xf32>, %[[B:.+]]: tensor<4xf32>)
+// CHECK: linalg.generic {indexing_maps = [#[[$ID1]], #[[$ID1]], #[[$ID1]]], iterator_types = ["parallel"]} ins(%[[A]], %[[B]] : tensor<4xf32>, tensor<4xf32>) outs(%{{.+}} : tensor<4xf32>) attrs = {fuse.ops = ["add", "mul", "sub"]} {
+// CHECK-NEXT: ^bb0(%[[X:.+]]: f32, %[[Y:.+]]: f32, %{{.+}}: f32):
+// CHECK-NEXT: %[[S:.+]] = arith.addf %[[X]], %[[Y]] : f32
+// CHECK-NEXT: %[[M:.+]] = arith.mulf %[[S]], %[[X]] : f32
+// CHECK-NEXT: %[[D:.+]] = arith.subf %[[M]], %[[Y]] : f32
+// CHECK-NEXT: linalg.yield %[[D]] : f32
+func.func @inputs_read_once(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = fuse.add %a, %b : tensor<4xf32>
+  %1 = fuse.mul %0, %a : tensor<4xf32>
+  %2 = fuse.sub %1, %b : tensor<4xf32>
+  return %2 : tensor<4xf32>
+}
+
+// Inlined constants travel with their op's body.
+// CHECK-LABEL: func @inlined_constants
+// CHECK-SAME: (%[[X:.+]]: tensor<4xf32>)
+// CHECK: linalg.generic {indexing_maps = [#[[$ID1]], #[[$ID1]]], iterator_types = ["parallel"]} ins(%[[X]] : tensor<4xf32>) {{.*}} attrs = {fuse.ops = ["mul", "add"]} {
+// CHECK-NEXT: ^bb0(%[[IN:.+]]: f32, %{{.+}}: f32):
+// CHECK-NEXT: %[[TWO:.+]] = arith.constant 2.000000e+00 : f32
+// CHECK-NEXT: %[[M:.+]] = arith.mulf %[[IN]], %[[TWO]] : f32
+// CHECK-NEXT: %[[ONE:.+]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT: %[[S:.+]] = arith.addf %[[M]], %[[ONE]] : f32
+// CHECK-NEXT: linalg.yield %[[S]] : f32
+func.func @inlined_constants(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %two = fuse.constant 2.0 : tensor<f32>
+  %one = fuse.constant dense<1.0> : tensor<4xf32>
+  %0 = fuse.mul %x, %two : tensor<4xf32>, tensor<f32> -> tensor<4xf32>
+  %1 = fuse.add %0, %one : tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
+
+// An i1 value between cmp and select stays inside the kernel.
+// CHECK-LABEL: func @cmp_select
+// CHECK-SAME: (%[[A:.+]]: tensor<?xf32>, %[[B:.+]]: tensor<?xf32>)
+// CHECK: linalg.generic {{.*}} ins(%[[A]], %[[B]] : tensor<?xf32>, tensor<?xf32>) outs(%{{.+}} : tensor<?xf32>) attrs = {fuse.ops = ["cmp", "select"]} {
+// CHECK-NEXT: ^bb0(%[[X:.+]]: f32, %[[Y:.+]]: f32, %{{.+}}: f32):
+// CHECK-NEXT: %[[GT:.+]] = arith.cmpf ogt, %[[X]], %[[Y]] : f32
+// CHECK-NEXT: %[[MAX:.+]] = arith.select %[[GT]], %[[X]], %[[Y]] : f32
+// CHECK-NEXT: linalg.yield %[[MAX]] : f32
+func.func @cmp_select(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = fuse.cmp gt, %a, %b : tensor<?xf32>, tensor<?xf32> -> tensor<?xi1>
+  %1 = fuse.select %0, %a, %b : tensor<?xi1>, tensor<?xf32>, tensor<?xf32> -> tensor<?xf32>
+  return %1 : tensor<?xf32>
+}
+
+// A fused f16 chain still rounds to f16 after every op, as eager does.
+// CHECK-LABEL: func @half_chain
+// CHECK: linalg.generic {{.*}} attrs = {fuse.ops = ["exp", "neg"]} {
+// CHECK-NEXT: ^bb0(%[[X:.+]]: f16, %{{.+}}: f16):
+// CHECK-NEXT: %[[W:.+]] = arith.extf %[[X]] : f16 to f32
+// CHECK-NEXT: %[[E:.+]] = math.exp %[[W]] : f32
+// CHECK-NEXT: %[[E16:.+]] = arith.truncf %[[E]] : f32 to f16
+// CHECK-NEXT: %[[W2:.+]] = arith.extf %[[E16]] : f16 to f32
+// CHECK-NEXT: %[[N:.+]] = arith.negf %[[W2]] : f32
+// CHECK-NEXT: %[[N16:.+]] = arith.truncf %[[N]] : f32 to f16
+// CHECK-NEXT: linalg.yield %[[N16]] : f16
+func.func @half_chain(%a: tensor<4xf16>) -> tensor<4xf16> {
+  %0 = fuse.exp %a : tensor<4xf16>
+  %1 = fuse.neg %0 : tensor<4xf16>
+  return %1 : tensor<4xf16>
+}
+
+//===----------------------------------------------------------------------===//
+// Horizontal fusion
+//===----------------------------------------------------------------------===//
+
+// Independent ops over the same static space share a kernel; not with
+// horizontal=false.
+// CHECK-LABEL: func @horizontal
+// CHECK-SAME: (%[[A:.+]]: tensor<4xf32>, %[[B:.+]]: tensor<4xf32>)
+// CHECK: %[[K:.+]]:2 = linalg.generic {indexing_maps = [#[[$ID1]], #[[$ID1]], #[[$ID1]], #[[$ID1]]], iterator_types = ["parallel"]} ins(%[[A]], %[[B]] : tensor<4xf32>, tensor<4xf32>) outs(%{{.+}}, %{{.+}} : tensor<4xf32>, tensor<4xf32>) attrs = {fuse.ops = ["exp", "neg"]} {
+// CHECK-NEXT: ^bb0(%[[X:.+]]: f32, %[[Y:.+]]: f32, %{{.+}}: f32, %{{.+}}: f32):
+// CHECK-NEXT: %[[E:.+]] = math.exp %[[X]] : f32
+// CHECK-NEXT: %[[N:.+]] = arith.negf %[[Y]] : f32
+// CHECK-NEXT: linalg.yield %[[E]], %[[N]] : f32, f32
+// CHECK-NEXT: } -> (tensor<4xf32>, tensor<4xf32>)
+// CHECK-NEXT: return %[[K]]#0, %[[K]]#1 : tensor<4xf32>, tensor<4xf32>
+// VERTICAL-LABEL: func @horizontal
+// VERTICAL: %[[E:.+]] = linalg.generic {{.*}} attrs = {fuse.ops = ["exp"]}
+// VERTICAL: %[[N:.+]] = linalg.generic {{.*}} attrs = {fuse.ops = ["neg"]}
+// VERTICAL: return %[[E]], %[[N]] : tensor<4xf32>, tensor<4xf32>
+func.func @horizontal(%a: tensor<4xf32>, %b: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %0 = fuse.exp %a : tensor<4xf32>
+  %1 = fuse.neg %b : tensor<4xf32>
+  return %0, %1 : tensor<4xf32>, tensor<4xf32>
+}
+
+// 0-d spaces are one space too.
+// CHECK-LABEL: func @horizontal_0d
+// CHECK: linalg.generic {indexing_maps = [#[[$SCALAR0]], #[[$SCALAR0]], #[[$SCALAR0]], #[[$SCALAR0]]], iterator_types = []} {{.*}} attrs = {fuse.ops = ["relu", "exp"]}
+// CHECK-NOT: linalg.generic
+func.func @horizontal_0d(%a: tensor<f32>, %b: tensor<f32>) -> (tensor<f32>, tensor<f32>) {
+  %0 = fuse.relu %a : tensor<f32>
+  %1 = fuse.exp %b : tensor<f32>
+  return %0, %1 : tensor<f32>, tensor<f32>
+}
+
+// Dynamic spaces are the same when their sizes are the same SSA values:
+// the add checked that the two `?` are equal, so relu(a) and exp(b) join it.
+// CHECK-LABEL: func @horizontal_same_dynamic_size
+// CHECK-SAME: (%[[A:.+]]: tensor<?xf32>, %[[B:.+]]: tensor<?xf32>)
+// CHECK: %[[K:.+]]:3 = linalg.generic {{.*}} ins(%[[A]], %[[B]] : tensor<?xf32>, tensor<?xf32>) {{.*}} attrs = {fuse.ops = ["add", "relu", "exp"]} {
+// CHECK-NEXT: ^bb0(%[[X:.+]]: f32, %[[Y:.+]]: f32, %{{.+}}: f32, %{{.+}}: f32, %{{.+}}: f32):
+// CHECK-NEXT: %[[S:.+]] = arith.addf %[[X]], %[[Y]] : f32
+// CHECK-NEXT: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT: %[[R:.+]] = arith.maximumf %[[X]], %[[ZERO]] : f32
+// CHECK-NEXT: %[[E:.+]] = math.exp %[[Y]] : f32
+// CHECK-NEXT: linalg.yield %[[S]], %[[R]], %[[E]] : f32, f32, f32
+// VERTICAL-LABEL: func @horizontal_same_dynamic_size
+// VERTICAL-COUNT-3: linalg.generic
+// VERTICAL-NOT: linalg.generic
+// VERTICAL: return
+func.func @horizontal_same_dynamic_size(%a: tensor<?xf32>, %b: tensor<?xf32>) -> (tensor<?xf32>, tensor<?xf32>, tensor<?xf32>) {
+  %s = fuse.add %a, %b : tensor<?xf32>
+  %0 = fuse.relu %a : tensor<?xf32>
+  %1 = fuse.exp %b : tensor<?xf32>
+  return %s, %0, %1 : tensor<?xf32>, tensor<?xf32>, tensor<?xf32>
+}
+
+// Two `?` never checked equal are different spaces.
+// CHECK-LABEL: func @different_dynamic_sizes
+// CHECK: linalg.generic {{.*}} attrs = {fuse.ops = ["relu"]}
+// CHECK: linalg.generic {{.*}} attrs = {fuse.ops = ["exp"]}
+func.func @different_dynamic_sizes(%a: tensor<?xf32>, %b: tensor<?xf32>) -> (tensor<?xf32>, tensor<?xf32>) {
+  %0 = fuse.relu %a : tensor<?xf32>
+  %1 = fuse.exp %b : tensor<?xf32>
+  return %0, %1 : tensor<?xf32>, tensor<?xf32>
+}
+
+//===----------------------------------------------------------------------===//
+// What stays apart
+//===----------------------------------------------------------------------===//
+
+// A consumer that broadcasts its producer's result iterates over another
+// space: two kernels, the producer's result read through the broadcast map.
+// CHECK-LABEL: func @broadcast_consumer
+// CHECK-SAME: (%[[A:.+]]: tensor<4xf32>, %[[M:.+]]: tensor<3x4xf32>)
+// CHECK: %[[E:.+]] = linalg.generic {indexing_maps = [#[[$ID1]], #[[$ID1]]], {{.*}} ins(%[[A]] : tensor<4xf32>) {{.*}} attrs = {fuse.ops = ["exp"]}
+// CHECK: linalg.generic {indexing_maps = [#[[$ID2]], #[[$INNER]], #[[$ID2]]], {{.*}} ins(%[[M]], %[[E]] : tensor<3x4xf32>, tensor<4xf32>) {{.*}} attrs = {fuse.ops = ["add", "relu"]}
+// CHECK-NOT: linalg.generic
+func.func @broadcast_consumer(%a: tensor<4xf32>, %m: tensor<3x4xf32>) -> tensor<3x4xf32> {
+  %0 = fuse.exp %a : tensor<4xf32>
+  %1 = fuse.add %m, %0 : tensor<3x4xf32>, tensor<4xf32> -> tensor<3x4xf32>
+  %2 = fuse.relu %1 : tensor<3x4xf32>
+  return %2 : tensor<3x4xf32>
+}
+
+// exp feeds add through tensor.insert too: fusing them would put the
+// insert both before and after the kernel, so they stay apart.
+// CHECK-LABEL: func @cycle_through_other_op
+// CHECK-SAME: (%[[A:.+]]: tensor<4xf32>, %[[F:.+]]: f32, %[[I:.+]]: index)
+// CHECK: %[[E:.+]] = linalg.generic {{.*}} ins(%[[A]] : tensor<4xf32>) {{.*}} attrs = {fuse.ops = ["exp"]}
+// CHECK: %[[INS:.+]] = tensor.insert %[[F]] into %[[E]][%[[I]]] : tensor<4xf32>
+// CHECK: linalg.generic {{.*}} ins(%[[E]], %[[INS]] : tensor<4xf32>, tensor<4xf32>) {{.*}} attrs = {fuse.ops = ["add"]}
+func.func @cycle_through_other_op(%a: tensor<4xf32>, %f: f32, %i: index) -> tensor<4xf32> {
+  %0 = fuse.exp %a : tensor<4xf32>
+  %o = tensor.insert %f into %0[%i] : tensor<4xf32>
+  %1 = fuse.add %0, %o : tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
+
+// Horizontal fusion refuses the same cycle: neg(a) would join exp's kernel
+// were it not for the insert between them.
+// CHECK-LABEL: func @horizontal_cycle
+// CHECK: %[[E:.+]] = linalg.generic {{.*}} attrs = {fuse.ops = ["exp"]}
+// CHECK: %[[INS:.+]] = tensor.insert %{{.+}} into %[[E]]
+// CHECK: linalg.generic {{.*}} ins(%[[INS]] : tensor<4xf32>) {{.*}} attrs = {fuse.ops = ["neg"]}
+func.func @horizontal_cycle(%a: tensor<4xf32>, %f: f32, %i: index) -> tensor<4xf32> {
+  %0 = fuse.exp %a : tensor<4xf32>
+  %o = tensor.insert %f into %0[%i] : tensor<4xf32>
+  %1 = fuse.neg %o : tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
+
+//===----------------------------------------------------------------------===//
+// Order: the kernel is built where its last op was, then the block is
+// re-sorted so that every value is defined before its uses.
+//===----------------------------------------------------------------------===//
+
+// The insert reads exp's result before neg: after fusion it follows the
+// kernel.
+// CHECK-LABEL: func @resort_vertical
+// CHECK-SAME: (%[[A:.+]]: tensor<4xf32>, %[[F:.+]]: f32, %[[I:.+]]: index)
+// CHECK: %[[K:.+]]:2 = linalg.generic {{.*}} ins(%[[A]] : tensor<4xf32>) {{.*}} attrs = {fuse.ops = ["exp", "neg"]}
+// CHECK: %[[INS:.+]] = tensor.insert %[[F]] into %[[K]]#0[%[[I]]] : tensor<4xf32>
+// CHECK-NEXT: return %[[K]]#1, %[[INS]] : tensor<4xf32>, tensor<4xf32>
+func.func @resort_vertical(%a: tensor<4xf32>, %f: f32, %i: index) -> (tensor<4xf32>, tensor<4xf32>) {
+  %0 = fuse.exp %a : tensor<4xf32>
+  %o = tensor.insert %f into %0[%i] : tensor<4xf32>
+  %1 = fuse.neg %0 : tensor<4xf32>
+  return %1, %o : tensor<4xf32>, tensor<4xf32>
+}
+
+// exp(a) joins neg(a) horizontally, after the 3x4 kernel that reads exp's
+// result: the merged kernel moves before it.
+// CHECK-LABEL: func @resort_horizontal
+// CHECK-SAME: (%[[A:.+]]: tensor<4xf32>, %[[M:.+]]: tensor<3x4xf32>)
+// CHECK: %[[K:.+]]:2 = linalg.generic {{.*}} ins(%[[A]] : tensor<4xf32>) {{.*}} attrs = {fuse.ops = ["exp", "neg"]} {
+// CHECK-NEXT: ^bb0(%[[X:.+]]: f32, %{{.+}}: f32, %{{.+}}: f32):
+// CHECK-NEXT: %[[E:.+]] = math.exp %[[X]] : f32
+// CHECK-NEXT: %[[N:.+]] = arith.negf %[[X]] : f32
+// CHECK-NEXT: linalg.yield %[[E]], %[[N]] : f32, f32
+// CHECK: %[[BIG:.+]] = linalg.generic {{.*}} ins(%[[M]], %[[K]]#0 : tensor<3x4xf32>, tensor<4xf32>) {{.*}} attrs = {fuse.ops = ["add", "relu"]}
+// CHECK: return %[[K]]#0, %[[BIG]], %[[K]]#1 : tensor<4xf32>, tensor<3x4xf32>, tensor<4xf32>
+// VERTICAL-LABEL: func @resort_horizontal
+// VERTICAL: linalg.generic {{.*}} attrs = {fuse.ops = ["exp"]}
+// VERTICAL: linalg.generic {{.*}} attrs = {fuse.ops = ["add", "relu"]}
+// VERTICAL: linalg.generic {{.*}} attrs = {fuse.ops = ["neg"]}
+func.func @resort_horizontal(%a: tensor<4xf32>, %m: tensor<3x4xf32>) -> (tensor<4xf32>, tensor<3x4xf32>, tensor<4xf32>) {
+  %0 = fuse.exp %a : tensor<4xf32>
+  %1 = fuse.add %m, %0 : tensor<3x4xf32>, tensor<4xf32> -> tensor<3x4xf32>
+  %2 = fuse.relu %1 : tensor<3x4xf32>
+  %3 = fuse.neg %a : tensor<4xf32>
+  return %0, %2, %3 : tensor<4xf32>, tensor<3x4xf32>, tensor<4xf32>
+}

@@ -1,0 +1,79 @@
+// RUN: fuse-opt %s --allow-unregistered-dialect --fuse-pipeline=fused -split-input-file | FileCheck %s
+
+// Programs that once crashed or failed; each must lower to valid IR.
+
+// An unregistered op feeding a fuse op.
+// CHECK-LABEL: func @opaque
+// CHECK: %[[O:.+]] = "test.opaque"
+// CHECK: linalg.generic {{.*}} ins(%[[O]] : tensor<4xf32>) {{.*}}fuse.kernel = "relu_0"
+func.func @opaque(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %o = "test.opaque"(%a) : (tensor<4xf32>) -> tensor<4xf32>
+  %1 = fuse.relu %o : tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
+
+// -----
+
+// {relu, add} and {neg, exp} would feed each other through the inserts:
+// neg and exp stay apart.
+// CHECK-LABEL: func @group_cycle
+// CHECK-DAG: fuse.ops = ["neg"]
+// CHECK-DAG: fuse.ops = ["relu", "add"]
+// CHECK-DAG: fuse.ops = ["exp"]
+func.func @group_cycle(%arg: tensor<4xf32>, %f: f32, %i: index) -> (tensor<4xf32>, tensor<4xf32>) {
+  %a = fuse.relu %arg : tensor<4xf32>
+  %x2 = fuse.neg %arg : tensor<4xf32>
+  %o2 = tensor.insert %f into %x2[%i] : tensor<4xf32>
+  %b = fuse.add %a, %o2 : tensor<4xf32>
+  %o1 = tensor.insert %f into %a[%i] : tensor<4xf32>
+  %x1 = fuse.exp %o1 : tensor<4xf32>
+  return %b, %x1 : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// A kernel of constants only (its yield is defined outside its body after
+// canonicalization) merged horizontally with another.
+// CHECK-LABEL: func @constant_kernel
+// CHECK: fuse.ops = ["add", "exp"]
+func.func @constant_kernel(%y: tensor<f32>) -> (tensor<f32>, tensor<f32>) {
+  %c2 = fuse.constant 2.0 : tensor<f32>
+  %c3 = fuse.constant 3.0 : tensor<f32>
+  %s = fuse.add %c2, %c3 : tensor<f32>
+  %t = fuse.exp %y : tensor<f32>
+  return %s, %t : tensor<f32>, tensor<f32>
+}
+
+// -----
+
+// Sizes assumed equal are checked before the first kernel that relies on
+// them, not at the op that unified them.
+// CHECK-LABEL: func @early_check
+// CHECK: cf.assert
+// CHECK-NOT: cf.assert
+// CHECK: linalg.generic
+func.func @early_check(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = fuse.relu %a : tensor<?xf32>
+  %1 = fuse.neg %b : tensor<?xf32>
+  %2 = fuse.add %0, %1 : tensor<?xf32>
+  return %2 : tensor<?xf32>
+}
+
+// -----
+
+// A size known only inside a region is not used outside it.
+// CHECK-LABEL: func @nested
+// CHECK: scf.if
+// CHECK: fuse.ops = ["relu"]
+func.func @nested(%n: index, %m: index, %c: i1) -> (tensor<?xf32>, tensor<?xf32>) {
+  %t = tensor.empty(%n) : tensor<?xf32>
+  %r = scf.if %c -> (tensor<?xf32>) {
+    %u = tensor.empty(%m) : tensor<?xf32>
+    %x = fuse.add %u, %t : tensor<?xf32>
+    scf.yield %x : tensor<?xf32>
+  } else {
+    scf.yield %t : tensor<?xf32>
+  }
+  %y = fuse.relu %t : tensor<?xf32>
+  return %r, %y : tensor<?xf32>, tensor<?xf32>
+}
