@@ -86,20 +86,48 @@ static std::optional<int64_t> checkedNumElements(llvm::ArrayRef<int64_t> shape,
   return static_cast<int64_t>(count);
 }
 
+/// Zero-filled aligned storage for `bytes` bytes (at least one block, so
+/// that data() is never null); null when out of memory.
+static void *allocateStorage(size_t bytes) {
+  bytes = std::max<size_t>(llvm::alignTo(bytes, HostArray::kAlignment),
+                           HostArray::kAlignment);
+  void *ptr = std::aligned_alloc(HostArray::kAlignment, bytes);
+  if (ptr)
+    std::memset(ptr, 0, bytes);
+  return ptr;
+}
+
 HostArray::HostArray(DType dtype, std::vector<int64_t> shape)
     : dtype_(dtype), shape_(std::move(shape)) {
   std::optional<int64_t> count = checkedNumElements(shape_, dtype_);
   assert(count && "negative dimension or byte size overflow");
   numElements_ = count.value_or(0);
-  // aligned_alloc wants a multiple of the alignment; allocate at least one
-  // block so that data() is never null.
-  size_t bytes =
-      std::max<size_t>(llvm::alignTo(sizeInBytes(), kAlignment), kAlignment);
-  void *ptr = std::aligned_alloc(kAlignment, bytes);
+  void *ptr = allocateStorage(sizeInBytes());
   if (!ptr)
     llvm::report_bad_alloc_error("fuse::HostArray: out of memory");
-  std::memset(ptr, 0, bytes);
   storage_.reset(ptr);
+}
+
+HostArray::HostArray(Adopt, DType dtype, std::vector<int64_t> shape,
+                     int64_t count, void *storage)
+    : dtype_(dtype), shape_(std::move(shape)), numElements_(count),
+      storage_(storage) {}
+
+llvm::Expected<HostArray> HostArray::create(DType dtype,
+                                            std::vector<int64_t> shape) {
+  std::optional<int64_t> count = checkedNumElements(shape, dtype);
+  if (!count)
+    return llvm::createStringError(
+        "invalid shape for a %s array: a negative dimension or more bytes "
+        "than fit in 64 bits",
+        dtypeName(dtype).data());
+  size_t bytes = *count * dtypeSize(dtype);
+  void *ptr = allocateStorage(bytes);
+  if (!ptr)
+    return llvm::createStringError(
+        "cannot allocate %zu bytes of host memory for a %s array", bytes,
+        dtypeName(dtype).data());
+  return HostArray(Adopt{}, dtype, std::move(shape), *count, ptr);
 }
 
 //===----------------------------------------------------------------------===//

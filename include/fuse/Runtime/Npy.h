@@ -48,6 +48,10 @@ public:
   /// int64_t; readNpy checks both before it constructs an array.
   HostArray(DType dtype, std::vector<int64_t> shape);
 
+  /// Like the constructor, but an error instead of an abort when the shape
+  /// is invalid or the memory cannot be allocated.
+  static llvm::Expected<HostArray> create(DType dtype,
+                                          std::vector<int64_t> shape);
   HostArray(HostArray &&) = default;
   HostArray &operator=(HostArray &&) = default;
   HostArray(const HostArray &) = delete;
@@ -62,6 +66,9 @@ public:
   const void *data() const { return storage_.get(); }
 
 private:
+  struct Adopt {};
+  HostArray(Adopt, DType dtype, std::vector<int64_t> shape, int64_t count,
+            void *storage);
   struct Free {
     void operator()(void *ptr) const { std::free(ptr); }
   };

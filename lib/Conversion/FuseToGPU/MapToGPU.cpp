@@ -301,12 +301,14 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
     declare("fuse_kernel_end", {i64});
   }
 
-  /// Bytes the kernel reads and writes: each distinct operand once, in full.
+  /// Bytes the kernel reads and writes: each distinct input once, each
+  /// output once (also when it overwrites an input in place), in full.
   Value bytesMoved(OpBuilder &b, Location loc, linalg::GenericOp op) {
     Value total = arith::ConstantIntOp::create(b, loc, 0, 64);
     llvm::SmallDenseSet<Value> seen;
-    for (Value operand : op->getOperands()) {
-      if (!seen.insert(operand).second)
+    for (OpOperand &opOperand : op->getOpOperands()) {
+      Value operand = opOperand.get();
+      if (op.isDpsInput(&opOperand) && !seen.insert(operand).second)
         continue;
       auto type = cast<MemRefType>(operand.getType());
       Value size = arith::ConstantIndexOp::create(

@@ -1,0 +1,117 @@
+//===- Runtime.h - fuse's thin GPU runtime and profiler ---------*- C++ -*-===//
+//
+// The runtime that JIT-compiled host code calls: the `mgpu*` C ABI that
+// MLIR's gpu-to-llvm lowering emits, over the CUDA driver API loaded with
+// dlopen (no link-time CUDA dependency), and the profiling hooks that
+// fuse-map-to-gpu{profile} places around each kernel launch.
+//
+// CUDA errors do not unwind through JIT code: the first error is kept
+// (lastError()), later calls become no-ops, and the caller reports it after
+// the JIT-compiled function returns.
+//
+// FUSE_LIBCUDA overrides the driver library (tests use a fake one).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSE_RUNTIME_RUNTIME_H
+#define FUSE_RUNTIME_RUNTIME_H
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace fuse::rt {
+
+/// One kernel launch: which kernel (index into the module's fuse.kernels),
+/// the bytes it reads and writes, its time, and (CUDA) grid and block.
+struct KernelRecord {
+  int64_t id = 0;
+  int64_t bytes = 0;
+  double ms = 0;
+  uint32_t grid[3] = {1, 1, 1};
+  uint32_t block[3] = {1, 1, 1};
+};
+
+/// One host<->device copy.
+struct CopyRecord {
+  bool toDevice = true;
+  int64_t bytes = 0;
+  double ms = 0;
+};
+
+enum class Mode { CPU, CUDA };
+
+/// Starts recording a run in `mode` (clears earlier records).
+void beginRun(Mode mode);
+/// Finishes a run: waits for the device and resolves kernel times.
+/// Returns false (see lastError()) if the device reported an error.
+bool endRun();
+const std::vector<KernelRecord> &kernelRecords();
+const std::vector<CopyRecord> &copyRecords();
+
+/// The first CUDA or runtime error since clearError(), empty if none.
+const std::string &lastError();
+void clearError();
+
+struct DeviceInfo {
+  std::string name;
+  int computeMajor = 0;
+  int computeMinor = 0;
+  size_t totalMemory = 0;
+  size_t freeMemory = 0;
+};
+
+/// Loads the driver, picks device 0, makes its primary context current and
+/// creates the run's stream. Idempotent. False (see lastError()) when there
+/// is no driver or no device.
+bool initCuda();
+DeviceInfo deviceInfo();
+
+/// Device memory; errors are recorded, and allocation returns nullptr.
+void *deviceAlloc(size_t bytes);
+void deviceFree(void *ptr);
+/// Copies on the run's stream, timed and recorded as CopyRecords.
+bool copyToDevice(void *device, const void *host, size_t bytes);
+bool copyToHost(void *host, const void *device, size_t bytes);
+
+/// Device-to-device copy bandwidth in GB/s (bytes read + written per
+/// second), measured with a 256 MiB buffer; 0 on error.
+double measureCopyBandwidth();
+
+/// Releases the stream, events and context. Called at exit.
+void shutdownCuda();
+
+} // namespace fuse::rt
+
+extern "C" {
+// Profiling hooks called by instrumented host code.
+void fuse_kernel_begin(int64_t id, int64_t bytes);
+void fuse_kernel_end(int64_t id);
+
+// The mgpu* ABI of MLIR's GPU lowering (LLVM 22).
+void *mgpuModuleLoad(void *data, size_t gpuBlobSize);
+void *mgpuModuleLoadJIT(void *data, int optLevel);
+void mgpuModuleUnload(void *module);
+void *mgpuModuleGetFunction(void *module, const char *name);
+void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
+                      intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                      intptr_t blockZ, int32_t smem, void *stream,
+                      void **params, void **extra, size_t paramsCount);
+void *mgpuStreamCreate();
+void mgpuStreamDestroy(void *stream);
+void mgpuStreamSynchronize(void *stream);
+void mgpuStreamWaitEvent(void *stream, void *event);
+void *mgpuEventCreate();
+void mgpuEventDestroy(void *event);
+void mgpuEventSynchronize(void *event);
+void mgpuEventRecord(void *event, void *stream);
+void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared);
+void mgpuMemFree(void *ptr, void *stream);
+void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream);
+void mgpuMemset32(void *dst, unsigned int value, size_t count, void *stream);
+void mgpuMemset16(void *dst, unsigned short value, size_t count,
+                  void *stream);
+}
+
+#endif // FUSE_RUNTIME_RUNTIME_H

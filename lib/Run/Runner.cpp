@@ -1,0 +1,408 @@
+//===- Runner.cpp - compile a fuse function and run it ---------*- C++ -*-===//
+
+#include "fuse/Run/Runner.h"
+
+#include "fuse/Runtime/Runtime.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <csetjmp>
+#include <cstring>
+
+using namespace mlir;
+using namespace fuse;
+
+Type fuse::toMLIRType(DType dtype, MLIRContext *context) {
+  Builder b(context);
+  switch (dtype) {
+  case DType::F16:
+    return b.getF16Type();
+  case DType::BF16:
+    return b.getBF16Type();
+  case DType::F32:
+    return b.getF32Type();
+  case DType::F64:
+    return b.getF64Type();
+  case DType::I32:
+    return b.getI32Type();
+  case DType::I64:
+    return b.getI64Type();
+  case DType::Bool:
+    return b.getI1Type();
+  }
+  llvm_unreachable("unknown dtype");
+}
+
+std::optional<DType> fuse::fromMLIRType(Type type) {
+  if (type.isF16())
+    return DType::F16;
+  if (type.isBF16())
+    return DType::BF16;
+  if (type.isF32())
+    return DType::F32;
+  if (type.isF64())
+    return DType::F64;
+  if (type.isInteger(32))
+    return DType::I32;
+  if (type.isInteger(64))
+    return DType::I64;
+  if (type.isInteger(1))
+    return DType::Bool;
+  return std::nullopt;
+}
+
+std::string TensorSpec::str() const {
+  std::string text = "tensor<";
+  for (int64_t size : shape)
+    text += (ShapedType::isDynamic(size) ? "?" : std::to_string(size)) + "x";
+  static const char *names[] = {"f16", "bf16", "f32", "f64", "i32", "i64", "i1"};
+  return text + names[static_cast<int>(dtype)] + ">";
+}
+
+static std::string shapeText(llvm::ArrayRef<int64_t> shape) {
+  if (shape.empty())
+    return "() (a scalar)";
+  std::string text;
+  for (auto [i, size] : llvm::enumerate(shape))
+    text += (i ? "x" : "") +
+            (ShapedType::isDynamic(size) ? "?" : std::to_string(size));
+  return text;
+}
+
+//===----------------------------------------------------------------------===//
+// JIT hooks: failed asserts and allocations leave the JIT code by longjmp
+//===----------------------------------------------------------------------===//
+
+namespace {
+thread_local std::jmp_buf *jitExit = nullptr;
+thread_local std::string jitError;
+
+/// cf.assert lowers to puts(message) then abort(): keep the message...
+extern "C" int fuseJitPuts(const char *message) {
+  jitError = message;
+  return 0;
+}
+
+/// ...and leave the JIT-compiled code instead of aborting the process.
+extern "C" void fuseJitAbort() {
+  if (jitError.empty())
+    jitError = "the compiled program aborted";
+  std::longjmp(*jitExit, 1);
+}
+
+/// Host buffers of the CPU target come from malloc; running out of memory
+/// is an error, not a crash.
+extern "C" void *fuseJitMalloc(size_t bytes) {
+  void *ptr = std::malloc(bytes);
+  if (!ptr && bytes) {
+    jitError = "out of host memory allocating " + std::to_string(bytes) +
+               " bytes";
+    std::longjmp(*jitExit, 1);
+  }
+  return ptr;
+}
+
+/// Calls the packed entry with `args`; false when it left by longjmp.
+bool callJit(void (*entry)(void **), void **args) {
+  std::jmp_buf buffer;
+  jitExit = &buffer;
+  jitError.clear();
+  if (setjmp(buffer)) {
+    jitExit = nullptr;
+    return false;
+  }
+  entry(args);
+  jitExit = nullptr;
+  return true;
+}
+
+llvm::orc::SymbolMap runtimeSymbols(llvm::orc::MangleAndInterner interner) {
+  llvm::orc::SymbolMap symbols;
+  auto add = [&](llvm::StringRef name, auto *fn) {
+    symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(fn),
+                               llvm::JITSymbolFlags::Exported};
+  };
+  add("puts", &fuseJitPuts);
+  add("abort", &fuseJitAbort);
+  add("malloc", &fuseJitMalloc);
+  add("fuse_kernel_begin", &fuse_kernel_begin);
+  add("fuse_kernel_end", &fuse_kernel_end);
+  add("mgpuModuleLoad", &mgpuModuleLoad);
+  add("mgpuModuleLoadJIT", &mgpuModuleLoadJIT);
+  add("mgpuModuleUnload", &mgpuModuleUnload);
+  add("mgpuModuleGetFunction", &mgpuModuleGetFunction);
+  add("mgpuLaunchKernel", &mgpuLaunchKernel);
+  add("mgpuStreamCreate", &mgpuStreamCreate);
+  add("mgpuStreamDestroy", &mgpuStreamDestroy);
+  add("mgpuStreamSynchronize", &mgpuStreamSynchronize);
+  add("mgpuStreamWaitEvent", &mgpuStreamWaitEvent);
+  add("mgpuEventCreate", &mgpuEventCreate);
+  add("mgpuEventDestroy", &mgpuEventDestroy);
+  add("mgpuEventSynchronize", &mgpuEventSynchronize);
+  add("mgpuEventRecord", &mgpuEventRecord);
+  add("mgpuMemAlloc", &mgpuMemAlloc);
+  add("mgpuMemFree", &mgpuMemFree);
+  add("mgpuMemcpy", &mgpuMemcpy);
+  add("mgpuMemset32", &mgpuMemset32);
+  add("mgpuMemset16", &mgpuMemset16);
+  return symbols;
+}
+
+/// The words of a memref descriptor of rank `rank`: two pointers, the
+/// offset, the sizes and the strides.
+size_t descriptorWords(size_t rank) { return 3 + 2 * rank; }
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Compile
+//===----------------------------------------------------------------------===//
+
+Executable::~Executable() = default;
+
+llvm::Expected<std::unique_ptr<Executable>>
+Executable::compile(ModuleOp module, const RunOptions &options) {
+  MLIRContext *context = module.getContext();
+  func::FuncOp func;
+  if (!options.entry.empty()) {
+    func = module.lookupSymbol<func::FuncOp>(options.entry);
+    if (!func || func.isExternal())
+      return llvm::createStringError("no function @" + options.entry +
+                                     " with a body in the program");
+  } else {
+    std::vector<std::string> names;
+    for (func::FuncOp candidate : module.getOps<func::FuncOp>())
+      if (!candidate.isExternal() && candidate.isPublic()) {
+        func = candidate;
+        names.push_back("@" + candidate.getSymName().str());
+      }
+    if (names.empty())
+      return llvm::createStringError("the program has no function to run");
+    if (names.size() > 1)
+      return llvm::createStringError(
+          "the program has several functions (" + llvm::join(names, ", ") +
+          "); choose one with --entry");
+  }
+
+  auto executable = std::unique_ptr<Executable>(new Executable());
+  executable->entryName = func.getSymName().str();
+  executable->runTarget = options.target;
+  auto specOf = [&](Type type, llvm::StringRef what,
+                    size_t index) -> llvm::Expected<TensorSpec> {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    std::optional<DType> dtype =
+        tensor ? fromMLIRType(tensor.getElementType()) : std::nullopt;
+    if (!dtype) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      os << type;
+      return llvm::createStringError(
+          "@" + executable->entryName + " " + what.str() + " " +
+          std::to_string(index) + " has type " + text +
+          "; fuse-run takes ranked tensors of f16, bf16, f32, f64, i32, i64 "
+          "or i1");
+    }
+    return TensorSpec{tensor.getShape().vec(), *dtype};
+  };
+  for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
+    llvm::Expected<TensorSpec> spec = specOf(type, "argument", i);
+    if (!spec)
+      return spec.takeError();
+    executable->inputSpecs.push_back(*spec);
+  }
+  for (auto [i, type] : llvm::enumerate(func.getResultTypes())) {
+    llvm::Expected<TensorSpec> spec = specOf(type, "result", i);
+    if (!spec)
+      return spec.takeError();
+    executable->resultSpecs.push_back(*spec);
+  }
+
+  // Only the entry is compiled, with a C interface for the call.
+  OwningOpRef<ModuleOp> clone = module.clone();
+  for (func::FuncOp other :
+       llvm::make_early_inc_range(clone->getOps<func::FuncOp>()))
+    if (other.getSymName() != executable->entryName)
+      other.erase();
+  clone->lookupSymbol<func::FuncOp>(executable->entryName)
+      ->setAttr("llvm.emit_c_interface", UnitAttr::get(context));
+
+  std::string diagnostics;
+  {
+    ScopedDiagnosticHandler capture(context, [&](Diagnostic &diag) {
+      llvm::raw_string_ostream os(diagnostics);
+      os << diag.getLocation() << ": " << diag << "\n";
+      return success();
+    });
+    PassManager pm(context);
+    buildExecutablePipeline(pm, options.target, options.pipeline);
+    if (failed(pm.run(*clone)))
+      return llvm::createStringError("compilation failed:\n" + diagnostics);
+  }
+  if (auto names = (*clone)->getAttrOfType<ArrayAttr>("fuse.kernels"))
+    for (Attribute name : names)
+      executable->kernels.push_back(cast<StringAttr>(name).getValue().str());
+
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  DialectRegistry registry;
+  registerAllToLLVMIRTranslations(registry);
+  context->appendDialectRegistry(registry);
+  ExecutionEngineOptions engineOptions;
+  auto transformer = makeOptimizingTransformer(3, 0, nullptr);
+  engineOptions.transformer = transformer;
+  engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  auto engine = ExecutionEngine::create(*clone, engineOptions);
+  if (!engine)
+    return engine.takeError();
+  executable->engine = std::move(*engine);
+  executable->engine->registerSymbols(runtimeSymbols);
+  // Loads the kernels' GPU module (a global constructor) for CUDA.
+  executable->engine->initialize();
+  auto entry =
+      executable->engine->lookupPacked("_mlir_ciface_" + executable->entryName);
+  if (!entry)
+    return entry.takeError();
+  executable->entry = *entry;
+  if (!rt::lastError().empty())
+    return llvm::createStringError(rt::lastError());
+  return executable;
+}
+
+//===----------------------------------------------------------------------===//
+// Run
+//===----------------------------------------------------------------------===//
+
+llvm::Error
+Executable::checkInputs(llvm::ArrayRef<const HostArray *> arrays) const {
+  if (arrays.size() != inputSpecs.size())
+    return llvm::createStringError(
+        "@" + entryName + " takes " + std::to_string(inputSpecs.size()) +
+        " argument(s), but " + std::to_string(arrays.size()) +
+        " input(s) were given");
+  for (auto [i, array] : llvm::enumerate(arrays)) {
+    const TensorSpec &spec = inputSpecs[i];
+    std::string which = "argument " + std::to_string(i) + " (" + spec.str() +
+                        ")";
+    if (array->dtype() != spec.dtype)
+      return llvm::createStringError(
+          which + ": expected " + dtypeName(spec.dtype).str() + " data, got " +
+          dtypeName(array->dtype()).str());
+    if (array->shape().size() != spec.shape.size())
+      return llvm::createStringError(
+          which + ": expected rank " + std::to_string(spec.shape.size()) +
+          ", got shape " + shapeText(array->shape()));
+    for (auto [d, size] : llvm::enumerate(spec.shape))
+      if (!ShapedType::isDynamic(size) && size != array->shape()[d])
+        return llvm::createStringError(
+            which + ": expected shape " + shapeText(spec.shape) + ", got " +
+            shapeText(array->shape()) + " (dimension " + std::to_string(d) +
+            ": " + std::to_string(size) + " vs " +
+            std::to_string(array->shape()[d]) + ")");
+  }
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::vector<HostArray>>
+Executable::run(llvm::ArrayRef<const HostArray *> arrays) {
+  if (llvm::Error error = checkInputs(arrays))
+    return std::move(error);
+  bool cuda = runTarget == Target::CUDA;
+  rt::clearError();
+  rt::beginRun(cuda ? rt::Mode::CUDA : rt::Mode::CPU);
+
+  // Device copies of the inputs (CUDA) or the host arrays themselves.
+  std::vector<void *> deviceInputs;
+  auto freeInputs = [&] {
+    for (void *ptr : deviceInputs)
+      rt::deviceFree(ptr);
+  };
+  std::vector<std::vector<int64_t>> descriptors;
+  for (const HostArray *array : arrays) {
+    void *data = const_cast<void *>(array->data());
+    if (cuda) {
+      data = rt::deviceAlloc(array->sizeInBytes());
+      if (!data || !rt::copyToDevice(data, array->data(), array->sizeInBytes())) {
+        rt::deviceFree(data);
+        freeInputs();
+        return llvm::createStringError(rt::lastError());
+      }
+      deviceInputs.push_back(data);
+    }
+    std::vector<int64_t> words(descriptorWords(array->shape().size()));
+    auto ptr = reinterpret_cast<int64_t>(data);
+    words[0] = words[1] = ptr;
+    int64_t stride = 1;
+    size_t rank = array->shape().size();
+    for (size_t d = rank; d-- > 0;) {
+      words[3 + d] = array->shape()[d];
+      words[3 + rank + d] = stride;
+      stride *= array->shape()[d];
+    }
+    descriptors.push_back(std::move(words));
+  }
+
+  size_t resultWords = 0;
+  for (const TensorSpec &spec : resultSpecs)
+    resultWords += descriptorWords(spec.shape.size());
+  std::vector<int64_t> results(std::max<size_t>(resultWords, 1));
+  std::vector<void *> pointers;
+  std::vector<void *> args;
+  if (!resultSpecs.empty())
+    pointers.push_back(results.data());
+  for (auto &words : descriptors)
+    pointers.push_back(words.data());
+  for (void *&pointer : pointers)
+    args.push_back(&pointer);
+
+  bool finished = callJit(entry, args.data());
+  bool ok = rt::endRun() && finished;
+  std::string error = !finished ? jitError : rt::lastError();
+  freeInputs();
+  if (!finished)
+    return llvm::createStringError(error);
+
+  std::vector<HostArray> outputs;
+  size_t offset = 0;
+  for (const TensorSpec &spec : resultSpecs) {
+    size_t rank = spec.shape.size();
+    int64_t *words = results.data() + offset;
+    offset += descriptorWords(rank);
+    auto *allocated = reinterpret_cast<void *>(words[0]);
+    auto *aligned = reinterpret_cast<char *>(words[1]);
+    std::vector<int64_t> shape(words + 3, words + 3 + rank);
+    if (ok) {
+      llvm::Expected<HostArray> array = HostArray::create(spec.dtype, shape);
+      if (!array) {
+        ok = false;
+        error = llvm::toString(array.takeError());
+      } else {
+        char *source = aligned + words[2] * dtypeSize(spec.dtype);
+        if (cuda) {
+          if (!rt::copyToHost(array->data(), source, array->sizeInBytes())) {
+            ok = false;
+            error = rt::lastError();
+          }
+        } else {
+          std::memcpy(array->data(), source, array->sizeInBytes());
+        }
+        outputs.push_back(std::move(*array));
+      }
+    }
+    // Every result is a fresh buffer the caller owns (fuse-own-results).
+    if (cuda)
+      rt::deviceFree(allocated);
+    else
+      std::free(allocated);
+  }
+  if (!ok)
+    return llvm::createStringError(error);
+  return outputs;
+}

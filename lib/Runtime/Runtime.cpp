@@ -1,0 +1,559 @@
+//===- Runtime.cpp - fuse's thin GPU runtime and profiler ----------------===//
+//
+// The CUDA driver API is declared here by hand (the few types and entry
+// points used), so that the runtime builds without the CUDA toolkit and
+// loads libcuda.so.1 only when a GPU run is asked for.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuse/Runtime/Runtime.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <dlfcn.h>
+#include <mutex>
+#include <unordered_map>
+
+using namespace fuse::rt;
+
+namespace {
+
+using CUresult = int;
+using CUdevice = int;
+using CUdeviceptr = unsigned long long;
+using CUcontext = void *;
+using CUmodule = void *;
+using CUfunction = void *;
+using CUstream = void *;
+using CUevent = void *;
+
+constexpr int kJitErrorLogBuffer = 5;
+constexpr int kJitErrorLogBufferSize = 6;
+constexpr int kJitOptimizationLevel = 7;
+constexpr int kAttrComputeMajor = 75;
+constexpr int kAttrComputeMinor = 76;
+
+/// The driver entry points fuse uses, resolved with dlsym.
+struct Driver {
+  CUresult (*cuInit)(unsigned);
+  CUresult (*cuGetErrorName)(CUresult, const char **);
+  CUresult (*cuGetErrorString)(CUresult, const char **);
+  CUresult (*cuDeviceGetCount)(int *);
+  CUresult (*cuDeviceGet)(CUdevice *, int);
+  CUresult (*cuDeviceGetName)(char *, int, CUdevice);
+  CUresult (*cuDeviceGetAttribute)(int *, int, CUdevice);
+  CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice);
+  CUresult (*cuDevicePrimaryCtxRelease)(CUdevice);
+  CUresult (*cuCtxSetCurrent)(CUcontext);
+  CUresult (*cuMemGetInfo)(size_t *, size_t *);
+  CUresult (*cuMemAlloc)(CUdeviceptr *, size_t);
+  CUresult (*cuMemFree)(CUdeviceptr);
+  CUresult (*cuMemcpyAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
+  CUresult (*cuMemsetD32Async)(CUdeviceptr, unsigned, size_t, CUstream);
+  CUresult (*cuMemsetD16Async)(CUdeviceptr, unsigned short, size_t,
+                               CUstream);
+  CUresult (*cuStreamCreate)(CUstream *, unsigned);
+  CUresult (*cuStreamDestroy)(CUstream);
+  CUresult (*cuStreamSynchronize)(CUstream);
+  CUresult (*cuStreamWaitEvent)(CUstream, CUevent, unsigned);
+  CUresult (*cuEventCreate)(CUevent *, unsigned);
+  CUresult (*cuEventDestroy)(CUevent);
+  CUresult (*cuEventRecord)(CUevent, CUstream);
+  CUresult (*cuEventSynchronize)(CUevent);
+  CUresult (*cuEventElapsedTime)(float *, CUevent, CUevent);
+  CUresult (*cuModuleLoadDataEx)(CUmodule *, const void *, unsigned, int *,
+                                 void **);
+  CUresult (*cuModuleUnload)(CUmodule);
+  CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
+  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned,
+                             unsigned, unsigned, unsigned, unsigned, CUstream,
+                             void **, void **);
+};
+
+struct PendingKernel {
+  KernelRecord record;
+  CUevent start = nullptr;
+  CUevent stop = nullptr;
+  std::chrono::steady_clock::time_point cpuStart;
+};
+
+struct State {
+  std::mutex mutex;
+  void *library = nullptr;
+  Driver driver{};
+  bool initialized = false;
+  CUdevice device = 0;
+  CUcontext context = nullptr;
+  CUstream stream = nullptr;
+  std::string error;
+  Mode mode = Mode::CPU;
+  std::vector<PendingKernel> pending;
+  std::vector<KernelRecord> kernels;
+  std::vector<CopyRecord> copies;
+  std::unordered_map<CUfunction, std::string> functionNames;
+};
+
+State &state() {
+  static State *instance = new State();
+  return *instance;
+}
+
+/// Records `message` as the run's error unless one is already there.
+void fail(const std::string &message) {
+  State &s = state();
+  if (s.error.empty())
+    s.error = message;
+}
+
+/// Checks a driver result; on failure records "call: NAME: description".
+bool check(CUresult result, const char *call) {
+  if (result == 0)
+    return true;
+  State &s = state();
+  const char *name = "unknown error", *text = "";
+  if (s.driver.cuGetErrorName)
+    s.driver.cuGetErrorName(result, &name);
+  if (s.driver.cuGetErrorString)
+    s.driver.cuGetErrorString(result, &text);
+  fail(std::string(call) + " failed: " + name + " (" + text + ")");
+  return false;
+}
+
+template <typename Fn>
+bool resolve(void *library, Fn &fn, std::initializer_list<const char *> names) {
+  for (const char *name : names)
+    if (void *symbol = dlsym(library, name)) {
+      fn = reinterpret_cast<Fn>(symbol);
+      return true;
+    }
+  fail(std::string("the CUDA driver has no ") + *names.begin());
+  return false;
+}
+
+bool loadDriver() {
+  State &s = state();
+  if (s.library)
+    return true;
+  const char *path = std::getenv("FUSE_LIBCUDA");
+  if (!path || !*path)
+    path = "libcuda.so.1";
+  s.library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (!s.library) {
+    const char *why = dlerror();
+    fail(std::string("no CUDA driver: cannot load ") + path + " (" +
+         (why ? why : "unknown reason") + ")");
+    return false;
+  }
+  Driver &d = s.driver;
+  void *l = s.library;
+  return resolve(l, d.cuInit, {"cuInit"}) &&
+         resolve(l, d.cuGetErrorName, {"cuGetErrorName"}) &&
+         resolve(l, d.cuGetErrorString, {"cuGetErrorString"}) &&
+         resolve(l, d.cuDeviceGetCount, {"cuDeviceGetCount"}) &&
+         resolve(l, d.cuDeviceGet, {"cuDeviceGet"}) &&
+         resolve(l, d.cuDeviceGetName, {"cuDeviceGetName"}) &&
+         resolve(l, d.cuDeviceGetAttribute, {"cuDeviceGetAttribute"}) &&
+         resolve(l, d.cuDevicePrimaryCtxRetain, {"cuDevicePrimaryCtxRetain"}) &&
+         resolve(l, d.cuDevicePrimaryCtxRelease,
+                 {"cuDevicePrimaryCtxRelease_v2", "cuDevicePrimaryCtxRelease"}) &&
+         resolve(l, d.cuCtxSetCurrent, {"cuCtxSetCurrent"}) &&
+         resolve(l, d.cuMemGetInfo, {"cuMemGetInfo_v2", "cuMemGetInfo"}) &&
+         resolve(l, d.cuMemAlloc, {"cuMemAlloc_v2", "cuMemAlloc"}) &&
+         resolve(l, d.cuMemFree, {"cuMemFree_v2", "cuMemFree"}) &&
+         resolve(l, d.cuMemcpyAsync, {"cuMemcpyAsync"}) &&
+         resolve(l, d.cuMemsetD32Async, {"cuMemsetD32Async"}) &&
+         resolve(l, d.cuMemsetD16Async, {"cuMemsetD16Async"}) &&
+         resolve(l, d.cuStreamCreate, {"cuStreamCreate"}) &&
+         resolve(l, d.cuStreamDestroy, {"cuStreamDestroy_v2", "cuStreamDestroy"}) &&
+         resolve(l, d.cuStreamSynchronize, {"cuStreamSynchronize"}) &&
+         resolve(l, d.cuStreamWaitEvent, {"cuStreamWaitEvent"}) &&
+         resolve(l, d.cuEventCreate, {"cuEventCreate"}) &&
+         resolve(l, d.cuEventDestroy, {"cuEventDestroy_v2", "cuEventDestroy"}) &&
+         resolve(l, d.cuEventRecord, {"cuEventRecord"}) &&
+         resolve(l, d.cuEventSynchronize, {"cuEventSynchronize"}) &&
+         resolve(l, d.cuEventElapsedTime,
+                 {"cuEventElapsedTime_v2", "cuEventElapsedTime"}) &&
+         resolve(l, d.cuModuleLoadDataEx, {"cuModuleLoadDataEx"}) &&
+         resolve(l, d.cuModuleUnload, {"cuModuleUnload"}) &&
+         resolve(l, d.cuModuleGetFunction, {"cuModuleGetFunction"}) &&
+         resolve(l, d.cuLaunchKernel, {"cuLaunchKernel"});
+}
+
+/// True when CUDA calls may proceed: initialized and no error so far.
+bool ready() {
+  State &s = state();
+  if (!s.initialized)
+    fail("the CUDA runtime was used before initCuda()");
+  return s.initialized && s.error.empty();
+}
+
+CUevent newEvent() {
+  CUevent event = nullptr;
+  if (!check(state().driver.cuEventCreate(&event, 0), "cuEventCreate"))
+    return nullptr;
+  return event;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Runs, records and errors
+//===----------------------------------------------------------------------===//
+
+void fuse::rt::beginRun(Mode mode) {
+  State &s = state();
+  s.mode = mode;
+  s.pending.clear();
+  s.kernels.clear();
+  s.copies.clear();
+}
+
+bool fuse::rt::endRun() {
+  State &s = state();
+  if (s.mode == Mode::CUDA && s.initialized && s.error.empty())
+    check(s.driver.cuStreamSynchronize(s.stream), "cuStreamSynchronize");
+  for (PendingKernel &kernel : s.pending) {
+    if (s.mode == Mode::CUDA && kernel.start && kernel.stop) {
+      float ms = 0;
+      if (s.error.empty() &&
+          check(s.driver.cuEventElapsedTime(&ms, kernel.start, kernel.stop),
+                "cuEventElapsedTime"))
+        kernel.record.ms = ms;
+      s.driver.cuEventDestroy(kernel.start);
+      s.driver.cuEventDestroy(kernel.stop);
+    }
+    s.kernels.push_back(kernel.record);
+  }
+  s.pending.clear();
+  return s.error.empty();
+}
+
+const std::vector<KernelRecord> &fuse::rt::kernelRecords() {
+  return state().kernels;
+}
+const std::vector<CopyRecord> &fuse::rt::copyRecords() {
+  return state().copies;
+}
+const std::string &fuse::rt::lastError() { return state().error; }
+void fuse::rt::clearError() { state().error.clear(); }
+
+extern "C" void fuse_kernel_begin(int64_t id, int64_t bytes) {
+  State &s = state();
+  PendingKernel kernel;
+  kernel.record.id = id;
+  kernel.record.bytes = bytes;
+  if (s.mode == Mode::CUDA) {
+    if (ready() && (kernel.start = newEvent()) && (kernel.stop = newEvent()))
+      check(s.driver.cuEventRecord(kernel.start, s.stream), "cuEventRecord");
+  } else {
+    kernel.cpuStart = std::chrono::steady_clock::now();
+  }
+  s.pending.push_back(kernel);
+}
+
+extern "C" void fuse_kernel_end(int64_t id) {
+  State &s = state();
+  if (s.pending.empty() || s.pending.back().record.id != id) {
+    fail("profiling hooks out of order (kernel " + std::to_string(id) + ")");
+    return;
+  }
+  PendingKernel &kernel = s.pending.back();
+  if (s.mode == Mode::CUDA) {
+    if (ready() && kernel.stop)
+      check(s.driver.cuEventRecord(kernel.stop, s.stream), "cuEventRecord");
+    return;
+  }
+  kernel.record.ms = std::chrono::duration<double, std::milli>(
+                         std::chrono::steady_clock::now() - kernel.cpuStart)
+                         .count();
+}
+
+//===----------------------------------------------------------------------===//
+// Device management
+//===----------------------------------------------------------------------===//
+
+bool fuse::rt::initCuda() {
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (s.initialized)
+    return true;
+  if (!s.error.empty() || !loadDriver())
+    return false;
+  Driver &d = s.driver;
+  int count = 0;
+  if (!check(d.cuInit(0), "cuInit") ||
+      !check(d.cuDeviceGetCount(&count), "cuDeviceGetCount"))
+    return false;
+  if (count == 0) {
+    fail("the CUDA driver reports no device");
+    return false;
+  }
+  if (!check(d.cuDeviceGet(&s.device, 0), "cuDeviceGet") ||
+      !check(d.cuDevicePrimaryCtxRetain(&s.context, s.device),
+             "cuDevicePrimaryCtxRetain") ||
+      !check(d.cuCtxSetCurrent(s.context), "cuCtxSetCurrent") ||
+      !check(d.cuStreamCreate(&s.stream, 0), "cuStreamCreate"))
+    return false;
+  s.initialized = true;
+  std::atexit(shutdownCuda);
+  return true;
+}
+
+void fuse::rt::shutdownCuda() {
+  State &s = state();
+  if (!s.initialized)
+    return;
+  s.initialized = false;
+  s.driver.cuStreamDestroy(s.stream);
+  s.driver.cuDevicePrimaryCtxRelease(s.device);
+}
+
+DeviceInfo fuse::rt::deviceInfo() {
+  State &s = state();
+  DeviceInfo info;
+  if (!ready())
+    return info;
+  char name[256] = {0};
+  check(s.driver.cuDeviceGetName(name, sizeof(name) - 1, s.device),
+        "cuDeviceGetName");
+  info.name = name;
+  check(s.driver.cuDeviceGetAttribute(&info.computeMajor, kAttrComputeMajor,
+                                      s.device),
+        "cuDeviceGetAttribute");
+  check(s.driver.cuDeviceGetAttribute(&info.computeMinor, kAttrComputeMinor,
+                                      s.device),
+        "cuDeviceGetAttribute");
+  check(s.driver.cuMemGetInfo(&info.freeMemory, &info.totalMemory),
+        "cuMemGetInfo");
+  return info;
+}
+
+void *fuse::rt::deviceAlloc(size_t bytes) {
+  if (!ready())
+    return nullptr;
+  CUdeviceptr ptr = 0;
+  // cuMemAlloc refuses 0 bytes; an empty tensor still needs an address.
+  if (!check(state().driver.cuMemAlloc(&ptr, bytes ? bytes : 1), "cuMemAlloc"))
+    return nullptr;
+  return reinterpret_cast<void *>(ptr);
+}
+
+void fuse::rt::deviceFree(void *ptr) {
+  State &s = state();
+  if (!ptr || !s.initialized)
+    return;
+  // Frees run even after an error, so that nothing leaks.
+  CUresult result = s.driver.cuMemFree(reinterpret_cast<CUdeviceptr>(ptr));
+  check(result, "cuMemFree");
+}
+
+static bool timedCopy(void *dst, const void *src, size_t bytes,
+                      bool toDevice) {
+  State &s = state();
+  if (!ready())
+    return false;
+  CopyRecord record;
+  record.toDevice = toDevice;
+  record.bytes = bytes;
+  if (bytes == 0) {
+    s.copies.push_back(record);
+    return true;
+  }
+  CUevent start = newEvent(), stop = newEvent();
+  bool ok = start && stop &&
+            check(s.driver.cuEventRecord(start, s.stream), "cuEventRecord") &&
+            check(s.driver.cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
+                                         reinterpret_cast<CUdeviceptr>(src),
+                                         bytes, s.stream),
+                  toDevice ? "cuMemcpyAsync (host to device)"
+                           : "cuMemcpyAsync (device to host)") &&
+            check(s.driver.cuEventRecord(stop, s.stream), "cuEventRecord") &&
+            check(s.driver.cuEventSynchronize(stop), "cuEventSynchronize");
+  float ms = 0;
+  if (ok && check(s.driver.cuEventElapsedTime(&ms, start, stop),
+                  "cuEventElapsedTime"))
+    record.ms = ms;
+  if (start)
+    s.driver.cuEventDestroy(start);
+  if (stop)
+    s.driver.cuEventDestroy(stop);
+  s.copies.push_back(record);
+  return ok;
+}
+
+bool fuse::rt::copyToDevice(void *device, const void *host, size_t bytes) {
+  return timedCopy(device, host, bytes, /*toDevice=*/true);
+}
+
+bool fuse::rt::copyToHost(void *host, const void *device, size_t bytes) {
+  return timedCopy(host, device, bytes, /*toDevice=*/false);
+}
+
+double fuse::rt::measureCopyBandwidth() {
+  State &s = state();
+  constexpr size_t kBytes = size_t(256) << 20;
+  void *a = deviceAlloc(kBytes), *b = deviceAlloc(kBytes);
+  CUevent start = a && b ? newEvent() : nullptr;
+  CUevent stop = start ? newEvent() : nullptr;
+  double gbPerSecond = 0;
+  if (stop) {
+    auto copy = [&] {
+      return check(s.driver.cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(b),
+                                          reinterpret_cast<CUdeviceptr>(a),
+                                          kBytes, s.stream),
+                   "cuMemcpyAsync (device to device)");
+    };
+    constexpr int kRepeats = 5;
+    bool ok = copy() && check(s.driver.cuEventRecord(start, s.stream),
+                              "cuEventRecord");
+    for (int i = 0; ok && i < kRepeats; ++i)
+      ok = copy();
+    float ms = 0;
+    if (ok && check(s.driver.cuEventRecord(stop, s.stream), "cuEventRecord") &&
+        check(s.driver.cuEventSynchronize(stop), "cuEventSynchronize") &&
+        check(s.driver.cuEventElapsedTime(&ms, start, stop),
+              "cuEventElapsedTime") &&
+        ms > 0)
+      gbPerSecond = 2.0 * kBytes * kRepeats / (ms * 1e6);
+  }
+  if (start)
+    s.driver.cuEventDestroy(start);
+  if (stop)
+    s.driver.cuEventDestroy(stop);
+  deviceFree(a);
+  deviceFree(b);
+  return gbPerSecond;
+}
+
+//===----------------------------------------------------------------------===//
+// mgpu* ABI: every kernel and copy of a run goes to the one run stream.
+//===----------------------------------------------------------------------===//
+
+extern "C" void *mgpuModuleLoadJIT(void *data, int optLevel) {
+  State &s = state();
+  if (!ready())
+    return nullptr;
+  char log[8192] = {0};
+  int options[] = {kJitErrorLogBuffer, kJitErrorLogBufferSize,
+                   kJitOptimizationLevel};
+  void *values[] = {log, reinterpret_cast<void *>(sizeof(log) - 1),
+                    reinterpret_cast<void *>(static_cast<intptr_t>(optLevel))};
+  CUmodule module = nullptr;
+  if (!check(s.driver.cuModuleLoadDataEx(&module, data, 3, options, values),
+             "cuModuleLoadDataEx (PTX JIT)")) {
+    if (log[0])
+      s.error += "\nPTX JIT log:\n" + std::string(log);
+    return nullptr;
+  }
+  return module;
+}
+
+extern "C" void *mgpuModuleLoad(void *data, size_t) {
+  return mgpuModuleLoadJIT(data, 4);
+}
+
+extern "C" void mgpuModuleUnload(void *module) {
+  State &s = state();
+  if (module && s.initialized)
+    check(s.driver.cuModuleUnload(module), "cuModuleUnload");
+}
+
+extern "C" void *mgpuModuleGetFunction(void *module, const char *name) {
+  State &s = state();
+  if (!ready())
+    return nullptr;
+  if (!module) {
+    fail(std::string("no GPU module to get kernel ") + name + " from");
+    return nullptr;
+  }
+  CUfunction function = nullptr;
+  if (!check(s.driver.cuModuleGetFunction(&function, module, name),
+             "cuModuleGetFunction"))
+    return nullptr;
+  s.functionNames[function] = name;
+  return function;
+}
+
+extern "C" void mgpuLaunchKernel(void *function, intptr_t gridX,
+                                 intptr_t gridY, intptr_t gridZ,
+                                 intptr_t blockX, intptr_t blockY,
+                                 intptr_t blockZ, int32_t smem, void *,
+                                 void **params, void **extra, size_t) {
+  State &s = state();
+  if (!ready() || !function)
+    return;
+  if (gridX > 0x7fffffff || gridY > 65535 || gridZ > 65535) {
+    fail("kernel " + s.functionNames[function] + " needs a grid of " +
+         std::to_string(gridX) + " blocks, more than the device allows");
+    return;
+  }
+  if (!s.pending.empty()) {
+    KernelRecord &record = s.pending.back().record;
+    record.grid[0] = gridX, record.grid[1] = gridY, record.grid[2] = gridZ;
+    record.block[0] = blockX, record.block[1] = blockY,
+    record.block[2] = blockZ;
+  }
+  check(s.driver.cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY,
+                                blockZ, smem, s.stream, params, extra),
+        ("cuLaunchKernel (" + s.functionNames[function] + ")").c_str());
+}
+
+extern "C" void *mgpuStreamCreate() { return state().stream; }
+extern "C" void mgpuStreamDestroy(void *) {}
+extern "C" void mgpuStreamSynchronize(void *) {
+  State &s = state();
+  if (ready())
+    check(s.driver.cuStreamSynchronize(s.stream), "cuStreamSynchronize");
+}
+extern "C" void mgpuStreamWaitEvent(void *, void *event) {
+  State &s = state();
+  if (ready() && event)
+    check(s.driver.cuStreamWaitEvent(s.stream, event, 0), "cuStreamWaitEvent");
+}
+extern "C" void *mgpuEventCreate() { return ready() ? newEvent() : nullptr; }
+extern "C" void mgpuEventDestroy(void *event) {
+  if (event)
+    state().driver.cuEventDestroy(event);
+}
+extern "C" void mgpuEventSynchronize(void *event) {
+  if (ready() && event)
+    check(state().driver.cuEventSynchronize(event), "cuEventSynchronize");
+}
+extern "C" void mgpuEventRecord(void *event, void *) {
+  State &s = state();
+  if (ready() && event)
+    check(s.driver.cuEventRecord(event, s.stream), "cuEventRecord");
+}
+extern "C" void *mgpuMemAlloc(uint64_t sizeBytes, void *, bool isHostShared) {
+  if (isHostShared) {
+    fail("host-shared allocations are not supported");
+    return nullptr;
+  }
+  return deviceAlloc(sizeBytes);
+}
+extern "C" void mgpuMemFree(void *ptr, void *) { deviceFree(ptr); }
+extern "C" void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *) {
+  State &s = state();
+  if (ready() && sizeBytes)
+    check(s.driver.cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
+                                 reinterpret_cast<CUdeviceptr>(src), sizeBytes,
+                                 s.stream),
+          "cuMemcpyAsync");
+}
+extern "C" void mgpuMemset32(void *dst, unsigned int value, size_t count,
+                             void *) {
+  State &s = state();
+  if (ready() && count)
+    check(s.driver.cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(dst), value,
+                                    count, s.stream),
+          "cuMemsetD32Async");
+}
+extern "C" void mgpuMemset16(void *dst, unsigned short value, size_t count,
+                             void *) {
+  State &s = state();
+  if (ready() && count)
+    check(s.driver.cuMemsetD16Async(reinterpret_cast<CUdeviceptr>(dst), value,
+                                    count, s.stream),
+          "cuMemsetD16Async");
+}

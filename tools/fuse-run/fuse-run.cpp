@@ -1,0 +1,580 @@
+//===- fuse-run.cpp - compile and run a fuse program ---------------------===//
+//
+// fuse-run prog.mlir [--entry NAME] [--input SPEC]... [--output FILE.npy]...
+//          [--target auto|cuda|cpu] [--fusion on|off] [--chip sm_90]
+//          [--seed N] [--repeat N] [--profile] [--trace FILE.json] [--check]
+//          [--dump-ptx FILE]
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuse/InitAllDialects.h"
+#include "fuse/Pipelines/Pipelines.h"
+#include "fuse/Run/Runner.h"
+#include "fuse/Runtime/Npy.h"
+#include "fuse/Runtime/Runtime.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <random>
+
+using namespace mlir;
+using namespace fuse;
+namespace cl = llvm::cl;
+
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<program.mlir>"),
+                                      cl::Required);
+static cl::opt<std::string> entryFlag("entry",
+                                      cl::desc("Function to run (default: the "
+                                               "only public one)"),
+                                      cl::value_desc("name"));
+static cl::list<std::string> inputFlags(
+    "input",
+    cl::desc("An argument, in order: FILE.npy, rand:SHAPE or "
+             "fill:VALUE:SHAPE (SHAPE like 1000000 or 64x128; empty for 0-d)"),
+    cl::value_desc("spec"));
+static cl::list<std::string> outputFlags(
+    "output", cl::desc("Write the results, in order, as .npy files"),
+    cl::value_desc("file.npy"));
+enum class TargetFlag { Auto, CUDA, CPU };
+static cl::opt<TargetFlag> targetFlag(
+    "target", cl::desc("Where to run"),
+    cl::values(clEnumValN(TargetFlag::Auto, "auto",
+                          "the GPU when one is usable, else the CPU"),
+               clEnumValN(TargetFlag::CUDA, "cuda", "the GPU"),
+               clEnumValN(TargetFlag::CPU, "cpu",
+                          "the same kernels as host loops")),
+    cl::init(TargetFlag::Auto));
+enum class Fusion { On, Off };
+static cl::opt<Fusion> fusionFlag(
+    "fusion", cl::desc("Fuse kernels (off: eager, one kernel per op)"),
+    cl::values(clEnumValN(Fusion::On, "on", "fuse (default)"),
+               clEnumValN(Fusion::Off, "off", "eager")),
+    cl::init(Fusion::On));
+static cl::opt<std::string> chipFlag(
+    "chip", cl::desc("GPU architecture (default: the device's, else sm_90)"));
+static cl::opt<uint64_t> seedFlag("seed", cl::desc("Seed of rand: inputs"),
+                                  cl::init(0));
+static cl::opt<unsigned> repeatFlag(
+    "repeat", cl::desc("Run N times; with N > 1 the first run is a warm-up "
+                       "left out of the profile"),
+    cl::init(1));
+static cl::opt<bool> profileFlag(
+    "profile", cl::desc("Print a table of kernels and copies: calls, time, "
+                        "bytes, GB/s, % of copy bandwidth"));
+static cl::opt<std::string> traceFlag(
+    "trace", cl::desc("Write a Chrome trace (Perfetto, chrome://tracing)"),
+    cl::value_desc("file.json"));
+static cl::opt<bool> checkFlag(
+    "check", cl::desc("Also run the eager (unfused) variant and compare "
+                      "every result"));
+static cl::opt<std::string> dumpPtxFlag("dump-ptx",
+                                        cl::desc("Write the kernels' PTX"),
+                                        cl::value_desc("file.ptx"));
+static cl::opt<int64_t> blockSizeFlag("block-size",
+                                      cl::desc("GPU threads per block"),
+                                      cl::init(256));
+
+static int fail(const llvm::Twine &message) {
+  llvm::errs() << "fuse-run: error: " << message << "\n";
+  return 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Inputs
+//===----------------------------------------------------------------------===//
+
+static llvm::Expected<std::vector<int64_t>> parseShape(llvm::StringRef text) {
+  std::vector<int64_t> shape;
+  if (text.empty())
+    return shape;
+  llvm::SmallVector<llvm::StringRef> parts;
+  text.split(parts, 'x');
+  for (llvm::StringRef part : parts) {
+    int64_t size;
+    if (part.getAsInteger(10, size) || size < 0)
+      return llvm::createStringError("bad size '" + part.str() +
+                                     "' in shape '" + text.str() + "'");
+    shape.push_back(size);
+  }
+  return shape;
+}
+
+/// Builds argument `index` from `spec`, with the signature's dtype.
+static llvm::Expected<HostArray> makeInput(llvm::StringRef spec,
+                                           const TensorSpec &type,
+                                           size_t index, std::mt19937_64 &rng) {
+  std::string where = "--input " + spec.str() + " (argument " +
+                      std::to_string(index) + ", " + type.str() + ")";
+  auto error = [&](const llvm::Twine &why) {
+    return llvm::createStringError(where + ": " + why.str());
+  };
+  bool random = spec.consume_front("rand:") || spec == "rand";
+  if (spec == "rand")
+    spec = "";
+  std::optional<double> fill;
+  if (!random && spec.consume_front("fill:")) {
+    auto [value, shape] = spec.split(':');
+    double v;
+    if (value == "nan")
+      v = NAN;
+    else if (value == "inf")
+      v = INFINITY;
+    else if (value == "-inf")
+      v = -INFINITY;
+    else if (value.getAsDouble(v))
+      return error("bad fill value '" + value + "'");
+    fill = v;
+    spec = shape;
+  }
+  if (!random && !fill) {
+    llvm::Expected<HostArray> array = readNpy(spec);
+    if (!array)
+      return error(llvm::toString(array.takeError()));
+    // numpy has no bfloat16: a float32 file feeds a bf16 argument.
+    if (type.dtype == DType::BF16 && array->dtype() == DType::F32) {
+      llvm::Expected<HostArray> converted = HostArray::create(
+          DType::BF16, std::vector<int64_t>(array->shape().begin(),
+                                            array->shape().end()));
+      if (!converted)
+        return error(llvm::toString(converted.takeError()));
+      for (int64_t i = 0; i < array->numElements(); ++i)
+        setFromDouble(*converted, i, getAsDouble(*array, i));
+      return converted;
+    }
+    return array;
+  }
+  llvm::Expected<std::vector<int64_t>> shape = parseShape(spec);
+  if (!shape)
+    return error(llvm::toString(shape.takeError()));
+  llvm::Expected<HostArray> array = HostArray::create(type.dtype, *shape);
+  if (!array)
+    return error(llvm::toString(array.takeError()));
+  int64_t n = array->numElements();
+  if (fill) {
+    for (int64_t i = 0; i < n; ++i)
+      setFromDouble(*array, i, *fill);
+    return array;
+  }
+  std::uniform_real_distribution<double> real(-1.0, 1.0);
+  std::uniform_int_distribution<int64_t> integer(-100, 100);
+  std::bernoulli_distribution coin(0.5);
+  switch (type.dtype) {
+  case DType::F32: {
+    auto *data = static_cast<float *>(array->data());
+    for (int64_t i = 0; i < n; ++i)
+      data[i] = static_cast<float>(real(rng));
+    break;
+  }
+  case DType::F64: {
+    auto *data = static_cast<double *>(array->data());
+    for (int64_t i = 0; i < n; ++i)
+      data[i] = real(rng);
+    break;
+  }
+  case DType::I32: {
+    auto *data = static_cast<int32_t *>(array->data());
+    for (int64_t i = 0; i < n; ++i)
+      data[i] = static_cast<int32_t>(integer(rng));
+    break;
+  }
+  case DType::I64: {
+    auto *data = static_cast<int64_t *>(array->data());
+    for (int64_t i = 0; i < n; ++i)
+      data[i] = integer(rng);
+    break;
+  }
+  case DType::Bool: {
+    auto *data = static_cast<uint8_t *>(array->data());
+    for (int64_t i = 0; i < n; ++i)
+      data[i] = coin(rng);
+    break;
+  }
+  case DType::F16:
+  case DType::BF16:
+    for (int64_t i = 0; i < n; ++i)
+      setFromDouble(*array, i, real(rng));
+    break;
+  }
+  return array;
+}
+
+//===----------------------------------------------------------------------===//
+// Results
+//===----------------------------------------------------------------------===//
+
+static std::string formatValue(const HostArray &array, int64_t i) {
+  double v = getAsDouble(array, i);
+  if (array.dtype() == DType::Bool)
+    return v != 0 ? "true" : "false";
+  if (array.dtype() == DType::I32 || array.dtype() == DType::I64)
+    return std::to_string(static_cast<int64_t>(v));
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.6g", v);
+  return text;
+}
+
+static void printResult(const HostArray &array, size_t index,
+                        const TensorSpec &spec) {
+  std::string shape;
+  for (auto [i, size] : llvm::enumerate(array.shape()))
+    shape += (i ? "x" : "") + std::to_string(size);
+  llvm::outs() << "result " << index << ": " << dtypeName(array.dtype())
+               << " [" << (shape.empty() ? "scalar" : shape) << "] = [";
+  int64_t n = array.numElements();
+  constexpr int64_t kShown = 8;
+  for (int64_t i = 0; i < std::min(n, kShown); ++i)
+    llvm::outs() << (i ? ", " : "") << formatValue(array, i);
+  if (n > kShown)
+    llvm::outs() << ", ...";
+  double sum = 0;
+  for (int64_t i = 0; i < n; ++i)
+    sum += getAsDouble(array, i);
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.9g", sum);
+  llvm::outs() << "]  sum = " << text << "\n";
+  (void)spec;
+}
+
+/// Relative and absolute tolerance of fused vs eager results by dtype.
+static std::pair<double, double> tolerance(DType dtype) {
+  switch (dtype) {
+  case DType::F16:
+    return {1e-3, 1e-3};
+  case DType::BF16:
+    return {1e-2, 1e-2};
+  case DType::F32:
+    return {1e-5, 1e-6};
+  case DType::F64:
+    return {1e-12, 1e-12};
+  default:
+    return {0, 0};
+  }
+}
+
+/// Number of elements of `got` that differ from `want` beyond tolerance;
+/// describes the first in `first`.
+static int64_t compare(const HostArray &got, const HostArray &want,
+                       std::string &first) {
+  if (got.shape() != want.shape() || got.dtype() != want.dtype()) {
+    first = "shapes or dtypes differ";
+    return std::max<int64_t>(1, got.numElements());
+  }
+  auto [rtol, atol] = tolerance(got.dtype());
+  int64_t bad = 0;
+  for (int64_t i = 0; i < got.numElements(); ++i) {
+    double a = getAsDouble(got, i), b = getAsDouble(want, i);
+    bool same = (std::isnan(a) && std::isnan(b)) || a == b ||
+                std::fabs(a - b) <= atol + rtol * std::fabs(b);
+    if (same)
+      continue;
+    if (!bad++)
+      first = llvm::formatv("element {0}: fused {1}, eager {2}", i,
+                            formatValue(got, i), formatValue(want, i));
+  }
+  return bad;
+}
+
+//===----------------------------------------------------------------------===//
+// Profile
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct KernelStats {
+  int64_t calls = 0;
+  double ms = 0;
+  int64_t bytes = 0;
+};
+struct Profile {
+  std::map<int64_t, KernelStats> kernels;
+  KernelStats toDevice, toHost;
+  llvm::json::Array trace;
+  double clockUs = 0;
+  int64_t launchesPerRun = 0;
+
+  void addRun(const Executable &executable, unsigned run) {
+    launchesPerRun = rt::kernelRecords().size();
+    auto event = [&](llvm::StringRef name, llvm::StringRef category,
+                     double ms, int64_t bytes, int64_t tid) {
+      trace.push_back(llvm::json::Object{
+          {"name", name},
+          {"cat", category},
+          {"ph", "X"},
+          {"ts", clockUs},
+          {"dur", ms * 1000},
+          {"pid", 0},
+          {"tid", tid},
+          {"args", llvm::json::Object{{"bytes", bytes}, {"run", run}}}});
+      clockUs += ms * 1000;
+    };
+    for (const rt::CopyRecord &copy : rt::copyRecords()) {
+      KernelStats &stats = copy.toDevice ? toDevice : toHost;
+      stats.calls++;
+      stats.ms += copy.ms;
+      stats.bytes += copy.bytes;
+      event(copy.toDevice ? "memcpy host->device" : "memcpy device->host",
+            "copy", copy.ms, copy.bytes, 1);
+    }
+    for (const rt::KernelRecord &kernel : rt::kernelRecords()) {
+      KernelStats &stats = kernels[kernel.id];
+      stats.calls++;
+      stats.ms += kernel.ms;
+      stats.bytes += kernel.bytes;
+      event(executable.kernelNames()[kernel.id], "kernel", kernel.ms,
+            kernel.bytes, 0);
+    }
+  }
+};
+} // namespace
+
+static std::string formatBytes(double bytes) {
+  const char *units[] = {"B", "KB", "MB", "GB", "TB"};
+  int unit = 0;
+  while (bytes >= 1000 && unit < 4) {
+    bytes /= 1000;
+    ++unit;
+  }
+  return llvm::formatv("{0:F2} {1}", bytes, units[unit]).str();
+}
+
+static void printProfile(const Profile &profile, const Executable &executable,
+                         double copyBandwidth, unsigned runs) {
+  std::vector<std::vector<std::string>> rows = {
+      {"Name", "Calls", "Total ms", "Mean ms", "Bytes/call", "GB/s",
+       "% copy BW"}};
+  auto row = [&](const std::string &name, const KernelStats &stats) {
+    double gbps = stats.ms > 0 ? stats.bytes / (stats.ms * 1e6) : 0;
+    rows.push_back(
+        {name, std::to_string(stats.calls),
+         llvm::formatv("{0:F3}", stats.ms).str(),
+         llvm::formatv("{0:F3}", stats.calls ? stats.ms / stats.calls : 0)
+             .str(),
+         formatBytes(stats.calls ? double(stats.bytes) / stats.calls : 0),
+         llvm::formatv("{0:F1}", gbps).str(),
+         copyBandwidth > 0
+             ? llvm::formatv("{0:F1}%", 100 * gbps / copyBandwidth).str()
+             : std::string("-")});
+  };
+  for (const auto &[id, stats] : profile.kernels)
+    row(executable.kernelNames()[id], stats);
+  if (profile.toDevice.calls)
+    row("[memcpy host->device]", profile.toDevice);
+  if (profile.toHost.calls)
+    row("[memcpy device->host]", profile.toHost);
+  std::vector<size_t> widths(rows.front().size(), 0);
+  for (const auto &r : rows)
+    for (size_t i = 0; i < r.size(); ++i)
+      widths[i] = std::max(widths[i], r[i].size());
+  for (auto [n, r] : llvm::enumerate(rows)) {
+    std::string line;
+    for (size_t i = 0; i < r.size(); ++i) {
+      std::string pad(widths[i] - r[i].size(), ' ');
+      line += i == 0 ? r[i] + pad : "  " + pad + r[i];
+    }
+    llvm::outs() << line << "\n";
+    if (n == 0)
+      llvm::outs() << std::string(line.size(), '-') << "\n";
+  }
+  llvm::outs() << "kernels per run: " << profile.launchesPerRun << " ("
+               << (fusionFlag == Fusion::On ? "fused" : "eager") << "), "
+               << runs << " profiled run" << (runs == 1 ? "" : "s");
+  if (copyBandwidth > 0)
+    llvm::outs() << llvm::formatv(", copy bandwidth {0:F1} GB/s",
+                                  copyBandwidth);
+  llvm::outs() << "\n";
+}
+
+/// Single-core memcpy bandwidth of the host (bytes read + written), for the
+/// CPU target's "% copy BW".
+static double measureHostCopyBandwidth() {
+  constexpr size_t kBytes = size_t(64) << 20;
+  std::vector<char> a(kBytes, 1), b(kBytes, 2);
+  double best = 0;
+  for (int i = 0; i < 3; ++i) {
+    a[i] = static_cast<char>(i);
+    auto start = std::chrono::steady_clock::now();
+    std::memcpy(b.data(), a.data(), kBytes);
+    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                             start)
+                   .count();
+    // Read the copy back so that it cannot be optimized away.
+    volatile char sink = b[i];
+    (void)sink;
+    best = std::max(best, 2.0 * kBytes / (s * 1e9));
+  }
+  return best;
+}
+
+//===----------------------------------------------------------------------===//
+// Main
+//===----------------------------------------------------------------------===//
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::ParseCommandLineOptions(argc, argv,
+                              "fuse-run: compile and run a fuse program\n");
+  if (repeatFlag == 0)
+    return fail("--repeat must be at least 1");
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  MLIRContext context(registry);
+  std::string error;
+  auto file = openInputFile(inputFile, &error);
+  if (!file)
+    return fail(error);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return 1;
+
+  RunOptions options;
+  options.entry = entryFlag;
+  options.pipeline.fusion = fusionFlag == Fusion::On;
+  options.pipeline.blockSize = blockSizeFlag;
+  if (targetFlag == TargetFlag::CPU) {
+    options.target = Target::CPU;
+  } else if (rt::initCuda()) {
+    options.target = Target::CUDA;
+  } else if (targetFlag == TargetFlag::CUDA) {
+    return fail(rt::lastError());
+  } else {
+    llvm::errs() << "fuse-run: no usable GPU (" << rt::lastError()
+                 << "); running on the CPU target\n";
+    rt::clearError();
+    options.target = Target::CPU;
+  }
+  if (!chipFlag.empty()) {
+    options.pipeline.chip = chipFlag;
+  } else if (options.target == Target::CUDA) {
+    rt::DeviceInfo info = rt::deviceInfo();
+    options.pipeline.chip = "sm_" + std::to_string(info.computeMajor) +
+                            std::to_string(info.computeMinor);
+  }
+
+  if (!dumpPtxFlag.empty()) {
+    OwningOpRef<ModuleOp> clone = module->clone();
+    PassManager pm(&context);
+    buildPipeline(pm, Stage::PTX, options.pipeline);
+    if (failed(pm.run(*clone)))
+      return 1;
+    FailureOr<std::string> ptx = collectPTX(*clone);
+    if (failed(ptx))
+      return 1;
+    auto out = openOutputFile(dumpPtxFlag, &error);
+    if (!out)
+      return fail(error);
+    out->os() << *ptx;
+    out->keep();
+  }
+
+  llvm::Expected<std::unique_ptr<Executable>> executable =
+      Executable::compile(*module, options);
+  if (!executable)
+    return fail(llvm::toString(executable.takeError()));
+  const std::vector<TensorSpec> &signature = (*executable)->inputs();
+  if (inputFlags.size() != signature.size())
+    return fail("@" + (*executable)->name() + " takes " +
+                std::to_string(signature.size()) + " argument(s), but " +
+                std::to_string(inputFlags.size()) +
+                " --input were given");
+  if (!outputFlags.empty() &&
+      outputFlags.size() != (*executable)->results().size())
+    return fail("@" + (*executable)->name() + " has " +
+                std::to_string((*executable)->results().size()) +
+                " result(s), but " + std::to_string(outputFlags.size()) +
+                " --output were given");
+
+  std::mt19937_64 rng(seedFlag);
+  std::vector<HostArray> inputs;
+  for (auto [i, spec] : llvm::enumerate(inputFlags)) {
+    llvm::Expected<HostArray> array = makeInput(spec, signature[i], i, rng);
+    if (!array)
+      return fail(llvm::toString(array.takeError()));
+    inputs.push_back(std::move(*array));
+  }
+  std::vector<const HostArray *> inputPointers;
+  for (const HostArray &array : inputs)
+    inputPointers.push_back(&array);
+
+  Profile profile;
+  std::vector<HostArray> results;
+  for (unsigned run = 0; run < repeatFlag; ++run) {
+    llvm::Expected<std::vector<HostArray>> outputs =
+        (*executable)->run(inputPointers);
+    if (!outputs)
+      return fail(llvm::toString(outputs.takeError()));
+    if (run > 0 || repeatFlag == 1)
+      profile.addRun(**executable, run);
+    results = std::move(*outputs);
+  }
+
+  int status = 0;
+  if (checkFlag) {
+    RunOptions eagerOptions = options;
+    eagerOptions.pipeline.fusion = false;
+    llvm::Expected<std::unique_ptr<Executable>> eager =
+        Executable::compile(*module, eagerOptions);
+    if (!eager)
+      return fail(llvm::toString(eager.takeError()));
+    llvm::Expected<std::vector<HostArray>> expected =
+        (*eager)->run(inputPointers);
+    if (!expected)
+      return fail(llvm::toString(expected.takeError()));
+    for (auto [i, got] : llvm::enumerate(results)) {
+      std::string first;
+      int64_t bad = compare(got, (*expected)[i], first);
+      if (bad) {
+        llvm::errs() << "fuse-run: check failed: result " << i << ": " << bad
+                     << " of " << got.numElements()
+                     << " elements differ from eager; " << first << "\n";
+        status = 1;
+      } else {
+        llvm::outs() << "check: result " << i << " matches eager ("
+                     << got.numElements() << " elements)\n";
+      }
+    }
+  }
+
+  if (!outputFlags.empty()) {
+    for (auto [i, path] : llvm::enumerate(outputFlags))
+      if (llvm::Error e = writeNpy(path, results[i]))
+        return fail("--output " + path + ": " + llvm::toString(std::move(e)));
+  } else {
+    for (auto [i, result] : llvm::enumerate(results))
+      printResult(result, i, (*executable)->results()[i]);
+  }
+
+  if (profileFlag) {
+    double bandwidth = options.target == Target::CUDA
+                           ? rt::measureCopyBandwidth()
+                           : measureHostCopyBandwidth();
+    printProfile(profile, **executable, bandwidth,
+                 repeatFlag > 1 ? repeatFlag - 1 : 1);
+  }
+  if (!traceFlag.empty()) {
+    auto out = openOutputFile(traceFlag, &error);
+    if (!out)
+      return fail(error);
+    out->os() << llvm::formatv(
+        "{0:2}", llvm::json::Value(llvm::json::Object{
+                     {"traceEvents", std::move(profile.trace)},
+                     {"displayTimeUnit", "ms"}}));
+    out->keep();
+  }
+  return status;
+}
