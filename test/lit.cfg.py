@@ -17,7 +17,7 @@ config.substitutions.append(("%fuse_src_root", config.fuse_src_root))
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
-tools = ["fuse-opt", "fuse-lsp-server"]
+tools = ["fuse-opt", "fuse-run", "fuse-lsp-server"]
 llvm_config.add_tool_substitutions(tools, [config.fuse_tools_dir])
 
 # PTX from the tests is assembled by ptxas when the CUDA toolkit is present.

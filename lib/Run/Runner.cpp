@@ -98,10 +98,10 @@ extern "C" void fuseJitAbort() {
   std::longjmp(*jitExit, 1);
 }
 
-/// Host buffers of the CPU target come from malloc; running out of memory
-/// is an error, not a crash.
+/// Host buffers of the CPU target come from the runtime's cache; running
+/// out of memory is an error, not a crash.
 extern "C" void *fuseJitMalloc(size_t bytes) {
-  void *ptr = std::malloc(bytes);
+  void *ptr = rt::hostAlloc(bytes);
   if (!ptr && bytes) {
     jitError = "out of host memory allocating " + std::to_string(bytes) +
                " bytes";
@@ -133,6 +133,7 @@ llvm::orc::SymbolMap runtimeSymbols(llvm::orc::MangleAndInterner interner) {
   add("puts", &fuseJitPuts);
   add("abort", &fuseJitAbort);
   add("malloc", &fuseJitMalloc);
+  add("free", &rt::hostFree);
   add("fuse_kernel_begin", &fuse_kernel_begin);
   add("fuse_kernel_end", &fuse_kernel_end);
   add("mgpuModuleLoad", &mgpuModuleLoad);
@@ -400,7 +401,7 @@ Executable::run(llvm::ArrayRef<const HostArray *> arrays) {
     if (cuda)
       rt::deviceFree(allocated);
     else
-      std::free(allocated);
+      rt::hostFree(allocated);
   }
   if (!ok)
     return llvm::createStringError(error);

@@ -427,6 +427,81 @@ double fuse::rt::measureCopyBandwidth() {
 }
 
 //===----------------------------------------------------------------------===//
+// Host memory cache
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct HostCache {
+  std::mutex mutex;
+  /// Live blocks from hostAlloc, with their sizes.
+  std::unordered_map<void *, size_t> live;
+  /// Freed blocks by size.
+  std::unordered_multimap<size_t, void *> cached;
+  size_t cachedBytes = 0;
+  ~HostCache() {
+    for (auto &[size, ptr] : cached)
+      std::free(ptr);
+  }
+};
+
+HostCache &hostCache() {
+  static HostCache cache;
+  return cache;
+}
+
+/// Blocks kept for reuse, at most; more are returned to the system.
+constexpr size_t kMaxCachedBytes = size_t(8) << 30;
+} // namespace
+
+void *fuse::rt::hostAlloc(size_t bytes) {
+  HostCache &cache = hostCache();
+  std::lock_guard<std::mutex> lock(cache.mutex);
+  auto it = cache.cached.find(bytes);
+  void *ptr = nullptr;
+  if (it != cache.cached.end()) {
+    ptr = it->second;
+    cache.cached.erase(it);
+    cache.cachedBytes -= bytes;
+  } else {
+    size_t rounded = (std::max<size_t>(bytes, 1) + 63) / 64 * 64;
+    ptr = std::aligned_alloc(64, rounded);
+    if (!ptr)
+      return nullptr;
+  }
+  cache.live[ptr] = bytes;
+  return ptr;
+}
+
+void fuse::rt::hostFree(void *ptr) {
+  if (!ptr)
+    return;
+  HostCache &cache = hostCache();
+  std::lock_guard<std::mutex> lock(cache.mutex);
+  auto it = cache.live.find(ptr);
+  if (it == cache.live.end()) {
+    std::free(ptr);
+    return;
+  }
+  size_t bytes = it->second;
+  cache.live.erase(it);
+  if (cache.cachedBytes + bytes > kMaxCachedBytes) {
+    std::free(ptr);
+    return;
+  }
+  cache.cached.emplace(bytes, ptr);
+  cache.cachedBytes += bytes;
+}
+
+void fuse::rt::releaseHostCache() {
+  HostCache &cache = hostCache();
+  std::lock_guard<std::mutex> lock(cache.mutex);
+  for (auto &[size, ptr] : cache.cached)
+    std::free(ptr);
+  cache.cached.clear();
+  cache.cachedBytes = 0;
+}
+
+//===----------------------------------------------------------------------===//
 // mgpu* ABI: every kernel and copy of a run goes to the one run stream.
 //===----------------------------------------------------------------------===//
 

@@ -82,6 +82,15 @@ double measureCopyBandwidth();
 /// Releases the stream, events and context. Called at exit.
 void shutdownCuda();
 
+/// Host memory for the CPU target's buffers, through a cache of freed
+/// blocks by size (like PyTorch's caching allocator): a run that repeats
+/// gets its buffers back without new page faults. Aligned to 64 bytes.
+void *hostAlloc(size_t bytes);
+/// Returns a block from hostAlloc to the cache; other pointers go to free().
+void hostFree(void *ptr);
+/// Frees every cached block.
+void releaseHostCache();
+
 } // namespace fuse::rt
 
 extern "C" {
