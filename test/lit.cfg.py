@@ -14,6 +14,7 @@ config.excludes = ["Inputs", "Unit", "CMakeLists.txt", "lit.cfg.py", "lit.site.c
 config.substitutions.append(("%python", "/usr/bin/python3"))
 
 config.substitutions.append(("%fuse_src_root", config.fuse_src_root))
+config.substitutions.append(("%fuse_obj_root", config.fuse_obj_root))
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
