@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/Transforms/RequestCWrappers.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -150,6 +151,8 @@ void fuse::buildPipeline(OpPassManager &pm, Stage stage,
 
 void fuse::buildExecutablePipeline(OpPassManager &pm, Target target,
                                    const PipelineOptions &options) {
+  // Callers (the JIT, an AOT harness) call `_mlir_ciface_<name>`.
+  pm.addNestedPass<func::FuncOp>(LLVM::createLLVMRequestCWrappersPass());
   addKernelPasses(pm, options);
   addLaunchPasses(pm, options, /*profile=*/true);
   // Eager intermediates are freed once their last kernel has run; the

@@ -226,14 +226,12 @@ Executable::compile(ModuleOp module, const RunOptions &options) {
     executable->resultSpecs.push_back(*spec);
   }
 
-  // Only the entry is compiled, with a C interface for the call.
+  // Only the entry is compiled.
   OwningOpRef<ModuleOp> clone = module.clone();
   for (func::FuncOp other :
        llvm::make_early_inc_range(clone->getOps<func::FuncOp>()))
     if (other.getSymName() != executable->entryName)
       other.erase();
-  clone->lookupSymbol<func::FuncOp>(executable->entryName)
-      ->setAttr("llvm.emit_c_interface", UnitAttr::get(context));
 
   std::string diagnostics;
   {
