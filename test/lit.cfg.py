@@ -25,3 +25,14 @@ llvm_config.add_tool_substitutions(tools, [config.fuse_tools_dir])
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")
     config.substitutions.append(("%{ptxas}", config.ptxas))
+
+# A usable GPU: tests marked `REQUIRES: cuda-device` run where there is one.
+import ctypes
+
+try:
+    cuda = ctypes.CDLL("libcuda.so.1")
+    count = ctypes.c_int(0)
+    if cuda.cuInit(0) == 0 and cuda.cuDeviceGetCount(ctypes.byref(count)) == 0 and count.value > 0:
+        config.available_features.add("cuda-device")
+except OSError:
+    pass

@@ -2,6 +2,7 @@
 
 #include "fuse/Run/Runner.h"
 
+#include "fuse/Dialect/Fuse/IR/FuseDialect.h"
 #include "fuse/Runtime/Runtime.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -191,6 +192,24 @@ Executable::compile(ModuleOp module, const RunOptions &options) {
       return llvm::createStringError(
           "the program has several functions (" + llvm::join(names, ", ") +
           "); choose one with --entry");
+  }
+
+  // Host code only allocates and launches; an op that would touch tensor
+  // data outside a kernel has no place in it.
+  Operation *unsupported = nullptr;
+  func.walk([&](Operation *op) {
+    if (!unsupported && op != func && !isa<func::ReturnOp>(op) &&
+        !isa_and_nonnull<FuseDialect>(op->getDialect()))
+      unsupported = op;
+  });
+  if (unsupported) {
+    std::string location;
+    llvm::raw_string_ostream os(location);
+    os << unsupported->getLoc();
+    return llvm::createStringError(
+        "'" + unsupported->getName().getStringRef().str() + "' at " +
+        location + " is not supported: fuse-run runs functions made of fuse "
+        "ops only");
   }
 
   auto executable = std::unique_ptr<Executable>(new Executable());

@@ -1,12 +1,15 @@
 """Checks, for every example, that the PTX has as many kernels as the report.
 
-usage: kernel_count.py FUSE_OPT EXAMPLES_DIR
+usage: kernel_count.py FUSE_OPT EXAMPLES_DIR [PTXAS]
+
+With PTXAS, every PTX is also assembled for sm_90 and must not spill.
 """
 import json
 import pathlib
 import re
 import subprocess
 import sys
+import tempfile
 
 
 def run(*args):
@@ -14,6 +17,7 @@ def run(*args):
 
 
 fuse_opt, examples = sys.argv[1], pathlib.Path(sys.argv[2])
+ptxas = sys.argv[3] if len(sys.argv) > 3 else None
 failures = 0
 for example in sorted(examples.glob("*.mlir")):
     report = json.loads(run(fuse_opt, str(example), "--fuse-report=json"))
@@ -24,4 +28,15 @@ for example in sorted(examples.glob("*.mlir")):
         status = "ok" if entries == expected else "MISMATCH"
         failures += entries != expected
         print(f"{status} {example.name} {variant}: report {expected}, ptx {entries}")
+        if ptxas:
+            with tempfile.NamedTemporaryFile("w", suffix=".ptx") as f:
+                f.write(ptx.split("\n", 1)[1])  # drop the gpu.module comment
+                f.flush()
+                info = subprocess.run([ptxas, "-arch=sm_90", "-v", f.name, "-o", "/dev/null"],
+                                      capture_output=True, text=True)
+            spills = re.findall(r"(\d+) bytes spill stores", info.stderr)
+            clean = info.returncode == 0 and all(s == "0" for s in spills)
+            failures += not clean
+            print(f"{'ok' if clean else 'PTXAS-FAIL'} ptxas {example.name} {variant}"
+                  + ("" if clean else ": " + info.stderr.strip()))
 sys.exit(1 if failures else 0)

@@ -1,0 +1,751 @@
+#!/usr/bin/env python3
+"""Checks the numbers fuse-run computes on the CPU target, op by op.
+
+usage: check_ops.py FUSE_RUN WORKDIR
+
+For every fuse op and every element type it accepts (docs/dialect.md), writes
+a small program and its inputs (.npy) into WORKDIR, runs it with
+`fuse-run --target=cpu` fused and with `--fusion=off`, and compares the
+results with a numpy reference that implements the documented semantics.
+A few multi-op chains check that fusion keeps the per-op rounding of f16 and
+bf16. Prints `ok OP DTYPE [VARIANT] (max error)` or `FAIL ...` per case and
+exits 1 on any failure.
+
+The fused and the eager result must be bit-identical (same bytes).
+
+Reference: inputs are exact values of their dtype; the op is evaluated on
+them in float64 (integers: exact Python ints, wrapped to the width) and the
+result rounded to nearest even to the compute type and then to the result
+type: f16 and bf16 compute in f32 and round once when stored, so their
+reference is round16(round32(exact)). Numpy has no bfloat16: bf16 inputs are
+written as float32 files holding bf16 values, and fuse-run writes bf16 results
+as float32.
+
+Tolerances (see TOLERANCE below): a float result passes when
+    |got - want| <= ULPS * ulp(want) + XREL * eps * |x|
+with `want` the rounded reference, ulp() the spacing of the result type at
+|want|, eps the machine epsilon of the compute type and x the op's input.
+NaN must give NaN and an infinity the same infinity; -0 and +0 compare equal.
+  * 0 ulp (bit-exact value): every integer, i1, cmp, select and cast case;
+    on floats neg abs relu floor ceil clamp leaky_relu max min, and add sub
+    mul div sqrt reciprocal, which IEEE 754 rounds correctly (for f16/bf16 the
+    f32 result rounded once is the correctly rounded result too).
+  * rsqrt (1 / sqrt(x), two roundings): 1 ulp.
+  * exp log tanh sin cos erf sigmoid silu pow, gelu: "a few ulp" (docs):
+    4 ulp on f32 and f64, 1 ulp on f16/bf16 (an f32 error of a few f32 ulp
+    moves the 16-bit rounding by at most one step).
+  * gelu also gets XREL = 4: `1 + erf(x / sqrt(2))` and `1 + tanh(...)`
+    cancel for negative x, so its error is relative to |x|, not to the
+    result; PyTorch evaluates the same formula.
+"""
+
+import concurrent.futures
+import math
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+FLOATS = ["f16", "bf16", "f32", "f64"]
+INTS = ["i32", "i64"]
+NUMERIC = FLOATS + INTS
+ANY = NUMERIC + ["i1"]
+
+TRANSCENDENTAL = {"f32": 4, "f64": 4, "f16": 1, "bf16": 1}
+# op -> {dtype: (ULPS, XREL)}; ops not listed are exact.
+TOLERANCE = {
+    "rsqrt": {t: (1, 0) for t in FLOATS},
+    **{op: {t: (u, 0) for t, u in TRANSCENDENTAL.items()}
+       for op in ["exp", "log", "tanh", "sin", "cos", "erf", "sigmoid",
+                  "silu", "pow"]},
+    "gelu": {t: (u, 4) for t, u in TRANSCENDENTAL.items()},
+}
+
+# precision bits (with the implicit one), smallest normal exponent, largest
+# exponent
+FLOAT_FORMAT = {"f16": (11, -14, 15), "bf16": (8, -126, 127),
+                "f32": (24, -126, 127), "f64": (53, -1022, 1023)}
+INT_BITS = {"i32": 32, "i64": 64}
+COMPUTE = {"f16": "f32", "bf16": "f32", "f32": "f32", "f64": "f64"}
+NUMPY = {"f16": np.float16, "bf16": np.float32, "f32": np.float32,
+         "f64": np.float64, "i32": np.int32, "i64": np.int64, "i1": np.bool_}
+
+
+#===-----------------------------------------------------------------------===#
+# Rounding and comparison
+#===-----------------------------------------------------------------------===#
+
+def round_float(dtype, x):
+    """float64 values rounded to nearest even in `dtype` (as float64)."""
+    x = np.asarray(x, np.float64)
+    if dtype == "f64":
+        return x.copy()
+    p, emin, emax = FLOAT_FORMAT[dtype]
+    out = x.copy()
+    finite = np.isfinite(x) & (x != 0)
+    _, e = np.frexp(np.abs(x[finite]))
+    exponent = np.maximum(e - 1, emin)
+    ulp = np.ldexp(1.0, exponent - (p - 1))
+    rounded = np.rint(x[finite] / ulp) * ulp
+    largest = (2 - 2.0 ** (1 - p)) * 2.0 ** emax
+    rounded[np.abs(rounded) > largest] = np.inf * np.sign(
+        rounded[np.abs(rounded) > largest])
+    out[finite] = rounded
+    return out
+
+
+def round_int_to_float(dtype, n):
+    """Python int `n` rounded to nearest even in `dtype`, without double
+    rounding through float64."""
+    p, _, emax = FLOAT_FORMAT[dtype]
+    m = abs(n)
+    shift = max(m.bit_length() - p, 0)
+    q, r = divmod(m, 1 << shift)
+    half = (1 << shift) >> 1
+    if shift and (r > half or (r == half and q & 1)):
+        q += 1
+    value = q << shift
+    largest = ((1 << p) - 1) << (emax - p + 1)
+    result = math.inf if value > largest else float(value)
+    return -result if n < 0 else result
+
+
+def ulp(dtype, w):
+    p, emin, _ = FLOAT_FORMAT[dtype]
+    _, e = np.frexp(np.abs(w))
+    exponent = np.where(w == 0, emin, np.maximum(e - 1, emin))
+    return np.ldexp(1.0, exponent - (p - 1))
+
+
+def wrap(dtype, n):
+    bits = INT_BITS[dtype]
+    return (n + (1 << (bits - 1))) % (1 << bits) - (1 << (bits - 1))
+
+
+def to_result(dtype, values):
+    """The reference `values` (float64 or Python ints) in result `dtype`."""
+    if dtype == "i1":
+        return np.asarray(values, bool)
+    if dtype in INTS:
+        values = np.array(values, dtype=object)
+        return np.array([wrap(dtype, int(v)) for v in values.ravel()],
+                        dtype=NUMPY[dtype]).reshape(values.shape)
+    return round_float(dtype, round_float(COMPUTE[dtype], values))
+
+
+def compare(op, dtype, got, want, x):
+    """(number of bad elements, first bad description, max error in ulp)."""
+    if got.shape != want.shape:
+        return 1, f"shape {got.shape}, expected {want.shape}", 0
+    if dtype not in FLOATS or op not in TOLERANCE:
+        if dtype in FLOATS:
+            bad = ~((got == want) | (np.isnan(got) & np.isnan(want)))
+        else:
+            bad = got != want
+        err = 0.0
+    else:
+        ulps, xrel = TOLERANCE[op][dtype]
+        eps = 2.0 ** (1 - FLOAT_FORMAT[COMPUTE[dtype]][0])
+        with np.errstate(invalid="ignore", over="ignore"):
+            diff = np.abs(got - want)
+            scale = ulp(dtype, want)
+            allowed = ulps * scale
+            if xrel:
+                allowed = allowed + xrel * eps * np.abs(
+                    np.broadcast_to(x, want.shape))
+            special = ~np.isfinite(want)
+            same = np.where(special,
+                            (got == want) | (np.isnan(got) & np.isnan(want)),
+                            diff <= allowed)
+            bad = ~same
+            finite = ~special & np.isfinite(got)
+            err = float(np.max(diff[finite] / scale[finite], initial=0))
+    nbad = int(np.count_nonzero(bad))
+    if not nbad:
+        return 0, "", err
+    i = np.unravel_index(np.argmax(bad), bad.shape)
+    inputs = ""
+    if x is not None:
+        inputs = f" (input {np.broadcast_to(x, want.shape)[i]!r})"
+    return (nbad, f"element {tuple(int(k) for k in i)}{inputs}: got "
+            f"{got[i]!r}, expected {want[i]!r}", err)
+
+
+#===-----------------------------------------------------------------------===#
+# Input values
+#===-----------------------------------------------------------------------===#
+
+RNG = np.random.default_rng(20240611)
+SPECIAL = [0.0, -0.0, 1.0, -1.0, 0.5, -2.5, np.nan, np.inf, -np.inf]
+
+
+def float_values(dtype, low, high, extra=(), count=24):
+    """Random values in [low, high) and the `extra` ones, exact in dtype."""
+    values = np.concatenate([RNG.uniform(low, high, count),
+                             np.asarray(extra, np.float64)])
+    return round_float(dtype, values)
+
+
+def int_values(dtype, count=24):
+    bits = INT_BITS[dtype]
+    lo, hi = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    values = list(RNG.integers(-1000, 1000, count))
+    values += [0, 1, -1, 2, -2, 7, -7, lo, hi, lo + 1, hi - 1]
+    return np.array(values, NUMPY[dtype])
+
+
+def write_npy(path, dtype, values):
+    if dtype == "bf16":
+        values = round_float("bf16", values).astype(np.float32)
+    np.save(path, np.asarray(values).astype(NUMPY[dtype]))
+
+
+def read_npy(path, dtype):
+    array = np.load(path)
+    if dtype in FLOATS:
+        return array.astype(np.float64)
+    return array
+
+
+#===-----------------------------------------------------------------------===#
+# Reference semantics (float64 or Python ints)
+#===-----------------------------------------------------------------------===#
+
+erf = np.vectorize(math.erf, otypes=[np.float64])
+
+
+def sigmoid(x):
+    return 1 / (1 + np.exp(-x))
+
+
+def gelu(x):
+    return x * 0.5 * (1 + erf(x / math.sqrt(2)))
+
+
+def gelu_tanh(x):
+    return 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) *
+                                  (x + 0.044715 * x ** 3)))
+
+
+FLOAT_UNARY = {
+    "neg": lambda x: -x,
+    "abs": np.abs,
+    "relu": lambda x: np.maximum(x, 0),
+    "floor": np.floor,
+    "ceil": np.ceil,
+    "exp": np.exp,
+    "log": np.log,
+    "sqrt": np.sqrt,
+    "rsqrt": lambda x: 1 / np.sqrt(x),
+    "tanh": np.tanh,
+    "sigmoid": sigmoid,
+    "silu": lambda x: x * sigmoid(x),
+    "sin": np.sin,
+    "cos": np.cos,
+    "erf": erf,
+    "reciprocal": lambda x: 1 / x,
+    "gelu": gelu,
+}
+
+INT_UNARY = {
+    "neg": lambda n: -n,
+    "abs": abs,
+    "relu": lambda n: max(n, 0),
+    "floor": lambda n: n,
+    "ceil": lambda n: n,
+}
+
+# Inputs of unary float ops: random range and extra values per op; the
+# SPECIAL values are added to every op.
+UNARY_RANGE = {
+    "neg": (-10, 10, []), "abs": (-10, 10, []), "relu": (-10, 10, []),
+    "floor": (-10, 10, [2.0, -3.0, 0.25, -0.25, 1e30]),
+    "ceil": (-10, 10, [2.0, -3.0, 0.25, -0.25, 1e30]),
+    "exp": (-20, 20, [1e-6, -1e-6, 80.0, -80.0]),
+    "log": (1e-3, 1e3, [1e-30, 1e30, 2.0, 0.999]),
+    "sqrt": (0, 1e3, [1e-30, 1e30, 2.0, 4.0]),
+    "rsqrt": (1e-3, 1e3, [1e-30, 1e30, 2.0, 4.0]),
+    "tanh": (-10, 10, [1e-5, -1e-5, 0.01, 20.0, -20.0]),
+    "sigmoid": (-20, 20, [40.0, -40.0, 1e-5]),
+    "silu": (-20, 20, [40.0, -40.0, 1e-5]),
+    "sin": (-10, 10, [1e-5, math.pi, -math.pi / 2]),
+    "cos": (-10, 10, [1e-5, math.pi, -math.pi / 2]),
+    "erf": (-5, 5, [1e-5, -1e-5, 0.01, 10.0, -10.0]),
+    "reciprocal": (-10, 10, [1e-3, 3.0, -7.0, 1e30]),
+    "gelu": (-6, 6, [1e-5, -1e-5, 10.0, -10.0]),
+    "gelu_tanh": (-6, 6, [1e-5, -1e-5, 10.0, -10.0]),
+    "leaky_relu": (-10, 10, [1e30, -1e30]),
+    "clamp": (-10, 10, [-1.5, 6.0, 0.75]),
+}
+
+
+#===-----------------------------------------------------------------------===#
+# Cases
+#===-----------------------------------------------------------------------===#
+
+def tensor(shape, dtype):
+    return f"tensor<{shape}x{dtype}>" if shape else f"tensor<{dtype}>"
+
+
+def mlir_float(value):
+    return f"{value:.17e}"
+
+
+class Case:
+    """One program: `body` lines using %a0.. for the arguments; `args` are
+    (mlir shape, dtype, numpy values); `results` are (mlir shape, dtype,
+    reference values, x for the tolerance)."""
+
+    def __init__(self, op, dtype, variant, args, body, results, tol_op=None):
+        self.name = " ".join(s for s in (op, dtype, variant) if s)
+        self.op = tol_op or op
+        self.dtype = dtype
+        self.args = args
+        self.body = body
+        self.results = results
+
+    def program(self):
+        params = ", ".join(f"%a{i}: {tensor(s, t)}"
+                           for i, (s, t, _) in enumerate(self.args))
+        types = [tensor(s, t) for s, t, _, _ in self.results]
+        names = [f"%r{i}" for i in range(len(self.results))]
+        lines = [f"func.func @f({params}) -> ({', '.join(types)}) {{"]
+        lines += ["  " + line for line in self.body]
+        lines += [f"  return {', '.join(names)} : {', '.join(types)}", "}"]
+        return "\n".join(lines) + "\n"
+
+
+def unary_float_cases():
+    ops = ["neg", "abs", "relu", "floor", "ceil", "exp", "log", "sqrt",
+           "rsqrt", "tanh", "sigmoid", "silu", "sin", "cos", "erf",
+           "reciprocal", "gelu"]
+    for op in ops + ["gelu_tanh", "leaky_relu", "leaky_relu_default"]:
+        for t in FLOATS:
+            low, high, extra = UNARY_RANGE[op.replace("_default", "")]
+            x = float_values(t, low, high, list(extra) + SPECIAL)
+            ty = tensor("?", t)
+            with np.errstate(all="ignore"):
+                if op == "gelu_tanh":
+                    ref = gelu_tanh(x)
+                    line = f"%r0 = fuse.gelu %a0 {{approximate = \"tanh\"}} : {ty}"
+                    yield Case("gelu", t, "tanh", [("?", t, x)], [line],
+                               [("?", t, to_result(t, ref), x)])
+                    continue
+                if op == "leaky_relu":
+                    ref = np.where(x >= 0, x, 0.25 * x)
+                    line = (f"%r0 = fuse.leaky_relu %a0 {{alpha = 0.25 : {t}}}"
+                            f" : {ty}")
+                    yield Case(op, t, "alpha=0.25", [("?", t, x)], [line],
+                               [("?", t, to_result(t, ref), x)])
+                    continue
+                if op == "leaky_relu_default":
+                    # alpha = 0.01 in the compute type, like PyTorch's
+                    # negative_slope.
+                    alpha = round_float(COMPUTE[t], 0.01)
+                    ref = np.where(x >= 0, x, alpha * x)
+                    line = f"%r0 = fuse.leaky_relu %a0 : {ty}"
+                    yield Case("leaky_relu", t, "default", [("?", t, x)],
+                               [line], [("?", t, to_result(t, ref), x)])
+                    continue
+                ref = FLOAT_UNARY[op](x)
+            yield Case(op, t, "", [("?", t, x)],
+                       [f"%r0 = fuse.{op} %a0 : {ty}"],
+                       [("?", t, to_result(t, ref), x)])
+
+
+def unary_int_cases():
+    for op, fn in INT_UNARY.items():
+        for t in INTS:
+            x = int_values(t)
+            ref = [fn(int(v)) for v in x]
+            yield Case(op, t, "", [("?", t, x)],
+                       [f"%r0 = fuse.{op} %a0 : {tensor('?', t)}"],
+                       [("?", t, to_result(t, ref), None)])
+
+
+def clamp_cases():
+    variants = [("min+max", -1.5, 6.0), ("min", -1.5, None),
+                ("max", None, 0.75), ("min>max", 2.0, -1.0)]
+    for t in NUMERIC:
+        for name, lo, hi in variants:
+            attrs = []
+            if t in FLOATS:
+                x = float_values(t, *UNARY_RANGE["clamp"][:2],
+                                 UNARY_RANGE["clamp"][2] + SPECIAL)
+                fmt = lambda v: f"{mlir_float(v)} : {t}"
+                ref = x.copy()
+                with np.errstate(invalid="ignore"):
+                    if lo is not None:
+                        ref = np.maximum(ref, lo)
+                    if hi is not None:
+                        ref = np.minimum(ref, hi)
+            else:
+                lo = None if lo is None else int(math.floor(lo))
+                hi = None if hi is None else int(math.ceil(hi * 100))
+                x = int_values(t)
+                fmt = lambda v: f"{v} : {t}"
+                ref = [int(v) for v in x]
+                if lo is not None:
+                    ref = [max(v, lo) for v in ref]
+                if hi is not None:
+                    ref = [min(v, hi) for v in ref]
+            if lo is not None:
+                attrs.append(f"min = {fmt(lo)}")
+            if hi is not None:
+                attrs.append(f"max = {fmt(hi)}")
+            line = (f"%r0 = fuse.clamp %a0 {{{', '.join(attrs)}}} : "
+                    f"{tensor('?', t)}")
+            yield Case("clamp", t, name, [("?", t, x)], [line],
+                       [("?", t, to_result(t, ref), x)])
+
+
+def binary_values(op, t):
+    """(lhs column, rhs row) whose outer pairs are the op's test points."""
+    if t in INTS:
+        lo = -(1 << (INT_BITS[t] - 1))
+        lhs = [0, 1, -1, 2, -2, 7, -7, 13, -100, 1000, lo, -lo - 1, lo + 1]
+        rhs = [0, 1, -1, 2, -2, 3, -3, 5, 31, 63, -64, lo, -lo - 1]
+        if op == "pow":
+            rhs = [0, 1, 2, 3, 7, 31, 32, 63, -1, -2, -3, lo, -lo - 1]
+        return np.array(lhs, NUMPY[t]), np.array(rhs, NUMPY[t])
+    if op == "pow":
+        lhs = [0.0, -0.0, 1.0, -1.0, 2.0, -2.0, 0.5, -0.5, 3.75, 10.0,
+               1.25, 0.1, np.nan, np.inf, -np.inf]
+        rhs = [0.0, -0.0, 1.0, 2.0, 3.0, -1.0, -2.0, 0.5, -0.5, 2.5, 7.0,
+               -3.0, np.nan, np.inf, -np.inf]
+    else:
+        lhs = [0.0, -0.0, 1.0, -1.0, 2.5, -3.75, 0.3, 7.0, 1000.0, 1e-3,
+               np.nan, np.inf, -np.inf]
+        rhs = [0.0, -0.0, 1.0, -1.0, 3.0, -0.75, 0.1, 7.0, -1000.0, 6e-3,
+               np.nan, np.inf, -np.inf]
+    return round_float(t, lhs), round_float(t, rhs)
+
+
+def int_div(a, b, bits):
+    if b == 0:
+        return 0
+    q = abs(a) // abs(b)
+    return q if (a < 0) == (b < 0) else -q
+
+
+def int_pow(a, b, bits):
+    if b < 0:
+        return 1 if a == 1 else (-1 if b & 1 else 1) if a == -1 else 0
+    return pow(a, b, 1 << bits)
+
+
+INT_BINARY = {
+    "add": lambda a, b, n: a + b,
+    "sub": lambda a, b, n: a - b,
+    "mul": lambda a, b, n: a * b,
+    "div": int_div,
+    "max": lambda a, b, n: max(a, b),
+    "min": lambda a, b, n: min(a, b),
+    "pow": int_pow,
+}
+FLOAT_BINARY = {
+    "add": np.add, "sub": np.subtract, "mul": np.multiply,
+    "div": np.divide, "max": np.maximum, "min": np.minimum,
+    "pow": np.power,
+}
+CMP = {"eq": np.equal, "ne": np.not_equal, "lt": np.less,
+       "le": np.less_equal, "gt": np.greater, "ge": np.greater_equal}
+
+
+def binary_ref(op, t, a, b):
+    if t in INTS:
+        bits = INT_BITS[t]
+        a, b = np.broadcast_arrays(a.astype(object), b.astype(object))
+        ref = [INT_BINARY[op](int(x), int(y), bits)
+               for x, y in zip(a.ravel(), b.ravel())]
+        return to_result(t, np.array(ref, object).reshape(a.shape))
+    with np.errstate(all="ignore"):
+        return to_result(t, FLOAT_BINARY[op](a, b))
+
+
+def binary_cases():
+    for op in FLOAT_BINARY:
+        for t in NUMERIC:
+            lhs, rhs = binary_values(op, t)
+            a, b = lhs.reshape(-1, 1), rhs.reshape(1, -1)
+            line = (f"%r0 = fuse.{op} %a0, %a1 : {tensor('?x1', t)}, "
+                    f"{tensor('1x?', t)} -> {tensor('?x?', t)}")
+            yield Case(op, t, "outer", [("?x1", t, a), ("1x?", t, b)],
+                       [line], [("?x?", t, binary_ref(op, t, a, b), a)])
+    # The other broadcasting forms, on every numeric type.
+    shapes = [("row", "?x4", (3, 4), "4", (4,), "?x4"),
+              ("scalar", "?", (7,), "", (), "?"),
+              ("static", "3x1", (3, 1), "1x4", (1, 4), "3x4"),
+              ("same", "?x?", (2, 3), "?x?", (2, 3), "?x?")]
+    for t in NUMERIC:
+        for op in ["add", "mul"]:
+            for name, sa, na, sb, nb, sr in shapes:
+                if t in FLOATS:
+                    a = float_values(t, -10, 10, count=int(np.prod(na)))
+                    b = float_values(t, -10, 10, count=int(np.prod(nb)))
+                else:
+                    a = RNG.integers(-1000, 1000, int(np.prod(na)))
+                    b = RNG.integers(-1000, 1000, int(np.prod(nb)))
+                a = a.reshape(na).astype(NUMPY[t])
+                b = b.reshape(nb).astype(NUMPY[t])
+                line = (f"%r0 = fuse.{op} %a0, %a1 : {tensor(sa, t)}, "
+                        f"{tensor(sb, t)} -> {tensor(sr, t)}")
+                yield Case(op, t, name, [(sa, t, a), (sb, t, b)], [line],
+                           [(sr, t, binary_ref(op, t, a, b), a)])
+
+
+def cmp_cases():
+    for pred, fn in CMP.items():
+        for t in ANY:
+            if t == "i1":
+                lhs = np.array([False, True]).reshape(-1, 1)
+                rhs = np.array([False, True]).reshape(1, -1)
+            else:
+                lhs, rhs = binary_values("cmp", t)
+                lhs, rhs = lhs.reshape(-1, 1), rhs.reshape(1, -1)
+                if t in FLOATS:
+                    # Equal pairs too, not only the diagonal of a column and
+                    # a row that differ.
+                    rhs = np.concatenate([rhs, lhs.reshape(1, -1)], axis=1)
+            line = (f"%r0 = fuse.cmp {pred}, %a0, %a1 : {tensor('?x1', t)}, "
+                    f"{tensor('1x?', t)} -> {tensor('?x?', 'i1')}")
+            if t in FLOATS:
+                ref = fn(lhs.astype(np.float64), rhs.astype(np.float64))
+            else:
+                ref = fn(lhs.astype(object), rhs.astype(object)).astype(bool)
+            yield Case("cmp", t, pred, [("?x1", t, lhs), ("1x?", t, rhs)],
+                       [line], [("?x?", "i1", ref, None)])
+
+
+def select_cases():
+    for t in ANY:
+        m = np.array([True, False, True, False, False]).reshape(5, 1)
+        if t == "i1":
+            a = RNG.integers(0, 2, (5, 4)).astype(bool)
+            b = np.array(True)
+        elif t in FLOATS:
+            a = float_values(t, -10, 10, [np.nan, np.inf], count=18)
+            a = a.reshape(5, 4)
+            b = round_float(t, np.array(-0.5))
+        else:
+            a = RNG.integers(-1000, 1000, (5, 4)).astype(NUMPY[t])
+            b = np.array(-7, NUMPY[t])
+        ref = np.where(m, a, b)
+        line = (f"%r0 = fuse.select %a0, %a1, %a2 : {tensor('?x1', 'i1')}, "
+                f"{tensor('?x4', t)}, {tensor('', t)} -> {tensor('?x4', t)}")
+        yield Case("select", t, "", [("?x1", "i1", m), ("?x4", t, a),
+                                     ("", t, b)], [line],
+                   [("?x4", t, to_result(t, ref), None)])
+
+
+def cast_inputs(src, dst):
+    """Values of `src` with a defined cast to `dst` (float -> int: in range,
+    no NaN)."""
+    if src == "i1":
+        return np.array([False, True, True, False])
+    if src in INTS:
+        lo = -(1 << (INT_BITS[src] - 1))
+        values = [0, 1, -1, 7, -1000, 65504, 65519, 65520, -65520, 2049,
+                  16777217, -16777217, 16777216 + 65536 + 1, lo, -lo - 1]
+        if src == "i64":
+            values += [(1 << 53) + 1, -(1 << 53) - 1, (1 << 40) + 3,
+                       (1 << 32) + 5, -(1 << 31) - 1, 1 << 31]
+        return np.array(values, NUMPY[src])
+    values = [0.0, -0.0, 1.0, -1.0, 0.4, -0.4, 0.5, 1.5, 2.5, -2.5, -2.75,
+              100.7, -100.7, 3.0e-5, 1.0 / 3.0]
+    if dst in FLOATS or dst == "i1":
+        values += [np.nan, np.inf, -np.inf, 1e-8, 1e-30, 1e-40, 1e-310,
+                   65504.0, 65519.0, 65520.0, 1e5, 3.0e38, 3.5e38, 1e300,
+                   1 + 2.0 ** -11 + 2.0 ** -40, 1 + 2.0 ** -8 + 2.0 ** -40,
+                   2049.0]
+    else:
+        largest = {"f16": 65504.0, "bf16": 2.0 ** 30, "f32": 2.0 ** 30,
+                   "f64": 2.0 ** 30}[src]
+        if dst == "i64":
+            largest = {"f16": 65504.0, "bf16": 2.0 ** 62, "f32": 2.0 ** 62,
+                       "f64": 2.0 ** 62 + 2.0 ** 40}[src]
+        values += [largest, -largest, -largest * 0.75 - 0.5, 65503.0]
+    return round_float(src, values)
+
+
+def cast_ref(src, dst, x):
+    if dst == "i1":
+        return np.asarray(x).astype(np.float64) != 0
+    if src == "i1":
+        values = np.asarray(x).astype(np.int64)
+        return values.astype(np.float64) if dst in FLOATS else values
+    if src in INTS and dst in FLOATS:
+        return np.array([round_int_to_float(dst, int(v)) for v in x])
+    if src in INTS:
+        return np.array([wrap(dst, int(v)) for v in x], NUMPY[dst])
+    if dst in FLOATS:
+        # Rounded once, from the source value.
+        return round_float(dst, x)
+    return np.array([int(math.trunc(v)) for v in x], NUMPY[dst])
+
+
+def cast_cases():
+    for src in ANY:
+        for dst in ANY:
+            x = cast_inputs(src, dst)
+            ref = cast_ref(src, dst, x)
+            line = (f"%r0 = fuse.cast %a0 : {tensor('?', src)} to "
+                    f"{tensor('?', dst)}")
+            # The reference is already in dst: no compute-type rounding.
+            yield Case("cast", f"{src}->{dst}", "", [("?", src, x)], [line],
+                       [("?", dst, ref, x)])
+
+
+def chain_cases():
+    """Several ops in one kernel: fused, each op still rounds to the tensor
+    type (f16/bf16 round after every op, like PyTorch op by op)."""
+    for t in FLOATS:
+        x = float_values(t, -4, 4, [0.0, np.nan, np.inf, -np.inf], count=60)
+        x = x.reshape(8, 8)
+        bias = float_values(t, -1, 1, count=8)
+        ty, tb = tensor("?x8", t), tensor("8", t)
+        r = lambda v: to_result(t, v)
+        with np.errstate(all="ignore"):
+            s = r(x + bias)
+            g = r(gelu_tanh(s))
+            y = r(g * round_float(t, 0.1))
+            z = r(np.where(y > 0, y, r(-y)))
+        body = [f"%k = fuse.constant 0.1 : {tensor('', t)}",
+                f"%s = fuse.add %a0, %a1 : {ty}, {tb} -> {ty}",
+                f"%g = fuse.gelu %s {{approximate = \"tanh\"}} : {ty}",
+                f"%y = fuse.mul %g, %k : {ty}, {tensor('', t)} -> {ty}",
+                f"%c = fuse.cmp gt, %y, %k : {ty}, {tensor('', t)} -> "
+                f"{tensor('?x8', 'i1')}",
+                f"%n = fuse.neg %y : {ty}",
+                f"%r0 = fuse.select %c, %y, %n : {tensor('?x8', 'i1')}, {ty},"
+                f" {ty} -> {ty}",
+                f"%r1 = fuse.sigmoid %s : {ty}"]
+        with np.errstate(all="ignore"):
+            z = np.where(y > round_float(t, 0.1), y, r(-y))
+            sg = r(sigmoid(s))
+        yield Case("chain", t, "gelu-select", [("?x8", t, x), ("8", t, bias)],
+                   body, [("?x8", t, z, s), ("?x8", t, sg, s)],
+                   tol_op="gelu")
+        # Rounding between ops is visible: (a * b) + c in f16 rounds the
+        # product before the add.
+        a = float_values(t, -100, 100, count=64)
+        b = float_values(t, -100, 100, count=64)
+        c = float_values(t, -100, 100, count=64)
+        ty = tensor("?", t)
+        ref = r(r(r(a * b) + c) - a)
+        body = [f"%p = fuse.mul %a0, %a1 : {ty}",
+                f"%q = fuse.add %p, %a2 : {ty}",
+                f"%r0 = fuse.sub %q, %a0 : {ty}"]
+        yield Case("chain", t, "mul-add-sub",
+                   [("?", t, a), ("?", t, b), ("?", t, c)], body,
+                   [("?", t, ref, a)])
+        # A round trip through a narrower type stays rounded.
+        narrow = {"f16": "bf16", "bf16": "f16", "f32": "f16",
+                  "f64": "f32"}[t]
+        x = float_values(t, -1000, 1000, [1.0 / 3, 1e-5], count=30)
+        ref = round_float(t, round_float(narrow, x) * 3)
+        tn = tensor("?", narrow)
+        three = f"%k = fuse.constant 3.0 : {tensor('', t)}"
+        body = [three,
+                f"%n = fuse.cast %a0 : {ty} to {tn}",
+                f"%w = fuse.cast %n : {tn} to {ty}",
+                f"%r0 = fuse.mul %w, %k : {ty}, {tensor('', t)} -> {ty}"]
+        yield Case("chain", t, f"cast-{narrow}", [("?", t, x)], body,
+                   [("?", t, ref, x)])
+    for t in INTS:
+        a = int_values(t)
+        b = np.roll(a, 3)
+        bits = INT_BITS[t]
+        ref = [wrap(t, abs(wrap(t, int_div(int(x), int(y), bits) * 3)) -
+                    int(x)) for x, y in zip(a, b)]
+        ty = tensor("?", t)
+        body = [f"%k = fuse.constant 3 : {tensor('', t)}",
+                f"%d = fuse.div %a0, %a1 : {ty}",
+                f"%m = fuse.mul %d, %k : {ty}, {tensor('', t)} -> {ty}",
+                f"%b = fuse.abs %m : {ty}",
+                f"%r0 = fuse.sub %b, %a0 : {ty}"]
+        yield Case("chain", t, "div-mul-abs-sub", [("?", t, a), ("?", t, b)],
+                   body, [("?", t, to_result(t, ref), None)])
+
+
+def all_cases():
+    for generate in (unary_float_cases, unary_int_cases, clamp_cases,
+                     binary_cases, cmp_cases, select_cases, cast_cases,
+                     chain_cases):
+        yield from generate()
+
+
+#===-----------------------------------------------------------------------===#
+# Running
+#===-----------------------------------------------------------------------===#
+
+def run_case(fuse_run, workdir, index, case):
+    directory = os.path.join(workdir, f"{index:03d}")
+    os.makedirs(directory, exist_ok=True)
+    program = os.path.join(directory, "prog.mlir")
+    with open(program, "w") as f:
+        f.write(case.program())
+    inputs = []
+    for i, (_, dtype, values) in enumerate(case.args):
+        path = os.path.join(directory, f"in{i}.npy")
+        write_npy(path, dtype, values)
+        inputs += ["--input", path]
+    outputs = {}
+    for variant, flags in (("fused", []), ("eager", ["--fusion=off"])):
+        paths = [os.path.join(directory, f"{variant}{i}.npy")
+                 for i in range(len(case.results))]
+        command = [fuse_run, program, "--target=cpu", *inputs, *flags]
+        for path in paths:
+            command += ["--output", path]
+        proc = subprocess.run(command, capture_output=True, text=True)
+        if proc.returncode != 0:
+            message = (proc.stderr or proc.stdout).strip().replace("\n", " | ")
+            return (f"FAIL {case.name}: {variant} exit {proc.returncode}: "
+                    f"{message} [{directory}]")
+        outputs[variant] = [np.load(path) for path in paths]
+    worst = 0.0
+    for i, (_, dtype, want, x) in enumerate(case.results):
+        fused, eager = outputs["fused"][i], outputs["eager"][i]
+        if fused.dtype != eager.dtype or fused.shape != eager.shape or \
+                fused.tobytes() != eager.tobytes():
+            return (f"FAIL {case.name}: result {i}: fused and eager differ "
+                    f"[{directory}]")
+        expected_dtype = np.dtype(NUMPY[dtype])
+        if fused.dtype != expected_dtype:
+            return (f"FAIL {case.name}: result {i}: dtype {fused.dtype}, "
+                    f"expected {expected_dtype} [{directory}]")
+        got = read_npy(os.path.join(directory, f"fused{i}.npy"), dtype)
+        want = np.asarray(want)
+        if dtype in FLOATS:
+            want = want.astype(np.float64)
+        bad, first, err = compare(case.op, dtype, got, want, x)
+        if bad:
+            return (f"FAIL {case.name}: result {i}: {bad} of {want.size} "
+                    f"elements wrong; {first} [{directory}]")
+        worst = max(worst, err)
+    if case.op in TOLERANCE and case.dtype in TOLERANCE[case.op]:
+        return f"ok {case.name} (max {worst:g} ulp)"
+    return f"ok {case.name}"
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    fuse_run, workdir = sys.argv[1], sys.argv[2]
+    os.makedirs(workdir, exist_ok=True)
+    cases = list(all_cases())
+    with concurrent.futures.ThreadPoolExecutor(
+            max_workers=min(4, os.cpu_count() or 1)) as pool:
+        lines = pool.map(lambda ic: run_case(fuse_run, workdir, *ic),
+                         enumerate(cases))
+        failures = 0
+        for line in lines:
+            print(line, flush=True)
+            failures += line.startswith("FAIL")
+    print(f"{len(cases)} cases, {failures} failed")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,966 @@
+//===- FakeCuda.cpp - a fake CUDA driver for the runtime tests ------------===//
+//
+// A stand-in for libcuda.so.1 that fuse's runtime loads through
+// FUSE_LIBCUDA, so that the CUDA path of fuse-run is tested on machines
+// without a GPU. It exports every driver entry point the runtime resolves,
+// with the driver's C ABI declared by hand (no CUDA headers):
+//
+// - one device, "Fake GPU", compute capability 9.0, 80 GiB;
+// - device memory is host memory, so copies and memsets really move data;
+// - cuModuleLoadDataEx accepts NUL-terminated PTX text and records its
+//   `.entry` names; cuModuleGetFunction finds only those;
+// - cuLaunchKernel records the launch and runs nothing;
+// - every event pair measures 0.25 ms.
+//
+// Handles are checked as the driver checks them (unknown or destroyed
+// handles, calls before cuInit or without a current context, copies past
+// the end of an allocation), so that misuse by the runtime shows up as an
+// error instead of passing silently.
+//
+// Environment:
+//   FAKE_CUDA_LOG=FILE   appends one line per call, e.g.
+//                        `cuMemAlloc_v2 4000000`,
+//                        `cuLaunchKernel k grid=977,1,1 block=256,1,1`; a
+//                        failed call ends with ` -> CUDA_ERROR_NAME`. At exit:
+//                        `leaks: N` (allocations never freed) and
+//                        `unreleased: modules=M streams=S events=E contexts=C`.
+//   FAKE_CUDA_FAIL=SYMBOL[:N[:CODE]][,...]
+//                        the N-th call (default 1st) of SYMBOL fails with
+//                        CODE, by default CUDA_ERROR_OUT_OF_MEMORY for
+//                        cuMemAlloc_v2, CUDA_ERROR_INVALID_PTX (with a JIT
+//                        log) for cuModuleLoadDataEx, CUDA_ERROR_LAUNCH_FAILED
+//                        for cuLaunchKernel and CUDA_ERROR_UNKNOWN otherwise.
+//   FAKE_CUDA_DEVICES=N  the number of devices cuDeviceGetCount reports.
+//
+//===----------------------------------------------------------------------===//
+
+#include <cctype>
+#include <cstdarg>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iterator>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace {
+
+using CUresult = int;
+using CUdevice = int;
+using CUdeviceptr = unsigned long long;
+using CUcontext = void *;
+using CUmodule = void *;
+using CUfunction = void *;
+using CUstream = void *;
+using CUevent = void *;
+
+enum : CUresult {
+  CUDA_SUCCESS = 0,
+  CUDA_ERROR_INVALID_VALUE = 1,
+  CUDA_ERROR_OUT_OF_MEMORY = 2,
+  CUDA_ERROR_NOT_INITIALIZED = 3,
+  CUDA_ERROR_DEINITIALIZED = 4,
+  CUDA_ERROR_NO_DEVICE = 100,
+  CUDA_ERROR_INVALID_DEVICE = 101,
+  CUDA_ERROR_INVALID_IMAGE = 200,
+  CUDA_ERROR_INVALID_CONTEXT = 201,
+  CUDA_ERROR_INVALID_PTX = 218,
+  CUDA_ERROR_INVALID_HANDLE = 400,
+  CUDA_ERROR_NOT_FOUND = 500,
+  CUDA_ERROR_NOT_READY = 600,
+  CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES = 701,
+  CUDA_ERROR_CONTEXT_IS_DESTROYED = 709,
+  CUDA_ERROR_LAUNCH_FAILED = 719,
+  CUDA_ERROR_UNKNOWN = 999,
+};
+
+struct ErrorInfo {
+  CUresult code;
+  const char *name;
+  const char *text;
+};
+
+// Names and descriptions as the driver's cuGetErrorName/cuGetErrorString
+// give them.
+constexpr ErrorInfo kErrors[] = {
+    {CUDA_SUCCESS, "CUDA_SUCCESS", "no error"},
+    {CUDA_ERROR_INVALID_VALUE, "CUDA_ERROR_INVALID_VALUE", "invalid argument"},
+    {CUDA_ERROR_OUT_OF_MEMORY, "CUDA_ERROR_OUT_OF_MEMORY", "out of memory"},
+    {CUDA_ERROR_NOT_INITIALIZED, "CUDA_ERROR_NOT_INITIALIZED",
+     "initialization error"},
+    {CUDA_ERROR_DEINITIALIZED, "CUDA_ERROR_DEINITIALIZED",
+     "driver shutting down"},
+    {CUDA_ERROR_NO_DEVICE, "CUDA_ERROR_NO_DEVICE",
+     "no CUDA-capable device is detected"},
+    {CUDA_ERROR_INVALID_DEVICE, "CUDA_ERROR_INVALID_DEVICE",
+     "invalid device ordinal"},
+    {CUDA_ERROR_INVALID_IMAGE, "CUDA_ERROR_INVALID_IMAGE",
+     "device kernel image is invalid"},
+    {CUDA_ERROR_INVALID_CONTEXT, "CUDA_ERROR_INVALID_CONTEXT",
+     "invalid device context"},
+    {CUDA_ERROR_INVALID_PTX, "CUDA_ERROR_INVALID_PTX",
+     "a PTX JIT compilation failed"},
+    {CUDA_ERROR_INVALID_HANDLE, "CUDA_ERROR_INVALID_HANDLE",
+     "invalid resource handle"},
+    {CUDA_ERROR_NOT_FOUND, "CUDA_ERROR_NOT_FOUND", "named symbol not found"},
+    {CUDA_ERROR_NOT_READY, "CUDA_ERROR_NOT_READY", "device not ready"},
+    {CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES",
+     "too many resources requested for launch"},
+    {CUDA_ERROR_CONTEXT_IS_DESTROYED, "CUDA_ERROR_CONTEXT_IS_DESTROYED",
+     "context is destroyed"},
+    {CUDA_ERROR_LAUNCH_FAILED, "CUDA_ERROR_LAUNCH_FAILED",
+     "unspecified launch failure"},
+    {CUDA_ERROR_UNKNOWN, "CUDA_ERROR_UNKNOWN", "unknown error"},
+};
+
+const ErrorInfo *findError(CUresult code) {
+  for (const ErrorInfo &info : kErrors)
+    if (info.code == code)
+      return &info;
+  return nullptr;
+}
+
+constexpr const char *kDeviceName = "Fake GPU";
+constexpr size_t kTotalMemory = size_t(80) << 30;
+constexpr float kElapsedMs = 0.25f;
+constexpr const char *kJitFailureLog = "ptxas fatal: fake JIT failure";
+
+// CUjit_option values.
+constexpr int kJitInfoLogBuffer = 3;
+constexpr int kJitInfoLogBufferSize = 4;
+constexpr int kJitErrorLogBuffer = 5;
+constexpr int kJitErrorLogBufferSize = 6;
+
+struct Module {
+  std::vector<std::string> entries;
+  // One function object per entry; CUfunction points at its name.
+  std::vector<std::unique_ptr<std::string>> functions;
+};
+
+struct Event {
+  bool recorded = false;
+};
+
+struct Stream {};
+
+/// A planned failure: the `call`-th call of `symbol` returns `code`.
+struct Injection {
+  std::string symbol;
+  long call = 1;
+  CUresult code = CUDA_ERROR_UNKNOWN;
+};
+
+struct State {
+  std::recursive_mutex mutex;
+  FILE *log = nullptr;
+  bool logOpened = false;
+  bool initialized = false;
+  int deviceCount = 1;
+  int primaryRetains = 0;
+  bool contextCurrent = false;
+  size_t allocatedBytes = 0;
+  // Device allocations by address, with their sizes.
+  std::map<CUdeviceptr, size_t> allocations;
+  std::set<Module *> modules;
+  std::set<Stream *> streams;
+  std::set<Event *> events;
+  std::vector<Injection> injections;
+  std::map<std::string, long> calls;
+};
+
+// Deliberately leaked: calls may come from other libraries' exit handlers.
+State &state() {
+  static State *instance = new State();
+  return *instance;
+}
+
+CUresult defaultInjectedError(const std::string &symbol) {
+  if (symbol == "cuMemAlloc_v2")
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  if (symbol == "cuModuleLoadDataEx")
+    return CUDA_ERROR_INVALID_PTX;
+  if (symbol == "cuLaunchKernel")
+    return CUDA_ERROR_LAUNCH_FAILED;
+  return CUDA_ERROR_UNKNOWN;
+}
+
+/// Parses FAKE_CUDA_FAIL and FAKE_CUDA_DEVICES; runs once, at load.
+void readEnvironment(State &s) {
+  if (const char *devices = std::getenv("FAKE_CUDA_DEVICES"))
+    s.deviceCount = std::atoi(devices);
+  const char *spec = std::getenv("FAKE_CUDA_FAIL");
+  if (!spec)
+    return;
+  std::string text = spec;
+  size_t begin = 0;
+  while (begin <= text.size()) {
+    size_t end = text.find(',', begin);
+    if (end == std::string::npos)
+      end = text.size();
+    std::string item = text.substr(begin, end - begin);
+    begin = end + 1;
+    if (item.empty())
+      continue;
+    Injection injection;
+    size_t colon = item.find(':');
+    injection.symbol = item.substr(0, colon);
+    injection.code = defaultInjectedError(injection.symbol);
+    if (colon != std::string::npos) {
+      std::string rest = item.substr(colon + 1);
+      size_t second = rest.find(':');
+      injection.call = std::atol(rest.substr(0, second).c_str());
+      if (second != std::string::npos)
+        injection.code = std::atoi(rest.substr(second + 1).c_str());
+    }
+    s.injections.push_back(injection);
+  }
+}
+
+void logLine(const char *format, ...) __attribute__((format(printf, 1, 2)));
+
+void logLine(const char *format, ...) {
+  State &s = state();
+  if (!s.logOpened) {
+    s.logOpened = true;
+    if (const char *path = std::getenv("FAKE_CUDA_LOG"))
+      s.log = std::fopen(path, "a");
+  }
+  if (!s.log)
+    return;
+  va_list args;
+  va_start(args, format);
+  std::vfprintf(s.log, format, args);
+  va_end(args);
+  std::fputc('\n', s.log);
+  // Flushed per line: the log must survive a crash of the caller.
+  std::fflush(s.log);
+}
+
+/// One driver call: counts it, decides whether it is an injected failure,
+/// and logs it with its result when it ends.
+class Call {
+public:
+  Call(const char *symbol, std::string details = "")
+      : lock(state().mutex), symbol(symbol), details(std::move(details)) {
+    State &s = state();
+    long n = ++s.calls[symbol];
+    for (const Injection &injection : s.injections)
+      if (injection.symbol == symbol && injection.call == n) {
+        injected = injection.code;
+        break;
+      }
+  }
+  Call(const Call &) = delete;
+  Call &operator=(const Call &) = delete;
+
+  /// The injected failure for this call, CUDA_SUCCESS if none.
+  CUresult injectedError() const { return injected; }
+  void setDetails(std::string text) { details = std::move(text); }
+
+  /// Logs the call and returns `result`.
+  CUresult done(CUresult result) {
+    std::string line = symbol;
+    if (!details.empty())
+      line += " " + details;
+    if (result != CUDA_SUCCESS) {
+      const ErrorInfo *info = findError(result);
+      line += " -> ";
+      line += info ? info->name : std::to_string(result);
+      if (injected != CUDA_SUCCESS && result == injected)
+        line += " (injected)";
+    }
+    logLine("%s", line.c_str());
+    return result;
+  }
+
+private:
+  std::lock_guard<std::recursive_mutex> lock;
+  const char *symbol;
+  std::string details;
+  CUresult injected = CUDA_SUCCESS;
+};
+
+/// The error of a call that needs cuInit and a current, live context.
+CUresult contextError() {
+  State &s = state();
+  if (!s.initialized)
+    return CUDA_ERROR_NOT_INITIALIZED;
+  if (!s.contextCurrent)
+    return CUDA_ERROR_INVALID_CONTEXT;
+  if (s.primaryRetains == 0)
+    return CUDA_ERROR_CONTEXT_IS_DESTROYED;
+  return CUDA_SUCCESS;
+}
+
+/// True if [ptr, ptr + bytes) lies inside one device allocation.
+bool isDeviceRange(CUdeviceptr ptr, size_t bytes) {
+  State &s = state();
+  auto it = s.allocations.upper_bound(ptr);
+  if (it == s.allocations.begin())
+    return false;
+  --it;
+  return ptr >= it->first && ptr - it->first + bytes <= it->second;
+}
+
+/// True if any byte of [ptr, ptr + bytes) is device memory.
+bool touchesDevice(CUdeviceptr ptr, size_t bytes) {
+  State &s = state();
+  auto it = s.allocations.upper_bound(ptr);
+  if (it != s.allocations.begin()) {
+    auto before = std::prev(it);
+    if (ptr < before->first + before->second)
+      return true;
+  }
+  return it != s.allocations.end() && it->first < ptr + bytes;
+}
+
+bool validStream(CUstream stream) {
+  return !stream || state().streams.count(static_cast<Stream *>(stream));
+}
+
+bool validEvent(CUevent event) {
+  return event && state().events.count(static_cast<Event *>(event));
+}
+
+/// Where a copy goes: "HtoD", "DtoH", "DtoD" or "HtoH", or nullptr when one
+/// side is partly device memory (out of bounds of its allocation).
+const char *copyKind(CUdeviceptr dst, CUdeviceptr src, size_t bytes) {
+  bool dstDevice = isDeviceRange(dst, bytes);
+  bool srcDevice = isDeviceRange(src, bytes);
+  if ((!dstDevice && touchesDevice(dst, bytes)) ||
+      (!srcDevice && touchesDevice(src, bytes)))
+    return nullptr;
+  if (dstDevice)
+    return srcDevice ? "DtoD" : "HtoD";
+  return srcDevice ? "DtoH" : "HtoH";
+}
+
+void writeJitLog(unsigned numOptions, int *options, void **values,
+                 const char *text) {
+  if (!options || !values)
+    return;
+  char *buffer = nullptr;
+  size_t size = 0;
+  int sizeIndex = -1;
+  for (unsigned i = 0; i < numOptions; ++i) {
+    if (options[i] == kJitErrorLogBuffer)
+      buffer = static_cast<char *>(values[i]);
+    else if (options[i] == kJitErrorLogBufferSize) {
+      size = reinterpret_cast<size_t>(values[i]);
+      sizeIndex = i;
+    }
+  }
+  if (!buffer || size == 0)
+    return;
+  std::snprintf(buffer, size, "%s", text);
+  // The driver writes back how many bytes of the log it filled.
+  values[sizeIndex] = reinterpret_cast<void *>(std::strlen(buffer) + 1);
+}
+
+/// The `.entry` names of NUL-terminated PTX text; false if `image` is not
+/// printable text (a cubin, say) or declares no entry.
+bool parsePtx(const char *image, std::vector<std::string> &entries,
+              std::string &why) {
+  constexpr size_t kMaxBytes = size_t(256) << 20;
+  size_t length = 0;
+  for (; length < kMaxBytes && image[length]; ++length) {
+    unsigned char c = image[length];
+    if (c < 0x20 && c != '\n' && c != '\r' && c != '\t') {
+      why = "ptxas fatal: the image is not PTX text (byte " +
+            std::to_string(c) + " at offset " + std::to_string(length) + ")";
+      return false;
+    }
+  }
+  if (length == kMaxBytes) {
+    why = "ptxas fatal: the image has no terminating NUL";
+    return false;
+  }
+  std::string text(image, length);
+  for (size_t at = text.find(".entry"); at != std::string::npos;
+       at = text.find(".entry", at + 1)) {
+    size_t begin = at + 6;
+    while (begin < text.size() && (text[begin] == ' ' || text[begin] == '\t'))
+      ++begin;
+    size_t end = begin;
+    while (end < text.size() &&
+           (std::isalnum(static_cast<unsigned char>(text[end])) ||
+            text[end] == '_' || text[end] == '$' || text[end] == '.'))
+      ++end;
+    if (end > begin)
+      entries.push_back(text.substr(begin, end - begin));
+  }
+  if (entries.empty()) {
+    why = "ptxas fatal: no .entry in the PTX";
+    return false;
+  }
+  return true;
+}
+
+std::string dims(unsigned x, unsigned y, unsigned z) {
+  return std::to_string(x) + "," + std::to_string(y) + "," + std::to_string(z);
+}
+
+/// Loads the environment at dlopen and reports leaks at exit. A destructor
+/// function (not a static object) so that it runs after every atexit
+/// handler, the runtime's shutdown included.
+__attribute__((constructor)) void onLoad() { readEnvironment(state()); }
+
+__attribute__((destructor)) void onUnload() {
+  State &s = state();
+  std::lock_guard<std::recursive_mutex> lock(s.mutex);
+  logLine("leaks: %zu", s.allocations.size());
+  logLine("unreleased: modules=%zu streams=%zu events=%zu contexts=%d",
+          s.modules.size(), s.streams.size(), s.events.size(),
+          s.primaryRetains);
+  if (s.log)
+    std::fclose(s.log);
+  s.log = nullptr;
+}
+
+} // namespace
+
+#define FAKE_CUDA_API extern "C" __attribute__((visibility("default")))
+
+//===----------------------------------------------------------------------===//
+// Initialization, errors and devices
+//===----------------------------------------------------------------------===//
+
+FAKE_CUDA_API CUresult cuInit(unsigned flags) {
+  Call call("cuInit");
+  if (CUresult error = call.injectedError())
+    return call.done(error);
+  if (flags != 0)
+    return call.done(CUDA_ERROR_INVALID_VALUE);
+  state().initialized = true;
+  return call.done(CUDA_SUCCESS);
+}
+
+FAKE_CUDA_API CUresult cuGetErrorName(CUresult error, const char **name) {
+  Call call("cuGetErrorName", std::to_string(error));
+  if (CUresult injected = call.injectedError())
+    return call.done(injected);
+  if (!name)
+    return call.done(CUDA_ERROR_INVALID_VALUE);
+  const ErrorInfo *info = findError(error);
+  // As the driver: an unknown code gives NULL and CUDA_ERROR_INVALID_VALUE.
+  *name = info ? info->name : nullptr;
+  return call.done(info ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE);
+}
+
+FAKE_CUDA_API CUresult cuGetErrorString(CUresult error, const char **text) {
+  Call call("cuGetErrorString", std::to_string(error));
+  if (CUresult injected = call.injectedError())
+    return call.done(injected);
+  if (!text)
+    return call.done(CUDA_ERROR_INVALID_VALUE);
+  const ErrorInfo *info = findError(error);
+  *text = info ? info->text : nullptr;
+  return call.done(info ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE);
+}
+
+FAKE_CUDA_API CUresult cuDeviceGetCount(int *count) {
+  Call call("cuDeviceGetCount");
+  if (CUresult error = call.injectedError())
+    return call.done(error);
+  State &s = state();
+  if (!s.initialized)
+    return call.done(CUDA_ERROR_NOT_INITIALIZED);
+  if (!count)
+    return call.done(CUDA_ERROR_INVALID_VALUE);
+  *count = s.deviceCount;
+  call.setDetails(std::to_string(s.deviceCount));
+  return call.done(CUDA_SUCCESS);
+}
+
+FAKE_CUDA_API CUresult cuDeviceGet(CUdevice *device, int ordinal) {
+  Call call("cuDeviceGet", std::to_string(ordinal));
+  if (CUresult error = call.injectedError())
+    return call.done(error);
+  State &s = state();
+  if (!s.initialized)
+    return call.done(CUDA_ERROR_NOT_INITIALIZED);
+  if (!device)
+    return call.done(CUDA_ERROR_INVALID_VALUE);
+  if (ordinal < 0 || ordinal >= s.deviceCount)
+    return call.done(CUDA_ERROR_INVALID_DEVICE);
+  *device = ordinal;
+  return call.done(CUDA_SUCCESS);
+}
+
+FAKE_CUDA_API CUresult cuDeviceGetName(char *name, int length,
+                                       CUdevice device) {
+  Call call("cuDeviceGetName", std::to_string(device));
+  if (CUresult error = call.injectedError())
+    return call.done(error);
+  State &s = state();
+  if (!s.initialized)
+    return call.done(CUDA_ERROR_NOT_INITIALIZED);
+  if (!name || length <= 0)
+    return call.done(CUDA_ERROR_INVALID_VALUE);
+  if (device < 0 || device >= s.deviceCount)
+    return call.done(CUDA_ERROR_INVALID_DEVICE);
+  std::snprintf(name, length, "%s", kDeviceName);
+  return call.done(CUDA_SUCCESS);
+}
+
+FAKE_CUDA_API CUresult cuDeviceGetAttribute(int *value, int attribute,
+                                            CUdevice device) {
+  Call call("cuDeviceGetAttribute", std::to_string(attribute));
+  if (CUresult error = call.injectedError())
+    return call.done(error);
+  State &s = state();
+  if (!s.initialized)
+    return call.done(CUDA_ERROR_NOT_INITIALIZED);
+  if (!value)
+    return call.done(CUDA_ERROR_INVALID_VALUE);
+  if (device < 0 || device >= s.deviceCount)
+    return call.done(CUDA_ERROR_INVALID_DEVICE);
+  // CUdevice_attribute values of an H100-like device; others read as 0.
+  switch (attribute) {
+  case 1: // MAX_THREADS_PER_BLOCK
+  case 2: // MAX_BLOCK_DIM_X
+  case 3: // MAX_BLOCK_DIM_Y
+    *value = 1024;
+    break;
+  case 4: // MAX_BLOCK_DIM_Z
+    *value = 64;
+    break;
+  case 5: // MAX_GRID_DIM_X
+    *value = 0x7fffffff;
+    break;
+  case 6: // MAX_GRID_DIM_Y
+  case 7: // MAX_GRID_DIM_Z
+    *value = 65535;
+    break;
+  case 10: // WARP_SIZE
+    *value = 32;
+    break;
+  case 16: // MULTIPROCESSOR_COUNT
+    *value = 132;
+    break;
+  case 75: // COMPUTE_CAPABILITY_MAJOR
+    *value = 9;
+    break;
+  case 76: // COMPUTE_CAPABILITY_MINOR
+    *value = 0;
+    break;
+  default:
+    *value = 0;
+    break;
+  }
+  return call.done(CUDA_SUCCESS);
+}
+
+//===----------------------------------------------------------------------===//
+// Contexts and memory
+//===----------------------------------------------------------------------===//
+
+FAKE_CUDA_API CUresult cuDevicePrimaryCtxRetain(CUcontext *context,
+                                                CUdevice device) {
+  Call call("cuDevicePrimaryCtxRetain", std::to_string(device));
+  if (CUresult error = call.injectedError())
+    return call.done(error);
+  State &s = state();
+  if (!s.initialized)
+    return call.done(CUDA_ERROR_NOT_INITIALIZED);
+  if (!context)
+    return call.done(CUDA_ERROR_INVALID_VALUE);
+  if (device < 0 || device >= s.deviceCount)
+    return call.done(CUDA_ERROR_INVALID_DEVICE);
+  ++s.primaryRetains;
+  *context = &s;
+  return call.done(CUDA_SUCCESS);
+}
+
+FAKE_CUDA_API CUresult cuDevicePrimaryCtxRelease_v2(CUdevice device) {
+  Call call("cuDevicePrimaryCtxRelease_v2", std::to_string(device));
+  if (CUresult error = call.injectedError())
+    return call.done(error);
+  State &s = state();
+  if (!s.initialized)
+    return call.done(CUDA_ERROR_NOT_INITIALIZED);
+  if (device < 0 || device >= s.deviceCount)
+    return call.done(CUDA_ERROR_INVALID_DEVICE);
+  if (s.primaryRetains == 0)
+    return call.done(CUDA_ERROR_INVALID_CONTEXT);
+  --s.primaryRetains;
+  return call.done(CUDA_SUCCESS);
+}
+
+FAKE_CUDA_API CUresult cuCtxSetCurrent(CUcontext context) {
+  Call call("cuCtxSetCurrent");
+  if (CUresult error = call.injectedError())
+    return call.done(error);
+  State &s = state();
+  if (!s.initialized)
+    return call.done(CUDA_ERROR_NOT_INITIALIZED);
+  if (context && (context != &s || s.primaryRetains == 0))
+    return call.done(CUDA_ERROR_INVALID_CONTEXT);
+  s.contextCurrent = context != nullptr;
+  return call.done(CUDA_SUCCESS);
+}
+
+FAKE_CUDA_API CUresult cuMemGetInfo_v2(size_t *freeBytes, size_t *totalBytes) {
+  Call call("cuMemGetInfo_v2");
+  if (CUresult error = call.injectedError())
+    return call.done(error);
+  if (CUresult error = contextError())
+    return call.done(error);
+  if (!freeBytes || !totalBytes)
+    return call.done(CUDA_ERROR_INVALID_VALUE);
+  *totalBytes = kTotalMemory;
+  *freeBytes = kTotalMemory - state().allocatedBytes;
+  return call.done(CUDA_SUCCESS);
+}
+
+FAKE_CUDA_API CUresult cuMemAlloc_v2(CUdeviceptr *ptr, size_t bytes) {
+  Call call("cuMemAlloc_v2", std::to_string(bytes));
+  if (CUresult error = call.injectedError())
+    return call.done(error);
+  if (CUresult error = contextError())
+    return call.done(error);
+  State &s = state();
+  if (!ptr || bytes == 0)
+    return call.done(CUDA_ERROR_INVALID_VALUE);
+  if (bytes > kTotalMemory - s.allocatedBytes)
+    return call.done(CUDA_ERROR_OUT_OF_MEMORY);
+  // Zeroed, so that results of kernels that never ran are deterministic.
+  void *memory = std::calloc(1, bytes);
+  if (!memory)
+    return call.done(CUDA_ERROR_OUT_OF_MEMORY);
+  *ptr = reinterpret_cast<CUdeviceptr>(memory);
+  s.allocations[*ptr] = bytes;
+  s.allocatedBytes += bytes;
+  return call.done(CUDA_SUCCESS);
+}
+
+FAKE_CUDA_API CUresult cuMemFree_v2(CUdeviceptr ptr) {
+  Call call("cuMemFree_v2");
+  if (CUresult error = call.injectedError())
+    return call.done(error);
+  if (CUresult error = contextError())
+    return call.done(error);
+  State &s = state();
+  auto it = s.allocations.find(ptr);
+  if (it == s.allocations.end())
+    return call.done(CUDA_ERROR_INVALID_VALUE);
+  call.setDetails(std::to_string(it->second));
+  s.allocatedBytes -= it->second;
+  s.allocations.erase(it);
+  std::free(reinterpret_cast<void *>(ptr));
+  return call.done(CUDA_SUCCESS);
+}
+
+FAKE_CUDA_API CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src,
+                                     size_t bytes, CUstream stream) {
+  Call call("cuMemcpyAsync", std::to_string(bytes));
+  if (CUresult error = call.injectedError())
+    return call.done(error);
+  if (CUresult error = contextError())
+    return call.done(error);
+  if (!validStream(stream))
+    return call.done(CUDA_ERROR_INVALID_HANDLE);
+  if (bytes == 0)
+    return call.done(CUDA_SUCCESS);
+  const char *kind = copyKind(dst, src, bytes);
+  if (!dst || !src || !kind)
+    return call.done(CUDA_ERROR_INVALID_VALUE);
+  call.setDetails(std::to_string(bytes) + " " + kind);
+  std::memmove(reinterpret_cast<void *>(dst),
+               reinterpret_cast<const void *>(src), bytes);
+  return call.done(CUDA_SUCCESS);
+}
+
+namespace {
+
+template <typename T>
+CUresult memsetAsync(const char *symbol, CUdeviceptr dst, T value, size_t count,
+                CUstream stream) {
+  Call call(symbol, std::to_string(count));
+  if (CUresult error = call.injectedError())
+    return call.done(error);
+  if (CUresult error = contextError())
+    return call.done(error);
+  if (!validStream(stream))
+    return call.done(CUDA_ERROR_INVALID_HANDLE);
+  if (count == 0)
+    return call.done(CUDA_SUCCESS);
+  if (dst % sizeof(T) || !isDeviceRange(dst, count * sizeof(T)))
+    return call.done(CUDA_ERROR_INVALID_VALUE);
+  T *data = reinterpret_cast<T *>(dst);
+  for (size_t i = 0; i < count; ++i)
+    data[i] = value;
+  return call.done(CUDA_SUCCESS);
+}
+
+} // namespace
+
+FAKE_CUDA_API CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned value,
+                                        size_t count, CUstream stream) {
+  return memsetAsync<unsigned>("cuMemsetD32Async", dst, value, count, stream);
+}
+
+FAKE_CUDA_API CUresult cuMemsetD16Async(CUdeviceptr dst, unsigned short value,
+                                        size_t count, CUstream stream) {
+  return memsetAsync<unsigned short>("cuMemsetD16Async", dst, value, count,
+                                stream);
+}
+
+//===----------------------------------------------------------------------===//
+// Streams and events
+//===----------------------------------------------------------------------===//
+
+FAKE_CUDA_API CUresult cuStreamCreate(CUstream *stream, unsigned flags) {
+  Call call("cuStreamCreate");
+  if (CUresult error = call.injectedError())
+    return call.done(error);
+  if (CUresult error = contextError())
+    return call.done(error);
+  if (!stream || flags > 1)
+    return call.done(CUDA_ERROR_INVALID_VALUE);
+  auto *created = new Stream();
+  state().streams.insert(created);
+  *stream = created;
+  return call.done(CUDA_SUCCESS);
+}
+
+FAKE_CUDA_API CUresult cuStreamDestroy_v2(CUstream stream) {
+  Call call("cuStreamDestroy_v2");
+  if (CUresult error = call.injectedError())
+    return call.done(error);
+  if (CUresult error = contextError())
+    return call.done(error);
+  State &s = state();
+  auto *object = static_cast<Stream *>(stream);
+  if (!stream || !s.streams.erase(object))
+    return call.done(CUDA_ERROR_INVALID_HANDLE);
+  delete object;
+  return call.done(CUDA_SUCCESS);
+}
+
+FAKE_CUDA_API CUresult cuStreamSynchronize(CUstream stream) {
+  Call call("cuStreamSynchronize");
+  if (CUresult error = call.injectedError())
+    return call.done(error);
+  if (CUresult error = contextError())
+    return call.done(error);
+  if (!validStream(stream))
+    return call.done(CUDA_ERROR_INVALID_HANDLE);
+  return call.done(CUDA_SUCCESS);
+}
+
+FAKE_CUDA_API CUresult cuStreamWaitEvent(CUstream stream, CUevent event,
+                                         unsigned flags) {
+  Call call("cuStreamWaitEvent");
+  if (CUresult error = call.injectedError())
+    return call.done(error);
+  if (CUresult error = contextError())
+    return call.done(error);
+  if (!validStream(stream) || !validEvent(event))
+    return call.done(CUDA_ERROR_INVALID_HANDLE);
+  if (flags > 1)
+    return call.done(CUDA_ERROR_INVALID_VALUE);
+  return call.done(CUDA_SUCCESS);
+}
+
+FAKE_CUDA_API CUresult cuEventCreate(CUevent *event, unsigned flags) {
+  Call call("cuEventCreate");
+  if (CUresult error = call.injectedError())
+    return call.done(error);
+  if (CUresult error = contextError())
+    return call.done(error);
+  if (!event)
+    return call.done(CUDA_ERROR_INVALID_VALUE);
+  (void)flags;
+  auto *created = new Event();
+  state().events.insert(created);
+  *event = created;
+  return call.done(CUDA_SUCCESS);
+}
+
+FAKE_CUDA_API CUresult cuEventDestroy_v2(CUevent event) {
+  Call call("cuEventDestroy_v2");
+  if (CUresult error = call.injectedError())
+    return call.done(error);
+  if (CUresult error = contextError())
+    return call.done(error);
+  State &s = state();
+  auto *object = static_cast<Event *>(event);
+  if (!event || !s.events.erase(object))
+    return call.done(CUDA_ERROR_INVALID_HANDLE);
+  delete object;
+  return call.done(CUDA_SUCCESS);
+}
+
+FAKE_CUDA_API CUresult cuEventRecord(CUevent event, CUstream stream) {
+  Call call("cuEventRecord");
+  if (CUresult error = call.injectedError())
+    return call.done(error);
+  if (CUresult error = contextError())
+    return call.done(error);
+  if (!validEvent(event) || !validStream(stream))
+    return call.done(CUDA_ERROR_INVALID_HANDLE);
+  static_cast<Event *>(event)->recorded = true;
+  return call.done(CUDA_SUCCESS);
+}
+
+FAKE_CUDA_API CUresult cuEventSynchronize(CUevent event) {
+  Call call("cuEventSynchronize");
+  if (CUresult error = call.injectedError())
+    return call.done(error);
+  if (CUresult error = contextError())
+    return call.done(error);
+  if (!validEvent(event))
+    return call.done(CUDA_ERROR_INVALID_HANDLE);
+  return call.done(CUDA_SUCCESS);
+}
+
+FAKE_CUDA_API CUresult cuEventElapsedTime_v2(float *ms, CUevent start,
+                                             CUevent end) {
+  Call call("cuEventElapsedTime_v2");
+  if (CUresult error = call.injectedError())
+    return call.done(error);
+  if (CUresult error = contextError())
+    return call.done(error);
+  if (!ms)
+    return call.done(CUDA_ERROR_INVALID_VALUE);
+  if (!validEvent(start) || !validEvent(end))
+    return call.done(CUDA_ERROR_INVALID_HANDLE);
+  // As the driver: both events must have been recorded.
+  if (!static_cast<Event *>(start)->recorded ||
+      !static_cast<Event *>(end)->recorded)
+    return call.done(CUDA_ERROR_INVALID_HANDLE);
+  *ms = kElapsedMs;
+  return call.done(CUDA_SUCCESS);
+}
+
+//===----------------------------------------------------------------------===//
+// Modules and launches
+//===----------------------------------------------------------------------===//
+
+FAKE_CUDA_API CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
+                                          unsigned numOptions, int *options,
+                                          void **values) {
+  Call call("cuModuleLoadDataEx");
+  if (CUresult error = call.injectedError()) {
+    writeJitLog(numOptions, options, values, kJitFailureLog);
+    return call.done(error);
+  }
+  if (CUresult error = contextError())
+    return call.done(error);
+  if (!module || !image || (numOptions && (!options || !values)))
+    return call.done(CUDA_ERROR_INVALID_VALUE);
+  std::vector<std::string> entries;
+  std::string why;
+  if (!parsePtx(static_cast<const char *>(image), entries, why)) {
+    call.setDetails("(" + why + ")");
+    writeJitLog(numOptions, options, values, why.c_str());
+    return call.done(CUDA_ERROR_INVALID_PTX);
+  }
+  writeJitLog(numOptions, options, values, "");
+  // The info log, when asked for, is empty as well.
+  for (unsigned i = 0; i < numOptions; ++i)
+    if (options[i] == kJitInfoLogBuffer)
+      for (unsigned j = 0; j < numOptions; ++j)
+        if (options[j] == kJitInfoLogBufferSize &&
+            reinterpret_cast<size_t>(values[j]) > 0)
+          static_cast<char *>(values[i])[0] = '\0';
+  std::string names;
+  for (const std::string &entry : entries)
+    names += (names.empty() ? "" : ",") + entry;
+  call.setDetails("entries=" + names);
+  auto *loaded = new Module();
+  loaded->entries = std::move(entries);
+  state().modules.insert(loaded);
+  *module = loaded;
+  return call.done(CUDA_SUCCESS);
+}
+
+FAKE_CUDA_API CUresult cuModuleUnload(CUmodule module) {
+  Call call("cuModuleUnload");
+  if (CUresult error = call.injectedError())
+    return call.done(error);
+  if (CUresult error = contextError())
+    return call.done(error);
+  State &s = state();
+  auto *object = static_cast<Module *>(module);
+  if (!module || !s.modules.erase(object))
+    return call.done(CUDA_ERROR_INVALID_HANDLE);
+  delete object;
+  return call.done(CUDA_SUCCESS);
+}
+
+FAKE_CUDA_API CUresult cuModuleGetFunction(CUfunction *function,
+                                           CUmodule module, const char *name) {
+  Call call("cuModuleGetFunction", name ? name : "(null)");
+  if (CUresult error = call.injectedError())
+    return call.done(error);
+  if (CUresult error = contextError())
+    return call.done(error);
+  if (!function || !name)
+    return call.done(CUDA_ERROR_INVALID_VALUE);
+  auto *object = static_cast<Module *>(module);
+  if (!module || !state().modules.count(object))
+    return call.done(CUDA_ERROR_INVALID_HANDLE);
+  for (const std::string &entry : object->entries)
+    if (entry == name) {
+      for (const std::unique_ptr<std::string> &existing : object->functions)
+        if (*existing == name) {
+          *function = existing.get();
+          return call.done(CUDA_SUCCESS);
+        }
+      object->functions.push_back(std::make_unique<std::string>(name));
+      *function = object->functions.back().get();
+      return call.done(CUDA_SUCCESS);
+    }
+  return call.done(CUDA_ERROR_NOT_FOUND);
+}
+
+namespace {
+
+/// The kernel name behind `function`, or nullptr if no live module has it.
+const std::string *findFunction(CUfunction function) {
+  for (Module *module : state().modules)
+    for (const std::unique_ptr<std::string> &name : module->functions)
+      if (name.get() == function)
+        return name.get();
+  return nullptr;
+}
+
+} // namespace
+
+FAKE_CUDA_API CUresult cuLaunchKernel(CUfunction function, unsigned gridX,
+                                      unsigned gridY, unsigned gridZ,
+                                      unsigned blockX, unsigned blockY,
+                                      unsigned blockZ, unsigned sharedBytes,
+                                      CUstream stream, void **params,
+                                      void **extra) {
+  const std::string *name = nullptr;
+  {
+    std::lock_guard<std::recursive_mutex> lock(state().mutex);
+    name = findFunction(function);
+  }
+  Call call("cuLaunchKernel",
+            (name ? *name : std::string("(unknown function)")) +
+                " grid=" + dims(gridX, gridY, gridZ) +
+                " block=" + dims(blockX, blockY, blockZ));
+  if (CUresult error = call.injectedError())
+    return call.done(error);
+  if (CUresult error = contextError())
+    return call.done(error);
+  if (!name || !validStream(stream))
+    return call.done(CUDA_ERROR_INVALID_HANDLE);
+  // The limits of a compute capability 9.0 device.
+  if (gridX == 0 || gridY == 0 || gridZ == 0 || blockX == 0 || blockY == 0 ||
+      blockZ == 0 || gridX > 0x7fffffffu || gridY > 65535 || gridZ > 65535 ||
+      blockX > 1024 || blockY > 1024 || blockZ > 64 || (params && extra))
+    return call.done(CUDA_ERROR_INVALID_VALUE);
+  if (uint64_t(blockX) * blockY * blockZ > 1024 || sharedBytes > 48 * 1024)
+    return call.done(CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
+  return call.done(CUDA_SUCCESS);
+}
