@@ -168,6 +168,18 @@ size_t descriptorWords(size_t rank) { return 3 + 2 * rank; }
 // Compile
 //===----------------------------------------------------------------------===//
 
+/// `file:line:col` of a location, as compilers print it.
+static std::string describe(Location loc) {
+  if (auto file = dyn_cast<FileLineColLoc>(loc))
+    return (file.getFilename().getValue() + ":" + Twine(file.getLine()) + ":" +
+            Twine(file.getColumn()))
+        .str();
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << loc;
+  return text;
+}
+
 Executable::~Executable() = default;
 
 llvm::Expected<std::unique_ptr<Executable>>
@@ -202,15 +214,11 @@ Executable::compile(ModuleOp module, const RunOptions &options) {
         !isa_and_nonnull<FuseDialect>(op->getDialect()))
       unsupported = op;
   });
-  if (unsupported) {
-    std::string location;
-    llvm::raw_string_ostream os(location);
-    os << unsupported->getLoc();
+  if (unsupported)
     return llvm::createStringError(
-        "'" + unsupported->getName().getStringRef().str() + "' at " +
-        location + " is not supported: fuse-run runs functions made of fuse "
-        "ops only");
-  }
+        describe(unsupported->getLoc()) + ": '" +
+        unsupported->getName().getStringRef().str() +
+        "' is not supported: fuse-run runs functions made of fuse ops only");
 
   auto executable = std::unique_ptr<Executable>(new Executable());
   executable->entryName = func.getSymName().str();
@@ -256,7 +264,7 @@ Executable::compile(ModuleOp module, const RunOptions &options) {
   {
     ScopedDiagnosticHandler capture(context, [&](Diagnostic &diag) {
       llvm::raw_string_ostream os(diagnostics);
-      os << diag.getLocation() << ": " << diag << "\n";
+      os << describe(diag.getLocation()) << ": " << diag << "\n";
       return success();
     });
     PassManager pm(context);
