@@ -26,6 +26,11 @@ if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")
     config.substitutions.append(("%{ptxas}", config.ptxas))
 
+# The fake CUDA driver built with the tests.
+if os.path.exists(config.fake_cuda):
+    config.available_features.add("fakecuda")
+    config.substitutions.append(("%fakecuda", config.fake_cuda))
+
 # A usable GPU: tests marked `REQUIRES: cuda-device` run where there is one.
 import ctypes
 

@@ -428,6 +428,11 @@ Executable::run(llvm::ArrayRef<const HostArray *> arrays) {
     else
       rt::hostFree(allocated);
   }
+  // A failed free is an error too (a leak on the device).
+  if (ok && !rt::lastError().empty()) {
+    ok = false;
+    error = rt::lastError();
+  }
   if (!ok)
     return llvm::createStringError(error);
   return outputs;

@@ -111,12 +111,16 @@ bool check(CUresult result, const char *call) {
   if (result == 0)
     return true;
   State &s = state();
-  const char *name = "unknown error", *text = "";
+  const char *name = nullptr, *text = nullptr;
   if (s.driver.cuGetErrorName)
     s.driver.cuGetErrorName(result, &name);
   if (s.driver.cuGetErrorString)
     s.driver.cuGetErrorString(result, &text);
-  fail(std::string(call) + " failed: " + name + " (" + text + ")");
+  // The driver leaves both null for codes it does not know.
+  std::string what = name ? name : "CUDA error " + std::to_string(result);
+  if (text)
+    what += std::string(" (") + text + ")";
+  fail(std::string(call) + " failed: " + what);
   return false;
 }
 
@@ -220,9 +224,10 @@ bool fuse::rt::endRun() {
           check(s.driver.cuEventElapsedTime(&ms, kernel.start, kernel.stop),
                 "cuEventElapsedTime"))
         kernel.record.ms = ms;
-      s.driver.cuEventDestroy(kernel.start);
-      s.driver.cuEventDestroy(kernel.stop);
     }
+    for (CUevent event : {kernel.start, kernel.stop})
+      if (event)
+        s.driver.cuEventDestroy(event);
     s.kernels.push_back(kernel.record);
   }
   s.pending.clear();
@@ -291,10 +296,15 @@ bool fuse::rt::initCuda() {
   }
   if (!check(d.cuDeviceGet(&s.device, 0), "cuDeviceGet") ||
       !check(d.cuDevicePrimaryCtxRetain(&s.context, s.device),
-             "cuDevicePrimaryCtxRetain") ||
-      !check(d.cuCtxSetCurrent(s.context), "cuCtxSetCurrent") ||
-      !check(d.cuStreamCreate(&s.stream, 0), "cuStreamCreate"))
+             "cuDevicePrimaryCtxRetain"))
     return false;
+  if (!check(d.cuCtxSetCurrent(s.context), "cuCtxSetCurrent") ||
+      !check(d.cuStreamCreate(&s.stream, 0), "cuStreamCreate")) {
+    // Leave nothing behind: the caller may go on with the CPU target.
+    d.cuDevicePrimaryCtxRelease(s.device);
+    s.context = nullptr;
+    return false;
+  }
   s.initialized = true;
   std::atexit(shutdownCuda);
   return true;
@@ -371,8 +381,9 @@ static bool timedCopy(void *dst, const void *src, size_t bytes,
             check(s.driver.cuEventRecord(stop, s.stream), "cuEventRecord") &&
             check(s.driver.cuEventSynchronize(stop), "cuEventSynchronize");
   float ms = 0;
-  if (ok && check(s.driver.cuEventElapsedTime(&ms, start, stop),
-                  "cuEventElapsedTime"))
+  ok = ok && check(s.driver.cuEventElapsedTime(&ms, start, stop),
+                   "cuEventElapsedTime");
+  if (ok)
     record.ms = ms;
   if (start)
     s.driver.cuEventDestroy(start);

@@ -462,6 +462,8 @@ int main(int argc, char **argv) {
     options.pipeline.chip = chipFlag;
   } else if (options.target == Target::CUDA) {
     rt::DeviceInfo info = rt::deviceInfo();
+    if (!rt::lastError().empty())
+      return fail(rt::lastError());
     options.pipeline.chip = "sm_" + std::to_string(info.computeMajor) +
                             std::to_string(info.computeMinor);
   }

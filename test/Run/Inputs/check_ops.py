@@ -172,6 +172,35 @@ def compare(op, dtype, got, want, x):
             f"{got[i]!r}, expected {want[i]!r}", err)
 
 
+def self_test():
+    """The reference's rounding agrees with numpy's conversions (f16, f32)
+    and with bit-level round-to-nearest-even (bf16 from f32)."""
+    rng = np.random.default_rng(1)
+    x = np.concatenate([rng.standard_normal(2000) * 10.0 ** rng.integers(
+        -45, 45, 2000), [0.0, -0.0, np.nan, np.inf, -np.inf, 65519.99,
+                         65520.0, 1 + 2.0 ** -11, 1 + 3 * 2.0 ** -11,
+                         3.4028235e38, 3.4028236e38, 1e-40, 6e-8, 3e-8]])
+    with np.errstate(over="ignore"):
+        checks = [("f16", x.astype(np.float16)), ("f32", x.astype(np.float32))]
+        y = x.astype(np.float32)
+    bits = y.view(np.uint32).astype(np.uint64)
+    bf16 = ((bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000).astype(
+        np.uint32).view(np.float32)
+    checks.append(("bf16", np.where(np.isnan(y), y, bf16)))
+    for dtype, want in checks:
+        source = y if dtype == "bf16" else x
+        got = round_float(dtype, source)
+        want = want.astype(np.float64)
+        if not np.array_equal(got, want, equal_nan=True):
+            return f"round_float({dtype}) disagrees with numpy"
+    for n in list(rng.integers(-2 ** 63, 2 ** 63 - 1, 2000)) + [
+            2 ** 24 + 1, 2 ** 24 + 3, 2 ** 53 + 1, 2 ** 63 - 1, -2 ** 63]:
+        for dtype, convert in (("f32", np.float32), ("f64", np.float64)):
+            if round_int_to_float(dtype, int(n)) != float(convert(n)):
+                return f"round_int_to_float({dtype}, {n}) disagrees with numpy"
+    return None
+
+
 #===-----------------------------------------------------------------------===#
 # Input values
 #===-----------------------------------------------------------------------===#
@@ -606,11 +635,12 @@ def chain_cases():
         bias = float_values(t, -1, 1, count=8)
         ty, tb = tensor("?x8", t), tensor("8", t)
         r = lambda v: to_result(t, v)
+        k = round_float(t, 0.1)
         with np.errstate(all="ignore"):
             s = r(x + bias)
-            g = r(gelu_tanh(s))
-            y = r(g * round_float(t, 0.1))
-            z = r(np.where(y > 0, y, r(-y)))
+            y = r(r(gelu_tanh(s)) * k)
+            z = np.where(y > k, y, r(-y))
+            sg = r(sigmoid(s))
         body = [f"%k = fuse.constant 0.1 : {tensor('', t)}",
                 f"%s = fuse.add %a0, %a1 : {ty}, {tb} -> {ty}",
                 f"%g = fuse.gelu %s {{approximate = \"tanh\"}} : {ty}",
@@ -621,9 +651,6 @@ def chain_cases():
                 f"%r0 = fuse.select %c, %y, %n : {tensor('?x8', 'i1')}, {ty},"
                 f" {ty} -> {ty}",
                 f"%r1 = fuse.sigmoid %s : {ty}"]
-        with np.errstate(all="ignore"):
-            z = np.where(y > round_float(t, 0.1), y, r(-y))
-            sg = r(sigmoid(s))
         yield Case("chain", t, "gelu-select", [("?x8", t, x), ("8", t, bias)],
                    body, [("?x8", t, z, s), ("?x8", t, sg, s)],
                    tol_op="gelu")
@@ -669,10 +696,30 @@ def chain_cases():
                    body, [("?", t, to_result(t, ref), None)])
 
 
+def return_cases():
+    """Results that no kernel computes: an argument, a constant, one value
+    returned twice."""
+    t = "f32"
+    x = float_values(t, -10, 10, count=6)
+    ty = tensor("?", t)
+    yield Case("return", t, "argument", [("?", t, x)],
+               ["%r1 = fuse.neg %a0 : " + ty, "%r0 = fuse.abs %r1 : " + ty],
+               [("?", t, np.abs(x), None), ("?", t, -x, None)])
+    yield Case("return", t, "argument-only", [("?", t, x)],
+               ["%r0 = fuse.cast %a0 : " + ty + " to " + ty],
+               [("?", t, x, None)])
+    yield Case("return", t, "constant", [],
+               ["%r0 = fuse.constant dense<[1.5, -2.0]> : tensor<2xf32>"],
+               [("2", t, np.array([1.5, -2.0]), None)])
+    yield Case("return", t, "twice", [("?", t, x)],
+               ["%r0 = fuse.neg %a0 : " + ty, "%r1 = fuse.neg %a0 : " + ty],
+               [("?", t, -x, None), ("?", t, -x, None)])
+
+
 def all_cases():
     for generate in (unary_float_cases, unary_int_cases, clamp_cases,
                      binary_cases, cmp_cases, select_cases, cast_cases,
-                     chain_cases):
+                     chain_cases, return_cases):
         yield from generate()
 
 
@@ -734,6 +781,10 @@ def main():
         sys.exit(__doc__)
     fuse_run, workdir = sys.argv[1], sys.argv[2]
     os.makedirs(workdir, exist_ok=True)
+    problem = self_test()
+    if problem:
+        print(f"FAIL reference self-test: {problem}")
+        sys.exit(1)
     cases = list(all_cases())
     with concurrent.futures.ThreadPoolExecutor(
             max_workers=min(4, os.cpu_count() or 1)) as pool:

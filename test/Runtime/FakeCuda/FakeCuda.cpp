@@ -680,7 +680,7 @@ namespace {
 
 template <typename T>
 CUresult memsetAsync(const char *symbol, CUdeviceptr dst, T value, size_t count,
-                CUstream stream) {
+                     CUstream stream) {
   Call call(symbol, std::to_string(count));
   if (CUresult error = call.injectedError())
     return call.done(error);
@@ -708,7 +708,7 @@ FAKE_CUDA_API CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned value,
 FAKE_CUDA_API CUresult cuMemsetD16Async(CUdeviceptr dst, unsigned short value,
                                         size_t count, CUstream stream) {
   return memsetAsync<unsigned short>("cuMemsetD16Async", dst, value, count,
-                                stream);
+                                     stream);
 }
 
 //===----------------------------------------------------------------------===//
