@@ -11,6 +11,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/Transforms/RequestCWrappers.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -95,12 +96,20 @@ static void addLaunchPasses(OpPassManager &pm,
   pm.addPass(fuse::createFuseMapToGPU(mapping));
 }
 
+std::string fuse::ptxFeatures(const PipelineOptions &options) {
+  if (options.features != "auto")
+    return options.features;
+  // LLVM picks the PTX version for the chip, except that sm_90 kernels need
+  // PTX ISA 8.0 features; newer chips reject +ptx80.
+  return llvm::StringRef(options.chip).starts_with("sm_90") ? "+ptx80" : "";
+}
+
 /// Outlined kernels -> LLVM/NVVM dialect inside the gpu.module.
 static void addKernelLowering(OpPassManager &pm,
                               const fuse::PipelineOptions &options) {
   GpuNVVMAttachTargetOptions target;
   target.chip = options.chip;
-  target.features = options.features;
+  target.features = ptxFeatures(options);
   target.optLevel = options.optLevel;
   if (!options.cudaToolkit.empty())
     target.linkLibs.push_back(fuse::libdevicePath(options.cudaToolkit));
@@ -139,6 +148,7 @@ void fuse::buildPipeline(OpPassManager &pm, Stage stage,
   if (stage == Stage::Fused)
     return;
   addLaunchPasses(pm, options, /*profile=*/false);
+  pm.addNestedPass<func::FuncOp>(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
   addCleanup(pm);
   if (stage == Stage::GPU)
@@ -158,10 +168,17 @@ void fuse::buildExecutablePipeline(OpPassManager &pm, Target target,
   // Eager intermediates are freed once their last kernel has run; the
   // caller owns and frees every result.
   bufferization::buildBufferDeallocationPipeline(pm);
+  pm.addPass(createConvertBufferizationToMemRefPass());
   pm.addNestedPass<func::FuncOp>(createFuseOwnResults());
   if (target == Target::CPU) {
     pm.addNestedPass<func::FuncOp>(createFuseGPUToCPU());
     addCleanup(pm);
+    // LLVM intrinsics first (absi, sqrt, exp, ...), libm for the rest (erf,
+    // tanh, ...); neither has rsqrt.
+    math::MathExpandOpsPassOptions expand;
+    expand.opMnemonics = {"rsqrt"};
+    pm.addPass(math::createMathExpandOpsPass(expand));
+    pm.addPass(createConvertMathToLLVMPass());
     pm.addPass(createConvertMathToLibmPass());
     pm.addPass(createSCFToControlFlowPass());
     pm.addPass(createConvertToLLVMPass());
@@ -169,6 +186,7 @@ void fuse::buildExecutablePipeline(OpPassManager &pm, Target target,
     return;
   }
   pm.addNestedPass<func::FuncOp>(createFuseHostToDevice());
+  pm.addNestedPass<func::FuncOp>(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
   addCleanup(pm);
   addKernelLowering(pm, options);
@@ -209,9 +227,18 @@ FailureOr<std::string> fuse::collectPTX(ModuleOp module) {
 
 namespace {
 struct LowerOptions : PassPipelineOptions<LowerOptions> {
-  Option<std::string> stage{*this, "stage",
-                            llvm::cl::desc("linalg, fused, gpu, nvvm or ptx"),
-                            llvm::cl::init("ptx")};
+  Option<fuse::Stage> stage{
+      *this, "stage", llvm::cl::desc("The stage to lower to"),
+      llvm::cl::init(fuse::Stage::PTX),
+      llvm::cl::values(
+          clEnumValN(fuse::Stage::Linalg, "linalg", "one generic per op"),
+          clEnumValN(fuse::Stage::Fused, "fused", "fused, named kernels"),
+          clEnumValN(fuse::Stage::GPU, "gpu", "gpu.launch, outlined"),
+          clEnumValN(fuse::Stage::NVVM, "nvvm", "kernels in LLVM/NVVM"),
+          clEnumValN(fuse::Stage::PTX, "ptx", "PTX, host code in LLVM"),
+          clEnumValN(fuse::Stage::CPU, "cpu", "what fuse-run runs on the CPU"),
+          clEnumValN(fuse::Stage::CUDA, "cuda",
+                     "what fuse-run runs on the GPU"))};
   Option<bool> fusion{*this, "fusion",
                       llvm::cl::desc("Fuse kernels (false: eager)"),
                       llvm::cl::init(true)};
@@ -223,16 +250,18 @@ struct LowerOptions : PassPipelineOptions<LowerOptions> {
                             llvm::cl::init(256)};
   Option<std::string> chip{*this, "chip", llvm::cl::desc("GPU architecture"),
                            llvm::cl::init("sm_90")};
-  Option<std::string> features{*this, "features",
-                               llvm::cl::desc("PTX features"),
-                               llvm::cl::init("+ptx80")};
+  Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("PTX features (auto: +ptx80 for sm_90)"),
+      llvm::cl::init("auto")};
 };
 } // namespace
 
 void fuse::registerPipelines() {
   PassPipelineRegistration<LowerOptions>(
       "fuse-lower",
-      "Lower fuse programs to a stage: linalg, fused, gpu, nvvm or ptx",
+      "Lower fuse programs to a stage: linalg, fused, gpu, nvvm, ptx, cpu "
+      "or cuda",
       [](OpPassManager &pm, const LowerOptions &lower) {
         PipelineOptions options;
         options.fusion = lower.fusion;
@@ -240,8 +269,6 @@ void fuse::registerPipelines() {
         options.blockSize = lower.blockSize;
         options.chip = lower.chip;
         options.features = lower.features;
-        // An unknown stage lowers all the way; fuse-opt checks names itself.
-        buildPipeline(pm, parseStage(lower.stage).value_or(Stage::PTX),
-                      options);
+        buildPipeline(pm, lower.stage, options);
       });
 }

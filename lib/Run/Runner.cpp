@@ -12,9 +12,12 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/ADT/APFloat.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/TargetSelect.h"
 
+#include <cmath>
 #include <csetjmp>
 #include <cstring>
 
@@ -111,6 +114,34 @@ extern "C" void *fuseJitMalloc(size_t bytes) {
   return ptr;
 }
 
+/// bf16 conversions that compiler-rt provides and the JIT does not find:
+/// round to nearest even, NaN stays a (quiet) NaN.
+uint16_t bf16Bits(float x) {
+  uint32_t bits;
+  std::memcpy(&bits, &x, 4);
+  if (std::isnan(x))
+    return (bits >> 16) | 0x40;
+  bits += 0x7fff + ((bits >> 16) & 1);
+  return bits >> 16;
+}
+
+__bf16 fromBits(uint16_t bits) {
+  __bf16 value;
+  std::memcpy(&value, &bits, 2);
+  return value;
+}
+
+extern "C" __bf16 fuseTruncSFBF2(float x) { return fromBits(bf16Bits(x)); }
+
+extern "C" __bf16 fuseTruncDFBF2(double x) {
+  // Straight from double: going through float would round twice.
+  llvm::APFloat value(x);
+  bool lost = false;
+  value.convert(llvm::APFloat::BFloat(), llvm::APFloat::rmNearestTiesToEven,
+                &lost);
+  return fromBits(value.bitcastToAPInt().getZExtValue());
+}
+
 /// Calls the packed entry with `args`; false when it left by longjmp.
 bool callJit(void (*entry)(void **), void **args) {
   std::jmp_buf buffer;
@@ -135,6 +166,8 @@ llvm::orc::SymbolMap runtimeSymbols(llvm::orc::MangleAndInterner interner) {
   add("abort", &fuseJitAbort);
   add("malloc", &fuseJitMalloc);
   add("free", &rt::hostFree);
+  add("__truncsfbf2", &fuseTruncSFBF2);
+  add("__truncdfbf2", &fuseTruncDFBF2);
   add("fuse_kernel_begin", &fuse_kernel_begin);
   add("fuse_kernel_end", &fuse_kernel_end);
   add("mgpuModuleLoad", &mgpuModuleLoad);
@@ -336,6 +369,27 @@ Executable::checkInputs(llvm::ArrayRef<const HostArray *> arrays) const {
   return llvm::Error::success();
 }
 
+/// A failed size check names dimensions of arguments ("dimension 0 of
+/// argument 1"); add the sizes they had in this run.
+static std::string withSizes(const std::string &message,
+                             llvm::ArrayRef<const HostArray *> arrays) {
+  llvm::Regex dimension("dimension ([0-9]+) of argument ([0-9]+)");
+  llvm::StringRef rest = message;
+  std::vector<std::string> sizes;
+  llvm::SmallVector<llvm::StringRef> match;
+  while (dimension.match(rest, &match)) {
+    unsigned d = 0, a = 0;
+    match[1].getAsInteger(10, d);
+    match[2].getAsInteger(10, a);
+    if (a < arrays.size() && d < arrays[a]->shape().size())
+      sizes.push_back(std::to_string(arrays[a]->shape()[d]));
+    rest = rest.substr(match[0].data() - rest.data() + match[0].size());
+  }
+  if (sizes.empty())
+    return message;
+  return message + "; this run has " + llvm::join(sizes, " vs ");
+}
+
 llvm::Expected<std::vector<HostArray>>
 Executable::run(llvm::ArrayRef<const HostArray *> arrays) {
   if (llvm::Error error = checkInputs(arrays))
@@ -393,7 +447,7 @@ Executable::run(llvm::ArrayRef<const HostArray *> arrays) {
   std::string error = !finished ? jitError : rt::lastError();
   freeInputs();
   if (!finished)
-    return llvm::createStringError(error);
+    return llvm::createStringError(withSizes(error, arrays));
 
   std::vector<HostArray> outputs;
   size_t offset = 0;

@@ -30,7 +30,7 @@ static cl::OptionCategory fuseCategory("fuse options");
 static cl::opt<std::string>
     stageFlag("fuse-pipeline",
               cl::desc("Lower fuse programs to a stage and print it: linalg, "
-                       "fused, gpu, nvvm or ptx"),
+                       "fused, gpu, nvvm, ptx, cpu or cuda"),
               cl::value_desc("stage"), cl::cat(fuseCategory));
 
 enum class Fusion { On, Off };
@@ -59,8 +59,10 @@ static cl::opt<std::string> chipFlag("chip",
                                      cl::init("sm_90"), cl::cat(fuseCategory));
 
 static cl::opt<std::string>
-    featuresFlag("ptx-features", cl::desc("PTX features (+ptx80 for sm_90)"),
-                 cl::init("+ptx80"), cl::cat(fuseCategory));
+    featuresFlag("ptx-features",
+                 cl::desc("PTX features (auto: +ptx80 for sm_90, LLVM's "
+                          "default for other chips)"),
+                 cl::init("auto"), cl::cat(fuseCategory));
 
 static cl::opt<std::string> cudaToolkitFlag(
     "cuda-toolkit",
@@ -152,6 +154,22 @@ int main(int argc, char **argv) {
   auto [inputFile, outputFile] = registerAndParseCLIOptions(
       argc, argv, "fuse optimizer driver\n", registry);
 
+  if (reportFlag.getNumOccurrences() && emitFlag.getNumOccurrences()) {
+    llvm::errs() << "fuse-opt: --fuse-report and --emit are exclusive\n";
+    return 1;
+  }
+  if ((reportFlag.getNumOccurrences() || emitFlag.getNumOccurrences()) &&
+      stageFlag.getNumOccurrences()) {
+    llvm::errs() << "fuse-opt: --fuse-report and --emit compile the whole "
+                    "program themselves; drop --fuse-pipeline\n";
+    return 1;
+  }
+  if (reportFlag.getNumOccurrences() &&
+      (fusionFlag.getNumOccurrences() || remarksFlag.getNumOccurrences())) {
+    llvm::errs() << "fuse-opt: --fuse-report shows fused and eager side by "
+                    "side; --fusion and --fuse-remarks do not apply to it\n";
+    return 1;
+  }
   if (reportFlag.getNumOccurrences() || emitFlag.getNumOccurrences())
     return asMainReturnCode(runOutputMode(inputFile, outputFile, registry));
 
@@ -173,8 +191,12 @@ int main(int argc, char **argv) {
     });
   } else if (fusionFlag.getNumOccurrences() ||
              remarksFlag.getNumOccurrences() ||
-             horizontalFlag.getNumOccurrences()) {
-    llvm::errs() << "fuse-opt: --fusion, --fuse-horizontal and --fuse-remarks "
+             horizontalFlag.getNumOccurrences() ||
+             blockSizeFlag.getNumOccurrences() || chipFlag.getNumOccurrences() ||
+             featuresFlag.getNumOccurrences() ||
+             cudaToolkitFlag.getNumOccurrences()) {
+    llvm::errs() << "fuse-opt: --fusion, --fuse-horizontal, --fuse-remarks, "
+                    "--block-size, --chip, --ptx-features and --cuda-toolkit "
                     "apply to --fuse-pipeline, --fuse-report or --emit\n";
     return 1;
   }

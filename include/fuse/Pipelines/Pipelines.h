@@ -58,8 +58,9 @@ struct PipelineOptions {
   int64_t blockSize = 256;
   int64_t vectorBytes = 16;
   std::string chip = "sm_90";
-  /// sm_90 needs PTX ISA 8.0.
-  std::string features = "+ptx80";
+  /// PTX features; "auto" is +ptx80 for sm_90 (which needs PTX ISA 8.0
+  /// features) and LLVM's default for other chips.
+  std::string features = "auto";
   unsigned optLevel = 3;
   /// CUDA toolkit whose libdevice provides the math functions of kernels
   /// (exp, erf, pow, ...); empty when there is none.
@@ -75,6 +76,9 @@ enum class Target { CPU, CUDA };
 /// host calls the runtime's mgpu* functions.
 void buildExecutablePipeline(mlir::OpPassManager &pm, Target target,
                              const PipelineOptions &options);
+
+/// The PTX features `options` asks for, with "auto" resolved for the chip.
+std::string ptxFeatures(const PipelineOptions &options);
 
 /// Adds the passes that take a module of fuse functions to `stage`.
 void buildPipeline(mlir::OpPassManager &pm, Stage stage,

@@ -49,6 +49,12 @@ struct FuseHostToDevicePass
                                           ValueRange(), device.getMemref(),
                                           global.getResult());
         global.getResult().replaceAllUsesExcept(device.getMemref(), copy);
+        // The copy lives for the call: freed before each return.
+        getOperation().walk([&](func::ReturnOp ret) {
+          OpBuilder atReturn(ret);
+          gpu::DeallocOp::create(atReturn, loc, Type(), ValueRange(),
+                                 device.getMemref());
+        });
       }
     }
   }

@@ -8,8 +8,9 @@ a small program and its inputs (.npy) into WORKDIR, runs it with
 `fuse-run --target=cpu` fused and with `--fusion=off`, and compares the
 results with a numpy reference that implements the documented semantics.
 A few multi-op chains check that fusion keeps the per-op rounding of f16 and
-bf16. Prints `ok OP DTYPE [VARIANT] (max error)` or `FAIL ...` per case and
-exits 1 on any failure.
+bf16, and a few programs return an argument, a constant or a value twice.
+Prints `ok OP DTYPE [VARIANT] (max error)` or `FAIL ...` per case, then a
+count, and exits 1 on any failure.
 
 The fused and the eager result must be bit-identical (same bytes).
 
@@ -357,7 +358,8 @@ def unary_float_cases():
             with np.errstate(all="ignore"):
                 if op == "gelu_tanh":
                     ref = gelu_tanh(x)
-                    line = f"%r0 = fuse.gelu %a0 {{approximate = \"tanh\"}} : {ty}"
+                    line = (f"%r0 = fuse.gelu %a0 {{approximate = "
+                            f"\"tanh\"}} : {ty}")
                     yield Case("gelu", t, "tanh", [("?", t, x)], [line],
                                [("?", t, to_result(t, ref), x)])
                     continue
@@ -394,35 +396,32 @@ def unary_int_cases():
 
 
 def clamp_cases():
-    variants = [("min+max", -1.5, 6.0), ("min", -1.5, None),
-                ("max", None, 0.75), ("min>max", 2.0, -1.0)]
+    float_variants = [("min+max", -1.5, 6.0), ("min", -1.5, None),
+                      ("max", None, 0.75), ("min>max", 2.0, -1.0)]
+    int_variants = [("min+max", -5, 600), ("min", -5, None),
+                    ("max", None, 75), ("min>max", 2, -100)]
     for t in NUMERIC:
-        for name, lo, hi in variants:
-            attrs = []
+        for name, lo, hi in float_variants if t in FLOATS else int_variants:
             if t in FLOATS:
-                x = float_values(t, *UNARY_RANGE["clamp"][:2],
-                                 UNARY_RANGE["clamp"][2] + SPECIAL)
-                fmt = lambda v: f"{mlir_float(v)} : {t}"
+                low, high, extra = UNARY_RANGE["clamp"]
+                x = float_values(t, low, high, extra + SPECIAL)
+                bound = lambda v: f"{mlir_float(v)} : {t}"
                 ref = x.copy()
-                with np.errstate(invalid="ignore"):
-                    if lo is not None:
-                        ref = np.maximum(ref, lo)
-                    if hi is not None:
-                        ref = np.minimum(ref, hi)
             else:
-                lo = None if lo is None else int(math.floor(lo))
-                hi = None if hi is None else int(math.ceil(hi * 100))
                 x = int_values(t)
-                fmt = lambda v: f"{v} : {t}"
-                ref = [int(v) for v in x]
+                bound = lambda v: f"{v} : {t}"
+                ref = x.astype(object)
+            # min(max(x, min), max); np.maximum/np.minimum propagate NaN.
+            with np.errstate(invalid="ignore"):
                 if lo is not None:
-                    ref = [max(v, lo) for v in ref]
+                    ref = np.maximum(ref, lo)
                 if hi is not None:
-                    ref = [min(v, hi) for v in ref]
+                    ref = np.minimum(ref, hi)
+            attrs = []
             if lo is not None:
-                attrs.append(f"min = {fmt(lo)}")
+                attrs.append(f"min = {bound(lo)}")
             if hi is not None:
-                attrs.append(f"max = {fmt(hi)}")
+                attrs.append(f"max = {bound(hi)}")
             line = (f"%r0 = fuse.clamp %a0 {{{', '.join(attrs)}}} : "
                     f"{tensor('?', t)}")
             yield Case("clamp", t, name, [("?", t, x)], [line],
@@ -604,6 +603,11 @@ def cast_ref(src, dst, x):
     if src == "i1":
         values = np.asarray(x).astype(np.int64)
         return values.astype(np.float64) if dst in FLOATS else values
+    if src in INTS and dst == "bf16":
+        # PyTorch converts integers to bfloat16 through float32 (two
+        # roundings), and so does fuse: round to f32 first.
+        return np.array([round_int_to_float("bf16", int(round_int_to_float("f32", int(v))))
+                         for v in x])
     if src in INTS and dst in FLOATS:
         return np.array([round_int_to_float(dst, int(v)) for v in x])
     if src in INTS:
@@ -697,21 +701,22 @@ def chain_cases():
 
 
 def return_cases():
-    """Results that no kernel computes: an argument, a constant, one value
-    returned twice."""
+    """Results that are not simply a kernel's output: one also used by another
+    op, an argument (a cast to its own type folds to it), a constant, and two
+    equal results (the same value once CSE'd)."""
     t = "f32"
     x = float_values(t, -10, 10, count=6)
     ty = tensor("?", t)
-    yield Case("return", t, "argument", [("?", t, x)],
+    yield Case("return", t, "intermediate", [("?", t, x)],
                ["%r1 = fuse.neg %a0 : " + ty, "%r0 = fuse.abs %r1 : " + ty],
                [("?", t, np.abs(x), None), ("?", t, -x, None)])
-    yield Case("return", t, "argument-only", [("?", t, x)],
+    yield Case("return", t, "argument", [("?", t, x)],
                ["%r0 = fuse.cast %a0 : " + ty + " to " + ty],
                [("?", t, x, None)])
     yield Case("return", t, "constant", [],
                ["%r0 = fuse.constant dense<[1.5, -2.0]> : tensor<2xf32>"],
                [("2", t, np.array([1.5, -2.0]), None)])
-    yield Case("return", t, "twice", [("?", t, x)],
+    yield Case("return", t, "duplicate", [("?", t, x)],
                ["%r0 = fuse.neg %a0 : " + ty, "%r1 = fuse.neg %a0 : " + ty],
                [("?", t, -x, None), ("?", t, -x, None)])
 

@@ -19,7 +19,8 @@ events = trace["traceEvents"]
 clock = 0.0
 for event in events:
     assert event["ph"] == "X", event
-    assert isinstance(event["ts"], (int, float)) and event["ts"] >= clock, event
+    assert isinstance(event["ts"], (int, float)), event
+    assert event["ts"] >= clock, event
     assert isinstance(event["dur"], (int, float)) and event["dur"] >= 0, event
     clock = event["ts"]
     args = event["args"]

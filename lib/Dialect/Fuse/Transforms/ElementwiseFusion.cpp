@@ -298,6 +298,12 @@ struct FuseElementwiseFusionPass
   }
 
   void runOnBlock(Block &block) {
+    // A kernel whose results nobody uses computes nothing worth a launch
+    // (or a place in a fused kernel's name).
+    for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block)))
+      if (auto generic = dyn_cast<linalg::GenericOp>(op))
+        if (generic.hasPureTensorSemantics() && generic->use_empty())
+          generic.erase();
     Grouping grouping(block);
     if (grouping.candidates().empty())
       return;
