@@ -91,6 +91,7 @@ struct State {
   std::vector<PendingKernel> pending;
   std::vector<KernelRecord> kernels;
   std::vector<CopyRecord> copies;
+  int64_t sequence = 0;
   std::unordered_map<CUfunction, std::string> functionNames;
 };
 
@@ -208,6 +209,7 @@ CUevent newEvent() {
 void fuse::rt::beginRun(Mode mode) {
   State &s = state();
   s.mode = mode;
+  s.sequence = 0;
   s.pending.clear();
   s.kernels.clear();
   s.copies.clear();
@@ -246,6 +248,7 @@ void fuse::rt::clearError() { state().error.clear(); }
 extern "C" void fuse_kernel_begin(int64_t id, int64_t bytes) {
   State &s = state();
   PendingKernel kernel;
+  kernel.record.sequence = s.sequence++;
   kernel.record.id = id;
   kernel.record.bytes = bytes;
   if (s.mode == Mode::CUDA) {
@@ -364,6 +367,7 @@ static bool timedCopy(void *dst, const void *src, size_t bytes,
   if (!ready())
     return false;
   CopyRecord record;
+  record.sequence = s.sequence++;
   record.toDevice = toDevice;
   record.bytes = bytes;
   if (bytes == 0) {

@@ -34,20 +34,22 @@ using namespace mlir;
 using namespace fuse;
 namespace cl = llvm::cl;
 
+static cl::OptionCategory runCategory("fuse-run options");
+
 static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<program.mlir>"),
-                                      cl::Required);
+                                      cl::Required, cl::cat(runCategory));
 static cl::opt<std::string> entryFlag("entry",
                                       cl::desc("Function to run (default: the "
                                                "only public one)"),
-                                      cl::value_desc("name"));
+                                      cl::value_desc("name"), cl::cat(runCategory));
 static cl::list<std::string> inputFlags(
     "input",
     cl::desc("An argument, in order: FILE.npy, rand:SHAPE or "
-             "fill:VALUE:SHAPE (SHAPE like 1000000 or 64x128; empty for 0-d)"),
+             "fill:VALUE:SHAPE (SHAPE like 1000000 or 64x12, cl::cat(runCategory)); empty for 0-d)"),
     cl::value_desc("spec"));
 static cl::list<std::string> outputFlags(
     "output", cl::desc("Write the results, in order, as .npy files"),
-    cl::value_desc("file.npy"));
+    cl::value_desc("file.npy"), cl::cat(runCategory));
 enum class TargetFlag { Auto, CUDA, CPU };
 static cl::opt<TargetFlag> targetFlag(
     "target", cl::desc("Where to run"),
@@ -56,36 +58,36 @@ static cl::opt<TargetFlag> targetFlag(
                clEnumValN(TargetFlag::CUDA, "cuda", "the GPU"),
                clEnumValN(TargetFlag::CPU, "cpu",
                           "the same kernels as host loops")),
-    cl::init(TargetFlag::Auto));
+    cl::init(TargetFlag::Auto), cl::cat(runCategory));
 enum class Fusion { On, Off };
 static cl::opt<Fusion> fusionFlag(
     "fusion", cl::desc("Fuse kernels (off: eager, one kernel per op)"),
     cl::values(clEnumValN(Fusion::On, "on", "fuse (default)"),
                clEnumValN(Fusion::Off, "off", "eager")),
-    cl::init(Fusion::On));
+    cl::init(Fusion::On), cl::cat(runCategory));
 static cl::opt<std::string> chipFlag(
-    "chip", cl::desc("GPU architecture (default: the device's, else sm_90)"));
+    "chip", cl::desc("GPU architecture (default: the device's, else sm_90)"), cl::cat(runCategory));
 static cl::opt<uint64_t> seedFlag("seed", cl::desc("Seed of rand: inputs"),
-                                  cl::init(0));
+                                  cl::init(0), cl::cat(runCategory));
 static cl::opt<unsigned> repeatFlag(
-    "repeat", cl::desc("Run N times; with N > 1 the first run is a warm-up "
+    "repeat", cl::desc("Run N time, cl::cat(runCategory)); with N > 1 the first run is a warm-up "
                        "left out of the profile"),
     cl::init(1));
 static cl::opt<bool> profileFlag(
     "profile", cl::desc("Print a table of kernels and copies: calls, time, "
-                        "bytes, GB/s, % of copy bandwidth"));
+                        "bytes, GB/s, % of copy bandwidth"), cl::cat(runCategory));
 static cl::opt<std::string> traceFlag(
     "trace", cl::desc("Write a Chrome trace (Perfetto, chrome://tracing)"),
-    cl::value_desc("file.json"));
+    cl::value_desc("file.json"), cl::cat(runCategory));
 static cl::opt<bool> checkFlag(
     "check", cl::desc("Also run the eager (unfused) variant and compare "
-                      "every result"));
+                      "every result"), cl::cat(runCategory));
 static cl::opt<std::string> dumpPtxFlag("dump-ptx",
                                         cl::desc("Write the kernels' PTX"),
-                                        cl::value_desc("file.ptx"));
+                                        cl::value_desc("file.ptx"), cl::cat(runCategory));
 static cl::opt<int64_t> blockSizeFlag("block-size",
                                       cl::desc("GPU threads per block"),
-                                      cl::init(256));
+                                      cl::init(256), cl::cat(runCategory));
 
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "fuse-run: error: " << message << "\n";
@@ -319,15 +321,25 @@ struct Profile {
           {"args", llvm::json::Object{{"bytes", bytes}, {"run", run}}}});
       clockUs += ms * 1000;
     };
-    for (const rt::CopyRecord &copy : rt::copyRecords()) {
-      KernelStats &stats = copy.toDevice ? toDevice : toHost;
-      stats.calls++;
-      stats.ms += copy.ms;
-      stats.bytes += copy.bytes;
-      event(copy.toDevice ? "memcpy host->device" : "memcpy device->host",
-            "copy", copy.ms, copy.bytes, 1);
-    }
-    for (const rt::KernelRecord &kernel : rt::kernelRecords()) {
+    // Events in the order they happened, laid end to end: the durations are
+    // measured, the start times follow from them.
+    const auto &copies = rt::copyRecords();
+    const auto &kernelRecords = rt::kernelRecords();
+    size_t c = 0, k = 0;
+    while (c < copies.size() || k < kernelRecords.size()) {
+      if (k == kernelRecords.size() ||
+          (c < copies.size() &&
+           copies[c].sequence < kernelRecords[k].sequence)) {
+        const rt::CopyRecord &copy = copies[c++];
+        KernelStats &stats = copy.toDevice ? toDevice : toHost;
+        stats.calls++;
+        stats.ms += copy.ms;
+        stats.bytes += copy.bytes;
+        event(copy.toDevice ? "memcpy host->device" : "memcpy device->host",
+              "copy", copy.ms, copy.bytes, 1);
+        continue;
+      }
+      const rt::KernelRecord &kernel = kernelRecords[k++];
       KernelStats &stats = kernels[kernel.id];
       stats.calls++;
       stats.ms += kernel.ms;
@@ -423,6 +435,7 @@ static double measureHostCopyBandwidth() {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(runCategory);
   cl::ParseCommandLineOptions(argc, argv,
                               "fuse-run: compile and run a fuse program\n");
   if (repeatFlag == 0)

@@ -26,6 +26,8 @@ namespace fuse::rt {
 /// One kernel launch: which kernel (index into the module's fuse.kernels),
 /// the bytes it reads and writes, its time, and (CUDA) grid and block.
 struct KernelRecord {
+  /// Order among the run's kernels and copies.
+  int64_t sequence = 0;
   int64_t id = 0;
   int64_t bytes = 0;
   double ms = 0;
@@ -35,6 +37,8 @@ struct KernelRecord {
 
 /// One host<->device copy.
 struct CopyRecord {
+  /// Order among the run's kernels and copies.
+  int64_t sequence = 0;
   bool toDevice = true;
   int64_t bytes = 0;
   double ms = 0;
