@@ -503,6 +503,17 @@ static Value buildComputation(Operation *op, OpBuilder &b, Location loc,
         return arith::DivFOp::create(b, loc, floatConstant(b, loc, type, 1.0),
                                      x);
       })
+      .Case<HardswishOp>([&](auto) -> Value {
+        // x * relu6(x + 3) / 6, NaN propagating like torch.nn.Hardswish.
+        Value shifted =
+            arith::AddFOp::create(b, loc, x, floatConstant(b, loc, type, 3.0));
+        Value relu6 = arith::MinimumFOp::create(
+            b, loc, arith::MaximumFOp::create(b, loc, shifted, zero()),
+            floatConstant(b, loc, type, 6.0));
+        return arith::DivFOp::create(b, loc,
+                                     arith::MulFOp::create(b, loc, x, relu6),
+                                     floatConstant(b, loc, type, 6.0));
+      })
       .Case<GeluOp>([&](GeluOp gop) {
         return gelu(b, loc, x, gop.getApproximate() == "tanh");
       })
@@ -707,7 +718,7 @@ void fuse::populateFuseToLinalgConversionPatterns(RewritePatternSet &patterns,
                                                   const DynamicSizes &sizes) {
   addElementwise<NegOp, AbsOp, ReluOp, FloorOp, CeilOp, ExpOp, LogOp, SqrtOp,
                  RsqrtOp, TanhOp, SigmoidOp, SiluOp, SinOp, CosOp, ErfOp,
-                 ReciprocalOp, GeluOp, ClampOp, LeakyReluOp, AddOp, SubOp,
+                 ReciprocalOp, HardswishOp, GeluOp, ClampOp, LeakyReluOp, AddOp, SubOp,
                  MulOp, DivOp, MaxOp, MinOp, PowOp, CmpOp, SelectOp, CastOp>(
       patterns, sizes);
   patterns.add<ConstantLowering>(patterns.getContext());

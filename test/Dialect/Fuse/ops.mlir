@@ -1041,3 +1041,11 @@ func.func @several_results(%x: tensor<?x8xf16>, %bias: tensor<8xf16>) -> (tensor
   %half = fuse.cast %out : tensor<?x8xf32> to tensor<?x8xf16>
   return %half, %pos, %sum : tensor<?x8xf16>, tensor<?x8xi1>, tensor<?x8xf32>
 }
+
+// CHECK-LABEL: func @hardswish(
+// CHECK-NEXT: %[[R:.+]] = fuse.hardswish %{{.+}} : tensor<?x4xbf16>
+// CHECK-NEXT: return %[[R]]
+func.func @hardswish(%x: tensor<?x4xbf16>) -> tensor<?x4xbf16> {
+  %0 = fuse.hardswish %x : tensor<?x4xbf16>
+  return %0 : tensor<?x4xbf16>
+}

@@ -61,6 +61,8 @@ TOLERANCE = {
        for op in ["exp", "log", "tanh", "sin", "cos", "erf", "sigmoid",
                   "silu", "pow"]},
     "gelu": {t: (u, 4) for t, u in TRANSCENDENTAL.items()},
+    # x * relu6(x + 3) / 6 rounds after the add, the product and the quotient.
+    "hardswish": {t: (2, 0) for t in FLOATS},
 }
 
 # precision bits (with the implicit one), smallest normal exponent, largest
@@ -275,6 +277,7 @@ FLOAT_UNARY = {
     "cos": np.cos,
     "erf": erf,
     "reciprocal": lambda x: 1 / x,
+    "hardswish": lambda x: x * np.minimum(np.maximum(x + 3, 0), 6) / 6,
     "gelu": gelu,
 }
 
@@ -303,6 +306,7 @@ UNARY_RANGE = {
     "cos": (-10, 10, [1e-5, math.pi, -math.pi / 2]),
     "erf": (-5, 5, [1e-5, -1e-5, 0.01, 10.0, -10.0]),
     "reciprocal": (-10, 10, [1e-3, 3.0, -7.0, 1e30]),
+    "hardswish": (-6, 6, [-3.0, 3.0, -2.5, 1e30, -1e30]),
     "gelu": (-6, 6, [1e-5, -1e-5, 10.0, -10.0]),
     "gelu_tanh": (-6, 6, [1e-5, -1e-5, 10.0, -10.0]),
     "leaky_relu": (-10, 10, [1e30, -1e30]),
@@ -349,7 +353,7 @@ class Case:
 def unary_float_cases():
     ops = ["neg", "abs", "relu", "floor", "ceil", "exp", "log", "sqrt",
            "rsqrt", "tanh", "sigmoid", "silu", "sin", "cos", "erf",
-           "reciprocal", "gelu"]
+           "reciprocal", "hardswish", "gelu"]
     for op in ops + ["gelu_tanh", "leaky_relu", "leaky_relu_default"]:
         for t in FLOATS:
             low, high, extra = UNARY_RANGE[op.replace("_default", "")]

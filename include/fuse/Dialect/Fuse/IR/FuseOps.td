@@ -62,6 +62,8 @@ def Fuse_SinOp : Fuse_UnaryFloatOp<"sin", "sin(x)">;
 def Fuse_CosOp : Fuse_UnaryFloatOp<"cos", "cos(x)">;
 def Fuse_ErfOp : Fuse_UnaryFloatOp<"erf", "erf(x)">;
 def Fuse_ReciprocalOp : Fuse_UnaryFloatOp<"reciprocal", "1 / x">;
+def Fuse_HardswishOp : Fuse_UnaryFloatOp<"hardswish",
+                                         "x * min(max(x + 3, 0), 6) / 6">;
 
 def Fuse_GeluOp : Fuse_UnaryOp<"gelu", Fuse_FloatTensor,
                                "gelu(x) (exact or tanh approximation)"> {
