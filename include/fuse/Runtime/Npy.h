@@ -63,6 +63,9 @@ public:
   size_t sizeInBytes() const { return numElements_ * dtypeSize(dtype_); }
 
   void *data() { return storage_.get(); }
+  /// Gives up the storage (to be freed with std::free); the array is left
+  /// without data.
+  void *release() { return storage_.release(); }
   const void *data() const { return storage_.get(); }
 
 private:

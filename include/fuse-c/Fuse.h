@@ -1,0 +1,89 @@
+/*===- Fuse.h - C API of fuse: compile, run, report ---------------*- C -*-===*\
+|*                                                                            *|
+|* A small C interface over the fuse library for other languages (the Python *|
+|* package uses it through ctypes). Strings returned by these functions are  *|
+|* owned by the caller (fuse_free_string), as are result buffers            *|
+|* (fuse_free_buffer). Functions that can fail take `char **error` and set  *|
+|* it to a message (with source locations) on failure.                       *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef FUSE_C_FUSE_H
+#define FUSE_C_FUSE_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Element types, in this order. */
+enum {
+  FUSE_F16 = 0,
+  FUSE_BF16 = 1,
+  FUSE_F32 = 2,
+  FUSE_F64 = 3,
+  FUSE_I32 = 4,
+  FUSE_I64 = 5,
+  FUSE_BOOL = 6
+};
+
+/* Targets. */
+enum { FUSE_TARGET_CPU = 0, FUSE_TARGET_CUDA = 1, FUSE_TARGET_AUTO = 2 };
+
+#define FUSE_MAX_RANK 8
+
+/* A host array: row-major data of `dtype` with `rank` dimensions. */
+typedef struct {
+  void *data;
+  int32_t dtype;
+  int32_t rank;
+  int64_t shape[FUSE_MAX_RANK];
+} fuse_array;
+
+typedef struct fuse_program fuse_program;
+
+/* Compiles function `entry` (NULL or "": the only public one) of the fuse
+ * program `mlir_text` for `target`, fused or eager (`fusion` 0). */
+fuse_program *fuse_compile(const char *mlir_text, const char *entry,
+                           int32_t target, int32_t fusion, char **error);
+void fuse_destroy(fuse_program *program);
+
+/* The target the program runs on (auto resolved), and why auto chose the
+ * CPU ("" when it did not). */
+int32_t fuse_program_target(const fuse_program *program);
+const char *fuse_program_target_note(const fuse_program *program);
+
+/* The signature: number of inputs/results, and each one's dtype and rank;
+ * dynamic sizes are -1 in the shapes. */
+int32_t fuse_num_inputs(const fuse_program *program);
+int32_t fuse_num_results(const fuse_program *program);
+void fuse_input_type(const fuse_program *program, int32_t index,
+                     fuse_array *type);
+void fuse_result_type(const fuse_program *program, int32_t index,
+                      fuse_array *type);
+
+/* Runs the program on `inputs`; fills `results` (fuse_num_results of them,
+ * data owned by the caller). Returns 0 on success. */
+int32_t fuse_run(fuse_program *program, const fuse_array *inputs,
+                 int32_t num_inputs, fuse_array *results, char **error);
+
+/* The last run's kernels as JSON: [{"name", "bytes", "ms"}...]. */
+char *fuse_last_profile_json(const fuse_program *program);
+
+/* The report (kernels, ops, bytes; fused vs eager) of every function, as
+ * the JSON of `fuse-opt --fuse-report=json`. */
+char *fuse_report_json(const char *mlir_text, char **error);
+
+/* The PTX of every kernel for `chip` (NULL: sm_90). */
+char *fuse_ptx(const char *mlir_text, const char *chip, int32_t fusion,
+               char **error);
+
+void fuse_free_string(char *text);
+void fuse_free_buffer(void *data);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FUSE_C_FUSE_H */

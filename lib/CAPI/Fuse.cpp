@@ -1,0 +1,257 @@
+//===- Fuse.cpp - C API of fuse -------------------------------*- C++ -*-===//
+
+#include "fuse-c/Fuse.h"
+
+#include "fuse/InitAllDialects.h"
+#include "fuse/Pipelines/Pipelines.h"
+#include "fuse/Report/Report.h"
+#include "fuse/Run/Runner.h"
+#include "fuse/Runtime/Runtime.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <cstdlib>
+#include <cstring>
+
+using namespace mlir;
+
+struct fuse_program {
+  std::unique_ptr<MLIRContext> context;
+  std::unique_ptr<fuse::Executable> executable;
+  std::string targetNote;
+};
+
+namespace {
+
+char *copyString(const std::string &text) {
+  char *copy = static_cast<char *>(std::malloc(text.size() + 1));
+  std::memcpy(copy, text.c_str(), text.size() + 1);
+  return copy;
+}
+
+void setError(char **error, const std::string &message) {
+  if (error)
+    *error = copyString(message);
+}
+
+std::unique_ptr<MLIRContext> newContext() {
+  DialectRegistry registry;
+  fuse::registerAllDialects(registry);
+  return std::make_unique<MLIRContext>(registry);
+}
+
+/// Parses `text`; diagnostics (parse and later ones) go to `diagnostics`.
+OwningOpRef<ModuleOp> parse(MLIRContext &context, const char *text,
+                            llvm::SourceMgr &sourceMgr,
+                            std::string &diagnostics) {
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(text ? text : "", "<program>"),
+      llvm::SMLoc());
+  context.getDiagEngine().registerHandler([&](Diagnostic &diag) {
+    llvm::raw_string_ostream os(diagnostics);
+    if (auto loc = dyn_cast<FileLineColLoc>(diag.getLocation()))
+      os << loc.getFilename().getValue() << ":" << loc.getLine() << ":"
+         << loc.getColumn() << ": ";
+    os << diag << "\n";
+    return success();
+  });
+  return parseSourceFile<ModuleOp>(sourceMgr, &context);
+}
+
+fuse::TensorSpec toSpec(const fuse_array &array) {
+  return {std::vector<int64_t>(array.shape, array.shape + array.rank),
+          static_cast<fuse::DType>(array.dtype)};
+}
+
+void fromSpec(const fuse::TensorSpec &spec, fuse_array *type) {
+  std::memset(type, 0, sizeof(*type));
+  type->dtype = static_cast<int32_t>(spec.dtype);
+  type->rank = spec.shape.size();
+  for (size_t d = 0; d < spec.shape.size() && d < FUSE_MAX_RANK; ++d)
+    type->shape[d] = ShapedType::isDynamic(spec.shape[d]) ? -1 : spec.shape[d];
+}
+
+} // namespace
+
+extern "C" fuse_program *fuse_compile(const char *mlirText, const char *entry,
+                                      int32_t target, int32_t fusion,
+                                      char **error) {
+  auto program = std::make_unique<fuse_program>();
+  program->context = newContext();
+  llvm::SourceMgr sourceMgr;
+  std::string diagnostics;
+  OwningOpRef<ModuleOp> module =
+      parse(*program->context, mlirText, sourceMgr, diagnostics);
+  if (!module) {
+    setError(error, diagnostics);
+    return nullptr;
+  }
+  fuse::RunOptions options;
+  options.entry = entry ? entry : "";
+  options.pipeline.fusion = fusion != 0;
+  if (target == FUSE_TARGET_CPU) {
+    options.target = fuse::Target::CPU;
+  } else if (fuse::rt::initCuda()) {
+    options.target = fuse::Target::CUDA;
+    fuse::rt::DeviceInfo info = fuse::rt::deviceInfo();
+    options.pipeline.chip = "sm_" + std::to_string(info.computeMajor) +
+                            std::to_string(info.computeMinor);
+  } else if (target == FUSE_TARGET_CUDA) {
+    setError(error, fuse::rt::lastError());
+    return nullptr;
+  } else {
+    program->targetNote = "no usable GPU (" + fuse::rt::lastError() +
+                          "); running on the CPU target";
+    fuse::rt::clearError();
+    options.target = fuse::Target::CPU;
+  }
+  llvm::Expected<std::unique_ptr<fuse::Executable>> executable =
+      fuse::Executable::compile(*module, options);
+  if (!executable) {
+    setError(error, llvm::toString(executable.takeError()));
+    return nullptr;
+  }
+  program->executable = std::move(*executable);
+  return program.release();
+}
+
+extern "C" void fuse_destroy(fuse_program *program) { delete program; }
+
+extern "C" int32_t fuse_program_target(const fuse_program *program) {
+  return program->executable->target() == fuse::Target::CUDA
+             ? FUSE_TARGET_CUDA
+             : FUSE_TARGET_CPU;
+}
+
+extern "C" const char *fuse_program_target_note(const fuse_program *program) {
+  return program->targetNote.c_str();
+}
+
+extern "C" int32_t fuse_num_inputs(const fuse_program *program) {
+  return program->executable->inputs().size();
+}
+
+extern "C" int32_t fuse_num_results(const fuse_program *program) {
+  return program->executable->results().size();
+}
+
+extern "C" void fuse_input_type(const fuse_program *program, int32_t index,
+                                fuse_array *type) {
+  fromSpec(program->executable->inputs()[index], type);
+}
+
+extern "C" void fuse_result_type(const fuse_program *program, int32_t index,
+                                 fuse_array *type) {
+  fromSpec(program->executable->results()[index], type);
+}
+
+extern "C" int32_t fuse_run(fuse_program *program, const fuse_array *inputs,
+                            int32_t numInputs, fuse_array *results,
+                            char **error) {
+  // Inputs are viewed, not copied: HostArray owns memory, so copy into one.
+  std::vector<fuse::HostArray> arrays;
+  for (int32_t i = 0; i < numInputs; ++i) {
+    const fuse_array &input = inputs[i];
+    if (input.dtype < FUSE_F16 || input.dtype > FUSE_BOOL || input.rank < 0 ||
+        input.rank > FUSE_MAX_RANK) {
+      setError(error, "input " + std::to_string(i) +
+                          " has an unknown dtype or a bad rank");
+      return 1;
+    }
+    fuse::TensorSpec spec = toSpec(input);
+    llvm::Expected<fuse::HostArray> array =
+        fuse::HostArray::create(spec.dtype, spec.shape);
+    if (!array) {
+      setError(error, llvm::toString(array.takeError()));
+      return 1;
+    }
+    if (array->sizeInBytes())
+      std::memcpy(array->data(), input.data, array->sizeInBytes());
+    arrays.push_back(std::move(*array));
+  }
+  std::vector<const fuse::HostArray *> pointers;
+  for (const fuse::HostArray &array : arrays)
+    pointers.push_back(&array);
+  llvm::Expected<std::vector<fuse::HostArray>> outputs =
+      program->executable->run(pointers);
+  if (!outputs) {
+    setError(error, llvm::toString(outputs.takeError()));
+    return 1;
+  }
+  for (auto [i, output] : llvm::enumerate(*outputs)) {
+    fuse_array &result = results[i];
+    std::memset(&result, 0, sizeof(result));
+    result.dtype = static_cast<int32_t>(output.dtype());
+    result.rank = output.shape().size();
+    for (size_t d = 0; d < output.shape().size() && d < FUSE_MAX_RANK; ++d)
+      result.shape[d] = output.shape()[d];
+    result.data = output.release();
+  }
+  return 0;
+}
+
+extern "C" char *fuse_last_profile_json(const fuse_program *program) {
+  llvm::json::Array kernels;
+  for (const fuse::rt::KernelRecord &record : fuse::rt::kernelRecords())
+    kernels.push_back(llvm::json::Object{
+        {"name", program->executable->kernelNames()[record.id]},
+        {"bytes", record.bytes},
+        {"ms", record.ms}});
+  return copyString(
+      llvm::formatv("{0}", llvm::json::Value(std::move(kernels))).str());
+}
+
+extern "C" char *fuse_report_json(const char *mlirText, char **error) {
+  std::unique_ptr<MLIRContext> context = newContext();
+  llvm::SourceMgr sourceMgr;
+  std::string diagnostics;
+  OwningOpRef<ModuleOp> module =
+      parse(*context, mlirText, sourceMgr, diagnostics);
+  if (!module) {
+    setError(error, diagnostics);
+    return nullptr;
+  }
+  FailureOr<std::vector<fuse::FunctionReport>> report =
+      fuse::buildReport(*module, fuse::PipelineOptions());
+  if (failed(report)) {
+    setError(error, diagnostics);
+    return nullptr;
+  }
+  return copyString(
+      llvm::formatv("{0}", fuse::reportToJSON(*report)).str());
+}
+
+extern "C" char *fuse_ptx(const char *mlirText, const char *chip,
+                          int32_t fusion, char **error) {
+  std::unique_ptr<MLIRContext> context = newContext();
+  llvm::SourceMgr sourceMgr;
+  std::string diagnostics;
+  OwningOpRef<ModuleOp> module =
+      parse(*context, mlirText, sourceMgr, diagnostics);
+  if (!module) {
+    setError(error, diagnostics);
+    return nullptr;
+  }
+  fuse::PipelineOptions options;
+  options.fusion = fusion != 0;
+  if (chip && *chip)
+    options.chip = chip;
+  PassManager pm(context.get());
+  fuse::buildPipeline(pm, fuse::Stage::PTX, options);
+  FailureOr<std::string> ptx = failure();
+  if (succeeded(pm.run(*module)))
+    ptx = fuse::collectPTX(*module);
+  if (failed(ptx)) {
+    setError(error, diagnostics);
+    return nullptr;
+  }
+  return copyString(*ptx);
+}
+
+extern "C" void fuse_free_string(char *text) { std::free(text); }
+extern "C" void fuse_free_buffer(void *data) { std::free(data); }
