@@ -40,9 +40,11 @@ TEST_F(DialectTest, BinaryBuilderInfersResultAndVerifies) {
   auto lhsType = RankedTensorType::get({3, 4}, f32);
   auto rhsType = RankedTensorType::get({4}, f32);
   auto lhs = fuse::ConstantOp::create(
-      builder, loc, DenseElementsAttr::get(lhsType, builder.getF32FloatAttr(1)));
+      builder, loc,
+      DenseElementsAttr::get(lhsType, builder.getF32FloatAttr(1)));
   auto rhs = fuse::ConstantOp::create(
-      builder, loc, DenseElementsAttr::get(rhsType, builder.getF32FloatAttr(2)));
+      builder, loc,
+      DenseElementsAttr::get(rhsType, builder.getF32FloatAttr(2)));
   auto add = fuse::AddOp::create(builder, loc, lhs, rhs);
   EXPECT_EQ(add.getType(), lhsType);
   EXPECT_TRUE(succeeded(verify(add)));

@@ -123,9 +123,8 @@ extern "C" fuse_program *fuse_compile(const char *mlirText, const char *entry,
 extern "C" void fuse_destroy(fuse_program *program) { delete program; }
 
 extern "C" int32_t fuse_program_target(const fuse_program *program) {
-  return program->executable->target() == fuse::Target::CUDA
-             ? FUSE_TARGET_CUDA
-             : FUSE_TARGET_CPU;
+  return program->executable->target() == fuse::Target::CUDA ? FUSE_TARGET_CUDA
+                                                             : FUSE_TARGET_CPU;
 }
 
 extern "C" const char *fuse_program_target_note(const fuse_program *program) {
@@ -222,8 +221,7 @@ extern "C" char *fuse_report_json(const char *mlirText, char **error) {
     setError(error, diagnostics);
     return nullptr;
   }
-  return copyString(
-      llvm::formatv("{0}", fuse::reportToJSON(*report)).str());
+  return copyString(llvm::formatv("{0}", fuse::reportToJSON(*report)).str());
 }
 
 extern "C" char *fuse_ptx(const char *mlirText, const char *chip,

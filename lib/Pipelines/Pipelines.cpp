@@ -68,7 +68,8 @@ static void addCleanup(OpPassManager &pm) {
 }
 
 /// fuse -> named kernels (linalg.generic on tensors).
-static void addKernelPasses(OpPassManager &pm, const fuse::PipelineOptions &options) {
+static void addKernelPasses(OpPassManager &pm,
+                            const fuse::PipelineOptions &options) {
   pm.addNestedPass<func::FuncOp>(fuse::createConvertFuseToLinalg());
   if (options.fusion) {
     fuse::FuseElementwiseFusionOptions fusion;
@@ -203,12 +204,11 @@ FailureOr<std::string> fuse::collectPTX(ModuleOp module) {
       size_t pos = ptx.find(".extern .func");
       if (pos != StringRef::npos) {
         size_t name = ptx.find("__nv_", pos);
-        StringRef function =
-            name == StringRef::npos
-                ? StringRef("a function")
-                : ptx.substr(name).take_while([](char c) {
-                    return llvm::isAlnum(c) || c == '_';
-                  });
+        StringRef function = name == StringRef::npos
+                                 ? StringRef("a function")
+                                 : ptx.substr(name).take_while([](char c) {
+                                     return llvm::isAlnum(c) || c == '_';
+                                   });
         binary.emitError("kernel calls ")
             << function
             << " from libdevice, which was not found: install the CUDA "

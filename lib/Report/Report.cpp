@@ -95,8 +95,8 @@ std::string SizeExpr::str(ArrayRef<std::string> names) const {
   if (terms.empty())
     return "0";
   // Highest degree first; within a degree, by symbol order.
-  std::vector<std::pair<std::vector<unsigned>, int64_t>> ordered(
-      terms.begin(), terms.end());
+  std::vector<std::pair<std::vector<unsigned>, int64_t>> ordered(terms.begin(),
+                                                                 terms.end());
   std::sort(ordered.begin(), ordered.end(), [](const auto &a, const auto &b) {
     if (a.first.size() != b.first.size())
       return a.first.size() > b.first.size();
@@ -145,7 +145,8 @@ namespace {
 
 /// Bytes one element occupies in memory (i1 is stored as a byte).
 int64_t storageBytes(Type type) {
-  return std::max<int64_t>(1, getElementTypeOrSelf(type).getIntOrFloatBitWidth() / 8);
+  return std::max<int64_t>(
+      1, getElementTypeOrSelf(type).getIntOrFloatBitWidth() / 8);
 }
 
 /// Symbols of a function's dynamic sizes, keyed by (argument, dimension)
@@ -161,8 +162,8 @@ public:
   }
 
   unsigned get(unsigned argument, unsigned dimension) {
-    auto [it, inserted] =
-        ids.try_emplace({argument, dimension}, static_cast<unsigned>(keys.size()));
+    auto [it, inserted] = ids.try_emplace({argument, dimension},
+                                          static_cast<unsigned>(keys.size()));
     if (inserted)
       keys.push_back({argument, dimension});
     return it->second;
@@ -232,8 +233,7 @@ FailureOr<VariantReport> countKernels(func::FuncOp func, Symbols &symbols) {
     // A kernel reads each distinct input once, however often it uses it.
     llvm::SmallDenseSet<std::pair<Value, AffineMap>> read;
     for (OpOperand *input : op.getDpsInputOperands()) {
-      if (!read.insert({input->get(), op.getMatchingIndexingMap(input)})
-               .second)
+      if (!read.insert({input->get(), op.getMatchingIndexingMap(input)}).second)
         continue;
       SizeExpr elements = SizeExpr::constant(1);
       for (AffineExpr expr : op.getMatchingIndexingMap(input).getResults())
@@ -370,8 +370,8 @@ void fuse::printReport(llvm::ArrayRef<FunctionReport> reports,
         report.eager.bytesRead() + report.eager.bytesWritten();
     os << "  fused vs eager: " << report.fused.kernels.size() << " vs "
        << plural(report.eager.kernels.size(), "kernel") << ", "
-       << fusedBytes.str(report.names) << " vs "
-       << eagerBytes.str(report.names) << " bytes";
+       << fusedBytes.str(report.names) << " vs " << eagerBytes.str(report.names)
+       << " bytes";
     if (std::optional<double> ratio = eagerBytes.ratioTo(fusedBytes))
       os << llvm::formatv(" ({0:F2}x the traffic)", *ratio);
     os << "\n";

@@ -67,7 +67,8 @@ std::string TensorSpec::str() const {
   std::string text = "tensor<";
   for (int64_t size : shape)
     text += (ShapedType::isDynamic(size) ? "?" : std::to_string(size)) + "x";
-  static const char *names[] = {"f16", "bf16", "f32", "f64", "i32", "i64", "i1"};
+  static const char *names[] = {"f16", "bf16", "f32", "f64",
+                                "i32", "i64",  "i1"};
   return text + names[static_cast<int>(dtype)] + ">";
 }
 
@@ -107,8 +108,8 @@ extern "C" void fuseJitAbort() {
 extern "C" void *fuseJitMalloc(size_t bytes) {
   void *ptr = rt::hostAlloc(bytes);
   if (!ptr && bytes) {
-    jitError = "out of host memory allocating " + std::to_string(bytes) +
-               " bytes";
+    jitError =
+        "out of host memory allocating " + std::to_string(bytes) + " bytes";
     std::longjmp(*jitExit, 1);
   }
   return ptr;
@@ -234,9 +235,9 @@ Executable::compile(ModuleOp module, const RunOptions &options) {
     if (names.empty())
       return llvm::createStringError("the program has no function to run");
     if (names.size() > 1)
-      return llvm::createStringError(
-          "the program has several functions (" + llvm::join(names, ", ") +
-          "); choose one with --entry");
+      return llvm::createStringError("the program has several functions (" +
+                                     llvm::join(names, ", ") +
+                                     "); choose one with --entry");
   }
 
   // Host code only allocates and launches; an op that would touch tensor
@@ -348,8 +349,8 @@ Executable::checkInputs(llvm::ArrayRef<const HostArray *> arrays) const {
         " input(s) were given");
   for (auto [i, array] : llvm::enumerate(arrays)) {
     const TensorSpec &spec = inputSpecs[i];
-    std::string which = "argument " + std::to_string(i) + " (" + spec.str() +
-                        ")";
+    std::string which =
+        "argument " + std::to_string(i) + " (" + spec.str() + ")";
     if (array->dtype() != spec.dtype)
       return llvm::createStringError(
           which + ": expected " + dtypeName(spec.dtype).str() + " data, got " +
@@ -409,7 +410,8 @@ Executable::run(llvm::ArrayRef<const HostArray *> arrays) {
     void *data = const_cast<void *>(array->data());
     if (cuda) {
       data = rt::deviceAlloc(array->sizeInBytes());
-      if (!data || !rt::copyToDevice(data, array->data(), array->sizeInBytes())) {
+      if (!data ||
+          !rt::copyToDevice(data, array->data(), array->sizeInBytes())) {
         rt::deviceFree(data);
         freeInputs();
         return llvm::createStringError(rt::lastError());

@@ -51,8 +51,7 @@ struct Driver {
   CUresult (*cuMemFree)(CUdeviceptr);
   CUresult (*cuMemcpyAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
   CUresult (*cuMemsetD32Async)(CUdeviceptr, unsigned, size_t, CUstream);
-  CUresult (*cuMemsetD16Async)(CUdeviceptr, unsigned short, size_t,
-                               CUstream);
+  CUresult (*cuMemsetD16Async)(CUdeviceptr, unsigned short, size_t, CUstream);
   CUresult (*cuStreamCreate)(CUstream *, unsigned);
   CUresult (*cuStreamDestroy)(CUstream);
   CUresult (*cuStreamSynchronize)(CUstream);
@@ -66,9 +65,9 @@ struct Driver {
                                  void **);
   CUresult (*cuModuleUnload)(CUmodule);
   CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
-  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned,
-                             unsigned, unsigned, unsigned, unsigned, CUstream,
-                             void **, void **);
+  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
+                             unsigned, unsigned, unsigned, CUstream, void **,
+                             void **);
 };
 
 struct PendingKernel {
@@ -160,8 +159,9 @@ bool loadDriver() {
          resolve(l, d.cuDeviceGetName, {"cuDeviceGetName"}) &&
          resolve(l, d.cuDeviceGetAttribute, {"cuDeviceGetAttribute"}) &&
          resolve(l, d.cuDevicePrimaryCtxRetain, {"cuDevicePrimaryCtxRetain"}) &&
-         resolve(l, d.cuDevicePrimaryCtxRelease,
-                 {"cuDevicePrimaryCtxRelease_v2", "cuDevicePrimaryCtxRelease"}) &&
+         resolve(
+             l, d.cuDevicePrimaryCtxRelease,
+             {"cuDevicePrimaryCtxRelease_v2", "cuDevicePrimaryCtxRelease"}) &&
          resolve(l, d.cuCtxSetCurrent, {"cuCtxSetCurrent"}) &&
          resolve(l, d.cuMemGetInfo, {"cuMemGetInfo_v2", "cuMemGetInfo"}) &&
          resolve(l, d.cuMemAlloc, {"cuMemAlloc_v2", "cuMemAlloc"}) &&
@@ -170,11 +170,13 @@ bool loadDriver() {
          resolve(l, d.cuMemsetD32Async, {"cuMemsetD32Async"}) &&
          resolve(l, d.cuMemsetD16Async, {"cuMemsetD16Async"}) &&
          resolve(l, d.cuStreamCreate, {"cuStreamCreate"}) &&
-         resolve(l, d.cuStreamDestroy, {"cuStreamDestroy_v2", "cuStreamDestroy"}) &&
+         resolve(l, d.cuStreamDestroy,
+                 {"cuStreamDestroy_v2", "cuStreamDestroy"}) &&
          resolve(l, d.cuStreamSynchronize, {"cuStreamSynchronize"}) &&
          resolve(l, d.cuStreamWaitEvent, {"cuStreamWaitEvent"}) &&
          resolve(l, d.cuEventCreate, {"cuEventCreate"}) &&
-         resolve(l, d.cuEventDestroy, {"cuEventDestroy_v2", "cuEventDestroy"}) &&
+         resolve(l, d.cuEventDestroy,
+                 {"cuEventDestroy_v2", "cuEventDestroy"}) &&
          resolve(l, d.cuEventRecord, {"cuEventRecord"}) &&
          resolve(l, d.cuEventSynchronize, {"cuEventSynchronize"}) &&
          resolve(l, d.cuEventElapsedTime,
@@ -361,8 +363,7 @@ void fuse::rt::deviceFree(void *ptr) {
   check(result, "cuMemFree");
 }
 
-static bool timedCopy(void *dst, const void *src, size_t bytes,
-                      bool toDevice) {
+static bool timedCopy(void *dst, const void *src, size_t bytes, bool toDevice) {
   State &s = state();
   if (!ready())
     return false;
@@ -420,8 +421,8 @@ double fuse::rt::measureCopyBandwidth() {
                    "cuMemcpyAsync (device to device)");
     };
     constexpr int kRepeats = 5;
-    bool ok = copy() && check(s.driver.cuEventRecord(start, s.stream),
-                              "cuEventRecord");
+    bool ok = copy() &&
+              check(s.driver.cuEventRecord(start, s.stream), "cuEventRecord");
     for (int i = 0; ok && i < kRepeats; ++i)
       ok = copy();
     float ms = 0;
@@ -565,11 +566,10 @@ extern "C" void *mgpuModuleGetFunction(void *module, const char *name) {
   return function;
 }
 
-extern "C" void mgpuLaunchKernel(void *function, intptr_t gridX,
-                                 intptr_t gridY, intptr_t gridZ,
-                                 intptr_t blockX, intptr_t blockY,
-                                 intptr_t blockZ, int32_t smem, void *,
-                                 void **params, void **extra, size_t) {
+extern "C" void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
+                                 intptr_t gridZ, intptr_t blockX,
+                                 intptr_t blockY, intptr_t blockZ, int32_t smem,
+                                 void *, void **params, void **extra, size_t) {
   State &s = state();
   if (!ready() || !function)
     return;

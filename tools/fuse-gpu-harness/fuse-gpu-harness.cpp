@@ -233,8 +233,7 @@ int main(int argc, char **argv) {
     else if (flag == "--atol")
       atol = std::atof(value.c_str());
     else {
-      std::fprintf(stderr, "fuse-gpu-harness: unknown flag %s\n",
-                   flag.c_str());
+      std::fprintf(stderr, "fuse-gpu-harness: unknown flag %s\n", flag.c_str());
       return 2;
     }
   }

@@ -70,9 +70,9 @@ static cl::opt<std::string> cudaToolkitFlag(
              "(default: $CUDA_HOME, $CUDA_PATH, /usr/local/cuda, or ptxas's)"),
     cl::value_desc("dir"), cl::cat(fuseCategory));
 
-static cl::opt<std::string> emitFlag(
-    "emit", cl::desc("Print generated code instead of IR: ptx"),
-    cl::value_desc("ptx"), cl::cat(fuseCategory));
+static cl::opt<std::string>
+    emitFlag("emit", cl::desc("Print generated code instead of IR: ptx"),
+             cl::value_desc("ptx"), cl::cat(fuseCategory));
 
 static cl::opt<std::string> reportFlag(
     "fuse-report", cl::ValueOptional,
@@ -192,8 +192,8 @@ int main(int argc, char **argv) {
   } else if (fusionFlag.getNumOccurrences() ||
              remarksFlag.getNumOccurrences() ||
              horizontalFlag.getNumOccurrences() ||
-             blockSizeFlag.getNumOccurrences() || chipFlag.getNumOccurrences() ||
-             featuresFlag.getNumOccurrences() ||
+             blockSizeFlag.getNumOccurrences() ||
+             chipFlag.getNumOccurrences() || featuresFlag.getNumOccurrences() ||
              cudaToolkitFlag.getNumOccurrences()) {
     llvm::errs() << "fuse-opt: --fusion, --fuse-horizontal, --fuse-remarks, "
                     "--block-size, --chip, --ptx-features and --cuda-toolkit "

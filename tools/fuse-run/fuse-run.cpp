@@ -36,20 +36,24 @@ namespace cl = llvm::cl;
 
 static cl::OptionCategory runCategory("fuse-run options");
 
-static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<program.mlir>"),
-                                      cl::Required, cl::cat(runCategory));
+static cl::opt<std::string> inputFile(cl::Positional,
+                                      cl::desc("<program.mlir>"), cl::Required,
+                                      cl::cat(runCategory));
 static cl::opt<std::string> entryFlag("entry",
                                       cl::desc("Function to run (default: the "
                                                "only public one)"),
-                                      cl::value_desc("name"), cl::cat(runCategory));
-static cl::list<std::string> inputFlags(
-    "input",
-    cl::desc("An argument, in order: FILE.npy, rand:SHAPE or "
-             "fill:VALUE:SHAPE (SHAPE like 1000000 or 64x12, cl::cat(runCategory)); empty for 0-d)"),
-    cl::value_desc("spec"));
-static cl::list<std::string> outputFlags(
-    "output", cl::desc("Write the results, in order, as .npy files"),
-    cl::value_desc("file.npy"), cl::cat(runCategory));
+                                      cl::value_desc("name"),
+                                      cl::cat(runCategory));
+static cl::list<std::string>
+    inputFlags("input",
+               cl::desc("An argument, in order: FILE.npy, rand:SHAPE or "
+                        "fill:VALUE:SHAPE (SHAPE like 1000000 or 64x12, "
+                        "cl::cat(runCategory)); empty for 0-d)"),
+               cl::value_desc("spec"));
+static cl::list<std::string>
+    outputFlags("output",
+                cl::desc("Write the results, in order, as .npy files"),
+                cl::value_desc("file.npy"), cl::cat(runCategory));
 enum class TargetFlag { Auto, CUDA, CPU };
 static cl::opt<TargetFlag> targetFlag(
     "target", cl::desc("Where to run"),
@@ -60,31 +64,42 @@ static cl::opt<TargetFlag> targetFlag(
                           "the same kernels as host loops")),
     cl::init(TargetFlag::Auto), cl::cat(runCategory));
 enum class Fusion { On, Off };
-static cl::opt<Fusion> fusionFlag(
-    "fusion", cl::desc("Fuse kernels (off: eager, one kernel per op)"),
-    cl::values(clEnumValN(Fusion::On, "on", "fuse (default)"),
-               clEnumValN(Fusion::Off, "off", "eager")),
-    cl::init(Fusion::On), cl::cat(runCategory));
-static cl::opt<std::string> chipFlag(
-    "chip", cl::desc("GPU architecture (default: the device's, else sm_90)"), cl::cat(runCategory));
+static cl::opt<Fusion>
+    fusionFlag("fusion",
+               cl::desc("Fuse kernels (off: eager, one kernel per op)"),
+               cl::values(clEnumValN(Fusion::On, "on", "fuse (default)"),
+                          clEnumValN(Fusion::Off, "off", "eager")),
+               cl::init(Fusion::On), cl::cat(runCategory));
+static cl::opt<std::string>
+    chipFlag("chip",
+             cl::desc("GPU architecture (default: the device's, else sm_90)"),
+             cl::cat(runCategory));
 static cl::opt<uint64_t> seedFlag("seed", cl::desc("Seed of rand: inputs"),
                                   cl::init(0), cl::cat(runCategory));
-static cl::opt<unsigned> repeatFlag(
-    "repeat", cl::desc("Run N time, cl::cat(runCategory)); with N > 1 the first run is a warm-up "
-                       "left out of the profile"),
-    cl::init(1));
-static cl::opt<bool> profileFlag(
-    "profile", cl::desc("Print a table of kernels and copies: calls, time, "
-                        "bytes, GB/s, % of copy bandwidth"), cl::cat(runCategory));
-static cl::opt<std::string> traceFlag(
-    "trace", cl::desc("Write a Chrome trace (Perfetto, chrome://tracing)"),
-    cl::value_desc("file.json"), cl::cat(runCategory));
-static cl::opt<bool> checkFlag(
-    "check", cl::desc("Also run the eager (unfused) variant and compare "
-                      "every result"), cl::cat(runCategory));
+static cl::opt<unsigned>
+    repeatFlag("repeat",
+               cl::desc("Run N time, cl::cat(runCategory)); with N > 1 the "
+                        "first run is a warm-up "
+                        "left out of the profile"),
+               cl::init(1));
+static cl::opt<bool>
+    profileFlag("profile",
+                cl::desc("Print a table of kernels and copies: calls, time, "
+                         "bytes, GB/s, % of copy bandwidth"),
+                cl::cat(runCategory));
+static cl::opt<std::string>
+    traceFlag("trace",
+              cl::desc("Write a Chrome trace (Perfetto, chrome://tracing)"),
+              cl::value_desc("file.json"), cl::cat(runCategory));
+static cl::opt<bool>
+    checkFlag("check",
+              cl::desc("Also run the eager (unfused) variant and compare "
+                       "every result"),
+              cl::cat(runCategory));
 static cl::opt<std::string> dumpPtxFlag("dump-ptx",
                                         cl::desc("Write the kernels' PTX"),
-                                        cl::value_desc("file.ptx"), cl::cat(runCategory));
+                                        cl::value_desc("file.ptx"),
+                                        cl::cat(runCategory));
 static cl::opt<int64_t> blockSizeFlag("block-size",
                                       cl::desc("GPU threads per block"),
                                       cl::init(256), cl::cat(runCategory));
@@ -116,8 +131,8 @@ static llvm::Expected<std::vector<int64_t>> parseShape(llvm::StringRef text) {
 
 /// Builds argument `index` from `spec`, with the signature's dtype.
 static llvm::Expected<HostArray> makeInput(llvm::StringRef spec,
-                                           const TensorSpec &type,
-                                           size_t index, std::mt19937_64 &rng) {
+                                           const TensorSpec &type, size_t index,
+                                           std::mt19937_64 &rng) {
   std::string where = "--input " + spec.str() + " (argument " +
                       std::to_string(index) + ", " + type.str() + ")";
   auto error = [&](const llvm::Twine &why) {
@@ -148,8 +163,8 @@ static llvm::Expected<HostArray> makeInput(llvm::StringRef spec,
     // numpy has no bfloat16: a float32 file feeds a bf16 argument.
     if (type.dtype == DType::BF16 && array->dtype() == DType::F32) {
       llvm::Expected<HostArray> converted = HostArray::create(
-          DType::BF16, std::vector<int64_t>(array->shape().begin(),
-                                            array->shape().end()));
+          DType::BF16,
+          std::vector<int64_t>(array->shape().begin(), array->shape().end()));
       if (!converted)
         return error(llvm::toString(converted.takeError()));
       for (int64_t i = 0; i < array->numElements(); ++i)
@@ -233,8 +248,8 @@ static void printResult(const HostArray &array, size_t index,
   std::string shape;
   for (auto [i, size] : llvm::enumerate(array.shape()))
     shape += (i ? "x" : "") + std::to_string(size);
-  llvm::outs() << "result " << index << ": " << dtypeName(array.dtype())
-               << " [" << (shape.empty() ? "scalar" : shape) << "] = [";
+  llvm::outs() << "result " << index << ": " << dtypeName(array.dtype()) << " ["
+               << (shape.empty() ? "scalar" : shape) << "] = [";
   int64_t n = array.numElements();
   constexpr int64_t kShown = 8;
   for (int64_t i = 0; i < std::min(n, kShown); ++i)
@@ -308,8 +323,8 @@ struct Profile {
 
   void addRun(const Executable &executable, unsigned run) {
     launchesPerRun = rt::kernelRecords().size();
-    auto event = [&](llvm::StringRef name, llvm::StringRef category,
-                     double ms, int64_t bytes, int64_t tid) {
+    auto event = [&](llvm::StringRef name, llvm::StringRef category, double ms,
+                     int64_t bytes, int64_t tid) {
       trace.push_back(llvm::json::Object{
           {"name", name},
           {"cat", category},
@@ -363,9 +378,9 @@ static std::string formatBytes(double bytes) {
 
 static void printProfile(const Profile &profile, const Executable &executable,
                          double copyBandwidth, unsigned runs) {
-  std::vector<std::vector<std::string>> rows = {
-      {"Name", "Calls", "Total ms", "Mean ms", "Bytes/call", "GB/s",
-       "% copy BW"}};
+  std::vector<std::vector<std::string>> rows = {{"Name", "Calls", "Total ms",
+                                                 "Mean ms", "Bytes/call",
+                                                 "GB/s", "% copy BW"}};
   auto row = [&](const std::string &name, const KernelStats &stats) {
     double gbps = stats.ms > 0 ? stats.bytes / (stats.ms * 1e6) : 0;
     rows.push_back(
@@ -418,9 +433,9 @@ static double measureHostCopyBandwidth() {
     a[i] = static_cast<char>(i);
     auto start = std::chrono::steady_clock::now();
     std::memcpy(b.data(), a.data(), kBytes);
-    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                             start)
-                   .count();
+    double s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
     // Read the copy back so that it cannot be optimized away.
     volatile char sink = b[i];
     (void)sink;
@@ -505,8 +520,7 @@ int main(int argc, char **argv) {
   if (inputFlags.size() != signature.size())
     return fail("@" + (*executable)->name() + " takes " +
                 std::to_string(signature.size()) + " argument(s), but " +
-                std::to_string(inputFlags.size()) +
-                " --input were given");
+                std::to_string(inputFlags.size()) + " --input were given");
   if (!outputFlags.empty() &&
       outputFlags.size() != (*executable)->results().size())
     return fail("@" + (*executable)->name() + " has " +
@@ -585,10 +599,10 @@ int main(int argc, char **argv) {
     auto out = openOutputFile(traceFlag, &error);
     if (!out)
       return fail(error);
-    out->os() << llvm::formatv(
-        "{0:2}", llvm::json::Value(llvm::json::Object{
-                     {"traceEvents", std::move(profile.trace)},
-                     {"displayTimeUnit", "ms"}}));
+    out->os() << llvm::formatv("{0:2}",
+                               llvm::json::Value(llvm::json::Object{
+                                   {"traceEvents", std::move(profile.trace)},
+                                   {"displayTimeUnit", "ms"}}));
     out->keep();
   }
   return status;

@@ -89,8 +89,7 @@ struct FunctionReport {
 mlir::FailureOr<std::vector<FunctionReport>>
 buildReport(mlir::ModuleOp module, const PipelineOptions &options);
 
-void printReport(llvm::ArrayRef<FunctionReport> reports,
-                 llvm::raw_ostream &os);
+void printReport(llvm::ArrayRef<FunctionReport> reports, llvm::raw_ostream &os);
 llvm::json::Value reportToJSON(llvm::ArrayRef<FunctionReport> reports);
 
 } // namespace fuse

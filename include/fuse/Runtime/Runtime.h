@@ -123,8 +123,7 @@ void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared);
 void mgpuMemFree(void *ptr, void *stream);
 void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream);
 void mgpuMemset32(void *dst, unsigned int value, size_t count, void *stream);
-void mgpuMemset16(void *dst, unsigned short value, size_t count,
-                  void *stream);
+void mgpuMemset16(void *dst, unsigned short value, size_t count, void *stream);
 }
 
 #endif // FUSE_RUNTIME_RUNTIME_H

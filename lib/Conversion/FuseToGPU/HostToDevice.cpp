@@ -42,12 +42,12 @@ struct FuseHostToDevicePass
         // A constant tensor lives in host memory: give kernels a copy.
         auto global = cast<memref::GetGlobalOp>(op);
         b.setInsertionPointAfter(global);
-        auto device = gpu::AllocOp::create(
-            b, loc, global.getType(), Type(), ValueRange(), ValueRange(),
-            ValueRange(), /*hostShared=*/false);
-        auto copy = gpu::MemcpyOp::create(b, loc, /*asyncToken=*/Type(),
-                                          ValueRange(), device.getMemref(),
-                                          global.getResult());
+        auto device = gpu::AllocOp::create(b, loc, global.getType(), Type(),
+                                           ValueRange(), ValueRange(),
+                                           ValueRange(), /*hostShared=*/false);
+        auto copy =
+            gpu::MemcpyOp::create(b, loc, /*asyncToken=*/Type(), ValueRange(),
+                                  device.getMemref(), global.getResult());
         global.getResult().replaceAllUsesExcept(device.getMemref(), copy);
         // The copy lives for the call: freed before each return.
         getOperation().walk([&](func::ReturnOp ret) {

@@ -81,14 +81,15 @@ private:
   /// Operands that every thread reads at index 0 (0-d or fully broadcast).
   bool isUniform(OpOperand &operand) {
     AffineMap map = op.getMatchingIndexingMap(&operand);
-    return llvm::all_of(map.getResults(),
-                        [](AffineExpr e) { return isa<AffineConstantExpr>(e); });
+    return llvm::all_of(map.getResults(), [](AffineExpr e) {
+      return isa<AffineConstantExpr>(e);
+    });
   }
 
   Value flatten(Value memref) {
     auto type = cast<MemRefType>(memref.getType());
-    auto flatType = MemRefType::get({ShapedType::kDynamic},
-                                    type.getElementType());
+    auto flatType =
+        MemRefType::get({ShapedType::kDynamic}, type.getElementType());
     return memref::ReinterpretCastOp::create(
         b, loc, flatType, memref, /*offset=*/b.getIndexAttr(0),
         /*sizes=*/ArrayRef<OpFoldResult>{total},
@@ -129,8 +130,8 @@ private:
       if (!laneIndices) {
         laneIndices.emplace();
         for (int64_t lane = 0; lane < width; ++lane)
-          laneIndices->push_back(delinearize(
-              arith::AddIOp::create(b, loc, start, index(lane))));
+          laneIndices->push_back(
+              delinearize(arith::AddIOp::create(b, loc, start, index(lane))));
       }
       return *laneIndices;
     };
@@ -145,8 +146,7 @@ private:
       } else if (isFlat(*operand) && !element.isInteger(1)) {
         value = vector::LoadOp::create(
             b, loc, vectorType, flat[operand->getOperandNumber()],
-            ValueRange{start}, /*nontemporal=*/false,
-            alignment(element));
+            ValueRange{start}, /*nontemporal=*/false, alignment(element));
       } else {
         // i1 is bit-packed in vectors but byte-sized in memory, and a
         // broadcast input is strided: gather lane by lane.
@@ -229,8 +229,8 @@ private:
     for (OpOperand *operand : op.getDpsInputOperands()) {
       Value value;
       if (isFlat(*operand)) {
-        value = memref::LoadOp::create(b, loc, flat[operand->getOperandNumber()],
-                                       ValueRange{position});
+        value = memref::LoadOp::create(
+            b, loc, flat[operand->getOperandNumber()], ValueRange{position});
       } else {
         if (!indices)
           indices = delinearize(position);
@@ -387,8 +387,7 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
     }
     b.setInsertionPointToStart(&launch.getBody().front());
     Value thread = arith::AddIOp::create(
-        b, loc,
-        arith::MulIOp::create(b, loc, launch.getBlockIds().x, blockDim),
+        b, loc, arith::MulIOp::create(b, loc, launch.getBlockIds().x, blockDim),
         launch.getThreadIds().x);
     KernelBuilder(op, b, sizes, total, width).emit(thread);
     b.setInsertionPointToEnd(&launch.getBody().front());

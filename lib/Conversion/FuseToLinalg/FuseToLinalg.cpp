@@ -213,8 +213,8 @@ std::string FunctionSizes::describe(int cls) const {
 
 static std::string describeLocation(Location loc) {
   if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
-    return (fileLoc.getFilename().getValue() + ":" +
-            Twine(fileLoc.getLine()) + ":" + Twine(fileLoc.getColumn()))
+    return (fileLoc.getFilename().getValue() + ":" + Twine(fileLoc.getLine()) +
+            ":" + Twine(fileLoc.getColumn()))
         .str();
   if (auto nameLoc = dyn_cast<NameLoc>(loc))
     return describeLocation(nameLoc.getChildLoc());
@@ -255,8 +255,8 @@ void FunctionSizes::materialize() {
       message += " must be " + std::to_string(check.size) +
                  " (broadcasting assumes it)";
     }
-    Value equal = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
-                                        lhs, rhs);
+    Value equal =
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, lhs, rhs);
     previous = cf::AssertOp::create(builder, loc, equal, message);
   }
   for (Value value : results) {
@@ -280,8 +280,7 @@ static Value floatConstant(OpBuilder &b, Location loc, Type type,
   return arith::ConstantOp::create(b, loc, type, b.getFloatAttr(type, value));
 }
 
-static Value intConstant(OpBuilder &b, Location loc, Type type,
-                         int64_t value) {
+static Value intConstant(OpBuilder &b, Location loc, Type type, int64_t value) {
   return arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, value));
 }
 
@@ -341,9 +340,9 @@ static Value integerPow(OpBuilder &b, Location loc, Value base, Value exp) {
     square = arith::MulIOp::create(b, loc, square, square);
     rest = arith::ShRUIOp::create(b, loc, rest, one);
   }
-  Value odd = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
-                                    arith::AndIOp::create(b, loc, exp, one),
-                                    zero);
+  Value odd =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                            arith::AndIOp::create(b, loc, exp, one), zero);
   Value baseIsOne =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, base, one);
   Value baseIsMinusOne =
@@ -390,8 +389,8 @@ static Value gelu(OpBuilder &b, Location loc, Value x, bool tanhForm) {
   Value inner;
   if (tanhForm) {
     // 0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x^3)))
-    Value cube = arith::MulFOp::create(
-        b, loc, x, arith::MulFOp::create(b, loc, x, x));
+    Value cube =
+        arith::MulFOp::create(b, loc, x, arith::MulFOp::create(b, loc, x, x));
     Value poly = arith::AddFOp::create(
         b, loc, x,
         arith::MulFOp::create(b, loc, floatConstant(b, loc, type, 0.044715),
@@ -403,7 +402,8 @@ static Value gelu(OpBuilder &b, Location loc, Value x, bool tanhForm) {
     // x * 0.5 * (1 + erf(x / sqrt(2)))
     inner = math::ErfOp::create(
         b, loc,
-        arith::MulFOp::create(b, loc, x, floatConstant(b, loc, type, M_SQRT1_2)));
+        arith::MulFOp::create(b, loc, x,
+                              floatConstant(b, loc, type, M_SQRT1_2)));
   }
   Value halfX = arith::MulFOp::create(b, loc, x, half);
   return arith::MulFOp::create(b, loc, halfX,
@@ -521,24 +521,22 @@ static Value buildComputation(Operation *op, OpBuilder &b, Location loc,
         Value result = x;
         if (Attribute min = cop.getMinAttr()) {
           Value bound = boundConstant(b, loc, type, min);
-          result = isFloat ? Value(arith::MaximumFOp::create(b, loc, result,
-                                                             bound))
-                           : Value(arith::MaxSIOp::create(b, loc, result,
-                                                          bound));
+          result = isFloat
+                       ? Value(arith::MaximumFOp::create(b, loc, result, bound))
+                       : Value(arith::MaxSIOp::create(b, loc, result, bound));
         }
         if (Attribute max = cop.getMaxAttr()) {
           Value bound = boundConstant(b, loc, type, max);
-          result = isFloat ? Value(arith::MinimumFOp::create(b, loc, result,
-                                                             bound))
-                           : Value(arith::MinSIOp::create(b, loc, result,
-                                                          bound));
+          result = isFloat
+                       ? Value(arith::MinimumFOp::create(b, loc, result, bound))
+                       : Value(arith::MinSIOp::create(b, loc, result, bound));
         }
         return result;
       })
       .Case<LeakyReluOp>([&](LeakyReluOp lop) -> Value {
         Value alpha = floatConstant(b, loc, type, lop.getAlphaValue());
-        Value nonNegative = arith::CmpFOp::create(
-            b, loc, arith::CmpFPredicate::OGE, x, zero());
+        Value nonNegative =
+            arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE, x, zero());
         return arith::SelectOp::create(b, loc, nonNegative, x,
                                        arith::MulFOp::create(b, loc, alpha, x));
       })
@@ -677,11 +675,11 @@ struct ElementwiseLowering : OpConversionPattern<OpTy> {
         iterators, [&](OpBuilder &b, Location bodyLoc, ValueRange blockArgs) {
           SmallVector<Value> args;
           for (auto [attr, input] : llvm::zip(inlined, inputOf))
-            args.push_back(attr ? Value(arith::ConstantOp::create(b, bodyLoc,
-                                                                  attr))
-                                : blockArgs[input]);
-          Value result = buildScalar(op, b, bodyLoc, args,
-                                     resultType.getElementType());
+            args.push_back(
+                attr ? Value(arith::ConstantOp::create(b, bodyLoc, attr))
+                     : blockArgs[input]);
+          Value result =
+              buildScalar(op, b, bodyLoc, args, resultType.getElementType());
           linalg::YieldOp::create(b, bodyLoc, result);
         });
     StringRef name = op->getName().stripDialect();
@@ -708,8 +706,7 @@ struct ConstantLowering : OpConversionPattern<ConstantOp> {
 
 template <typename... OpTys>
 void addElementwise(RewritePatternSet &patterns, const DynamicSizes &sizes) {
-  (patterns.add<ElementwiseLowering<OpTys>>(patterns.getContext(), sizes),
-   ...);
+  (patterns.add<ElementwiseLowering<OpTys>>(patterns.getContext(), sizes), ...);
 }
 
 } // namespace
@@ -718,9 +715,9 @@ void fuse::populateFuseToLinalgConversionPatterns(RewritePatternSet &patterns,
                                                   const DynamicSizes &sizes) {
   addElementwise<NegOp, AbsOp, ReluOp, FloorOp, CeilOp, ExpOp, LogOp, SqrtOp,
                  RsqrtOp, TanhOp, SigmoidOp, SiluOp, SinOp, CosOp, ErfOp,
-                 ReciprocalOp, HardswishOp, GeluOp, ClampOp, LeakyReluOp, AddOp, SubOp,
-                 MulOp, DivOp, MaxOp, MinOp, PowOp, CmpOp, SelectOp, CastOp>(
-      patterns, sizes);
+                 ReciprocalOp, HardswishOp, GeluOp, ClampOp, LeakyReluOp, AddOp,
+                 SubOp, MulOp, DivOp, MaxOp, MinOp, PowOp, CmpOp, SelectOp,
+                 CastOp>(patterns, sizes);
   patterns.add<ConstantLowering>(patterns.getContext());
 }
 

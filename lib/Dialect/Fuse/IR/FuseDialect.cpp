@@ -17,9 +17,8 @@ void FuseDialect::initialize() {
       >();
 }
 
-Operation *FuseDialect::materializeConstant(OpBuilder &builder,
-                                            Attribute value, Type type,
-                                            Location loc) {
+Operation *FuseDialect::materializeConstant(OpBuilder &builder, Attribute value,
+                                            Type type, Location loc) {
   auto elements = dyn_cast<ElementsAttr>(value);
   if (!elements || elements.getType() != type)
     return nullptr;

@@ -71,9 +71,8 @@ LogicalResult fuse::verifyBroadcastOperands(Operation *op) {
         continue;
       return op->emitOpError("operands are not broadcast-compatible: ")
              << str(operandTypes[i]) << " vs " << str(operandTypes[j])
-             << " (dimension "
-             << conflict.resultDim << ": " << conflict.lhsSize << " vs "
-             << conflict.rhsSize << ")";
+             << " (dimension " << conflict.resultDim << ": " << conflict.lhsSize
+             << " vs " << conflict.rhsSize << ")";
     }
   }
 

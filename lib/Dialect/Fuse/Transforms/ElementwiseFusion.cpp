@@ -177,8 +177,8 @@ void fuseGroup(ArrayRef<linalg::GenericOp> group) {
       Operation *def = operand->get().getDefiningOp();
       if (def && members.contains(def))
         continue;
-      auto key = std::make_pair(operand->get(),
-                                op.getMatchingIndexingMap(operand));
+      auto key =
+          std::make_pair(operand->get(), op.getMatchingIndexingMap(operand));
       if (inputIndex.try_emplace(key, inputs.size()).second) {
         inputs.push_back(key.first);
         maps.push_back(key.second);
@@ -191,9 +191,8 @@ void fuseGroup(ArrayRef<linalg::GenericOp> group) {
   SmallVector<Value> inits;
   for (linalg::GenericOp op : group) {
     for (OpResult result : op->getResults()) {
-      if (llvm::all_of(result.getUsers(), [&](Operation *user) {
-            return members.contains(user);
-          }))
+      if (llvm::all_of(result.getUsers(),
+                       [&](Operation *user) { return members.contains(user); }))
         continue;
       outputs.push_back(result);
       inits.push_back(op.getDpsInits()[result.getResultNumber()]);
@@ -314,8 +313,8 @@ struct FuseElementwiseFusionPass
     for (linalg::GenericOp consumer : grouping.candidates()) {
       for (OpOperand *operand : consumer.getDpsInputOperands()) {
         Operation *def = operand->get().getDefiningOp();
-        std::optional<unsigned> producer = def ? grouping.indexOf(def)
-                                               : std::nullopt;
+        std::optional<unsigned> producer =
+            def ? grouping.indexOf(def) : std::nullopt;
         if (!producer)
           continue;
         auto producerOp = cast<linalg::GenericOp>(def);

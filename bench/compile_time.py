@@ -1,0 +1,430 @@
+#!/usr/bin/python3
+"""Compile latency, text to PTX, of the whole fuse-opt process.
+
+For examples/add_relu.mlir and for generated single-function chains of 1, 10,
+100 and 1000 elementwise ops on tensor<?xf32>, times (wall clock of the whole
+process, median of --runs runs after one warm-up):
+
+  fused    fuse-opt PROGRAM --emit=ptx                  (1 kernel)
+  eager    fuse-opt PROGRAM --emit=ptx --fusion=off     (one kernel per op)
+  mlir-opt upstream mlir-opt on the same program in linalg form
+           (fuse-opt PROGRAM --fuse-pipeline=linalg) through the equivalent
+           upstream passes (UPSTREAM_PASSES below)
+
+and the bare start-up of each tool on an empty module. Every run of a
+configuration is interleaved with the others, so that a change in the load
+of the machine hits all of them alike. Before timing, it checks that the fused
+report says 1 kernel (eager: one per op) and counts the `.entry` kernels in
+the PTX each tool printed.
+
+A configuration whose warm-up takes longer than --slow-seconds is timed
+--slow-runs times only (the table marks it).
+
+Prints one table (and a CPU-time one: user+sys of the process, less sensitive
+to other jobs on a shared machine), says whether the time per op is constant
+between 100 and 1000 ops, and checks the issue's targets. Writes the numbers
+to bench/results/compile_time.json (--json to change).
+"""
+import argparse
+import datetime
+import hashlib
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+UPSTREAM_PASSES = [
+    "--linalg-fuse-elementwise-ops",
+    "--one-shot-bufferize=bufferize-function-boundaries "
+    "function-boundary-type-conversion=identity-layout-map",
+    "--convert-linalg-to-parallel-loops",
+    "--scf-parallel-loop-tiling=parallel-loop-tile-sizes=256 "
+    "no-min-max-bounds=true",
+    "--gpu-map-parallel-loops",
+    "--convert-parallel-loops-to-gpu",
+    "--gpu-kernel-outlining",
+    "--gpu-lower-to-nvvm-pipeline=cubin-format=isa cubin-chip=sm_90 "
+    "cubin-features=+ptx80",
+]
+
+# The chain cycles through these (op, other operand); unary ops have none.
+# No op follows itself, so no folding (relu(relu(x)), neg(neg(x))) shortens
+# the chain.
+CYCLE = [("add", "%y"), ("relu", None), ("mul", "%x"), ("tanh", None),
+         ("sub", "%y"), ("abs", None), ("max", "%x"), ("neg", None),
+         ("exp", None), ("sigmoid", None)]
+
+TARGET_ADD_RELU_MS = 40.0
+TARGET_1000_OPS_MS = 1000.0
+
+
+
+
+def git(*a):
+    return subprocess.run(["git", "-C", str(ROOT)] + list(a),
+                          capture_output=True, text=True).stdout.strip()
+
+def tool_ids(paths):
+    """sha256 (first 12 hex digits) and mtime of each tool, to notice a
+    rebuild during the run on a shared machine."""
+    ids = {}
+    for p in paths:
+        p = Path(p)
+        try:
+            digest = hashlib.sha256(p.read_bytes()).hexdigest()[:12]
+            mtime = datetime.datetime.fromtimestamp(
+                p.stat().st_mtime, datetime.timezone.utc).isoformat()
+            ids[p.name] = f"{digest} {mtime}"
+        except OSError as e:
+            ids[p.name] = f"unreadable: {e}"
+    return ids
+
+def chain_program(n):
+    t = "tensor<?xf32>"
+    lines = [f"// {n} elementwise ops in one chain (bench/compile_time.py)",
+             f"func.func @chain{n}(%x: {t}, %y: {t}) -> {t} {{"]
+    value = "%x"
+    for i in range(n):
+        op, other = CYCLE[i % len(CYCLE)]
+        operands = value if other is None else f"{value}, {other}"
+        lines.append(f"  %v{i} = fuse.{op} {operands} : {t}")
+        value = f"%v{i}"
+    lines += [f"  return {value} : {t}", "}", ""]
+    return "\n".join(lines)
+
+
+def run_once(cmd, stdout_path=None):
+    """Runs cmd; returns (wall s, cpu s, returncode, stderr text)."""
+    with tempfile.TemporaryFile() as err:
+        out = open(stdout_path, "wb") if stdout_path else subprocess.DEVNULL
+        try:
+            start = time.perf_counter()
+            proc = subprocess.Popen(cmd, stdout=out, stderr=err)
+            _, status, usage = os.wait4(proc.pid, 0)
+            wall = time.perf_counter() - start
+        finally:
+            if stdout_path:
+                out.close()
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        err.seek(0)
+        stderr = err.read().decode(errors="replace")
+    return wall, usage.ru_utime + usage.ru_stime, proc.returncode, stderr
+
+
+def count_kernels(path):
+    text = Path(path).read_text(errors="replace")
+    # fuse-opt prints PTX; mlir-opt embeds it in a gpu.binary string.
+    return text.count(".entry ")
+
+
+class Case:
+    """One command to time: a row and column of the table."""
+
+    def __init__(self, row, column, cmd, expect_kernels=None):
+        self.row, self.column, self.cmd = row, column, cmd
+        self.expect_kernels = expect_kernels
+        self.walls, self.cpus = [], []
+        self.kernels = None
+        self.error = None
+        self.warmup_s = None
+
+    def warm_up(self, scratch):
+        out = scratch / f"{self.row}.{self.column}.out".replace(" ", "_")
+        wall, _, rc, stderr = run_once(self.cmd, out)
+        self.warmup_s = wall
+        if rc != 0:
+            first = stderr.strip().splitlines()[:3]
+            self.error = f"exit {rc}: " + " | ".join(first)
+            return
+        self.kernels = count_kernels(out)
+        if self.expect_kernels is not None and \
+                self.kernels != self.expect_kernels:
+            self.error = (f"{self.kernels} kernels in the output, expected "
+                          f"{self.expect_kernels}")
+
+    def time_once(self):
+        wall, cpu, rc, stderr = run_once(self.cmd)
+        if rc != 0:
+            self.error = f"exit {rc} while timing: {stderr.strip()[:200]}"
+            return
+        self.walls.append(wall * 1e3)
+        self.cpus.append(cpu * 1e3)
+
+    @property
+    def ok(self):
+        return self.error is None and bool(self.walls)
+
+    def wall_ms(self):
+        return statistics.median(self.walls) if self.ok else None
+
+    def cpu_ms(self):
+        return statistics.median(self.cpus) if self.ok else None
+
+
+def fuse_report(fuse_opt, path):
+    out = subprocess.run([fuse_opt, str(path), "--fuse-report=json"],
+                         check=True, capture_output=True, text=True).stdout
+    function = json.loads(out)["functions"][0]
+    return function["fused"]["kernel_count"], function["eager"]["kernel_count"]
+
+
+def fmt(ms, digits=1):
+    return "-" if ms is None else f"{ms:.{digits}f}"
+
+
+def print_table(header, rows):
+    widths = [max(len(str(r[i])) for r in [header] + rows)
+              for i in range(len(header))]
+    line = "  ".join(h.ljust(w) if i == 0 else h.rjust(w)
+                     for i, (h, w) in enumerate(zip(header, widths)))
+    print(line)
+    print("-" * len(line))
+    for r in rows:
+        print("  ".join(str(c).ljust(w) if i == 0 else str(c).rjust(w)
+                        for i, (c, w) in enumerate(zip(r, widths))))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--build-dir", type=Path,
+                        default=Path(os.environ.get("BUILD_DIR",
+                                                    ROOT / "build")))
+    parser.add_argument("--mlir-opt", default="/usr/lib/llvm-22/bin/mlir-opt")
+    parser.add_argument("--runs", type=int, default=7,
+                        help="timed runs per configuration (median)")
+    parser.add_argument("--ops", default="1,10,100,1000",
+                        help="chain lengths, comma separated")
+    parser.add_argument("--slow-seconds", type=float, default=10.0,
+                        help="a warm-up longer than this is timed --slow-runs "
+                             "times only")
+    parser.add_argument("--slow-runs", type=int, default=1)
+    parser.add_argument("--json", type=Path,
+                        default=ROOT / "bench/results/compile_time.json")
+    args = parser.parse_args()
+
+    fuse_opt = str(args.build_dir / "bin/fuse-opt")
+    mlir_opt = args.mlir_opt
+    chain_lengths = [int(n) for n in args.ops.split(",") if n]
+
+    scratch_dir = tempfile.TemporaryDirectory(prefix="fuse-compile-time-")
+    scratch = Path(scratch_dir.name)
+    empty = scratch / "empty.mlir"
+    empty.write_text("module {}\n")
+
+    programs = [("add_relu", 2, ROOT / "examples/add_relu.mlir")]
+    for n in chain_lengths:
+        path = scratch / f"chain{n}.mlir"
+        path.write_text(chain_program(n))
+        programs.append((f"chain{n}", n, path))
+
+    cases = [
+        Case("start-up", "fused", [fuse_opt, str(empty)]),
+        Case("start-up", "mlir-opt", [mlir_opt, str(empty)]),
+        Case("empty, full pipeline", "fused",
+             [fuse_opt, str(empty), "--emit=ptx"]),
+        Case("empty, full pipeline", "mlir-opt",
+             [mlir_opt, str(empty)] + UPSTREAM_PASSES),
+    ]
+    problems = []
+    for name, ops, path in programs:
+        fused_k, eager_k = fuse_report(fuse_opt, path)
+        expected_eager = ops
+        if fused_k != 1:
+            problems.append(f"{name}: fused report says {fused_k} kernels, "
+                            f"expected 1")
+        if eager_k != expected_eager:
+            problems.append(f"{name}: eager report says {eager_k} kernels, "
+                            f"expected {expected_eager}")
+        linalg = scratch / f"{name}.linalg.mlir"
+        subprocess.run([fuse_opt, str(path), "--fuse-pipeline=linalg",
+                        "-o", str(linalg)], check=True)
+        cases += [
+            Case(name, "fused", [fuse_opt, str(path), "--emit=ptx"], 1),
+            Case(name, "eager", [fuse_opt, str(path), "--emit=ptx",
+                                 "--fusion=off"], expected_eager),
+            Case(name, "mlir-opt", [mlir_opt, str(linalg)] + UPSTREAM_PASSES,
+                 1),
+        ]
+
+    load_before = os.getloadavg()
+    commit_at_start = git("rev-parse", "--short", "HEAD")
+    tools_before = tool_ids([fuse_opt, mlir_opt])
+    started = time.time()
+    for case in cases:
+        case.warm_up(scratch)
+        if case.error:
+            problems.append(f"{case.row} {case.column}: {case.error}")
+        print(f"  warm-up {case.row:22} {case.column:9} "
+              f"{case.warmup_s * 1e3:10.1f} ms"
+              + (f"  ({case.error})" if case.error else ""),
+              file=sys.stderr)
+    live = [c for c in cases if c.error is None]
+    for i in range(args.runs):
+        for case in live:
+            slow = case.warmup_s > args.slow_seconds
+            if slow and i >= args.slow_runs:
+                continue
+            case.time_once()
+    load_after = os.getloadavg()
+    tools_after = tool_ids([fuse_opt, mlir_opt])
+    if tools_after != tools_before:
+        print("warning: a tool changed during the run (rebuilt?); the "
+              "numbers mix two builds:")
+        for name in tools_before:
+            print(f"  {name}: {tools_before[name]} -> {tools_after[name]}")
+
+    def find(row, column):
+        for c in cases:
+            if c.row == row and c.column == column:
+                return c
+        return None
+
+    startup = {"fused": find("start-up", "fused").wall_ms(),
+               "mlir-opt": find("start-up", "mlir-opt").wall_ms()}
+    startup["eager"] = startup["fused"]
+    startup_cpu = {"fused": find("start-up", "fused").cpu_ms(),
+                   "mlir-opt": find("start-up", "mlir-opt").cpu_ms()}
+    startup_cpu["eager"] = startup_cpu["fused"]
+
+    def cell(case, which="wall"):
+        if case is None:
+            return "-"
+        if case.error:
+            return "FAIL"
+        ms = case.wall_ms() if which == "wall" else case.cpu_ms()
+        text = fmt(ms)
+        if len(case.walls) < args.runs:
+            text += f" ({len(case.walls)} run)"
+        return text
+
+    def per_op(case, ops, base, which="wall"):
+        if case is None or not case.ok or not ops:
+            return None
+        ms = case.wall_ms() if which == "wall" else case.cpu_ms()
+        return (ms - base[case.column]) / ops
+
+    header = ["program", "ops", "fuse-opt fused ms", "fuse-opt eager ms",
+              "mlir-opt ms", "fused ms/op", "eager ms/op", "mlir-opt ms/op"]
+    rows, cpu_rows = [], []
+    for row, ops in [("start-up", 0), ("empty, full pipeline", 0)] + \
+            [(name, ops) for name, ops, _ in programs]:
+        f, e, u = find(row, "fused"), find(row, "eager"), find(row, "mlir-opt")
+        rows.append([row, ops or "-", cell(f), cell(e), cell(u)] +
+                    [fmt(per_op(c, ops, startup), 3) for c in (f, e, u)])
+        cpu_rows.append([row, ops or "-", cell(f, "cpu"), cell(e, "cpu"),
+                         cell(u, "cpu")] +
+                        [fmt(per_op(c, ops, startup_cpu, "cpu"), 3)
+                         for c in (f, e, u)])
+
+    print()
+    print(f"Compile latency, text -> PTX, whole process: wall clock, median "
+          f"of {args.runs} runs after 1 warm-up")
+    print(f"(ms/op = (time - that tool's bare start-up) / ops; load average "
+          f"{load_before[0]:.2f} before, {load_after[0]:.2f} after)")
+    print()
+    print_table(header, rows)
+    print()
+    print("CPU time (user + sys) of the same processes, median")
+    print()
+    print_table(header, cpu_rows)
+    print()
+    print("kernels in the PTX (fused / eager / mlir-opt): " + ", ".join(
+        f"{name} {find(name, 'fused').kernels}/{find(name, 'eager').kernels}/"
+        f"{find(name, 'mlir-opt').kernels}" for name, _, _ in programs))
+    if problems:
+        print()
+        print("Problems:")
+        for p in problems:
+            print("  " + p)
+
+    # Linearity: ms per op (start-up excluded) at 100 vs 1000 ops, on the
+    # wall clock and on CPU time.
+    print()
+    verdicts = {}
+    if 100 in chain_lengths and 1000 in chain_lengths:
+        for which, base in (("wall", startup), ("cpu", startup_cpu)):
+            for column in ("fused", "eager", "mlir-opt"):
+                key = f"{column} ({which})"
+                a = per_op(find("chain100", column), 100, base, which)
+                b = per_op(find("chain1000", column), 1000, base, which)
+                if a is None or b is None or a <= 0:
+                    verdicts[key] = None
+                    print(f"growth {key}: not measured")
+                    continue
+                ratio = b / a
+                # Roughly constant ms/op: within 1.5x either way (the machine
+                # is noisy); over 2.5x the growth is clearly superlinear.
+                if 1 / 1.5 <= ratio <= 1.5:
+                    verdict = "linear"
+                elif ratio < 1 / 1.5:
+                    verdict = "sublinear (fixed costs dominate at 100)"
+                elif ratio <= 2.5:
+                    verdict = "slightly superlinear"
+                else:
+                    verdict = "superlinear"
+                verdicts[key] = {"ms_per_op_100": a, "ms_per_op_1000": b,
+                                 "ratio": ratio, "verdict": verdict}
+                print(f"growth {key:16}: {a:8.3f} ms/op at 100 ops, "
+                      f"{b:8.3f} ms/op at 1000 ops ({ratio:.2f}x): {verdict}")
+
+    # The issue's targets.
+    print()
+    targets = {}
+    add_relu = find("add_relu", "fused").wall_ms()
+    upstream = find("add_relu", "mlir-opt").wall_ms()
+    if add_relu is not None:
+        met = add_relu <= TARGET_ADD_RELU_MS
+        targets["add_relu_le_40ms"] = met
+        print(f"target: add+relu text -> PTX <= {TARGET_ADD_RELU_MS:.0f} ms: "
+              f"{add_relu:.1f} ms, {'MET' if met else 'NOT MET'}")
+    if add_relu is not None and upstream is not None:
+        met = add_relu < upstream
+        targets["add_relu_faster_than_mlir_opt"] = met
+        print(f"target: add+relu faster than the mlir-opt run: {add_relu:.1f} "
+              f"vs {upstream:.1f} ms, {'MET' if met else 'NOT MET'}")
+    if 1000 in chain_lengths:
+        t = find("chain1000", "fused").wall_ms()
+        if t is not None:
+            met = t < TARGET_1000_OPS_MS
+            targets["chain1000_lt_1s"] = met
+            print(f"target: 1000 ops (fused) < 1 s: {t:.1f} ms, "
+                  f"{'MET' if met else 'NOT MET'}")
+
+    result = {
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
+        "commit_at_start": commit_at_start,
+        "commit_at_end": git("rev-parse", "--short", "HEAD"),
+        "machine": platform.node(),
+        "tools": tools_before,
+        "tools_changed_during_run": tools_after != tools_before,
+        "load_average_before": load_before,
+        "load_average_after": load_after,
+        "seconds": time.time() - started,
+        "runs": args.runs,
+        "upstream_passes": UPSTREAM_PASSES,
+        "cases": [{"program": c.row, "config": c.column, "command":
+                   " ".join(Path(x).name if i == 0 else x
+                            for i, x in enumerate(c.cmd)),
+                   "wall_ms": c.walls, "cpu_ms": c.cpus,
+                   "median_wall_ms": c.wall_ms(), "median_cpu_ms": c.cpu_ms(),
+                   "warmup_ms": None if c.warmup_s is None
+                   else c.warmup_s * 1e3,
+                   "kernels": c.kernels, "error": c.error} for c in cases],
+        "growth": verdicts,
+        "targets": targets,
+        "problems": problems,
+    }
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps(result, indent=2) + "\n")
+    print(f"\nwrote {args.json}")
+
+
+if __name__ == "__main__":
+    main()
