@@ -78,7 +78,9 @@ static void addKernelPasses(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(fuse::createFuseElementwiseFusion(fusion));
   }
   pm.addPass(fuse::createFuseNameKernels());
-  addCleanup(pm);
+  // No CSE here: merging the kernels' tensor.empty inits into one makes
+  // bufferization's analysis quadratic in the number of kernels.
+  pm.addPass(createCanonicalizerPass());
 }
 
 /// Named kernels -> one gpu.launch each, on buffers.

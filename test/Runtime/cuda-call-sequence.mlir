@@ -44,8 +44,8 @@
 // FUSED-NEXT: leaks: 0
 // FUSED-NEXT: unreleased: modules=0 streams=0 events=0 contexts=0
 
-// Eager: add_0 then relu_1, with the same three buffers (relu_1 writes over
-// add_0's result).
+// Eager: add_0 then relu_1, each writing its own buffer, as eager PyTorch
+// does.
 // RUN: rm -f %t.eager.log
 // RUN: env FUSE_LIBCUDA=%fakecuda FAKE_CUDA_LOG=%t.eager.log fuse-run %fuse_src_root/examples/add_relu.mlir --target=cuda --fusion=off --input rand:1000000 --input rand:1000000 | FileCheck %s --check-prefix=RESULT
 // RUN: FileCheck %s --input-file=%t.eager.log --check-prefix=EAGER --implicit-check-not=cuMemAlloc --implicit-check-not=cuMemcpy --implicit-check-not=cuMemFree --implicit-check-not=cuModule --implicit-check-not=cuLaunchKernel --implicit-check-not=CUDA_ERROR
@@ -56,11 +56,14 @@
 // EAGER:      cuMemcpyAsync 4000000 HtoD
 // EAGER:      cuMemAlloc_v2 4000000
 // EAGER:      cuMemcpyAsync 4000000 HtoD
+// The sum gets its own buffer, freed right after relu_1 has read it.
 // EAGER:      cuMemAlloc_v2 4000000
 // EAGER:      cuModuleGetFunction add_0
 // EAGER:      cuLaunchKernel add_0 grid=977,1,1 block=256,1,1
+// EAGER:      cuMemAlloc_v2 4000000
 // EAGER:      cuModuleGetFunction relu_1
 // EAGER:      cuLaunchKernel relu_1 grid=977,1,1 block=256,1,1
+// EAGER:      cuMemFree_v2 4000000
 // EAGER:      cuMemFree_v2 4000000
 // EAGER:      cuMemFree_v2 4000000
 // EAGER:      cuMemcpyAsync 4000000 DtoH

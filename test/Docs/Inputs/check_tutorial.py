@@ -1,0 +1,164 @@
+"""Runs every command of docs/tutorial.md and compares its output with the doc.
+
+usage: check_tutorial.py SRC_ROOT TOOLS_DIR
+
+Commands are the lines starting with `$ ` inside ```console blocks; the lines
+after a command, up to the next command or the end of the block, are its
+output as the doc shows it. Each command runs with bash from SRC_ROOT, with
+`build/bin/` replaced by TOOLS_DIR, stdout and stderr together.
+
+- A command with `--profile` prints times, which vary from run to run: only
+  the profile table's rows (kernel name, calls and bytes per call, not the
+  times) and the `kernels per run` line up to the copy bandwidth must match.
+- Every other command must print exactly what the doc shows, ignoring
+  trailing whitespace and trailing blank lines. A line `...` in the doc
+  stands for any number of lines (the doc's cuts).
+
+Prints `ok N: COMMAND` or `MISMATCH N: COMMAND` with the difference for each
+command, then a summary line, and exits 1 on any mismatch.
+"""
+
+import pathlib
+import re
+import subprocess
+import sys
+
+ELISION = "..."
+
+
+def console_commands(markdown):
+    """Yields (line number, command, expected output lines) in doc order."""
+    in_console = False
+    command = None
+    for number, line in enumerate(markdown.splitlines(), 1):
+        stripped = line.strip()
+        if not in_console:
+            in_console = stripped == "```console"
+            continue
+        if stripped == "```":
+            if command:
+                yield command
+            in_console, command = False, None
+        elif line.startswith("$ "):
+            if command:
+                yield command
+            command = (number, line[2:], [])
+        elif command:
+            command[2].append(line)
+
+
+def normalize(lines):
+    lines = [line.rstrip() for line in lines]
+    while lines and not lines[-1]:
+        lines.pop()
+    return lines
+
+
+def matches_at(actual, start, segment):
+    return actual[start : start + len(segment)] == segment
+
+
+def match_elided(expected, actual):
+    """Whether `actual` matches `expected`, where a line `...` is any lines.
+
+    Returns None on a match, else the first expected line not found."""
+    segments = [[]]
+    for line in expected:
+        if line == ELISION:
+            segments.append([])
+        else:
+            segments[-1].append(line)
+    if len(segments) == 1:
+        if expected == actual:
+            return None
+        for got, want in zip(actual, expected):
+            if got != want:
+                return want
+        return expected[len(actual)] if len(expected) > len(actual) else "(end of output)"
+    first, middle, last = segments[0], segments[1:-1], segments[-1]
+    if not matches_at(actual, 0, first):
+        return first[0]
+    position = len(first)
+    end = len(actual) - len(last)
+    if end < position or not matches_at(actual, end, last):
+        return last[0] if last else "(end of output)"
+    for segment in middle:
+        while position + len(segment) <= end and not matches_at(actual, position, segment):
+            position += 1
+        if position + len(segment) > end:
+            return segment[0] if segment else ELISION
+        position += len(segment)
+    return None
+
+
+PROFILE_ROW = re.compile(
+    r"^(\S+)\s+(\d+)\s+[\d.]+\s+[\d.]+\s+([\d.]+ [KMG]?B)\s+[\d.]+\s+[\d.]+%$"
+)
+KERNELS_PER_RUN = re.compile(r"^(kernels per run: .*), copy bandwidth [\d.]+ GB/s$")
+
+
+def profile_lines(lines):
+    """The lines of a profile that do not depend on time: for each row, the
+    name, calls and bytes per call; and the `kernels per run` line without
+    the copy bandwidth."""
+    kept = []
+    for line in lines:
+        row = PROFILE_ROW.match(line)
+        if row:
+            kept.append(f"{row.group(1)}  calls {row.group(2)}  {row.group(3)}/call")
+        per_run = KERNELS_PER_RUN.match(line)
+        if per_run:
+            kept.append(per_run.group(1))
+    return kept
+
+
+def check(command, expected, tools):
+    """Runs one command; returns a description of the mismatch, or None."""
+    shell_command = command.replace("build/bin/", tools.rstrip("/") + "/")
+    try:
+        result = subprocess.run(
+            ["bash", "-o", "pipefail", "-c", shell_command],
+            cwd=SRC_ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            timeout=120,
+        )
+    except subprocess.TimeoutExpired:
+        return "timed out after 120 s"
+    actual = normalize(result.stdout.splitlines())
+    expected = normalize(expected)
+    if result.returncode != 0:
+        return f"exit status {result.returncode}; output:\n" + "\n".join(actual)
+    if "--profile" in command:
+        want, got = profile_lines(expected), profile_lines(actual)
+        if not want:
+            return "the doc shows no profile rows for this command"
+        if want != got:
+            return "profile, doc:\n  " + "\n  ".join(want) + "\nprofile, run:\n  " + "\n  ".join(got)
+        return None
+    missing = match_elided(expected, actual)
+    if missing is None:
+        return None
+    return f"not found in the output: {missing!r}\noutput:\n" + "\n".join(actual)
+
+
+SRC_ROOT, TOOLS = sys.argv[1], sys.argv[2]
+doc = pathlib.Path(SRC_ROOT, "docs", "tutorial.md")
+commands = list(console_commands(doc.read_text()))
+mismatches = 0
+profiles = 0
+for index, (line, command, expected) in enumerate(commands, 1):
+    profiles += "--profile" in command
+    problem = check(command, expected, TOOLS)
+    if problem is None:
+        print(f"ok {index}: {command}")
+    else:
+        mismatches += 1
+        print(f"MISMATCH {index} (docs/tutorial.md:{line}): {command}")
+        print("  " + problem.replace("\n", "\n  "))
+print(
+    f"tutorial.md: {len(commands)} commands checked "
+    f"({len(commands) - profiles} exact, {profiles} profiles), {mismatches} mismatches"
+)
+sys.exit(1 if mismatches or not commands else 0)
