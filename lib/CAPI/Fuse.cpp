@@ -24,6 +24,8 @@ struct fuse_program {
   std::unique_ptr<MLIRContext> context;
   std::unique_ptr<fuse::Executable> executable;
   std::string targetNote;
+  /// The kernels of this program's last run.
+  std::vector<fuse::rt::KernelRecord> lastKernels;
 };
 
 namespace {
@@ -45,23 +47,53 @@ std::unique_ptr<MLIRContext> newContext() {
   return std::make_unique<MLIRContext>(registry);
 }
 
-/// Parses `text`; diagnostics (parse and later ones) go to `diagnostics`.
-OwningOpRef<ModuleOp> parse(MLIRContext &context, const char *text,
-                            llvm::SourceMgr &sourceMgr,
-                            std::string &diagnostics) {
-  sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(text ? text : "", "<program>"),
-      llvm::SMLoc());
-  context.getDiagEngine().registerHandler([&](Diagnostic &diag) {
-    llvm::raw_string_ostream os(diagnostics);
-    if (auto loc = dyn_cast<FileLineColLoc>(diag.getLocation()))
-      os << loc.getFilename().getValue() << ":" << loc.getLine() << ":"
-         << loc.getColumn() << ": ";
-    os << diag << "\n";
-    return success();
-  });
-  return parseSourceFile<ModuleOp>(sourceMgr, &context);
-}
+/// Parses program text and collects the diagnostics of everything done
+/// with the context while it lives ("<program>:2:8: error: ...").
+class Parsed {
+public:
+  Parsed(MLIRContext &context, const char *text) : context(context) {
+    sourceMgr.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBufferCopy(text ? text : "", "<program>"),
+        llvm::SMLoc());
+    handler = context.getDiagEngine().registerHandler([this](Diagnostic &d) {
+      llvm::raw_string_ostream os(diagnostics);
+      if (auto loc = dyn_cast<FileLineColLoc>(d.getLocation()))
+        os << loc.getFilename().getValue() << ":" << loc.getLine() << ":"
+           << loc.getColumn() << ": ";
+      switch (d.getSeverity()) {
+      case DiagnosticSeverity::Error:
+        os << "error: ";
+        break;
+      case DiagnosticSeverity::Warning:
+        os << "warning: ";
+        break;
+      case DiagnosticSeverity::Note:
+        os << "note: ";
+        break;
+      case DiagnosticSeverity::Remark:
+        os << "remark: ";
+        break;
+      }
+      os << d << "\n";
+      return success();
+    });
+    module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  }
+  ~Parsed() { context.getDiagEngine().eraseHandler(handler); }
+
+  /// The collected diagnostics without the final newline.
+  std::string messages() const {
+    return llvm::StringRef(diagnostics).rtrim().str();
+  }
+
+  OwningOpRef<ModuleOp> module;
+
+private:
+  MLIRContext &context;
+  llvm::SourceMgr sourceMgr;
+  std::string diagnostics;
+  DiagnosticEngine::HandlerID handler;
+};
 
 fuse::TensorSpec toSpec(const fuse_array &array) {
   return {std::vector<int64_t>(array.shape, array.shape + array.rank),
@@ -83,12 +115,9 @@ extern "C" fuse_program *fuse_compile(const char *mlirText, const char *entry,
                                       char **error) {
   auto program = std::make_unique<fuse_program>();
   program->context = newContext();
-  llvm::SourceMgr sourceMgr;
-  std::string diagnostics;
-  OwningOpRef<ModuleOp> module =
-      parse(*program->context, mlirText, sourceMgr, diagnostics);
-  if (!module) {
-    setError(error, diagnostics);
+  Parsed parsed(*program->context, mlirText);
+  if (!parsed.module) {
+    setError(error, parsed.messages());
     return nullptr;
   }
   fuse::RunOptions options;
@@ -103,6 +132,7 @@ extern "C" fuse_program *fuse_compile(const char *mlirText, const char *entry,
                             std::to_string(info.computeMinor);
   } else if (target == FUSE_TARGET_CUDA) {
     setError(error, fuse::rt::lastError());
+    fuse::rt::clearError();
     return nullptr;
   } else {
     program->targetNote = "no usable GPU (" + fuse::rt::lastError() +
@@ -111,7 +141,7 @@ extern "C" fuse_program *fuse_compile(const char *mlirText, const char *entry,
     options.target = fuse::Target::CPU;
   }
   llvm::Expected<std::unique_ptr<fuse::Executable>> executable =
-      fuse::Executable::compile(*module, options);
+      fuse::Executable::compile(*parsed.module, options);
   if (!executable) {
     setError(error, llvm::toString(executable.takeError()));
     return nullptr;
@@ -178,6 +208,7 @@ extern "C" int32_t fuse_run(fuse_program *program, const fuse_array *inputs,
     pointers.push_back(&array);
   llvm::Expected<std::vector<fuse::HostArray>> outputs =
       program->executable->run(pointers);
+  program->lastKernels = fuse::rt::kernelRecords();
   if (!outputs) {
     setError(error, llvm::toString(outputs.takeError()));
     return 1;
@@ -196,9 +227,12 @@ extern "C" int32_t fuse_run(fuse_program *program, const fuse_array *inputs,
 
 extern "C" char *fuse_last_profile_json(const fuse_program *program) {
   llvm::json::Array kernels;
-  for (const fuse::rt::KernelRecord &record : fuse::rt::kernelRecords())
+  const std::vector<std::string> &names = program->executable->kernelNames();
+  for (const fuse::rt::KernelRecord &record : program->lastKernels)
     kernels.push_back(llvm::json::Object{
-        {"name", program->executable->kernelNames()[record.id]},
+        {"name", record.id >= 0 && size_t(record.id) < names.size()
+                     ? names[record.id]
+                     : std::string("?")},
         {"bytes", record.bytes},
         {"ms", record.ms}});
   return copyString(
@@ -207,18 +241,15 @@ extern "C" char *fuse_last_profile_json(const fuse_program *program) {
 
 extern "C" char *fuse_report_json(const char *mlirText, char **error) {
   std::unique_ptr<MLIRContext> context = newContext();
-  llvm::SourceMgr sourceMgr;
-  std::string diagnostics;
-  OwningOpRef<ModuleOp> module =
-      parse(*context, mlirText, sourceMgr, diagnostics);
-  if (!module) {
-    setError(error, diagnostics);
+  Parsed parsed(*context, mlirText);
+  if (!parsed.module) {
+    setError(error, parsed.messages());
     return nullptr;
   }
   FailureOr<std::vector<fuse::FunctionReport>> report =
-      fuse::buildReport(*module, fuse::PipelineOptions());
+      fuse::buildReport(*parsed.module, fuse::PipelineOptions());
   if (failed(report)) {
-    setError(error, diagnostics);
+    setError(error, parsed.messages());
     return nullptr;
   }
   return copyString(llvm::formatv("{0}", fuse::reportToJSON(*report)).str());
@@ -227,12 +258,9 @@ extern "C" char *fuse_report_json(const char *mlirText, char **error) {
 extern "C" char *fuse_ptx(const char *mlirText, const char *chip,
                           int32_t fusion, char **error) {
   std::unique_ptr<MLIRContext> context = newContext();
-  llvm::SourceMgr sourceMgr;
-  std::string diagnostics;
-  OwningOpRef<ModuleOp> module =
-      parse(*context, mlirText, sourceMgr, diagnostics);
-  if (!module) {
-    setError(error, diagnostics);
+  Parsed parsed(*context, mlirText);
+  if (!parsed.module) {
+    setError(error, parsed.messages());
     return nullptr;
   }
   fuse::PipelineOptions options;
@@ -242,10 +270,10 @@ extern "C" char *fuse_ptx(const char *mlirText, const char *chip,
   PassManager pm(context.get());
   fuse::buildPipeline(pm, fuse::Stage::PTX, options);
   FailureOr<std::string> ptx = failure();
-  if (succeeded(pm.run(*module)))
-    ptx = fuse::collectPTX(*module);
+  if (succeeded(pm.run(*parsed.module)))
+    ptx = fuse::collectPTX(*parsed.module);
   if (failed(ptx)) {
-    setError(error, diagnostics);
+    setError(error, parsed.messages());
     return nullptr;
   }
   return copyString(*ptx);

@@ -143,6 +143,14 @@ extern "C" __bf16 fuseTruncDFBF2(double x) {
   return fromBits(value.bitcastToAPInt().getZExtValue());
 }
 
+/// Half-precision conversions that the JIT may not find in a process that
+/// did not load libgcc_s globally (a Python extension, say).
+extern "C" _Float16 fuseTruncSFHF2(float x) { return static_cast<_Float16>(x); }
+extern "C" _Float16 fuseTruncDFHF2(double x) {
+  return static_cast<_Float16>(x);
+}
+extern "C" float fuseExtendHFSF2(_Float16 x) { return static_cast<float>(x); }
+
 /// Calls the packed entry with `args`; false when it left by longjmp.
 bool callJit(void (*entry)(void **), void **args) {
   std::jmp_buf buffer;
@@ -169,6 +177,9 @@ llvm::orc::SymbolMap runtimeSymbols(llvm::orc::MangleAndInterner interner) {
   add("free", &rt::hostFree);
   add("__truncsfbf2", &fuseTruncSFBF2);
   add("__truncdfbf2", &fuseTruncDFBF2);
+  add("__truncsfhf2", &fuseTruncSFHF2);
+  add("__truncdfhf2", &fuseTruncDFHF2);
+  add("__extendhfsf2", &fuseExtendHFSF2);
   add("fuse_kernel_begin", &fuse_kernel_begin);
   add("fuse_kernel_end", &fuse_kernel_end);
   add("mgpuModuleLoad", &mgpuModuleLoad);
@@ -219,6 +230,8 @@ Executable::~Executable() = default;
 llvm::Expected<std::unique_ptr<Executable>>
 Executable::compile(ModuleOp module, const RunOptions &options) {
   MLIRContext *context = module.getContext();
+  // An earlier failure (a CUDA run that could not start) is not this one's.
+  rt::clearError();
   func::FuncOp func;
   if (!options.entry.empty()) {
     func = module.lookupSymbol<func::FuncOp>(options.entry);

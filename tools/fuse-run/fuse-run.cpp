@@ -47,9 +47,9 @@ static cl::opt<std::string> entryFlag("entry",
 static cl::list<std::string>
     inputFlags("input",
                cl::desc("An argument, in order: FILE.npy, rand:SHAPE or "
-                        "fill:VALUE:SHAPE (SHAPE like 1000000 or 64x12, "
-                        "cl::cat(runCategory)); empty for 0-d)"),
-               cl::value_desc("spec"));
+                        "fill:VALUE:SHAPE (SHAPE like 1000000 or 64x128; "
+                        "empty for 0-d)"),
+               cl::value_desc("spec"), cl::cat(runCategory));
 static cl::list<std::string>
     outputFlags("output",
                 cl::desc("Write the results, in order, as .npy files"),
@@ -78,10 +78,9 @@ static cl::opt<uint64_t> seedFlag("seed", cl::desc("Seed of rand: inputs"),
                                   cl::init(0), cl::cat(runCategory));
 static cl::opt<unsigned>
     repeatFlag("repeat",
-               cl::desc("Run N time, cl::cat(runCategory)); with N > 1 the "
-                        "first run is a warm-up "
+               cl::desc("Run N times; with N > 1 the first run is a warm-up "
                         "left out of the profile"),
-               cl::init(1));
+               cl::init(1), cl::cat(runCategory));
 static cl::opt<bool>
     profileFlag("profile",
                 cl::desc("Print a table of kernels and copies: calls, time, "

@@ -1,0 +1,63 @@
+"""fuse: compile elementwise numpy programs into fused kernels.
+
+    import numpy as np
+    import fuse
+
+    @fuse.jit
+    def add_relu(a, b):
+        return fuse.relu(a + b)
+
+    c = add_relu(np.random.rand(1000).astype(np.float32),
+                 np.random.rand(1000).astype(np.float32))
+    print(add_relu.mlir)               # the traced fuse program
+    print(fuse.explain(add_relu, a, b))  # 1 kernel fused vs 2 eager
+
+The package talks to the fuse library (libfuse_capi.so, include/fuse-c/Fuse.h)
+through ctypes; see README.md for where it looks for it.
+"""
+
+from ._capi import FuseError, LibraryNotFoundError, library_path
+from ._jit import CacheInfo, clear_cache, jit
+from ._program import Program, TensorType, compile
+from ._report import explain, report
+from ._trace import (
+    Tensor,
+    abs,
+    add,
+    cast,
+    ceil,
+    clamp,
+    clip,
+    cos,
+    div,
+    erf,
+    exp,
+    floor,
+    gelu,
+    hardswish,
+    leaky_relu,
+    log,
+    maximum,
+    minimum,
+    mul,
+    neg,
+    pow,
+    reciprocal,
+    relu,
+    rsqrt,
+    sigmoid,
+    silu,
+    sin,
+    sqrt,
+    sub,
+    tanh,
+    where,
+)
+
+__all__ = [
+    "FuseError", "LibraryNotFoundError", "library_path", "CacheInfo", "clear_cache", "jit",
+    "Program", "TensorType", "compile", "explain", "report", "Tensor",
+    "abs", "add", "cast", "ceil", "clamp", "clip", "cos", "div", "erf", "exp", "floor",
+    "gelu", "hardswish", "leaky_relu", "log", "maximum", "minimum", "mul", "neg", "pow",
+    "reciprocal", "relu", "rsqrt", "sigmoid", "silu", "sin", "sqrt", "sub", "tanh", "where",
+]

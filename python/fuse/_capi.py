@@ -1,0 +1,167 @@
+"""ctypes bindings of the C API (include/fuse-c/Fuse.h).
+
+The library is loaded on first use, so that tracing (`fn.mlir`) works
+without it. It is looked for, in order, in the package's `_lib/` folder
+(where the build copies it), in `$FUSE_LIB_DIR`, and in `build/lib` of the
+source tree that holds this package.
+"""
+
+import ctypes
+import json
+import os
+import threading
+
+LIBRARY_NAME = "libfuse_capi.so"
+MAX_RANK = 8
+
+TARGETS = {"cpu": 0, "cuda": 1, "auto": 2}
+TARGET_NAMES = {code: name for name, code in TARGETS.items()}
+
+
+class FuseError(RuntimeError):
+    """An error reported by the fuse library: a program that does not parse
+    or verify, a compile failure, or a failed run (e.g. sizes that
+    broadcasting assumed equal). The message is the library's, with its
+    source locations."""
+
+
+class LibraryNotFoundError(ImportError):
+    """libfuse_capi.so was not found where the package looks for it."""
+
+
+class Array(ctypes.Structure):
+    _fields_ = [
+        ("data", ctypes.c_void_p),
+        ("dtype", ctypes.c_int32),
+        ("rank", ctypes.c_int32),
+        ("shape", ctypes.c_int64 * MAX_RANK),
+    ]
+
+
+def candidate_dirs():
+    """The folders searched for the library, in order."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    dirs = []
+    if os.environ.get("FUSE_LIB_DIR"):
+        dirs.append(os.environ["FUSE_LIB_DIR"])
+    dirs.append(os.path.join(here, "_lib"))
+    # <repo>/python/fuse -> <repo>/build/lib
+    dirs.append(os.path.join(os.path.dirname(os.path.dirname(here)), "build", "lib"))
+    return dirs
+
+
+_lib = None
+_lib_lock = threading.Lock()
+# The runtime keeps one run's records (the profile) globally: runs, and the
+# reads of their profiles, are serialized.
+run_lock = threading.RLock()
+
+
+def _declare(lib):
+    c_char_pp = ctypes.POINTER(ctypes.c_void_p)
+    prog = ctypes.c_void_p
+    sigs = {
+        "fuse_compile": (prog, [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int32,
+                                ctypes.c_int32, c_char_pp]),
+        "fuse_destroy": (None, [prog]),
+        "fuse_program_target": (ctypes.c_int32, [prog]),
+        "fuse_program_target_note": (ctypes.c_char_p, [prog]),
+        "fuse_num_inputs": (ctypes.c_int32, [prog]),
+        "fuse_num_results": (ctypes.c_int32, [prog]),
+        "fuse_input_type": (None, [prog, ctypes.c_int32, ctypes.POINTER(Array)]),
+        "fuse_result_type": (None, [prog, ctypes.c_int32, ctypes.POINTER(Array)]),
+        "fuse_run": (ctypes.c_int32, [prog, ctypes.POINTER(Array), ctypes.c_int32,
+                                      ctypes.POINTER(Array), c_char_pp]),
+        # Owned strings come back as void pointers so that they can be freed.
+        "fuse_last_profile_json": (ctypes.c_void_p, [prog]),
+        "fuse_report_json": (ctypes.c_void_p, [ctypes.c_char_p, c_char_pp]),
+        "fuse_ptx": (ctypes.c_void_p, [ctypes.c_char_p, ctypes.c_char_p,
+                                       ctypes.c_int32, c_char_pp]),
+        "fuse_free_string": (None, [ctypes.c_void_p]),
+        "fuse_free_buffer": (None, [ctypes.c_void_p]),
+    }
+    for name, (restype, argtypes) in sigs.items():
+        fn = getattr(lib, name)
+        fn.restype = restype
+        fn.argtypes = argtypes
+
+
+def _preload_libgcc():
+    # JIT-compiled code converts f64 to f16 with __truncdfhf2, which the JIT
+    # looks up in the process's global symbols. fuse-run has libgcc_s there;
+    # a Python process does not, and ctypes loads the library (and with it
+    # libgcc_s) privately. Without this, casts to float16 fail to compile
+    # ("Symbols not found: [ __truncdfhf2 ]").
+    try:
+        ctypes.CDLL("libgcc_s.so.1", mode=ctypes.RTLD_GLOBAL)
+    except OSError:
+        pass
+
+
+def lib():
+    """The loaded library; LibraryNotFoundError says where it looked."""
+    global _lib
+    with _lib_lock:
+        if _lib is None:
+            _preload_libgcc()
+            tried = []
+            for folder in candidate_dirs():
+                path = os.path.join(folder, LIBRARY_NAME)
+                if not os.path.exists(path):
+                    tried.append(f"  {path} (not found)")
+                    continue
+                try:
+                    loaded = ctypes.CDLL(path)
+                    _declare(loaded)
+                except (OSError, AttributeError) as e:
+                    tried.append(f"  {path} ({e})")
+                    continue
+                loaded.fuse_path = path
+                _lib = loaded
+                break
+            else:
+                raise LibraryNotFoundError(
+                    f"fuse: cannot load {LIBRARY_NAME}; looked in:\n" + "\n".join(tried) +
+                    "\nBuild it (scripts/test or cmake --build build) and either install "
+                    "the package with `pip install ./python` after the build, or set "
+                    "FUSE_LIB_DIR to the folder that holds it.")
+    return _lib
+
+
+def library_path():
+    """The path of the loaded library (loading it if needed)."""
+    return lib().fuse_path
+
+
+def take_string(ptr):
+    """The text of an owned C string, freed."""
+    if not ptr:
+        return None
+    try:
+        return ctypes.string_at(ptr).decode("utf-8", "replace")
+    finally:
+        lib().fuse_free_string(ptr)
+
+
+def check_error(error, what):
+    """Raises FuseError with the message in `error` (a c_void_p set by the
+    library), which it frees."""
+    message = (take_string(error.value) or "").rstrip()
+    raise FuseError(message or f"{what} failed (the library gave no message)")
+
+
+def report_json(text):
+    error = ctypes.c_void_p()
+    ptr = lib().fuse_report_json(text.encode(), ctypes.byref(error))
+    if not ptr:
+        check_error(error, "fuse_report_json")
+    return json.loads(take_string(ptr))
+
+
+def ptx(text, chip=None, fusion=True):
+    error = ctypes.c_void_p()
+    ptr = lib().fuse_ptx(text.encode(), chip.encode() if chip else None,
+                         1 if fusion else 0, ctypes.byref(error))
+    if not ptr:
+        check_error(error, "fuse_ptx")
+    return take_string(ptr)

@@ -1,0 +1,152 @@
+"""Element types: fuse's names, numpy's, and the promotion rules.
+
+fuse's element types are f16, bf16, f32, f64, i32, i64 and i1 (bool). Its
+ops take operands of one element type; the tracer inserts `fuse.cast` where
+a Python program mixes them, following PyTorch's promotion rules (which
+agree with numpy's for the cases where numpy does not look at values).
+"""
+
+import numpy as np
+
+# fuse name -> (C API enum value, numpy dtype or None, category).
+# Categories order the kinds: bool < integer < float.
+BOOL, INT, FLOAT = 0, 1, 2
+
+_INFO = {
+    "f16": (0, np.dtype(np.float16), FLOAT),
+    "bf16": (1, None, FLOAT),
+    "f32": (2, np.dtype(np.float32), FLOAT),
+    "f64": (3, np.dtype(np.float64), FLOAT),
+    "i32": (4, np.dtype(np.int32), INT),
+    "i64": (5, np.dtype(np.int64), INT),
+    "i1": (6, np.dtype(np.bool_), BOOL),
+}
+
+# The MLIR element type of each fuse name (the same spelling).
+ALL = tuple(_INFO)
+SUPPORTED_NUMPY = "float16, float32, float64, int32, int64 and bool"
+BF16_NOTE = ("bfloat16 is a fuse element type, but numpy has no bfloat16 "
+             "dtype, so it can only be used inside a traced function "
+             "(fuse.cast(x, 'bfloat16')), not for arguments or results")
+
+_BY_ENUM = {code: name for name, (code, _, _) in _INFO.items()}
+_BY_NUMPY = {info[1]: name for name, info in _INFO.items() if info[1] is not None}
+_ALIASES = {
+    "float16": "f16", "half": "f16", "f16": "f16",
+    "bfloat16": "bf16", "bf16": "bf16",
+    "float32": "f32", "float": "f32", "f32": "f32",
+    "float64": "f64", "double": "f64", "f64": "f64",
+    "int32": "i32", "i32": "i32",
+    "int64": "i64", "long": "i64", "i64": "i64",
+    "bool": "i1", "bool_": "i1", "i1": "i1",
+}
+
+
+def enum_of(name):
+    return _INFO[name][0]
+
+
+def from_enum(code):
+    return _BY_ENUM[code]
+
+
+def to_numpy(name):
+    """numpy dtype of a fuse element type; TypeError for bf16."""
+    dtype = _INFO[name][1]
+    if dtype is None:
+        raise TypeError(BF16_NOTE)
+    return dtype
+
+
+def category(name):
+    return _INFO[name][2]
+
+
+def is_float(name):
+    return category(name) == FLOAT
+
+
+def from_numpy(dtype, what="array"):
+    """fuse name of a numpy dtype (either byte order); TypeError naming the
+    dtype otherwise."""
+    dtype = np.dtype(dtype)
+    name = _BY_NUMPY.get(dtype if dtype.isnative else dtype.newbyteorder("="))
+    if name is None:
+        raise TypeError(f"fuse: {what} has dtype {dtype.name}, which fuse does not "
+                        f"support; supported dtypes are {SUPPORTED_NUMPY} "
+                        f"(convert with .astype(...))")
+    return name
+
+
+def parse(dtype):
+    """fuse name of a user's dtype: a numpy dtype or type, a Python type
+    (float -> float64, int -> int64, bool), or a string such as 'float32',
+    'f32' or 'bfloat16'."""
+    if isinstance(dtype, str):
+        key = dtype.strip().lower()
+        if key in _ALIASES:
+            return _ALIASES[key]
+    try:
+        np_dtype = np.dtype(dtype)
+    except TypeError:
+        raise TypeError(f"fuse: {dtype!r} is not a dtype; use one of {SUPPORTED_NUMPY}, "
+                        f"or 'bfloat16'") from None
+    return from_numpy(np_dtype, what=f"dtype {dtype!r}")
+
+
+def promote(a, b):
+    """PyTorch's promote_types on fuse names."""
+    if a == b:
+        return a
+    ca, cb = category(a), category(b)
+    if ca != cb:
+        return a if ca > cb else b
+    if ca == FLOAT:
+        if {a, b} == {"f16", "bf16"}:
+            return "f32"
+        order = ["f16", "bf16", "f32", "f64"]
+        return max(a, b, key=order.index)
+    order = ["i1", "i32", "i64"]
+    return max(a, b, key=order.index)
+
+
+def _combine(higher, lower):
+    # PyTorch's combine_categories: a higher tier's dtype wins unless a lower
+    # tier has a higher category.
+    if higher is None:
+        return lower
+    if lower is None:
+        return higher
+    if category(higher) == FLOAT:
+        return higher
+    if higher == "i1" or category(lower) == FLOAT:
+        return promote(higher, lower)
+    return higher
+
+
+def scalar_dtype(value):
+    """The dtype a Python scalar stands for when it meets tensors
+    (PyTorch's wrapped numbers: float -> f32, int -> i64, bool -> i1)."""
+    if isinstance(value, (bool, np.bool_)):
+        return "i1"
+    if isinstance(value, (int, np.integer)):
+        return "i64"
+    if isinstance(value, (float, np.floating)):
+        return "f32"
+    raise TypeError(f"fuse: {type(value).__name__} {value!r} is not a number")
+
+
+def result_type(operands):
+    """The common dtype of `operands`: Tensors (ranked ones first, then 0-d
+    ones) and Python scalars, as torch.result_type computes it."""
+    dim = zero = wrapped = None
+    for op in operands:
+        if hasattr(op, "dtype_name"):
+            if op.rank > 0:
+                dim = op.dtype_name if dim is None else promote(dim, op.dtype_name)
+            else:
+                zero = op.dtype_name if zero is None else promote(zero, op.dtype_name)
+        elif op is not None:
+            s = scalar_dtype(op)
+            wrapped = s if wrapped is None else promote(wrapped, s)
+    return _combine(dim, _combine(zero, wrapped))

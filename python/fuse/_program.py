@@ -1,0 +1,232 @@
+"""A compiled fuse program: compile MLIR text, run it on numpy arrays."""
+
+import ctypes
+import json
+import weakref
+
+import numpy as np
+
+from . import _capi, _dtypes
+
+_DLPACK_CPU = 1
+
+
+def _type_str(dtype, shape):
+    dims = "".join(("?" if d < 0 else str(d)) + "x" for d in shape)
+    return f"tensor<{dims}{dtype}>"
+
+
+class TensorType:
+    """A tensor type of a program's signature: `dtype` is fuse's element type
+    name ('f32', 'i1', ...), `shape` has None for dynamic sizes."""
+
+    def __init__(self, dtype, shape):
+        self.dtype = dtype
+        self.shape = tuple(shape)
+
+    @property
+    def rank(self):
+        return len(self.shape)
+
+    def __repr__(self):
+        return _type_str(self.dtype, [-1 if d is None else d for d in self.shape])
+
+    def __eq__(self, other):
+        return isinstance(other, TensorType) and (self.dtype, self.shape) == (other.dtype, other.shape)
+
+    def __hash__(self):
+        return hash((self.dtype, self.shape))
+
+
+def check_host_array(value, index):
+    """`value` as a numpy array the C API can read, or TypeError. GPU arrays
+    are not accepted (yet)."""
+    if isinstance(value, np.ndarray):
+        return value
+    if isinstance(value, np.generic):
+        return np.asarray(value)
+    if hasattr(value, "__cuda_array_interface__"):
+        raise TypeError(
+            f"fuse: argument {index} is a GPU array ({type(value).__name__} with "
+            f"__cuda_array_interface__); only numpy arrays in host memory are supported "
+            f"for now: copy it to the host first (e.g. cupy.asnumpy(x), x.cpu().numpy())")
+    device = getattr(value, "__dlpack_device__", None)
+    if device is not None:
+        try:
+            kind = device()[0]
+        except Exception:
+            kind = None
+        if kind != _DLPACK_CPU:
+            raise TypeError(
+                f"fuse: argument {index} is a DLPack array on device {device()!r}, not in "
+                f"host memory; only numpy arrays in host memory are supported for now: copy "
+                f"it to the host first (e.g. x.cpu().numpy())")
+    try:
+        return np.asarray(value)
+    except Exception as e:
+        raise TypeError(f"fuse: argument {index} ({type(value).__name__}) is not an "
+                        f"array: {e}") from None
+
+
+def prepare(array, index):
+    """A C-contiguous, native-byte-order copy of `array` when it is not one
+    already, and its fuse dtype."""
+    dtype = _dtypes.from_numpy(array.dtype, what=f"argument {index}")
+    if not array.dtype.isnative:
+        array = array.astype(array.dtype.newbyteorder("="))
+    if not array.flags.c_contiguous:
+        array = np.ascontiguousarray(array)
+    if array.ndim > _capi.MAX_RANK:
+        raise TypeError(f"fuse: argument {index} has rank {array.ndim}; fuse takes at "
+                        f"most rank {_capi.MAX_RANK}")
+    return array, dtype
+
+
+def _owned_array(lib, result):
+    """A numpy array over a result buffer of the C API, which frees it when
+    the array (and every view of it) is gone."""
+    name = _dtypes.from_enum(result.dtype)
+    shape = tuple(result.shape[i] for i in range(result.rank))
+    if name == "bf16":
+        if result.data:
+            lib.fuse_free_buffer(result.data)
+        raise TypeError("fuse: a result is bfloat16, which numpy cannot hold; "
+                        "cast it (fuse.cast(x, 'float32')) before returning it")
+    dtype = _dtypes.to_numpy(name)
+    count = int(np.prod(shape, dtype=np.int64))
+    nbytes = count * dtype.itemsize
+    if nbytes == 0 or not result.data:
+        if result.data:
+            lib.fuse_free_buffer(result.data)
+        return np.empty(shape, dtype)
+    buffer = (ctypes.c_char * nbytes).from_address(result.data)
+    weakref.finalize(buffer, _free_buffer, lib, result.data)
+    return np.frombuffer(buffer, dtype, count).reshape(shape)
+
+
+def _destroy(lib, handle):
+    with _capi.run_lock:
+        lib.fuse_destroy(handle)
+
+
+def _free_buffer(lib, ptr):
+    with _capi.run_lock:
+        lib.fuse_free_buffer(ptr)
+
+
+_TRIVIAL = "func.func @fuse_clear_error(%a: tensor<f32>) -> tensor<f32> {\n  return %a : tensor<f32>\n}\n"
+
+
+def _clear_runtime_error(lib):
+    # A failed CUDA start-up for target 'cuda' leaves the runtime's error set,
+    # and every later compile in the process fails with it. Compiling for
+    # 'auto' clears it (the C API does that when it falls back to the CPU).
+    error = ctypes.c_void_p()
+    handle = lib.fuse_compile(_TRIVIAL.encode(), None, _capi.TARGETS["auto"], 1,
+                              ctypes.byref(error))
+    if handle:
+        lib.fuse_destroy(handle)
+    else:
+        _capi.take_string(error.value)
+
+
+class Program:
+    """One function of a fuse program, compiled for a target.
+
+    >>> p = fuse.compile(open("examples/add_relu.mlir").read(), target="cpu")
+    >>> (c,) = p(a, b)
+    """
+
+    def __init__(self, text, entry=None, target="auto", fusion=True):
+        if target not in _capi.TARGETS:
+            raise ValueError(f"fuse: target must be one of {', '.join(_capi.TARGETS)}, "
+                             f"got {target!r}")
+        self.text = text
+        self.entry = entry
+        self.fusion = bool(fusion)
+        self._lib = _capi.lib()
+        error = ctypes.c_void_p()
+        # Compiling touches the runtime's global state (CUDA start-up, its
+        # error), as runs do.
+        with _capi.run_lock:
+            handle = self._lib.fuse_compile(text.encode(), (entry or "").encode(),
+                                            _capi.TARGETS[target], 1 if fusion else 0,
+                                            ctypes.byref(error))
+            if not handle and target == "cuda":
+                _clear_runtime_error(self._lib)
+        if not handle:
+            _capi.check_error(error, "fuse_compile")
+        self._handle = handle
+        self._finalizer = weakref.finalize(self, _destroy, self._lib, handle)
+        self.target = _capi.TARGET_NAMES.get(self._lib.fuse_program_target(handle), "?")
+        note = self._lib.fuse_program_target_note(handle)
+        self.target_note = note.decode("utf-8", "replace") if note else ""
+        self.inputs = [self._type(self._lib.fuse_input_type, i)
+                       for i in range(self._lib.fuse_num_inputs(handle))]
+        self.results = [self._type(self._lib.fuse_result_type, i)
+                        for i in range(self._lib.fuse_num_results(handle))]
+        self.last_profile = None
+
+    def _type(self, getter, index):
+        array = _capi.Array()
+        getter(self._handle, index, ctypes.byref(array))
+        shape = [array.shape[i] for i in range(array.rank)]
+        return TensorType(_dtypes.from_enum(array.dtype),
+                          [None if d < 0 else d for d in shape])
+
+    def __repr__(self):
+        ins = ", ".join(map(repr, self.inputs))
+        outs = ", ".join(map(repr, self.results))
+        return (f"<fuse.Program ({ins}) -> ({outs}) on {self.target}, "
+                f"{'fused' if self.fusion else 'eager'}>")
+
+    def __call__(self, *args):
+        """Runs the program; returns the list of results."""
+        return self.run(args)
+
+    def run(self, args):
+        if len(args) != len(self.inputs):
+            raise TypeError(f"fuse: the program takes {len(self.inputs)} argument(s), "
+                            f"{len(args)} given")
+        arrays = []
+        for i, (value, spec) in enumerate(zip(args, self.inputs)):
+            if isinstance(value, (bool, int, float)) and spec.dtype != "bf16":
+                value = np.asarray(value, _dtypes.to_numpy(spec.dtype))
+            arrays.append(prepare(check_host_array(value, i), i))
+        return self.run_prepared(arrays)
+
+    def run_prepared(self, arrays):
+        """Runs on (array, fuse dtype) pairs from prepare()."""
+        inputs = (_capi.Array * max(len(arrays), 1))()
+        for slot, (array, dtype) in zip(inputs, arrays):
+            slot.data = array.ctypes.data
+            slot.dtype = _dtypes.enum_of(dtype)
+            slot.rank = array.ndim
+            for d, size in enumerate(array.shape):
+                slot.shape[d] = size
+        results = (_capi.Array * max(len(self.results), 1))()
+        error = ctypes.c_void_p()
+        with _capi.run_lock:
+            status = self._lib.fuse_run(self._handle, inputs, len(arrays), results,
+                                        ctypes.byref(error))
+            if status != 0:
+                _capi.check_error(error, "fuse_run")
+            profile = self._lib.fuse_last_profile_json(self._handle)
+        self.last_profile = json.loads(_capi.take_string(profile)) if profile else None
+        out = []
+        failure = None
+        for i in range(len(self.results)):
+            try:
+                out.append(_owned_array(self._lib, results[i]))
+            except TypeError as e:
+                failure = failure or e
+        if failure:
+            raise failure
+        return out
+
+
+def compile(text, entry=None, target="auto", fusion=True):
+    """Compiles function `entry` (None: the only public one) of the fuse
+    program `text` for `target` ('cpu', 'cuda' or 'auto'), fused or eager.
+    Raises FuseError with the library's diagnostics if it does not compile."""
+    return Program(text, entry=entry, target=target, fusion=fusion)

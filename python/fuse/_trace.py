@@ -1,0 +1,644 @@
+"""The tracer: a Python function called on symbolic Tensors records fuse ops,
+which print as a fuse MLIR function.
+
+Shapes are fuse's: a dimension is a static size or None (`?`). Arguments get
+`?` for every size except those that are 1, which stay a static 1 so that
+they broadcast like numpy (fuse only stretches a static 1; a `?` that is 1 at
+run time is not stretched, see docs/dialect.md).
+"""
+
+import itertools
+import math
+import os
+import re
+import sys
+import threading
+
+import numpy as np
+
+from . import _dtypes
+from ._dtypes import FLOAT
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+_state = threading.local()
+
+
+def _current_graph():
+    return getattr(_state, "graph", None)
+
+
+def type_str(dtype, shape):
+    dims = "".join(("?" if d is None else str(d)) + "x" for d in shape)
+    return f"tensor<{dims}{dtype}>"
+
+
+def broadcast_shapes(shapes, what):
+    """fuse's broadcast of static/None shapes (docs/dialect.md)."""
+    rank = max(len(s) for s in shapes)
+    out = []
+    for i in range(rank):
+        dims = [s[len(s) - rank + i] if len(s) - rank + i >= 0 else 1 for s in shapes]
+        result = 1
+        for d in dims:
+            if d == 1:
+                continue
+            if result == 1:
+                result = d
+            elif d is None:
+                continue
+            elif result is None:
+                result = d
+            elif result != d:
+                shown = " vs ".join(type_str("", s)[7:-1].rstrip("x") or "scalar" for s in shapes)
+                raise ValueError(f"fuse: {what}: shapes are not broadcast-compatible: "
+                                 f"{shown} (dimension {i}: {result} vs {d})")
+        out.append(result)
+    return tuple(out)
+
+
+def _user_location():
+    """(file, line, column) of the innermost frame outside this package."""
+    frame = sys._getframe(1)
+    while frame is not None and os.path.dirname(
+            os.path.abspath(frame.f_code.co_filename)) == _PACKAGE_DIR:
+        frame = frame.f_back
+    if frame is None:
+        return None
+    line, column = frame.f_lineno, 1
+    try:
+        positions = next(itertools.islice(frame.f_code.co_positions(),
+                                          frame.f_lasti // 2, None))
+        if positions[0] is not None:
+            line = positions[0]
+        if positions[2] is not None:
+            column = positions[2] + 1
+    except (AttributeError, StopIteration):
+        pass
+    return (frame.f_code.co_filename, line, column)
+
+
+def _is_scalar(value):
+    return isinstance(value, (bool, int, float, np.bool_, np.integer, np.floating)) or (
+        isinstance(value, np.ndarray) and value.ndim == 0
+        and value.dtype.kind in "bif")
+
+
+def _scalar_value(value):
+    if isinstance(value, np.ndarray):
+        value = value[()]
+    if isinstance(value, np.generic):
+        value = value.item()
+    return value
+
+
+# Bit patterns of the non-finite floats, for attributes (which take no
+# `inf`/`nan` keywords).
+_NONFINITE_BITS = {
+    "f16": (0x7C00, 0xFC00, 0x7E00),
+    "bf16": (0x7F80, 0xFF80, 0x7FC0),
+    "f32": (0x7F800000, 0xFF800000, 0x7FC00000),
+    "f64": (0x7FF0000000000000, 0xFFF0000000000000, 0x7FF8000000000000),
+}
+_INT_RANGE = {"i32": (-2**31, 2**31 - 1), "i64": (-2**63, 2**63 - 1)}
+
+
+def _float_literal(value, dtype, attribute=False):
+    value = float(value)
+    if dtype in ("f16", "f32"):
+        with np.errstate(over="ignore"):
+            value = float(np.float16(value) if dtype == "f16" else np.float32(value))
+    if not math.isfinite(value):
+        if attribute:
+            inf, ninf, nan = _NONFINITE_BITS[dtype]
+            return hex(nan if math.isnan(value) else inf if value > 0 else ninf)
+        return "nan" if math.isnan(value) else "inf" if value > 0 else "-inf"
+    text = repr(value)
+    if "e" in text and "." not in text:
+        mantissa, exponent = text.split("e")
+        text = f"{mantissa}.0e{exponent}"
+    elif "." not in text and "e" not in text:
+        text += ".0"
+    return text
+
+
+def scalar_literal(value, dtype, attribute=False):
+    """`value` written as a fuse literal of element type `dtype`."""
+    value = _scalar_value(value)
+    if dtype == "i1":
+        return "true" if value else "false"
+    if _dtypes.is_float(dtype):
+        return _float_literal(value, dtype, attribute)
+    if isinstance(value, float):
+        if not value.is_integer():
+            raise TypeError(f"fuse: {value!r} is not an integer ({dtype})")
+        value = int(value)
+    value = int(value)
+    low, high = _INT_RANGE[dtype]
+    if not low <= value <= high:
+        raise OverflowError(f"fuse: {value} does not fit {dtype} "
+                            f"({_dtypes.to_numpy(dtype).name})")
+    return str(value)
+
+
+class _Node:
+    __slots__ = ("op", "operands", "attrs", "result", "loc", "extra")
+
+    def __init__(self, op, operands, attrs, result, loc, extra=None):
+        self.op = op
+        self.operands = operands
+        self.attrs = attrs
+        self.result = result
+        self.loc = loc
+        self.extra = extra
+
+
+class Graph:
+    def __init__(self, name):
+        self.name = name
+        self.args = []
+        self.nodes = []
+        self._constants = {}
+        self._casts = {}
+
+    def add_arg(self, name, dtype, shape):
+        tensor = Tensor(self, dtype, shape, None)
+        self.args.append((name, tensor))
+        return tensor
+
+    def add(self, op, operands, dtype, shape, attrs="", extra=None):
+        result = Tensor(self, dtype, shape, None)
+        node = _Node(op, operands, attrs, result, _user_location(), extra)
+        result._node = node
+        self.nodes.append(node)
+        return result
+
+    def constant(self, value, dtype):
+        literal = scalar_literal(value, dtype)
+        key = (literal, dtype)
+        if key not in self._constants:
+            self._constants[key] = self.add("constant", [], dtype, (), extra=literal)
+        return self._constants[key]
+
+    def cast(self, tensor, dtype):
+        if tensor.dtype_name == dtype:
+            return tensor
+        key = (id(tensor), dtype)
+        if key not in self._casts:
+            self._casts[key] = (tensor, self.add("cast", [tensor], dtype, tensor._shape))
+        return self._casts[key][1]
+
+    def emit(self, results, locations=False):
+        """The function's text; only ops that a result depends on."""
+        live = set()
+        stack = list(results)
+        while stack:
+            t = stack.pop()
+            if id(t) in live:
+                continue
+            live.add(id(t))
+            if t._node is not None:
+                stack.extend(t._node.operands)
+        names = {id(t): f"%{name}" for name, t in self.args}
+        lines = []
+        counter = 0
+        for node in self.nodes:
+            if id(node.result) not in live:
+                continue
+            names[id(node.result)] = f"%{counter}"
+            counter += 1
+            line = f"  {names[id(node.result)]} = {self._op_text(node, names)}"
+            if locations and node.loc is not None:
+                file, line_no, column = node.loc
+                escaped = file.replace("\\", "\\\\").replace('"', '\\"')
+                line += f' loc("{escaped}":{line_no}:{column})'
+            lines.append(line)
+        params = ", ".join(f"{names[id(t)]}: {t.type}" for _, t in self.args)
+        result_types = ", ".join(t.type for t in results)
+        signature = result_types if len(results) == 1 else f"({result_types})"
+        ret = ", ".join(names[id(t)] for t in results)
+        return (f"func.func @{self.name}({params}) -> {signature} {{\n"
+                + "".join(line + "\n" for line in lines)
+                + f"  return {ret} : {result_types}\n}}\n")
+
+    @staticmethod
+    def _op_text(node, names):
+        ops = [names[id(t)] for t in node.operands]
+        types = [t.type for t in node.operands]
+        rtype = node.result.type
+        op = node.op
+        if op == "constant":
+            return f"fuse.constant {node.extra} : {rtype}"
+        if op == "cast":
+            return f"fuse.cast {ops[0]} : {types[0]} to {rtype}"
+        if op == "cmp":
+            return f"fuse.cmp {node.extra}, {ops[0]}, {ops[1]} : {types[0]}, {types[1]} -> {rtype}"
+        if op == "select":
+            return f"fuse.select {', '.join(ops)} : {', '.join(types)} -> {rtype}"
+        if len(ops) == 2:
+            if types[0] == types[1] == rtype:
+                return f"fuse.{op} {ops[0]}, {ops[1]} : {rtype}"
+            return f"fuse.{op} {ops[0]}, {ops[1]} : {types[0]}, {types[1]} -> {rtype}"
+        return f"fuse.{op} {ops[0]}{node.attrs} : {rtype}"
+
+
+class Tensor:
+    """A symbolic tensor inside a traced function: it has a dtype and a shape
+    (None for a dynamic size) but no values. Use Python's operators and the
+    fuse functions on it; its values exist only when the compiled program
+    runs."""
+
+    __slots__ = ("_graph", "dtype_name", "_shape", "_node", "__weakref__")
+    __array_priority__ = 1000
+
+    def __init__(self, graph, dtype, shape, node):
+        self._graph = graph
+        self.dtype_name = dtype
+        self._shape = tuple(shape)
+        self._node = node
+
+    @property
+    def dtype(self):
+        """The numpy dtype (the string 'bfloat16' for bf16)."""
+        return "bfloat16" if self.dtype_name == "bf16" else _dtypes.to_numpy(self.dtype_name)
+
+    @property
+    def shape(self):
+        """Sizes, with None for the dynamic ones (`?`)."""
+        return self._shape
+
+    @property
+    def ndim(self):
+        return len(self._shape)
+
+    rank = ndim
+
+    @property
+    def type(self):
+        return type_str(self.dtype_name, self._shape)
+
+    def __repr__(self):
+        return f"<fuse.Tensor {self.type}>"
+
+    # Arithmetic.
+    def __add__(self, other): return _binary("add", self, other)
+    def __radd__(self, other): return _binary("add", other, self)
+    def __sub__(self, other): return _binary("sub", self, other)
+    def __rsub__(self, other): return _binary("sub", other, self)
+    def __mul__(self, other): return _binary("mul", self, other)
+    def __rmul__(self, other): return _binary("mul", other, self)
+    def __truediv__(self, other): return _binary("div", self, other)
+    def __rtruediv__(self, other): return _binary("div", other, self)
+    def __pow__(self, other): return _binary("pow", self, other)
+    def __rpow__(self, other): return _binary("pow", other, self)
+    def __neg__(self): return _unary("neg", self)
+    def __pos__(self): return self
+    def __abs__(self): return _unary("abs", self)
+
+    # Comparisons give bool tensors.
+    def __lt__(self, other): return _compare("lt", self, other)
+    def __le__(self, other): return _compare("le", self, other)
+    def __gt__(self, other): return _compare("gt", self, other)
+    def __ge__(self, other): return _compare("ge", self, other)
+    def __eq__(self, other): return _compare("eq", self, other)
+    def __ne__(self, other): return _compare("ne", self, other)
+    __hash__ = object.__hash__
+
+    # Logic on bool tensors (masks), through select.
+    def __and__(self, other): return _logical("and", self, other)
+    def __rand__(self, other): return _logical("and", other, self)
+    def __or__(self, other): return _logical("or", self, other)
+    def __ror__(self, other): return _logical("or", other, self)
+    def __invert__(self): return _logical("not", self, None)
+
+    def __floordiv__(self, other): _unsupported("//", "fuse has no floor division; use fuse.floor(a / b)")
+    __rfloordiv__ = __floordiv__
+    def __mod__(self, other): _unsupported("%", "fuse has no remainder op; use a - fuse.floor(a / b) * b")
+    __rmod__ = __mod__
+    def __matmul__(self, other): _unsupported("@", "fuse compiles elementwise ops only")
+    __rmatmul__ = __matmul__
+
+    def __bool__(self):
+        raise TypeError("fuse: a traced Tensor has no value, so it cannot decide an `if`, "
+                        "`and`/`or` or `while`; use fuse.where(cond, a, b) for a choice per element")
+
+    def __len__(self):
+        raise TypeError("fuse: len() of a traced Tensor; use .shape (sizes may be None)")
+
+    def __iter__(self):
+        raise TypeError("fuse: a traced Tensor cannot be iterated or indexed: fuse compiles "
+                        "elementwise programs")
+
+    def __getitem__(self, index):
+        self.__iter__()
+
+    def __array__(self, dtype=None):
+        raise TypeError("fuse: a traced Tensor has no values to convert to a numpy array; "
+                        "use operators and fuse functions on it")
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        fn = _UFUNCS.get(ufunc.__name__)
+        if method != "__call__" or kwargs or fn is None:
+            return NotImplemented
+        return fn(*inputs)
+
+    def __array_function__(self, func, types, args, kwargs):
+        fn = _ARRAY_FUNCTIONS.get(func.__name__)
+        if fn is None:
+            return NotImplemented
+        return fn(*args, **kwargs)
+
+    # Methods for the common functions.
+    def astype(self, dtype): return cast(self, dtype)
+    def clamp(self, min=None, max=None): return clamp(self, min, max)
+    clip = clamp
+    def relu(self): return relu(self)
+    def exp(self): return exp(self)
+    def log(self): return log(self)
+    def sqrt(self): return sqrt(self)
+    def tanh(self): return tanh(self)
+    def sigmoid(self): return sigmoid(self)
+    def abs(self): return _unary("abs", self)
+
+
+def _unsupported(what, why):
+    raise TypeError(f"fuse: {what} is not supported: {why}")
+
+
+def _graph_of(operands, what):
+    graph = None
+    for op in operands:
+        if isinstance(op, Tensor):
+            if graph is None:
+                graph = op._graph
+            elif op._graph is not graph:
+                raise ValueError(f"fuse: {what}: Tensors of two different traces")
+    if graph is None:
+        raise TypeError(f"fuse: {what} needs at least one fuse Tensor operand "
+                        f"(call it inside a function traced by fuse.jit)")
+    if _current_graph() is not graph:
+        raise ValueError(f"fuse: {what}: a Tensor used outside the trace that made it")
+    return graph
+
+
+def _check_operand(value, what):
+    if isinstance(value, Tensor) or value is None:
+        return value
+    if _is_scalar(value):
+        return _scalar_value(value)
+    if isinstance(value, np.ndarray):
+        raise TypeError(f"fuse: {what}: a numpy array of shape {value.shape} inside a traced "
+                        f"function; pass arrays as arguments of the jitted function")
+    raise TypeError(f"fuse: {what}: unsupported operand {type(value).__name__} {value!r}")
+
+
+def _as(graph, value, dtype):
+    """`value` (Tensor or scalar) as a Tensor of `dtype`."""
+    if isinstance(value, Tensor):
+        return graph.cast(value, dtype)
+    return graph.constant(value, dtype)
+
+
+_OP_NAMES = {"add": "+", "sub": "-", "mul": "*", "div": "/", "pow": "**",
+             "max": "fuse.maximum", "min": "fuse.minimum"}
+
+
+def _binary(op, a, b):
+    what = _OP_NAMES.get(op, op)
+    a, b = _check_operand(a, what), _check_operand(b, what)
+    graph = _graph_of([a, b], what)
+    dtype = _dtypes.result_type([a, b])
+    if op == "div" and _dtypes.category(dtype) != FLOAT:
+        # True division, as in numpy and PyTorch: integers divide as floats.
+        dtype = "f32"
+    if dtype == "i1":
+        raise TypeError(f"fuse: {what} on bool tensors is not supported: fuse's arithmetic "
+                        f"takes numbers; cast one operand to an integer type first")
+    a, b = _as(graph, a, dtype), _as(graph, b, dtype)
+    shape = broadcast_shapes([a.shape, b.shape], what)
+    return graph.add(op, [a, b], dtype, shape)
+
+
+def _compare(pred, a, b):
+    what = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}[pred]
+    a, b = _check_operand(a, what), _check_operand(b, what)
+    graph = _graph_of([a, b], what)
+    dtype = _dtypes.result_type([a, b])
+    a, b = _as(graph, a, dtype), _as(graph, b, dtype)
+    shape = broadcast_shapes([a.shape, b.shape], what)
+    return graph.add("cmp", [a, b], "i1", shape, extra=pred)
+
+
+def _logical(kind, a, b):
+    what = {"and": "&", "or": "|", "not": "~"}[kind]
+    a, b = _check_operand(a, what), _check_operand(b, what)
+    _graph_of([a, b], what)
+    for v in (a, b):
+        if (isinstance(v, Tensor) and v.dtype_name != "i1") or (
+                v is not None and not isinstance(v, (Tensor, bool))):
+            raise TypeError(f"fuse: {what} is supported on bool tensors (masks) only; fuse "
+                            f"has no bitwise ops on integers")
+    if kind == "not":
+        return _compare("eq", a, False)
+    # a & b = b where a else false; a | b = true where a else b.
+    if kind == "and":
+        return where(a, b, False)
+    return where(a, True, b)
+
+
+_FLOAT_UNARY = ("exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid", "silu", "sin", "cos",
+                "erf", "reciprocal", "hardswish", "gelu", "leaky_relu")
+_NUMERIC_UNARY = ("neg", "abs", "relu", "floor", "ceil", "clamp")
+
+
+def _unary(op, x, attrs=""):
+    what = {"neg": "unary -", "abs": "abs()"}.get(op, f"fuse.{op}")
+    x = _check_operand(x, what)
+    graph = _graph_of([x], what)
+    dtype = x.dtype_name
+    if op in _FLOAT_UNARY and _dtypes.category(dtype) != FLOAT:
+        # As torch.exp(int tensor): computed in the default float type.
+        dtype = "f32"
+        x = graph.cast(x, dtype)
+    if dtype == "i1":
+        raise TypeError(f"fuse: {what} of a bool tensor is not supported: fuse's {op} takes "
+                        f"numbers; cast it to an integer or float type first")
+    if op in ("floor", "ceil") and _dtypes.category(dtype) != FLOAT:
+        return x  # integers are unchanged (as in PyTorch)
+    return graph.add(op, [x], dtype, x.shape, attrs=attrs)
+
+
+# The functions of the fuse package.
+
+def relu(x): return _unary("relu", x)
+def exp(x): return _unary("exp", x)
+def log(x): return _unary("log", x)
+def sqrt(x): return _unary("sqrt", x)
+def rsqrt(x): return _unary("rsqrt", x)
+def tanh(x): return _unary("tanh", x)
+def sigmoid(x): return _unary("sigmoid", x)
+def silu(x): return _unary("silu", x)
+def sin(x): return _unary("sin", x)
+def cos(x): return _unary("cos", x)
+def erf(x): return _unary("erf", x)
+def floor(x): return _unary("floor", x)
+def ceil(x): return _unary("ceil", x)
+def neg(x): return _unary("neg", x)
+def reciprocal(x): return _unary("reciprocal", x)
+def hardswish(x): return _unary("hardswish", x)
+
+
+def abs(x):  # noqa: A001 - the name of the op
+    return _unary("abs", x)
+
+
+def gelu(x, approximate="none"):
+    """GELU, exact (`approximate="none"`) or its tanh approximation."""
+    if approximate not in ("none", "tanh"):
+        raise ValueError(f"fuse: gelu's approximate must be 'none' or 'tanh', got {approximate!r}")
+    return _unary("gelu", x, "" if approximate == "none" else ' {approximate = "tanh"}')
+
+
+def leaky_relu(x, negative_slope=0.01):
+    x = _check_operand(x, "fuse.leaky_relu")
+    dtype = x.dtype_name if isinstance(x, Tensor) and _dtypes.is_float(x.dtype_name) else "f32"
+    alpha = scalar_literal(float(negative_slope), dtype, attribute=True)
+    return _unary("leaky_relu", x, f" {{alpha = {alpha} : {dtype}}}")
+
+
+def maximum(a, b): return _binary("max", a, b)
+def minimum(a, b): return _binary("min", a, b)
+def add(a, b): return _binary("add", a, b)
+def sub(a, b): return _binary("sub", a, b)
+def mul(a, b): return _binary("mul", a, b)
+def div(a, b): return _binary("div", a, b)
+def pow(a, b): return _binary("pow", a, b)  # noqa: A001
+
+
+def where(cond, a, b):
+    """`a` where `cond`, else `b` (all three broadcast; `cond` is converted
+    to bool as `cond != 0` when it is not one)."""
+    cond = _check_operand(cond, "fuse.where")
+    a, b = _check_operand(a, "fuse.where"), _check_operand(b, "fuse.where")
+    graph = _graph_of([cond, a, b], "fuse.where")
+    dtype = _dtypes.result_type([a, b])
+    cond = _as(graph, cond, "i1")
+    a, b = _as(graph, a, dtype), _as(graph, b, dtype)
+    shape = broadcast_shapes([cond.shape, a.shape, b.shape], "fuse.where")
+    return graph.add("select", [cond, a, b], dtype, shape)
+
+
+def clamp(x, min=None, max=None):  # noqa: A002 - torch's names
+    """min(max(x, min), max); `min` and `max` are numbers, Tensors or None."""
+    if min is None and max is None:
+        raise ValueError("fuse: clamp needs min, max or both")
+    x = _check_operand(x, "fuse.clamp")
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        if min is not None:
+            x = maximum(x, min)
+        return x if max is None else minimum(x, max)
+    lo, hi = _check_operand(min, "fuse.clamp"), _check_operand(max, "fuse.clamp")
+    graph = _graph_of([x], "fuse.clamp")
+    dtype = _dtypes.result_type([x, lo, hi])
+    if dtype == "i1":
+        raise TypeError("fuse: fuse.clamp of a bool tensor is not supported; cast it first")
+    x = graph.cast(x, dtype)
+    attrs = []
+    # Attributes print in alphabetical order: max, then min.
+    for key, value in (("max", hi), ("min", lo)):
+        if value is not None:
+            attrs.append(f"{key} = {scalar_literal(value, dtype, attribute=True)} : {dtype}")
+    return graph.add("clamp", [x], dtype, x.shape, attrs=" {" + ", ".join(attrs) + "}")
+
+
+clip = clamp
+
+
+def cast(x, dtype):
+    """`x` converted to `dtype` (a numpy dtype, a type or a name such as
+    'float32', 'int64', 'bool' or 'bfloat16')."""
+    name = _dtypes.parse(dtype)
+    x = _check_operand(x, "fuse.cast")
+    graph = _graph_of([x], "fuse.cast")
+    return graph.cast(x, name)
+
+
+_UFUNCS = {
+    "add": add, "subtract": sub, "multiply": mul, "true_divide": div, "divide": div,
+    "power": pow, "negative": neg, "positive": lambda x: x, "absolute": abs,
+    "exp": exp, "log": log, "sqrt": sqrt, "tanh": tanh, "sin": sin, "cos": cos,
+    "floor": floor, "ceil": ceil, "reciprocal": reciprocal,
+    "maximum": maximum, "minimum": minimum,
+    "less": lambda a, b: _compare("lt", a, b), "less_equal": lambda a, b: _compare("le", a, b),
+    "greater": lambda a, b: _compare("gt", a, b),
+    "greater_equal": lambda a, b: _compare("ge", a, b),
+    "equal": lambda a, b: _compare("eq", a, b), "not_equal": lambda a, b: _compare("ne", a, b),
+    "logical_and": lambda a, b: _logical("and", a, b),
+    "logical_or": lambda a, b: _logical("or", a, b),
+    "logical_not": lambda a: _logical("not", a, None),
+}
+_ARRAY_FUNCTIONS = {
+    "where": where,
+    "clip": lambda a, a_min=None, a_max=None: clamp(a, a_min, a_max),
+}
+
+
+# Tracing a function.
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def symbol_name(name):
+    name = re.sub(r"[^A-Za-z0-9_]", "_", name).strip("_") or "fn"
+    return name if _NAME.match(name) else f"fn_{name}"
+
+
+class Trace:
+    """A traced function: its text (`mlir`), the same with the Python source
+    locations of its ops (`located_mlir`, what is compiled), and how the
+    results come back (`single`: one array, not a tuple)."""
+
+    def __init__(self, mlir, located_mlir, name, single, num_inputs):
+        self.mlir = mlir
+        self.located_mlir = located_mlir
+        self.name = name
+        self.single = single
+        self.num_inputs = num_inputs
+
+
+def trace_function(fn, name, leaves, rebuild):
+    """Traces `fn(*args, **kwargs)` where rebuild(values) gives args and
+    kwargs from one value per leaf. A leaf is ('tensor', arg_name, dtype,
+    shape) or ('const', value)."""
+    graph = Graph(symbol_name(name))
+    values = []
+    used = set()
+    for i, leaf in enumerate(leaves):
+        if leaf[0] == "tensor":
+            _, arg_name, dtype, shape = leaf
+            arg_name = arg_name if arg_name and _NAME.match(arg_name) and arg_name not in used \
+                else f"arg{i}"
+            used.add(arg_name)
+            values.append(graph.add_arg(arg_name, dtype, shape))
+        else:
+            values.append(leaf[1])
+    previous = _current_graph()
+    _state.graph = graph
+    try:
+        args, kwargs = rebuild(values)
+        out = fn(*args, **kwargs)
+    finally:
+        _state.graph = previous
+    single = not isinstance(out, (tuple, list))
+    results = [out] if single else list(out)
+    if not results:
+        raise TypeError(f"fuse: {name} returns no Tensor; a traced function returns one "
+                        f"Tensor or a tuple of them")
+    for i, r in enumerate(results):
+        if not isinstance(r, Tensor) or r._graph is not graph:
+            raise TypeError(f"fuse: {name} returns {type(r).__name__} {r!r} as result {i}; "
+                            f"a traced function returns Tensors computed from its arguments")
+        if r.dtype_name == "bf16":
+            raise TypeError(f"fuse: {name}'s result {i} is bfloat16, which numpy cannot hold; "
+                            f"cast it (fuse.cast(x, 'float32')) before returning it")
+    return Trace(graph.emit(results), graph.emit(results, locations=True), graph.name, single,
+                 len(graph.args))

@@ -1,0 +1,179 @@
+"""What goes wrong, and what the user is told: unsupported dtypes and ops
+(TypeError saying which and why), arrays that need converting (handled),
+GPU arrays (TypeError), bad programs and failed runs (FuseError with the
+library's message)."""
+
+import numpy as np
+import pytest
+
+import fuse
+from fuse import _capi
+from conftest import assert_same, random_array
+
+
+def add(a, b):
+    return a + b
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int16", "uint32", "uint64", "complex64",
+                                   "longdouble", "object", "U3", "datetime64[s]"])
+def test_unsupported_argument_dtype(dtype):
+    x = np.zeros(3, dtype)
+    with pytest.raises(TypeError, match=r"argument 0 has dtype .*which fuse does not support; "
+                                        r"supported dtypes are float16, float32, float64, "
+                                        r"int32, int64 and bool"):
+        fuse.jit(add)(x, x)
+
+
+def test_unsupported_cast_target():
+    x = np.zeros(3, np.float32)
+    with pytest.raises(TypeError, match="int8"):
+        fuse.jit(lambda x: fuse.cast(x, np.int8))(x)
+    with pytest.raises(TypeError, match="is not a dtype"):
+        fuse.jit(lambda x: fuse.cast(x, "float17"))(x)
+
+
+def test_bfloat16_result():
+    x = np.zeros(3, np.float32)
+    with pytest.raises(TypeError, match="bfloat16, which numpy cannot hold"):
+        fuse.jit(lambda x: fuse.cast(x, "bfloat16"))(x)
+
+
+@pytest.mark.parametrize("make", [
+    lambda x: x[::2],                              # strided
+    lambda x: x.reshape(6, 4).T,                   # transposed
+    lambda x: np.asfortranarray(x.reshape(6, 4)),  # Fortran order
+    lambda x: x[1:],                               # offset by one element
+    lambda x: x.astype(">f4"),                     # big-endian
+], ids=["strided", "transposed", "fortran", "offset", "big-endian"])
+def test_arrays_are_converted(make, rng):
+    x = make(random_array(rng, "float32", (24,)))
+    y = make(random_array(rng, "float32", (24,)))
+    got = fuse.jit(add)(x, y)
+    assert_same(got, (x + y).astype(np.float32))
+    assert got.flags.c_contiguous
+
+
+class FakeCudaArray:
+    __cuda_array_interface__ = {"shape": (3,), "typestr": "<f4", "data": (0, False),
+                                "version": 3}
+
+
+class FakeDLPackGpuArray:
+    def __dlpack__(self, stream=None):
+        raise AssertionError("not called")
+
+    def __dlpack_device__(self):
+        return (2, 0)  # kDLCUDA
+
+
+@pytest.mark.parametrize("array", [FakeCudaArray(), FakeDLPackGpuArray()],
+                         ids=["cuda-array-interface", "dlpack"])
+def test_gpu_arrays_are_rejected(array):
+    with pytest.raises(TypeError, match="only numpy arrays in host memory are supported"):
+        fuse.jit(add)(array, array)
+
+
+@pytest.mark.parametrize("fn,match", [
+    (lambda a, b: a // b, "floor division"),
+    (lambda a, b: a % b, "remainder"),
+    (lambda a, b: a @ b, "elementwise"),
+    (lambda a, b: a if a > b else b, "fuse.where"),
+    (lambda a, b: a[0], "indexed"),
+    (lambda a, b: np.sum(a), "fuse"),
+    (lambda a, b: (a & b), "bool tensors"),
+    (lambda a, b: 3, "returns int 3"),
+    (lambda a, b: None, "returns NoneType"),
+    (lambda a, b: (), "returns no Tensor"),
+    (lambda a, b: a + np.ones(3), "pass arrays as arguments"),
+    (lambda a, b: a + "x", "unsupported operand str"),
+], ids=["floordiv", "mod", "matmul", "if", "index", "np.sum", "bitwise-and", "int-result",
+        "none-result", "no-results", "captured-array", "str-operand"])
+def test_unsupported_operations(fn, match):
+    x = np.ones(3, np.int32)
+    with pytest.raises(TypeError, match=match):
+        fuse.jit(fn)(x, x)
+
+
+def test_bad_arguments():
+    x = np.ones(3, np.float32)
+    with pytest.raises(ValueError, match="approximate must be 'none' or 'tanh'"):
+        fuse.jit(lambda x: fuse.gelu(x, approximate="erf"))(x)
+    with pytest.raises(ValueError, match="clamp needs min, max or both"):
+        fuse.jit(lambda x: fuse.clamp(x))(x)
+    with pytest.raises(ValueError, match="target must be one of cpu, cuda, auto"):
+        fuse.jit(add, target="tpu")
+    with pytest.raises(TypeError, match="rank 9"):
+        fuse.jit(lambda x: -x)(np.ones((1,) * 9, np.float32))
+    with pytest.raises(TypeError, match="needs at least one fuse Tensor"):
+        fuse.relu(np.float32(1))
+
+
+def test_tensor_escaping_its_trace():
+    leaked = []
+    f = fuse.jit(lambda x: leaked.append(x) or x + 1)
+    f(np.ones(2, np.float32))
+    with pytest.raises(ValueError, match="outside the trace"):
+        leaked[0] + 1
+
+
+def test_mismatched_sizes_at_run_time(rng):
+    f = fuse.jit(add)
+    with pytest.raises(fuse.FuseError, match=r"fuse\.add at .*test_errors\.py:\d+:\d+: "
+                                             r"dimension 0 of argument 0 and dimension 0 "
+                                             r"of argument 1 must be equal"):
+        f(np.ones(5, np.float32), np.ones(3, np.float32))
+
+
+def test_bad_program_text():
+    text = ("func.func @f(%a: tensor<?xf32>, %b: tensor<?xf16>) -> tensor<?xf32> {\n"
+            "  %0 = fuse.mul %a, %b : tensor<?xf32>, tensor<?xf16> -> tensor<?xf32>\n"
+            "  return %0 : tensor<?xf32>\n"
+            "}\n")
+    with pytest.raises(fuse.FuseError, match=r"2:8: .*'fuse\.mul' op operand element types "
+                                             r"differ: f32 vs f16; insert a fuse\.cast"):
+        fuse.compile(text, target="cpu")
+    with pytest.raises(fuse.FuseError, match="2:8"):
+        fuse.explain(text)
+    with pytest.raises(fuse.FuseError, match=r"2:34: .*expected '>'"):
+        fuse.compile("func.func @f(%a: tensor<?xf32>) -> tensor<?xf32> {\n"
+                     "  %0 = fuse.neg %a : tensor<?xf32\n"
+                     "  return %0 : tensor<?xf32>\n}\n")
+
+
+def test_fuse_error_is_a_runtime_error():
+    assert issubclass(fuse.FuseError, RuntimeError)
+    assert issubclass(fuse.LibraryNotFoundError, ImportError)
+
+
+def test_library_not_found(monkeypatch, tmp_path):
+    monkeypatch.setattr(_capi, "_lib", None)
+    monkeypatch.setattr(_capi, "candidate_dirs", lambda: [str(tmp_path)])
+    with pytest.raises(ImportError, match=r"cannot load libfuse_capi\.so; looked in:\n  "
+                                          + str(tmp_path)):
+        fuse.compile("func.func @f() { return }")
+
+
+def test_cuda_target_without_a_gpu():
+    try:
+        program = fuse.compile("func.func @f(%a: tensor<?xf32>) -> tensor<?xf32> {\n"
+                               "  %0 = fuse.neg %a : tensor<?xf32>\n"
+                               "  return %0 : tensor<?xf32>\n}\n", target="auto")
+    except fuse.FuseError as e:
+        pytest.fail(f"auto must fall back to the CPU: {e}")
+    if program.target == "cuda":
+        pytest.skip("this machine has a GPU")
+    assert "running on the CPU target" in program.target_note
+    with pytest.raises(fuse.FuseError, match="(?i)cuda"):
+        fuse.jit(add, target="cuda")(np.ones(2, np.float32), np.ones(2, np.float32))
+
+
+def test_cpu_compiles_after_a_failed_cuda_compile():
+    # The runtime keeps a failed CUDA start-up's error; the package clears
+    # it so that the next compile is not refused with it.
+    x = np.ones(2, np.float32)
+    try:
+        fuse.jit(add, target="cuda")(x, x)
+    except fuse.FuseError:
+        pass
+    assert_same(fuse.jit(lambda a, b: a - b, target="cpu")(x, x), np.zeros(2, np.float32))

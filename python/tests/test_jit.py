@@ -1,0 +1,268 @@
+"""fuse.jit: tracing, the cache, several results, fused vs eager, profiles,
+the traced text and its PTX."""
+
+import gc
+import threading
+
+import numpy as np
+import pytest
+
+import fuse
+from conftest import assert_close, assert_same, random_array
+
+ADD_RELU_MLIR = (
+    "func.func @add_relu(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {\n"
+    "  %0 = fuse.add %a, %b : tensor<?xf32>\n"
+    "  %1 = fuse.relu %0 : tensor<?xf32>\n"
+    "  return %1 : tensor<?xf32>\n"
+    "}\n")
+
+
+def add_relu(a, b):
+    return fuse.relu(a + b)
+
+
+def test_add_relu(rng):
+    f = fuse.jit(add_relu)
+    a, b = random_array(rng, "float32", (1000,)), random_array(rng, "float32", (1000,))
+    assert_same(f(a, b), np.maximum(a + b, np.float32(0)))
+    assert f.mlir == ADD_RELU_MLIR
+    assert f.__name__ == "add_relu"
+
+
+def test_decorator_forms(rng):
+    @fuse.jit
+    def plain(x):
+        return x * 2
+
+    @fuse.jit(fusion=False, target="cpu", profile=True)
+    def configured(x):
+        return x * 2
+
+    x = random_array(rng, "int64", (3,))
+    assert_same(plain(x), x * 2)
+    assert_same(configured(x), x * 2)
+    assert configured.fusion is False and configured.target == "cpu"
+
+
+def test_new_sizes_reuse_the_compiled_program(rng):
+    fuse.clear_cache()
+    f = fuse.jit(add_relu)
+    for n in (10, 1000, 0, 77):
+        a, b = random_array(rng, "float32", (n,)), random_array(rng, "float32", (n,))
+        assert_same(f(a, b), np.maximum(a + b, np.float32(0)))
+    info = f.cache_info()
+    assert (info.traces, info.compiles, info.misses, info.hits) == (1, 1, 1, 3)
+    program = f.program
+    f(np.ones(5, np.float32), np.ones(5, np.float32))
+    assert f.program is program
+
+
+def test_new_dtype_or_rank_traces_again(rng):
+    f = fuse.jit(add_relu)
+    f(np.ones(4, np.float32), np.ones(4, np.float32))
+    f(np.ones(4, np.float64), np.ones(4, np.float64))
+    f(np.ones((2, 4), np.float32), np.ones((2, 4), np.float32))
+    assert f.cache_info().traces == 3
+    assert "tensor<?xf64>" in f.trace(np.ones(4, np.float64), np.ones(4, np.float64))
+
+
+def test_identical_programs_share_one_compile(rng):
+    # The compile cache is keyed by the traced text (with its locations) and
+    # the options: the same function jitted twice compiles once.
+    fuse.clear_cache()
+    f, g = fuse.jit(add_relu), fuse.jit(add_relu)
+    a = np.ones(3, np.float32)
+    f(a, a)
+    g(a, a)
+    assert f.cache_info().compiles == 1 and g.cache_info().compiles == 0
+    assert g.program is f.program
+    # Other options are another program.
+    e = fuse.jit(add_relu, fusion=False)
+    e(a, a)
+    assert e.cache_info().compiles == 1 and e.program is not f.program
+
+
+def test_cache_clear(rng):
+    f = fuse.jit(add_relu)
+    a = np.ones(3, np.float32)
+    f(a, a)
+    f.cache_clear()
+    assert f.cache_info() == fuse.CacheInfo(0, 0, 0, 0, 0)
+    f(a, a)
+    assert f.cache_info().misses == 1
+
+
+def test_several_results(rng):
+    @fuse.jit
+    def gate(x, y):
+        s = x + y
+        g = fuse.sigmoid(s)
+        return s * g, g, s > 0
+
+    x, y = random_array(rng, "float32", (64,)), random_array(rng, "float32", (64,))
+    out, g, positive = gate(x, y)
+    s = (x + y).astype(np.float64)
+    ref_g = 1 / (1 + np.exp(-s))
+    assert_close(g, ref_g.astype(np.float32), "float32")
+    assert_close(out, (s * ref_g).astype(np.float32), "float32")
+    assert_same(positive, x + y > 0)
+    assert isinstance(gate(x, y), tuple)
+
+
+def test_results_that_are_arguments_constants_or_repeated(rng):
+    @fuse.jit
+    def f(x):
+        y = -x
+        return y, x, y, fuse.where(x > 100, x, 5.0)
+
+    x = random_array(rng, "float32", (6,))
+    y, same, y2, five = f(x)
+    assert_same(y, -x)
+    assert_same(y2, -x)
+    assert_same(same, x)
+    assert_same(five, np.full(6, 5, np.float32))
+    assert same.ctypes.data != x.ctypes.data and y.ctypes.data != y2.ctypes.data
+    y[:] = 0  # results are writable and independent
+    assert_same(y2, -x)
+
+
+def test_list_result_is_a_tuple(rng):
+    f = fuse.jit(lambda x: [x + 1, x - 1])
+    x = np.arange(3, dtype=np.int32)
+    assert isinstance(f(x), tuple)
+
+
+def test_keyword_and_scalar_arguments(rng):
+    @fuse.jit
+    def scale(x, bias=None, *, factor=2.0):
+        y = x * factor
+        return y if bias is None else y + bias
+
+    x = random_array(rng, "float32", (5,))
+    b = random_array(rng, "float32", (5,))
+    assert_same(scale(x), x * np.float32(2))
+    assert_same(scale(x, b, factor=0.5), x * np.float32(0.5) + b)
+    assert_same(scale(x, bias=b, factor=0.5), x * np.float32(0.5) + b)
+    assert_same(scale(x, factor=3.0), x * np.float32(3))
+    # Python scalars are constants of the trace: each value traces once.
+    assert scale.cache_info().traces == 3
+    assert "fuse.constant 3.0 : tensor<f32>" in scale.mlir
+
+
+def test_varargs(rng):
+    @fuse.jit
+    def total(*xs):
+        out = xs[0]
+        for x in xs[1:]:
+            out = out + x
+        return out
+
+    xs = [random_array(rng, "int32", (4,)) for _ in range(3)]
+    assert_same(total(*xs), xs[0] + xs[1] + xs[2])
+
+
+def test_lists_and_numpy_scalars_are_arrays():
+    f = fuse.jit(lambda x, y: x * y)
+    assert_same(f([1.0, 2.0], np.float32(3)), np.array([3.0, 6.0]))
+
+
+def two_outputs(x, y):
+    s = x + y
+    g = fuse.sigmoid(s)
+    return s * g, g
+
+
+MODELS = {
+    "add_relu": (add_relu, [(1000,), (1000,)], 1, 2),
+    "chain": (lambda x, z: fuse.tanh(fuse.exp(-abs(x - z)) * x), [(512,), (512,)], 1, 6),
+    "mlp_epilogue": (lambda x, bias, res: (fuse.gelu(x + bias, approximate="tanh") + res) * 0.5,
+                     [(16, 32), (32,), (16, 32)], 1, 4),
+    "two_outputs": (two_outputs, [(300,), (300,)], 1, 3),
+}
+
+
+@pytest.mark.parametrize("name", MODELS)
+def test_eager_equals_fused(name, rng):
+    fn, shapes, fused_kernels, eager_kernels = MODELS[name]
+    args = [random_array(rng, "float32", s) for s in shapes]
+    fused = fuse.jit(fn, profile=True)
+    eager = fuse.jit(fn, fusion=False, profile=True)
+    got_fused, got_eager = fused(*args), eager(*args)
+    if not isinstance(got_fused, tuple):
+        got_fused, got_eager = (got_fused,), (got_eager,)
+    for f, e in zip(got_fused, got_eager):
+        assert_same(f, e)
+    assert len(fused.last_profile) == fused_kernels
+    assert len(eager.last_profile) == eager_kernels
+
+
+def test_profile(rng):
+    fused = fuse.jit(add_relu, profile=True)
+    eager = fuse.jit(add_relu, fusion=False, profile=True)
+    n = 1000
+    a, b = random_array(rng, "float32", (n,)), random_array(rng, "float32", (n,))
+    assert fused.last_profile is None
+    fused(a, b)
+    eager(a, b)
+    assert [(k["name"], k["bytes"]) for k in fused.last_profile] == [("fused_add_relu_0", 12 * n)]
+    assert [(k["name"], k["bytes"]) for k in eager.last_profile] == [("add_0", 12 * n),
+                                                                     ("relu_1", 8 * n)]
+    assert all(k["ms"] >= 0 for k in fused.last_profile + eager.last_profile)
+    # Without profile=True nothing is recorded on the function.
+    plain = fuse.jit(add_relu)
+    plain(a, b)
+    assert plain.last_profile is None
+
+
+def test_ptx():
+    f = fuse.jit(add_relu)
+    e = fuse.jit(add_relu, fusion=False)
+    a = np.ones(4, np.float32)
+    f.trace(a, a)
+    e.trace(a, a)
+    assert f.ptx.count(".entry") == 1 and "fused_add_relu_0" in f.ptx
+    assert e.ptx.count(".entry") == 2
+    assert ".target sm_80" in f.ptx_for("sm_80")
+
+
+def test_mlir_before_any_call():
+    f = fuse.jit(add_relu)
+    with pytest.raises(RuntimeError, match="has not been traced yet"):
+        f.mlir
+
+
+def test_threads(rng):
+    f = fuse.jit(add_relu)
+    inputs = [(random_array(rng, "float32", (n,)), random_array(rng, "float32", (n,)))
+              for n in range(100, 2100, 250)]
+    results = [None] * len(inputs)
+
+    def work(i):
+        for _ in range(5):
+            results[i] = f(*inputs[i])
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(len(inputs))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for (a, b), got in zip(inputs, results):
+        assert_same(got, np.maximum(a + b, np.float32(0)))
+    assert f.cache_info().compiles <= 1 and f.cache_info().traces >= 1
+
+
+def test_result_memory_outlives_views(rng):
+    f = fuse.jit(lambda x: x + 1)
+    x = random_array(rng, "float64", (1000,))
+    view = f(x)[10:20]
+    gc.collect()
+    for _ in range(20):
+        f(x)  # reuses freed buffers; the view must keep its own alive
+    assert_same(view, x[10:20] + 1)
+
+
+def test_numpy_scalar_and_zero_d_inputs():
+    f = fuse.jit(lambda a, b: a * b + 1)
+    got = f(np.float64(2.5), np.array(4.0))
+    assert got.shape == () and got == 11.0

@@ -1,0 +1,294 @@
+"""Every op of the Python API against numpy, for every supported dtype.
+
+Float-only functions (exp, ...) on integer or bool tensors compute in
+float32, as PyTorch does (numpy would use float64). floor/ceil leave integers
+unchanged (PyTorch; numpy returns floats). `/` is true division: integers
+divide as float32 (PyTorch; numpy uses float64).
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+import fuse
+from conftest import ALL, FLOATS, INTS, NUMERIC, assert_close, assert_same, random_array
+
+SHAPE = (5, 7)
+_erf = np.vectorize(math.erf, otypes=[np.float64])
+
+
+def _sigmoid(x):
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+# name: (fuse function, float64 reference, input range)
+FLOAT_UNARY = {
+    "exp": (fuse.exp, np.exp, (-3.0, 3.0)),
+    "log": (fuse.log, np.log, (0.1, 4.0)),
+    "sqrt": (fuse.sqrt, np.sqrt, (0.0, 4.0)),
+    "rsqrt": (fuse.rsqrt, lambda x: 1.0 / np.sqrt(x), (0.1, 4.0)),
+    "tanh": (fuse.tanh, np.tanh, (-3.0, 3.0)),
+    "sigmoid": (fuse.sigmoid, _sigmoid, (-6.0, 6.0)),
+    "silu": (fuse.silu, lambda x: x * _sigmoid(x), (-6.0, 6.0)),
+    "sin": (fuse.sin, np.sin, (-3.0, 3.0)),
+    "cos": (fuse.cos, np.cos, (-3.0, 3.0)),
+    "erf": (fuse.erf, _erf, (-3.0, 3.0)),
+    "gelu": (fuse.gelu, lambda x: x * 0.5 * (1.0 + _erf(x / math.sqrt(2.0))), (-4.0, 4.0)),
+    "gelu_tanh": (lambda x: fuse.gelu(x, approximate="tanh"),
+                  lambda x: 0.5 * x * (1.0 + np.tanh(math.sqrt(2.0 / math.pi)
+                                                     * (x + 0.044715 * x ** 3))),
+                  (-4.0, 4.0)),
+    "reciprocal": (fuse.reciprocal, lambda x: 1.0 / x, (0.5, 4.0)),
+    "hardswish": (fuse.hardswish, lambda x: x * np.clip(x + 3.0, 0.0, 6.0) / 6.0, (-5.0, 5.0)),
+    "leaky_relu": (lambda x: fuse.leaky_relu(x, 0.25), lambda x: np.where(x >= 0, x, 0.25 * x),
+                   (-3.0, 3.0)),
+}
+
+
+@pytest.mark.parametrize("dtype", ALL)
+@pytest.mark.parametrize("name", FLOAT_UNARY)
+def test_float_unary(name, dtype, rng):
+    op, reference, (low, high) = FLOAT_UNARY[name]
+    if dtype == "bool":
+        x = random_array(rng, dtype, SHAPE)
+    elif dtype in INTS:
+        x = random_array(rng, dtype, SHAPE, int(math.ceil(low)), int(high) + 1)
+    else:
+        x = random_array(rng, dtype, SHAPE, low, high)
+    result_dtype = dtype if dtype in FLOATS else "float32"
+    # f16 (and integers) compute in f32: the reference starts from the same
+    # f32 values.
+    with np.errstate(divide="ignore"):
+        expected = reference(x.astype(result_dtype).astype(np.float64)).astype(result_dtype)
+    got = fuse.jit(lambda x: op(x))(x)
+    assert_close(got, expected, result_dtype)
+
+
+# name: (fuse function, numpy reference on the same dtype)
+NUMERIC_UNARY = {
+    "neg": (lambda x: -x, np.negative),
+    "abs": (abs, np.abs),
+    "fuse.abs": (fuse.abs, np.abs),
+    "relu": (fuse.relu, lambda x: np.maximum(x, np.zeros((), x.dtype))),
+    "floor": (fuse.floor, lambda x: np.floor(x) if x.dtype.kind == "f" else x),
+    "ceil": (fuse.ceil, lambda x: np.ceil(x) if x.dtype.kind == "f" else x),
+}
+
+
+@pytest.mark.parametrize("dtype", NUMERIC)
+@pytest.mark.parametrize("name", NUMERIC_UNARY)
+def test_numeric_unary(name, dtype, rng):
+    op, reference = NUMERIC_UNARY[name]
+    x = random_array(rng, dtype, SHAPE)
+    assert_same(fuse.jit(lambda x: op(x))(x), reference(x))
+
+
+@pytest.mark.parametrize("name", NUMERIC_UNARY)
+def test_numeric_unary_rejects_bool(name, rng):
+    op, _ = NUMERIC_UNARY[name]
+    x = random_array(rng, "bool", SHAPE)
+    with pytest.raises(TypeError, match="bool"):
+        fuse.jit(lambda x: op(x))(x)
+
+
+# name: (fuse function, numpy reference)
+BINARY = {
+    "+": (lambda a, b: a + b, np.add),
+    "-": (lambda a, b: a - b, np.subtract),
+    "*": (lambda a, b: a * b, np.multiply),
+    "maximum": (fuse.maximum, np.maximum),
+    "minimum": (fuse.minimum, np.minimum),
+}
+
+
+@pytest.mark.parametrize("dtype", NUMERIC)
+@pytest.mark.parametrize("name", BINARY)
+def test_binary(name, dtype, rng):
+    op, reference = BINARY[name]
+    a, b = random_array(rng, dtype, SHAPE), random_array(rng, dtype, SHAPE)
+    assert_same(fuse.jit(op)(a, b), reference(a, b))
+
+
+@pytest.mark.parametrize("dtype", NUMERIC)
+def test_true_division(dtype, rng):
+    a = random_array(rng, dtype, SHAPE)
+    b = random_array(rng, dtype, SHAPE)
+    b[b == 0] = 7
+    got = fuse.jit(lambda a, b: a / b)(a, b)
+    if dtype in INTS:
+        assert_same(got, a.astype(np.float32) / b.astype(np.float32))
+    else:
+        assert_same(got, a / b)
+
+
+def test_float_division_by_zero():
+    a = np.array([1.0, -1.0, 0.0, 2.0], np.float32)
+    b = np.array([0.0, 0.0, 0.0, 4.0], np.float32)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        assert_same(fuse.jit(lambda a, b: a / b)(a, b), a / b)
+
+
+@pytest.mark.parametrize("dtype", NUMERIC)
+def test_pow(dtype, rng):
+    if dtype in INTS:
+        a = random_array(rng, dtype, SHAPE, -4, 5)
+        b = random_array(rng, dtype, SHAPE, 0, 6)
+        assert_same(fuse.jit(lambda a, b: a ** b)(a, b), a ** b)
+    else:
+        a = random_array(rng, dtype, SHAPE, 0.1, 3.0)
+        b = random_array(rng, dtype, SHAPE, -2.0, 2.0)
+        expected = (a.astype(np.float64) ** b.astype(np.float64)).astype(dtype)
+        assert_close(fuse.jit(lambda a, b: a ** b)(a, b), expected, dtype)
+
+
+def test_integer_pow_negative_exponent():
+    # PyTorch's integer pow (docs/dialect.md): 1 for base 1, +-1 for base -1,
+    # 0 otherwise.
+    a = np.array([1, -1, -1, 2, -3, 5], np.int32)
+    b = np.array([-2, -2, -3, -1, -1, -4], np.int32)
+    assert_same(fuse.jit(lambda a, b: a ** b)(a, b), np.array([1, 1, -1, 0, 0, 0], np.int32))
+
+
+@pytest.mark.parametrize("name", list(BINARY) + ["/", "**"])
+def test_binary_rejects_two_bools(name, rng):
+    op = BINARY[name][0] if name in BINARY else (
+        (lambda a, b: a / b) if name == "/" else (lambda a, b: a ** b))
+    a, b = random_array(rng, "bool", SHAPE), random_array(rng, "bool", SHAPE)
+    if name == "/":
+        # True division of bools is float32 division, as in PyTorch.
+        with np.errstate(divide="ignore", invalid="ignore"):
+            assert_same(fuse.jit(op)(a, b), a.astype(np.float32) / b.astype(np.float32))
+        return
+    with pytest.raises(TypeError, match="bool"):
+        fuse.jit(op)(a, b)
+
+
+COMPARISONS = {
+    "<": (lambda a, b: a < b, np.less),
+    "<=": (lambda a, b: a <= b, np.less_equal),
+    ">": (lambda a, b: a > b, np.greater),
+    ">=": (lambda a, b: a >= b, np.greater_equal),
+    "==": (lambda a, b: a == b, np.equal),
+    "!=": (lambda a, b: a != b, np.not_equal),
+}
+
+
+@pytest.mark.parametrize("dtype", ALL)
+@pytest.mark.parametrize("name", COMPARISONS)
+def test_comparison(name, dtype, rng):
+    op, reference = COMPARISONS[name]
+    a = random_array(rng, dtype, SHAPE, -2, 2)
+    b = random_array(rng, dtype, SHAPE, -2, 2)
+    b.flat[::3] = a.flat[::3]  # some equal pairs
+    assert_same(fuse.jit(op)(a, b), reference(a, b))
+
+
+def test_comparisons_with_nan():
+    a = np.array([np.nan, 1.0, np.nan, 2.0], np.float32)
+    b = np.array([np.nan, np.nan, 1.0, 2.0], np.float32)
+    for name, (op, reference) in COMPARISONS.items():
+        assert_same(fuse.jit(op)(a, b), reference(a, b))
+
+
+@pytest.mark.parametrize("dtype", ALL)
+def test_where(dtype, rng):
+    c = random_array(rng, "bool", SHAPE)
+    a, b = random_array(rng, dtype, SHAPE), random_array(rng, dtype, SHAPE)
+    assert_same(fuse.jit(fuse.where)(c, a, b), np.where(c, a, b))
+
+
+def test_where_numeric_condition(rng):
+    # A non-bool condition means `cond != 0`, as in numpy.
+    c = random_array(rng, "int32", SHAPE, -1, 2)
+    a, b = random_array(rng, "float32", SHAPE), random_array(rng, "float32", SHAPE)
+    assert_same(fuse.jit(fuse.where)(c, a, b), np.where(c, a, b))
+
+
+@pytest.mark.parametrize("dtype", NUMERIC)
+def test_clamp(dtype, rng):
+    x = random_array(rng, dtype, SHAPE)
+    lo, hi = (-1, 2) if dtype in INTS else (-1.25, 2.5)
+    dt = np.dtype(dtype)
+    f = fuse.jit(lambda x: fuse.clamp(x, min=lo, max=hi))
+    assert_same(f(x), np.clip(x, dt.type(lo), dt.type(hi)))
+    assert_same(fuse.jit(lambda x: fuse.clamp(x, min=lo))(x), np.maximum(x, dt.type(lo)))
+    assert_same(fuse.jit(lambda x: fuse.clamp(x, max=hi))(x), np.minimum(x, dt.type(hi)))
+
+
+def test_clamp_tensor_bounds(rng):
+    x, lo, hi = (random_array(rng, "float32", SHAPE) for _ in range(3))
+    assert_same(fuse.jit(lambda x, lo, hi: fuse.clamp(x, lo, hi))(x, lo, hi),
+                np.minimum(np.maximum(x, lo), hi))
+
+
+def test_clamp_infinite_bounds(rng):
+    x = random_array(rng, "float32", SHAPE)
+    f = fuse.jit(lambda x: fuse.clamp(x, min=-math.inf, max=math.inf))
+    assert_same(f(x), x)
+    assert "0x7f800000" in f.mlir
+
+
+@pytest.mark.parametrize("target", ALL)
+@pytest.mark.parametrize("source", ALL)
+def test_cast(source, target, rng):
+    x = random_array(rng, source, SHAPE, -100.0, 100.0)
+    got = fuse.jit(lambda x: fuse.cast(x, target))(x)
+    # numpy's astype truncates floats toward zero and maps x != 0 to True.
+    assert_same(got, x.astype(target))
+
+
+@pytest.mark.parametrize("spelling", [np.float16, np.dtype("float16"), "float16", "f16", "half"])
+def test_cast_dtype_spellings(spelling, rng):
+    x = random_array(rng, "float32", SHAPE)
+    assert_same(fuse.jit(lambda x: fuse.cast(x, spelling))(x), x.astype(np.float16))
+    assert_same(fuse.jit(lambda x: x.astype(spelling))(x), x.astype(np.float16))
+
+
+def test_cast_through_bfloat16():
+    # bf16 exists inside a program; 1 + 2^-8 is not a bf16 (8 bits of
+    # precision), so it rounds to 1.
+    x = np.array([1.0, 1.0 + 2.0 ** -8, 3.0, -0.5], np.float32)
+    f = fuse.jit(lambda x: fuse.cast(fuse.cast(x, "bfloat16"), np.float32))
+    assert_same(f(x), np.array([1.0, 1.0, 3.0, -0.5], np.float32))
+    assert "tensor<?xbf16>" in f.mlir
+
+
+def test_nan_propagation():
+    x = np.array([np.nan, -1.0, 2.0], np.float32)
+    y = np.array([0.0, np.nan, 1.0], np.float32)
+    assert_same(fuse.jit(fuse.relu)(x), np.array([np.nan, 0.0, 2.0], np.float32))
+    assert_same(fuse.jit(fuse.maximum)(x, y), np.maximum(x, y))
+    assert_same(fuse.jit(fuse.minimum)(x, y), np.minimum(x, y))
+    assert_same(fuse.jit(lambda x: fuse.clamp(x, 0.0, 1.0))(x), np.clip(x, 0.0, 1.0))
+
+
+def test_integer_semantics():
+    # Wrap-around on overflow and abs(INT_MIN) == INT_MIN, as numpy.
+    big = np.array([2 ** 31 - 1, -2 ** 31, 5], np.int32)
+    one = np.ones(3, np.int32)
+    with np.errstate(over="ignore"):
+        assert_same(fuse.jit(lambda a, b: a + b)(big, one), big + one)
+        assert_same(fuse.jit(abs)(big), np.abs(big))
+
+
+def test_logical_ops_on_masks(rng):
+    a, b = random_array(rng, "bool", SHAPE), random_array(rng, "bool", SHAPE)
+    f = fuse.jit(lambda a, b: (a & b, a | b, ~a))
+    for got, expected in zip(f(a, b), (a & b, a | b, ~a)):
+        assert_same(got, expected)
+
+
+def test_numpy_ufuncs_on_tensors(rng):
+    x = random_array(rng, "float32", SHAPE, 0.5, 2.0)
+
+    @fuse.jit
+    def f(x):
+        return (np.exp(x) + np.float32(2) * np.maximum(x, 1.0), np.where(x > 1, x, 0.0),
+                np.clip(x, 0.75, 1.5))
+
+    e, w, c = f(x)
+    assert_same(c, np.clip(x, np.float32(0.75), np.float32(1.5)))
+    assert_close(e, (np.exp(x.astype(np.float64)) + 2 * np.maximum(x, 1.0)).astype(np.float32),
+                 "float32")
+    assert_same(w, np.where(x > 1, x, np.float32(0)))

@@ -1,0 +1,75 @@
+"""fuse.compile: fuse MLIR text compiled and run on numpy arrays, through
+the C API directly."""
+
+import os
+
+import numpy as np
+import pytest
+
+import fuse
+from conftest import assert_same, random_array
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def _example(name):
+    with open(os.path.join(REPO, "examples", name)) as f:
+        return f.read()
+
+
+def test_add_relu_example(rng):
+    program = fuse.compile(_example("add_relu.mlir"), target="cpu")
+    assert program.target == "cpu" and program.target_note == ""
+    assert program.inputs == [fuse.TensorType("f32", [None])] * 2
+    assert program.results == [fuse.TensorType("f32", [None])]
+    assert repr(program.inputs[0]) == "tensor<?xf32>"
+    a, b = random_array(rng, "float32", (100,)), random_array(rng, "float32", (100,))
+    (c,) = program(a, b)
+    assert_same(c, np.maximum(a + b, np.float32(0)))
+    assert [k["name"] for k in program.last_profile] == ["fused_add_relu_0"]
+
+
+def test_eager_program(rng):
+    program = fuse.compile(_example("add_relu.mlir"), target="cpu", fusion=False)
+    a = random_array(rng, "float32", (10,))
+    program(a, a)
+    assert [k["name"] for k in program.last_profile] == ["add_0", "relu_1"]
+
+
+def test_entry_and_static_shapes(rng):
+    text = ("func.func @first(%a: tensor<2x3xf64>) -> tensor<2x3xf64> {\n"
+            "  %0 = fuse.neg %a : tensor<2x3xf64>\n"
+            "  return %0 : tensor<2x3xf64>\n}\n"
+            "func.func @second(%a: tensor<?xi64>, %s: tensor<i64>) -> tensor<?xi64> {\n"
+            "  %0 = fuse.mul %a, %s : tensor<?xi64>, tensor<i64> -> tensor<?xi64>\n"
+            "  return %0 : tensor<?xi64>\n}\n")
+    first = fuse.compile(text, entry="first", target="cpu")
+    assert first.inputs == [fuse.TensorType("f64", [2, 3])]
+    x = random_array(rng, "float64", (2, 3))
+    assert_same(first(x)[0], -x)
+    second = fuse.compile(text, entry="second", target="cpu")
+    n = np.arange(5, dtype=np.int64)
+    # A Python scalar is converted to the argument's dtype.
+    assert_same(second(n, 3)[0], n * 3)
+
+
+def test_run_errors_name_the_argument():
+    program = fuse.compile(_example("add_relu.mlir"), target="cpu")
+    with pytest.raises(fuse.FuseError, match=r"argument 0 \(tensor<\?xf32>\): expected float32 "
+                                             r"data, got float64"):
+        program(np.ones(3), np.ones(3, np.float32))
+    with pytest.raises(fuse.FuseError, match="expected rank 1"):
+        program(np.ones((3, 1), np.float32), np.ones(3, np.float32))
+    with pytest.raises(TypeError, match="takes 2 argument"):
+        program(np.ones(3, np.float32))
+
+
+def test_several_functions_need_an_entry():
+    text = ("func.func @f(%a: tensor<?xf32>) -> tensor<?xf32> {\n"
+            "  %0 = fuse.neg %a : tensor<?xf32>\n  return %0 : tensor<?xf32>\n}\n"
+            "func.func @g(%a: tensor<?xf32>) -> tensor<?xf32> {\n"
+            "  %0 = fuse.abs %a : tensor<?xf32>\n  return %0 : tensor<?xf32>\n}\n")
+    with pytest.raises(fuse.FuseError, match="several functions"):
+        fuse.compile(text, target="cpu")
+    with pytest.raises(fuse.FuseError, match="no function @h"):
+        fuse.compile(text, entry="h", target="cpu")

@@ -1,0 +1,140 @@
+"""Mixed dtypes and Python scalars: the tracer inserts fuse.cast and makes
+0-d fuse.constant operands, following PyTorch's promotion rules.
+
+The tables below are written out by hand (not computed by the package).
+Where numpy 1.24 answers differently, the pair is listed in
+DIFFERS_FROM_NUMPY: numpy widens integer + float16/float32 to float64,
+PyTorch keeps the float type.
+"""
+
+import itertools
+
+import numpy as np
+import pytest
+
+import fuse
+from conftest import ALL, assert_same, random_array
+
+# Tensor op tensor, same rank.
+PROMOTION = {
+    ("bool", "int32"): "int32", ("bool", "int64"): "int64", ("bool", "float16"): "float16",
+    ("bool", "float32"): "float32", ("bool", "float64"): "float64",
+    ("int32", "int64"): "int64", ("int32", "float16"): "float16",
+    ("int32", "float32"): "float32", ("int32", "float64"): "float64",
+    ("int64", "float16"): "float16", ("int64", "float32"): "float32",
+    ("int64", "float64"): "float64",
+    ("float16", "float32"): "float32", ("float16", "float64"): "float64",
+    ("float32", "float64"): "float64",
+}
+DIFFERS_FROM_NUMPY = {("int32", "float16"), ("int32", "float32"), ("int64", "float16"),
+                      ("int64", "float32")}
+
+
+def _expected(a, b):
+    return a if a == b else PROMOTION.get((a, b)) or PROMOTION[(b, a)]
+
+
+@pytest.mark.parametrize("a_dtype,b_dtype", [p for p in itertools.product(ALL, ALL)
+                                             if p != ("bool", "bool")])
+def test_tensor_tensor(a_dtype, b_dtype, rng):
+    a, b = random_array(rng, a_dtype, (6,)), random_array(rng, b_dtype, (6,))
+    expected_dtype = _expected(a_dtype, b_dtype)
+    f = fuse.jit(lambda a, b: a + b)
+    got = f(a, b)
+    assert_same(got, a.astype(expected_dtype) + b.astype(expected_dtype))
+    if a_dtype != b_dtype:
+        assert "fuse.cast" in f.mlir
+    differs = (a_dtype, b_dtype) in DIFFERS_FROM_NUMPY or (b_dtype, a_dtype) in DIFFERS_FROM_NUMPY
+    assert (np.result_type(a_dtype, b_dtype).name == expected_dtype) == (not differs)
+
+
+@pytest.mark.parametrize("a_dtype,b_dtype", list(itertools.product(ALL, ALL)))
+def test_comparison_promotes(a_dtype, b_dtype, rng):
+    a, b = random_array(rng, a_dtype, (6,)), random_array(rng, b_dtype, (6,))
+    common = _expected(a_dtype, b_dtype)
+    assert_same(fuse.jit(lambda a, b: a <= b)(a, b), a.astype(common) <= b.astype(common))
+
+
+# Tensor dtype, Python scalar -> result dtype (PyTorch: a scalar promotes only
+# across categories; an int scalar with a bool tensor gives int64, a float
+# scalar with an integer or bool tensor float32).
+SCALARS = [
+    ("bool", 2, "int64"), ("bool", 1.5, "float32"),
+    ("int32", True, "int32"), ("int32", 3, "int32"), ("int32", 1.5, "float32"),
+    ("int64", 3, "int64"), ("int64", -2.5, "float32"),
+    ("float16", 3, "float16"), ("float16", 0.5, "float16"), ("float16", True, "float16"),
+    ("float32", 3, "float32"), ("float32", 0.25, "float32"),
+    ("float64", 3, "float64"), ("float64", 0.1, "float64"),
+]
+
+
+@pytest.mark.parametrize("dtype,scalar,result", SCALARS)
+def test_tensor_scalar(dtype, scalar, result, rng):
+    x = random_array(rng, dtype, (3, 4))
+    s = np.dtype(result).type(scalar)
+    f = fuse.jit(lambda x: (x + scalar, scalar * x, x - scalar, scalar - x))
+    for got, expected in zip(f(x), (x.astype(result) + s, s * x.astype(result),
+                                    x.astype(result) - s, s - x.astype(result))):
+        assert_same(got, expected)
+    assert "fuse.constant" in f.mlir
+
+
+@pytest.mark.parametrize("dtype", ["int32", "int64", "float16", "float32", "float64"])
+def test_scalar_division_and_power(dtype, rng):
+    x = random_array(rng, dtype, (7,), 1, 5)
+    f = fuse.jit(lambda x: (x / 2, 2 / x, x ** 2, 2 ** x))
+    div_dtype = dtype if dtype.startswith("float") else "float32"
+    xd = x.astype(div_dtype)
+    expected = (xd / np.dtype(div_dtype).type(2), np.dtype(div_dtype).type(2) / xd,
+                x * x, np.dtype(dtype).type(2) ** x)
+    for got, want in zip(f(x), expected):
+        assert_same(got, want)
+
+
+def test_float_scalar_promotes_int_tensor(rng):
+    x = random_array(rng, "int32", (5,))
+    f = fuse.jit(lambda x: x * 0.5)
+    assert_same(f(x), x.astype(np.float32) * np.float32(0.5))
+    assert f.mlir == (
+        "func.func @lambda(%x: tensor<?xi32>) -> tensor<?xf32> {\n"
+        "  %0 = fuse.cast %x : tensor<?xi32> to tensor<?xf32>\n"
+        "  %1 = fuse.constant 0.5 : tensor<f32>\n"
+        "  %2 = fuse.mul %0, %1 : tensor<?xf32>, tensor<f32> -> tensor<?xf32>\n"
+        "  return %2 : tensor<?xf32>\n"
+        "}\n")
+
+
+def test_zero_d_tensors_promote_like_scalars(rng):
+    # As in PyTorch and numpy: a 0-d array does not widen within a category.
+    x16 = random_array(rng, "float16", (4,))
+    i32 = random_array(rng, "int32", (4,))
+    s64 = np.array(1.5)  # float64, 0-d
+    i64 = np.array(3, np.int64)
+    f = fuse.jit(lambda a, s: a * s)
+    assert f(x16, s64).dtype == np.float16
+    assert f(i32, i64).dtype == np.int32
+    assert f(i32, s64).dtype == np.float64  # a higher category wins
+
+
+def test_scalar_out_of_range():
+    x = np.ones(3, np.int32)
+    with pytest.raises(OverflowError, match="does not fit i32"):
+        fuse.jit(lambda x: x + 2 ** 40)(x)
+
+
+def test_special_float_scalars():
+    x = np.array([1.0, -2.0, np.nan], np.float32)
+    f = fuse.jit(lambda x: (fuse.maximum(x, -np.inf), x * float("inf"), x + 1e-8))
+    m, inf, tiny = f(x)
+    assert_same(m, np.maximum(x, np.float32(-np.inf)))
+    assert_same(inf, x * np.float32(np.inf))
+    assert_same(tiny, x + np.float32(1e-8))
+    assert "fuse.constant -inf : tensor<f32>" in f.mlir
+
+
+def test_where_with_scalars(rng):
+    c = random_array(rng, "bool", (8,))
+    x = random_array(rng, "int32", (8,))
+    got_f, got_i = fuse.jit(lambda c, x: (fuse.where(c, 1.0, 0.0) + x, fuse.where(c, x, -1)))(c, x)
+    assert_same(got_f, np.where(c, np.float32(1), np.float32(0)) + x.astype(np.float32))
+    assert_same(got_i, np.where(c, x, np.int32(-1)))
