@@ -1,4 +1,5 @@
-"""Runs every command of docs/tutorial.md and compares its output with the doc.
+"""Runs every command of docs/tutorial.md (or docs/NAME given third) and
+compares its output with the doc.
 
 usage: check_tutorial.py SRC_ROOT TOOLS_DIR
 
@@ -150,7 +151,8 @@ def check(command, expected, root, tools):
 
 def main():
     root, tools = sys.argv[1], sys.argv[2]
-    doc = pathlib.Path(root, "docs", "tutorial.md")
+    name = sys.argv[3] if len(sys.argv) > 3 else "tutorial.md"
+    doc = pathlib.Path(root, "docs", name)
     commands = list(console_commands(doc.read_text()))
     mismatches = 0
     profiles = 0
@@ -161,10 +163,10 @@ def main():
             print(f"ok {index}: {command}")
         else:
             mismatches += 1
-            print(f"MISMATCH {index} (docs/tutorial.md:{line}): {command}")
+            print(f"MISMATCH {index} (docs/{name}:{line}): {command}")
             print("  " + problem.replace("\n", "\n  "))
     print(
-        f"tutorial.md: {len(commands)} commands checked "
+        f"{name}: {len(commands)} commands checked "
         f"({len(commands) - profiles} exact, {profiles} profiles), {mismatches} mismatches"
     )
     return 1 if mismatches or not commands else 0
