@@ -3,6 +3,7 @@
 #include "fuse/Run/Runner.h"
 
 #include "fuse/Dialect/Fuse/IR/FuseDialect.h"
+#include "fuse/Dialect/Fuse/Utils/Location.h"
 #include "fuse/Runtime/Runtime.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -213,18 +214,6 @@ size_t descriptorWords(size_t rank) { return 3 + 2 * rank; }
 // Compile
 //===----------------------------------------------------------------------===//
 
-/// `file:line:col` of a location, as compilers print it.
-static std::string describe(Location loc) {
-  if (auto file = dyn_cast<FileLineColLoc>(loc))
-    return (file.getFilename().getValue() + ":" + Twine(file.getLine()) + ":" +
-            Twine(file.getColumn()))
-        .str();
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << loc;
-  return text;
-}
-
 Executable::~Executable() = default;
 
 llvm::Expected<std::unique_ptr<Executable>>
@@ -263,7 +252,7 @@ Executable::compile(ModuleOp module, const RunOptions &options) {
   });
   if (unsupported)
     return llvm::createStringError(
-        describe(unsupported->getLoc()) + ": '" +
+        formatLocation(unsupported->getLoc()) + ": '" +
         unsupported->getName().getStringRef().str() +
         "' is not supported: fuse-run runs functions made of fuse ops only");
 
@@ -311,7 +300,7 @@ Executable::compile(ModuleOp module, const RunOptions &options) {
   {
     ScopedDiagnosticHandler capture(context, [&](Diagnostic &diag) {
       llvm::raw_string_ostream os(diagnostics);
-      os << describe(diag.getLocation()) << ": " << diag << "\n";
+      os << formatLocation(diag.getLocation()) << ": " << diag << "\n";
       return success();
     });
     PassManager pm(context);

@@ -9,6 +9,7 @@
 #include "fuse/Conversion/FuseToLinalg/FuseToLinalg.h"
 #include "fuse/Conversion/Passes.h"
 #include "fuse/Dialect/Fuse/IR/FuseOps.h"
+#include "fuse/Dialect/Fuse/Utils/Location.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -211,16 +212,6 @@ std::string FunctionSizes::describe(int cls) const {
   return text;
 }
 
-static std::string describeLocation(Location loc) {
-  if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
-    return (fileLoc.getFilename().getValue() + ":" + Twine(fileLoc.getLine()) +
-            ":" + Twine(fileLoc.getColumn()))
-        .str();
-  if (auto nameLoc = dyn_cast<NameLoc>(loc))
-    return describeLocation(nameLoc.getChildLoc());
-  return "unknown location";
-}
-
 void FunctionSizes::materialize() {
   // All sizes first, so that checks placed after the same size stay in
   // program order.
@@ -246,7 +237,7 @@ void FunctionSizes::materialize() {
     OpBuilder builder(after->getContext());
     builder.setInsertionPointAfter(previous ? previous : after);
     std::string message = check.op->getName().getStringRef().str() + " at " +
-                          describeLocation(loc) + ": " + describe(check.cls);
+                          formatLocation(loc) + ": " + describe(check.cls);
     if (rhs) {
       message += " and " + describe(check.other) +
                  " must be equal (broadcasting assumes it)";
