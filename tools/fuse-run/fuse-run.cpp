@@ -242,8 +242,7 @@ static std::string formatValue(const HostArray &array, int64_t i) {
   return text;
 }
 
-static void printResult(const HostArray &array, size_t index,
-                        const TensorSpec &spec) {
+static void printResult(const HostArray &array, size_t index) {
   std::string shape;
   for (auto [i, size] : llvm::enumerate(array.shape()))
     shape += (i ? "x" : "") + std::to_string(size);
@@ -261,7 +260,6 @@ static void printResult(const HostArray &array, size_t index,
   char text[32];
   std::snprintf(text, sizeof(text), "%.9g", sum);
   llvm::outs() << "]  sum = " << text << "\n";
-  (void)spec;
 }
 
 /// Relative and absolute tolerance of fused vs eager results by dtype.
@@ -584,7 +582,7 @@ int main(int argc, char **argv) {
         return fail("--output " + path + ": " + llvm::toString(std::move(e)));
   } else {
     for (auto [i, result] : llvm::enumerate(results))
-      printResult(result, i, (*executable)->results()[i]);
+      printResult(result, i);
   }
 
   if (profileFlag) {
