@@ -117,7 +117,17 @@ extern "C" void *fuseJitMalloc(size_t bytes) {
 }
 
 /// bf16 conversions that compiler-rt provides and the JIT does not find:
-/// round to nearest even, NaN stays a (quiet) NaN.
+/// round to nearest even, NaN stays a (quiet) NaN. The x86-64 and AArch64
+/// ABIs return a bf16 in the low 16 bits of the first float register, so
+/// these return a float holding those bits (no __bf16 arithmetic here,
+/// which could itself need compiler-rt).
+float bf16Result(uint16_t bits) {
+  uint32_t word = bits;
+  float result;
+  std::memcpy(&result, &word, 4);
+  return result;
+}
+
 uint16_t bf16Bits(float x) {
   uint32_t bits;
   std::memcpy(&bits, &x, 4);
@@ -127,21 +137,15 @@ uint16_t bf16Bits(float x) {
   return bits >> 16;
 }
 
-__bf16 fromBits(uint16_t bits) {
-  __bf16 value;
-  std::memcpy(&value, &bits, 2);
-  return value;
-}
+extern "C" float fuseTruncSFBF2(float x) { return bf16Result(bf16Bits(x)); }
 
-extern "C" __bf16 fuseTruncSFBF2(float x) { return fromBits(bf16Bits(x)); }
-
-extern "C" __bf16 fuseTruncDFBF2(double x) {
+extern "C" float fuseTruncDFBF2(double x) {
   // Straight from double: going through float would round twice.
   llvm::APFloat value(x);
   bool lost = false;
   value.convert(llvm::APFloat::BFloat(), llvm::APFloat::rmNearestTiesToEven,
                 &lost);
-  return fromBits(value.bitcastToAPInt().getZExtValue());
+  return bf16Result(value.bitcastToAPInt().getZExtValue());
 }
 
 /// Half-precision conversions that the JIT may not find in a process that
