@@ -1,0 +1,1593 @@
+#!/usr/bin/env python3
+"""Differential tester: random fuse programs, fused == eager == reference.
+
+usage: difftest.py FUSE_RUN [--seed S] [--count N] [--time-budget SECONDS]
+                   [--keep DIR] [--jobs J] [--verbose]
+
+Program `seed + i` (i < N) is generated from its own seed: a DAG of 1-60 ops
+drawn from the whole dialect (docs/dialect.md) over arguments of rank 0-4 with
+static, static-1 (broadcast) and dynamic (`?`) dimensions, 0-d and dense
+constants, f16/f32/f64/i32/i64/i1 inputs, bf16 only as an intermediate (casts
+and constants), producers with several consumers and 1-4 results. Every
+program is run by `FUSE_RUN --target=cpu` fused and with `--fusion=off`, and
+  * the fused and the eager results must be bit-identical (same bytes),
+    except for the sign and payload of NaNs and the sign of zeros, which
+    IEEE 754 and the targets leave open;
+  * both must match a numpy reference evaluated op by op (below).
+A crash, an error exit, a fused/eager difference or a value outside the
+reference bound prints one line (CRASH, ERROR, MISMATCH or WRONG with the
+seed), then a minimized reproducer: the DAG is shrunk (results dropped, ops
+replaced by one of their operands or cut into a new argument that holds the
+value, dimensions reduced to 1) while the same kind of failure persists, and
+its .mlir, inputs, fuse-run command and the command that reruns the seed are
+printed. The last line is
+    N programs, N ops, fused==eager: N/N, reference: N ok, N skipped, N failed
+where `fused==eager` counts the programs that ran both ways with identical
+bytes, and every program is `ok` (every result element checked against the
+reference), `skipped` (it ran, fused == eager, the elements the reference
+could bound are right, but some elements could not be bounded and were only
+compared fused against eager) or `failed` (any failure above). Exit status 1
+on any failure. `--time-budget` stops starting new programs after SECONDS.
+
+Inputs stay where every op is specified: float -> integer casts only see
+finite in-range values (the generator clamps and replaces NaN with
+fuse.clamp/fuse.cmp/fuse.select first when needed; the unspecified cases of
+docs/dialect.md are never produced), log/sqrt/rsqrt usually get an abs first
+(sometimes not, to test NaN), integer pow mostly has small exponents. NaN, inf,
+-0 and subnormals do occur, on purpose.
+
+Reference and tolerance rule
+----------------------------
+The rounding helpers, per-op semantics and per-op tolerances are those of
+test/Run/Inputs/check_ops.py (imported, not copied). Each value of the program
+carries, per element, a reference `ref` (float64 holding a value of its dtype,
+or exact integers), and either
+  * exact (E = 0): fuse must give exactly `ref` (integers, i1, and floats
+    where every op on the path is correctly rounded in IEEE 754: neg abs relu
+    floor ceil clamp leaky_relu max min add sub mul div sqrt reciprocal cmp
+    select cast, from exact inputs; NaN matches NaN, -0 matches +0), or
+  * bounded (E > 0, ref finite): |fuse - ref| <= E, or
+  * unbounded: not compared with the reference (only fused == eager).
+E accumulates along the path. An op with inputs x_i (bounds E_i) gives
+    E_out = P + R + T
+  * P, the propagated error: for monotone ops without rounding (relu, clamp,
+    max, min) the exact interval [f(x - E), f(x + E)]; neg/abs: E; add/sub:
+    Ea + Eb; mul: |a|Eb + |b|Ea + EaEb; div: (|a|Eb + |b|Ea) / (|b|(|b| - Eb))
+    if |b| > Eb; pow: the corners of the input box (only where it is
+    monotone: a > 0, or an exact integer exponent and a away from 0); unary
+    ops: E * max|f'| over [x - E, x + E] (exp: e^hi, log: 1/lo, sqrt: 1/(2
+    sqrt lo), rsqrt, reciprocal, tanh, sigmoid, erf at min|x|; sin cos: 1,
+    silu 1.1, gelu 1.2, hardswish 1.5, leaky_relu max(1, |alpha|)), capped by
+    the width of the function's range; floor, ceil, float -> int and -> i1
+    casts and cmp become exact again when the whole interval gives one
+    answer, otherwise unbounded; x - x, max(x, x), min(x, x), cmp x, x are
+    exact.
+  * R, rounding: 2 ulp of the result type at |ref| + P when P > 0 (the
+    reference and fuse round different values; for f16/bf16 twice; for f64
+    the reference's own float64 arithmetic).
+  * T, the op's own tolerance from check_ops.TOLERANCE (rsqrt 1 ulp; exp log
+    tanh sin cos erf sigmoid silu pow gelu 4 ulp f32/f64, 1 ulp f16/bf16;
+    hardswish 2 ulp; gelu also 4 eps |x|) at |ref| + P, with an absolute floor
+    of ULPS x the smallest normal of the compute type (these formulas
+    underflow in f32/f64 for subnormal results, as PyTorch's do).
+An element becomes unbounded when the bound reaches the overflow threshold
+(|ref| + E > the largest finite), when a bounded value's reference is
+non-finite, when an interval reaches a pole (log/sqrt/rsqrt/reciprocal/div
+at 0), when a tolerance op's exact result is within its tolerance of overflow,
+for hardswish where x * 6 overflows the compute type (the association of the
+formula is not specified), and downstream of any unbounded element (select
+with a known condition takes the chosen side only). The sign of a zero from
+max/min/relu/clamp comparing +0 with -0 is not specified by the docs: such
+zeros are tracked, and an op whose result depends on that sign (1/x, ...)
+makes the element unbounded.
+"""
+
+import argparse
+import concurrent.futures
+import itertools
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                os.pardir, "Run", "Inputs"))
+import check_ops as co  # noqa: E402
+
+FLOATS, INTS, NUMERIC, ANY = co.FLOATS, co.INTS, co.NUMERIC, co.ANY
+INPUT_TYPES = ["f16", "f32", "f64", "i32", "i64", "i1"]
+MAX_RANK = 4
+MAX_ELEMENTS = 1024
+RUN_TIMEOUT = 120
+MINIMIZE_TRIES = 400
+
+UNARY_NUMERIC = ["neg", "abs", "relu", "floor", "ceil"]
+UNARY_FLOAT = ["exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid", "silu", "sin",
+               "cos", "erf", "reciprocal", "hardswish", "gelu", "leaky_relu"]
+BINARY = ["add", "sub", "mul", "div", "max", "min", "pow"]
+# Ops whose result is one of their (exact) inputs or a bound: no rounding.
+NO_ROUNDING = {"neg", "abs", "relu", "clamp", "max", "min", "floor", "ceil"}
+# max |f'| for the unary ops with a constant bound, and the width of the
+# range of bounded functions (caps the propagated error).
+LIPSCHITZ = {"sin": 1.0, "cos": 1.0, "silu": 1.1, "gelu": 1.2,
+             "hardswish": 1.5}
+RANGE_WIDTH = {"tanh": 2.0, "sigmoid": 1.0, "erf": 2.0, "sin": 2.0,
+               "cos": 2.0}
+
+
+def max_finite(dtype):
+    p, _, emax = co.FLOAT_FORMAT[dtype]
+    return (2 - 2.0 ** (1 - p)) * 2.0 ** emax
+
+
+def min_normal(dtype):
+    return 2.0 ** co.FLOAT_FORMAT[dtype][1]
+
+
+def round_to(dtype, values):
+    """float64 values computed by an op on `dtype`: rounded to the compute
+    type, then to `dtype` (check_ops.to_result)."""
+    return co.round_float(dtype, co.round_float(co.COMPUTE[dtype], values))
+
+
+def ulp_at(dtype, magnitude):
+    m = np.where(np.isfinite(magnitude), magnitude, 0.0)
+    return co.ulp(dtype, m)
+
+
+class Unspecified(Exception):
+    """The program does something docs/dialect.md leaves unspecified."""
+
+
+#===-----------------------------------------------------------------------===#
+# Programs
+#===-----------------------------------------------------------------------===#
+
+# A dimension is (runtime size, dynamic); dimensions are aligned from the
+# right, position k (0 = innermost) has size 1 or the program's D[k].
+
+def broadcast_dims(*dim_lists):
+    rank = max((len(d) for d in dim_lists), default=0)
+    out = []
+    for k in range(rank):
+        dims = [d[len(d) - rank + k] if len(d) - rank + k >= 0 else (1, False)
+                for d in dim_lists]
+        result = dims[0]
+        for size, dyn in dims[1:]:
+            rsize, rdyn = result
+            if not rdyn and not dyn:
+                result = (rsize if size == 1 else size, False)
+            elif not rdyn:
+                result = (size, True) if rsize == 1 else result
+            elif not dyn:
+                result = (rsize, True) if size == 1 else (size, False)
+            else:
+                result = (rsize, True)
+        out.append(result)
+    return tuple(out)
+
+
+def type_str(dtype, dims):
+    return co.tensor("x".join("?" if dyn else str(size) for size, dyn in dims),
+                     dtype)
+
+
+def shape_of(dims):
+    return tuple(size for size, _ in dims)
+
+
+def float_literal(value):
+    if math.isnan(value):
+        return "nan"
+    if math.isinf(value):
+        return "inf" if value > 0 else "-inf"
+    text = repr(float(value))
+    mantissa, _, exponent = text.partition("e")
+    if "." not in mantissa:
+        mantissa += ".0"
+    return mantissa + ("e" + exponent if exponent else "")
+
+
+HEX_SPECIAL = {  # (nan, inf, -inf) bit patterns for dense<...>
+    "f16": ("0x7E00", "0x7C00", "0xFC00"),
+    "bf16": ("0x7FC0", "0x7F80", "0xFF80"),
+    "f32": ("0x7FC00000", "0x7F800000", "0xFF800000"),
+    "f64": ("0x7FF8000000000000", "0x7FF0000000000000",
+            "0xFFF0000000000000"),
+}
+
+
+def element_literal(dtype, value, dense):
+    if dtype == "i1":
+        return "true" if value else "false"
+    if dtype in INTS:
+        return str(int(value))
+    value = float(value)
+    if dense and not math.isfinite(value):
+        nan, inf, ninf = HEX_SPECIAL[dtype]
+        return nan if math.isnan(value) else inf if value > 0 else ninf
+    return float_literal(value)
+
+
+def dense_literal(dtype, data):
+    flat = data.ravel()
+    if flat.size and all(element_literal(dtype, v, True) ==
+                         element_literal(dtype, flat[0], True) for v in flat):
+        return f"dense<{element_literal(dtype, flat[0], True)}>"
+
+    def nest(a):
+        if a.ndim == 0:
+            return element_literal(dtype, a.item(), True)
+        return "[" + ", ".join(nest(x) for x in a) + "]"
+    return f"dense<{nest(data)}>"
+
+
+class Node:
+    """An argument, a constant or an op. `data` holds the values of arguments
+    and constants (numpy, NUMPY[dtype]; bf16 constants as float64)."""
+
+    def __init__(self, kind, dtype, dims=(), op=None, operands=(), attrs=None,
+                 data=None):
+        self.kind, self.dtype, self.dims, self.op = kind, dtype, dims, op
+        self.operands = list(operands)
+        self.attrs = dict(attrs or {})
+        self.data = data
+
+    def copy(self):
+        return Node(self.kind, self.dtype, self.dims, self.op, self.operands,
+                    self.attrs, self.data)
+
+
+class Program:
+    def __init__(self, seed, nodes=None, results=None):
+        self.seed = seed
+        self.nodes = nodes or []
+        self.results = results or []
+
+    def copy(self):
+        return Program(self.seed, [n.copy() for n in self.nodes],
+                       list(self.results))
+
+    def infer(self, node):
+        """The result dims of an op node (docs/dialect.md, Broadcasting)."""
+        dims = [self.nodes[i].dims for i in node.operands]
+        if node.op in BINARY or node.op in ("cmp", "select"):
+            return broadcast_dims(*dims)
+        return dims[0]
+
+    def retype(self):
+        for node in self.nodes:
+            if node.kind == "op":
+                node.dims = self.infer(node)
+
+    def op_count(self):
+        return sum(n.kind != "arg" for n in self.nodes)
+
+    def live(self):
+        seen = set(self.results)
+        for i in range(len(self.nodes) - 1, -1, -1):
+            if i in seen:
+                seen.update(self.nodes[i].operands)
+        return seen
+
+    def dce(self):
+        """Drops the nodes no result depends on (arguments too)."""
+        live = self.live()
+        remap, nodes = {}, []
+        for i, node in enumerate(self.nodes):
+            if i in live:
+                remap[i] = len(nodes)
+                node.operands = [remap[j] for j in node.operands]
+                nodes.append(node)
+        self.nodes = nodes
+        self.results = [remap[i] for i in self.results]
+
+    def args(self):
+        return [i for i, n in enumerate(self.nodes) if n.kind == "arg"]
+
+    def names(self):
+        names, count = {}, 0
+        for i, node in enumerate(self.nodes):
+            if node.kind == "arg":
+                names[i] = f"%a{count}"
+                count += 1
+            else:
+                names[i] = f"%v{i}"
+        return names
+
+    def mlir(self):
+        names = self.names()
+        ty = {i: type_str(n.dtype, n.dims) for i, n in enumerate(self.nodes)}
+        params = ", ".join(f"{names[i]}: {ty[i]}" for i in self.args())
+        rtypes = ", ".join(ty[i] for i in self.results)
+        lines = [f"func.func @prog({params}) -> ({rtypes}) {{"]
+        for i, node in enumerate(self.nodes):
+            if node.kind == "arg":
+                continue
+            lines.append("  " + self.op_line(i, node, names, ty))
+        lines.append(f"  return {', '.join(names[i] for i in self.results)} "
+                     f": {rtypes}")
+        lines.append("}")
+        return "\n".join(lines) + "\n"
+
+    def op_line(self, i, node, names, ty):
+        lhs = f"{names[i]} = "
+        ops = [names[j] for j in node.operands]
+        tys = [ty[j] for j in node.operands]
+        t = node.dtype
+        if node.kind == "const":
+            if not node.dims:
+                value = element_literal(t, node.data.item(), False)
+                return lhs + f"fuse.constant {value} : {ty[i]}"
+            return lhs + (f"fuse.constant {dense_literal(t, node.data)} : "
+                          f"{ty[i]}")
+        op = node.op
+        if op in BINARY:
+            return lhs + (f"fuse.{op} {ops[0]}, {ops[1]} : {tys[0]}, "
+                          f"{tys[1]} -> {ty[i]}")
+        if op == "cmp":
+            return lhs + (f"fuse.cmp {node.attrs['pred']}, {ops[0]}, {ops[1]}"
+                          f" : {tys[0]}, {tys[1]} -> {ty[i]}")
+        if op == "select":
+            return lhs + (f"fuse.select {ops[0]}, {ops[1]}, {ops[2]} : "
+                          f"{tys[0]}, {tys[1]}, {tys[2]} -> {ty[i]}")
+        if op == "cast":
+            return lhs + f"fuse.cast {ops[0]} : {tys[0]} to {ty[i]}"
+        attrs = []
+        if op == "gelu" and "approximate" in node.attrs:
+            attrs.append(f"approximate = \"{node.attrs['approximate']}\"")
+        for name in ("min", "max", "alpha"):
+            if node.attrs.get(name) is not None:
+                attrs.append(f"{name} = "
+                             f"{element_literal(t, node.attrs[name], False)} "
+                             f": {t}")
+        text = " {" + ", ".join(attrs) + "}" if attrs else ""
+        return lhs + f"fuse.{op} {ops[0]}{text} : {ty[i]}"
+
+
+#===-----------------------------------------------------------------------===#
+# Reference evaluation
+#===-----------------------------------------------------------------------===#
+
+class State:
+    """Per element: `ref`; for floats `err` (0: exact) and `zs` (a zero whose
+    sign is not specified); `unk`: not bounded."""
+
+    def __init__(self, ref, err=None, unk=None, zs=None):
+        self.ref = ref
+        self.err = err
+        self.unk = np.zeros(ref.shape, bool) if unk is None else unk
+        self.zs = zs
+
+    def broadcast(self, shape):
+        b = lambda a: None if a is None else np.broadcast_to(a, shape)
+        return State(b(self.ref), b(self.err), b(self.unk), b(self.zs))
+
+
+def leaf_state(dtype, data):
+    if dtype in FLOATS:
+        ref = np.asarray(data, np.float64)
+        return State(ref, np.zeros(ref.shape), zs=np.zeros(ref.shape, bool))
+    if dtype == "i1":
+        return State(np.asarray(data, bool))
+    return State(np.asarray(data).astype(object))
+
+
+def as_objects(values):
+    return np.asarray(values).astype(object)
+
+
+def float_attr(dtype, value):
+    """A float attribute of an op on `dtype`: the value in the compute type
+    (the lowering converts the attribute to a constant of that type)."""
+    return float(co.round_float(co.COMPUTE[dtype], value))
+
+
+def raw_unary(op, attrs, dtype, x):
+    """An unary op on float64 values before rounding, and a mask of zeros
+    compared with zeros of the other sign (unspecified sign)."""
+    none = np.zeros(np.shape(x), bool)
+    if op == "relu":
+        return np.maximum(x, 0.0), (x == 0) & np.signbit(x)
+    if op == "clamp":
+        y, amb = np.asarray(x, np.float64), none
+        if attrs.get("min") is not None:
+            lo = float_attr(dtype, attrs["min"])
+            amb = amb | ((y == 0) & (lo == 0))
+            y = np.maximum(y, lo)
+        if attrs.get("max") is not None:
+            hi = float_attr(dtype, attrs["max"])
+            amb = amb | ((y == 0) & (hi == 0))
+            y = np.minimum(y, hi)
+        return y, amb
+    if op == "leaky_relu":
+        alpha = float_attr(dtype, attrs.get("alpha", 0.01) if
+                           attrs.get("alpha") is not None else 0.01)
+        return np.where(x >= 0, x, alpha * x), none
+    if op == "gelu" and attrs.get("approximate") == "tanh":
+        return co.gelu_tanh(x), none
+    return co.FLOAT_UNARY[op](x), none
+
+
+def raw_binary(op, a, b):
+    amb = np.zeros(np.broadcast(a, b).shape, bool)
+    if op in ("max", "min"):
+        amb = (a == 0) & (b == 0) & (np.signbit(a) != np.signbit(b))
+    return co.FLOAT_BINARY[op](a, b), amb
+
+
+def int_unary(op, attrs, dtype, x):
+    if op == "clamp":
+        y = x
+        if attrs.get("min") is not None:
+            y = np.where(y < attrs["min"], attrs["min"], y)
+        if attrs.get("max") is not None:
+            y = np.where(y > attrs["max"], attrs["max"], y)
+        return y
+    fn = np.frompyfunc(co.INT_UNARY[op], 1, 1)
+    return fn(x)
+
+
+def to_int(dtype, values):
+    return as_objects(co.to_result(dtype, values))
+
+
+def deriv_bound(op, lo, hi):
+    """max |f'| over [lo, hi] (inf where unbounded)."""
+    inf = np.full(np.shape(lo), np.inf)
+    m = np.where((lo <= 0) & (hi >= 0), 0.0, np.minimum(abs(lo), abs(hi)))
+    if op == "exp":
+        return np.exp(hi)
+    if op == "log":
+        return np.where(lo > 0, 1 / np.where(lo > 0, lo, 1), inf)
+    if op == "sqrt":
+        return np.where(lo > 0, 0.5 / np.sqrt(np.where(lo > 0, lo, 1)), inf)
+    if op == "rsqrt":
+        return np.where(lo > 0, 0.5 * np.where(lo > 0, lo, 1) ** -1.5, inf)
+    if op == "reciprocal":
+        return np.where(m > 0, 1 / np.where(m > 0, m, 1) ** 2, inf)
+    if op == "tanh":
+        return 1 - np.tanh(m) ** 2
+    if op == "sigmoid":
+        s = co.sigmoid(m)
+        return s * (1 - s)
+    if op == "erf":
+        return 2 / math.sqrt(math.pi) * np.exp(-m * m)
+    return np.full(np.shape(lo), LIPSCHITZ[op])
+
+
+def tolerance(op, dtype, ref, magnitude, x_magnitude, exact_zero):
+    """T: the op's own error allowance at `magnitude` (none where the exact
+    inputs give exactly 0: sin(0), tanh(0), gelu(0), exp(-1000), ...)."""
+    ulps, xrel = co.TOLERANCE.get(op, {}).get(dtype, (0, 0))
+    if not ulps:
+        return np.zeros(np.shape(ref))
+    compute = co.COMPUTE[dtype]
+    allowed = ulps * ulp_at(dtype, magnitude)
+    allowed = np.maximum(allowed, ulps * min_normal(compute))
+    if xrel:
+        eps = 2.0 ** (1 - co.FLOAT_FORMAT[compute][0])
+        allowed = allowed + xrel * eps * x_magnitude
+    return np.where(exact_zero, 0.0, allowed)
+
+
+def finish_float(dtype, op, ref, raw, err, unk, zs, had_err):
+    """Overflow and non-finite checks shared by the float ops."""
+    ulps = co.TOLERANCE.get(op, {}).get(dtype, (0, 0))[0]
+    with np.errstate(all="ignore"):
+        big = max_finite(dtype)
+        finite = np.isfinite(ref)
+        unk = unk | (had_err & ~finite)
+        unk = unk | (finite & ~np.isfinite(err))
+        unk = unk | (finite & (err > 0) & (abs(ref) + err > big))
+        if ulps and raw is not None:
+            p = co.FLOAT_FORMAT[dtype][0]
+            near = big * (1 + (ulps + 2) * 2.0 ** (1 - p))
+            unk = unk | (np.isinf(ref) & np.isfinite(raw) & (abs(raw) <= near))
+    # A non-finite result of exact inputs must match exactly.
+    err = np.where(unk | ~np.isfinite(ref), 0.0, err)
+    zs = zs & ~unk & (err == 0) & (ref == 0)
+    return State(ref, err, unk, zs)
+
+
+def evaluate_zs(compute, ins):
+    """Runs compute(refs) -> (ref, amb) and again with every combination of
+    input zeros of unspecified sign flipped. Returns (ref, zs, unk)."""
+    ref, amb = compute([s.ref for s in ins])
+    ref = np.asarray(ref)
+    zs = np.array(amb, bool)
+    unk = np.zeros(ref.shape, bool)
+    flippable = [k for k, s in enumerate(ins) if s.zs is not None and
+                 np.any(s.zs & ~s.unk)]
+    is_float = ref.dtype == np.float64
+    for r in range(1, len(flippable) + 1):
+        for combo in itertools.combinations(flippable, r):
+            refs = [np.where(s.zs, -s.ref, s.ref) if k in combo else s.ref
+                    for k, s in enumerate(ins)]
+            alt, amb2 = compute(refs)
+            alt = np.asarray(alt)
+            if is_float:
+                same = (alt == ref) | (np.isnan(alt) & np.isnan(ref))
+                zs |= same & (alt == 0) & (np.signbit(alt) != np.signbit(ref))
+                zs |= np.asarray(amb2, bool)
+            else:
+                same = alt == ref
+            unk |= ~np.asarray(same, bool)
+    return ref, zs, unk
+
+
+def same_at_corners(compute, ins, errs, where):
+    """Where `where`: does every corner of the box of inputs (ref +- err)
+    give the reference's non-finite result (an overflow that stays one)?"""
+    ref = np.asarray(compute([s.ref for s in ins])[0])
+    ok = where & ~np.isfinite(ref)
+    if not ok.any():
+        return ok
+    for combo in itertools.product(*[(s.ref - e, s.ref + e)
+                                     for s, e in zip(ins, errs)]):
+        alt = np.asarray(compute(list(combo))[0])
+        ok &= (alt == ref) | (np.isnan(alt) & np.isnan(ref))
+    return ok
+
+
+# Unary ops monotone on each side of their poles, for same_at_corners.
+MONOTONE = {"exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid", "erf",
+            "reciprocal", "neg", "leaky_relu"}
+
+
+def eval_float_unary(node, x):
+    t, op, attrs = node.dtype, node.op, node.attrs
+    shape = x.ref.shape
+
+    def compute(refs):
+        raw, amb = raw_unary(op, attrs, t, refs[0])
+        return (raw if op in NO_ROUNDING else round_to(t, raw)), amb
+    with np.errstate(all="ignore"):
+        ref, zs, unk = evaluate_zs(compute, [x])
+        raw = raw_unary(op, attrs, t, x.ref)[0]
+        E = np.where(x.unk, 0.0, x.err)
+        had = E > 0
+        if op in MONOTONE and (op != "leaky_relu" or
+                               (attrs.get("alpha") or 0.01) >= 0):
+            had = had & ~same_at_corners(compute, [x], [E], had)
+            E = np.where(had, E, 0.0)
+        lo, hi = x.ref - E, x.ref + E
+        unk = unk | x.unk
+        if op in ("neg", "abs"):
+            P = E
+        elif op in ("relu", "clamp"):
+            flo = raw_unary(op, attrs, t, lo)[0]
+            fhi = raw_unary(op, attrs, t, hi)[0]
+            P = np.maximum(ref - flo, fhi - ref)
+        elif op in ("floor", "ceil"):
+            flo = raw_unary(op, attrs, t, lo)[0]
+            fhi = raw_unary(op, attrs, t, hi)[0]
+            unk = unk | (had & (flo != fhi))
+            zs = zs | (had & (ref == 0))
+            P = np.zeros(shape)
+        elif op == "leaky_relu":
+            alpha = attrs.get("alpha")
+            P = max(1.0, abs(0.01 if alpha is None else alpha)) * E
+        else:
+            P = deriv_bound(op, lo, hi) * E
+            P = np.where(had, P, 0.0)
+            if op in RANGE_WIDTH:
+                P = np.minimum(P, RANGE_WIDTH[op])
+        P = np.where(had, P, 0.0)
+        magnitude = abs(ref) + P
+        R = 0.0 if op in NO_ROUNDING else np.where(
+            P > 0, 2 * ulp_at(t, magnitude), 0.0)
+        xmag = np.maximum(abs(lo), abs(hi))
+        T = tolerance(op, t, ref, magnitude, xmag, ~had & (raw == 0))
+        err = P + R + T
+        if op == "hardswish":
+            unk = unk | (np.isfinite(xmag) &
+                         (xmag * 6 > max_finite(co.COMPUTE[t])))
+        return finish_float(t, op, ref, raw, err, unk, zs, had)
+
+
+def eval_int_unary(node, x):
+    ref = to_int(node.dtype, int_unary(node.op, node.attrs, node.dtype,
+                                       x.ref))
+    return State(ref, unk=x.unk.copy())
+
+
+def eval_float_binary(node, a, b, same):
+    t, op = node.dtype, node.op
+
+    def compute(refs):
+        raw, amb = raw_binary(op, refs[0], refs[1])
+        return (raw if op in NO_ROUNDING else round_to(t, raw)), amb
+    with np.errstate(all="ignore"):
+        ref, zs, unk = evaluate_zs(compute, [a, b])
+        shape = ref.shape
+        raw = raw_binary(op, a.ref, b.ref)[0]
+        unk = unk | a.unk | b.unk
+        Ea = np.where(a.unk, 0.0, a.err)
+        Eb = np.where(b.unk, 0.0, b.err)
+        had = (Ea > 0) | (Eb > 0)
+        monotone = np.ones(shape, bool)
+        if op == "pow":
+            alo, ahi = a.ref - Ea, a.ref + Ea
+            integer = (Eb == 0) & (np.floor(b.ref) == b.ref) & \
+                np.isfinite(b.ref)
+            monotone = (alo > 0) | (integer & (ahi < 0))
+        corner = same_at_corners(compute, [a, b], [Ea, Eb], had & monotone)
+        Ea = np.where(corner, 0.0, Ea)
+        Eb = np.where(corner, 0.0, Eb)
+        had = had & ~corner
+        A, B = abs(a.ref), abs(b.ref)
+        if op in ("add", "sub"):
+            P = Ea + Eb
+        elif op == "mul":
+            P = A * Eb + B * Ea + Ea * Eb
+        elif op == "div":
+            pole = (Eb > 0) & (B <= Eb)
+            unk = unk | pole
+            P = (A * Eb + B * Ea) / (B * np.where(pole, 1.0, B - Eb))
+        elif op in ("max", "min"):
+            f = np.maximum if op == "max" else np.minimum
+            P = np.maximum(ref - f(a.ref - Ea, b.ref - Eb),
+                           f(a.ref + Ea, b.ref + Eb) - ref)
+        else:  # pow
+            alo, ahi = a.ref - Ea, a.ref + Ea
+            P = np.zeros(shape)
+            for ac in (alo, ahi):
+                for bc in (b.ref - Eb, b.ref + Eb):
+                    P = np.maximum(P, abs(np.power(ac, bc) - raw))
+            # x^n, n >= 1 an exact integer, across 0: n max|x|^(n-1) Ea.
+            n = np.where(integer, b.ref, 0.0)
+            poly = integer & (n >= 1) & ~monotone
+            P = np.where(poly, n * np.maximum(abs(alo), abs(ahi)) **
+                         np.maximum(n - 1, 0) * Ea, P)
+            # A negative base to an exact non-integer power is NaN.
+            nan = (Eb == 0) & ~integer & np.isfinite(b.ref) & (ahi < 0)
+            P = np.where(nan, 0.0, P)
+            had = had & ~nan
+            unk = unk | (had & ~monotone & ~poly)
+        P = np.where(had, np.broadcast_to(P, shape), 0.0)
+        # An exact NaN operand gives NaN whatever the other one is (not pow:
+        # pow(NaN, 0) and pow(1, NaN) are 1).
+        if op != "pow":
+            nan_in = ((np.isnan(a.ref) & (Ea == 0) & ~a.unk) |
+                      (np.isnan(b.ref) & (Eb == 0) & ~b.unk))
+            P = np.where(nan_in, 0.0, P)
+            had = had & ~nan_in
+        if same:
+            if op == "sub":
+                P = np.where(np.isfinite(a.ref), 0.0, P)
+                had = had & ~np.isfinite(a.ref)
+            elif op in ("max", "min"):
+                P = Ea
+        magnitude = abs(ref) + P
+        R = 0.0 if op in NO_ROUNDING else np.where(
+            P > 0, 2 * ulp_at(t, magnitude), 0.0)
+        T = tolerance(op, t, ref, magnitude, 0.0, ~had & (raw == 0))
+        return finish_float(t, op, ref, raw, P + R + T, unk, zs, had)
+
+
+def eval_int_binary(node, a, b):
+    bits = co.INT_BITS[node.dtype]
+    fn = np.frompyfunc(lambda x, y: co.INT_BINARY[node.op](x, y, bits), 2, 1)
+    ref = to_int(node.dtype, fn(a.ref, b.ref))
+    return State(ref, unk=a.unk | b.unk)
+
+
+def eval_cmp(node, a, b, same):
+    pred = node.attrs["pred"]
+    fn = co.CMP[pred]
+    dtype = node.operand_dtype
+
+    def compute(refs):
+        x, y = refs
+        if dtype in FLOATS:
+            out = fn(x, y)
+        else:
+            out = np.asarray(fn(as_objects(x), as_objects(y)), bool)
+        return out, np.zeros(out.shape, bool)
+    with np.errstate(all="ignore"):
+        ref, _, unk = evaluate_zs(compute, [a, b])
+        ref = np.asarray(ref, bool)
+        unk = unk | a.unk | b.unk
+        if dtype in FLOATS:
+            Ea, Eb = a.err, b.err
+            had = (Ea > 0) | (Eb > 0)
+            nan = ((np.isnan(a.ref) & (Ea == 0)) | (np.isnan(b.ref) & (Eb == 0)))
+            apart = abs(a.ref - b.ref) > (Ea + Eb)
+            unk = unk | (had & ~nan & ~apart)
+            if same:
+                # x' compared with itself: known for every finite x'.
+                finite = np.isfinite(a.ref) & ~a.unk
+                ref = np.where(finite, pred in ("eq", "le", "ge"), ref)
+                unk = np.where(finite, False, unk)
+    return State(ref, unk=unk)
+
+
+def eval_select(node, c, a, b):
+    cond = c.ref
+    ref = np.where(cond, a.ref, b.ref)
+    unk = c.unk | np.where(cond, a.unk, b.unk)
+    if node.dtype in FLOATS:
+        err = np.where(unk, 0.0, np.where(cond, a.err, b.err))
+        zs = np.where(cond, a.zs, b.zs) & ~unk
+        return State(ref, err, unk, zs)
+    return State(ref, unk=unk)
+
+
+def eval_cast(node, x):
+    src, dst = node.operand_dtype, node.dtype
+    shape = x.ref.shape
+    if src in FLOATS and dst in INTS:
+        bits = co.INT_BITS[dst]
+        with np.errstate(all="ignore"):
+            reach = abs(x.ref) + x.err
+            if np.any(x.unk) or np.any(~np.isfinite(x.ref)) or np.any(
+                    reach >= 2.0 ** (bits - 1)):
+                raise Unspecified(f"cast {src} -> {dst} of a value out of "
+                                  "range, NaN or unbounded")
+
+    def compute(refs):
+        v = np.asarray(refs[0]).reshape(-1)
+        if src in INTS:
+            v = [int(n) for n in v]
+        out = np.asarray(co.cast_ref(src, dst, v)).reshape(shape)
+        return out, np.zeros(shape, bool)
+    with np.errstate(all="ignore"):
+        ref, zs, unk = evaluate_zs(compute, [x])
+        unk = unk | x.unk
+        if dst in INTS:
+            ref = as_objects(ref)
+        if src not in FLOATS:
+            if dst in FLOATS:
+                ref = np.asarray(ref, np.float64)
+                return State(ref, np.zeros(shape), unk, np.zeros(shape, bool))
+            return State(ref, unk=unk)
+        E = x.err
+        had = E > 0
+        lo, hi = x.ref - E, x.ref + E
+        if dst == "i1":
+            unk = unk | (had & (lo <= 0) & (hi >= 0))
+            return State(np.asarray(ref, bool), unk=unk)
+        if dst in INTS:
+            unk = unk | (had & (np.trunc(lo) != np.trunc(hi)))
+            return State(ref, unk=unk)
+        ref = np.asarray(ref, np.float64)
+        had = had & ~same_at_corners(compute, [x], [E], had)
+        E = np.where(had, E, 0.0)
+        narrowing = co.FLOAT_FORMAT[dst][0] < co.FLOAT_FORMAT[src][0] or \
+            co.FLOAT_FORMAT[dst][2] < co.FLOAT_FORMAT[src][2]
+        magnitude = abs(ref) + E
+        R = np.where(had & narrowing, 2 * ulp_at(dst, magnitude), 0.0)
+        return finish_float(dst, "cast", ref, None, E + R, unk, zs, had)
+
+
+def evaluate(prog):
+    """The State of every node (raises Unspecified)."""
+    states = []
+    for node in prog.nodes:
+        states.append(eval_node(prog, node, states))
+    return states
+
+
+def eval_node(prog, node, states):
+    if node.kind in ("arg", "const"):
+        return leaf_state(node.dtype, node.data)
+    shape = shape_of(node.dims)
+    ins = [states[j].broadcast(shape) for j in node.operands]
+    same = len(node.operands) == 2 and node.operands[0] == node.operands[1]
+    node.operand_dtype = prog.nodes[node.operands[-1]].dtype
+    op = node.op
+    if op == "cast":
+        return eval_cast(node, ins[0])
+    if op == "cmp":
+        return eval_cmp(node, ins[0], ins[1], same)
+    if op == "select":
+        return eval_select(node, *ins)
+    if op in BINARY:
+        if node.dtype in FLOATS:
+            return eval_float_binary(node, ins[0], ins[1], same)
+        return eval_int_binary(node, ins[0], ins[1])
+    if node.dtype in FLOATS:
+        return eval_float_unary(node, ins[0])
+    return eval_int_unary(node, ins[0])
+
+
+#===-----------------------------------------------------------------------===#
+# Generator
+#===-----------------------------------------------------------------------===#
+
+SIZES = [1, 1, 2, 2, 3, 3, 4, 4, 5, 6, 7, 8, 9, 16, 17, 33]
+FLOAT_SPECIAL = [0.0, -0.0, 1.0, -1.0, 0.5, 2.0, -3.0]
+NONFINITE = [np.nan, np.inf, -np.inf]
+
+
+class Generator:
+    def __init__(self, seed):
+        self.rng = np.random.default_rng(seed)
+        self.prog = Program(seed)
+        self.states = []
+        self.uses = []
+
+    def pick(self, items, weights=None):
+        if weights is not None:
+            w = np.asarray(weights, np.float64)
+            return items[self.rng.choice(len(items), p=w / w.sum())]
+        return items[self.rng.integers(len(items))]
+
+    def chance(self, p):
+        return self.rng.random() < p
+
+    # Values ----------------------------------------------------------------
+
+    def float_data(self, dtype, shape):
+        n = int(np.prod(shape, dtype=np.int64))
+        rng = self.rng
+        profile = self.pick(["normal", "int", "positive", "wide", "tiny"],
+                            [0.4, 0.2, 0.15, 0.15, 0.1])
+        if profile == "normal":
+            x = rng.uniform(-4, 4, n)
+        elif profile == "int":
+            x = rng.integers(-8, 9, n) * self.pick([1.0, 0.5, 0.25])
+        elif profile == "positive":
+            x = rng.uniform(0.05, 8, n)
+        elif profile == "wide":
+            span = 4 if dtype == "f16" else 8
+            x = rng.choice([-1.0, 1.0], n) * 10.0 ** rng.uniform(-span, span, n)
+        else:
+            low, high = {"f16": (-7.5, -4.5), "bf16": (-40, -36),
+                         "f32": (-44, -37), "f64": (-320, -306)}[dtype]
+            x = rng.choice([-1.0, 1.0], n) * 10.0 ** rng.uniform(low, high, n)
+        specials = FLOAT_SPECIAL + (NONFINITE if self.nonfinite else [])
+        mask = rng.random(n) < 0.08
+        x[mask] = rng.choice(specials, int(mask.sum()))
+        return co.round_float(dtype, x).reshape(shape)
+
+    def int_data(self, dtype, shape):
+        n = int(np.prod(shape, dtype=np.int64))
+        bits = co.INT_BITS[dtype]
+        lo, hi = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+        profile = self.pick(["small", "medium", "full"], [0.6, 0.3, 0.1])
+        if profile == "small":
+            x = self.rng.integers(-10, 11, n)
+        elif profile == "medium":
+            x = self.rng.integers(-1000, 1001, n)
+        else:
+            x = self.rng.integers(lo, hi, n, endpoint=True, dtype=np.int64)
+        x = np.asarray(x, np.int64)
+        mask = self.rng.random(n) < 0.05
+        x[mask] = self.rng.choice([0, 1, -1, 2, -2, lo, hi, lo + 1, hi - 1],
+                                  int(mask.sum()))
+        return x.astype(co.NUMPY[dtype]).reshape(shape)
+
+    def data(self, dtype, shape):
+        if dtype in FLOATS:
+            values = self.float_data(dtype, shape)
+            return values if dtype == "bf16" else values.astype(
+                co.NUMPY[dtype])
+        if dtype == "i1":
+            return self.rng.random(shape) < 0.5
+        return self.int_data(dtype, shape)
+
+    def scalar(self, dtype, choices):
+        value = self.pick(choices)
+        if dtype in FLOATS:
+            return float(co.round_float(dtype, value))
+        return int(value) if dtype in INTS else bool(value)
+
+    # Nodes -----------------------------------------------------------------
+
+    def add(self, node):
+        if node.kind == "op":
+            node.dims = self.prog.infer(node)
+        state = eval_node(self.prog, node, self.states)
+        self.prog.nodes.append(node)
+        self.states.append(state)
+        self.uses.append(0)
+        for j in node.operands:
+            self.uses[j] += 1
+        return len(self.prog.nodes) - 1
+
+    def op(self, op, dtype, operands, **attrs):
+        return self.add(Node("op", dtype, op=op, operands=operands,
+                             attrs=attrs))
+
+    def random_dims(self, rank, dynamic_ok):
+        dims = []
+        for k in range(rank - 1, -1, -1):
+            if self.chance(0.25):
+                dims.append((1, False))
+            else:
+                dyn = dynamic_ok and self.chance(self.p_dynamic)
+                dims.append((self.D[k], dyn))
+        return tuple(dims)
+
+    def argument(self, dtype=None):
+        dtype = dtype or self.pick(INPUT_TYPES, [0.22, 0.28, 0.13, 0.14, 0.1,
+                                                 0.13])
+        rank = self.pick([0, 1, 2, 3, 4], [0.08, 0.22, 0.3, 0.25, 0.15])
+        dims = self.random_dims(rank, True)
+        return self.add(Node("arg", dtype, dims,
+                             data=self.data(dtype, shape_of(dims))))
+
+    def constant(self, dtype, dense=None):
+        if dense is None:
+            dense = self.chance(0.25)
+        if dense:
+            rank = self.pick([1, 2, 3, 4], [0.4, 0.3, 0.2, 0.1])
+            dims = tuple((self.D[k] if self.D[k] and self.chance(0.6) else 1,
+                          False) for k in range(rank - 1, -1, -1))
+            data = self.data(dtype, shape_of(dims))
+        else:
+            dims = ()
+            if dtype in FLOATS:
+                data = self.scalar_data(dtype, [
+                    0.0, -0.0, 1.0, -1.0, 0.5, 2.0, 3.0, 0.1, -2.5, 1e-3,
+                    100.0] + (NONFINITE if self.nonfinite else []))
+            elif dtype == "i1":
+                data = np.array(self.chance(0.5))
+            else:
+                data = np.array(self.pick([0, 1, -1, 2, 3, -7, 100]),
+                                co.NUMPY[dtype])
+        return self.add(Node("const", dtype, dims, data=data))
+
+    def choose(self, types, exclude=None):
+        """An existing node whose dtype is in `types` (None if there is
+        none): unused ones first, then recent ones, then any."""
+        pool = [i for i, n in enumerate(self.prog.nodes)
+                if n.dtype in types and i != exclude]
+        if not pool:
+            return None
+        unused = [i for i in pool if self.uses[i] == 0]
+        if unused and self.chance(0.7):
+            return self.pick(unused)
+        if self.chance(0.25):
+            return self.pick(pool[-6:])
+        return self.pick(pool)
+
+    def need(self, types):
+        """A node of one of `types`, cast from another one if needed."""
+        x = self.choose(types)
+        if x is None:
+            src = self.choose(ANY)
+            x = self.cast(src, self.pick(types))
+        return x
+
+    def cast(self, x, dst, strict=False):
+        """fuse.cast of x to dst; a float -> integer cast of a value with
+        unbounded elements becomes a cast to f32 (None when `strict`)."""
+        src = self.prog.nodes[x].dtype
+        if src in FLOATS and dst in INTS:
+            y = self.sanitize(x, dst)
+            if y is None:
+                if strict:
+                    return None
+                dst = "f32"
+            else:
+                x = y
+        return self.op("cast", dst, [x])
+
+    def sanitize(self, x, dst):
+        """x made castable to the integer `dst`: clamped into range and NaN
+        replaced by 0 (None if some element is unbounded)."""
+        st = self.states[x]
+        if np.any(st.unk):
+            return None
+        t = self.prog.nodes[x].dtype
+        bits = co.INT_BITS[dst]
+        with np.errstate(all="ignore"):
+            reach = abs(st.ref) + st.err
+            over = ~np.isnan(st.ref) & ~(reach < 2.0 ** (bits - 1))
+        if np.any(over):
+            limit = 65504.0 if t == "f16" else 2.0 ** (bits - 3)
+            x = self.op("clamp", t, [x], min=-limit, max=limit)
+        if np.any(np.isnan(self.states[x].ref)):
+            nan = self.op("cmp", "i1", [x, x], pred="ne")
+            other = self.add(Node("const", t, (),
+                                  data=self.nan_replacement(t)))
+            x = self.op("select", t, [nan, other, x])
+        return x
+
+    def nan_replacement(self, t):
+        value = np.array(float(self.pick([0.0, 1.0, -1.0])))
+        return value if t == "bf16" else value.astype(co.NUMPY[t])
+
+    # Ops -------------------------------------------------------------------
+
+    OPS = (UNARY_NUMERIC + UNARY_FLOAT +
+           ["clamp", "gelu_tanh"] + BINARY + ["cmp", "select", "cast",
+                                              "constant"])
+    WEIGHTS = ([1.0] * 5 + [0.55] * 14 + [1.3, 0.5] +
+               [2.4, 1.8, 2.4, 1.4, 1.2, 1.2, 1.0] + [2.0, 2.0, 3.0, 0.4])
+
+    def step(self):
+        op = self.pick(self.OPS, self.WEIGHTS)
+        if op in UNARY_NUMERIC or op == "clamp":
+            x = self.need(NUMERIC)
+            t = self.prog.nodes[x].dtype
+            attrs = self.clamp_attrs(t) if op == "clamp" else {}
+            return self.op(op, t, [x], **attrs)
+        if op in UNARY_FLOAT or op == "gelu_tanh":
+            x = self.need(FLOATS)
+            t = self.prog.nodes[x].dtype
+            st = self.states[x]
+            attrs = {}
+            if op in ("log", "sqrt", "rsqrt"):
+                with np.errstate(invalid="ignore"):
+                    negative = np.any(st.unk | ~(st.ref - st.err >= 0))
+                if negative and self.chance(0.85):
+                    x = self.op("abs", t, [x])
+            if op == "exp" and self.chance(0.6):
+                with np.errstate(invalid="ignore"):
+                    big = np.any(abs(np.where(np.isfinite(st.ref), st.ref, 0))
+                                 > 40)
+                if big:
+                    x = self.op("clamp", t, [x], min=-30.0, max=30.0)
+            if op == "gelu_tanh":
+                op, attrs = "gelu", {"approximate": "tanh"}
+            elif op == "gelu" and self.chance(0.3):
+                attrs = {"approximate": "none"}
+            elif op == "leaky_relu" and self.chance(0.6):
+                attrs = {"alpha": self.scalar(t, [0.2, 0.25, 0.1, 0.01, 1.5,
+                                                  -0.5, 0.3])}
+            return self.op(op, t, [x], **attrs)
+        if op in BINARY:
+            a = self.need(NUMERIC)
+            t = self.prog.nodes[a].dtype
+            b = self.second(a, op)
+            return self.op(op, t, [a, b])
+        if op == "cmp":
+            a = self.need(ANY)
+            t = self.prog.nodes[a].dtype
+            b = self.second(a, op)
+            return self.op("cmp", "i1", [a, b],
+                           pred=self.pick(list(co.CMP)))
+        if op == "select":
+            c = self.choose(["i1"])
+            if c is None or self.chance(0.3):
+                x = self.need(ANY)
+                c = self.op("cmp", "i1", [x, self.second(x, "cmp")],
+                            pred=self.pick(list(co.CMP)))
+            a = self.need(ANY)
+            b = self.second(a, "select")
+            return self.op("select", self.prog.nodes[a].dtype, [c, a, b])
+        if op == "cast":
+            x = self.choose(ANY)
+            dst = self.pick(ANY, [3, 2, 3, 2, 2, 2, 1.5])
+            return self.cast(x, dst)
+        return self.constant(self.pick(ANY))
+
+    def second(self, a, op):
+        """A second operand with the dtype of `a`."""
+        t = self.prog.nodes[a].dtype
+        if op == "pow":
+            if t in FLOATS and self.chance(0.6):
+                return self.add(Node("const", t, (), data=self.scalar_data(
+                    t, [0.0, 1.0, 2.0, 3.0, -1.0, -2.0, 0.5, -0.5, 1.5, 4.0,
+                        2.5])))
+            if t in INTS and self.chance(0.7):
+                return self.add(Node("const", t, (), data=np.array(
+                    self.rng.integers(-2, 7), co.NUMPY[t])))
+            if t in INTS:
+                b = self.choose([t])
+                return self.op("clamp", t, [b], min=-3, max=10)
+        if self.chance(0.25):
+            return self.constant(t)
+        if self.chance(0.04):
+            return a
+        b = self.choose([t], exclude=a)
+        if b is None or self.chance(0.15):
+            src = self.choose([d for d in ANY if d != t])
+            if src is not None:
+                y = self.cast(src, t, strict=True)
+                if y is not None:
+                    return y
+        return a if b is None else b
+
+    def scalar_data(self, t, choices):
+        value = np.array(self.scalar(t, choices))
+        return value if t == "bf16" else value.astype(co.NUMPY[t])
+
+    def clamp_attrs(self, t):
+        if t in FLOATS:
+            bounds = lambda: self.scalar(t, [-6.0, -1.5, -1.0, -0.5, 0.0,
+                                             -0.0, 0.25, 0.5, 1.0, 2.0, 6.0,
+                                             10.0, 100.0,
+                                             float(self.rng.uniform(-5, 5))])
+        else:
+            bits = co.INT_BITS[t]
+            bounds = lambda: int(self.pick(
+                [-20, -5, -1, 0, 1, 3, 7, 20, 255, 1000,
+                 -(1 << (bits - 1)), (1 << (bits - 1)) - 1,
+                 int(self.rng.integers(-50, 51))]))
+        which = self.pick(["both", "min", "max"], [0.5, 0.25, 0.25])
+        lo = bounds() if which != "max" else None
+        hi = bounds() if which != "min" else None
+        if lo is not None and hi is not None and lo > hi and self.chance(0.85):
+            lo, hi = hi, lo
+        return {"min": lo, "max": hi}
+
+    def generate(self):
+        rng = self.rng
+        while True:
+            self.D = [self.pick(SIZES) for _ in range(MAX_RANK)]
+            if np.prod(self.D) <= MAX_ELEMENTS:
+                break
+        if self.chance(0.02):
+            self.D[int(rng.integers(MAX_RANK))] = 0
+        self.p_dynamic = self.pick([0.0, 0.3, 0.7, 1.0])
+        self.nonfinite = self.chance(0.3)
+        for _ in range(self.pick([1, 2, 3, 4, 5], [0.2, 0.3, 0.25, 0.15,
+                                                   0.1])):
+            self.argument()
+        target = int(rng.integers(1, 13) if self.chance(0.5) else
+                     rng.integers(13, 61))
+        while self.prog.op_count() < target:
+            self.step()
+        self.pick_results()
+        return self.prog
+
+    def merge(self, a, b):
+        """One op that uses both a and b (casting b to a's dtype or the other
+        way round)."""
+        ta, tb = self.prog.nodes[a].dtype, self.prog.nodes[b].dtype
+        if ta != tb:
+            y = self.cast(b, ta, strict=True)
+            if y is None:
+                a, b, ta = b, self.cast(a, tb), tb
+            else:
+                b = y
+        if ta == "i1":
+            return self.op("cmp", "i1", [a, b], pred=self.pick(["eq", "ne",
+                                                                "lt"]))
+        return self.op(self.pick(["add", "sub", "mul", "max", "min"]), ta,
+                       [a, b])
+
+    def pick_results(self):
+        count = self.pick([1, 2, 3, 4], [0.4, 0.3, 0.2, 0.1])
+        sinks = lambda: [i for i, n in enumerate(self.prog.nodes)
+                         if n.kind == "op" and self.uses[i] == 0]
+        # Most programs have no dead code: extra sinks are merged.
+        if self.chance(0.9):
+            while len(sinks()) > count:
+                a, b = self.rng.choice(sinks(), 2, replace=False)
+                self.merge(int(a), int(b))
+        ops = [i for i, n in enumerate(self.prog.nodes) if n.kind == "op"]
+        results = []
+        for i in list(self.rng.permutation(sinks())) + list(
+                self.rng.permutation(ops)):
+            if len(results) < count and int(i) not in results:
+                results.append(int(i))
+        if self.chance(0.05):
+            results.append(int(self.pick(range(len(self.prog.nodes)))))
+        if self.chance(0.05):
+            results.append(results[0])
+        self.prog.results = results[:4]
+
+
+def generate(seed):
+    return Generator(seed).generate()
+
+
+#===-----------------------------------------------------------------------===#
+# Running and checking
+#===-----------------------------------------------------------------------===#
+
+class Outcome:
+    """kind: ok, invalid (Unspecified), CRASH, ERROR, MISMATCH or WRONG."""
+
+    def __init__(self, kind, message="", skipped=False, counts=(0, 0, 0),
+                 nan_only=False):
+        self.kind, self.message, self.skipped = kind, message, skipped
+        self.counts = counts  # exact, bounded, unbounded elements
+        self.nan_only = nan_only
+
+    def signature(self):
+        """What must stay the same while minimizing."""
+        if self.kind in ("CRASH", "ERROR"):
+            text = re.sub(r"[^\n]*?:\d+:\d+: ", "", self.message)
+            text = re.sub(r"%[\w]+|\d+|tensor<[^>]*>", "#", text)
+            return self.kind, text[:200]
+        return self.kind, self.nan_only
+
+
+def write_inputs(prog, directory):
+    os.makedirs(directory, exist_ok=True)
+    path = os.path.join(directory, "prog.mlir")
+    with open(path, "w") as f:
+        f.write(prog.mlir())
+    inputs = []
+    for k, i in enumerate(prog.args()):
+        node = prog.nodes[i]
+        name = os.path.join(directory, f"in{k}.npy")
+        co.write_npy(name, node.dtype, node.data)
+        inputs.append(name)
+    return path, inputs
+
+
+def command(fuse_run, path, inputs, outputs, eager):
+    cmd = [fuse_run, path, "--target=cpu"]
+    for name in inputs:
+        cmd += ["--input", name]
+    for name in outputs:
+        cmd += ["--output", name]
+    return cmd + (["--fusion=off"] if eager else [])
+
+
+def describe(dtype, value):
+    if dtype in FLOATS:
+        return repr(float(value))
+    return repr(value.item() if hasattr(value, "item") else value)
+
+
+def run_program(fuse_run, prog, directory):
+    try:
+        states = evaluate(prog)
+    except Unspecified as e:
+        return Outcome("invalid", str(e))
+    path, inputs = write_inputs(prog, directory)
+    outputs = {}
+    for variant in ("fused", "eager"):
+        names = [os.path.join(directory, f"{variant}{k}.npy")
+                 for k in range(len(prog.results))]
+        for name in names:
+            if os.path.exists(name):
+                os.remove(name)
+        cmd = command(fuse_run, path, inputs, names, variant == "eager")
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True,
+                                  timeout=RUN_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            return Outcome("CRASH", f"{variant}: timed out after "
+                           f"{RUN_TIMEOUT} s")
+        text = (proc.stderr + proc.stdout).strip()
+        if proc.returncode < 0 or proc.returncode > 128:
+            return Outcome("CRASH", f"{variant}: exit {proc.returncode}: "
+                           + " | ".join(text.splitlines()[:6]))
+        if proc.returncode:
+            return Outcome("ERROR", f"{variant}: exit {proc.returncode}: "
+                           + " | ".join(text.splitlines()[:6]))
+        try:
+            outputs[variant] = [np.load(name) for name in names]
+        except (OSError, ValueError) as e:
+            return Outcome("ERROR", f"{variant}: unreadable output: {e}")
+    counts = [0, 0, 0]
+    skipped = False
+    issues = []  # (severity, Outcome): the worst one is reported
+    for k, i in enumerate(prog.results):
+        node, st = prog.nodes[i], states[i]
+        ty = type_str(node.dtype, node.dims)
+        fused, eager = outputs["fused"][k], outputs["eager"][k]
+        if fused.dtype != eager.dtype or fused.shape != eager.shape or \
+                fused.tobytes() != eager.tobytes():
+            message, nan_only = mismatch_message(k, ty, fused, eager)
+            # The sign and payload of a NaN are not specified (x86 makes a
+            # negative default NaN, LLVM's constant folding a positive one),
+            # nor is the sign of a zero that compares equal: only other
+            # differences count.
+            if not nan_only:
+                issues.append((3, Outcome("MISMATCH", message)))
+        want_dtype = np.dtype(co.NUMPY[node.dtype])
+        shape = shape_of(node.dims)
+        if fused.dtype != want_dtype or fused.shape != shape:
+            issues.append((2, Outcome(
+                "WRONG", f"result {k} ({ty}): got {fused.dtype} "
+                f"{fused.shape}, expected {want_dtype} {shape}")))
+            continue
+        for variant, got in (("fused", fused), ("eager", eager)):
+            message = compare(node.dtype, got, st)
+            if message:
+                issues.append((2, Outcome(
+                    "WRONG", f"result {k} ({ty}), {variant}: {message}")))
+                break
+        unk = np.asarray(st.unk)
+        exact = ~unk if st.err is None else ~unk & (st.err == 0)
+        counts[0] += int(exact.sum())
+        counts[1] += int((~unk & ~exact).sum())
+        counts[2] += int(unk.sum())
+        skipped |= bool(unk.any())
+    if issues:
+        return max(issues, key=lambda issue: issue[0])[1]
+    return Outcome("ok", skipped=skipped, counts=tuple(counts))
+
+
+def mismatch_message(k, ty, fused, eager):
+    if fused.dtype != eager.dtype or fused.shape != eager.shape:
+        return (f"result {k} ({ty}): fused {fused.dtype} {fused.shape}, "
+                f"eager {eager.dtype} {eager.shape}", False)
+    f, e = fused.reshape(-1), eager.reshape(-1)
+    differ = f.view(np.uint8).reshape(f.size, -1) != \
+        e.view(np.uint8).reshape(e.size, -1)
+    bad = np.flatnonzero(differ.any(axis=1))
+    first = np.unravel_index(bad[0], fused.shape)
+    nan_only = False
+    if fused.dtype.kind == "f":
+        same = (f[bad] == e[bad]) | (np.isnan(f[bad]) & np.isnan(e[bad]))
+        nan_only = bool(same.all())
+    note = " (only NaN signs/payloads or signs of zero)" if nan_only else ""
+    return (f"result {k} ({ty}): fused and eager differ in {bad.size} of "
+            f"{f.size} elements{note}, first at "
+            f"{tuple(int(x) for x in first)}: fused {bits(fused[first])}, "
+            f"eager {bits(eager[first])}", nan_only)
+
+
+def bits(value):
+    """A float with its bit pattern (tells NaNs and zeros apart)."""
+    value = np.asarray(value)
+    if value.dtype.kind != "f":
+        return repr(value.item())
+    raw = value.reshape(1).view(f"u{value.dtype.itemsize}")[0]
+    return f"{value.item()!r} (0x{int(raw):0{2 * value.dtype.itemsize}X})"
+
+
+def compare(dtype, got, st):
+    """'' or a description of the elements outside the reference bound."""
+    unk = np.asarray(st.unk)
+    if dtype in FLOATS:
+        g = got.astype(np.float64)
+        ref, err = np.asarray(st.ref, np.float64), np.asarray(st.err)
+        with np.errstate(invalid="ignore"):
+            exact = (g == ref) | (np.isnan(g) & np.isnan(ref))
+            close = np.isfinite(g) & (abs(g - ref) <= err)
+        bad = ~unk & ~np.where(err > 0, close, exact)
+    else:
+        g = got.astype(object) if dtype in INTS else got.astype(bool)
+        bad = ~unk & (g != np.asarray(st.ref))
+    if not bad.any():
+        return ""
+    first = np.unravel_index(np.argmax(bad), bad.shape)
+    want = describe(dtype, np.asarray(st.ref)[first])
+    bound = ""
+    if dtype in FLOATS and st.err[first] > 0:
+        bound = f" +- {float(st.err[first]):.3g}"
+    return (f"{int(bad.sum())} of {bad.size} elements off the reference, "
+            f"first at {tuple(int(x) for x in first)}: got "
+            f"{describe(dtype, got[first])}, expected {want}{bound}")
+
+
+#===-----------------------------------------------------------------------===#
+# Minimization
+#===-----------------------------------------------------------------------===#
+
+def candidates(prog):
+    """Smaller programs, biggest cuts first."""
+    if len(prog.results) > 1:
+        for k in range(len(prog.results)):
+            p = prog.copy()
+            del p.results[k]
+            yield p
+    try:
+        states = evaluate(prog)
+    except Unspecified:
+        states = None
+    for i in range(len(prog.nodes) - 1, -1, -1):
+        node = prog.nodes[i]
+        if node.kind != "op":
+            continue
+        if states is not None and node.dtype != "bf16":
+            # Cut: the op becomes an argument holding its value.
+            p = prog.copy()
+            data = np.asarray(states[i].ref)
+            data = data.astype(co.NUMPY[node.dtype])
+            p.nodes[i] = Node("arg", node.dtype, node.dims, data=data)
+            yield p
+        for j in dict.fromkeys(node.operands):
+            if prog.nodes[j].dtype == node.dtype:
+                p = prog.copy()
+                for n in p.nodes:
+                    n.operands = [j if o == i else o for o in n.operands]
+                p.results = [j if r == i else r for r in p.results]
+                yield p
+    for i, node in enumerate(prog.nodes):
+        if node.kind == "const" and node.dims:
+            p = prog.copy()
+            p.nodes[i] = Node("const", node.dtype, (),
+                              data=np.asarray(node.data).reshape(-1)[:1]
+                              .reshape(()))
+            yield p
+    # Shrink one dimension position to size 1 everywhere (keeping the first,
+    # the middle or the last index).
+    rank = max((len(n.dims) for n in prog.nodes), default=0)
+    for k in range(rank):
+        sizes = {n.dims[len(n.dims) - 1 - k][0] for n in prog.nodes
+                 if n.kind != "op" and len(n.dims) > k}
+        size = max(sizes, default=1)
+        for index in dict.fromkeys([0, size // 2, size - 1]) if size > 1 \
+                else []:
+            p = prog.copy()
+            for node in p.nodes:
+                if node.kind == "op" or len(node.dims) <= k:
+                    continue
+                axis = len(node.dims) - 1 - k
+                if node.dims[axis][0] == size:
+                    node.dims = node.dims[:axis] + (
+                        (1, node.dims[axis][1]),) + node.dims[axis + 1:]
+                    node.data = np.take(node.data, [index], axis=axis)
+            yield p
+
+
+def minimize(fuse_run, prog, signature, directory, log):
+    best = prog.copy()
+    best.retype()
+    best.dce()
+    tries = 0
+    progress = True
+    while progress and tries < MINIMIZE_TRIES:
+        progress = False
+        for cand in candidates(best):
+            cand.retype()
+            cand.dce()
+            if cand.op_count() == 0 and not cand.results:
+                continue
+            tries += 1
+            outcome = run_program(fuse_run, cand, os.path.join(
+                directory, "try"))
+            if outcome.kind != "invalid" and \
+                    outcome.signature() == signature:
+                best = cand
+                progress = True
+                break
+            if tries >= MINIMIZE_TRIES:
+                break
+    final = run_program(fuse_run, best, directory)
+    log.append(f"  minimized reproducer ({prog.op_count()} -> "
+               f"{best.op_count()} ops, {tries} tries): {final.kind}: "
+               f"{final.message}")
+    shutil.rmtree(os.path.join(directory, "try"), ignore_errors=True)
+    return best
+
+
+def reproducer(fuse_run, prog, directory, seed, script_args):
+    lines = ["  --- prog.mlir ---"]
+    lines += ["  " + line for line in prog.mlir().splitlines()]
+    for k, i in enumerate(prog.args()):
+        node = prog.nodes[i]
+        values = np.array2string(np.asarray(node.data), threshold=64,
+                                 max_line_width=1000, precision=17,
+                                 separator=", ").replace("\n", "")
+        lines.append(f"  in{k}.npy ({co.NUMPY[node.dtype].__name__}"
+                     f"{list(np.shape(node.data))}): {values}")
+    path = os.path.join(directory, "prog.mlir")
+    inputs = [os.path.join(directory, f"in{k}.npy")
+              for k in range(len(prog.args()))]
+    outputs = [os.path.join(directory, f"out{k}.npy")
+               for k in range(len(prog.results))]
+    for eager in (False, True):
+        lines.append("  run: " + " ".join(command(fuse_run, path, inputs,
+                                                  outputs, eager)))
+    lines.append(f"  rerun the seed: {script_args} --seed {seed} --count 1")
+    return lines
+
+
+#===-----------------------------------------------------------------------===#
+# Driver
+#===-----------------------------------------------------------------------===#
+
+def test_seed(fuse_run, seed, workdir, keep, script_args):
+    try:
+        return check_seed(fuse_run, seed, workdir, keep, script_args)
+    except Exception as e:  # a tester bug must not hide the other seeds
+        import traceback
+        text = traceback.format_exc().strip().replace("\n", " | ")
+        return seed, 0, Outcome("GENERATOR", f"{type(e).__name__}: {e}"), [
+            f"GENERATOR seed={seed}: internal error: {text}"]
+
+
+def check_seed(fuse_run, seed, workdir, keep, script_args):
+    directory = os.path.join(workdir, f"seed{seed}")
+    prog = generate(seed)
+    ops = prog.op_count()
+    outcome = run_program(fuse_run, prog, directory)
+    log = []
+    if outcome.kind == "invalid":
+        outcome = Outcome("GENERATOR", "generated an unspecified program: "
+                          + outcome.message)
+        log.append(f"GENERATOR seed={seed}: {outcome.message}")
+    elif outcome.kind != "ok":
+        log.append(f"{outcome.kind} seed={seed}: {outcome.message}")
+        again = run_program(fuse_run, prog, directory)
+        if again.signature() != outcome.signature():
+            log.append(f"  not reproducible: a second run gave {again.kind}"
+                       f" {again.message}")
+        small = minimize(fuse_run, prog, outcome.signature(),
+                         os.path.join(directory, "min"), log)
+        log += reproducer(fuse_run, small, os.path.join(directory, "min"),
+                          seed, script_args)
+    if outcome.kind == "ok" and not keep:
+        shutil.rmtree(directory, ignore_errors=True)
+    return seed, ops, outcome, log
+
+
+def main():
+    parser = argparse.ArgumentParser(
+        description="Differential tester: random fuse programs, fused == "
+        "eager == numpy reference.")
+    parser.add_argument("fuse_run")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--count", type=int, default=100)
+    parser.add_argument("--time-budget", type=float, default=None,
+                        help="start no new program after SECONDS")
+    parser.add_argument("--keep", help="keep every program in DIR")
+    parser.add_argument("--jobs", type=int,
+                        default=min(4, os.cpu_count() or 1))
+    parser.add_argument("--verbose", action="store_true",
+                        help="one line per program")
+    args = parser.parse_args()
+    fuse_run = shutil.which(args.fuse_run) or args.fuse_run
+    problem = co.self_test()
+    if problem:
+        print(f"GENERATOR reference self-test: {problem}")
+        return 1
+    script_args = f"{sys.argv[0]} {args.fuse_run}"
+    workdir = os.path.abspath(args.keep) if args.keep else tempfile.mkdtemp(
+        prefix="fuse-difftest-")
+    os.makedirs(workdir, exist_ok=True)
+    start = time.monotonic()
+    programs = ops = equal = ok = skipped = failed = 0
+    elements = [0, 0, 0]
+    seeds = iter(range(args.seed, args.seed + args.count))
+    pending = {}
+    results = {}
+    next_seed = args.seed
+
+    def out_of_time():
+        return args.time_budget is not None and \
+            time.monotonic() - start > args.time_budget
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        def submit():
+            if out_of_time():
+                return
+            seed = next(seeds, None)
+            if seed is not None:
+                pending[seed] = pool.submit(test_seed, fuse_run, seed,
+                                            workdir, args.keep, script_args)
+        for _ in range(args.jobs * 2):
+            submit()
+        while pending:
+            done, _ = concurrent.futures.wait(
+                pending.values(), return_when=concurrent.futures.FIRST_COMPLETED)
+            for seed in [s for s, f in pending.items() if f in done]:
+                results[seed] = pending.pop(seed).result()
+                submit()
+            while next_seed in results:
+                seed, n, outcome, log = results.pop(next_seed)
+                next_seed += 1
+                programs += 1
+                ops += n
+                if outcome.kind == "ok":
+                    equal += 1
+                    skipped += outcome.skipped
+                    ok += not outcome.skipped
+                    elements = [a + b for a, b in zip(elements,
+                                                      outcome.counts)]
+                else:
+                    failed += 1
+                    equal += outcome.kind == "WRONG"
+                for line in log:
+                    print(line, flush=True)
+                if args.verbose:
+                    status = "skipped" if outcome.skipped else "ok"
+                    print(f"seed {seed}: {n} ops, "
+                          f"{status if outcome.kind == 'ok' else outcome.kind}",
+                          flush=True)
+    elapsed = time.monotonic() - start
+    print(f"elements: {elements[0]} exact, {elements[1]} within a "
+          f"propagated bound, {elements[2]} unbounded (fused==eager only); "
+          f"{elapsed:.0f} s")
+    print(f"{programs} programs, {ops} ops, fused==eager: {equal}/{programs}"
+          f", reference: {ok} ok, {skipped} skipped, {failed} failed")
+    if not args.keep and not failed:
+        shutil.rmtree(workdir, ignore_errors=True)
+    elif failed:
+        print(f"failing programs are in {workdir}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
