@@ -4,82 +4,91 @@
 usage: difftest.py FUSE_RUN [--seed S] [--count N] [--time-budget SECONDS]
                    [--keep DIR] [--jobs J] [--verbose]
 
-Program `seed + i` (i < N) is generated from its own seed: a DAG of 1-60 ops
-drawn from the whole dialect (docs/dialect.md) over arguments of rank 0-4 with
-static, static-1 (broadcast) and dynamic (`?`) dimensions, 0-d and dense
-constants, f16/f32/f64/i32/i64/i1 inputs, bf16 only as an intermediate (casts
-and constants), producers with several consumers and 1-4 results. Every
-program is run by `FUSE_RUN --target=cpu` fused and with `--fusion=off`, and
+Program `seed + i` (i < N) is generated from its own seed (deterministic): a
+DAG of 1-60 ops drawn from the whole dialect (docs/dialect.md) over arguments
+of rank 0-4 with static, static-1 (broadcast) and dynamic (`?`) dimensions,
+0-d and dense constants, f16/f32/f64/i32/i64/i1 inputs, bf16 only as an
+intermediate (casts and constants), producers with several consumers and 1-4
+results. Every program is run by `FUSE_RUN --target=cpu` fused and with
+`--fusion=off`, and
   * the fused and the eager results must be bit-identical (same bytes),
     except for the sign and payload of NaNs and the sign of zeros, which
-    IEEE 754 and the targets leave open;
+    IEEE 754 and the targets leave open (counted on the `elements:` line);
   * both must match a numpy reference evaluated op by op (below).
-A crash, an error exit, a fused/eager difference or a value outside the
-reference bound prints one line (CRASH, ERROR, MISMATCH or WRONG with the
-seed), then a minimized reproducer: the DAG is shrunk (results dropped, ops
-replaced by one of their operands or cut into a new argument that holds the
-value, dimensions reduced to 1) while the same kind of failure persists, and
-its .mlir, inputs, fuse-run command and the command that reruns the seed are
-printed. The last line is
+A crash (CRASH), an error exit (ERROR), a fused/eager difference (MISMATCH) or
+a value outside the reference bound (WRONG) prints one line with the seed
+(and says so if a second run does not fail the same way), then a minimized
+reproducer: the DAG is shrunk (results dropped, ops replaced by one of their
+operands or cut into a new argument holding their value, dense constants made
+scalar, dimensions reduced to 1 keeping the bad element) while the same kind
+of failure persists, and its .mlir, inputs, fuse-run commands and the command
+that reruns the seed are printed. GENERATOR marks a bug of this script. The
+last line is
     N programs, N ops, fused==eager: N/N, reference: N ok, N skipped, N failed
-where `fused==eager` counts the programs that ran both ways with identical
-bytes, and every program is `ok` (every result element checked against the
+where `fused==eager` counts the programs that ran both ways with the same
+results, and every program is `ok` (every result element checked against the
 reference), `skipped` (it ran, fused == eager, the elements the reference
-could bound are right, but some elements could not be bounded and were only
-compared fused against eager) or `failed` (any failure above). Exit status 1
-on any failure. `--time-budget` stops starting new programs after SECONDS.
+could bound are right, but some could not be bounded and were only compared
+fused against eager) or `failed` (any failure above). Exit status 1 on any
+failure. `--time-budget` starts no new program after SECONDS; `--keep` keeps
+every program's directory (otherwise only failing ones are kept).
 
 Inputs stay where every op is specified: float -> integer casts only see
 finite in-range values (the generator clamps and replaces NaN with
 fuse.clamp/fuse.cmp/fuse.select first when needed; the unspecified cases of
-docs/dialect.md are never produced), log/sqrt/rsqrt usually get an abs first
-(sometimes not, to test NaN), integer pow mostly has small exponents. NaN, inf,
--0 and subnormals do occur, on purpose.
+docs/dialect.md are never produced, and the minimizer rejects candidates that
+would produce them), log/sqrt/rsqrt usually get an abs first (sometimes not,
+to test NaN), exp of large values is usually clamped first, pow mostly has
+small constant exponents. NaN, inf, -0 and subnormals do occur, on purpose.
 
 Reference and tolerance rule
 ----------------------------
 The rounding helpers, per-op semantics and per-op tolerances are those of
-test/Run/Inputs/check_ops.py (imported, not copied). Each value of the program
-carries, per element, a reference `ref` (float64 holding a value of its dtype,
-or exact integers), and either
-  * exact (E = 0): fuse must give exactly `ref` (integers, i1, and floats
-    where every op on the path is correctly rounded in IEEE 754: neg abs relu
-    floor ceil clamp leaky_relu max min add sub mul div sqrt reciprocal cmp
-    select cast, from exact inputs; NaN matches NaN, -0 matches +0), or
-  * bounded (E > 0, ref finite): |fuse - ref| <= E, or
+test/Run/Inputs/check_ops.py (imported, not copied): each op is evaluated in
+float64 (integers: Python ints, wrapped) on the reference values of its
+operands and rounded to the compute type and then to its result type, so
+f16/bf16 round after every op like fuse and PyTorch. Each value carries, per
+element, its reference `ref` and one of
+  * exact (E = 0): fuse must give exactly `ref` (NaN matches NaN, -0 matches
+    +0). Integers, i1, and floats whose path has only correctly rounded ops
+    (neg abs relu floor ceil clamp leaky_relu max min add sub mul div sqrt
+    reciprocal cmp select cast) from exact inputs;
+  * bounded (E > 0, ref finite): |fuse - ref| <= E;
   * unbounded: not compared with the reference (only fused == eager).
 E accumulates along the path. An op with inputs x_i (bounds E_i) gives
     E_out = P + R + T
   * P, the propagated error: for monotone ops without rounding (relu, clamp,
-    max, min) the exact interval [f(x - E), f(x + E)]; neg/abs: E; add/sub:
-    Ea + Eb; mul: |a|Eb + |b|Ea + EaEb; div: (|a|Eb + |b|Ea) / (|b|(|b| - Eb))
-    if |b| > Eb; pow: the corners of the input box (only where it is
-    monotone: a > 0, or an exact integer exponent and a away from 0); unary
-    ops: E * max|f'| over [x - E, x + E] (exp: e^hi, log: 1/lo, sqrt: 1/(2
-    sqrt lo), rsqrt, reciprocal, tanh, sigmoid, erf at min|x|; sin cos: 1,
-    silu 1.1, gelu 1.2, hardswish 1.5, leaky_relu max(1, |alpha|)), capped by
-    the width of the function's range; floor, ceil, float -> int and -> i1
-    casts and cmp become exact again when the whole interval gives one
-    answer, otherwise unbounded; x - x, max(x, x), min(x, x), cmp x, x are
-    exact.
-  * R, rounding: 2 ulp of the result type at |ref| + P when P > 0 (the
-    reference and fuse round different values; for f16/bf16 twice; for f64
-    the reference's own float64 arithmetic).
-  * T, the op's own tolerance from check_ops.TOLERANCE (rsqrt 1 ulp; exp log
-    tanh sin cos erf sigmoid silu pow gelu 4 ulp f32/f64, 1 ulp f16/bf16;
-    hardswish 2 ulp; gelu also 4 eps |x|) at |ref| + P, with an absolute floor
-    of ULPS x the smallest normal of the compute type (these formulas
-    underflow in f32/f64 for subnormal results, as PyTorch's do).
-An element becomes unbounded when the bound reaches the overflow threshold
-(|ref| + E > the largest finite), when a bounded value's reference is
-non-finite, when an interval reaches a pole (log/sqrt/rsqrt/reciprocal/div
-at 0), when a tolerance op's exact result is within its tolerance of overflow,
-for hardswish where x * 6 overflows the compute type (the association of the
-formula is not specified), and downstream of any unbounded element (select
-with a known condition takes the chosen side only). The sign of a zero from
-max/min/relu/clamp comparing +0 with -0 is not specified by the docs: such
-zeros are tracked, and an op whose result depends on that sign (1/x, ...)
-makes the element unbounded.
+    max, min) the interval [f(x - E), f(x + E)]; neg/abs: E; add/sub: Ea + Eb;
+    mul: |a|Eb + |b|Ea + EaEb; div: (|a|Eb + |b|Ea) / (|b|(|b| - Eb)) if
+    |b| > Eb; pow: the corners of the input box where pow is monotone there
+    (a > 0, or an exact integer exponent and a away from 0), n max|a|^(n-1) Ea
+    for an exact integer exponent n >= 1 otherwise, NaN for a negative base and
+    an exact non-integer exponent; unary ops: E max|f'| over [x - E, x + E]
+    (exp: e^hi, log: 1/lo, sqrt, rsqrt, reciprocal at lo or min|x|, tanh,
+    sigmoid, erf at min|x|; sin cos 1, silu 1.1, gelu 1.2, hardswish 1.5,
+    leaky_relu max(1, |alpha|)), capped by the width of the function's range.
+    floor, ceil, float -> integer and -> i1 casts and cmp are exact again where
+    the whole interval gives one answer; x - x, max(x, x), min(x, x), cmp x, x
+    are exact for finite x; a non-finite result that every corner of the input
+    box gives too (exp overflowing, x / 0, inf + x) is exact.
+  * R, rounding: 2 ulp of the result type at |ref| + P where P > 0 (fuse and
+    the reference round different values; f16/bf16 round twice; for f64 the
+    reference's own float64 arithmetic).
+  * T, the op's own error from check_ops.TOLERANCE (rsqrt 1 ulp; exp log tanh
+    sin cos erf sigmoid silu pow gelu: 4 ulp on f32/f64, 1 ulp on f16/bf16;
+    hardswish 2 ulp; gelu also 4 eps |x|) at |ref| + P, at least ULPS x the
+    smallest normal of the compute type (the formulas underflow for subnormal
+    results in f32/f64, as PyTorch's do); none where exact inputs give
+    exactly 0 (sin(0), tanh(0), exp(-1000)).
+An element becomes unbounded where an input is unbounded (select with a known
+condition looks at the chosen side only), where the bound reaches the largest
+finite value, where a bounded input gives a non-finite reference or the
+interval reaches a pole (log/sqrt/rsqrt/reciprocal/div at 0, pow elsewhere),
+where a tolerance op's exact result is within its tolerance of overflow, and
+for hardswish where x * 6 overflows the compute type (the association of its
+formula is not specified). The sign of a zero from max/min/relu/clamp
+comparing +0 with -0 is not specified by the docs: such zeros are tracked,
+and an op whose result depends on that sign (1/x, ...) is unbounded there.
 """
 
 import argparse
@@ -407,8 +416,8 @@ def raw_unary(op, attrs, dtype, x):
             y = np.minimum(y, hi)
         return y, amb
     if op == "leaky_relu":
-        alpha = float_attr(dtype, attrs.get("alpha", 0.01) if
-                           attrs.get("alpha") is not None else 0.01)
+        alpha = attrs.get("alpha")
+        alpha = float_attr(dtype, 0.01 if alpha is None else alpha)
         return np.where(x >= 0, x, alpha * x), none
     if op == "gelu" and attrs.get("approximate") == "tanh":
         return co.gelu_tanh(x), none
@@ -698,7 +707,8 @@ def eval_cmp(node, a, b, same):
         if dtype in FLOATS:
             Ea, Eb = a.err, b.err
             had = (Ea > 0) | (Eb > 0)
-            nan = ((np.isnan(a.ref) & (Ea == 0)) | (np.isnan(b.ref) & (Eb == 0)))
+            nan = ((np.isnan(a.ref) & (Ea == 0)) |
+                   (np.isnan(b.ref) & (Eb == 0)))
             apart = abs(a.ref - b.ref) > (Ea + Eb)
             unk = unk | (had & ~nan & ~apart)
             if same:
@@ -838,7 +848,8 @@ class Generator:
             x = rng.uniform(0.05, 8, n)
         elif profile == "wide":
             span = 4 if dtype == "f16" else 8
-            x = rng.choice([-1.0, 1.0], n) * 10.0 ** rng.uniform(-span, span, n)
+            sign = rng.choice([-1.0, 1.0], n)
+            x = sign * 10.0 ** rng.uniform(-span, span, n)
         else:
             low, high = {"f16": (-7.5, -4.5), "bf16": (-40, -36),
                          "f32": (-44, -37), "f64": (-320, -306)}[dtype]
@@ -1043,7 +1054,6 @@ class Generator:
             return self.op(op, t, [a, b])
         if op == "cmp":
             a = self.need(ANY)
-            t = self.prog.nodes[a].dtype
             b = self.second(a, op)
             return self.op("cmp", "i1", [a, b],
                            pred=self.pick(list(co.CMP)))
@@ -1182,10 +1192,15 @@ class Outcome:
     """kind: ok, invalid (Unspecified), CRASH, ERROR, MISMATCH or WRONG."""
 
     def __init__(self, kind, message="", skipped=False, counts=(0, 0, 0),
-                 nan_only=False):
+                 nan_only=False, where=None, nan_bits=False):
         self.kind, self.message, self.skipped = kind, message, skipped
         self.counts = counts  # exact, bounded, unbounded elements
         self.nan_only = nan_only
+        # (result, element index) of the first bad element: the minimizer
+        # keeps that element when it shrinks dimensions.
+        self.where = where
+        # ok, but fused and eager differ in NaN signs/payloads or zero signs.
+        self.nan_bits = nan_bits
 
     def signature(self):
         """What must stay the same while minimizing."""
@@ -1257,7 +1272,7 @@ def run_program(fuse_run, prog, directory):
         except (OSError, ValueError) as e:
             return Outcome("ERROR", f"{variant}: unreadable output: {e}")
     counts = [0, 0, 0]
-    skipped = False
+    skipped = nan_bits = False
     issues = []  # (severity, Outcome): the worst one is reported
     for k, i in enumerate(prog.results):
         node, st = prog.nodes[i], states[i]
@@ -1265,13 +1280,16 @@ def run_program(fuse_run, prog, directory):
         fused, eager = outputs["fused"][k], outputs["eager"][k]
         if fused.dtype != eager.dtype or fused.shape != eager.shape or \
                 fused.tobytes() != eager.tobytes():
-            message, nan_only = mismatch_message(k, ty, fused, eager)
+            message, nan_only, first = mismatch_message(k, ty, fused,
+                                                        eager)
             # The sign and payload of a NaN are not specified (x86 makes a
             # negative default NaN, LLVM's constant folding a positive one),
             # nor is the sign of a zero that compares equal: only other
             # differences count.
             if not nan_only:
-                issues.append((3, Outcome("MISMATCH", message)))
+                issues.append((3, Outcome("MISMATCH", message,
+                                          where=(k, first))))
+            nan_bits |= nan_only
         want_dtype = np.dtype(co.NUMPY[node.dtype])
         shape = shape_of(node.dims)
         if fused.dtype != want_dtype or fused.shape != shape:
@@ -1280,10 +1298,11 @@ def run_program(fuse_run, prog, directory):
                 f"{fused.shape}, expected {want_dtype} {shape}")))
             continue
         for variant, got in (("fused", fused), ("eager", eager)):
-            message = compare(node.dtype, got, st)
+            message, first = compare(node.dtype, got, st)
             if message:
                 issues.append((2, Outcome(
-                    "WRONG", f"result {k} ({ty}), {variant}: {message}")))
+                    "WRONG", f"result {k} ({ty}), {variant}: {message}",
+                    where=(k, first))))
                 break
         unk = np.asarray(st.unk)
         exact = ~unk if st.err is None else ~unk & (st.err == 0)
@@ -1293,13 +1312,14 @@ def run_program(fuse_run, prog, directory):
         skipped |= bool(unk.any())
     if issues:
         return max(issues, key=lambda issue: issue[0])[1]
-    return Outcome("ok", skipped=skipped, counts=tuple(counts))
+    return Outcome("ok", skipped=skipped, counts=tuple(counts),
+                   nan_bits=nan_bits)
 
 
 def mismatch_message(k, ty, fused, eager):
     if fused.dtype != eager.dtype or fused.shape != eager.shape:
         return (f"result {k} ({ty}): fused {fused.dtype} {fused.shape}, "
-                f"eager {eager.dtype} {eager.shape}", False)
+                f"eager {eager.dtype} {eager.shape}", False, None)
     f, e = fused.reshape(-1), eager.reshape(-1)
     differ = f.view(np.uint8).reshape(f.size, -1) != \
         e.view(np.uint8).reshape(e.size, -1)
@@ -1313,7 +1333,8 @@ def mismatch_message(k, ty, fused, eager):
     return (f"result {k} ({ty}): fused and eager differ in {bad.size} of "
             f"{f.size} elements{note}, first at "
             f"{tuple(int(x) for x in first)}: fused {bits(fused[first])}, "
-            f"eager {bits(eager[first])}", nan_only)
+            f"eager {bits(eager[first])}", nan_only,
+            tuple(int(x) for x in first))
 
 
 def bits(value):
@@ -1326,7 +1347,8 @@ def bits(value):
 
 
 def compare(dtype, got, st):
-    """'' or a description of the elements outside the reference bound."""
+    """('', None) or a description of the elements outside the reference
+    bound and the index of the first one."""
     unk = np.asarray(st.unk)
     if dtype in FLOATS:
         g = got.astype(np.float64)
@@ -1339,23 +1361,25 @@ def compare(dtype, got, st):
         g = got.astype(object) if dtype in INTS else got.astype(bool)
         bad = ~unk & (g != np.asarray(st.ref))
     if not bad.any():
-        return ""
-    first = np.unravel_index(np.argmax(bad), bad.shape)
+        return "", None
+    first = tuple(int(x) for x in np.unravel_index(np.argmax(bad),
+                                                    bad.shape))
     want = describe(dtype, np.asarray(st.ref)[first])
     bound = ""
     if dtype in FLOATS and st.err[first] > 0:
         bound = f" +- {float(st.err[first]):.3g}"
     return (f"{int(bad.sum())} of {bad.size} elements off the reference, "
-            f"first at {tuple(int(x) for x in first)}: got "
-            f"{describe(dtype, got[first])}, expected {want}{bound}")
+            f"first at {first}: got {describe(dtype, got[first])}, expected "
+            f"{want}{bound}", first)
 
 
 #===-----------------------------------------------------------------------===#
 # Minimization
 #===-----------------------------------------------------------------------===#
 
-def candidates(prog):
-    """Smaller programs, biggest cuts first."""
+def candidates(prog, where=None):
+    """Smaller programs, biggest cuts first. `where` (result, index) is the
+    first bad element, kept when a dimension shrinks to 1."""
     if len(prog.results) > 1:
         for k in range(len(prog.results)):
             p = prog.copy()
@@ -1372,8 +1396,8 @@ def candidates(prog):
         if states is not None and node.dtype != "bf16":
             # Cut: the op becomes an argument holding its value.
             p = prog.copy()
-            data = np.asarray(states[i].ref)
-            data = data.astype(co.NUMPY[node.dtype])
+            with np.errstate(over="ignore"):
+                data = np.asarray(states[i].ref).astype(co.NUMPY[node.dtype])
             p.nodes[i] = Node("arg", node.dtype, node.dims, data=data)
             yield p
         for j in dict.fromkeys(node.operands):
@@ -1390,15 +1414,19 @@ def candidates(prog):
                               data=np.asarray(node.data).reshape(-1)[:1]
                               .reshape(()))
             yield p
-    # Shrink one dimension position to size 1 everywhere (keeping the first,
-    # the middle or the last index).
+    # Shrink one dimension position to size 1 everywhere (keeping the index
+    # of the bad element, the first, the middle or the last one).
     rank = max((len(n.dims) for n in prog.nodes), default=0)
     for k in range(rank):
         sizes = {n.dims[len(n.dims) - 1 - k][0] for n in prog.nodes
                  if n.kind != "op" and len(n.dims) > k}
         size = max(sizes, default=1)
-        for index in dict.fromkeys([0, size // 2, size - 1]) if size > 1 \
-                else []:
+        indices = [0, size // 2, size - 1]
+        if where is not None and where[1] is not None:
+            dims = prog.nodes[prog.results[where[0]]].dims
+            if len(dims) > k and dims[len(dims) - 1 - k][0] == size:
+                indices.insert(0, where[1][len(dims) - 1 - k])
+        for index in dict.fromkeys(indices) if size > 1 else []:
             p = prog.copy()
             for node in p.nodes:
                 if node.kind == "op" or len(node.dims) <= k:
@@ -1411,7 +1439,9 @@ def candidates(prog):
             yield p
 
 
-def minimize(fuse_run, prog, signature, directory, log):
+def minimize(fuse_run, prog, outcome, directory, log):
+    """The smallest program found that fails like `outcome`."""
+    signature = outcome.signature()
     best = prog.copy()
     best.retype()
     best.dce()
@@ -1419,17 +1449,14 @@ def minimize(fuse_run, prog, signature, directory, log):
     progress = True
     while progress and tries < MINIMIZE_TRIES:
         progress = False
-        for cand in candidates(best):
+        for cand in candidates(best, outcome.where):
             cand.retype()
             cand.dce()
-            if cand.op_count() == 0 and not cand.results:
-                continue
             tries += 1
-            outcome = run_program(fuse_run, cand, os.path.join(
-                directory, "try"))
-            if outcome.kind != "invalid" and \
-                    outcome.signature() == signature:
-                best = cand
+            result = run_program(fuse_run, cand, os.path.join(directory,
+                                                              "try"))
+            if result.kind != "invalid" and result.signature() == signature:
+                best, outcome = cand, result
                 progress = True
                 break
             if tries >= MINIMIZE_TRIES:
@@ -1447,7 +1474,10 @@ def reproducer(fuse_run, prog, directory, seed, script_args):
     lines += ["  " + line for line in prog.mlir().splitlines()]
     for k, i in enumerate(prog.args()):
         node = prog.nodes[i]
-        values = np.array2string(np.asarray(node.data), threshold=64,
+        data = np.asarray(node.data)
+        if node.dtype in FLOATS:
+            data = data.astype(np.float64)  # prints f16 values exactly
+        values = np.array2string(data, threshold=64,
                                  max_line_width=1000, precision=17,
                                  separator=", ").replace("\n", "")
         lines.append(f"  in{k}.npy ({co.NUMPY[node.dtype].__name__}"
@@ -1494,7 +1524,7 @@ def check_seed(fuse_run, seed, workdir, keep, script_args):
         if again.signature() != outcome.signature():
             log.append(f"  not reproducible: a second run gave {again.kind}"
                        f" {again.message}")
-        small = minimize(fuse_run, prog, outcome.signature(),
+        small = minimize(fuse_run, prog, outcome,
                          os.path.join(directory, "min"), log)
         log += reproducer(fuse_run, small, os.path.join(directory, "min"),
                           seed, script_args)
@@ -1528,7 +1558,7 @@ def main():
         prefix="fuse-difftest-")
     os.makedirs(workdir, exist_ok=True)
     start = time.monotonic()
-    programs = ops = equal = ok = skipped = failed = 0
+    programs = ops = equal = ok = skipped = failed = nan_bits = 0
     elements = [0, 0, 0]
     seeds = iter(range(args.seed, args.seed + args.count))
     pending = {}
@@ -1551,7 +1581,8 @@ def main():
             submit()
         while pending:
             done, _ = concurrent.futures.wait(
-                pending.values(), return_when=concurrent.futures.FIRST_COMPLETED)
+                pending.values(),
+                return_when=concurrent.futures.FIRST_COMPLETED)
             for seed in [s for s, f in pending.items() if f in done]:
                 results[seed] = pending.pop(seed).result()
                 submit()
@@ -1564,6 +1595,7 @@ def main():
                     equal += 1
                     skipped += outcome.skipped
                     ok += not outcome.skipped
+                    nan_bits += outcome.nan_bits
                     elements = [a + b for a, b in zip(elements,
                                                       outcome.counts)]
                 else:
@@ -1572,14 +1604,15 @@ def main():
                 for line in log:
                     print(line, flush=True)
                 if args.verbose:
-                    status = "skipped" if outcome.skipped else "ok"
-                    print(f"seed {seed}: {n} ops, "
-                          f"{status if outcome.kind == 'ok' else outcome.kind}",
-                          flush=True)
+                    status = outcome.kind
+                    if status == "ok" and outcome.skipped:
+                        status = "skipped"
+                    print(f"seed {seed}: {n} ops, {status}", flush=True)
     elapsed = time.monotonic() - start
     print(f"elements: {elements[0]} exact, {elements[1]} within a "
           f"propagated bound, {elements[2]} unbounded (fused==eager only); "
-          f"{elapsed:.0f} s")
+          f"{nan_bits} programs with NaN sign/payload or zero sign "
+          f"differences only; {elapsed:.0f} s")
     print(f"{programs} programs, {ops} ops, fused==eager: {equal}/{programs}"
           f", reference: {ok} ok, {skipped} skipped, {failed} failed")
     if not args.keep and not failed:
