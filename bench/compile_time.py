@@ -27,7 +27,6 @@ to bench/results/compile_time.json (--json to change).
 """
 import argparse
 import datetime
-import hashlib
 import json
 import os
 import platform
@@ -39,6 +38,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+from common import git, tool_ids  # noqa: E402
 
 UPSTREAM_PASSES = [
     "--linalg-fuse-elementwise-ops",
@@ -66,25 +67,6 @@ TARGET_1000_OPS_MS = 1000.0
 
 
 
-
-def git(*a):
-    return subprocess.run(["git", "-C", str(ROOT)] + list(a),
-                          capture_output=True, text=True).stdout.strip()
-
-def tool_ids(paths):
-    """sha256 (first 12 hex digits) and mtime of each tool, to notice a
-    rebuild during the run on a shared machine."""
-    ids = {}
-    for p in paths:
-        p = Path(p)
-        try:
-            digest = hashlib.sha256(p.read_bytes()).hexdigest()[:12]
-            mtime = datetime.datetime.fromtimestamp(
-                p.stat().st_mtime, datetime.timezone.utc).isoformat()
-            ids[p.name] = f"{digest} {mtime}"
-        except OSError as e:
-            ids[p.name] = f"unreadable: {e}"
-    return ids
 
 def chain_program(n):
     t = "tensor<?xf32>"

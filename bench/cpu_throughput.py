@@ -34,7 +34,6 @@ elements) and bench/results/cpu_throughput.json.
 """
 import argparse
 import datetime
-import hashlib
 import json
 import math
 import os
@@ -48,6 +47,8 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+from common import git, tool_ids  # noqa: E402
 COLUMNS = 1000  # the MLP epilogue's row length (the bias)
 GELU_C = math.sqrt(2.0 / math.pi)
 
@@ -56,25 +57,6 @@ GELU_C = math.sqrt(2.0 / math.pi)
 # f32 arrays f32.
 
 
-
-def git(*a):
-    return subprocess.run(["git", "-C", str(ROOT)] + list(a),
-                          capture_output=True, text=True).stdout.strip()
-
-def tool_ids(paths):
-    """sha256 (first 12 hex digits) and mtime of each tool, to notice a
-    rebuild during the run on a shared machine."""
-    ids = {}
-    for p in paths:
-        p = Path(p)
-        try:
-            digest = hashlib.sha256(p.read_bytes()).hexdigest()[:12]
-            mtime = datetime.datetime.fromtimestamp(
-                p.stat().st_mtime, datetime.timezone.utc).isoformat()
-            ids[p.name] = f"{digest} {mtime}"
-        except OSError as e:
-            ids[p.name] = f"unreadable: {e}"
-    return ids
 
 def add_relu_expr(a, b):
     return np.maximum(a + b, 0)

@@ -4,6 +4,7 @@
 
 #include "fuse/Conversion/FuseToLinalg/FuseToLinalg.h"
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"
+#include "fuse/Dialect/Fuse/Utils/Kernel.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -142,12 +143,6 @@ SizeExpr VariantReport::bytesWritten() const {
 //===----------------------------------------------------------------------===//
 
 namespace {
-
-/// Bytes one element occupies in memory (i1 is stored as a byte).
-int64_t storageBytes(Type type) {
-  return std::max<int64_t>(
-      1, getElementTypeOrSelf(type).getIntOrFloatBitWidth() / 8);
-}
 
 /// Symbols of a function's dynamic sizes, keyed by (argument, dimension)
 /// and numbered in that order.

@@ -26,11 +26,6 @@ using namespace fuse;
 
 namespace {
 
-/// Bytes one element occupies in memory (i1 is stored as a byte).
-int64_t storageBytes(Type type) {
-  return std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
-}
-
 /// Emits the body of one launch for `op`.
 class KernelBuilder {
 public:

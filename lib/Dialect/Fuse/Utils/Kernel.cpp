@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
 
@@ -34,4 +35,9 @@ bool fuse::isElementwiseKernel(linalg::GenericOp op) {
         return false;
   }
   return true;
+}
+
+int64_t fuse::storageBytes(Type type) {
+  return std::max<int64_t>(
+      1, getElementTypeOrSelf(type).getIntOrFloatBitWidth() / 8);
 }

@@ -14,6 +14,10 @@ namespace fuse {
 /// linalg.index, and it never reads the initial value of its outputs.
 bool isElementwiseKernel(mlir::linalg::GenericOp op);
 
+/// Bytes one element of `type` (or of its element type, for a shaped type)
+/// occupies in memory; i1 is stored as a byte.
+int64_t storageBytes(mlir::Type type);
+
 } // namespace fuse
 
 #endif // FUSE_DIALECT_FUSE_UTILS_KERNEL_H
