@@ -114,8 +114,6 @@ static void addKernelLowering(OpPassManager &pm,
   target.chip = options.chip;
   target.features = ptxFeatures(options);
   target.optLevel = options.optLevel;
-  if (!options.cudaToolkit.empty())
-    target.linkLibs.push_back(fuse::libdevicePath(options.cudaToolkit));
   pm.addPass(createGpuNVVMAttachTarget(target));
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(createSCFToControlFlowPass());
@@ -123,6 +121,10 @@ static void addKernelLowering(OpPassManager &pm,
   kernels.addPass(createCanonicalizerPass());
   kernels.addPass(createCSEPass());
   kernels.addPass(createReconcileUnrealizedCastsPass());
+  // Only modules that call libdevice pay for linking it.
+  if (!options.cudaToolkit.empty())
+    pm.addPass(fuse::createFuseLinkLibdevice(
+        {fuse::libdevicePath(options.cudaToolkit)}));
 }
 
 /// Host code with gpu.launch_func -> LLVM dialect; gpu.module -> PTX.
@@ -147,6 +149,10 @@ void fuse::buildPipeline(OpPassManager &pm, Stage stage,
     pm.addNestedPass<func::FuncOp>(createConvertFuseToLinalg());
     return addCleanup(pm);
   }
+  // The tensor stages rewrite fuse ops among any others; compiling to
+  // kernels needs a whole fuse program.
+  if (stage != Stage::Fused)
+    pm.addPass(createFuseCheckProgram());
   addKernelPasses(pm, options);
   if (stage == Stage::Fused)
     return;
@@ -165,6 +171,7 @@ void fuse::buildPipeline(OpPassManager &pm, Stage stage,
 void fuse::buildExecutablePipeline(OpPassManager &pm, Target target,
                                    const PipelineOptions &options) {
   // Callers (the JIT, an AOT harness) call `_mlir_ciface_<name>`.
+  pm.addPass(fuse::createFuseCheckProgram());
   pm.addNestedPass<func::FuncOp>(LLVM::createLLVMRequestCWrappersPass());
   addKernelPasses(pm, options);
   addLaunchPasses(pm, options, /*profile=*/true);

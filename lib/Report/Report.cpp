@@ -269,7 +269,14 @@ fuse::buildReport(ModuleOp module, const PipelineOptions &options) {
   fusedOptions.fusion = true;
   fusedOptions.remarks = false;
   eagerOptions.fusion = false;
+  // Only whole fuse programs have kernels to size; the check reports once.
+  PassManager check(module.getContext());
+  check.addPass(createFuseCheckProgram());
+  if (failed(check.run(module)))
+    return failure();
   FailureOr<OwningOpRef<ModuleOp>> fused = lowerClone(module, fusedOptions);
+  if (failed(fused))
+    return failure();
   FailureOr<OwningOpRef<ModuleOp>> eager = lowerClone(module, eagerOptions);
   if (failed(fused) || failed(eager))
     return failure();

@@ -93,6 +93,21 @@ static fuse::PipelineOptions pipelineOptions() {
   return options;
 }
 
+/// Closes `output` and keeps it, or says why it could not be written (a
+/// full disk, say) instead of LLVM's fatal "IO failure on output stream".
+static LogicalResult keepOutput(llvm::ToolOutputFile &output,
+                                llvm::StringRef path) {
+  output.os().close();
+  if (std::error_code ec = output.os().error()) {
+    output.os().clear_error();
+    llvm::errs() << "fuse-opt: cannot write '" << path << "': " << ec.message()
+                 << "\n";
+    return failure();
+  }
+  output.keep();
+  return success();
+}
+
 /// --emit and --fuse-report print something other than IR.
 static LogicalResult runOutputMode(llvm::StringRef inputFile,
                                    llvm::StringRef outputFile,
@@ -104,6 +119,7 @@ static LogicalResult runOutputMode(llvm::StringRef inputFile,
     return failure();
   }
   MLIRContext context(registry);
+  context.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
@@ -141,10 +157,12 @@ static LogicalResult runOutputMode(llvm::StringRef inputFile,
     fuse::buildPipeline(pm, fuse::Stage::PTX, options);
     if (failed(pm.run(*module)))
       return failure();
-    output->os() << fuse::collectPTX(*module);
+    FailureOr<std::string> ptx = fuse::collectPTX(*module);
+    if (failed(ptx))
+      return failure();
+    output->os() << *ptx;
   }
-  output->keep();
-  return success();
+  return keepOutput(*output, outputFile);
 }
 
 int main(int argc, char **argv) {
@@ -214,6 +232,5 @@ int main(int argc, char **argv) {
   }
   if (failed(MlirOptMain(output->os(), std::move(input), registry, config)))
     return 1;
-  output->keep();
-  return 0;
+  return asMainReturnCode(keepOutput(*output, outputFile));
 }

@@ -56,4 +56,19 @@ def FuseFoldReluRelu : Pass<"fuse-fold-relu-relu", "mlir::func::FuncOp"> {
   }];
 }
 
+def FuseCheckProgram : Pass<"fuse-check-program", "mlir::ModuleOp"> {
+  let summary = "Refuse what the fuse pipelines cannot compile, with a reason";
+  let description = [{
+    The first pass of every pipeline that compiles to kernels (the gpu,
+    nvvm, ptx, cpu and cuda stages) and of the report. A fuse program is a
+    module of `func.func`s whose bodies hold fuse ops and `func.return`
+    only, and whose
+    arguments and results are ranked tensors of f16, bf16, f32, f64, i32,
+    i64 or i1. Anything else (another dialect's op, a call, a memref
+    argument, an op outside a function) fails here with an error at its
+    location that says why, instead of later in an upstream pass or not at
+    all. Function declarations (no body) are ignored.
+  }];
+}
+
 #endif // FUSE_DIALECT_FUSE_TRANSFORMS_PASSES_TD

@@ -1,0 +1,80 @@
+//===- CheckProgram.cpp - refuse what the pipelines cannot compile --------===//
+
+#include "fuse/Dialect/Fuse/IR/FuseDialect.h"
+#include "fuse/Dialect/Fuse/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+namespace fuse {
+#define GEN_PASS_DEF_FUSECHECKPROGRAM
+#include "fuse/Dialect/Fuse/Transforms/Passes.h.inc"
+} // namespace fuse
+
+using namespace mlir;
+
+namespace {
+
+bool isFuseTensor(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return false;
+  Type element = tensor.getElementType();
+  return element.isF16() || element.isBF16() || element.isF32() ||
+         element.isF64() || element.isInteger(32) || element.isInteger(64) ||
+         element.isInteger(1);
+}
+
+LogicalResult checkSignature(func::FuncOp function) {
+  auto check = [&](TypeRange types, StringRef what) -> LogicalResult {
+    for (auto [index, type] : llvm::enumerate(types))
+      if (!isFuseTensor(type))
+        return function.emitError()
+               << "@" << function.getSymName() << " " << what << " " << index
+               << " has type " << type
+               << "; fuse functions take and return ranked tensors of f16, "
+                  "bf16, f32, f64, i32, i64 or i1";
+    return success();
+  };
+  return success(succeeded(check(function.getArgumentTypes(), "argument")) &&
+                 succeeded(check(function.getResultTypes(), "result")));
+}
+
+LogicalResult checkBody(func::FuncOp function) {
+  WalkResult walk = function.getBody().walk([&](Operation *op) {
+    if (isa<func::ReturnOp>(op) || isa<fuse::FuseDialect>(op->getDialect()))
+      return WalkResult::advance();
+    InFlightDiagnostic diag = op->emitError()
+                              << "'" << op->getName()
+                              << "' is not a fuse op: fuse compiles functions "
+                                 "made of fuse ops and func.return";
+    if (isa<func::CallOp, func::CallIndirectOp>(op))
+      diag << " (calls are not supported; write the callee's ops inline)";
+    return WalkResult::interrupt();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+struct CheckProgram : fuse::impl::FuseCheckProgramBase<CheckProgram> {
+  void runOnOperation() override {
+    bool ok = true;
+    for (Operation &op : getOperation().getBody()->getOperations()) {
+      auto function = dyn_cast<func::FuncOp>(op);
+      if (!function) {
+        op.emitError() << "'" << op.getName()
+                       << "' is not a function: a fuse program is a module "
+                          "of func.func";
+        ok = false;
+        continue;
+      }
+      if (function.isExternal())
+        continue;
+      ok &=
+          succeeded(checkSignature(function)) && succeeded(checkBody(function));
+    }
+    if (!ok)
+      signalPassFailure();
+  }
+};
+
+} // namespace

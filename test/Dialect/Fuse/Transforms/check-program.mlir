@@ -1,0 +1,69 @@
+// RUN: fuse-opt %s --split-input-file --verify-diagnostics --fuse-check-program
+// RUN: sed 's#// expected-#// EXPECTED-#' %s | not fuse-opt --split-input-file --fuse-pipeline=ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PIPELINE
+
+// What every pipeline that compiles to kernels refuses first, with its
+// location and why. The second RUN line (the annotations hidden from the
+// parser) checks that the ptx pipeline runs the check: no other error.
+
+// A program of fuse ops passes unchanged; declarations are ignored.
+func.func private @declared(memref<4xf32>)
+func.func @fine(%a: tensor<?xf32>, %b: tensor<f16>) -> (tensor<?xf32>, tensor<f16>) {
+  %c = fuse.add %a, %a : tensor<?xf32>, tensor<?xf32> -> tensor<?xf32>
+  return %c, %b : tensor<?xf32>, tensor<f16>
+}
+
+// -----
+
+func.func @arith(%a: tensor<?xf32>) -> tensor<?xf32> {
+  // expected-error @+1 {{'arith.addf' is not a fuse op: fuse compiles functions made of fuse ops and func.return}}
+  %c = arith.addf %a, %a : tensor<?xf32>
+  return %c : tensor<?xf32>
+}
+// PIPELINE: <stdin>:[[# @LINE - 3]]:8: error: 'arith.addf' is not a fuse op
+
+// -----
+
+func.func @callee(%a: tensor<?xf32>) -> tensor<?xf32> {
+  return %a : tensor<?xf32>
+}
+func.func @caller(%a: tensor<?xf32>) -> tensor<?xf32> {
+  // expected-error @+1 {{'func.call' is not a fuse op: fuse compiles functions made of fuse ops and func.return (calls are not supported; write the callee's ops inline)}}
+  %c = func.call @callee(%a) : (tensor<?xf32>) -> tensor<?xf32>
+  return %c : tensor<?xf32>
+}
+// PIPELINE: <stdin>:[[# @LINE - 3]]:8: error: 'func.call' is not a fuse op
+
+// -----
+
+// expected-error @+1 {{@memref argument 0 has type 'memref<?xf32>'; fuse functions take and return ranked tensors of f16, bf16, f32, f64, i32, i64 or i1}}
+func.func @memref(%a: memref<?xf32>) {
+  return
+}
+// PIPELINE: <stdin>:[[# @LINE - 3]]:1: error: @memref argument 0 has type 'memref<?xf32>'
+
+// -----
+
+// expected-error @+1 {{@unranked result 0 has type 'tensor<*xf32>'}}
+func.func @unranked(%a: tensor<4xf32>) -> tensor<*xf32> {
+  %c = tensor.cast %a : tensor<4xf32> to tensor<*xf32>
+  return %c : tensor<*xf32>
+}
+// PIPELINE: <stdin>:[[# @LINE - 4]]:1: error: @unranked result 0 has type 'tensor<*xf32>'
+
+// -----
+
+// expected-error @+1 {{@complex argument 0 has type 'tensor<4xcomplex<f32>>'}}
+func.func @complex(%a: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> {
+  return %a : tensor<4xcomplex<f32>>
+}
+// PIPELINE: <stdin>:[[# @LINE - 3]]:1: error: @complex argument 0 has type 'tensor<4xcomplex<f32>>'
+
+// -----
+
+// expected-error @+1 {{'gpu.module' is not a function: a fuse program is a module of func.func}}
+gpu.module @kernels {
+}
+// PIPELINE: <stdin>:[[# @LINE - 2]]:1: error: 'gpu.module' is not a function
+
+// PIPELINE-NOT: error
+// PIPELINE-NOT: .entry
