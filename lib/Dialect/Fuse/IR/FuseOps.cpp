@@ -46,6 +46,25 @@ RankedTensorType fuse::inferBroadcastType(TypeRange operands,
   return RankedTensorType::get(shape, elementType);
 }
 
+LogicalResult fuse::verifyKnownAttributes(Operation *op) {
+  for (NamedAttribute attr : op->getDiscardableAttrs()) {
+    if (attr.getName().getValue().contains('.'))
+      continue;
+    llvm::ArrayRef<StringAttr> known = op->getName().getAttributeNames();
+    InFlightDiagnostic diag = op->emitOpError()
+                              << "has no attribute '"
+                              << attr.getName().getValue() << "'";
+    if (known.empty())
+      return diag << " (it takes none)";
+    diag << " (it takes ";
+    llvm::interleaveComma(known, diag, [&](StringAttr name) {
+      diag << "'" << name.getValue() << "'";
+    });
+    return diag << ")";
+  }
+  return success();
+}
+
 LogicalResult fuse::verifyBroadcastOperands(Operation *op) {
   // The condition of a select is i1 by its type constraint and takes part in
   // broadcasting only; the other operands carry the data.

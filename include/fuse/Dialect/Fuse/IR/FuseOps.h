@@ -24,7 +24,20 @@ mlir::RankedTensorType inferBroadcastType(mlir::TypeRange operands,
 /// operands, broadcast-compatible shapes, and the declared result type.
 mlir::LogicalResult verifyBroadcastOperands(mlir::Operation *op);
 
+/// Verifies that every attribute of `op` without a dialect prefix is one the
+/// op defines.
+mlir::LogicalResult verifyKnownAttributes(mlir::Operation *op);
+
 namespace OpTrait {
+template <typename ConcreteType>
+class KnownAttributes
+    : public mlir::OpTrait::TraitBase<ConcreteType, KnownAttributes> {
+public:
+  static mlir::LogicalResult verifyTrait(mlir::Operation *op) {
+    return verifyKnownAttributes(op);
+  }
+};
+
 template <typename ConcreteType>
 class BroadcastOperands
     : public mlir::OpTrait::TraitBase<ConcreteType, BroadcastOperands> {

@@ -20,8 +20,14 @@ def Fuse_BroadcastOperands : NativeOpTrait<"BroadcastOperands"> {
   let cppNamespace = "::fuse::OpTrait";
 }
 
+// Rejects attributes an op does not define (a misspelled `min` must not be
+// ignored). Attributes with a dialect prefix (`foo.bar`) are left alone.
+def Fuse_KnownAttributes : NativeOpTrait<"KnownAttributes"> {
+  let cppNamespace = "::fuse::OpTrait";
+}
+
 class Fuse_Op<string mnemonic, list<Trait> traits = []>
-    : Op<Fuse_Dialect, mnemonic, traits>;
+    : Op<Fuse_Dialect, mnemonic, !listconcat(traits, [Fuse_KnownAttributes])>;
 
 //===----------------------------------------------------------------------===//
 // Unary operations: the result type is the operand type.
