@@ -68,6 +68,17 @@ void fuse_result_type(const fuse_program *program, int32_t index,
 int32_t fuse_run(fuse_program *program, const fuse_array *inputs,
                  int32_t num_inputs, fuse_array *results, char **error);
 
+/* Runs a program compiled for FUSE_TARGET_CUDA on arrays already in device
+ * memory (`inputs[i].data` are device pointers of device 0's primary
+ * context, as PyTorch and CuPy use), with no host copies. The launches wait
+ * for the work queued on `stream` (a CUstream; 0: none). Fills `results`
+ * with device memory the caller frees with fuse_free_device. Returns 0 on
+ * success. */
+int32_t fuse_run_device(fuse_program *program, const fuse_array *inputs,
+                        int32_t num_inputs, uint64_t stream,
+                        fuse_array *results, char **error);
+void fuse_free_device(void *data);
+
 /* The last run's kernels as JSON: [{"name", "bytes", "ms"}...]. */
 char *fuse_last_profile_json(const fuse_program *program);
 

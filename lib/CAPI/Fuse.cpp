@@ -179,50 +179,77 @@ extern "C" void fuse_result_type(const fuse_program *program, int32_t index,
   fromSpec(program->executable->results()[index], type);
 }
 
-extern "C" int32_t fuse_run(fuse_program *program, const fuse_array *inputs,
-                            int32_t numInputs, fuse_array *results,
-                            char **error) {
-  // Inputs are viewed, not copied: HostArray owns memory, so copy into one.
-  std::vector<fuse::HostArray> arrays;
+/// Views of the caller's arrays; false (and `error` set) if one is malformed.
+static bool toOperands(const fuse_array *inputs, int32_t numInputs,
+                       std::vector<fuse::Executable::Operand> &operands,
+                       char **error) {
   for (int32_t i = 0; i < numInputs; ++i) {
     const fuse_array &input = inputs[i];
     if (input.dtype < FUSE_F16 || input.dtype > FUSE_BOOL || input.rank < 0 ||
         input.rank > FUSE_MAX_RANK) {
       setError(error, "input " + std::to_string(i) +
                           " has an unknown dtype or a bad rank");
-      return 1;
+      return false;
     }
     fuse::TensorSpec spec = toSpec(input);
-    llvm::Expected<fuse::HostArray> array =
-        fuse::HostArray::create(spec.dtype, spec.shape);
-    if (!array) {
-      setError(error, llvm::toString(array.takeError()));
-      return 1;
-    }
-    if (array->sizeInBytes())
-      std::memcpy(array->data(), input.data, array->sizeInBytes());
-    arrays.push_back(std::move(*array));
+    for (int64_t size : spec.shape)
+      if (size < 0) {
+        setError(error,
+                 "input " + std::to_string(i) + " has a negative dimension");
+        return false;
+      }
+    operands.push_back({input.data, spec.dtype, spec.shape});
   }
-  std::vector<const fuse::HostArray *> pointers;
-  for (const fuse::HostArray &array : arrays)
-    pointers.push_back(&array);
+  return true;
+}
+
+static void fillResult(fuse_array &result, fuse::DType dtype,
+                       llvm::ArrayRef<int64_t> shape, void *data) {
+  fromSpec({shape.vec(), dtype}, &result);
+  result.data = data;
+}
+
+extern "C" int32_t fuse_run(fuse_program *program, const fuse_array *inputs,
+                            int32_t numInputs, fuse_array *results,
+                            char **error) {
+  // The inputs are read in place (CPU) or copied to the device once (CUDA).
+  std::vector<fuse::Executable::Operand> operands;
+  if (!toOperands(inputs, numInputs, operands, error))
+    return 1;
   llvm::Expected<std::vector<fuse::HostArray>> outputs =
-      program->executable->run(pointers);
+      program->executable->run(operands);
   program->lastKernels = fuse::rt::kernelRecords();
   if (!outputs) {
     setError(error, llvm::toString(outputs.takeError()));
     return 1;
   }
-  for (auto [i, output] : llvm::enumerate(*outputs)) {
-    fuse_array &result = results[i];
-    std::memset(&result, 0, sizeof(result));
-    result.dtype = static_cast<int32_t>(output.dtype());
-    result.rank = output.shape().size();
-    for (size_t d = 0; d < output.shape().size() && d < FUSE_MAX_RANK; ++d)
-      result.shape[d] = output.shape()[d];
-    result.data = output.release();
-  }
+  for (auto [i, output] : llvm::enumerate(*outputs))
+    fillResult(results[i], output.dtype(), output.shape(), output.release());
   return 0;
+}
+
+extern "C" int32_t fuse_run_device(fuse_program *program,
+                                   const fuse_array *inputs, int32_t numInputs,
+                                   uint64_t stream, fuse_array *results,
+                                   char **error) {
+  std::vector<fuse::Executable::Operand> operands;
+  if (!toOperands(inputs, numInputs, operands, error))
+    return 1;
+  llvm::Expected<std::vector<fuse::Executable::Operand>> outputs =
+      program->executable->runOnDevice(operands, stream);
+  program->lastKernels = fuse::rt::kernelRecords();
+  if (!outputs) {
+    setError(error, llvm::toString(outputs.takeError()));
+    return 1;
+  }
+  for (auto [i, output] : llvm::enumerate(*outputs))
+    fillResult(results[i], output.dtype, output.shape, output.data);
+  return 0;
+}
+
+extern "C" void fuse_free_device(void *data) {
+  if (data)
+    fuse::rt::deviceFree(data);
 }
 
 extern "C" char *fuse_last_profile_json(const fuse_program *program) {

@@ -263,6 +263,7 @@ Executable::compile(ModuleOp module, const RunOptions &options) {
   auto executable = std::unique_ptr<Executable>(new Executable());
   executable->entryName = func.getSymName().str();
   executable->runTarget = options.target;
+  executable->vectorBytes = std::max<int64_t>(options.pipeline.vectorBytes, 1);
   auto specOf = [&](Type type, llvm::StringRef what,
                     size_t index) -> llvm::Expected<TensorSpec> {
     auto tensor = dyn_cast<RankedTensorType>(type);
@@ -286,6 +287,11 @@ Executable::compile(ModuleOp module, const RunOptions &options) {
       return spec.takeError();
     executable->inputSpecs.push_back(*spec);
   }
+  if (func.getNumResults() == 0)
+    return llvm::createStringError(
+        formatLocation(func.getLoc()) + ": @" + executable->entryName +
+        " returns no result, so running it computes nothing; fuse-run runs "
+        "functions that return tensors");
   for (auto [i, type] : llvm::enumerate(func.getResultTypes())) {
     llvm::Expected<TensorSpec> spec = specOf(type, "result", i);
     if (!spec)
@@ -346,40 +352,53 @@ Executable::compile(ModuleOp module, const RunOptions &options) {
 // Run
 //===----------------------------------------------------------------------===//
 
-llvm::Error
-Executable::checkInputs(llvm::ArrayRef<const HostArray *> arrays) const {
-  if (arrays.size() != inputSpecs.size())
+llvm::Error Executable::checkOperands(llvm::ArrayRef<Operand> operands) const {
+  if (operands.size() != inputSpecs.size())
     return llvm::createStringError(
         "@" + entryName + " takes " + std::to_string(inputSpecs.size()) +
-        " argument(s), but " + std::to_string(arrays.size()) +
+        " argument(s), but " + std::to_string(operands.size()) +
         " input(s) were given");
-  for (auto [i, array] : llvm::enumerate(arrays)) {
+  for (auto [i, operand] : llvm::enumerate(operands)) {
     const TensorSpec &spec = inputSpecs[i];
     std::string which =
         "argument " + std::to_string(i) + " (" + spec.str() + ")";
-    if (array->dtype() != spec.dtype)
+    if (operand.dtype != spec.dtype)
       return llvm::createStringError(
           which + ": expected " + dtypeName(spec.dtype).str() + " data, got " +
-          dtypeName(array->dtype()).str());
-    if (array->shape().size() != spec.shape.size())
-      return llvm::createStringError(
-          which + ": expected rank " + std::to_string(spec.shape.size()) +
-          ", got shape " + shapeText(array->shape()));
+          dtypeName(operand.dtype).str());
+    if (operand.shape.size() != spec.shape.size())
+      return llvm::createStringError(which + ": expected rank " +
+                                     std::to_string(spec.shape.size()) +
+                                     ", got shape " + shapeText(operand.shape));
     for (auto [d, size] : llvm::enumerate(spec.shape))
-      if (!ShapedType::isDynamic(size) && size != array->shape()[d])
+      if (!ShapedType::isDynamic(size) && size != operand.shape[d])
         return llvm::createStringError(
             which + ": expected shape " + shapeText(spec.shape) + ", got " +
-            shapeText(array->shape()) + " (dimension " + std::to_string(d) +
+            shapeText(operand.shape) + " (dimension " + std::to_string(d) +
             ": " + std::to_string(size) + " vs " +
-            std::to_string(array->shape()[d]) + ")");
+            std::to_string(operand.shape[d]) + ")");
   }
   return llvm::Error::success();
+}
+
+static std::vector<Executable::Operand>
+operandsOf(llvm::ArrayRef<const HostArray *> arrays) {
+  std::vector<Executable::Operand> operands;
+  for (const HostArray *array : arrays)
+    operands.push_back(
+        {const_cast<void *>(array->data()), array->dtype(), array->shape()});
+  return operands;
+}
+
+llvm::Error
+Executable::checkInputs(llvm::ArrayRef<const HostArray *> arrays) const {
+  return checkOperands(operandsOf(arrays));
 }
 
 /// A failed size check names dimensions of arguments ("dimension 0 of
 /// argument 1"); add the sizes they had in this run.
 static std::string withSizes(const std::string &message,
-                             llvm::ArrayRef<const HostArray *> arrays) {
+                             llvm::ArrayRef<Executable::Operand> operands) {
   llvm::Regex dimension("dimension ([0-9]+) of argument ([0-9]+)");
   llvm::StringRef rest = message;
   std::vector<std::string> sizes;
@@ -388,8 +407,8 @@ static std::string withSizes(const std::string &message,
     unsigned d = 0, a = 0;
     match[1].getAsInteger(10, d);
     match[2].getAsInteger(10, a);
-    if (a < arrays.size() && d < arrays[a]->shape().size())
-      sizes.push_back(std::to_string(arrays[a]->shape()[d]));
+    if (a < operands.size() && d < operands[a].shape.size())
+      sizes.push_back(std::to_string(operands[a].shape[d]));
     rest = rest.substr(match[0].data() - rest.data() + match[0].size());
   }
   if (sizes.empty())
@@ -397,42 +416,19 @@ static std::string withSizes(const std::string &message,
   return message + "; this run has " + llvm::join(sizes, " vs ");
 }
 
-llvm::Expected<std::vector<HostArray>>
-Executable::run(llvm::ArrayRef<const HostArray *> arrays) {
-  if (llvm::Error error = checkInputs(arrays))
-    return std::move(error);
-  bool cuda = runTarget == Target::CUDA;
-  rt::clearError();
-  rt::beginRun(cuda ? rt::Mode::CUDA : rt::Mode::CPU);
-
-  // Device copies of the inputs (CUDA) or the host arrays themselves.
-  std::vector<void *> deviceInputs;
-  auto freeInputs = [&] {
-    for (void *ptr : deviceInputs)
-      rt::deviceFree(ptr);
-  };
+llvm::Expected<std::vector<Executable::Operand>>
+Executable::invoke(llvm::ArrayRef<Operand> operands) {
+  // Memref descriptors: both pointers, offset 0, sizes, row-major strides.
   std::vector<std::vector<int64_t>> descriptors;
-  for (const HostArray *array : arrays) {
-    void *data = const_cast<void *>(array->data());
-    if (cuda) {
-      data = rt::deviceAlloc(array->sizeInBytes());
-      if (!data ||
-          !rt::copyToDevice(data, array->data(), array->sizeInBytes())) {
-        rt::deviceFree(data);
-        freeInputs();
-        return llvm::createStringError(rt::lastError());
-      }
-      deviceInputs.push_back(data);
-    }
-    std::vector<int64_t> words(descriptorWords(array->shape().size()));
-    auto ptr = reinterpret_cast<int64_t>(data);
-    words[0] = words[1] = ptr;
+  for (const Operand &operand : operands) {
+    size_t rank = operand.shape.size();
+    std::vector<int64_t> words(descriptorWords(rank));
+    words[0] = words[1] = reinterpret_cast<int64_t>(operand.data);
     int64_t stride = 1;
-    size_t rank = array->shape().size();
     for (size_t d = rank; d-- > 0;) {
-      words[3 + d] = array->shape()[d];
+      words[3 + d] = operand.shape[d];
       words[3 + rank + d] = stride;
-      stride *= array->shape()[d];
+      stride *= operand.shape[d];
     }
     descriptors.push_back(std::move(words));
   }
@@ -450,45 +446,132 @@ Executable::run(llvm::ArrayRef<const HostArray *> arrays) {
   for (void *&pointer : pointers)
     args.push_back(&pointer);
 
-  bool finished = callJit(entry, args.data());
-  bool ok = rt::endRun() && finished;
-  std::string error = !finished ? jitError : rt::lastError();
-  freeInputs();
-  if (!finished)
-    return llvm::createStringError(withSizes(error, arrays));
+  if (!callJit(entry, args.data())) {
+    // The JIT'd code stopped at a failed check before returning results.
+    rt::endRun();
+    return llvm::createStringError(withSizes(jitError, operands));
+  }
+  bool ok = rt::endRun();
 
-  std::vector<HostArray> outputs;
+  // Every result is a fresh buffer (fuse-own-results): offset 0, allocated
+  // pointer == aligned pointer.
+  std::vector<Operand> outputs;
   size_t offset = 0;
   for (const TensorSpec &spec : resultSpecs) {
     size_t rank = spec.shape.size();
     int64_t *words = results.data() + offset;
     offset += descriptorWords(rank);
-    auto *allocated = reinterpret_cast<void *>(words[0]);
-    auto *aligned = reinterpret_cast<char *>(words[1]);
-    std::vector<int64_t> shape(words + 3, words + 3 + rank);
+    outputs.push_back({reinterpret_cast<void *>(words[0]), spec.dtype,
+                       llvm::ArrayRef<int64_t>(words + 3, rank).vec()});
+  }
+  if (!ok) {
+    for (const Operand &output : outputs)
+      freeResult(output.data);
+    return llvm::createStringError(rt::lastError());
+  }
+  return outputs;
+}
+
+void Executable::freeResult(void *data) const {
+  if (runTarget == Target::CUDA)
+    rt::deviceFree(data);
+  else
+    rt::hostFree(data);
+}
+
+bool Executable::isAligned(const void *data) const {
+  return reinterpret_cast<uintptr_t>(data) % vectorBytes == 0;
+}
+
+static size_t sizeInBytes(const Executable::Operand &operand) {
+  size_t count = 1;
+  for (int64_t size : operand.shape)
+    count *= size;
+  return count * dtypeSize(operand.dtype);
+}
+
+llvm::Expected<std::vector<HostArray>>
+Executable::run(llvm::ArrayRef<const HostArray *> arrays) {
+  return run(operandsOf(arrays));
+}
+
+llvm::Expected<std::vector<HostArray>>
+Executable::run(llvm::ArrayRef<Operand> inputs) {
+  if (llvm::Error error = checkOperands(inputs))
+    return std::move(error);
+  bool cuda = runTarget == Target::CUDA;
+  rt::clearError();
+  rt::beginRun(cuda ? rt::Mode::CUDA : rt::Mode::CPU);
+
+  // Device copies of the inputs (CUDA) or the host arrays themselves,
+  // except that kernels load whole vectors: data that is not aligned to the
+  // vector size (a numpy view at an offset) is copied first.
+  std::vector<Operand> operands(inputs.begin(), inputs.end());
+  std::vector<HostArray> alignedCopies;
+  if (!cuda) {
+    for (Operand &operand : operands) {
+      if (isAligned(operand.data))
+        continue;
+      llvm::Expected<HostArray> copy =
+          HostArray::create(operand.dtype, operand.shape);
+      if (!copy) {
+        rt::endRun();
+        return copy.takeError();
+      }
+      std::memcpy(copy->data(), operand.data, copy->sizeInBytes());
+      operand.data = copy->data();
+      alignedCopies.push_back(std::move(*copy));
+    }
+  }
+  std::vector<void *> deviceInputs;
+  auto freeInputs = [&] {
+    for (void *ptr : deviceInputs)
+      rt::deviceFree(ptr);
+  };
+  if (cuda) {
+    for (Operand &operand : operands) {
+      size_t bytes = sizeInBytes(operand);
+      void *data = rt::deviceAlloc(bytes);
+      if (!data || !rt::copyToDevice(data, operand.data, bytes)) {
+        rt::deviceFree(data);
+        freeInputs();
+        rt::endRun();
+        return llvm::createStringError(rt::lastError());
+      }
+      deviceInputs.push_back(data);
+      operand.data = data;
+    }
+  }
+
+  llvm::Expected<std::vector<Operand>> results = invoke(operands);
+  freeInputs();
+  if (!results)
+    return results.takeError();
+
+  bool ok = true;
+  std::string error;
+  std::vector<HostArray> outputs;
+  for (const Operand &result : *results) {
     if (ok) {
-      llvm::Expected<HostArray> array = HostArray::create(spec.dtype, shape);
+      llvm::Expected<HostArray> array =
+          HostArray::create(result.dtype, result.shape);
       if (!array) {
         ok = false;
         error = llvm::toString(array.takeError());
       } else {
-        char *source = aligned + words[2] * dtypeSize(spec.dtype);
         if (cuda) {
-          if (!rt::copyToHost(array->data(), source, array->sizeInBytes())) {
+          if (!rt::copyToHost(array->data(), result.data,
+                              array->sizeInBytes())) {
             ok = false;
             error = rt::lastError();
           }
         } else {
-          std::memcpy(array->data(), source, array->sizeInBytes());
+          std::memcpy(array->data(), result.data, array->sizeInBytes());
         }
         outputs.push_back(std::move(*array));
       }
     }
-    // Every result is a fresh buffer the caller owns (fuse-own-results).
-    if (cuda)
-      rt::deviceFree(allocated);
-    else
-      rt::hostFree(allocated);
+    freeResult(result.data);
   }
   // A failed free is an error too (a leak on the device).
   if (ok && !rt::lastError().empty()) {
@@ -498,4 +581,29 @@ Executable::run(llvm::ArrayRef<const HostArray *> arrays) {
   if (!ok)
     return llvm::createStringError(error);
   return outputs;
+}
+
+llvm::Expected<std::vector<Executable::Operand>>
+Executable::runOnDevice(llvm::ArrayRef<Operand> inputs, uint64_t stream) {
+  if (runTarget != Target::CUDA)
+    return llvm::createStringError(
+        "arrays in device memory need the cuda target; @" + entryName +
+        " was compiled for the cpu");
+  if (llvm::Error error = checkOperands(inputs))
+    return std::move(error);
+  for (auto [i, operand] : llvm::enumerate(inputs))
+    if (!isAligned(operand.data))
+      return llvm::createStringError(
+          "argument " + std::to_string(i) + " (" + inputSpecs[i].str() +
+          "): its device data is not " + std::to_string(vectorBytes) +
+          "-byte aligned, which the kernels' vector loads need; pass a copy "
+          "(a view at an offset is not aligned)");
+  rt::clearError();
+  rt::beginRun(rt::Mode::CUDA);
+  // The inputs may still be being written on their producer's stream.
+  if (stream && !rt::synchronizeStream(stream)) {
+    rt::endRun();
+    return llvm::createStringError(rt::lastError());
+  }
+  return invoke(inputs);
 }

@@ -187,11 +187,19 @@ bool loadDriver() {
          resolve(l, d.cuLaunchKernel, {"cuLaunchKernel"});
 }
 
-/// True when CUDA calls may proceed: initialized and no error so far.
+/// Whether this thread has made the context current (a finalizer in
+/// Python, say, may free device memory from another thread).
+thread_local bool contextIsCurrent = false;
+
+/// True when CUDA calls may proceed: initialized, the context current on this
+/// thread, and no error so far.
 bool ready() {
   State &s = state();
   if (!s.initialized)
     fail("the CUDA runtime was used before initCuda()");
+  if (s.initialized && !contextIsCurrent)
+    contextIsCurrent =
+        check(s.driver.cuCtxSetCurrent(s.context), "cuCtxSetCurrent");
   return s.initialized && s.error.empty();
 }
 
@@ -215,6 +223,14 @@ void fuse::rt::beginRun(Mode mode) {
   s.pending.clear();
   s.kernels.clear();
   s.copies.clear();
+}
+
+bool fuse::rt::synchronizeStream(uint64_t stream) {
+  if (!initCuda())
+    return false;
+  return check(state().driver.cuStreamSynchronize(
+                   reinterpret_cast<CUstream>(static_cast<uintptr_t>(stream))),
+               "cuStreamSynchronize (the inputs' stream)");
 }
 
 bool fuse::rt::endRun() {
@@ -311,6 +327,7 @@ bool fuse::rt::initCuda() {
     return false;
   }
   s.initialized = true;
+  contextIsCurrent = true;
   std::atexit(shutdownCuda);
   return true;
 }
@@ -349,7 +366,8 @@ void *fuse::rt::deviceAlloc(size_t bytes) {
     return nullptr;
   CUdeviceptr ptr = 0;
   // cuMemAlloc refuses 0 bytes; an empty tensor still needs an address.
-  if (!check(state().driver.cuMemAlloc(&ptr, bytes ? bytes : 1), "cuMemAlloc"))
+  std::string call = "cuMemAlloc of " + std::to_string(bytes) + " bytes";
+  if (!check(state().driver.cuMemAlloc(&ptr, bytes ? bytes : 1), call.c_str()))
     return nullptr;
   return reinterpret_cast<void *>(ptr);
 }
@@ -359,6 +377,8 @@ void fuse::rt::deviceFree(void *ptr) {
   if (!ptr || !s.initialized)
     return;
   // Frees run even after an error, so that nothing leaks.
+  if (!contextIsCurrent)
+    contextIsCurrent = s.driver.cuCtxSetCurrent(s.context) == 0;
   CUresult result = s.driver.cuMemFree(reinterpret_cast<CUdeviceptr>(ptr));
   check(result, "cuMemFree");
 }

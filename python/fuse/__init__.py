@@ -12,11 +12,16 @@
     print(add_relu.mlir)               # the traced fuse program
     print(fuse.explain(add_relu, a, b))  # 1 kernel fused vs 2 eager
 
+On a GPU machine the same functions take PyTorch and CuPy arrays in GPU
+memory (__cuda_array_interface__, DLPack) and run on them in place, returning
+arrays of the same kind (see README.md, "GPU arrays").
+
 The package talks to the fuse library (libfuse_capi.so, include/fuse-c/Fuse.h)
 through ctypes; see README.md for where it looks for it.
 """
 
 from ._capi import FuseError, LibraryNotFoundError, library_path
+from ._device import DeviceArray
 from ._jit import CacheInfo, clear_cache, jit
 from ._program import Program, TensorType, compile
 from ._report import explain, report
@@ -55,8 +60,8 @@ from ._trace import (
 )
 
 __all__ = [
-    "FuseError", "LibraryNotFoundError", "library_path", "CacheInfo", "clear_cache", "jit",
-    "Program", "TensorType", "compile", "explain", "report", "Tensor",
+    "FuseError", "LibraryNotFoundError", "library_path", "DeviceArray", "CacheInfo",
+    "clear_cache", "jit", "Program", "TensorType", "compile", "explain", "report", "Tensor",
     "abs", "add", "cast", "ceil", "clamp", "clip", "cos", "div", "erf", "exp", "floor",
     "gelu", "hardswish", "leaky_relu", "log", "maximum", "minimum", "mul", "neg", "pow",
     "reciprocal", "relu", "rsqrt", "sigmoid", "silu", "sin", "sqrt", "sub", "tanh", "where",

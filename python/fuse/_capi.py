@@ -72,6 +72,10 @@ def _declare(lib):
         "fuse_result_type": (None, [prog, ctypes.c_int32, ctypes.POINTER(Array)]),
         "fuse_run": (ctypes.c_int32, [prog, ctypes.POINTER(Array), ctypes.c_int32,
                                       ctypes.POINTER(Array), c_char_pp]),
+        "fuse_run_device": (ctypes.c_int32, [prog, ctypes.POINTER(Array), ctypes.c_int32,
+                                             ctypes.c_uint64, ctypes.POINTER(Array),
+                                             c_char_pp]),
+        "fuse_free_device": (None, [ctypes.c_void_p]),
         # Owned strings come back as void pointers so that they can be freed.
         "fuse_last_profile_json": (ctypes.c_void_p, [prog]),
         "fuse_report_json": (ctypes.c_void_p, [ctypes.c_char_p, c_char_pp]),

@@ -27,7 +27,8 @@ ALL = tuple(_INFO)
 SUPPORTED_NUMPY = "float16, float32, float64, int32, int64 and bool"
 BF16_NOTE = ("bfloat16 is a fuse element type, but numpy has no bfloat16 "
              "dtype, so it can only be used inside a traced function "
-             "(fuse.cast(x, 'bfloat16')), not for arguments or results")
+             "(fuse.cast(x, 'bfloat16')) and for torch.Tensors on the GPU, not for "
+             "numpy arguments or results")
 
 _BY_ENUM = {code: name for name, (code, _, _) in _INFO.items()}
 _BY_NUMPY = {info[1]: name for name, info in _INFO.items() if info[1] is not None}

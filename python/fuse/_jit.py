@@ -30,9 +30,15 @@ def clear_cache():
 
 
 def _is_array(value):
-    return (isinstance(value, (np.ndarray, np.generic, list, tuple))
-            or hasattr(value, "__array__") or hasattr(value, "__cuda_array_interface__")
-            or hasattr(value, "__dlpack__"))
+    if isinstance(value, (np.ndarray, np.generic, list, tuple)):
+        return True
+    try:
+        return (hasattr(value, "__array__") or hasattr(value, "__cuda_array_interface__")
+                or hasattr(value, "__dlpack__"))
+    except Exception:
+        # An array interface that fails when read (PyTorch's for a tensor
+        # that requires grad): reading it again says why.
+        return True
 
 
 class _Jitted:
@@ -104,16 +110,18 @@ class _Jitted:
     def _prepare(self, args, kwargs):
         """The signature key, the trace's leaves, rebuild, and the arrays."""
         leaves, rebuild = self._leaves(args, kwargs)
-        key, spec, arrays = [], [], []
+        key, spec, arrays, named = [], [], [], []
         for name, value in leaves:
             if _is_array(value):
-                array = _program.check_host_array(value, len(arrays))
-                array, dtype = _program.prepare(array, len(arrays))
+                # Host and GPU arrays of the same dtypes and ranks have one
+                # key: they run the same program.
+                array, dtype = _program.prepare_argument(value, len(arrays))
                 # A size of 1 stays static so that it broadcasts; others are `?`.
                 shape = tuple(1 if s == 1 else None for s in array.shape)
                 key.append(("tensor", dtype, shape))
                 spec.append(("tensor", name, dtype, shape))
                 arrays.append((array, dtype))
+                named.append((f"argument {name!r}", value, array))
             else:
                 try:
                     hash(value)
@@ -124,6 +132,7 @@ class _Jitted:
                 key.append(("const", type(value).__qualname__,
                             repr(value) if isinstance(value, float) else value))
                 spec.append(("const", value))
+        _program.check_one_side(named)
         return tuple(key), spec, rebuild, arrays
 
     def _lookup(self, args, kwargs, compile_it):

@@ -1,4 +1,4 @@
-"""A compiled fuse program: compile MLIR text, run it on numpy arrays."""
+"""A compiled fuse program: compile MLIR text, run it on numpy arrays or GPU arrays."""
 
 import ctypes
 import json
@@ -6,9 +6,7 @@ import weakref
 
 import numpy as np
 
-from . import _capi, _dtypes
-
-_DLPACK_CPU = 1
+from . import _capi, _device, _dtypes
 
 
 def _type_str(dtype, shape):
@@ -39,28 +37,19 @@ class TensorType:
 
 
 def check_host_array(value, index):
-    """`value` as a numpy array the C API can read, or TypeError. GPU arrays
-    are not accepted (yet)."""
+    """`value` (not a GPU array: see _device.device_input) as a numpy array
+    the C API can read, or TypeError."""
     if isinstance(value, np.ndarray):
         return value
     if isinstance(value, np.generic):
         return np.asarray(value)
-    if hasattr(value, "__cuda_array_interface__"):
-        raise TypeError(
-            f"fuse: argument {index} is a GPU array ({type(value).__name__} with "
-            f"__cuda_array_interface__); only numpy arrays in host memory are supported "
-            f"for now: copy it to the host first (e.g. cupy.asnumpy(x), x.cpu().numpy())")
-    device = getattr(value, "__dlpack_device__", None)
-    if device is not None:
+    if hasattr(value, "__dlpack__") and not hasattr(value, "__array__"):
+        # A host DLPack producer without the array interface.
         try:
-            kind = device()[0]
-        except Exception:
-            kind = None
-        if kind != _DLPACK_CPU:
-            raise TypeError(
-                f"fuse: argument {index} is a DLPack array on device {device()!r}, not in "
-                f"host memory; only numpy arrays in host memory are supported for now: copy "
-                f"it to the host first (e.g. x.cpu().numpy())")
+            return np.from_dlpack(value)
+        except Exception as e:
+            raise TypeError(f"fuse: argument {index} ({type(value).__name__}) could not be "
+                            f"read through DLPack: {e}") from None
     try:
         return np.asarray(value)
     except Exception as e:
@@ -68,14 +57,48 @@ def check_host_array(value, index):
                         f"array: {e}") from None
 
 
+def prepare_argument(value, index):
+    """(array, fuse dtype) of an array argument: a _device.DeviceInput for a
+    GPU array (read in place), otherwise a numpy array from prepare()."""
+    device = _device.device_input(value, f"argument {index}")
+    if device is not None:
+        return device, device.dtype
+    return prepare(check_host_array(value, index), index)
+
+
+def _type_name(value):
+    module = type(value).__module__.split(".")[0]
+    return type(value).__qualname__ if module == "builtins" else \
+        f"{module}.{type(value).__qualname__}"
+
+
+def check_one_side(arguments):
+    """TypeError unless the arrays of one call are all in host memory or all
+    on the GPU. `arguments`: (name, value, array from prepare_argument)."""
+    host = [(n, v, a) for n, v, a in arguments if not isinstance(a, _device.DeviceInput)]
+    gpu = [(n, v, a) for n, v, a in arguments if isinstance(a, _device.DeviceInput)]
+    if not host or not gpu:
+        return
+    (hn, hv, ha), (gn, gv, _) = host[0], gpu[0]
+    hint = (" (a Python scalar is a constant of a fuse.jit function, and goes with "
+            "either)") if ha.ndim == 0 else ""
+    raise TypeError(
+        f"fuse: {hn} ({_type_name(hv)}) is in host memory but {gn} ({_type_name(gv)}) is on "
+        f"the GPU; the arrays of one call must be all host (numpy) arrays or all GPU arrays: "
+        f"move {hn} to the GPU{hint}, or {gn} to the host")
+
+
 def prepare(array, index):
-    """A C-contiguous, native-byte-order copy of `array` when it is not one
-    already, and its fuse dtype."""
+    """A C-contiguous, native-byte-order, aligned (_device.ALIGNMENT) copy of
+    `array` when it is not one already, and its fuse dtype."""
     dtype = _dtypes.from_numpy(array.dtype, what=f"argument {index}")
     if not array.dtype.isnative:
         array = array.astype(array.dtype.newbyteorder("="))
     if not array.flags.c_contiguous:
         array = np.ascontiguousarray(array)
+    if array.ctypes.data % _device.ALIGNMENT and _device.needs_alignment(dtype, array.shape):
+        # A view at an offset (x[1:]): the library reads arrays in place.
+        array = array.copy()
     if array.ndim > _capi.MAX_RANK:
         raise TypeError(f"fuse: argument {index} has rank {array.ndim}; fuse takes at "
                         f"most rank {_capi.MAX_RANK}")
@@ -87,11 +110,7 @@ def _owned_array(lib, result):
     the array (and every view of it) is gone."""
     name = _dtypes.from_enum(result.dtype)
     shape = tuple(result.shape[i] for i in range(result.rank))
-    if name == "bf16":
-        if result.data:
-            lib.fuse_free_buffer(result.data)
-        raise TypeError("fuse: a result is bfloat16, which numpy cannot hold; "
-                        "cast it (fuse.cast(x, 'float32')) before returning it")
+    # Not bf16: run_prepared refuses those programs.
     dtype = _dtypes.to_numpy(name)
     count = int(np.prod(shape, dtype=np.int64))
     nbytes = count * dtype.itemsize
@@ -188,22 +207,29 @@ class Program:
         if len(args) != len(self.inputs):
             raise TypeError(f"fuse: the program takes {len(self.inputs)} argument(s), "
                             f"{len(args)} given")
-        arrays = []
+        arrays, named = [], []
         for i, (value, spec) in enumerate(zip(args, self.inputs)):
+            array = value
             if isinstance(value, (bool, int, float)) and spec.dtype != "bf16":
-                value = np.asarray(value, _dtypes.to_numpy(spec.dtype))
-            arrays.append(prepare(check_host_array(value, i), i))
+                array = np.asarray(value, _dtypes.to_numpy(spec.dtype))
+            arrays.append(prepare_argument(array, i))
+            named.append((f"argument {i}", value, arrays[-1][0]))
+        check_one_side(named)
         return self.run_prepared(arrays)
 
     def run_prepared(self, arrays):
-        """Runs on (array, fuse dtype) pairs from prepare()."""
-        inputs = (_capi.Array * max(len(arrays), 1))()
-        for slot, (array, dtype) in zip(inputs, arrays):
-            slot.data = array.ctypes.data
-            slot.dtype = _dtypes.enum_of(dtype)
-            slot.rank = array.ndim
-            for d, size in enumerate(array.shape):
-                slot.shape[d] = size
+        """Runs on (array, fuse dtype) pairs from prepare_argument(), all of
+        them numpy arrays (results are numpy arrays) or all GPU arrays
+        (results are arrays of the first one's kind)."""
+        if arrays and isinstance(arrays[0][0], _device.DeviceInput):
+            inputs = [a for a, _ in arrays]
+            return _device.as_kind(self._run_device(inputs), inputs[0])
+        for i, result in enumerate(self.results):
+            if result.dtype == "bf16":
+                raise TypeError(f"fuse: result {i} is bfloat16, which numpy cannot hold; cast "
+                                f"it (fuse.cast(x, 'float32')) before returning it, or pass "
+                                f"torch.Tensors on the GPU, which get a bfloat16 tensor")
+        inputs = self._c_arrays([(a.ctypes.data, dtype, a.shape) for a, dtype in arrays])
         results = (_capi.Array * max(len(self.results), 1))()
         error = ctypes.c_void_p()
         with _capi.run_lock:
@@ -211,18 +237,52 @@ class Program:
                                         ctypes.byref(error))
             if status != 0:
                 _capi.check_error(error, "fuse_run")
-            profile = self._lib.fuse_last_profile_json(self._handle)
+            self._read_profile()
+        return [_owned_array(self._lib, results[i]) for i in range(len(self.results))]
+
+    @staticmethod
+    def _c_arrays(arrays):
+        """fuse_array structs of (pointer, fuse dtype, shape) triples."""
+        inputs = (_capi.Array * max(len(arrays), 1))()
+        for slot, (data, dtype, shape) in zip(inputs, arrays):
+            slot.data = data
+            slot.dtype = _dtypes.enum_of(dtype)
+            slot.rank = len(shape)
+            for d, size in enumerate(shape):
+                slot.shape[d] = size
+        return inputs
+
+    def _read_profile(self):
+        profile = self._lib.fuse_last_profile_json(self._handle)
         self.last_profile = json.loads(_capi.take_string(profile)) if profile else None
-        out = []
-        failure = None
-        for i in range(len(self.results)):
-            try:
-                out.append(_owned_array(self._lib, results[i]))
-            except TypeError as e:
-                failure = failure or e
-        if failure:
-            raise failure
-        return out
+
+    def _run_device(self, inputs):
+        """Runs on GPU arrays (DeviceInputs) in place; DeviceArray results."""
+        if self.target != "cuda":
+            why = f": {self.target_note}" if self.target_note else ""
+            raise TypeError(f"fuse: GPU arrays need a program compiled for the cuda target, "
+                            f"and this one runs on the {self.target}{why}; compile with "
+                            f"target='cuda' (or 'auto' on a machine with a usable GPU), or pass "
+                            f"numpy arrays")
+        # The C API waits for one stream: the producers' work must be on it.
+        streams = {i.stream for i in inputs if i.stream is not None}
+        if len(streams) > 1:
+            raise ValueError(f"fuse: the GPU arguments come from different streams "
+                             f"({', '.join(hex(s) for s in sorted(streams))}); fuse waits for "
+                             f"one: synchronize the others first, or use one stream")
+        stream = streams.pop() if streams else 0
+        c_inputs = self._c_arrays([(i.data, i.dtype, i.shape) for i in inputs])
+        results = (_capi.Array * max(len(self.results), 1))()
+        error = ctypes.c_void_p()
+        with _capi.run_lock:
+            status = self._lib.fuse_run_device(self._handle, c_inputs, len(inputs), stream,
+                                               results, ctypes.byref(error))
+            if status != 0:
+                _capi.check_error(error, "fuse_run_device")
+            self._read_profile()
+        return [_device.DeviceArray(self._lib, r.data, _dtypes.from_enum(r.dtype),
+                                    [r.shape[d] for d in range(r.rank)])
+                for r in results[:len(self.results)]]
 
 
 def compile(text, entry=None, target="auto", fusion=True):

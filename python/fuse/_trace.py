@@ -637,8 +637,5 @@ def trace_function(fn, name, leaves, rebuild):
         if not isinstance(r, Tensor) or r._graph is not graph:
             raise TypeError(f"fuse: {name} returns {type(r).__name__} {r!r} as result {i}; "
                             f"a traced function returns Tensors computed from its arguments")
-        if r.dtype_name == "bf16":
-            raise TypeError(f"fuse: {name}'s result {i} is bfloat16, which numpy cannot hold; "
-                            f"cast it (fuse.cast(x, 'float32')) before returning it")
     return Trace(graph.emit(results), graph.emit(results, locations=True), graph.name, single,
                  len(graph.args))

@@ -42,7 +42,7 @@
 // RUN: not env FUSE_LIBCUDA=%fakecuda FAKE_CUDA_FAIL=cuMemAlloc_v2:1 FAKE_CUDA_LOG=%t.oom1.log fuse-run %fuse_src_root/examples/add_relu.mlir --target=cuda --input rand:1000000 --input rand:1000000 2>&1 | FileCheck %s --check-prefix=OOM
 // RUN: FileCheck %s --input-file=%t.oom1.log --check-prefix=OOM1-LOG --implicit-check-not=cuMemAlloc --implicit-check-not=cuMemcpy --implicit-check-not=cuMemFree --implicit-check-not=cuLaunchKernel
 
-// OOM: fuse-run: error: cuMemAlloc failed: CUDA_ERROR_OUT_OF_MEMORY (out of memory)
+// OOM: fuse-run: error: cuMemAlloc of 4000000 bytes failed: CUDA_ERROR_OUT_OF_MEMORY (out of memory)
 // OOM1-LOG:      cuMemAlloc_v2 4000000 -> CUDA_ERROR_OUT_OF_MEMORY (injected)
 // OOM1-LOG:      cuModuleUnload
 // OOM1-LOG:      leaks: 0

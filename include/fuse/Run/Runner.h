@@ -61,12 +61,36 @@ public:
   /// sizes. Errors name the argument, what was expected and what was given.
   llvm::Error checkInputs(llvm::ArrayRef<const HostArray *> inputs) const;
 
-  /// Runs the function once. The runtime's records describe the run.
+  /// An array the caller holds: row-major data of `dtype` and `shape`.
+  struct Operand {
+    void *data = nullptr;
+    DType dtype = DType::F32;
+    std::vector<int64_t> shape;
+  };
+
+  /// Runs the function once on host arrays (read in place on the CPU
+  /// target, copied to the device once on the cuda target). The runtime's
+  /// records describe the run.
   llvm::Expected<std::vector<HostArray>>
   run(llvm::ArrayRef<const HostArray *> inputs);
+  llvm::Expected<std::vector<HostArray>> run(llvm::ArrayRef<Operand> inputs);
+  /// Runs the function (cuda target) on arrays already in device memory,
+  /// with no host copies, after synchronizing `stream` (a CUstream of the
+  /// library that produced them; 0: none). Returns the results in device
+  /// memory the caller owns (freeResult).
+  llvm::Expected<std::vector<Operand>>
+  runOnDevice(llvm::ArrayRef<Operand> inputs, uint64_t stream);
+  /// Frees a result buffer of runOnDevice.
+  void freeResult(void *data) const;
 
 private:
   Executable() = default;
+  llvm::Error checkOperands(llvm::ArrayRef<Operand> operands) const;
+  /// Whether `data` is aligned for the kernels' vector loads and stores.
+  bool isAligned(const void *data) const;
+  /// Calls the function on `operands` (their memory is the target's) and
+  /// ends the run; the results' buffers belong to the caller.
+  llvm::Expected<std::vector<Operand>> invoke(llvm::ArrayRef<Operand> operands);
 
   std::unique_ptr<mlir::ExecutionEngine> engine;
   void (*entry)(void **) = nullptr;
@@ -75,6 +99,8 @@ private:
   std::vector<TensorSpec> resultSpecs;
   std::vector<std::string> kernels;
   Target runTarget = Target::CPU;
+  /// The kernels' vector size in bytes: the alignment they assume.
+  int64_t vectorBytes = 16;
 };
 
 /// The element type of `dtype` in `context`, and back.

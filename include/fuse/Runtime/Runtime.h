@@ -72,6 +72,10 @@ struct DeviceInfo {
 bool initCuda();
 DeviceInfo deviceInfo();
 
+/// Waits for the work queued on `stream`, another library's CUstream (the
+/// inputs' producer). False (see lastError()) on a CUDA error.
+bool synchronizeStream(uint64_t stream);
+
 /// Device memory; errors are recorded, and allocation returns nullptr.
 void *deviceAlloc(size_t bytes);
 void deviceFree(void *ptr);

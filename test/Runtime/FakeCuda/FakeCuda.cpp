@@ -10,6 +10,9 @@
 // - cuModuleLoadDataEx accepts NUL-terminated PTX text and records its
 //   `.entry` names; cuModuleGetFunction finds only those;
 // - cuLaunchKernel records the launch and runs nothing;
+// - the default-stream handles CU_STREAM_LEGACY (0x1) and
+//   CU_STREAM_PER_THREAD (0x2) are valid streams, as in the driver; the log
+//   names them (`cuStreamSynchronize legacy`);
 // - every event pair measures 0.25 ms.
 //
 // Handles are checked as the driver checks them (unknown or destroyed
@@ -319,8 +322,27 @@ bool touchesDevice(CUdeviceptr ptr, size_t bytes) {
   return it != s.allocations.end() && it->first < ptr + bytes;
 }
 
+// The handles of the default streams, which the driver accepts wherever a
+// stream goes, in any context (CU_STREAM_LEGACY, CU_STREAM_PER_THREAD).
+// Libraries hand them to each other, e.g. through __cuda_array_interface__.
+constexpr uintptr_t kStreamLegacy = 0x1;
+constexpr uintptr_t kStreamPerThread = 0x2;
+
 bool validStream(CUstream stream) {
-  return !stream || state().streams.count(static_cast<Stream *>(stream));
+  auto handle = reinterpret_cast<uintptr_t>(stream);
+  return !stream || handle == kStreamLegacy || handle == kStreamPerThread ||
+         state().streams.count(static_cast<Stream *>(stream));
+}
+
+/// How the log shows a stream: the default-stream handles by name, others
+/// (null, created, invalid) not at all.
+std::string streamName(CUstream stream) {
+  auto handle = reinterpret_cast<uintptr_t>(stream);
+  if (handle == kStreamLegacy)
+    return "legacy";
+  if (handle == kStreamPerThread)
+    return "per-thread";
+  return "";
 }
 
 bool validEvent(CUevent event) {
@@ -744,7 +766,7 @@ FAKE_CUDA_API CUresult cuStreamDestroy_v2(CUstream stream) {
 }
 
 FAKE_CUDA_API CUresult cuStreamSynchronize(CUstream stream) {
-  Call call("cuStreamSynchronize");
+  Call call("cuStreamSynchronize", streamName(stream));
   if (CUresult error = call.injectedError())
     return call.done(error);
   if (CUresult error = contextError())
