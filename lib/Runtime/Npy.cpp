@@ -346,8 +346,7 @@ static std::string formatShape(llvm::ArrayRef<int64_t> shape) {
   return out + ")";
 }
 
-/// The array in `bytes`, the contents of a file; errors do not name the file.
-static llvm::Expected<HostArray> parseNpy(StringRef bytes) {
+llvm::Expected<HostArray> fuse::parseNpy(StringRef bytes) {
   auto fail = [](const llvm::Twine &what) {
     return llvm::createStringError(what);
   };

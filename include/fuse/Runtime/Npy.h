@@ -85,6 +85,10 @@ private:
 /// Reads an .npy file.
 llvm::Expected<HostArray> readNpy(llvm::StringRef path);
 
+/// The array in `bytes`, the contents of an .npy file; errors do not name a
+/// file.
+llvm::Expected<HostArray> parseNpy(llvm::StringRef bytes);
+
 /// Writes `array` as an .npy file whose header is byte-for-byte what numpy
 /// writes (version 1.0, or 2.0 when the header needs it; data 64-aligned).
 /// BF16 is written as '<f4' (see above).

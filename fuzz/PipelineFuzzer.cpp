@@ -1,0 +1,58 @@
+//===- PipelineFuzzer.cpp - fuzz the whole compiler, text to PTX ----------===//
+//
+// Any text that parses goes through the report and the whole pipeline to PTX,
+// fused and eager; each either succeeds or fails with diagnostics, never
+// crashes. A program that compiles has as many PTX kernels as the report
+// says.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FuzzerUtils.h"
+
+#include "fuse/Pipelines/Pipelines.h"
+#include "fuse/Report/Report.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "mlir/Pass/PassManager.h"
+
+#include <cstdint>
+
+static size_t countEntries(llvm::StringRef ptx) {
+  size_t count = 0;
+  for (size_t at = ptx.find(".entry "); at != llvm::StringRef::npos;
+       at = ptx.find(".entry ", at + 1))
+    ++count;
+  return count;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  mlir::MLIRContext context(fuse::fuzz::registry(),
+                            mlir::MLIRContext::Threading::DISABLED);
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      fuse::fuzz::parse(context, data, size);
+  if (!module)
+    return 0;
+  fuse::PipelineOptions options;
+  llvm::FailureOr<std::vector<fuse::FunctionReport>> report =
+      fuse::buildReport(*module, options);
+  for (bool fusion : {true, false}) {
+    options.fusion = fusion;
+    mlir::OwningOpRef<mlir::ModuleOp> copy = module->clone();
+    mlir::PassManager pm(&context);
+    fuse::buildPipeline(pm, fuse::Stage::PTX, options);
+    if (mlir::failed(pm.run(*copy)))
+      continue;
+    llvm::FailureOr<std::string> ptx = fuse::collectPTX(*copy);
+    if (mlir::failed(ptx) || mlir::failed(report))
+      continue;
+    size_t kernels = 0;
+    for (const fuse::FunctionReport &function : *report)
+      kernels += fusion ? function.fused.kernels.size()
+                        : function.eager.kernels.size();
+    if (countEntries(*ptx) != kernels)
+      fuse::fuzz::fail("the PTX's kernel count differs from the report's",
+                       fuse::fuzz::print(*module));
+  }
+  return 0;
+}

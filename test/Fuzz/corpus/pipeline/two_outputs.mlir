@@ -1,0 +1,9 @@
+// Two results from one kernel: the gate g = sigmoid(x + y) and the output
+// (x + y) * g. The sum is recomputed inside the kernel, never written; both
+// results come out of the one kernel.
+func.func @two_outputs(%x: tensor<?xf32>, %y: tensor<?xf32>) -> (tensor<?xf32>, tensor<?xf32>) {
+  %s = fuse.add %x, %y : tensor<?xf32>
+  %g = fuse.sigmoid %s : tensor<?xf32>
+  %o = fuse.mul %s, %g : tensor<?xf32>
+  return %o, %g : tensor<?xf32>, tensor<?xf32>
+}
