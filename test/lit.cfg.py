@@ -10,7 +10,7 @@ config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.fuse_obj_root, "test")
-config.excludes = ["Inputs", "Unit", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.excludes = ["Inputs", "corpus", "Unit", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 config.substitutions.append(("%python", "/usr/bin/python3"))
 
 config.substitutions.append(("%fuse_src_root", config.fuse_src_root))
@@ -18,7 +18,8 @@ config.substitutions.append(("%fuse_obj_root", config.fuse_obj_root))
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
-tools = ["fuse-opt", "fuse-run", "fuse-lsp-server"]
+tools = ["fuse-opt", "fuse-run", "fuse-lsp-server", "fuse-parse-fuzzer",
+         "fuse-pipeline-fuzzer", "fuse-npy-fuzzer"]
 llvm_config.add_tool_substitutions(tools, [config.fuse_tools_dir])
 
 # PTX from the tests is assembled by ptxas when the CUDA toolkit is present.
@@ -30,6 +31,16 @@ if config.ptxas and os.path.exists(config.ptxas):
 if os.path.exists(config.fake_cuda):
     config.available_features.add("fakecuda")
     config.substitutions.append(("%fakecuda", config.fake_cuda))
+
+# Tests that need gigabytes and minutes (test/Errors/large-index*.test) run
+# only when asked: lit --param large_tests=1.
+if lit_config.params.get("large_tests"):
+    config.available_features.add("large-tests")
+
+# The sanitizer build (scripts/test-sanitizers): ASan reserves terabytes of
+# address space, so tests that limit it are unsupported there.
+if "Address" in config.sanitizers:
+    config.available_features.add("asan")
 
 # A usable GPU: tests marked `REQUIRES: cuda-device` run where there is one.
 import ctypes

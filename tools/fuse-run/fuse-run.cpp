@@ -18,9 +18,11 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 
@@ -108,6 +110,24 @@ static int fail(const llvm::Twine &message) {
   return 1;
 }
 
+/// Writes `contents` to `path` (the value of `flag`); a file that cannot be
+/// opened or written is an error naming the flag, the file and why.
+static int writeOutput(llvm::StringRef flag, llvm::StringRef path,
+                       llvm::StringRef contents) {
+  std::string error;
+  auto out = mlir::openOutputFile(path, &error);
+  if (!out)
+    return fail(flag + ": " + error);
+  out->os() << contents;
+  out->os().close();
+  if (std::error_code ec = out->os().error()) {
+    out->os().clear_error();
+    return fail(flag + ": cannot write '" + path + "': " + ec.message());
+  }
+  out->keep();
+  return 0;
+}
+
 //===----------------------------------------------------------------------===//
 // Inputs
 //===----------------------------------------------------------------------===//
@@ -129,6 +149,68 @@ static llvm::Expected<std::vector<int64_t>> parseShape(llvm::StringRef text) {
 }
 
 /// Builds argument `index` from `spec`, with the signature's dtype.
+/// The host memory the kernel says is available (MemAvailable), if known.
+static std::optional<uint64_t> availableMemory() {
+  auto meminfo = llvm::MemoryBuffer::getFileAsStream("/proc/meminfo");
+  if (!meminfo)
+    return std::nullopt;
+  llvm::StringRef text = (*meminfo)->getBuffer();
+  size_t at = text.find("MemAvailable:");
+  if (at == llvm::StringRef::npos)
+    return std::nullopt;
+  uint64_t kib = 0;
+  if (text.substr(at + 13).ltrim().consumeInteger(10, kib))
+    return std::nullopt;
+  return kib * 1024;
+}
+
+/// Each input is allocated and filled separately, and Linux lets an
+/// allocation succeed even when it cannot be backed by memory: the process
+/// would be killed while filling the inputs. Refuses an input, or inputs
+/// together, larger than the memory available, before allocating any.
+static std::optional<std::string>
+checkInputMemory(llvm::ArrayRef<std::string> specs,
+                 llvm::ArrayRef<TensorSpec> signature) {
+  std::optional<uint64_t> available = availableMemory();
+  if (!available)
+    return std::nullopt;
+  auto tooMuch = [&](uint64_t bytes, llvm::StringRef how) {
+    return std::to_string(bytes) + " bytes of host memory" + how.str() +
+           ", more than the " + std::to_string(*available) +
+           " bytes available (MemAvailable in /proc/meminfo)";
+  };
+  uint64_t total = 0;
+  for (auto [index, spec, type] : llvm::enumerate(specs, signature)) {
+    llvm::StringRef text = spec;
+    uint64_t bytes = 0;
+    if (text.consume_front("rand:") ||
+        (text.consume_front("fill:") && text.contains(':'))) {
+      if (text.contains(':'))
+        text = text.split(':').second;
+      llvm::Expected<std::vector<int64_t>> shape = parseShape(text);
+      if (!shape) {
+        llvm::consumeError(shape.takeError());
+        return std::nullopt; // makeInput says what is wrong
+      }
+      bytes = dtypeSize(type.dtype);
+      for (int64_t size : *shape)
+        if (__builtin_mul_overflow(bytes, static_cast<uint64_t>(size),
+                                   &bytes) ||
+            bytes > uint64_t(INT64_MAX))
+          return std::nullopt; // an invalid shape: makeInput says so
+    } else if (uint64_t size; !llvm::sys::fs::file_size(spec, size)) {
+      bytes = size;
+    }
+    if (bytes > *available)
+      return "--input " + spec + " (argument " + std::to_string(index) + ", " +
+             type.str() + "): needs " + tooMuch(bytes, "");
+    total += bytes;
+  }
+  if (total <= *available)
+    return std::nullopt;
+  return "the inputs need " + tooMuch(total, " together");
+}
+
 static llvm::Expected<HostArray> makeInput(llvm::StringRef spec,
                                            const TensorSpec &type, size_t index,
                                            std::mt19937_64 &rng) {
@@ -502,11 +584,8 @@ int main(int argc, char **argv) {
     FailureOr<std::string> ptx = collectPTX(*clone);
     if (failed(ptx))
       return 1;
-    auto out = openOutputFile(dumpPtxFlag, &error);
-    if (!out)
-      return fail(error);
-    out->os() << *ptx;
-    out->keep();
+    if (int status = writeOutput("--dump-ptx", dumpPtxFlag, *ptx))
+      return status;
   }
 
   llvm::Expected<std::unique_ptr<Executable>> executable =
@@ -525,6 +604,9 @@ int main(int argc, char **argv) {
                 " result(s), but " + std::to_string(outputFlags.size()) +
                 " --output were given");
 
+  if (std::optional<std::string> error =
+          checkInputMemory(inputFlags, signature))
+    return fail(*error);
   std::mt19937_64 rng(seedFlag);
   std::vector<HostArray> inputs;
   for (auto [i, spec] : llvm::enumerate(inputFlags)) {
@@ -593,14 +675,12 @@ int main(int argc, char **argv) {
                  repeatFlag > 1 ? repeatFlag - 1 : 1);
   }
   if (!traceFlag.empty()) {
-    auto out = openOutputFile(traceFlag, &error);
-    if (!out)
-      return fail(error);
-    out->os() << llvm::formatv("{0:2}",
-                               llvm::json::Value(llvm::json::Object{
+    std::string json =
+        llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
                                    {"traceEvents", std::move(profile.trace)},
                                    {"displayTimeUnit", "ms"}}));
-    out->keep();
+    if (int status = writeOutput("--trace", traceFlag, json))
+      return status;
   }
   return status;
 }
