@@ -114,6 +114,8 @@ static void addKernelLowering(OpPassManager &pm,
   target.chip = options.chip;
   target.features = ptxFeatures(options);
   target.optLevel = options.optLevel;
+  if (!options.cudaToolkit.empty())
+    target.linkLibs.push_back(fuse::libdevicePath(options.cudaToolkit));
   pm.addPass(createGpuNVVMAttachTarget(target));
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(createSCFToControlFlowPass());
@@ -121,10 +123,6 @@ static void addKernelLowering(OpPassManager &pm,
   kernels.addPass(createCanonicalizerPass());
   kernels.addPass(createCSEPass());
   kernels.addPass(createReconcileUnrealizedCastsPass());
-  // Only modules that call libdevice pay for linking it.
-  if (!options.cudaToolkit.empty())
-    pm.addPass(fuse::createFuseLinkLibdevice(
-        {fuse::libdevicePath(options.cudaToolkit)}));
 }
 
 /// Host code with gpu.launch_func -> LLVM dialect; gpu.module -> PTX.

@@ -99,22 +99,4 @@ def FuseHostToDevice : Pass<"fuse-host-to-device", "mlir::func::FuncOp"> {
   let dependentDialects = ["mlir::gpu::GPUDialect"];
 }
 
-def FuseLinkLibdevice : Pass<"fuse-link-libdevice", "mlir::ModuleOp"> {
-  let summary = "Link libdevice into the kernels that call it, and only those";
-  let description = [{
-    Adds `path` to the `link` files of the `#nvvm.target` of every
-    `gpu.module` that declares a libdevice function (`__nv_exp`, `__nv_erff`,
-    ...) once its kernels are in the LLVM dialect. Kernels that call none are
-    not linked with it: loading and optimizing libdevice is most of the time
-    `gpu-module-to-binary` takes on a small module. With an empty `path`
-    nothing changes, and the calls stay unresolved (`fuse-opt --emit=ptx` then
-    says that libdevice was not found).
-  }];
-  let options = [
-    Option<"path", "path", "std::string", /*default=*/"",
-           "libdevice bitcode file (libdevice.10.bc)">,
-  ];
-  let dependentDialects = ["mlir::NVVM::NVVMDialect"];
-}
-
 #endif // FUSE_CONVERSION_PASSES_TD
