@@ -26,7 +26,9 @@ OwningOpRef<ModuleOp> fuse::fuzz::parse(MLIRContext &context,
                                         const uint8_t *data, size_t size) {
   ScopedDiagnosticHandler drop(&context,
                                [](Diagnostic &) { return success(); });
-  llvm::StringRef text(reinterpret_cast<const char *>(data), size);
+  // The lexer relies on a NUL after the text, as the tools' input files
+  // have (std::string provides it).
+  std::string text(reinterpret_cast<const char *>(data), size);
   return parseSourceString<ModuleOp>(text, &context, "fuzz-input");
 }
 
