@@ -1173,6 +1173,9 @@ class Generator:
                 self.rng.permutation(ops)):
             if len(results) < count and int(i) not in results:
                 results.append(int(i))
+        if not results:
+            # No op at all (only arguments and constants): return the last.
+            results.append(len(self.prog.nodes) - 1)
         if self.chance(0.05):
             results.append(int(self.pick(range(len(self.prog.nodes)))))
         if self.chance(0.05):
