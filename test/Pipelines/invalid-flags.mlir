@@ -6,11 +6,14 @@
 // --fusion and --fuse-remarks only mean something with a pipeline.
 // RUN: not fuse-opt %s --fusion=off 2>&1 | FileCheck %s --check-prefix=NO-PIPELINE
 // RUN: not fuse-opt %s --fuse-remarks 2>&1 | FileCheck %s --check-prefix=NO-PIPELINE
-// NO-PIPELINE: fuse-opt: --fusion, --fuse-horizontal, --fuse-remarks, --block-size, --chip, --ptx-features and --cuda-toolkit apply to --fuse-pipeline, --fuse-report or --emit
+// NO-PIPELINE: fuse-opt: --fusion, --fuse-horizontal, --fuse-remarks, --block-size, --chip, --ptx-features, --opt-level and --cuda-toolkit apply to --fuse-pipeline, --fuse-report or --emit
 // NO-PIPELINE-NOT: module
 
 // RUN: not fuse-opt %s --fuse-pipeline=fused --fusion=maybe 2>&1 | FileCheck %s --check-prefix=FUSION-VALUE
 // FUSION-VALUE: for the --fusion option: Cannot find option named 'maybe'!
+
+// RUN: not fuse-opt %s --emit=ptx --opt-level=4 2>&1 | FileCheck %s --check-prefix=OPT-LEVEL
+// OPT-LEVEL: fuse-opt: --opt-level takes 0 to 3, not 4
 
 // RUN: not fuse-opt %s --fuse-report=xml 2>&1 | FileCheck %s --check-prefix=REPORT
 // REPORT: fuse-opt: --fuse-report takes text or json, not 'xml'

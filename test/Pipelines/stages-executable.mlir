@@ -1,5 +1,6 @@
 // RUN: fuse-opt %s --fuse-pipeline=gpu | FileCheck %s --check-prefix=GPU
 // RUN: fuse-opt %s --fuse-pipeline=nvvm | FileCheck %s --check-prefix=NVVM
+// RUN: fuse-opt %s --fuse-pipeline=nvvm --opt-level=3 | FileCheck %s --check-prefix=NVVM-O3
 // RUN: fuse-opt %s --fuse-pipeline=cpu | FileCheck %s --check-prefix=CPU
 // RUN: fuse-opt %s --fuse-pipeline=cuda | FileCheck %s --check-prefix=CUDA
 // RUN: fuse-opt %s --pass-pipeline='builtin.module(fuse-lower{stage=gpu fusion=false})' | FileCheck %s --check-prefix=LOWER
@@ -15,8 +16,11 @@
 // GPU: vector.load
 
 // nvvm: the kernel is in the LLVM dialect with NVVM intrinsics, on the target.
-// NVVM: gpu.module @fuse_kernels [#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80"
+// NVVM: gpu.module @fuse_kernels [#nvvm.target<chip = "sm_90", features = "+ptx80"
 // NVVM: llvm.func @fused_add_relu_0(
+// The kernels' LLVM optimization level is 2 (the attribute's default, not
+// printed) unless --opt-level says otherwise.
+// NVVM-O3: gpu.module @fuse_kernels [#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80"
 // NVVM: nvvm.read.ptx.sreg.ctaid.x
 
 // cpu: everything in the LLVM dialect, kernels as loops, profiling hooks,

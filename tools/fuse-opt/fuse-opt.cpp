@@ -64,6 +64,11 @@ static cl::opt<std::string>
                           "default for other chips)"),
                  cl::init("auto"), cl::cat(fuseCategory));
 
+static cl::opt<unsigned>
+    optLevelFlag("opt-level",
+                 cl::desc("LLVM optimization level of the kernels, 0 to 3"),
+                 cl::init(2), cl::cat(fuseCategory));
+
 static cl::opt<std::string> cudaToolkitFlag(
     "cuda-toolkit",
     cl::desc("CUDA toolkit with libdevice for kernel math functions "
@@ -88,6 +93,7 @@ static fuse::PipelineOptions pipelineOptions() {
   options.blockSize = blockSizeFlag;
   options.chip = chipFlag;
   options.features = featuresFlag;
+  options.optLevel = optLevelFlag;
   if (cudaToolkitFlag.getNumOccurrences())
     options.cudaToolkit = cudaToolkitFlag;
   return options;
@@ -172,6 +178,11 @@ int main(int argc, char **argv) {
   auto [inputFile, outputFile] = registerAndParseCLIOptions(
       argc, argv, "fuse optimizer driver\n", registry);
 
+  if (optLevelFlag > 3) {
+    llvm::errs() << "fuse-opt: --opt-level takes 0 to 3, not " << optLevelFlag
+                 << "\n";
+    return 1;
+  }
   if (reportFlag.getNumOccurrences() && emitFlag.getNumOccurrences()) {
     llvm::errs() << "fuse-opt: --fuse-report and --emit are exclusive\n";
     return 1;
@@ -212,10 +223,12 @@ int main(int argc, char **argv) {
              horizontalFlag.getNumOccurrences() ||
              blockSizeFlag.getNumOccurrences() ||
              chipFlag.getNumOccurrences() || featuresFlag.getNumOccurrences() ||
+             optLevelFlag.getNumOccurrences() ||
              cudaToolkitFlag.getNumOccurrences()) {
     llvm::errs() << "fuse-opt: --fusion, --fuse-horizontal, --fuse-remarks, "
-                    "--block-size, --chip, --ptx-features and --cuda-toolkit "
-                    "apply to --fuse-pipeline, --fuse-report or --emit\n";
+                    "--block-size, --chip, --ptx-features, --opt-level and "
+                    "--cuda-toolkit apply to --fuse-pipeline, --fuse-report "
+                    "or --emit\n";
     return 1;
   }
 

@@ -76,6 +76,10 @@ static cl::opt<std::string>
     chipFlag("chip",
              cl::desc("GPU architecture (default: the device's, else sm_90)"),
              cl::cat(runCategory));
+static cl::opt<unsigned>
+    optLevelFlag("opt-level",
+                 cl::desc("LLVM optimization level of the kernels, 0 to 3"),
+                 cl::init(2), cl::cat(runCategory));
 static cl::opt<uint64_t> seedFlag("seed", cl::desc("Seed of rand: inputs"),
                                   cl::init(0), cl::cat(runCategory));
 static cl::opt<unsigned>
@@ -565,6 +569,10 @@ int main(int argc, char **argv) {
     rt::clearError();
     options.target = Target::CPU;
   }
+  if (optLevelFlag > 3)
+    return fail("--opt-level takes 0 to 3, not " +
+                std::to_string(optLevelFlag));
+  options.pipeline.optLevel = optLevelFlag;
   if (!chipFlag.empty()) {
     options.pipeline.chip = chipFlag;
   } else if (options.target == Target::CUDA) {
