@@ -464,7 +464,10 @@ def deriv_bound(op, lo, hi):
     if op == "tanh":
         return 1 - np.tanh(m) ** 2
     if op == "sigmoid":
-        s = co.sigmoid(m)
+        # sigmoid'(x) = sigmoid(x) * sigmoid(-x); from the small side, since
+        # 1 - sigmoid(m) is 0 in float64 for m > 37 while the true slope
+        # (about e^-m) still scales the error of a result near 0.
+        s = co.sigmoid(-m)
         return s * (1 - s)
     if op == "erf":
         return 2 / math.sqrt(math.pi) * np.exp(-m * m)
