@@ -1,4 +1,4 @@
-"""What both benchmarks record about the run: the commit and the tools."""
+"""What both benchmarks share: the commit and the tools of a run, and tables."""
 import datetime
 import hashlib
 import subprocess
@@ -26,3 +26,17 @@ def tool_ids(paths):
         except OSError as e:
             ids[p.name] = f"unreadable: {e}"
     return ids
+
+
+def print_table(header, rows):
+    """Prints rows under header, the first column left-aligned, the others
+    right-aligned, with a rule below the header."""
+    widths = [max(len(str(r[i])) for r in [header] + rows)
+              for i in range(len(header))]
+    line = "  ".join(h.ljust(w) if i == 0 else h.rjust(w)
+                     for i, (h, w) in enumerate(zip(header, widths)))
+    print(line)
+    print("-" * len(line))
+    for r in rows:
+        print("  ".join(str(c).ljust(w) if i == 0 else str(c).rjust(w)
+                        for i, (c, w) in enumerate(zip(r, widths))))

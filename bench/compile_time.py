@@ -39,7 +39,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
-from common import git, tool_ids  # noqa: E402
+from common import git, print_table, tool_ids  # noqa: E402
 
 UPSTREAM_PASSES = [
     "--linalg-fuse-elementwise-ops",
@@ -159,18 +159,6 @@ def fuse_report(fuse_opt, path):
 
 def fmt(ms, digits=1):
     return "-" if ms is None else f"{ms:.{digits}f}"
-
-
-def print_table(header, rows):
-    widths = [max(len(str(r[i])) for r in [header] + rows)
-              for i in range(len(header))]
-    line = "  ".join(h.ljust(w) if i == 0 else h.rjust(w)
-                     for i, (h, w) in enumerate(zip(header, widths)))
-    print(line)
-    print("-" * len(line))
-    for r in rows:
-        print("  ".join(str(c).ljust(w) if i == 0 else str(c).rjust(w)
-                        for i, (c, w) in enumerate(zip(r, widths))))
 
 
 def main():

@@ -48,7 +48,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
-from common import git, tool_ids  # noqa: E402
+from common import git, print_table, tool_ids  # noqa: E402
 COLUMNS = 1000  # the MLP epilogue's row length (the bias)
 GELU_C = math.sqrt(2.0 / math.pi)
 
@@ -223,18 +223,6 @@ def mem_available():
         if line.startswith("MemAvailable:"):
             return int(line.split()[1]) * 1024
     return 0
-
-
-def print_table(header, rows):
-    widths = [max(len(str(r[i])) for r in [header] + rows)
-              for i in range(len(header))]
-    line = "  ".join(h.ljust(w) if i == 0 else h.rjust(w)
-                     for i, (h, w) in enumerate(zip(header, widths)))
-    print(line)
-    print("-" * len(line))
-    for r in rows:
-        print("  ".join(str(c).ljust(w) if i == 0 else str(c).rjust(w)
-                        for i, (c, w) in enumerate(zip(r, widths))))
 
 
 def plot(results, path):
