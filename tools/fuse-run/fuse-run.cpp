@@ -172,6 +172,35 @@ static std::optional<uint64_t> availableMemory() {
 /// allocation succeed even when it cannot be backed by memory: the process
 /// would be killed while filling the inputs. Refuses an input, or inputs
 /// together, larger than the memory available, before allocating any.
+/// An --input value, taken apart: a .npy file, rand:SHAPE (or rand, a 0-d
+/// array) or fill:VALUE:SHAPE.
+struct InputSource {
+  enum Kind { File, Random, Fill } kind;
+  /// The fill value's text (Fill).
+  llvm::StringRef value;
+  /// The file's path (File) or the shape (Random, Fill).
+  llvm::StringRef rest;
+};
+
+static InputSource classifyInput(llvm::StringRef spec) {
+  if (spec == "rand")
+    return {InputSource::Random, "", ""};
+  if (spec.consume_front("rand:"))
+    return {InputSource::Random, "", spec};
+  if (spec.consume_front("fill:")) {
+    auto [value, shape] = spec.split(':');
+    return {InputSource::Fill, value, shape};
+  }
+  return {InputSource::File, "", spec};
+}
+
+/// How errors name an input: `--input SPEC (argument N, TYPE)`.
+static std::string describeInput(llvm::StringRef spec, const TensorSpec &type,
+                                 size_t index) {
+  return "--input " + spec.str() + " (argument " + std::to_string(index) +
+         ", " + type.str() + ")";
+}
+
 static std::optional<std::string>
 checkInputMemory(llvm::ArrayRef<std::string> specs,
                  llvm::ArrayRef<TensorSpec> signature) {
@@ -185,13 +214,13 @@ checkInputMemory(llvm::ArrayRef<std::string> specs,
   };
   uint64_t total = 0;
   for (auto [index, spec, type] : llvm::enumerate(specs, signature)) {
-    llvm::StringRef text = spec;
+    InputSource source = classifyInput(spec);
     uint64_t bytes = 0;
-    if (text.consume_front("rand:") ||
-        (text.consume_front("fill:") && text.contains(':'))) {
-      if (text.contains(':'))
-        text = text.split(':').second;
-      llvm::Expected<std::vector<int64_t>> shape = parseShape(text);
+    if (source.kind == InputSource::File) {
+      if (uint64_t size; !llvm::sys::fs::file_size(source.rest, size))
+        bytes = size;
+    } else {
+      llvm::Expected<std::vector<int64_t>> shape = parseShape(source.rest);
       if (!shape) {
         llvm::consumeError(shape.takeError());
         return std::nullopt; // makeInput says what is wrong
@@ -202,12 +231,9 @@ checkInputMemory(llvm::ArrayRef<std::string> specs,
                                    &bytes) ||
             bytes > uint64_t(INT64_MAX))
           return std::nullopt; // an invalid shape: makeInput says so
-    } else if (uint64_t size; !llvm::sys::fs::file_size(spec, size)) {
-      bytes = size;
     }
     if (bytes > *available)
-      return "--input " + spec + " (argument " + std::to_string(index) + ", " +
-             type.str() + "): needs " + tooMuch(bytes, "");
+      return describeInput(spec, type, index) + ": needs " + tooMuch(bytes, "");
     total += bytes;
   }
   if (total <= *available)
@@ -218,17 +244,15 @@ checkInputMemory(llvm::ArrayRef<std::string> specs,
 static llvm::Expected<HostArray> makeInput(llvm::StringRef spec,
                                            const TensorSpec &type, size_t index,
                                            std::mt19937_64 &rng) {
-  std::string where = "--input " + spec.str() + " (argument " +
-                      std::to_string(index) + ", " + type.str() + ")";
+  std::string where = describeInput(spec, type, index);
   auto error = [&](const llvm::Twine &why) {
     return llvm::createStringError(where + ": " + why.str());
   };
-  bool random = spec.consume_front("rand:") || spec == "rand";
-  if (spec == "rand")
-    spec = "";
+  InputSource source = classifyInput(spec);
+  spec = source.rest;
   std::optional<double> fill;
-  if (!random && spec.consume_front("fill:")) {
-    auto [value, shape] = spec.split(':');
+  if (source.kind == InputSource::Fill) {
+    llvm::StringRef value = source.value;
     double v;
     if (value == "nan")
       v = NAN;
@@ -239,9 +263,8 @@ static llvm::Expected<HostArray> makeInput(llvm::StringRef spec,
     else if (value.getAsDouble(v))
       return error("bad fill value '" + value + "'");
     fill = v;
-    spec = shape;
   }
-  if (!random && !fill) {
+  if (source.kind == InputSource::File) {
     llvm::Expected<HostArray> array = readNpy(spec);
     if (!array)
       return error(llvm::toString(array.takeError()));
