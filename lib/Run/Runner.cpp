@@ -390,11 +390,6 @@ operandsOf(llvm::ArrayRef<const HostArray *> arrays) {
   return operands;
 }
 
-llvm::Error
-Executable::checkInputs(llvm::ArrayRef<const HostArray *> arrays) const {
-  return checkOperands(operandsOf(arrays));
-}
-
 /// A failed size check names dimensions of arguments ("dimension 0 of
 /// argument 1"); add the sizes they had in this run.
 static std::string withSizes(const std::string &message,
@@ -508,6 +503,11 @@ Executable::run(llvm::ArrayRef<Operand> inputs) {
   // vector size (a numpy view at an offset) is copied first.
   std::vector<Operand> operands(inputs.begin(), inputs.end());
   std::vector<HostArray> alignedCopies;
+  std::vector<void *> deviceInputs;
+  auto freeInputs = [&] {
+    for (void *ptr : deviceInputs)
+      rt::deviceFree(ptr);
+  };
   if (!cuda) {
     for (Operand &operand : operands) {
       if (isAligned(operand.data))
@@ -522,13 +522,7 @@ Executable::run(llvm::ArrayRef<Operand> inputs) {
       operand.data = copy->data();
       alignedCopies.push_back(std::move(*copy));
     }
-  }
-  std::vector<void *> deviceInputs;
-  auto freeInputs = [&] {
-    for (void *ptr : deviceInputs)
-      rt::deviceFree(ptr);
-  };
-  if (cuda) {
+  } else {
     for (Operand &operand : operands) {
       size_t bytes = sizeInBytes(operand);
       void *data = rt::deviceAlloc(bytes);

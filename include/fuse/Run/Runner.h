@@ -57,10 +57,6 @@ public:
   const std::vector<std::string> &kernelNames() const { return kernels; }
   Target target() const { return runTarget; }
 
-  /// Checks `inputs` against the signature: count, dtypes, ranks, static
-  /// sizes. Errors name the argument, what was expected and what was given.
-  llvm::Error checkInputs(llvm::ArrayRef<const HostArray *> inputs) const;
-
   /// An array the caller holds: row-major data of `dtype` and `shape`.
   struct Operand {
     void *data = nullptr;
@@ -85,6 +81,8 @@ public:
 
 private:
   Executable() = default;
+  /// Checks `operands` against the signature: count, dtypes, ranks, static
+  /// sizes. Errors name the argument, what was expected and what was given.
   llvm::Error checkOperands(llvm::ArrayRef<Operand> operands) const;
   /// Whether `data` is aligned for the kernels' vector loads and stores.
   bool isAligned(const void *data) const;
