@@ -191,15 +191,23 @@ bool loadDriver() {
 /// Python, say, may free device memory from another thread).
 thread_local bool contextIsCurrent = false;
 
+/// Makes the context current on this thread, once per thread. Needs
+/// initCuda().
+void makeContextCurrent() {
+  State &s = state();
+  if (!contextIsCurrent)
+    contextIsCurrent =
+        check(s.driver.cuCtxSetCurrent(s.context), "cuCtxSetCurrent");
+}
+
 /// True when CUDA calls may proceed: initialized, the context current on this
 /// thread, and no error so far.
 bool ready() {
   State &s = state();
   if (!s.initialized)
     fail("the CUDA runtime was used before initCuda()");
-  if (s.initialized && !contextIsCurrent)
-    contextIsCurrent =
-        check(s.driver.cuCtxSetCurrent(s.context), "cuCtxSetCurrent");
+  else
+    makeContextCurrent();
   return s.initialized && s.error.empty();
 }
 
@@ -377,8 +385,7 @@ void fuse::rt::deviceFree(void *ptr) {
   if (!ptr || !s.initialized)
     return;
   // Frees run even after an error, so that nothing leaks.
-  if (!contextIsCurrent)
-    contextIsCurrent = s.driver.cuCtxSetCurrent(s.context) == 0;
+  makeContextCurrent();
   CUresult result = s.driver.cuMemFree(reinterpret_cast<CUdeviceptr>(ptr));
   check(result, "cuMemFree");
 }
