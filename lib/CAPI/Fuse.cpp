@@ -296,14 +296,11 @@ extern "C" char *fuse_ptx(const char *mlirText, const char *chip,
     options.chip = chip;
   PassManager pm(context.get());
   fuse::buildPipeline(pm, fuse::Stage::PTX, options);
-  FailureOr<std::string> ptx = failure();
-  if (succeeded(pm.run(*parsed.module)))
-    ptx = fuse::collectPTX(*parsed.module);
-  if (failed(ptx)) {
+  if (failed(pm.run(*parsed.module))) {
     setError(error, parsed.messages());
     return nullptr;
   }
-  return copyString(*ptx);
+  return copyString(fuse::collectPTX(*parsed.module));
 }
 
 extern "C" void fuse_free_string(char *text) { std::free(text); }

@@ -126,14 +126,10 @@ static void addKernelLowering(OpPassManager &pm,
 }
 
 /// Host code with gpu.launch_func -> LLVM dialect; gpu.module -> PTX.
-static void addHostLowering(OpPassManager &pm,
-                            const fuse::PipelineOptions &options) {
+static void addHostLowering(OpPassManager &pm) {
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createGpuToLLVMConversionPass());
-  GpuModuleToBinaryPassOptions binary;
-  binary.toolkitPath = options.cudaToolkit;
-  binary.compilationTarget = "isa";
-  pm.addPass(createGpuModuleToBinaryPass(binary));
+  pm.addPass(fuse::createFuseGPUModuleToPTX());
   pm.addPass(createReconcileUnrealizedCastsPass());
   addCleanup(pm);
 }
@@ -163,7 +159,7 @@ void fuse::buildPipeline(OpPassManager &pm, Stage stage,
   addKernelLowering(pm, options);
   if (stage == Stage::NVVM)
     return;
-  addHostLowering(pm, options);
+  addHostLowering(pm);
 }
 
 void fuse::buildExecutablePipeline(OpPassManager &pm, Target target,
@@ -199,36 +195,17 @@ void fuse::buildExecutablePipeline(OpPassManager &pm, Target target,
   addCleanup(pm);
   addKernelLowering(pm, options);
   pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
-  addHostLowering(pm, options);
+  addHostLowering(pm);
 }
 
-FailureOr<std::string> fuse::collectPTX(ModuleOp module) {
+std::string fuse::collectPTX(ModuleOp module) {
   std::string text;
-  WalkResult walk = module.walk([&](gpu::BinaryOp binary) {
+  module.walk([&](gpu::BinaryOp binary) {
     for (Attribute attr : binary.getObjects()) {
-      StringRef ptx = cast<gpu::ObjectAttr>(attr).getObject().getValue();
-      // Calls to libdevice stay unresolved when it was not linked in.
-      size_t pos = ptx.find(".extern .func");
-      if (pos != StringRef::npos) {
-        size_t name = ptx.find("__nv_", pos);
-        StringRef function = name == StringRef::npos
-                                 ? StringRef("a function")
-                                 : ptx.substr(name).take_while([](char c) {
-                                     return llvm::isAlnum(c) || c == '_';
-                                   });
-        binary.emitError("kernel calls ")
-            << function
-            << " from libdevice, which was not found: install the CUDA "
-               "toolkit or set CUDA_HOME to it";
-        return WalkResult::interrupt();
-      }
       text += "// gpu.module @" + binary.getName().str() + "\n";
-      text += ptx.str();
+      text += cast<gpu::ObjectAttr>(attr).getObject().getValue().str();
     }
-    return WalkResult::advance();
   });
-  if (walk.wasInterrupted())
-    return failure();
   return text;
 }
 

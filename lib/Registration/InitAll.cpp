@@ -18,7 +18,7 @@ void fuse::registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<fuse::FuseDialect>();
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
-  // gpu-module-to-binary translates kernels to LLVM IR before PTX.
+  // fuse-gpu-module-to-ptx translates kernels to LLVM IR before PTX.
   mlir::registerAllToLLVMIRTranslations(registry);
 }
 

@@ -21,6 +21,9 @@
 // RUN: not fuse-opt %s --emit=llvm 2>&1 | FileCheck %s --check-prefix=EMIT
 // EMIT: fuse-opt: --emit takes ptx, not 'llvm'
 
+// RUN: not fuse-opt %s --emit=ptx --cuda-toolkit=%t.none 2>&1 | FileCheck %s --check-prefix=TOOLKIT
+// TOOLKIT: fuse-opt: --cuda-toolkit={{.*}}.none has no nvvm/libdevice/libdevice.10.bc
+
 func.func @add_relu(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
   %0 = fuse.add %a, %b : tensor<?xf32>
   %1 = fuse.relu %0 : tensor<?xf32>

@@ -17,8 +17,10 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/ToolUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 
@@ -72,7 +74,8 @@ static cl::opt<unsigned>
 static cl::opt<std::string> cudaToolkitFlag(
     "cuda-toolkit",
     cl::desc("CUDA toolkit with libdevice for kernel math functions "
-             "(default: $CUDA_HOME, $CUDA_PATH, /usr/local/cuda, or ptxas's)"),
+             "(default: $CUDA_HOME, $CUDA_PATH, /usr/local/cuda, or ptxas's; "
+             "empty: none)"),
     cl::value_desc("dir"), cl::cat(fuseCategory));
 
 static cl::opt<std::string>
@@ -114,60 +117,73 @@ static LogicalResult keepOutput(llvm::ToolOutputFile &output,
   return success();
 }
 
+/// Compiles one module (the file, or one part of it with
+/// --split-input-file) and prints its report or its PTX.
+static LogicalResult emitModule(std::unique_ptr<llvm::MemoryBuffer> buffer,
+                                DialectRegistry &registry,
+                                llvm::raw_ostream &os) {
+  MLIRContext context(registry);
+  context.printOpOnDiagnostic(false);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return failure();
+  fuse::PipelineOptions options = pipelineOptions();
+  if (reportFlag.getNumOccurrences()) {
+    FailureOr<std::vector<fuse::FunctionReport>> report =
+        fuse::buildReport(*module, options);
+    if (failed(report))
+      return failure();
+    if (reportFlag == "json")
+      os << llvm::formatv("{0:2}", fuse::reportToJSON(*report)) << "\n";
+    else
+      fuse::printReport(*report, os);
+    return success();
+  }
+  PassManager pm(&context);
+  fuse::buildPipeline(pm, fuse::Stage::PTX, options);
+  if (failed(pm.run(*module)))
+    return failure();
+  os << fuse::collectPTX(*module);
+  return success();
+}
+
 /// --emit and --fuse-report print something other than IR.
 static LogicalResult runOutputMode(llvm::StringRef inputFile,
                                    llvm::StringRef outputFile,
-                                   DialectRegistry &registry) {
+                                   DialectRegistry &registry,
+                                   const MlirOptMainConfig &config) {
+  if (reportFlag.getNumOccurrences() && reportFlag != "" &&
+      reportFlag != "text" && reportFlag != "json") {
+    llvm::errs() << "fuse-opt: --fuse-report takes text or json, not '"
+                 << reportFlag << "'\n";
+    return failure();
+  }
+  if (emitFlag.getNumOccurrences() && emitFlag != "ptx") {
+    llvm::errs() << "fuse-opt: --emit takes ptx, not '" << emitFlag << "'\n";
+    return failure();
+  }
   std::string error;
   auto input = openInputFile(inputFile, &error);
   if (!input) {
     llvm::errs() << "fuse-opt: " << error << "\n";
     return failure();
   }
-  MLIRContext context(registry);
-  context.printOpOnDiagnostic(false);
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
-  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!module)
-    return failure();
-
   auto output = openOutputFile(outputFile, &error);
   if (!output) {
     llvm::errs() << "fuse-opt: " << error << "\n";
     return failure();
   }
-  fuse::PipelineOptions options = pipelineOptions();
-  if (reportFlag.getNumOccurrences()) {
-    if (reportFlag != "" && reportFlag != "text" && reportFlag != "json") {
-      llvm::errs() << "fuse-opt: --fuse-report takes text or json, not '"
-                   << reportFlag << "'\n";
-      return failure();
-    }
-    FailureOr<std::vector<fuse::FunctionReport>> report =
-        fuse::buildReport(*module, options);
-    if (failed(report))
-      return failure();
-    if (reportFlag == "json")
-      output->os() << llvm::formatv("{0:2}", fuse::reportToJSON(*report))
-                   << "\n";
-    else
-      fuse::printReport(*report, output->os());
-  } else {
-    if (emitFlag != "ptx") {
-      llvm::errs() << "fuse-opt: --emit takes ptx, not '" << emitFlag << "'\n";
-      return failure();
-    }
-    PassManager pm(&context);
-    fuse::buildPipeline(pm, fuse::Stage::PTX, options);
-    if (failed(pm.run(*module)))
-      return failure();
-    FailureOr<std::string> ptx = fuse::collectPTX(*module);
-    if (failed(ptx))
-      return failure();
-    output->os() << *ptx;
-  }
+  auto emit = [&](std::unique_ptr<llvm::MemoryBuffer> buffer,
+                  llvm::raw_ostream &os) {
+    return emitModule(std::move(buffer), registry, os);
+  };
+  if (failed(splitAndProcessBuffer(std::move(input), emit, output->os(),
+                                   config.inputSplitMarker(),
+                                   config.outputSplitMarker())))
+    return failure();
   return keepOutput(*output, outputFile);
 }
 
@@ -199,10 +215,17 @@ int main(int argc, char **argv) {
                     "side; --fusion and --fuse-remarks do not apply to it\n";
     return 1;
   }
-  if (reportFlag.getNumOccurrences() || emitFlag.getNumOccurrences())
-    return asMainReturnCode(runOutputMode(inputFile, outputFile, registry));
-
+  if (!cudaToolkitFlag.empty() &&
+      !llvm::sys::fs::exists(fuse::libdevicePath(cudaToolkitFlag))) {
+    llvm::errs() << "fuse-opt: --cuda-toolkit=" << cudaToolkitFlag
+                 << " has no nvvm/libdevice/libdevice.10.bc\n";
+    return 1;
+  }
   MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
+  if (reportFlag.getNumOccurrences() || emitFlag.getNumOccurrences())
+    return asMainReturnCode(
+        runOutputMode(inputFile, outputFile, registry, config));
+
   if (stageFlag.getNumOccurrences()) {
     std::optional<fuse::Stage> stage = fuse::parseStage(stageFlag);
     if (!stage) {

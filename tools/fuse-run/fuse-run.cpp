@@ -612,10 +612,7 @@ int main(int argc, char **argv) {
     buildPipeline(pm, Stage::PTX, options.pipeline);
     if (failed(pm.run(*clone)))
       return 1;
-    FailureOr<std::string> ptx = collectPTX(*clone);
-    if (failed(ptx))
-      return 1;
-    if (int status = writeOutput("--dump-ptx", dumpPtxFlag, *ptx))
+    if (int status = writeOutput("--dump-ptx", dumpPtxFlag, collectPTX(*clone)))
       return status;
   }
 

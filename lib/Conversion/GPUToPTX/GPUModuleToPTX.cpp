@@ -1,0 +1,151 @@
+//===- GPUModuleToPTX.cpp - gpu.module -> gpu.binary with PTX -------------===//
+
+#include "fuse/Conversion/Passes.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Target/LLVM/ModuleToObject.h"
+
+#include "llvm/IR/Module.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+
+namespace fuse {
+#define GEN_PASS_DEF_FUSEGPUMODULETOPTX
+#include "fuse/Conversion/Passes.h.inc"
+} // namespace fuse
+
+using namespace mlir;
+
+namespace {
+
+/// The functions a kernel module calls but does not define (libdevice's
+/// `__nv_*`), LLVM intrinsics aside.
+static SmallVector<llvm::Function *> undefinedFunctions(llvm::Module &module) {
+  SmallVector<llvm::Function *> functions;
+  for (llvm::Function &function : module)
+    if (function.isDeclaration() && !function.isIntrinsic() &&
+        !function.use_empty())
+      functions.push_back(&function);
+  return functions;
+}
+
+/// LLVM IR -> (libdevice) -> optimized LLVM IR -> PTX, for one gpu.module.
+class PTXSerializer : public LLVM::ModuleToObject {
+public:
+  PTXSerializer(gpu::GPUModuleOp module, NVVM::NVVMTargetAttr target)
+      : ModuleToObject(*module, target.getTriple(), target.getChip(),
+                       target.getFeatures(), target.getO()),
+        target(target) {}
+
+protected:
+  std::optional<SmallVector<std::unique_ptr<llvm::Module>>>
+  loadBitcodeFiles(llvm::Module &module) override {
+    SmallVector<std::unique_ptr<llvm::Module>> libraries;
+    if (undefinedFunctions(module).empty() || !target.getLink())
+      return libraries;
+    if (failed(loadBitcodeFilesFromList(module.getContext(),
+                                        target.getLink().getValue(), libraries,
+                                        /*failureOnError=*/true)))
+      return std::nullopt;
+    return libraries;
+  }
+
+  FailureOr<SmallVector<char, 0>>
+  moduleToObject(llvm::Module &module) override {
+    // Checked after linking and optimization (which resolves libdevice's
+    // own __nvvm_reflect calls): code generation would leave the call as an
+    // `.extern .func` that the driver cannot resolve when it loads the PTX.
+    SmallVector<llvm::Function *> undefined = undefinedFunctions(module);
+    if (!undefined.empty())
+      return getOperation().emitError("kernel calls ")
+             << undefined.front()->getName()
+             << ", which no library linked into the kernels defines";
+    FailureOr<llvm::TargetMachine *> machine = getOrCreateTargetMachine();
+    if (failed(machine))
+      return getOperation().emitError("LLVM has no target for ")
+             << triple << " (" << chip << ")";
+    FailureOr<SmallString<0>> ptx = translateModuleToISA(
+        module, **machine, [&] { return getOperation().emitError(); });
+    if (failed(ptx))
+      return failure();
+    return SmallVector<char, 0>(ptx->begin(), ptx->end());
+  }
+
+private:
+  NVVM::NVVMTargetAttr target;
+};
+
+/// Kernels that call a function they do not define need a library to link:
+/// says so at the first such call, the source op that needs it.
+static LogicalResult checkLibraries(gpu::GPUModuleOp module,
+                                    NVVM::NVVMTargetAttr target) {
+  if (target.getLink() && !target.getLink().empty())
+    return success();
+  WalkResult walk = module.walk([&](LLVM::CallOp call) {
+    std::optional<StringRef> callee = call.getCallee();
+    if (!callee)
+      return WalkResult::advance();
+    auto function = module.lookupSymbol<LLVM::LLVMFuncOp>(*callee);
+    if (!function || !function.isExternal())
+      return WalkResult::advance();
+    call.emitError("kernel calls ")
+        << *callee
+        << " from libdevice, which was not found: install the CUDA toolkit "
+           "or set CUDA_HOME to it";
+    return WalkResult::interrupt();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+struct FuseGPUModuleToPTXPass
+    : fuse::impl::FuseGPUModuleToPTXBase<FuseGPUModuleToPTXPass> {
+  void runOnOperation() override {
+    static llvm::once_flag initialized;
+    llvm::call_once(initialized, [] {
+      LLVMInitializeNVPTXTarget();
+      LLVMInitializeNVPTXTargetInfo();
+      LLVMInitializeNVPTXTargetMC();
+      LLVMInitializeNVPTXAsmPrinter();
+    });
+    for (auto module : llvm::make_early_inc_range(
+             getOperation().getBody()->getOps<gpu::GPUModuleOp>()))
+      if (failed(compile(module)))
+        return signalPassFailure();
+  }
+
+  LogicalResult compile(gpu::GPUModuleOp module) {
+    ArrayAttr targets = module.getTargetsAttr();
+    if (!targets || targets.empty())
+      return module.emitError("gpu.module has no target: run "
+                              "nvvm-attach-target first");
+    SmallVector<Attribute> objects;
+    for (Attribute attribute : targets) {
+      auto target = dyn_cast<NVVM::NVVMTargetAttr>(attribute);
+      if (!target)
+        return module.emitError("fuse-gpu-module-to-ptx compiles "
+                                "#nvvm.target modules only, not ")
+               << attribute;
+      if (failed(checkLibraries(module, target)))
+        return failure();
+      std::optional<SmallVector<char, 0>> ptx =
+          PTXSerializer(module, target).run();
+      if (!ptx)
+        return failure();
+      Builder b(module.getContext());
+      objects.push_back(gpu::ObjectAttr::get(
+          target, gpu::CompilationTarget::Assembly,
+          b.getStringAttr(StringRef(ptx->data(), ptx->size())),
+          b.getDictionaryAttr(
+              b.getNamedAttr("O", b.getI32IntegerAttr(target.getO())))));
+    }
+    OpBuilder builder(module);
+    gpu::BinaryOp::create(builder, module.getLoc(), module.getName(),
+                          module.getOffloadingHandlerAttr(),
+                          builder.getArrayAttr(objects));
+    module.erase();
+    return success();
+  }
+};
+
+} // namespace
