@@ -4,8 +4,10 @@
 // flattened; thread t of the 1-D grid owns elements [t*V, t*V + V), where V
 // elements of the narrowest operand fill `vector-bytes`. A full vector is
 // read and written with vector loads and stores (broadcast inputs are
-// gathered lane by lane); the one thread whose vector runs past the end
-// loops over the remaining elements.
+// gathered lane by lane). The one thread whose vector runs past the end runs
+// the same vector code on lanes clamped to the last element: its extra lanes
+// read, compute and write that element's value again, so the kernel body is
+// emitted once, not once per lane plus once for a scalar tail.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,19 +45,13 @@ public:
       if (isFlat(operand))
         flat[operand.getOperandNumber()] = flatten(operand.get());
 
-    Value full =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, end, total);
-    auto ifFull = scf::IfOp::create(b, loc, full, /*withElseRegion=*/true);
-    b.setInsertionPointToStart(&ifFull.getThenRegion().front());
-    emitVector(start);
-    b.setInsertionPointToStart(&ifFull.getElseRegion().front());
     Value inRange =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, start, total);
-    auto ifTail = scf::IfOp::create(b, loc, inRange);
-    b.setInsertionPointToStart(&ifTail.getThenRegion().front());
-    auto loop = scf::ForOp::create(b, loc, start, total, index(1));
-    b.setInsertionPointToStart(loop.getBody());
-    emitScalar(loop.getInductionVar());
+    auto ifInRange = scf::IfOp::create(b, loc, inRange);
+    b.setInsertionPointToStart(&ifInRange.getThenRegion().front());
+    Value full =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, end, total);
+    emitVector(start, full);
   }
 
 private:
@@ -117,16 +113,71 @@ private:
     return memref::LoadOp::create(b, loc, operand.get(), at);
   }
 
-  void emitVector(Value start) {
+  /// Lane l's element, start + l, clamped to the last one: the same
+  /// position as start + l whenever the vector is full. Created where they
+  /// are used, so that the full path keeps no registers for them.
+  SmallVector<Value> clampedPositions(Value start) {
+    Value last = arith::SubIOp::create(b, loc, total, index(1));
+    SmallVector<Value> positions;
+    for (int64_t lane = 0; lane < width; ++lane)
+      positions.push_back(arith::MinUIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, start, index(lane)), last));
+    return positions;
+  }
+
+  /// The vector of `operand` at the thread's lanes: one vector load when
+  /// the vector is full, else element by element at the clamped positions.
+  Value loadFlat(OpOperand &operand, Value start, Value full) {
+    Type element = elementType(operand);
+    auto vectorType = VectorType::get({width}, element);
+    Value memref = flat[operand.getOperandNumber()];
+    auto ifFull = scf::IfOp::create(b, loc, TypeRange{vectorType}, full,
+                                    /*addThenBlock=*/true,
+                                    /*addElseBlock=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifFull.thenBlock());
+    Value vector =
+        vector::LoadOp::create(b, loc, vectorType, memref, ValueRange{start},
+                               /*nontemporal=*/false, alignment(element));
+    scf::YieldOp::create(b, loc, vector);
+    b.setInsertionPointToStart(ifFull.elseBlock());
+    scf::YieldOp::create(
+        b, loc, gather(memref, vectorType, clampedPositions(start)));
+    return ifFull.getResult(0);
+  }
+
+  Value gather(Value memref, VectorType type, ArrayRef<Value> positions) {
+    SmallVector<Value> elements;
+    for (Value position : positions)
+      elements.push_back(
+          memref::LoadOp::create(b, loc, memref, ValueRange{position}));
+    return vector::FromElementsOp::create(b, loc, type, elements);
+  }
+
+  void scatter(Value value, Value memref, ArrayRef<Value> positions) {
+    for (auto [lane, position] : llvm::enumerate(positions)) {
+      Value scalar = vector::ExtractOp::create(b, loc, value, lane);
+      memref::StoreOp::create(b, loc, scalar, memref, ValueRange{position});
+    }
+  }
+
+  void emitVector(Value start, Value full) {
     Block &body = op.getRegion().front();
     IRMapping mapping;
+    // Lane positions for the accesses made element by element on every
+    // path (broadcast and i1 operands), created once when first needed.
+    std::optional<SmallVector<Value>> positions;
+    auto lanePositions = [&]() -> ArrayRef<Value> {
+      if (!positions)
+        positions = clampedPositions(start);
+      return *positions;
+    };
     std::optional<SmallVector<SmallVector<Value>>> laneIndices;
     auto lanes = [&]() -> ArrayRef<SmallVector<Value>> {
       if (!laneIndices) {
         laneIndices.emplace();
-        for (int64_t lane = 0; lane < width; ++lane)
-          laneIndices->push_back(
-              delinearize(arith::AddIOp::create(b, loc, start, index(lane))));
+        for (Value position : lanePositions())
+          laneIndices->push_back(delinearize(position));
       }
       return *laneIndices;
     };
@@ -139,22 +190,16 @@ private:
         Value scalar = loadBroadcast(*operand, {});
         value = vector::BroadcastOp::create(b, loc, vectorType, scalar);
       } else if (isFlat(*operand) && !element.isInteger(1)) {
-        value = vector::LoadOp::create(
-            b, loc, vectorType, flat[operand->getOperandNumber()],
-            ValueRange{start}, /*nontemporal=*/false, alignment(element));
+        value = loadFlat(*operand, start, full);
+      } else if (isFlat(*operand)) {
+        // i1 is bit-packed in vectors but byte-sized in memory.
+        value = gather(flat[operand->getOperandNumber()], vectorType,
+                       lanePositions());
       } else {
-        // i1 is bit-packed in vectors but byte-sized in memory, and a
-        // broadcast input is strided: gather lane by lane.
+        // A broadcast input is strided: gathered lane by lane.
         SmallVector<Value> elements;
-        for (int64_t lane = 0; lane < width; ++lane) {
-          if (isFlat(*operand)) {
-            Value at = arith::AddIOp::create(b, loc, start, index(lane));
-            elements.push_back(memref::LoadOp::create(
-                b, loc, flat[operand->getOperandNumber()], ValueRange{at}));
-          } else {
-            elements.push_back(loadBroadcast(*operand, lanes()[lane]));
-          }
-        }
+        for (int64_t lane = 0; lane < width; ++lane)
+          elements.push_back(loadBroadcast(*operand, lanes()[lane]));
         value = vector::FromElementsOp::create(b, loc, vectorType, elements);
       }
       mapping.map(body.getArgument(operand->getOperandNumber()), value);
@@ -169,16 +214,17 @@ private:
       Value value = lookupVector(yielded, mapping);
       Value target = flat[init.getOperandNumber()];
       Type element = elementType(init);
-      if (!element.isInteger(1)) {
-        vector::StoreOp::create(b, loc, value, target, ValueRange{start},
-                                /*nontemporal=*/false, alignment(element));
+      if (element.isInteger(1)) {
+        scatter(value, target, lanePositions());
         continue;
       }
-      for (int64_t lane = 0; lane < width; ++lane) {
-        Value scalar = vector::ExtractOp::create(b, loc, value, lane);
-        Value at = arith::AddIOp::create(b, loc, start, index(lane));
-        memref::StoreOp::create(b, loc, scalar, target, ValueRange{at});
-      }
+      auto ifFull = scf::IfOp::create(b, loc, full, /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifFull.thenBlock());
+      vector::StoreOp::create(b, loc, value, target, ValueRange{start},
+                              /*nontemporal=*/false, alignment(element));
+      b.setInsertionPointToStart(ifFull.elseBlock());
+      scatter(value, target, clampedPositions(start));
     }
   }
 
@@ -215,32 +261,6 @@ private:
     state.addAttributes(inner.getAttrs());
     Operation *vectorized = b.create(state);
     mapping.map(inner.getResults(), vectorized->getResults());
-  }
-
-  void emitScalar(Value position) {
-    Block &body = op.getRegion().front();
-    IRMapping mapping;
-    std::optional<SmallVector<Value>> indices;
-    for (OpOperand *operand : op.getDpsInputOperands()) {
-      Value value;
-      if (isFlat(*operand)) {
-        value = memref::LoadOp::create(
-            b, loc, flat[operand->getOperandNumber()], ValueRange{position});
-      } else {
-        if (!indices)
-          indices = delinearize(position);
-        value = loadBroadcast(*operand, *indices);
-      }
-      mapping.map(body.getArgument(operand->getOperandNumber()), value);
-    }
-    for (Operation &inner : body.without_terminator())
-      b.clone(inner, mapping);
-    auto yield = cast<linalg::YieldOp>(body.getTerminator());
-    for (auto [init, yielded] :
-         llvm::zip(op.getDpsInitsMutable(), yield.getOperands()))
-      memref::StoreOp::create(b, loc, mapping.lookupOrDefault(yielded),
-                              flat[init.getOperandNumber()],
-                              ValueRange{position});
   }
 
   linalg::GenericOp op;

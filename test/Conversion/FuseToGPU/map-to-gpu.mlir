@@ -1,8 +1,9 @@
 // RUN: fuse-opt %s --fuse-pipeline=fused --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --fuse-map-to-gpu | FileCheck %s
 // RUN: fuse-opt %s --fuse-pipeline=fused --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --fuse-map-to-gpu=block-size=128 | FileCheck %s --check-prefix=BLOCK
 
-// One thread owns 4 x f32: vector loads and stores when the vector fits,
-// an element loop for the tail, no launch for an empty tensor.
+// One thread owns 4 x f32: vector loads and stores when the vector fits;
+// the thread at the tail runs the same code on its lanes clamped to the last
+// element (they recompute and rewrite it); no launch for an empty tensor.
 
 // CHECK-LABEL: func @add_relu
 // CHECK-SAME:    (%[[A:.+]]: memref<?xf32>, %[[B:.+]]: memref<?xf32>)
@@ -22,22 +23,43 @@
 // CHECK:             %[[FA:.+]] = memref.reinterpret_cast %[[A]] to offset: [0], sizes: [%[[N]]], strides: [1]
 // CHECK:             %[[FB:.+]] = memref.reinterpret_cast %[[B]]
 // CHECK:             %[[FOUT:.+]] = memref.reinterpret_cast %[[OUT]]
-// CHECK:             %[[FULL:.+]] = arith.cmpi ule, %[[END]], %[[N]] : index
-// CHECK:             scf.if %[[FULL]] {
-// CHECK:               %[[VA:.+]] = vector.load %[[FA]][%[[START]]] {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
-// CHECK:               %[[VB:.+]] = vector.load %[[FB]][%[[START]]] {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
+// CHECK:             %[[INRANGE:.+]] = arith.cmpi ult, %[[START]], %[[N]] : index
+// CHECK:             scf.if %[[INRANGE]] {
+// CHECK:               %[[FULL:.+]] = arith.cmpi ule, %[[END]], %[[N]] : index
+// CHECK:               %[[VA:.+]] = scf.if %[[FULL]] -> (vector<4xf32>) {
+// CHECK:                 %[[LA:.+]] = vector.load %[[FA]][%[[START]]] {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
+// CHECK:                 scf.yield %[[LA]] : vector<4xf32>
+// CHECK:               } else {
+// CHECK:                 %[[LAST:.+]] = arith.subi %[[N]], %{{.+}} : index
+// CHECK:                 %[[S0:.+]] = arith.addi %[[START]], %{{.+}} : index
+// CHECK:                 %[[P0:.+]] = arith.minui %[[S0]], %[[LAST]] : index
+// CHECK:                 %[[P1:.+]] = arith.minui %{{.+}}, %[[LAST]] : index
+// CHECK:                 %[[P2:.+]] = arith.minui %{{.+}}, %[[LAST]] : index
+// CHECK:                 %[[P3:.+]] = arith.minui %{{.+}}, %[[LAST]] : index
+// CHECK:                 %[[E0:.+]] = memref.load %[[FA]][%[[P0]]] : memref<?xf32>
+// CHECK:                 %[[E1:.+]] = memref.load %[[FA]][%[[P1]]] : memref<?xf32>
+// CHECK:                 %[[E2:.+]] = memref.load %[[FA]][%[[P2]]] : memref<?xf32>
+// CHECK:                 %[[E3:.+]] = memref.load %[[FA]][%[[P3]]] : memref<?xf32>
+// CHECK:                 %[[GA:.+]] = vector.from_elements %[[E0]], %[[E1]], %[[E2]], %[[E3]] : vector<4xf32>
+// CHECK:                 scf.yield %[[GA]] : vector<4xf32>
+// CHECK:               }
+// CHECK:               %[[VB:.+]] = scf.if %[[FULL]] -> (vector<4xf32>) {
+// CHECK:                 vector.load %[[FB]][%[[START]]] {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
+// CHECK:               } else {
+// CHECK-COUNT-4:         memref.load %[[FB]]
+// CHECK:               }
 // CHECK:               %[[SUM:.+]] = arith.addf %[[VA]], %[[VB]] : vector<4xf32>
 // CHECK:               %[[RELU:.+]] = arith.maximumf %[[SUM]], %{{.+}} : vector<4xf32>
-// CHECK:               vector.store %[[RELU]], %[[FOUT]][%[[START]]] {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
-// CHECK:             } else {
-// CHECK:               %[[INRANGE:.+]] = arith.cmpi ult, %[[START]], %[[N]] : index
-// CHECK:               scf.if %[[INRANGE]] {
-// CHECK:                 scf.for %[[I:.+]] = %[[START]] to %[[N]] step
-// CHECK:                   memref.load %[[FA]][%[[I]]] : memref<?xf32>
-// CHECK:                   memref.load %[[FB]][%[[I]]] : memref<?xf32>
-// CHECK:                   arith.addf {{.*}} : f32
-// CHECK:                   arith.maximumf {{.*}} : f32
-// CHECK:                   memref.store {{.*}}, %[[FOUT]][%[[I]]] : memref<?xf32>
+// CHECK:               scf.if %[[FULL]] {
+// CHECK:                 vector.store %[[RELU]], %[[FOUT]][%[[START]]] {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
+// CHECK:               } else {
+// CHECK:                 %[[Q0:.+]] = arith.minui %{{.+}}, %{{.+}} : index
+// CHECK-COUNT-3:         arith.minui
+// CHECK:                 %[[R0:.+]] = vector.extract %[[RELU]][0] : f32 from vector<4xf32>
+// CHECK:                 memref.store %[[R0]], %[[FOUT]][%[[Q0]]] : memref<?xf32>
+// CHECK:                 vector.extract %[[RELU]][3] : f32 from vector<4xf32>
+// CHECK:               }
+// CHECK-NOT:           scf.for
 // CHECK:           gpu.terminator
 // BLOCK-LABEL: func @add_relu
 // BLOCK:         arith.constant 128 : index
@@ -69,8 +91,12 @@ func.func @widths(%h: tensor<?xf16>, %g: tensor<?xbf16>, %d: tensor<?xf64>) -> (
 
 // CHECK-LABEL: func @bias
 // CHECK:         gpu.launch
-// CHECK:           scf.if
-// CHECK:             %[[X:.+]] = vector.load {{.*}} : memref<?xf32>, vector<4xf32>
+// CHECK:             %[[X:.+]] = scf.if %{{.+}} -> (vector<4xf32>) {
+// CHECK:               vector.load {{.*}} : memref<?xf32>, vector<4xf32>
+// CHECK:             } else {
+// CHECK-COUNT-4:         memref.load
+// CHECK:               vector.from_elements
+// CHECK:             }
 // CHECK-COUNT-4:     memref.load %{{.+}}[%{{.+}}] : memref<?xf32>
 // CHECK:             %[[BIAS:.+]] = vector.from_elements {{.*}} : vector<4xf32>
 // CHECK:             arith.addf %[[X]], %[[BIAS]] : vector<4xf32>
@@ -94,13 +120,17 @@ func.func @compare(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xi1> {
   return %0 : tensor<?xi1>
 }
 
-// A 0-d kernel has one element: the vector never fits, the tail loop runs
-// once.
+// A 0-d kernel has one element: the vector never fits, and every lane is
+// clamped to element 0.
 
 // CHECK-LABEL: func @scalar
 // CHECK:         gpu.launch
-// CHECK:           scf.for
-// CHECK:             math.tanh {{.*}} : f32
+// CHECK:           math.tanh {{.*}} : vector<4xf32>
+// CHECK:           } else {
+// CHECK:             %[[LAST:.+]] = arith.subi %{{.+}}, %{{.+}} : index
+// CHECK:             %[[P:.+]] = arith.minui %{{.+}}, %[[LAST]] : index
+// CHECK:             memref.store %{{.+}}, %{{.+}}[%[[P]]] : memref<?xf32>
+// CHECK-NOT:       scf.for
 func.func @scalar(%a: tensor<f32>) -> tensor<f32> {
   %0 = fuse.tanh %a : tensor<f32>
   return %0 : tensor<f32>

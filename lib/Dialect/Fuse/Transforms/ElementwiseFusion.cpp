@@ -14,6 +14,7 @@
 #include "mlir/Analysis/TopologicalSortUtils.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 namespace fuse {
 #define GEN_PASS_DEF_FUSEELEMENTWISEFUSION
@@ -46,9 +47,12 @@ public:
         continue;
       index[generic] = ops.size();
       members[ops.size()].push_back(ops.size());
+      span.push_back({ops.size(), ops.size()});
       ops.push_back(generic);
       parent.push_back(parent.size());
     }
+    if (!ops.empty())
+      this->block = &block;
   }
 
   unsigned find(unsigned i) const {
@@ -76,6 +80,8 @@ public:
     if (a > b)
       std::swap(a, b);
     parent[b] = a;
+    span[a] = {std::min(span[a].first, span[b].first),
+               std::max(span[a].second, span[b].second)};
     SmallVector<unsigned> moved = std::move(members[b]);
     members.erase(b);
     members[a].append(moved.begin(), moved.end());
@@ -100,56 +106,111 @@ public:
 private:
   /// True when some op outside both groups depends on group `from` and
   /// group `to` depends on it. A group is one kernel: reaching any of its
-  /// ops continues from all of them.
+  /// ops continues from all of them. The search starts from the smaller
+  /// group, forward along uses from `from` or backward along operands from
+  /// `to`, and skips the ops that cannot lie on such a path (see `bound`):
+  /// a chain of n ops then fuses in about n searches of a few ops each.
   bool reaches(unsigned from, unsigned to) {
+    bool forward = members[from].size() <= members[to].size();
+    unsigned source = forward ? from : to;
+    unsigned target = forward ? to : from;
+    Operation *limit = ops[bound(target, forward)];
+    auto outOfRange = [&](Operation *op) {
+      return forward ? limit->isBeforeInBlock(op) : op->isBeforeInBlock(limit);
+    };
     SmallVector<Operation *> worklist;
     DenseSet<Operation *> seen;
     DenseSet<unsigned> expanded;
-    Block *block = ops.front()->getBlock();
-    auto pushUsers = [&](Operation *op) {
-      for (Operation *user : op->getUsers()) {
-        Operation *ancestor = block->findAncestorOpInBlock(*user);
-        if (ancestor && seen.insert(ancestor).second)
-          worklist.push_back(ancestor);
-      }
-    };
-    auto groupOf = [&](Operation *op) -> std::optional<unsigned> {
-      std::optional<unsigned> i = indexOf(op);
-      return i ? std::optional<unsigned>(find(*i)) : std::nullopt;
+    auto push = [&](Operation *op) {
+      if (!outOfRange(op) && seen.insert(op).second)
+        worklist.push_back(op);
     };
     // Direct edges between the two groups are what fusion absorbs.
-    for (unsigned i : members[from])
-      for (Operation *user : ops[i]->getUsers()) {
-        Operation *ancestor = block->findAncestorOpInBlock(*user);
-        if (!ancestor)
-          continue;
-        std::optional<unsigned> group = groupOf(ancestor);
-        if (group != from && group != to && seen.insert(ancestor).second)
-          worklist.push_back(ancestor);
-      }
+    for (unsigned i : members[source])
+      forEachNeighbor(ops[i], forward, [&](Operation *op) {
+        std::optional<unsigned> group = groupOf(op);
+        if (group != source && group != target)
+          push(op);
+      });
     while (!worklist.empty()) {
       Operation *op = worklist.pop_back_val();
       std::optional<unsigned> group = groupOf(op);
-      if (group == to)
+      if (group == target)
         return true;
-      if (group == from)
+      if (group == source)
         continue;
       if (!group) {
-        pushUsers(op);
+        forEachNeighbor(op, forward, push);
         continue;
       }
       if (expanded.insert(*group).second)
         for (unsigned member : members[*group])
-          pushUsers(ops[member]);
+          forEachNeighbor(ops[member], forward, push);
     }
     return false;
   }
 
+  /// Uses come after definitions, so a path moves forward in the block
+  /// except where it crosses a group (from one member to another). A
+  /// forward search for `target` can skip every op after the returned
+  /// candidate: `target`'s last op, pushed past each group that spans it.
+  /// Backward, symmetrically, every op before it.
+  unsigned bound(unsigned target, bool forward) {
+    unsigned limit = forward ? span[target].second : span[target].first;
+    for (bool moved = true; moved;) {
+      moved = false;
+      for (auto &entry : members) {
+        auto [first, last] = span[entry.first];
+        if (forward && first < limit && last > limit) {
+          limit = last;
+          moved = true;
+        } else if (!forward && last > limit && first < limit) {
+          limit = first;
+          moved = true;
+        }
+      }
+    }
+    return limit;
+  }
+
+  std::optional<unsigned> groupOf(Operation *op) const {
+    std::optional<unsigned> i = indexOf(op);
+    return i ? std::optional<unsigned>(find(*i)) : std::nullopt;
+  }
+
+  /// Calls `fn` with each op of the block that uses a result of `op`
+  /// (forward) or defines a value `op` uses, in its regions too (backward).
+  template <typename Fn>
+  void forEachNeighbor(Operation *op, bool forward, Fn &&fn) {
+    if (forward) {
+      for (Operation *user : op->getUsers())
+        if (Operation *ancestor = block->findAncestorOpInBlock(*user))
+          fn(ancestor);
+      return;
+    }
+    auto visit = [&](Value value) {
+      if (Operation *def = value.getDefiningOp())
+        if (Operation *ancestor = block->findAncestorOpInBlock(*def))
+          fn(ancestor);
+    };
+    for (Value value : op->getOperands())
+      visit(value);
+    if (op->getNumRegions() == 0)
+      return;
+    llvm::SetVector<Value> above;
+    getUsedValuesDefinedAbove(op->getRegions(), above);
+    for (Value value : above)
+      visit(value);
+  }
+
+  Block *block = nullptr;
   SmallVector<linalg::GenericOp> ops;
   DenseMap<Operation *, unsigned> index;
   SmallVector<unsigned> parent;
   /// Members of each root, by candidate index.
   DenseMap<unsigned, SmallVector<unsigned>> members;
+  /// The first and last member of each root, by candidate index.
+  SmallVector<std::pair<unsigned, unsigned>> span;
 };
 
 /// The iteration space of an elementwise generic, as its first init's
