@@ -35,9 +35,10 @@ def FuseMapToGPU : Pass<"fuse-map-to-gpu", "mlir::ModuleOp"> {
     over a 1-D grid. Each thread owns one vector of `vector-bytes` bytes
     (4 x f32, 8 x f16/bf16, 2 x f64) of the flattened iteration space: inputs
     of the full shape are read with vector loads, broadcast inputs lane by
-    lane, results written with vector stores. The last thread finishes the
-    tail element by element, so every size is correct, 0 included (the
-    launch is skipped). The grid is computed from the dynamic sizes. The
+    lane, results written with vector stores. The one thread whose vector
+    runs past the end runs the same vector code on lanes clamped to the last
+    element (its extra lanes rewrite that element with the same value), so
+    every size is correct, 0 included (the launch is skipped). The grid is computed from the dynamic sizes. The
     launch is named after the kernel (`fuse.kernel`), so that outlining gives
     `gpu.func @fused_add_relu_0`. The module gets `fuse.kernels`, the kernel
     names in launch order.

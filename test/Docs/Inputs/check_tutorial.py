@@ -1,7 +1,7 @@
 """Runs every command of docs/tutorial.md (or docs/NAME given third) and
 compares its output with the doc.
 
-usage: check_tutorial.py SRC_ROOT TOOLS_DIR
+usage: check_tutorial.py SRC_ROOT TOOLS_DIR [NAME]
 
 Commands are the lines starting with `$ ` inside ```console blocks; the lines
 after a command, up to the next command or the end of the block, are its
@@ -14,6 +14,12 @@ output as the doc shows it. Each command runs with bash from SRC_ROOT, with
 - Every other command must print exactly what the doc shows, ignoring
   trailing whitespace and trailing blank lines. A line `...` in the doc
   stands for any number of lines (the doc's cuts).
+- A command must exit with status 0; a doc shows a failing command with
+  `; echo "exit status $?"` after it.
+
+Before any command runs, each ```mlir block that the text before it names
+as `/tmp/fuse-docs/NAME.mlir` is saved there, as the doc asks its readers
+to do.
 
 Prints `ok N: COMMAND` or `MISMATCH N: COMMAND` with the difference for each
 command, then a summary line, and exits 1 on any mismatch.
@@ -46,6 +52,32 @@ def console_commands(markdown):
             command = (number, line[2:], [])
         elif command:
             command[2].append(line)
+
+
+PROGRAM_PATH = re.compile(r"/tmp/fuse-docs/[\w.-]+\.mlir")
+
+
+def save_programs(markdown):
+    """Writes each ```mlir block to the last `/tmp/fuse-docs/NAME.mlir` named
+    in the text between the previous block and it."""
+    text, fence, block = [], None, []
+    for line in markdown.splitlines():
+        stripped = line.strip()
+        if fence is None:
+            if stripped.startswith("```"):
+                names = PROGRAM_PATH.findall("\n".join(text))
+                fence = names[-1] if stripped == "```mlir" and names else ""
+                block = []
+            else:
+                text.append(line)
+        elif stripped == "```":
+            if fence:
+                path = pathlib.Path(fence)
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text("\n".join(block) + "\n")
+            text, fence = [], None
+        else:
+            block.append(line)
 
 
 def normalize(lines):
@@ -153,7 +185,9 @@ def main():
     root, tools = sys.argv[1], sys.argv[2]
     name = sys.argv[3] if len(sys.argv) > 3 else "tutorial.md"
     doc = pathlib.Path(root, "docs", name)
-    commands = list(console_commands(doc.read_text()))
+    markdown = doc.read_text()
+    save_programs(markdown)
+    commands = list(console_commands(markdown))
     mismatches = 0
     profiles = 0
     for index, (line, command, expected) in enumerate(commands, 1):
