@@ -4,6 +4,7 @@
 
 #include "fuse/Dialect/Fuse/IR/FuseDialect.h"
 #include "fuse/Dialect/Fuse/Utils/Location.h"
+#include "fuse/InitAllDialects.h"
 #include "fuse/Runtime/Runtime.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -12,7 +13,6 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/Support/Regex.h"
@@ -325,7 +325,7 @@ Executable::compile(ModuleOp module, const RunOptions &options) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   DialectRegistry registry;
-  registerAllToLLVMIRTranslations(registry);
+  registerLLVMIRTranslations(registry);
   context->appendDialectRegistry(registry);
   ExecutionEngineOptions engineOptions;
   auto transformer = makeOptimizingTransformer(3, 0, nullptr);

@@ -95,11 +95,3 @@ module attributes {gpu.container_module} {
   gpu.module @untargeted {
   }
 }
-
-// -----
-
-module attributes {gpu.container_module} {
-  // expected-error @+1 {{fuse-gpu-module-to-ptx compiles #nvvm.target modules only, not #rocdl.target}}
-  gpu.module @amd [#rocdl.target] {
-  }
-}
