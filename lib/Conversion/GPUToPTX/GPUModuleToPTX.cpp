@@ -89,10 +89,14 @@ static LogicalResult checkLibraries(gpu::GPUModuleOp module,
     auto function = module.lookupSymbol<LLVM::LLVMFuncOp>(*callee);
     if (!function || !function.isExternal())
       return WalkResult::advance();
-    call.emitError("kernel calls ")
-        << *callee
-        << " from libdevice, which was not found: install the CUDA toolkit "
-           "or set CUDA_HOME to it";
+    if (callee->starts_with("__nv_"))
+      call.emitError("kernel calls ")
+          << *callee
+          << " from libdevice, which was not found: install the CUDA toolkit "
+             "or set CUDA_HOME to it";
+    else
+      call.emitError("kernel calls ")
+          << *callee << ", which no library linked into the kernels defines";
     return WalkResult::interrupt();
   });
   return failure(walk.wasInterrupted());

@@ -58,6 +58,22 @@ module attributes {gpu.container_module} {
 
 // -----
 
+// A call to a function that is not libdevice's, with no library to link.
+module attributes {gpu.container_module} {
+  gpu.module @unknown [#nvvm.target<chip = "sm_90", features = "+ptx80">] {
+    llvm.func @elsewhere(f32) -> f32
+    llvm.func @unknown_kernel(%p: !llvm.ptr<1>) attributes {gpu.kernel, nvvm.kernel} {
+      %x = llvm.load %p : !llvm.ptr<1> -> f32
+      // expected-error @+1 {{kernel calls elsewhere, which no library linked into the kernels defines}}
+      %y = llvm.call @elsewhere(%x) : (f32) -> f32
+      llvm.store %y, %p : f32, !llvm.ptr<1>
+      llvm.return
+    }
+  }
+}
+
+// -----
+
 // A call that the linked libraries do not define.
 module attributes {gpu.container_module} {
   // expected-error @+1 {{kernel calls nowhere, which no library linked into the kernels defines}}
