@@ -141,8 +141,8 @@ private:
                                /*nontemporal=*/false, alignment(element));
     scf::YieldOp::create(b, loc, vector);
     b.setInsertionPointToStart(ifFull.elseBlock());
-    scf::YieldOp::create(
-        b, loc, gather(memref, vectorType, clampedPositions(start)));
+    scf::YieldOp::create(b, loc,
+                         gather(memref, vectorType, clampedPositions(start)));
     return ifFull.getResult(0);
   }
 
