@@ -357,7 +357,7 @@ class DeviceArray:
 
     @property
     def dtype(self):
-        return "bfloat16" if self._dtype == "bf16" else _dtypes.to_numpy(self._dtype)
+        return _dtypes.public(self._dtype)
 
     @property
     def __cuda_array_interface__(self):

@@ -59,6 +59,11 @@ def to_numpy(name):
     return dtype
 
 
+def public(name):
+    """The dtype shown to Python: numpy's, or the string 'bfloat16' for bf16."""
+    return "bfloat16" if name == "bf16" else to_numpy(name)
+
+
 def category(name):
     return _INFO[name][2]
 

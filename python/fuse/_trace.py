@@ -259,7 +259,7 @@ class Tensor:
     @property
     def dtype(self):
         """The numpy dtype (the string 'bfloat16' for bf16)."""
-        return "bfloat16" if self.dtype_name == "bf16" else _dtypes.to_numpy(self.dtype_name)
+        return _dtypes.public(self.dtype_name)
 
     @property
     def shape(self):
