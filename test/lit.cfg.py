@@ -32,6 +32,11 @@ if os.path.exists(config.fake_cuda):
     config.available_features.add("fakecuda")
     config.substitutions.append(("%fakecuda", config.fake_cuda))
 
+# A library that sets FTZ and DAZ when loaded (x86 only).
+if config.flush_denormals and os.path.exists(config.flush_denormals):
+    config.available_features.add("flush-denormals")
+    config.substitutions.append(("%flush_denormals", config.flush_denormals))
+
 # Tests that need gigabytes and minutes (test/Errors/large-index*.test) run
 # only when asked: lit --param large_tests=1.
 if lit_config.params.get("large_tests"):

@@ -14,13 +14,23 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/APFloat.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Target/TargetMachine.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/TargetSelect.h"
 
 #include <cmath>
 #include <csetjmp>
 #include <cstring>
+#if defined(__SSE__)
+#include <xmmintrin.h>
+#endif
 
 using namespace mlir;
 using namespace fuse;
@@ -156,8 +166,28 @@ extern "C" _Float16 fuseTruncDFHF2(double x) {
 }
 extern "C" float fuseExtendHFSF2(_Float16 x) { return static_cast<float>(x); }
 
+/// The kernels run in the default floating-point environment, whatever the
+/// caller's: round to nearest even, subnormals neither flushed to zero
+/// (FTZ) nor read as zero (DAZ). A library built with -ffast-math, or
+/// torch.set_flush_denormal(True), sets FTZ and DAZ for the whole thread;
+/// the numerics contract (docs/accuracy.md) must not depend on that.
+class DefaultFloatingPointEnvironment {
+public:
+#if defined(__SSE__)
+  DefaultFloatingPointEnvironment() : saved(_mm_getcsr()) {
+    // All exceptions masked, round to nearest, no FTZ, no DAZ.
+    _mm_setcsr(0x1f80);
+  }
+  ~DefaultFloatingPointEnvironment() { _mm_setcsr(saved); }
+
+private:
+  unsigned saved;
+#endif
+};
+
 /// Calls the packed entry with `args`; false when it left by longjmp.
 bool callJit(void (*entry)(void **), void **args) {
+  DefaultFloatingPointEnvironment environment;
   std::jmp_buf buffer;
   jitExit = &buffer;
   jitError.clear();
@@ -220,11 +250,10 @@ size_t descriptorWords(size_t rank) { return 3 + 2 * rank; }
 
 Executable::~Executable() = default;
 
-llvm::Expected<std::unique_ptr<Executable>>
-Executable::compile(ModuleOp module, const RunOptions &options) {
+llvm::Expected<
+    std::pair<std::unique_ptr<Executable>, OwningOpRef<ModuleOp>>>
+Executable::lower(ModuleOp module, const RunOptions &options) {
   MLIRContext *context = module.getContext();
-  // An earlier failure (a CUDA run that could not start) is not this one's.
-  rt::clearError();
   func::FuncOp func;
   if (!options.entry.empty()) {
     func = module.lookupSymbol<func::FuncOp>(options.entry);
@@ -322,16 +351,73 @@ Executable::compile(ModuleOp module, const RunOptions &options) {
     for (Attribute name : names)
       executable->kernels.push_back(cast<StringAttr>(name).getValue().str());
 
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
   DialectRegistry registry;
   registerLLVMIRTranslations(registry);
   context->appendDialectRegistry(registry);
+  return std::make_pair(std::move(executable), std::move(clone));
+}
+
+llvm::ArrayRef<llvm::StringRef> fuse::excludedCPUFeatures() {
+  static const llvm::StringRef features[] = {"avx512bf16", "avxneconvert",
+                                             "avx512fp16"};
+  return features;
+}
+
+llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
+fuse::cpuTargetMachine(llvm::StringRef cpu) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  llvm::Expected<llvm::orc::JITTargetMachineBuilder> builder =
+      llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!builder)
+    return builder.takeError();
+  if (!cpu.empty()) {
+    // The named CPU's own features, not the host's.
+    std::string error;
+    const llvm::Target *target = llvm::TargetRegistry::lookupTarget(
+        builder->getTargetTriple(), error);
+    if (!target)
+      return llvm::createStringError(error);
+    std::unique_ptr<llvm::MCSubtargetInfo> info(
+        target->createMCSubtargetInfo(builder->getTargetTriple(), "", ""));
+    if (!info || !info->isCPUStringValid(cpu))
+      return llvm::createStringError(
+          "unknown CPU '" + cpu.str() + "' for " +
+          builder->getTargetTriple().str() +
+          " (LLVM's names, such as x86-64-v3, znver4 or sapphirerapids)");
+    builder->setCPU(cpu.str());
+    builder->getFeatures() = llvm::SubtargetFeatures();
+  }
+  for (llvm::StringRef feature : excludedCPUFeatures())
+    builder->getFeatures().AddFeature(feature, /*Enable=*/false);
+  builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  return builder->createTargetMachine();
+}
+
+/// LLVM's O3 on the module, as the JIT runs it.
+static std::function<llvm::Error(llvm::Module *)> cpuOptimizer() {
+  return makeOptimizingTransformer(3, 0, nullptr);
+}
+
+llvm::Expected<std::unique_ptr<Executable>>
+Executable::compile(ModuleOp module, const RunOptions &options) {
+  // An earlier failure (a CUDA run that could not start) is not this one's.
+  rt::clearError();
+  auto lowered = lower(module, options);
+  if (!lowered)
+    return lowered.takeError();
+  auto &[executable, clone] = *lowered;
+
   ExecutionEngineOptions engineOptions;
-  auto transformer = makeOptimizingTransformer(3, 0, nullptr);
-  engineOptions.transformer = transformer;
+  std::function<llvm::Error(llvm::Module *)> optimizer = cpuOptimizer();
+  engineOptions.transformer = optimizer;
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
-  auto engine = ExecutionEngine::create(*clone, engineOptions);
+  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine =
+      cpuTargetMachine(options.cpu);
+  if (!machine)
+    return machine.takeError();
+  auto engine =
+      ExecutionEngine::create(*clone, engineOptions, std::move(*machine));
   if (!engine)
     return engine.takeError();
   executable->engine = std::move(*engine);
@@ -345,7 +431,39 @@ Executable::compile(ModuleOp module, const RunOptions &options) {
   executable->entry = *entry;
   if (!rt::lastError().empty())
     return llvm::createStringError(rt::lastError());
-  return executable;
+  return std::move(executable);
+}
+
+llvm::Expected<std::string> Executable::assemble(ModuleOp module,
+                                                 const RunOptions &options) {
+  if (options.target != Target::CPU)
+    return llvm::createStringError(
+        "assembly is the cpu target's; the cuda target's kernels are PTX");
+  auto lowered = lower(module, options);
+  if (!lowered)
+    return lowered.takeError();
+  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine =
+      cpuTargetMachine(options.cpu);
+  if (!machine)
+    return machine.takeError();
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(*lowered->second, llvmContext);
+  if (!llvmModule)
+    return llvm::createStringError("cannot translate the program to LLVM IR");
+  ExecutionEngine::setupTargetTripleAndDataLayout(llvmModule.get(),
+                                                  machine->get());
+  if (llvm::Error error = cpuOptimizer()(llvmModule.get()))
+    return std::move(error);
+  llvm::SmallString<0> text;
+  llvm::raw_svector_ostream os(text);
+  llvm::legacy::PassManager passes;
+  if ((*machine)->addPassesToEmitFile(passes, os, nullptr,
+                                      llvm::CodeGenFileType::AssemblyFile))
+    return llvm::createStringError("LLVM cannot emit assembly for " +
+                                   (*machine)->getTargetCPU().str());
+  passes.run(*llvmModule);
+  return text.str().str();
 }
 
 //===----------------------------------------------------------------------===//

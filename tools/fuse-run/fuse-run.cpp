@@ -3,7 +3,7 @@
 // fuse-run prog.mlir [--entry NAME] [--input SPEC]... [--output FILE.npy]...
 //          [--target auto|cuda|cpu] [--fusion on|off] [--chip sm_90]
 //          [--seed N] [--repeat N] [--profile] [--trace FILE.json] [--check]
-//          [--dump-ptx FILE]
+//          [--dump-ptx FILE] [--dump-asm FILE [--cpu NAME]]
 //
 //===----------------------------------------------------------------------===//
 
@@ -105,6 +105,16 @@ static cl::opt<std::string> dumpPtxFlag("dump-ptx",
                                         cl::desc("Write the kernels' PTX"),
                                         cl::value_desc("file.ptx"),
                                         cl::cat(runCategory));
+static cl::opt<std::string>
+    dumpAsmFlag("dump-asm",
+                cl::desc("Write the cpu target's machine code as assembly"),
+                cl::value_desc("file.s"), cl::cat(runCategory));
+static cl::opt<std::string>
+    cpuFlag("cpu",
+            cl::desc("With --dump-asm: the CPU to compile the cpu target for "
+                     "(an LLVM name: x86-64-v3, znver4, sapphirerapids, ...) "
+                     "instead of the host's; nothing runs"),
+            cl::value_desc("name"), cl::cat(runCategory));
 static cl::opt<int64_t> blockSizeFlag("block-size",
                                       cl::desc("GPU threads per block"),
                                       cl::init(256), cl::cat(runCategory));
@@ -614,6 +624,25 @@ int main(int argc, char **argv) {
       return 1;
     if (int status = writeOutput("--dump-ptx", dumpPtxFlag, collectPTX(*clone)))
       return status;
+  }
+
+  if (!cpuFlag.empty() && dumpAsmFlag.empty())
+    return fail("--cpu names the CPU that --dump-asm compiles for; the "
+                "host's code cannot run on another CPU");
+  if (!dumpAsmFlag.empty()) {
+    if (options.target != Target::CPU)
+      return fail("--dump-asm needs --target=cpu (the cuda target's kernels "
+                  "are PTX: --dump-ptx)");
+    options.cpu = cpuFlag;
+    llvm::Expected<std::string> assembly =
+        Executable::assemble(*module, options);
+    if (!assembly)
+      return fail(llvm::toString(assembly.takeError()));
+    if (int status = writeOutput("--dump-asm", dumpAsmFlag, *assembly))
+      return status;
+    // Code for another CPU is for reading only.
+    if (!cpuFlag.empty())
+      return 0;
   }
 
   llvm::Expected<std::unique_ptr<Executable>> executable =

@@ -20,6 +20,10 @@
 #include <string>
 #include <vector>
 
+namespace llvm {
+class TargetMachine;
+} // namespace llvm
+
 namespace mlir {
 class ExecutionEngine;
 } // namespace mlir
@@ -40,7 +44,25 @@ struct RunOptions {
   PipelineOptions pipeline;
   /// The function to run; empty picks the module's only public function.
   std::string entry;
+  /// The CPU the cpu target compiles for (an LLVM CPU name such as
+  /// `znver4`); empty is the host. Code for another CPU can be assembled
+  /// (Executable::assemble), not run.
+  std::string cpu;
 };
+
+/// The x86 features the cpu target never uses, whatever the CPU has: each
+/// brings instructions that would change a result that docs/accuracy.md
+/// calls exact. AVX512_BF16 and AVX-NE-CONVERT round f32 to bf16 with
+/// subnormals flushed to zero; AVX512_FP16 computes f16 natively, where
+/// fuse rounds each op's f32 result to f16 (the same for the ops LLVM
+/// narrows today, but not a promise the contract can make for every host).
+/// LLVM also drops the features that imply these (AVX10).
+llvm::ArrayRef<llvm::StringRef> excludedCPUFeatures();
+
+/// The code generator of the cpu target for `cpu` (empty: the host's CPU
+/// and features), less excludedCPUFeatures().
+llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
+cpuTargetMachine(llvm::StringRef cpu);
 
 class Executable {
 public:
@@ -48,6 +70,11 @@ public:
   /// carry the MLIR diagnostics.
   static llvm::Expected<std::unique_ptr<Executable>>
   compile(mlir::ModuleOp module, const RunOptions &options);
+  /// The machine code that compile() would run for the cpu target, as
+  /// assembly (AT&T syntax), for `options.cpu` (which need not be the
+  /// host's): what the numerics contract is checked against.
+  static llvm::Expected<std::string> assemble(mlir::ModuleOp module,
+                                              const RunOptions &options);
   ~Executable();
 
   const std::string &name() const { return entryName; }
@@ -81,6 +108,12 @@ public:
 
 private:
   Executable() = default;
+  /// Chooses the entry, records its signature in a new Executable and
+  /// lowers a copy of `module` holding only the entry through the
+  /// executable pipeline of `options.target` (the LLVM dialect).
+  static llvm::Expected<
+      std::pair<std::unique_ptr<Executable>, mlir::OwningOpRef<mlir::ModuleOp>>>
+  lower(mlir::ModuleOp module, const RunOptions &options);
   /// Checks `operands` against the signature: count, dtypes, ranks, static
   /// sizes. Errors name the argument, what was expected and what was given.
   llvm::Error checkOperands(llvm::ArrayRef<Operand> operands) const;
