@@ -41,6 +41,14 @@ void setError(char **error, const std::string &message) {
     *error = copyString(message);
 }
 
+/// The options a caller chose, checked before anything runs; `chip` is the
+/// only one the C API takes.
+llvm::Error checkOptions(const fuse::PipelineOptions &options) {
+  fuse::PipelineOptionNames names;
+  names.chip = "chip";
+  return fuse::checkPipelineOptions(options, names);
+}
+
 std::unique_ptr<MLIRContext> newContext() {
   DialectRegistry registry;
   fuse::registerAllDialects(registry);
@@ -139,6 +147,10 @@ extern "C" fuse_program *fuse_compile(const char *mlirText, const char *entry,
                           "); running on the CPU target";
     fuse::rt::clearError();
     options.target = fuse::Target::CPU;
+  }
+  if (llvm::Error invalid = checkOptions(options.pipeline)) {
+    setError(error, llvm::toString(std::move(invalid)));
+    return nullptr;
   }
   llvm::Expected<std::unique_ptr<fuse::Executable>> executable =
       fuse::Executable::compile(*parsed.module, options);
@@ -294,6 +306,10 @@ extern "C" char *fuse_ptx(const char *mlirText, const char *chip,
   options.fusion = fusion != 0;
   if (chip && *chip)
     options.chip = chip;
+  if (llvm::Error invalid = checkOptions(options)) {
+    setError(error, llvm::toString(std::move(invalid)));
+    return nullptr;
+  }
   PassManager pm(context.get());
   fuse::buildPipeline(pm, fuse::Stage::PTX, options);
   if (failed(pm.run(*parsed.module))) {

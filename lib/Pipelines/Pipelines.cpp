@@ -18,11 +18,17 @@
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
 
 #include <cstdlib>
+#include <tuple>
 
 using namespace mlir;
 
@@ -60,6 +66,118 @@ std::string fuse::findCUDAToolkit() {
     if (!candidate.empty() && llvm::sys::fs::exists(libdevicePath(candidate)))
       return candidate;
   return "";
+}
+
+/// The triple the kernels are compiled for: nvvm-attach-target's default,
+/// which the pipelines keep.
+static llvm::Triple nvptxTriple() {
+  return llvm::Triple(GpuNVVMAttachTargetOptions().triple);
+}
+
+/// LLVM's NVPTX target, registered on first use.
+static const llvm::Target &nvptxTarget() {
+  static const llvm::Target *target = [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    std::string error;
+    const llvm::Target *found =
+        llvm::TargetRegistry::lookupTarget(nvptxTriple(), error);
+    assert(found && "the NVPTX back end is linked in");
+    return found;
+  }();
+  return *target;
+}
+
+/// The NVPTX back end's tables of processors and features.
+static const llvm::MCSubtargetInfo &nvptxSubtargetInfo() {
+  static const std::unique_ptr<llvm::MCSubtargetInfo> info(
+      nvptxTarget().createMCSubtargetInfo(nvptxTriple(), "", ""));
+  return *info;
+}
+
+/// Orders names by their letters, then the number that follows, then the
+/// rest: ptx90 < sm_20 < sm_90 < sm_90a < sm_100.
+static bool naturalLess(llvm::StringRef lhs, llvm::StringRef rhs) {
+  auto key = [](llvm::StringRef name) {
+    llvm::StringRef letters = name.take_until(llvm::isDigit);
+    llvm::StringRef rest = name.drop_front(letters.size());
+    llvm::StringRef digits = rest.take_while(llvm::isDigit);
+    uint64_t number = 0;
+    (void)digits.getAsInteger(10, number);
+    return std::make_tuple(letters, number, rest.drop_front(digits.size()));
+  };
+  return key(lhs) < key(rhs);
+}
+
+template <typename Table>
+static std::vector<std::string> sortedKeys(llvm::ArrayRef<Table> table) {
+  std::vector<std::string> keys;
+  for (const Table &entry : table)
+    keys.push_back(entry.Key);
+  llvm::sort(keys, naturalLess);
+  return keys;
+}
+
+std::vector<std::string> fuse::nvptxChips() {
+  return sortedKeys(nvptxSubtargetInfo().getAllProcessorDescriptions());
+}
+
+llvm::Error fuse::checkPipelineOptions(const PipelineOptions &options,
+                                       const PipelineOptionNames &names) {
+  auto error = [](const llvm::Twine &message) {
+    return llvm::createStringError(message.str());
+  };
+  if (options.blockSize < 1 || options.blockSize > kMaxBlockSize)
+    return error(names.blockSize + "=" + llvm::Twine(options.blockSize) +
+                 " is out of range: a CUDA block has 1 to " +
+                 llvm::Twine(kMaxBlockSize) + " threads");
+  if (options.vectorBytes < 1)
+    return error(names.vectorBytes + "=" + llvm::Twine(options.vectorBytes) +
+                 " is out of range: each thread loads 1 byte or more");
+  if (options.optLevel > 3)
+    return error(names.optLevel + "=" + llvm::Twine(options.optLevel) +
+                 " is out of range: LLVM's optimization levels are 0 to 3");
+  if (!options.cudaToolkit.empty() &&
+      !llvm::sys::fs::exists(libdevicePath(options.cudaToolkit)))
+    return error(names.cudaToolkit + "=" + options.cudaToolkit +
+                 " has no nvvm/libdevice/libdevice.10.bc");
+  const llvm::MCSubtargetInfo &info = nvptxSubtargetInfo();
+  if (!info.isCPUStringValid(options.chip))
+    return error(names.chip + "=" + options.chip +
+                 " is not a GPU architecture that LLVM's NVPTX back end "
+                 "knows; it knows " +
+                 llvm::join(nvptxChips(), ", "));
+  if (options.features == "auto")
+    return llvm::Error::success();
+  llvm::SmallVector<llvm::StringRef> features;
+  llvm::StringRef(options.features)
+      .split(features, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (llvm::StringRef feature : features) {
+    std::string prefix =
+        (names.features + "=" + options.features + ": '" + feature + "'")
+            .str();
+    if (!feature.starts_with("+") && !feature.starts_with("-"))
+      return error(prefix +
+                   " needs a + (enable) or a - (disable) in front");
+    llvm::StringRef name = feature.drop_front();
+    if (!llvm::any_of(info.getAllProcessorFeatures(),
+                      [&](const llvm::SubtargetFeatureKV &known) {
+                        return name == known.Key;
+                      }))
+      return error(prefix +
+                   " is not a feature that LLVM's NVPTX back end knows; it "
+                   "knows " +
+                   llvm::join(sortedKeys(info.getAllProcessorFeatures()),
+                              ", "));
+  }
+  // LLVM refuses a PTX version older than the chip needs with a fatal usage
+  // error that names the minimum; making the target machine has it do so
+  // now, before anything runs.
+  std::unique_ptr<llvm::TargetMachine>(nvptxTarget().createTargetMachine(
+      nvptxTriple(), options.chip, options.features, llvm::TargetOptions(),
+      std::nullopt));
+  return llvm::Error::success();
 }
 
 static void addCleanup(OpPassManager &pm) {
@@ -242,17 +360,35 @@ struct LowerOptions : PassPipelineOptions<LowerOptions> {
 } // namespace
 
 void fuse::registerPipelines() {
-  PassPipelineRegistration<LowerOptions>(
+  // As PassPipelineRegistration<LowerOptions>, with the options checked:
+  // a bad value is an error of the pipeline's text, before anything runs.
+  registerPassPipeline(
       "fuse-lower",
       "Lower fuse programs to a stage: linalg, fused, gpu, nvvm, ptx, cpu "
       "or cuda",
-      [](OpPassManager &pm, const LowerOptions &lower) {
+      [](OpPassManager &pm, llvm::StringRef text,
+         llvm::function_ref<LogicalResult(const llvm::Twine &)> errorHandler)
+          -> LogicalResult {
+        LowerOptions lower;
+        if (failed(lower.parseFromString(text)))
+          return failure();
         PipelineOptions options;
         options.fusion = lower.fusion;
         options.horizontal = lower.horizontal;
         options.blockSize = lower.blockSize;
         options.chip = lower.chip;
         options.features = lower.features;
+        PipelineOptionNames names;
+        names.blockSize = "block-size";
+        names.chip = "chip";
+        names.features = "features";
+        if (llvm::Error error = checkPipelineOptions(options, names))
+          return errorHandler("fuse-lower: " +
+                              llvm::toString(std::move(error)));
         buildPipeline(pm, lower.stage, options);
+        return success();
+      },
+      [](llvm::function_ref<void(const detail::PassOptions &)> handler) {
+        handler(LowerOptions());
       });
 }

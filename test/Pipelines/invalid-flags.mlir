@@ -12,8 +12,52 @@
 // RUN: not fuse-opt %s --fuse-pipeline=fused --fusion=maybe 2>&1 | FileCheck %s --check-prefix=FUSION-VALUE
 // FUSION-VALUE: for the --fusion option: Cannot find option named 'maybe'!
 
-// RUN: not fuse-opt %s --emit=ptx --opt-level=4 2>&1 | FileCheck %s --check-prefix=OPT-LEVEL
-// OPT-LEVEL: fuse-opt: --opt-level takes 0 to 3, not 4
+// Option values are checked before anything runs (checkPipelineOptions):
+// one line that names the option, the value and what it takes, exit status
+// 1, and no IR.
+// RUN: not fuse-opt %s --emit=ptx --opt-level=4 2>&1 | FileCheck %s --check-prefix=OPT-LEVEL --implicit-check-not=func
+// RUN: not fuse-run %s --target=cpu --opt-level=4 2>&1 | FileCheck %s --check-prefix=OPT-LEVEL-EXEC
+// OPT-LEVEL: fuse-opt: --opt-level=4 is out of range: LLVM's optimization levels are 0 to 3
+// OPT-LEVEL-EXEC: fuse-run: error: --opt-level=4 is out of range: LLVM's optimization levels are 0 to 3
+
+// RUN: not fuse-opt %s --emit=ptx --block-size=-5 2>&1 | FileCheck %s --check-prefix=BLOCK-SIZE --implicit-check-not=func
+// RUN: not fuse-opt %s --fuse-pipeline=gpu --block-size=-5 2>&1 | FileCheck %s --check-prefix=BLOCK-SIZE --implicit-check-not=func
+// RUN: not fuse-opt %s --fuse-report --block-size=0 2>&1 | FileCheck %s --check-prefix=BLOCK-SIZE-0 --implicit-check-not=add_relu
+// RUN: not fuse-opt %s --fuse-pipeline=gpu --block-size=1025 2>&1 | FileCheck %s --check-prefix=BLOCK-SIZE-LARGE --implicit-check-not=func
+// RUN: not fuse-run %s --target=cpu --block-size=-5 2>&1 | FileCheck %s --check-prefix=BLOCK-SIZE-EXEC
+// RUN: not fuse-opt %s --pass-pipeline='builtin.module(fuse-lower{stage=gpu block-size=-5})' 2>&1 | FileCheck %s --check-prefix=BLOCK-SIZE-LOWER --implicit-check-not=func
+// BLOCK-SIZE: fuse-opt: --block-size=-5 is out of range: a CUDA block has 1 to 1024 threads
+// BLOCK-SIZE-0: fuse-opt: --block-size=0 is out of range: a CUDA block has 1 to 1024 threads
+// BLOCK-SIZE-LARGE: fuse-opt: --block-size=1025 is out of range: a CUDA block has 1 to 1024 threads
+// BLOCK-SIZE-EXEC: fuse-run: error: --block-size=-5 is out of range: a CUDA block has 1 to 1024 threads
+// BLOCK-SIZE-LOWER: error: fuse-lower: block-size=-5 is out of range: a CUDA block has 1 to 1024 threads
+
+// An unknown chip is refused, with the chips LLVM's NVPTX back end knows
+// (its processor table, oldest first), instead of LLVM's warning and PTX for
+// the oldest chip. The stages that never reach LLVM check it too.
+// RUN: not fuse-opt %s --emit=ptx --chip=sm_bogus 2>&1 | FileCheck %s --check-prefix=CHIP --implicit-check-not=warning --implicit-check-not=.version
+// RUN: not fuse-opt %s --fuse-pipeline=linalg --chip=sm_bogus 2>&1 | FileCheck %s --check-prefix=CHIP --implicit-check-not=func
+// RUN: not fuse-run %s --target=cpu --chip=sm_bogus 2>&1 | FileCheck %s --check-prefix=CHIP-EXEC
+// RUN: not fuse-run %s --target=cpu --chip=sm_bogus --dump-ptx=%t.ptx 2>&1 | FileCheck %s --check-prefix=CHIP-EXEC
+// RUN: not fuse-opt %s --pass-pipeline='builtin.module(fuse-lower{chip=sm_bogus})' 2>&1 | FileCheck %s --check-prefix=CHIP-LOWER --implicit-check-not=.version
+// RUN: env PYTHONPATH=%fuse_src_root/python FUSE_LIB_DIR=%fuse_obj_root/lib not %python -c "import fuse, sys; fuse._capi.ptx(open(sys.argv[1]).read(), 'sm_bogus')" %s 2>&1 | FileCheck %s --check-prefix=CHIP-CAPI
+// CHIP: fuse-opt: --chip=sm_bogus is not a GPU architecture that LLVM's NVPTX back end knows; it knows sm_20, sm_21, sm_30, {{.*}}, sm_89, sm_90, sm_90a, sm_100, sm_100a, {{.*}}{{$}}
+// CHIP-EXEC: fuse-run: error: --chip=sm_bogus is not a GPU architecture that LLVM's NVPTX back end knows; it knows sm_20, {{.*}}, sm_90, sm_90a, sm_100, {{.*}}{{$}}
+// CHIP-LOWER: error: fuse-lower: chip=sm_bogus is not a GPU architecture that LLVM's NVPTX back end knows; it knows sm_20, {{.*}}, sm_90, {{.*}}{{$}}
+// CHIP-CAPI: FuseError: chip=sm_bogus is not a GPU architecture that LLVM's NVPTX back end knows; it knows sm_20, {{.*}}, sm_90, {{.*}}{{$}}
+
+// PTX features are +NAME or -NAME with a name of LLVM's NVPTX feature table.
+// RUN: not fuse-opt %s --emit=ptx --ptx-features=+bogus 2>&1 | FileCheck %s --check-prefix=FEATURE --implicit-check-not=warning --implicit-check-not=.version
+// RUN: not fuse-opt %s --pass-pipeline='builtin.module(fuse-lower{features=+ptx80,+bogus})' 2>&1 | FileCheck %s --check-prefix=FEATURE-LOWER
+// RUN: not fuse-opt %s --emit=ptx --ptx-features=ptx80 2>&1 | FileCheck %s --check-prefix=FEATURE-SIGN
+// FEATURE: fuse-opt: --ptx-features=+bogus: '+bogus' is not a feature that LLVM's NVPTX back end knows; it knows ptx32, ptx40, {{.*}}, ptx80, {{.*}}, sm_90, sm_90a, sm_100, {{.*}}{{$}}
+// FEATURE-LOWER: error: fuse-lower: features=+ptx80,+bogus: '+bogus' is not a feature
+// FEATURE-SIGN: fuse-opt: --ptx-features=ptx80: 'ptx80' needs a + (enable) or a - (disable) in front
+
+// A PTX version older than the chip needs is LLVM's own error, given before
+// anything runs (the linalg stage would never reach LLVM).
+// RUN: not fuse-opt %s --fuse-pipeline=linalg --ptx-features=+ptx60 2>&1 | FileCheck %s --check-prefix=PTX-VERSION --implicit-check-not=func
+// PTX-VERSION: PTX version 6.0 does not support target 'sm_90'. Minimum required PTX version is 7.8.
 
 // RUN: not fuse-opt %s --fuse-report=xml 2>&1 | FileCheck %s --check-prefix=REPORT
 // REPORT: fuse-opt: --fuse-report takes text or json, not 'xml'
@@ -23,6 +67,12 @@
 
 // RUN: not fuse-opt %s --emit=ptx --cuda-toolkit=%t.none 2>&1 | FileCheck %s --check-prefix=TOOLKIT
 // TOOLKIT: fuse-opt: --cuda-toolkit={{.*}}.none has no nvvm/libdevice/libdevice.10.bc
+
+// Every chip LLVM knows is taken.
+// RUN: fuse-opt %s --emit=ptx --chip=sm_20 | FileCheck %s --check-prefix=OLDEST
+// RUN: fuse-opt %s --emit=ptx --chip=sm_121f | FileCheck %s --check-prefix=NEWEST
+// OLDEST: .target sm_20
+// NEWEST: .target sm_121f
 
 func.func @add_relu(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
   %0 = fuse.add %a, %b : tensor<?xf32>

@@ -12,6 +12,7 @@
 #include "fuse/Pipelines/Pipelines.h"
 #include "fuse/Report/Report.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -20,7 +21,6 @@
 #include "mlir/Support/ToolUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 
@@ -142,11 +142,26 @@ static LogicalResult emitModule(std::unique_ptr<llvm::MemoryBuffer> buffer,
       fuse::printReport(*report, os);
     return success();
   }
+  // Where to say that the program has no kernel, if so: at its first
+  // function (read now: the pipeline lowers it to an llvm.func).
+  auto functions = module->getOps<func::FuncOp>();
+  Location programLoc = functions.empty() ? module->getLoc()
+                                          : (*functions.begin()).getLoc();
+  bool hasFunctions = !functions.empty();
   PassManager pm(&context);
   fuse::buildPipeline(pm, fuse::Stage::PTX, options);
   if (failed(pm.run(*module)))
     return failure();
-  os << fuse::collectPTX(*module);
+  std::string ptx = fuse::collectPTX(*module);
+  // Returning an argument or a constant needs no kernel; say why the output
+  // is empty rather than leave it silent.
+  if (ptx.empty())
+    emitRemark(programLoc, "no kernel, so no PTX: ")
+        << (hasFunctions ? "no function computes anything on the GPU "
+                           "(returning an argument or a constant needs no "
+                           "kernel)"
+                         : "the program has no function");
+  os << ptx;
   return success();
 }
 
@@ -194,11 +209,6 @@ int main(int argc, char **argv) {
   auto [inputFile, outputFile] = registerAndParseCLIOptions(
       argc, argv, "fuse optimizer driver\n", registry);
 
-  if (optLevelFlag > 3) {
-    llvm::errs() << "fuse-opt: --opt-level takes 0 to 3, not " << optLevelFlag
-                 << "\n";
-    return 1;
-  }
   if (reportFlag.getNumOccurrences() && emitFlag.getNumOccurrences()) {
     llvm::errs() << "fuse-opt: --fuse-report and --emit are exclusive\n";
     return 1;
@@ -215,11 +225,14 @@ int main(int argc, char **argv) {
                     "side; --fusion and --fuse-remarks do not apply to it\n";
     return 1;
   }
-  if (!cudaToolkitFlag.empty() &&
-      !llvm::sys::fs::exists(fuse::libdevicePath(cudaToolkitFlag))) {
-    llvm::errs() << "fuse-opt: --cuda-toolkit=" << cudaToolkitFlag
-                 << " has no nvvm/libdevice/libdevice.10.bc\n";
-    return 1;
+  bool compiles = stageFlag.getNumOccurrences() ||
+                  reportFlag.getNumOccurrences() ||
+                  emitFlag.getNumOccurrences();
+  if (compiles) {
+    if (llvm::Error error = fuse::checkPipelineOptions(pipelineOptions())) {
+      llvm::errs() << "fuse-opt: " << llvm::toString(std::move(error)) << "\n";
+      return 1;
+    }
   }
   MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
   if (reportFlag.getNumOccurrences() || emitFlag.getNumOccurrences())

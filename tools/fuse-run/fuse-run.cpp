@@ -602,9 +602,6 @@ int main(int argc, char **argv) {
     rt::clearError();
     options.target = Target::CPU;
   }
-  if (optLevelFlag > 3)
-    return fail("--opt-level takes 0 to 3, not " +
-                std::to_string(optLevelFlag));
   options.pipeline.optLevel = optLevelFlag;
   if (!chipFlag.empty()) {
     options.pipeline.chip = chipFlag;
@@ -615,6 +612,8 @@ int main(int argc, char **argv) {
     options.pipeline.chip = "sm_" + std::to_string(info.computeMajor) +
                             std::to_string(info.computeMinor);
   }
+  if (llvm::Error error = checkPipelineOptions(options.pipeline))
+    return fail(llvm::toString(std::move(error)));
 
   if (!dumpPtxFlag.empty()) {
     OwningOpRef<ModuleOp> clone = module->clone();

@@ -20,10 +20,12 @@
 
 #include "mlir/Pass/PassOptions.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
 #include "llvm/Support/LogicalResult.h"
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mlir {
 class ModuleOp;
@@ -69,6 +71,32 @@ struct PipelineOptions {
   /// (exp, erf, pow, ...); empty when there is none.
   std::string cudaToolkit = findCUDAToolkit();
 };
+
+/// The most threads a CUDA block has.
+inline constexpr int64_t kMaxBlockSize = 1024;
+
+/// How a front end spells each option of PipelineOptions, for the errors of
+/// checkPipelineOptions. The defaults are the flags of fuse-opt and fuse-run.
+struct PipelineOptionNames {
+  llvm::StringRef blockSize = "--block-size";
+  llvm::StringRef vectorBytes = "vector-bytes";
+  llvm::StringRef chip = "--chip";
+  llvm::StringRef features = "--ptx-features";
+  llvm::StringRef optLevel = "--opt-level";
+  llvm::StringRef cudaToolkit = "--cuda-toolkit";
+};
+
+/// Checks every option against what the pipelines and LLVM's NVPTX back end
+/// take, so that a front end refuses bad options before anything runs. The
+/// error names the option as `names` spells it, its value, and what it
+/// takes. Every front end calls it: fuse-opt, fuse-run, the C API and the
+/// `fuse-lower` pipeline.
+llvm::Error checkPipelineOptions(const PipelineOptions &options,
+                                 const PipelineOptionNames &names = {});
+
+/// The GPU architectures LLVM's NVPTX back end knows (sm_20, ..., sm_90a,
+/// sm_100, ...), oldest first.
+std::vector<std::string> nvptxChips();
 
 enum class Target { CPU, CUDA };
 
