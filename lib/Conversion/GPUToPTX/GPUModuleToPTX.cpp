@@ -39,6 +39,22 @@ public:
         target(target) {}
 
 protected:
+  /// fuse's sqrt is correctly rounded on both targets (docs/accuracy.md,
+  /// "The numerics contract"), as CUDA's sqrtf is under nvcc's default
+  /// -prec-sqrt=true. libdevice's `__nv_sqrtf` is `sqrt.approx.f32` unless
+  /// `__nvvm_reflect("__CUDA_PREC_SQRT")` answers 1, which LLVM does only
+  /// under a process-wide option: call `__nv_fsqrt_rn` (`sqrt.rn.f32`)
+  /// instead.
+  void handleModulePreLink(llvm::Module &module) override {
+    llvm::Function *approximate = module.getFunction("__nv_sqrtf");
+    if (!approximate)
+      return;
+    llvm::FunctionCallee exact = module.getOrInsertFunction(
+        "__nv_fsqrt_rn", approximate->getFunctionType());
+    approximate->replaceAllUsesWith(exact.getCallee());
+    approximate->eraseFromParent();
+  }
+
   std::optional<SmallVector<std::unique_ptr<llvm::Module>>>
   loadBitcodeFiles(llvm::Module &module) override {
     SmallVector<std::unique_ptr<llvm::Module>> libraries;
