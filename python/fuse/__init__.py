@@ -26,6 +26,7 @@ from ._jit import CacheInfo, clear_cache, jit
 from ._program import Program, TensorType, compile
 from ._report import explain, report
 from ._trace import (
+    SymbolicSize,
     Tensor,
     abs,
     add,
@@ -61,7 +62,8 @@ from ._trace import (
 
 __all__ = [
     "FuseError", "LibraryNotFoundError", "library_path", "DeviceArray", "CacheInfo",
-    "clear_cache", "jit", "Program", "TensorType", "compile", "explain", "report", "Tensor",
+    "clear_cache", "jit", "Program", "TensorType", "compile", "explain", "report",
+    "SymbolicSize", "Tensor",
     "abs", "add", "cast", "ceil", "clamp", "clip", "cos", "div", "erf", "exp", "floor",
     "gelu", "hardswish", "leaky_relu", "log", "maximum", "minimum", "mul", "neg", "pow",
     "reciprocal", "relu", "rsqrt", "sigmoid", "silu", "sin", "sqrt", "sub", "tanh", "where",

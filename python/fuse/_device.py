@@ -27,7 +27,6 @@ DLPACK_CUDA = 2
 # The CUstream handle of the legacy default stream, valid in any context.
 STREAM_LEGACY = 1
 
-SUPPORTED = "float16, bfloat16, float32, float64, int32, int64 and bool"
 # fuse's kernels load and store numbers (not bools) 16 bytes at a time, at
 # addresses they assume aligned: fresh allocations are, views at an offset
 # may not be.
@@ -122,7 +121,7 @@ def _from_torch(torch, value, what):
     dtype = dtypes.get(value.dtype)
     if dtype is None:
         raise TypeError(f"fuse: {what} has dtype {value.dtype}, which fuse does not support; "
-                        f"supported dtypes are {SUPPORTED} (convert with .to(...))")
+                        f"supported dtypes are {_dtypes.SUPPORTED} (convert with .to(...))")
     _check_device(value.device.index, what, str(value.device))
     shape = tuple(value.shape)
     _check_rank(shape, what)
@@ -305,7 +304,7 @@ def _from_dlpack(value, what):
         name = f"{_DLPACK_CODES.get(code, f'code {code}')}{bits}" + (
             f"x{lanes}" if lanes != 1 else "")
         raise TypeError(f"fuse: {what} has DLPack dtype {name}, which fuse does not support; "
-                        f"supported dtypes are {SUPPORTED}")
+                        f"supported dtypes are {_dtypes.SUPPORTED}")
     if tensor.strides:
         strides = tuple(tensor.strides[d] for d in range(tensor.ndim))
         if not _c_contiguous(shape, strides, 1):

@@ -22,9 +22,19 @@ _INFO = {
     "i1": (6, np.dtype(np.bool_), BOOL),
 }
 
+
+
+def listing(names):
+    """'a, b and c'."""
+    names = list(names)
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
 # The MLIR element type of each fuse name (the same spelling).
 ALL = tuple(_INFO)
-SUPPORTED_NUMPY = "float16, float32, float64, int32, int64 and bool"
+# The dtypes as Python spells them: all of fuse's, and those numpy has.
+SUPPORTED = listing("bfloat16" if info[1] is None else info[1].name for info in _INFO.values())
+SUPPORTED_NUMPY = listing(info[1].name for info in _INFO.values() if info[1] is not None)
 BF16_NOTE = ("bfloat16 is a fuse element type, but numpy has no bfloat16 "
              "dtype, so it can only be used inside a traced function "
              "(fuse.cast(x, 'bfloat16')) and for torch.Tensors on the GPU, not for "
@@ -95,9 +105,12 @@ def parse(dtype):
     try:
         np_dtype = np.dtype(dtype)
     except TypeError:
-        raise TypeError(f"fuse: {dtype!r} is not a dtype; use one of {SUPPORTED_NUMPY}, "
-                        f"or 'bfloat16'") from None
-    return from_numpy(np_dtype, what=f"dtype {dtype!r}")
+        raise TypeError(f"fuse: {dtype!r} is not a dtype; use one of {SUPPORTED}") from None
+    name = _BY_NUMPY.get(np_dtype if np_dtype.isnative else np_dtype.newbyteorder("="))
+    if name is None:
+        raise TypeError(f"fuse: {np_dtype.name} is not a fuse dtype; fuse's dtypes are "
+                        f"{SUPPORTED}")
+    return name
 
 
 def promote(a, b):
@@ -130,6 +143,12 @@ def _combine(higher, lower):
     return higher
 
 
+# By category: the dtype a Python scalar stands for when it meets tensors
+# (PyTorch's wrapped numbers), and the dtype that holds its value exactly.
+_WRAPPED = {BOOL: "i1", INT: "i64", FLOAT: "f32"}
+_CARRIER = {BOOL: "i1", INT: "i64", FLOAT: "f64"}
+
+
 def scalar_dtype(value):
     """The dtype a Python scalar stands for when it meets tensors
     (PyTorch's wrapped numbers: float -> f32, int -> i64, bool -> i1)."""
@@ -142,17 +161,41 @@ def scalar_dtype(value):
     raise TypeError(f"fuse: {type(value).__name__} {value!r} is not a number")
 
 
+def carrier(value):
+    """The dtype that holds a Python scalar's value (a Python float is a
+    float64): f64, i64 or i1."""
+    return _CARRIER[category(scalar_dtype(value))]
+
+
+def _weak_dtype(op):
+    """The wrapped-number dtype of a weak operand: a Python scalar, or a
+    Tensor made from Python scalars alone (op.weak)."""
+    if hasattr(op, "dtype_name"):
+        return _WRAPPED[category(op.dtype_name)]
+    return scalar_dtype(op)
+
+
 def result_type(operands):
     """The common dtype of `operands`: Tensors (ranked ones first, then 0-d
-    ones) and Python scalars, as torch.result_type computes it."""
+    ones), then weak operands (Python scalars, and Tensors made from them
+    alone), as torch.result_type computes it for wrapped numbers."""
     dim = zero = wrapped = None
     for op in operands:
-        if hasattr(op, "dtype_name"):
+        if op is None:
+            continue
+        if hasattr(op, "dtype_name") and not op.weak:
             if op.rank > 0:
                 dim = op.dtype_name if dim is None else promote(dim, op.dtype_name)
             else:
                 zero = op.dtype_name if zero is None else promote(zero, op.dtype_name)
-        elif op is not None:
-            s = scalar_dtype(op)
+        else:
+            s = _weak_dtype(op)
             wrapped = s if wrapped is None else promote(wrapped, s)
     return _combine(dim, _combine(zero, wrapped))
+
+
+def weak_carrier(operands):
+    """For operands that are all weak: the dtype that holds their values
+    (the widest carrier: f64, i64 or i1), in which an op on them alone
+    computes, as Python would."""
+    return _CARRIER[max(category(_weak_dtype(op)) for op in operands if op is not None)]

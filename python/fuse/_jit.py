@@ -1,5 +1,6 @@
 """fuse.jit: trace a Python function once per signature, compile it, run it."""
 
+import collections
 import functools
 import inspect
 import threading
@@ -8,17 +9,26 @@ from collections import namedtuple
 
 import numpy as np
 
-from . import _capi, _program, _trace
+from . import _capi, _device, _dtypes, _program, _trace
 
 CacheInfo = namedtuple("CacheInfo", "hits misses traces compiles size")
 CacheInfo.__doc__ = """Counters of a jitted function: calls that found their
 signature traced and compiled (hits) or did not (misses), traces made,
 programs compiled (a trace whose text and options were already compiled
-reuses that program), and signatures cached (size)."""
+reuses that program), and signatures cached (size, at most max_cache)."""
 
-# Compiled programs, by the text compiled and the options.
-_programs = {}
+# How many signatures (each with its trace and compiled program) a jitted
+# function keeps by default; the least recently used goes first.
+DEFAULT_MAX_CACHE = 64
+
+# Compiled programs, by the text compiled and the options, while a jitted
+# function's cache holds them: two functions that trace to the same program
+# share it, and a program that no cache holds is freed.
+_programs = weakref.WeakValueDictionary()
 _programs_lock = threading.Lock()
+
+_INT64 = np.iinfo(np.int64)
+_INT32 = np.iinfo(np.int32)
 
 
 def clear_cache():
@@ -29,7 +39,15 @@ def clear_cache():
         jitted.cache_clear()
 
 
+def _is_python_scalar(value):
+    # np.float64 is a float too, but a numpy scalar is a 0-d array.
+    return isinstance(value, (bool, int, float)) and not isinstance(value, np.generic)
+
+
 def _is_array(value):
+    if isinstance(value, (type, np.dtype, str)):
+        # np.float16 (the type) has __array__.
+        return False
     if isinstance(value, (np.ndarray, np.generic, list, tuple)):
         return True
     try:
@@ -46,7 +64,8 @@ class _Jitted:
 
     _instances = weakref.WeakSet()
 
-    def __init__(self, fn, fusion=True, target="auto", profile=False):
+    def __init__(self, fn, fusion=True, target="auto", profile=False, static_argnames=(),
+                 max_cache=DEFAULT_MAX_CACHE):
         if target not in _capi.TARGETS:
             raise ValueError(f"fuse: target must be one of {', '.join(_capi.TARGETS)}, "
                              f"got {target!r}")
@@ -59,12 +78,41 @@ class _Jitted:
             self._signature = inspect.signature(fn)
         except (TypeError, ValueError):
             self._signature = None
+        if isinstance(static_argnames, str):
+            static_argnames = (static_argnames,)
+        self.static_argnames = frozenset(static_argnames)
+        if self._signature is not None:
+            unknown = self.static_argnames - set(self._signature.parameters)
+            if unknown:
+                raise ValueError(f"fuse: static_argnames names {_dtypes.listing(sorted(unknown))}, "
+                                 f"which {self.__name__} has no parameter of")
         self._lock = threading.Lock()
-        self._traces = {}
+        # Signature key -> (trace, program), least recently used first.
+        self._traces = collections.OrderedDict()
+        self.max_cache = max_cache
         self._hits = self._misses = self._traced = self._compiled = 0
         self._last = None
         self.last_profile = None
         _Jitted._instances.add(self)
+
+    @property
+    def max_cache(self):
+        """The most signatures (traces and their compiled programs) kept; the
+        least recently used is dropped first. None: no bound."""
+        return self._max_cache
+
+    @max_cache.setter
+    def max_cache(self, value):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                  or value < 1):
+            raise ValueError(f"fuse: max_cache must be a positive int or None, got {value!r}")
+        with self._lock:
+            self._max_cache = value
+            self._evict()
+
+    def _evict(self):
+        while self._max_cache is not None and len(self._traces) > self._max_cache:
+            self._traces.popitem(last=False)
 
     def __repr__(self):
         return (f"<fuse.jit {self.__name__} ({'fused' if self.fusion else 'eager'}, "
@@ -77,9 +125,11 @@ class _Jitted:
         if self._signature is None:
             if kwargs:
                 raise TypeError(f"fuse: {self.__name__} takes positional arguments only")
-            return [(f"arg{i}", v) for i, v in enumerate(args)], lambda values: (values, {})
+            return ([(f"arg{i}", v) for i, v in enumerate(args)], lambda values: (values, {}),
+                    len(args))
+        # Parameters that the call leaves out keep their default values: they
+        # are not arguments of the trace.
         bound = self._signature.bind(*args, **kwargs)
-        bound.apply_defaults()
         leaves, slots = [], []
         for name, value in bound.arguments.items():
             kind = self._signature.parameters[name].kind
@@ -93,6 +143,8 @@ class _Jitted:
             else:
                 slots.append((name, "one", None))
                 leaves.append((name, value))
+        structure = tuple((name, kind, extra if kind != "dict" else tuple(extra))
+                          for name, kind, extra in slots)
 
         def rebuild(values):
             values = iter(values)
@@ -105,23 +157,48 @@ class _Jitted:
                     bound.arguments[name] = next(values)
             return bound.args, bound.kwargs
 
-        return leaves, rebuild
+        return leaves, rebuild, structure
 
     def _prepare(self, args, kwargs):
-        """The signature key, the trace's leaves, rebuild, and the arrays."""
-        leaves, rebuild = self._leaves(args, kwargs)
-        key, spec, arrays, named = [], [], [], []
-        for name, value in leaves:
-            if _is_array(value):
-                # Host and GPU arrays of the same dtypes and ranks have one
-                # key: they run the same program.
-                array, dtype = _program.prepare_argument(value, len(arrays))
-                # A size of 1 stays static so that it broadcasts; others are `?`.
+        """The signature key, the trace's leaves, rebuild, and the arrays:
+        (array, fuse dtype, scalar) per input, scalar the Python scalar an
+        input was made from (else None)."""
+        leaves, rebuild, structure = self._leaves(args, kwargs)
+        # Arrays first: on GPU arrays, Python scalars are constants.
+        kinds, named = [], []
+        for index, (name, value) in enumerate(leaves):
+            if name in self.static_argnames:
+                kinds.append("const")
+            elif _is_python_scalar(value):
+                kinds.append("scalar")
+            elif _is_array(value):
+                array, dtype = _program.prepare_argument(value, index)
+                kinds.append((array, dtype))
+                named.append((f"argument {name!r}", value, array))
+            else:
+                kinds.append("const")
+        _program.check_one_side(named)
+        on_gpu = any(isinstance(a, _device.DeviceInput) for _, _, a in named)
+        key, spec, arrays = [structure], [], []
+        for (name, value), kind in zip(leaves, kinds):
+            if kind == "scalar" and not on_gpu:
+                # A run-time 0-d argument: the key has its kind, not its value.
+                dtype = _dtypes.carrier(value)
+                if dtype == "i64" and not _INT64.min <= value <= _INT64.max:
+                    raise OverflowError(f"fuse: argument {name!r} = {value} does not fit "
+                                        f"int64, which holds an int argument")
+                key.append(("scalar", dtype))
+                spec.append(("scalar", name, dtype))
+                arrays.append((np.asarray(value, _dtypes.to_numpy(dtype)), dtype, value))
+            elif isinstance(kind, tuple):
+                array, dtype = kind
+                # A size of 1 stays static so that it broadcasts; others are
+                # `?`. Host and GPU arrays of the same dtypes and ranks have
+                # one key: they run the same program.
                 shape = tuple(1 if s == 1 else None for s in array.shape)
                 key.append(("tensor", dtype, shape))
                 spec.append(("tensor", name, dtype, shape))
-                arrays.append((array, dtype))
-                named.append((f"argument {name!r}", value, array))
+                arrays.append((array, dtype, None))
             else:
                 try:
                     hash(value)
@@ -132,17 +209,18 @@ class _Jitted:
                 key.append(("const", type(value).__qualname__,
                             repr(value) if isinstance(value, float) else value))
                 spec.append(("const", value))
-        _program.check_one_side(named)
         return tuple(key), spec, rebuild, arrays
 
     def _lookup(self, args, kwargs, compile_it):
         key, spec, rebuild, arrays = self._prepare(args, kwargs)
         with self._lock:
             entry = self._traces.get(key)
+            if entry is not None:
+                self._traces.move_to_end(key)
             if entry is not None and (entry[1] is not None or not compile_it):
                 if compile_it:
                     self._hits += 1
-                self._last = entry[0]
+                self._last = entry
                 return entry, arrays
         if entry is None:
             trace = _trace.trace_function(self._fn, self.__name__, spec, rebuild)
@@ -158,12 +236,31 @@ class _Jitted:
                 self._misses += 1
                 self._compiled += compiled
             entry = self._traces[key] = (trace, program)
-            self._last = trace
+            self._traces.move_to_end(key)
+            self._evict()
+            self._last = entry
         return entry, arrays
 
+    def _inputs(self, trace, arrays):
+        """(array, fuse dtype) of each input; Python scalars converted from
+        their carrier dtype to the one the trace gives them (as numpy's
+        astype, which fuse.cast matches)."""
+        for i in trace.int32_inputs:
+            value = arrays[i][2]
+            if not _INT32.min <= value <= _INT32.max:
+                raise OverflowError(f"fuse: argument {trace.input_names[i]!r} = {value} does "
+                                    f"not fit int32, the type {self.__name__} uses it as")
+        inputs = [(a, dtype) for a, dtype, _ in arrays]
+        for i, dtype in trace.scalar_inputs.items():
+            inputs[i] = (inputs[i][0].astype(_dtypes.to_numpy(dtype)), dtype)
+        return inputs
+
     def __call__(self, *args, **kwargs):
+        if any(isinstance(v, _trace.Tensor) for v in (*args, *kwargs.values())):
+            # Called inside another function's trace: its body traces inline.
+            return self._fn(*args, **kwargs)
         (trace, program), arrays = self._lookup(args, kwargs, compile_it=True)
-        results = program.run_prepared(arrays)
+        results = program.run_prepared(self._inputs(trace, arrays))
         if self.profile:
             self.last_profile = program.last_profile
         return results[0] if trace.single else tuple(results)
@@ -176,13 +273,16 @@ class _Jitted:
 
     def _trace_and_arrays(self, args, kwargs):
         (trace, _), arrays = self._lookup(args, kwargs, compile_it=False)
-        return trace, [a for a, _ in arrays]
+        return trace, [a for a, _, _ in arrays]
 
-    def _last_trace(self):
+    def _last_entry(self):
         if self._last is None:
             raise RuntimeError(f"fuse: {self.__name__} has not been traced yet; call it, or "
                                f"use {self.__name__}.trace(*args)")
         return self._last
+
+    def _last_trace(self):
+        return self._last_entry()[0]
 
     @property
     def mlir(self):
@@ -202,11 +302,13 @@ class _Jitted:
     @property
     def program(self):
         """The compiled fuse.Program of the latest call."""
-        trace = self._last_trace()
-        for t, program in self._traces.values():
-            if t is trace and program is not None:
-                return program
-        raise RuntimeError(f"fuse: {self.__name__}'s latest trace is not compiled yet")
+        trace, program = self._last_entry()
+        if program is None:
+            for t, p in list(self._traces.values()):
+                if t is trace and p is not None:
+                    return p
+            raise RuntimeError(f"fuse: {self.__name__}'s latest trace is not compiled yet")
+        return program
 
     def cache_info(self):
         with self._lock:
@@ -234,25 +336,37 @@ def _program_for(trace, target, fusion):
         return program, 1
 
 
-def jit(fn=None, *, fusion=True, target="auto", profile=False):
+def jit(fn=None, *, fusion=True, target="auto", profile=False, static_argnames=(),
+        max_cache=DEFAULT_MAX_CACHE):
     """Compiles a Python function of arrays with fuse.
 
     On the first call with a given signature (each array's dtype and rank,
-    and which of its sizes are 1) the function is traced with symbolic
-    Tensors into a fuse program with dynamic (`?`) sizes, compiled, and run;
-    later calls with the same signature, whatever their sizes, run the same
-    compiled program. Python scalars among the arguments are constants of
-    the trace (a new value traces again).
+    and which of its sizes are 1; the kind of each Python scalar) the
+    function is traced with symbolic Tensors into a fuse program with
+    dynamic (`?`) sizes, compiled, and run; later calls with the same
+    signature, whatever their sizes and scalar values, run the same compiled
+    program. A Python scalar argument (bool, int, float) is a run-time 0-d
+    argument that promotes as a Python scalar does (an f16 array times a
+    float stays f16); parameters the call leaves out keep their default
+    values. Called with traced Tensors (inside another jitted function), the
+    function's body traces inline.
 
     fusion: fuse elementwise ops into kernels (False: one kernel per op,
         like eager PyTorch).
     target: 'cpu', 'cuda' or 'auto' (the GPU when there is one).
     profile: record the kernels of each call in `fn.last_profile` (a list of
         {"name", "bytes", "ms"}).
+    static_argnames: parameters whose values are constants of the trace
+        (each value traces and compiles again), for values that Python code
+        in the function needs (`if flag:`).
+    max_cache: the most signatures (traces and compiled programs) kept,
+        least recently used dropped first; None: no bound.
 
     The jitted function has `.mlir`, `.ptx`, `.trace(*args)`,
-    `.cache_info()`, `.cache_clear()` and `.program`.
+    `.cache_info()`, `.cache_clear()`, `.program` and `.max_cache`.
     """
+    options = dict(fusion=fusion, target=target, profile=profile,
+                   static_argnames=static_argnames, max_cache=max_cache)
     if fn is None:
-        return lambda f: _Jitted(f, fusion=fusion, target=target, profile=profile)
-    return _Jitted(fn, fusion=fusion, target=target, profile=profile)
+        return lambda f: _Jitted(f, **options)
+    return _Jitted(fn, **options)

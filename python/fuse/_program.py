@@ -39,6 +39,11 @@ class TensorType:
 def check_host_array(value, index):
     """`value` (not a GPU array: see _device.device_input) as a numpy array
     the C API can read, or TypeError."""
+    if isinstance(value, np.ma.MaskedArray):
+        # Its data would be read with the masked elements as they are.
+        raise TypeError(f"fuse: argument {index} is a numpy masked array; fuse reads plain "
+                        f"arrays only, and would ignore its mask: pass x.filled(value) to "
+                        f"replace the masked elements, or x.data to use them as they are")
     if isinstance(value, np.ndarray):
         return value
     if isinstance(value, np.generic):
@@ -80,8 +85,7 @@ def check_one_side(arguments):
     if not host or not gpu:
         return
     (hn, hv, ha), (gn, gv, _) = host[0], gpu[0]
-    hint = (" (a Python scalar is a constant of a fuse.jit function, and goes with "
-            "either)") if ha.ndim == 0 else ""
+    hint = " (a Python scalar goes with either)" if ha.ndim == 0 else ""
     raise TypeError(
         f"fuse: {hn} ({_type_name(hv)}) is in host memory but {gn} ({_type_name(gv)}) is on "
         f"the GPU; the arrays of one call must be all host (numpy) arrays or all GPU arrays: "

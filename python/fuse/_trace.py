@@ -159,14 +159,19 @@ class Graph:
         self.nodes = []
         self._constants = {}
         self._casts = {}
+        # Indices of the int scalar arguments that an op uses as i32: their
+        # values must fit it (checked when the program is called).
+        self.int32_args = set()
 
-    def add_arg(self, name, dtype, shape):
-        tensor = Tensor(self, dtype, shape, None)
+    def add_arg(self, name, dtype, shape, weak=False):
+        """An argument; `weak`: a Python scalar's (a 0-d Tensor of its
+        carrier dtype, promoted as a Python scalar)."""
+        tensor = Tensor(self, dtype, shape, None, weak=weak, arg=name)
         self.args.append((name, tensor))
         return tensor
 
-    def add(self, op, operands, dtype, shape, attrs="", extra=None):
-        result = Tensor(self, dtype, shape, None)
+    def add(self, op, operands, dtype, shape, attrs="", extra=None, weak=False):
+        result = Tensor(self, dtype, shape, None, weak=weak)
         node = _Node(op, operands, attrs, result, _user_location(), extra)
         result._node = node
         self.nodes.append(node)
@@ -187,8 +192,9 @@ class Graph:
             self._casts[key] = (tensor, self.add("cast", [tensor], dtype, tensor._shape))
         return self._casts[key][1]
 
-    def emit(self, results, locations=False):
-        """The function's text; only ops that a result depends on."""
+    @staticmethod
+    def _live(results):
+        """The ids of the Tensors that `results` depend on."""
         live = set()
         stack = list(results)
         while stack:
@@ -198,6 +204,32 @@ class Graph:
             live.add(id(t))
             if t._node is not None:
                 stack.extend(t._node.operands)
+        return live
+
+    def fold_scalar_casts(self, results):
+        """A scalar argument that the program uses only through one cast
+        takes that cast's dtype instead (the caller converts the value, as
+        the cast would): no op, and no kernel, on the scalar alone. Returns
+        `results` with the casts replaced."""
+        live = self._live(results)
+        for _, arg in self.args:
+            if not arg.weak or any(r is arg for r in results):
+                continue
+            users = [n for n in self.nodes if id(n.result) in live
+                     and any(o is arg for o in n.operands)]
+            if len(users) != 1 or users[0].op != "cast" or users[0].result.dtype_name == "bf16":
+                continue
+            cast = users[0].result
+            arg.dtype_name = cast.dtype_name
+            self.nodes.remove(users[0])
+            for node in self.nodes:
+                node.operands = [arg if o is cast else o for o in node.operands]
+            results = [arg if r is cast else r for r in results]
+        return results
+
+    def emit(self, results, locations=False):
+        """The function's text; only ops that a result depends on."""
+        live = self._live(results)
         names = {id(t): f"%{name}" for name, t in self.args}
         lines = []
         counter = 0
@@ -247,14 +279,19 @@ class Tensor:
     fuse functions on it; its values exist only when the compiled program
     runs."""
 
-    __slots__ = ("_graph", "dtype_name", "_shape", "_node", "__weakref__")
+    __slots__ = ("_graph", "dtype_name", "_shape", "_node", "weak", "_arg", "__weakref__")
     __array_priority__ = 1000
 
-    def __init__(self, graph, dtype, shape, node):
+    def __init__(self, graph, dtype, shape, node, weak=False, arg=None):
         self._graph = graph
         self.dtype_name = dtype
         self._shape = tuple(shape)
         self._node = node
+        # Made from Python scalars alone: promotes as a Python scalar does
+        # (it does not widen a Tensor of its kind).
+        self.weak = weak
+        # The argument's name, for an argument.
+        self._arg = arg
 
     @property
     def dtype(self):
@@ -263,8 +300,11 @@ class Tensor:
 
     @property
     def shape(self):
-        """Sizes, with None for the dynamic ones (`?`)."""
-        return self._shape
+        """Sizes: a static size is an int, a dynamic one (`?`) a
+        SymbolicSize, which has no value while tracing."""
+        return tuple(d if d is not None else SymbolicSize(
+            f"{self._arg}.shape[{i}]" if self._arg else f"shape[{i}] of a traced Tensor")
+            for i, d in enumerate(self._shape))
 
     @property
     def ndim(self):
@@ -317,12 +357,27 @@ class Tensor:
     def __matmul__(self, other): _unsupported("@", "fuse compiles elementwise ops only")
     __rmatmul__ = __matmul__
 
+    def _no_value(self, use, instead):
+        if self._arg is not None and self.weak:
+            raise TypeError(
+                f"fuse: argument {self._arg!r} is a Python scalar, which a jitted function "
+                f"takes as a run-time value (so that a new value does not compile again): "
+                f"it has no value while tracing, so it cannot {use}; {instead}, or name it "
+                f"in fuse.jit(static_argnames=...) to make it a constant of the trace")
+        raise TypeError(f"fuse: a traced Tensor has no value, so it cannot {use}; {instead}")
+
     def __bool__(self):
-        raise TypeError("fuse: a traced Tensor has no value, so it cannot decide an `if`, "
-                        "`and`/`or` or `while`; use fuse.where(cond, a, b) for a choice per element")
+        self._no_value("decide an `if`, `and`/`or` or `while`",
+                       "use fuse.where(cond, a, b) for a choice per element")
+
+    def __float__(self):
+        self._no_value("be converted to a Python number", "use it in fuse ops")
+
+    __int__ = __index__ = __complex__ = __float__
 
     def __len__(self):
-        raise TypeError("fuse: len() of a traced Tensor; use .shape (sizes may be None)")
+        raise TypeError("fuse: len() of a traced Tensor; use .ndim, or .shape (whose dynamic "
+                        "sizes are symbolic)")
 
     def __iter__(self):
         raise TypeError("fuse: a traced Tensor cannot be iterated or indexed: fuse compiles "
@@ -336,16 +391,36 @@ class Tensor:
                         "use operators and fuse functions on it")
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        name = f"numpy.{ufunc.__name__}"
+        if method != "__call__":
+            _unsupported(f"{name}.{method}", "fuse compiles elementwise ops, with no "
+                         "reductions or accumulations")
+        if kwargs:
+            _unsupported(f"{name} with {_dtypes.listing(sorted(kwargs))}=",
+                         "fuse's numpy functions take their operands only")
         fn = _UFUNCS.get(ufunc.__name__)
-        if method != "__call__" or kwargs or fn is None:
-            return NotImplemented
+        if fn is None:
+            _unsupported(f"{name} on a traced Tensor", _SUPPORTED_NUMPY)
         return fn(*inputs)
 
     def __array_function__(self, func, types, args, kwargs):
         fn = _ARRAY_FUNCTIONS.get(func.__name__)
         if fn is None:
-            return NotImplemented
+            _unsupported(f"{func.__module__}.{func.__name__} on a traced Tensor",
+                         _SUPPORTED_NUMPY)
         return fn(*args, **kwargs)
+
+    def __getattr__(self, name):
+        # Only for names that the class does not have.
+        if name.startswith("_"):
+            raise AttributeError(name)
+        raise UnsupportedAttributeError(
+            f"fuse: Tensor.{name} is not supported: a traced Tensor stands for an array in "
+            f"an elementwise program, with no reductions, reshapes, transposes or "
+            f"indexing; it has the attributes {_dtypes.listing(_TENSOR_ATTRIBUTES)} and "
+            f"the methods {_dtypes.listing(_TENSOR_METHODS)}; use Python's operators, the "
+            f"fuse functions (fuse.exp, fuse.where, ...) and numpy's elementwise functions "
+            f"on it")
 
     # Methods for the common functions.
     def astype(self, dtype): return cast(self, dtype)
@@ -360,8 +435,44 @@ class Tensor:
     def abs(self): return _unary("abs", self)
 
 
+class UnsupportedAttributeError(TypeError, AttributeError):
+    """An attribute or method that fuse.Tensor does not have (x.sum(),
+    x.reshape, x.T): a TypeError that says what fuse supports instead, and
+    an AttributeError, so that hasattr() is False."""
+
+
 def _unsupported(what, why):
     raise TypeError(f"fuse: {what} is not supported: {why}")
+
+
+class SymbolicSize:
+    """A dynamic size of a traced Tensor's shape (`x.shape[0]`): the program
+    is traced once and runs for every size, so while tracing a size has no
+    value. Using it as a number raises TypeError saying what to do."""
+
+    __slots__ = ("what",)
+
+    def __init__(self, what):
+        self.what = what
+
+    def __repr__(self):
+        return f"<fuse.SymbolicSize {self.what}>"
+
+    def _refuse(self, *args, **kwargs):
+        raise TypeError(
+            f"fuse: {self.what} is a symbolic size, not a number: the program traced from "
+            f"the function is compiled once and reused for every size, so a size has no "
+            f"value while tracing; pass the size as an argument instead (f(x, x.shape[0]) "
+            f"outside the function: a Python int argument is a run-time value, so a new "
+            f"size still reuses the program), or let broadcasting stretch a size of 1")
+
+    __hash__ = object.__hash__
+    __int__ = __index__ = __float__ = __complex__ = __bool__ = _refuse
+    __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = _refuse
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _refuse
+    __truediv__ = __rtruediv__ = __floordiv__ = __rfloordiv__ = _refuse
+    __mod__ = __rmod__ = __pow__ = __rpow__ = __neg__ = __pos__ = __abs__ = _refuse
+    __array_ufunc__ = _refuse
 
 
 def _graph_of(operands, what):
@@ -383,6 +494,8 @@ def _graph_of(operands, what):
 def _check_operand(value, what):
     if isinstance(value, Tensor) or value is None:
         return value
+    if isinstance(value, SymbolicSize):
+        value._refuse()
     if _is_scalar(value):
         return _scalar_value(value)
     if isinstance(value, np.ndarray):
@@ -394,8 +507,22 @@ def _check_operand(value, what):
 def _as(graph, value, dtype):
     """`value` (Tensor or scalar) as a Tensor of `dtype`."""
     if isinstance(value, Tensor):
+        if value.weak and value._node is None and dtype == "i32":
+            graph.int32_args.add(next(i for i, (_, t) in enumerate(graph.args) if t is value))
         return graph.cast(value, dtype)
     return graph.constant(value, dtype)
+
+
+def _promote(operands):
+    """(dtype, weak) of an op on `operands`. When they are all weak (Python
+    scalars and weak Tensors, at least one Tensor) the op computes in the
+    dtype that holds their values (f64, i64, i1), as Python would, and its
+    result is weak too; otherwise PyTorch's promotion (result_type)."""
+    present = [op for op in operands if op is not None]
+    if any(isinstance(op, Tensor) and op.weak for op in present) and all(
+            not isinstance(op, Tensor) or op.weak for op in present):
+        return _dtypes.weak_carrier(present), True
+    return _dtypes.result_type(present), False
 
 
 _OP_NAMES = {"add": "+", "sub": "-", "mul": "*", "div": "/", "pow": "**",
@@ -406,30 +533,30 @@ def _binary(op, a, b):
     what = _OP_NAMES.get(op, op)
     a, b = _check_operand(a, what), _check_operand(b, what)
     graph = _graph_of([a, b], what)
-    dtype = _dtypes.result_type([a, b])
+    dtype, weak = _promote([a, b])
     if op == "div" and _dtypes.category(dtype) != FLOAT:
         # True division, as in numpy and PyTorch: integers divide as floats.
-        dtype = "f32"
+        dtype = "f64" if weak else "f32"
     if dtype == "i1":
         raise TypeError(f"fuse: {what} on bool tensors is not supported: fuse's arithmetic "
                         f"takes numbers; cast one operand to an integer type first")
     a, b = _as(graph, a, dtype), _as(graph, b, dtype)
-    shape = broadcast_shapes([a.shape, b.shape], what)
-    return graph.add(op, [a, b], dtype, shape)
+    shape = broadcast_shapes([a._shape, b._shape], what)
+    return graph.add(op, [a, b], dtype, shape, weak=weak)
 
 
 def _compare(pred, a, b):
     what = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}[pred]
     a, b = _check_operand(a, what), _check_operand(b, what)
     graph = _graph_of([a, b], what)
-    dtype = _dtypes.result_type([a, b])
+    dtype, weak = _promote([a, b])
     a, b = _as(graph, a, dtype), _as(graph, b, dtype)
-    shape = broadcast_shapes([a.shape, b.shape], what)
-    return graph.add("cmp", [a, b], "i1", shape, extra=pred)
+    shape = broadcast_shapes([a._shape, b._shape], what)
+    return graph.add("cmp", [a, b], "i1", shape, extra=pred, weak=weak)
 
 
 def _logical(kind, a, b):
-    what = {"and": "&", "or": "|", "not": "~"}[kind]
+    what = {"and": "&", "or": "|", "not": "~", "xor": "^"}[kind]
     a, b = _check_operand(a, what), _check_operand(b, what)
     _graph_of([a, b], what)
     for v in (a, b):
@@ -439,6 +566,8 @@ def _logical(kind, a, b):
                             f"has no bitwise ops on integers")
     if kind == "not":
         return _compare("eq", a, False)
+    if kind == "xor":
+        return _compare("ne", a, b)
     # a & b = b where a else false; a | b = true where a else b.
     if kind == "and":
         return where(a, b, False)
@@ -456,15 +585,16 @@ def _unary(op, x, attrs=""):
     graph = _graph_of([x], what)
     dtype = x.dtype_name
     if op in _FLOAT_UNARY and _dtypes.category(dtype) != FLOAT:
-        # As torch.exp(int tensor): computed in the default float type.
-        dtype = "f32"
+        # As torch.exp(int tensor): computed in the default float type (in
+        # float64 for a Python int, as Python computes it).
+        dtype = "f64" if x.weak else "f32"
         x = graph.cast(x, dtype)
     if dtype == "i1":
         raise TypeError(f"fuse: {what} of a bool tensor is not supported: fuse's {op} takes "
                         f"numbers; cast it to an integer or float type first")
     if op in ("floor", "ceil") and _dtypes.category(dtype) != FLOAT:
         return x  # integers are unchanged (as in PyTorch)
-    return graph.add(op, [x], dtype, x.shape, attrs=attrs)
+    return graph.add(op, [x], dtype, x._shape, attrs=attrs, weak=x.weak)
 
 
 # The functions of the fuse package.
@@ -499,7 +629,11 @@ def gelu(x, approximate="none"):
 
 
 def leaky_relu(x, negative_slope=0.01):
+    """x where x >= 0, else negative_slope * x; a Tensor slope (such as a
+    scalar argument of a jitted function) is computed as such."""
     x = _check_operand(x, "fuse.leaky_relu")
+    if isinstance(negative_slope, Tensor):
+        return where(x >= 0, x, x * negative_slope)
     dtype = x.dtype_name if isinstance(x, Tensor) and _dtypes.is_float(x.dtype_name) else "f32"
     alpha = scalar_literal(float(negative_slope), dtype, attribute=True)
     return _unary("leaky_relu", x, f" {{alpha = {alpha} : {dtype}}}")
@@ -520,11 +654,13 @@ def where(cond, a, b):
     cond = _check_operand(cond, "fuse.where")
     a, b = _check_operand(a, "fuse.where"), _check_operand(b, "fuse.where")
     graph = _graph_of([cond, a, b], "fuse.where")
-    dtype = _dtypes.result_type([a, b])
+    dtype, weak = _promote([a, b])
+    if weak and not (isinstance(cond, Tensor) and cond.weak):
+        dtype, weak = _dtypes.result_type([a, b]), False
     cond = _as(graph, cond, "i1")
     a, b = _as(graph, a, dtype), _as(graph, b, dtype)
-    shape = broadcast_shapes([cond.shape, a.shape, b.shape], "fuse.where")
-    return graph.add("select", [cond, a, b], dtype, shape)
+    shape = broadcast_shapes([cond._shape, a._shape, b._shape], "fuse.where")
+    return graph.add("select", [cond, a, b], dtype, shape, weak=weak)
 
 
 def clamp(x, min=None, max=None):  # noqa: A002 - torch's names
@@ -538,7 +674,7 @@ def clamp(x, min=None, max=None):  # noqa: A002 - torch's names
         return x if max is None else minimum(x, max)
     lo, hi = _check_operand(min, "fuse.clamp"), _check_operand(max, "fuse.clamp")
     graph = _graph_of([x], "fuse.clamp")
-    dtype = _dtypes.result_type([x, lo, hi])
+    dtype, weak = _promote([x, lo, hi])
     if dtype == "i1":
         raise TypeError("fuse: fuse.clamp of a bool tensor is not supported; cast it first")
     x = graph.cast(x, dtype)
@@ -547,7 +683,8 @@ def clamp(x, min=None, max=None):  # noqa: A002 - torch's names
     for key, value in (("max", hi), ("min", lo)):
         if value is not None:
             attrs.append(f"{key} = {scalar_literal(value, dtype, attribute=True)} : {dtype}")
-    return graph.add("clamp", [x], dtype, x.shape, attrs=" {" + ", ".join(attrs) + "}")
+    return graph.add("clamp", [x], dtype, x._shape, attrs=" {" + ", ".join(attrs) + "}",
+                     weak=weak)
 
 
 clip = clamp
@@ -574,12 +711,28 @@ _UFUNCS = {
     "equal": lambda a, b: _compare("eq", a, b), "not_equal": lambda a, b: _compare("ne", a, b),
     "logical_and": lambda a, b: _logical("and", a, b),
     "logical_or": lambda a, b: _logical("or", a, b),
+    "logical_xor": lambda a, b: _logical("xor", a, b),
     "logical_not": lambda a: _logical("not", a, None),
+    # On bool tensors only, as & | ~.
+    "bitwise_and": lambda a, b: _logical("and", a, b),
+    "bitwise_or": lambda a, b: _logical("or", a, b),
+    "invert": lambda a: _logical("not", a, None),
+    "square": lambda x: mul(x, x),
+    # A float base: integers compute in float32, as the float-only functions.
+    "exp2": lambda x: pow(2.0, x),
 }
 _ARRAY_FUNCTIONS = {
     "where": where,
     "clip": lambda a, a_min=None, a_max=None: clamp(a, a_min, a_max),
 }
+_NUMPY_NAMES = sorted(_UFUNCS) + sorted(_ARRAY_FUNCTIONS)
+_SUPPORTED_NUMPY = (f"fuse has no such op; the numpy functions it supports on Tensors are "
+                    f"{_dtypes.listing(_NUMPY_NAMES)}, besides the fuse functions (fuse.exp, "
+                    f"fuse.where, ...) and Python's operators")
+_TENSOR_METHODS = [n for n in dir(Tensor)
+                   if not n.startswith("_") and callable(getattr(Tensor, n))]
+_TENSOR_ATTRIBUTES = [n for n in dir(Tensor)
+                      if not n.startswith("_") and n not in _TENSOR_METHODS]
 
 
 # Tracing a function.
@@ -594,31 +747,43 @@ def symbol_name(name):
 
 class Trace:
     """A traced function: its text (`mlir`), the same with the Python source
-    locations of its ops (`located_mlir`, what is compiled), and how the
-    results come back (`single`: one array, not a tuple)."""
+    locations of its ops (`located_mlir`, what is compiled), how the results
+    come back (`single`: one array, not a tuple), its inputs' names, the
+    dtype of each input that is a Python scalar (`scalar_inputs`: index ->
+    fuse dtype; the caller converts the value to it from its carrier dtype)
+    and the int scalar inputs that ops use as i32 (`int32_inputs`: their
+    values must fit it)."""
 
-    def __init__(self, mlir, located_mlir, name, single, num_inputs):
+    def __init__(self, mlir, located_mlir, name, single, input_names, scalar_inputs=None,
+                 int32_inputs=()):
         self.mlir = mlir
         self.located_mlir = located_mlir
         self.name = name
         self.single = single
-        self.num_inputs = num_inputs
+        self.input_names = tuple(input_names)
+        self.scalar_inputs = dict(scalar_inputs or {})
+        self.int32_inputs = frozenset(int32_inputs)
 
 
 def trace_function(fn, name, leaves, rebuild):
     """Traces `fn(*args, **kwargs)` where rebuild(values) gives args and
     kwargs from one value per leaf. A leaf is ('tensor', arg_name, dtype,
-    shape) or ('const', value)."""
+    shape), ('scalar', arg_name, dtype): a Python scalar as a run-time 0-d
+    argument of its carrier dtype, promoted as a Python scalar, or ('const',
+    value): a constant of the trace."""
     graph = Graph(symbol_name(name))
     values = []
     used = set()
     for i, leaf in enumerate(leaves):
-        if leaf[0] == "tensor":
-            _, arg_name, dtype, shape = leaf
+        if leaf[0] in ("tensor", "scalar"):
+            arg_name = leaf[1]
             arg_name = arg_name if arg_name and _NAME.match(arg_name) and arg_name not in used \
                 else f"arg{i}"
             used.add(arg_name)
-            values.append(graph.add_arg(arg_name, dtype, shape))
+            if leaf[0] == "tensor":
+                values.append(graph.add_arg(arg_name, leaf[2], leaf[3]))
+            else:
+                values.append(graph.add_arg(arg_name, leaf[2], (), weak=True))
         else:
             values.append(leaf[1])
     previous = _current_graph()
@@ -637,5 +802,8 @@ def trace_function(fn, name, leaves, rebuild):
         if not isinstance(r, Tensor) or r._graph is not graph:
             raise TypeError(f"fuse: {name} returns {type(r).__name__} {r!r} as result {i}; "
                             f"a traced function returns Tensors computed from its arguments")
+    results = graph.fold_scalar_casts(results)
     return Trace(graph.emit(results), graph.emit(results, locations=True), graph.name, single,
-                 len(graph.args))
+                 [name for name, _ in graph.args],
+                 {i: t.dtype_name for i, (_, t) in enumerate(graph.args) if t.weak},
+                 graph.int32_args)

@@ -45,15 +45,29 @@ def test_host_and_gpu_arrays_in_one_call():
                                         r"GPU; the arrays of one call must be all host \(numpy\) "
                                         r"arrays or all GPU arrays"):
         fuse.jit(add)(np.ones(8, np.float32), a)
-    with pytest.raises(TypeError, match=r"argument 'b' \(numpy\.float32\) is in host memory.*"
-                                        r"a Python scalar is a constant of a fuse\.jit "
-                                        r"function, and goes with either"):
+    with pytest.raises(TypeError, match=r"argument 'b' \(numpy\.float32\) is in host memory "
+                                        r"but argument 'a' \(gpu_fakes\.CaiArray\) is on the "
+                                        r"GPU; .* move argument 'b' to the GPU \(a Python "
+                                        r"scalar goes with either\), or argument 'a' to the host"):
         fuse.jit(add).trace(a, np.float32(2))
 
 
 def test_python_scalars_are_constants_next_to_gpu_arrays():
+    # fuse_run_device takes device memory only: next to GPU arrays a Python
+    # scalar is a constant of the trace, not a host 0-d argument.
     a, _ = gpu_pair()
-    assert "fuse.constant 2.0" in fuse.jit(add).trace(a, 2.0)
+    f = fuse.jit(add)
+    assert f.trace(a, 2.0) == (
+        "func.func @add(%a: tensor<?xf32>) -> tensor<?xf32> {\n"
+        "  %0 = fuse.constant 2.0 : tensor<f32>\n"
+        "  %1 = fuse.add %a, %0 : tensor<?xf32>, tensor<f32> -> tensor<?xf32>\n"
+        "  return %1 : tensor<?xf32>\n"
+        "}\n")
+    f.trace(a, 3.0)
+    assert f.cache_info().traces == 2
+    # Next to host arrays it is a run-time argument.
+    assert "func.func @add(%a: tensor<?xf32>, %b: tensor<f32>)" in f.trace(
+        np.ones(3, np.float32), 2.0)
 
 
 @pytest.mark.parametrize("strides,ok", [

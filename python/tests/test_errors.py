@@ -25,12 +25,29 @@ def test_unsupported_argument_dtype(dtype):
         fuse.jit(add)(x, x)
 
 
-def test_unsupported_cast_target():
+@pytest.mark.parametrize("dtype", [np.int8, "int8", np.dtype("int8")])
+def test_unsupported_cast_target(dtype):
     x = np.zeros(3, np.float32)
-    with pytest.raises(TypeError, match="int8"):
-        fuse.jit(lambda x: fuse.cast(x, np.int8))(x)
-    with pytest.raises(TypeError, match="is not a dtype"):
+    with pytest.raises(TypeError, match=r"^fuse: int8 is not a fuse dtype; fuse's dtypes are "
+                                        r"float16, bfloat16, float32, float64, int32, int64 "
+                                        r"and bool$"):
+        fuse.jit(lambda x: fuse.cast(x, dtype))(x)
+    with pytest.raises(TypeError, match="'float17' is not a dtype"):
         fuse.jit(lambda x: fuse.cast(x, "float17"))(x)
+
+
+def test_masked_arrays_are_refused():
+    x = np.ma.masked_array([1.0, 2.0, 3.0], mask=[False, True, False])
+    message = (r"^fuse: argument 1 is a numpy masked array; fuse reads plain arrays only, and "
+               r"would ignore its mask: pass x\.filled\(value\) to replace the masked "
+               r"elements, or x\.data to use them as they are$")
+    with pytest.raises(TypeError, match=message):
+        fuse.jit(add)(x.data, x)
+    program = fuse.compile("func.func @f(%a: tensor<?xf64>, %b: tensor<?xf64>) -> tensor<?xf64> {"
+                           "\n  %0 = fuse.add %a, %b : tensor<?xf64>\n  return %0 : tensor<?xf64>"
+                           "\n}\n", target="cpu")
+    with pytest.raises(TypeError, match=message):
+        program(x.data, x)
 
 
 def test_bfloat16_result():
@@ -72,7 +89,7 @@ def test_views_at_an_offset(dtype, offset, rng):
     (lambda a, b: a @ b, "elementwise"),
     (lambda a, b: a if a > b else b, "fuse.where"),
     (lambda a, b: a[0], "indexed"),
-    (lambda a, b: np.sum(a), "fuse"),
+    (lambda a, b: np.sum(a), "numpy.sum on a traced Tensor is not supported"),
     (lambda a, b: (a & b), "bool tensors"),
     (lambda a, b: 3, "returns int 3"),
     (lambda a, b: None, "returns NoneType"),
@@ -95,10 +112,89 @@ def test_bad_arguments():
         fuse.jit(lambda x: fuse.clamp(x))(x)
     with pytest.raises(ValueError, match="target must be one of cpu, cuda, auto"):
         fuse.jit(add, target="tpu")
-    with pytest.raises(TypeError, match="rank 9"):
-        fuse.jit(lambda x: -x)(np.ones((1,) * 9, np.float32))
     with pytest.raises(TypeError, match="needs at least one fuse Tensor"):
         fuse.relu(np.float32(1))
+
+
+@pytest.mark.parametrize("fn,name", [
+    (lambda x: x.sum(), "sum"),
+    (lambda x: x.reshape(3), "reshape"),
+    (lambda x: x.T, "T"),
+    (lambda x: x.mean(axis=0), "mean"),
+    (lambda x: x.flatten(), "flatten"),
+])
+def test_unsupported_tensor_attributes(fn, name):
+    from fuse._trace import Tensor
+    methods = sorted(n for n in dir(Tensor) if not n.startswith("_")
+                     and callable(getattr(Tensor, n)))
+    with pytest.raises(TypeError, match=rf"^fuse: Tensor\.{name} is not supported: a traced "
+                                        rf"Tensor stands for an array in an elementwise program, "
+                                        rf"with no reductions, reshapes, transposes or indexing; "
+                                        rf"it has the attributes .* and the methods "
+                                        rf"{', '.join(methods[:-1])} and {methods[-1]}; use "):
+        fuse.jit(fn)(np.ones(3, np.float32))
+
+
+def test_unsupported_attributes_are_missing_for_hasattr():
+    seen = []
+    fuse.jit(lambda x: seen.append((hasattr(x, "sum"), hasattr(x, "astype"))) or x)(np.ones(2))
+    assert seen == [(False, True)]
+
+
+@pytest.mark.parametrize("fn,what", [
+    (lambda x: np.sum(x), "numpy.sum on a traced Tensor"),
+    (lambda x: np.tan(x), "numpy.tan on a traced Tensor"),
+    (lambda x: np.mean(x), "numpy.mean on a traced Tensor"),
+    (lambda x: np.reshape(x, 3), "numpy.reshape on a traced Tensor"),
+    (lambda x: np.fmax(x, 1.0), "numpy.fmax on a traced Tensor"),
+])
+def test_unsupported_numpy_functions(fn, what):
+    from fuse._trace import _ARRAY_FUNCTIONS, _UFUNCS
+    names = sorted(_UFUNCS) + sorted(_ARRAY_FUNCTIONS)
+    with pytest.raises(TypeError, match=rf"^fuse: {what} is not supported: fuse has no such op; "
+                                        rf"the numpy functions it supports on Tensors are "
+                                        rf"{', '.join(names[:-1])} and {names[-1]}, besides the "
+                                        rf"fuse functions"):
+        fuse.jit(fn)(np.ones(3, np.float32))
+
+
+def test_unsupported_numpy_methods_and_options():
+    x = np.ones(3, np.float32)
+    with pytest.raises(TypeError, match=r"^fuse: numpy\.add\.reduce is not supported: fuse "
+                                        r"compiles elementwise ops, with no reductions"):
+        fuse.jit(lambda x: np.add.reduce(x))(x)
+    with pytest.raises(TypeError, match=r"^fuse: numpy\.exp with dtype= is not supported"):
+        fuse.jit(lambda x: np.exp(x, dtype=np.float64))(x)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda x: x * x.shape[0],
+    lambda x: x.shape[0] * x,
+    lambda x: x + float(x.shape[0]),
+    lambda x: x if x.shape[0] > 2 else -x,
+    lambda x: fuse.where(x > 0, x, np.float32(x.shape[0])),
+], ids=["mul", "rmul", "float", "compare", "numpy"])
+def test_sizes_are_symbolic(fn):
+    with pytest.raises(TypeError, match=r"^fuse: x\.shape\[0\] is a symbolic size, not a "
+                                        r"number: the program traced from the function is "
+                                        r"compiled once and reused for every size, so a size has "
+                                        r"no value while tracing; pass the size as an argument "
+                                        r"instead \(f\(x, x\.shape\[0\]\) outside the "
+                                        r"function: a Python int argument is a run-time value"):
+        fuse.jit(fn)(np.ones(3, np.float32))
+
+
+def test_sizes_as_arguments_and_static_sizes():
+    f = fuse.jit(lambda x, n: x * n)
+    for size in (3, 5):
+        assert_same(f(np.ones(size, np.float32), size), np.full(size, size, np.float32))
+    assert f.cache_info().traces == 1
+    # A size of 1 is static: it is a number.
+    g = fuse.jit(lambda x: x * x.shape[0] + x.shape[0])
+    assert_same(g(np.full((1, 4), 3, np.int32)), np.full((1, 4), 4, np.int32))
+    with pytest.raises(TypeError, match=r"^fuse: shape\[0\] of a traced Tensor is a symbolic "
+                                        r"size"):
+        fuse.jit(lambda x: x * (x + 1).shape[0])(np.ones(3, np.float32))
 
 
 def test_tensor_escaping_its_trace():

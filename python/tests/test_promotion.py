@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import fuse
-from conftest import ALL, assert_same, random_array
+from conftest import ALL, INTS, assert_same, assert_within_bound, random_array
 
 # Tensor op tensor, same rank.
 PROMOTION = {
@@ -79,16 +79,52 @@ def test_tensor_scalar(dtype, scalar, result, rng):
     assert "fuse.constant" in f.mlir
 
 
+@pytest.mark.parametrize("dtype,scalar,result", SCALARS)
+def test_tensor_scalar_argument(dtype, scalar, result, rng):
+    # A Python scalar passed to the function is a run-time argument that
+    # promotes as the same scalar written in the function does.
+    x = random_array(rng, dtype, (3, 4))
+    s = np.dtype(result).type(scalar)
+    f = fuse.jit(lambda x, scalar: (x + scalar, scalar * x, x - scalar, scalar - x))
+    for got, expected in zip(f(x, scalar), (x.astype(result) + s, s * x.astype(result),
+                                            x.astype(result) - s, s - x.astype(result))):
+        assert_same(got, expected)
+    # Used only through one cast, the argument takes that cast's dtype.
+    assert "fuse.constant" not in f.mlir and "fuse.cast %scalar" not in f.mlir
+    assert f"%scalar: tensor<{fuse._dtypes.from_numpy(result)}>" in f.mlir
+
+
+def test_ops_on_scalar_arguments_alone_compute_as_python():
+    # An op on Python scalars alone computes in float64 (int64), as Python
+    # does, and its result still does not widen a tensor: (1/3) * 3 is 1 in
+    # float64 but not in float32.
+    f = fuse.jit(lambda x, s: x * (s * 3.0))
+    x = np.linspace(-2, 2, 9)
+    assert_same(f(x, 1 / 3), x * (1 / 3 * 3.0))
+    x16 = x.astype(np.float16)
+    assert_same(f(x16, 1 / 3), x16 * np.float16(1 / 3 * 3.0))
+    g = fuse.jit(lambda x, n: x * (n / 2) + fuse.exp(n))
+    assert g(x16, 1).dtype == np.float16
+    assert "tensor<f64>" in g.mlir and "fuse.exp %" in g.mlir
+
+
 @pytest.mark.parametrize("dtype", ["int32", "int64", "float16", "float32", "float64"])
 def test_scalar_division_and_power(dtype, rng):
     x = random_array(rng, dtype, (7,), 1, 5)
     f = fuse.jit(lambda x: (x / 2, 2 / x, x ** 2, 2 ** x))
+    half, inverse, square, power = f(x)
     div_dtype = dtype if dtype.startswith("float") else "float32"
-    xd = x.astype(div_dtype)
-    expected = (xd / np.dtype(div_dtype).type(2), np.dtype(div_dtype).type(2) / xd,
-                x * x, np.dtype(dtype).type(2) ** x)
-    for got, want in zip(f(x), expected):
-        assert_same(got, want)
+    xd, two = x.astype(div_dtype), np.dtype(div_dtype).type(2)
+    assert_same(half, xd / two)
+    assert_same(inverse, two / xd)
+    if dtype in INTS:
+        assert_same(square, x * x)
+        assert_same(power, np.dtype(dtype).type(2) ** x)
+    else:
+        # pow is not exact: within its bound of the float64 result.
+        x64 = x.astype(np.float64)
+        assert_within_bound(square, x64 ** 2, "pow", dtype, target=f.program.target)
+        assert_within_bound(power, 2.0 ** x64, "pow", dtype, target=f.program.target)
 
 
 def test_float_scalar_promotes_int_tensor(rng):
@@ -120,6 +156,17 @@ def test_scalar_out_of_range():
     x = np.ones(3, np.int32)
     with pytest.raises(OverflowError, match="does not fit i32"):
         fuse.jit(lambda x: x + 2 ** 40)(x)
+    # An int argument is checked when the function is called, against the
+    # type it is used as.
+    add = fuse.jit(lambda x, n: x + n)
+    assert_same(add(x, 2 ** 31 - 1), x + np.int32(2 ** 31 - 1))
+    with pytest.raises(OverflowError, match=r"^fuse: argument 'n' = 2147483648 does not fit "
+                                            r"int32, the type <lambda> uses it as$"):
+        add(x, 2 ** 31)
+    assert_same(add(np.ones(3, np.int64), 2 ** 40), np.full(3, 2 ** 40 + 1))
+    with pytest.raises(OverflowError, match=r"^fuse: argument 'n' = 1180591620717411303424 "
+                                            r"does not fit int64, which holds an int argument$"):
+        add(x, 2 ** 70)
 
 
 def test_special_float_scalars():
