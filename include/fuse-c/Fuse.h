@@ -31,7 +31,13 @@ enum {
 /* Targets. */
 enum { FUSE_TARGET_CPU = 0, FUSE_TARGET_CUDA = 1, FUSE_TARGET_AUTO = 2 };
 
-#define FUSE_MAX_RANK 8
+/* The highest rank of the arrays fuse runs (numpy 1.x's limit). Programs
+ * whose arguments or results have a higher rank compile in fuse-opt but do
+ * not run. */
+#define FUSE_MAX_RANK 32
+
+/* FUSE_MAX_RANK, for languages that do not read this header. */
+int32_t fuse_max_rank(void);
 
 /* A host array: row-major data of `dtype` with `rank` dimensions. */
 typedef struct {

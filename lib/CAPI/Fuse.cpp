@@ -130,6 +130,7 @@ extern "C" fuse_program *fuse_compile(const char *mlirText, const char *entry,
   }
   fuse::RunOptions options;
   options.entry = entry ? entry : "";
+  options.entryOption = "entry=";
   options.pipeline.fusion = fusion != 0;
   if (target == FUSE_TARGET_CPU) {
     options.target = fuse::Target::CPU;
@@ -164,6 +165,8 @@ extern "C" fuse_program *fuse_compile(const char *mlirText, const char *entry,
 
 extern "C" void fuse_destroy(fuse_program *program) { delete program; }
 
+extern "C" int32_t fuse_max_rank(void) { return FUSE_MAX_RANK; }
+
 extern "C" int32_t fuse_program_target(const fuse_program *program) {
   return program->executable->target() == fuse::Target::CUDA ? FUSE_TARGET_CUDA
                                                              : FUSE_TARGET_CPU;
@@ -197,10 +200,15 @@ static bool toOperands(const fuse_array *inputs, int32_t numInputs,
                        char **error) {
   for (int32_t i = 0; i < numInputs; ++i) {
     const fuse_array &input = inputs[i];
-    if (input.dtype < FUSE_F16 || input.dtype > FUSE_BOOL || input.rank < 0 ||
-        input.rank > FUSE_MAX_RANK) {
-      setError(error, "input " + std::to_string(i) +
-                          " has an unknown dtype or a bad rank");
+    if (input.dtype < FUSE_F16 || input.dtype > FUSE_BOOL) {
+      setError(error, "input " + std::to_string(i) + " has unknown dtype " +
+                          std::to_string(input.dtype));
+      return false;
+    }
+    if (input.rank < 0 || input.rank > FUSE_MAX_RANK) {
+      setError(error, "input " + std::to_string(i) + " has rank " +
+                          std::to_string(input.rank) + "; fuse runs arrays " +
+                          "of rank 0 to " + std::to_string(FUSE_MAX_RANK));
       return false;
     }
     fuse::TensorSpec spec = toSpec(input);

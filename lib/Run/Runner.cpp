@@ -255,11 +255,19 @@ llvm::Expected<
 Executable::lower(ModuleOp module, const RunOptions &options) {
   MLIRContext *context = module.getContext();
   func::FuncOp func;
-  if (!options.entry.empty()) {
-    func = module.lookupSymbol<func::FuncOp>(options.entry);
-    if (!func || func.isExternal())
-      return llvm::createStringError("no function @" + options.entry +
-                                     " with a body in the program");
+  // `second` and `@second` name the same function.
+  llvm::StringRef entry = llvm::StringRef(options.entry).ltrim('@');
+  if (!entry.empty()) {
+    func = module.lookupSymbol<func::FuncOp>(entry);
+    if (!func || func.isExternal()) {
+      std::vector<std::string> names;
+      for (func::FuncOp candidate : module.getOps<func::FuncOp>())
+        if (!candidate.isExternal())
+          names.push_back("@" + candidate.getSymName().str());
+      return llvm::createStringError(
+          "no function @" + entry + " with a body in the program" +
+          (names.empty() ? "" : " (it has " + llvm::join(names, ", ") + ")"));
+    }
   } else {
     std::vector<std::string> names;
     for (func::FuncOp candidate : module.getOps<func::FuncOp>())
@@ -270,9 +278,9 @@ Executable::lower(ModuleOp module, const RunOptions &options) {
     if (names.empty())
       return llvm::createStringError("the program has no function to run");
     if (names.size() > 1)
-      return llvm::createStringError("the program has several functions (" +
-                                     llvm::join(names, ", ") +
-                                     "); choose one with --entry");
+      return llvm::createStringError(
+          "the program has several functions (" + llvm::join(names, ", ") +
+          "); choose one with " + options.entryOption);
   }
 
   // Host code only allocates and launches; an op that would touch tensor
@@ -308,6 +316,12 @@ Executable::lower(ModuleOp module, const RunOptions &options) {
           "; fuse-run takes ranked tensors of f16, bf16, f32, f64, i32, i64 "
           "or i1");
     }
+    if (tensor.getRank() > static_cast<int64_t>(kMaxRank))
+      return llvm::createStringError(
+          "@" + executable->entryName + " " + what.str() + " " +
+          std::to_string(index) + " has rank " +
+          std::to_string(tensor.getRank()) + "; fuse runs tensors of rank " +
+          std::to_string(kMaxRank) + " at most (numpy 1.x's limit)");
     return TensorSpec{tensor.getShape().vec(), *dtype};
   };
   for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {

@@ -7,12 +7,12 @@ source tree that holds this package.
 """
 
 import ctypes
+import functools
 import json
 import os
 import threading
 
 LIBRARY_NAME = "libfuse_capi.so"
-MAX_RANK = 8
 
 TARGETS = {"cpu": 0, "cuda": 1, "auto": 2}
 TARGET_NAMES = {code: name for name, code in TARGETS.items()}
@@ -29,13 +29,26 @@ class LibraryNotFoundError(ImportError):
     """libfuse_capi.so was not found where the package looks for it."""
 
 
-class Array(ctypes.Structure):
-    _fields_ = [
-        ("data", ctypes.c_void_p),
-        ("dtype", ctypes.c_int32),
-        ("rank", ctypes.c_int32),
-        ("shape", ctypes.c_int64 * MAX_RANK),
-    ]
+@functools.lru_cache(maxsize=None)
+def _array_type(max_rank):
+    """The C API's fuse_array, whose shape has room for FUSE_MAX_RANK sizes."""
+    class Array(ctypes.Structure):
+        _fields_ = [
+            ("data", ctypes.c_void_p),
+            ("dtype", ctypes.c_int32),
+            ("rank", ctypes.c_int32),
+            ("shape", ctypes.c_int64 * max_rank),
+        ]
+    return Array
+
+
+def __getattr__(name):
+    # MAX_RANK (the C API's FUSE_MAX_RANK) and Array, whose layout depends on
+    # it, come from the library: they are defined when it is loaded.
+    if name in ("MAX_RANK", "Array"):
+        lib()
+        return globals()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def candidate_dirs():
@@ -57,10 +70,11 @@ _lib_lock = threading.Lock()
 run_lock = threading.RLock()
 
 
-def _declare(lib):
+def _declare(lib, Array):
     c_char_pp = ctypes.POINTER(ctypes.c_void_p)
     prog = ctypes.c_void_p
     sigs = {
+        "fuse_max_rank": (ctypes.c_int32, []),
         "fuse_compile": (prog, [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int32,
                                 ctypes.c_int32, c_char_pp]),
         "fuse_destroy": (None, [prog]),
@@ -104,7 +118,7 @@ def _preload_libgcc():
 
 def lib():
     """The loaded library; LibraryNotFoundError says where it looked."""
-    global _lib
+    global _lib, MAX_RANK, Array
     with _lib_lock:
         if _lib is None:
             _preload_libgcc()
@@ -116,11 +130,14 @@ def lib():
                     continue
                 try:
                     loaded = ctypes.CDLL(path)
-                    _declare(loaded)
+                    loaded.fuse_max_rank.restype = ctypes.c_int32
+                    max_rank = loaded.fuse_max_rank()
+                    _declare(loaded, _array_type(max_rank))
                 except (OSError, AttributeError) as e:
                     tried.append(f"  {path} ({e})")
                     continue
                 loaded.fuse_path = path
+                MAX_RANK, Array = max_rank, _array_type(max_rank)
                 _lib = loaded
                 break
             else:

@@ -10,6 +10,7 @@
 #ifndef FUSE_RUN_RUNNER_H
 #define FUSE_RUN_RUNNER_H
 
+#include "fuse-c/Fuse.h"
 #include "fuse/Pipelines/Pipelines.h"
 #include "fuse/Runtime/Npy.h"
 
@@ -30,6 +31,10 @@ class ExecutionEngine;
 
 namespace fuse {
 
+/// The highest rank of the tensors a function takes and returns, as numpy
+/// 1.x allows (FUSE_MAX_RANK of the C API). The compiler takes any rank.
+inline constexpr size_t kMaxRank = FUSE_MAX_RANK;
+
 /// A tensor type of a function's signature: `?` sizes are ShapedType's
 /// kDynamic.
 struct TensorSpec {
@@ -42,8 +47,13 @@ struct TensorSpec {
 struct RunOptions {
   Target target = Target::CPU;
   PipelineOptions pipeline;
-  /// The function to run; empty picks the module's only public function.
+  /// The function to run, with or without its `@`; empty picks the module's
+  /// only public function.
   std::string entry;
+  /// How the front end's user names the function to run (`--entry` in
+  /// fuse-run, `entry=` in Python), for the error when the program has
+  /// several.
+  std::string entryOption = "the entry option";
   /// The CPU the cpu target compiles for (an LLVM CPU name such as
   /// `znver4`); empty is the host. Code for another CPU can be assembled
   /// (Executable::assemble), not run.

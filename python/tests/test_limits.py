@@ -1,0 +1,101 @@
+"""Limits shared with the C API and fuse-run: the highest rank that runs
+(FUSE_MAX_RANK in include/fuse-c/Fuse.h, numpy 1.x's 32), and how the
+function to run is chosen and named."""
+
+import ctypes
+
+import numpy as np
+import pytest
+
+import fuse
+from fuse import _capi
+from conftest import assert_same
+
+
+def _tensor(rank):
+    """A rank-`rank` type whose last two sizes are 2 and `?`."""
+    return "tensor<" + "1x" * (rank - 2) + "2x?xf32>"
+
+
+def _add(rank):
+    t = _tensor(rank)
+    return (f"func.func @add(%a: {t}, %b: {t}) -> {t} {{\n"
+            f"  %0 = fuse.add %a, %b : {t}\n"
+            f"  return %0 : {t}\n}}\n")
+
+
+class _GpuArray:
+    """An array in GPU memory as far as fuse can tell (never read: the rank
+    is refused first)."""
+
+    def __init__(self, shape):
+        self.__cuda_array_interface__ = {"shape": shape, "typestr": "<f4",
+                                         "data": (0x10000, False), "version": 2}
+
+
+def test_max_rank_is_the_libraries():
+    assert _capi.MAX_RANK == _capi.lib().fuse_max_rank() == 32
+    # The C struct has room for that many sizes.
+    assert len(_capi.Array().shape) == 32
+
+
+def test_rank_32_runs():
+    shape = (1,) * 30 + (2, 3)
+    a = np.arange(6, dtype=np.float32).reshape(shape)
+    b = np.full(shape, 0.5, np.float32)
+    (c,) = fuse.compile(_add(32), target="cpu")(a, b)
+    assert_same(c, a + b)
+    assert_same(fuse.jit(lambda x, y: x * y, target="cpu")(a, b), a * b)
+
+
+def test_rank_limit():
+    # numpy 1.x has no rank-33 arrays: a program and a GPU array have that
+    # rank.
+    with pytest.raises(fuse.FuseError, match=r"^@add argument 0 has rank 33; fuse runs "
+                                             r"tensors of rank 32 at most"):
+        fuse.compile(_add(33), target="cpu")
+    with pytest.raises(TypeError, match=r"argument 0 has rank 33; fuse takes at most "
+                                        r"rank 32"):
+        fuse.jit(lambda x: -x, target="cpu")(_GpuArray((1,) * 33))
+
+
+def test_c_api_refuses_a_rank_above_the_limit():
+    program = fuse.compile(_add(2), target="cpu")
+    lib = _capi.lib()
+    inputs = (_capi.Array * 2)()
+    for array in inputs:
+        array.dtype, array.rank = 2, 33  # FUSE_F32
+    results = (_capi.Array * 1)()
+    error = ctypes.c_void_p()
+    assert lib.fuse_run(program._handle, inputs, 2, results, ctypes.byref(error)) != 0
+    assert _capi.take_string(error.value) == ("input 0 has rank 33; fuse runs arrays of "
+                                              "rank 0 to 32")
+
+
+_SEVERAL = """
+func.func @first(%a: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = fuse.neg %a : tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+func.func @second(%a: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = fuse.abs %a : tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+"""
+
+
+def test_entry_error_names_the_python_parameter():
+    with pytest.raises(fuse.FuseError) as error:
+        fuse.compile(_SEVERAL, target="cpu")
+    assert str(error.value) == ("the program has several functions (@first, @second); "
+                                "choose one with entry=")
+    with pytest.raises(fuse.FuseError, match=r"^no function @third with a body in the "
+                                             r"program \(it has @first, @second\)$"):
+        fuse.compile(_SEVERAL, entry="third", target="cpu")
+
+
+@pytest.mark.parametrize("entry", ["second", "@second"])
+def test_entry_with_or_without_at(entry):
+    x = np.array([-1.5, 2.0], np.float32)
+    (y,) = fuse.compile(_SEVERAL, entry=entry, target="cpu")(x)
+    assert_same(y, np.abs(x))
