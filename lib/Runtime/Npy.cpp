@@ -11,6 +11,7 @@
 #include "fuse/Runtime/Npy.h"
 
 #include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Endian.h"
@@ -337,6 +338,34 @@ static llvm::Expected<DType> parseDescr(StringRef descr) {
   return *dtype;
 }
 
+/// Copies the elements of `T` in `source`, a Fortran-order (column-major)
+/// array of `array`'s shape, into `array` in C order.
+template <typename T>
+static void copyFromFortranOrder(HostArray &array, const char *source) {
+  llvm::ArrayRef<int64_t> shape = array.shape();
+  size_t rank = shape.size();
+  // Element (i0, i1, ...) is element i0 + n0 * (i1 + n1 * (...)) of the file.
+  std::vector<int64_t> strides(rank), index(rank, 0);
+  int64_t stride = 1;
+  for (size_t d = 0; d < rank; ++d) {
+    strides[d] = stride;
+    stride *= shape[d];
+  }
+  T *out = static_cast<T *>(array.data());
+  int64_t offset = 0;
+  for (int64_t i = 0, e = array.numElements(); i < e; ++i) {
+    std::memcpy(&out[i], source + offset * sizeof(T), sizeof(T));
+    // The next index in C order: the last dimension first.
+    for (size_t d = rank; d-- > 0;) {
+      offset += strides[d];
+      if (++index[d] < shape[d])
+        break;
+      offset -= strides[d] * shape[d];
+      index[d] = 0;
+    }
+  }
+}
+
 static std::string formatShape(llvm::ArrayRef<int64_t> shape) {
   std::string out = "(";
   for (int64_t dim : shape)
@@ -382,9 +411,6 @@ llvm::Expected<HostArray> fuse::parseNpy(StringRef bytes) {
   llvm::Expected<DType> dtype = parseDescr(*header->descr);
   if (!dtype)
     return dtype.takeError();
-  if (*header->fortranOrder)
-    return fail("Fortran-order arrays are not supported; save with "
-                "np.ascontiguousarray");
   std::optional<int64_t> numElements =
       checkedNumElements(*header->shape, *dtype);
   if (!numElements)
@@ -397,7 +423,29 @@ llvm::Expected<HostArray> fuse::parseNpy(StringRef bytes) {
     return fail("truncated: expected " + llvm::Twine(expected) +
                 " bytes of data, found " + llvm::Twine(data.size()));
   HostArray array(*dtype, std::move(*header->shape));
-  std::memcpy(array.data(), data.data(), expected);
+  // With at most one dimension larger than 1, both orders are the same.
+  bool sameOrder =
+      llvm::count_if(array.shape(), [](int64_t size) { return size > 1; }) <= 1;
+  if (!*header->fortranOrder || sameOrder) {
+    std::memcpy(array.data(), data.data(), expected);
+    return std::move(array);
+  }
+  switch (dtypeSize(*dtype)) {
+  case 1:
+    copyFromFortranOrder<uint8_t>(array, data.data());
+    break;
+  case 2:
+    copyFromFortranOrder<uint16_t>(array, data.data());
+    break;
+  case 4:
+    copyFromFortranOrder<uint32_t>(array, data.data());
+    break;
+  case 8:
+    copyFromFortranOrder<uint64_t>(array, data.data());
+    break;
+  default:
+    llvm_unreachable("no dtype has this size");
+  }
   return std::move(array);
 }
 

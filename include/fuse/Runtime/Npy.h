@@ -6,8 +6,8 @@
 // Supported dtypes on reading are '<f2', '<f4', '<f8', '<i4', '<i8' and '|b1'
 // ('=' may stand for '<'). numpy has no native bfloat16, so a BF16 array is
 // written as '<f4', each value widened exactly to float32, and reads back as
-// F32. Fortran-order, big-endian, structured and other dtypes are rejected with
-// an error that says how to re-save the array.
+// F32. A Fortran-order array is read into C order. Big-endian, structured and
+// other dtypes are rejected with an error that says how to re-save the array.
 //
 // readNpy never trusts the file: every malformed input is an llvm::Error that
 // names the file and what is wrong, never a crash.
@@ -82,7 +82,7 @@ private:
   std::unique_ptr<void, Free> storage_;
 };
 
-/// Reads an .npy file.
+/// Reads an .npy file; a Fortran-order array is transposed into C order.
 llvm::Expected<HostArray> readNpy(llvm::StringRef path);
 
 /// The array in `bytes`, the contents of an .npy file; errors do not name a

@@ -7,9 +7,10 @@
                               unittests/NpyTest.cpp)
 
 Readable fixtures: one per supported dtype (float16 float32 float64 int32 int64
-bool), the same float32 array with 2.0 and 3.0 headers, a 0-d array and a
-zero-size array. Fixtures the reader must reject: Fortran order, big-endian,
-complex64, a truncated file and a corrupt magic.
+bool), the same float32 array with 2.0 and 3.0 headers, a 0-d array, a
+zero-size array and a Fortran-order array (read into C order). Fixtures the
+reader must reject: big-endian, complex64, a truncated file and a corrupt
+magic.
 """
 
 import io
