@@ -17,19 +17,24 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/APFloat.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <map>
+#include <optional>
 #include <random>
 
 using namespace mlir;
@@ -42,20 +47,24 @@ static cl::opt<std::string> inputFile(cl::Positional,
                                       cl::desc("<program.mlir>"), cl::Required,
                                       cl::cat(runCategory));
 static cl::opt<std::string> entryFlag("entry",
-                                      cl::desc("Function to run (default: the "
+                                      cl::desc("Function to run, with or "
+                                               "without its @ (default: the "
                                                "only public one)"),
                                       cl::value_desc("name"),
                                       cl::cat(runCategory));
-static cl::list<std::string>
-    inputFlags("input",
-               cl::desc("An argument, in order: FILE.npy, rand:SHAPE or "
-                        "fill:VALUE:SHAPE (SHAPE like 1000000 or 64x128; "
-                        "empty for 0-d)"),
-               cl::value_desc("spec"), cl::cat(runCategory));
-static cl::list<std::string>
-    outputFlags("output",
-                cl::desc("Write the results, in order, as .npy files"),
-                cl::value_desc("file.npy"), cl::cat(runCategory));
+static cl::list<std::string> inputFlags(
+    "input",
+    cl::desc("An argument, in order: FILE.npy, rand:SHAPE or "
+             "fill:VALUE:SHAPE (SHAPE like 1000000 or 64x128; empty for 0-d). "
+             "VALUE is a decimal integer in range for i32 and i64; true, "
+             "false, 1 or 0 for i1; a number, nan, inf or -inf for floats, "
+             "rounded to the nearest value of the type (a finite value "
+             "beyond its range is an error)"),
+    cl::value_desc("spec"), cl::cat(runCategory));
+static cl::list<std::string> outputFlags(
+    "output",
+    cl::desc("Write the results, in order, as .npy files (bf16 as float32)"),
+    cl::value_desc("file.npy"), cl::cat(runCategory));
 enum class TargetFlag { Auto, CUDA, CPU };
 static cl::opt<TargetFlag> targetFlag(
     "target", cl::desc("Where to run"),
@@ -162,7 +171,6 @@ static llvm::Expected<std::vector<int64_t>> parseShape(llvm::StringRef text) {
   return shape;
 }
 
-/// Builds argument `index` from `spec`, with the signature's dtype.
 /// The host memory the kernel says is available (MemAvailable), if known.
 static std::optional<uint64_t> availableMemory() {
   auto meminfo = llvm::MemoryBuffer::getFileAsStream("/proc/meminfo");
@@ -178,10 +186,6 @@ static std::optional<uint64_t> availableMemory() {
   return kib * 1024;
 }
 
-/// Each input is allocated and filled separately, and Linux lets an
-/// allocation succeed even when it cannot be backed by memory: the process
-/// would be killed while filling the inputs. Refuses an input, or inputs
-/// together, larger than the memory available, before allocating any.
 /// An --input value, taken apart: a .npy file, rand:SHAPE (or rand, a 0-d
 /// array) or fill:VALUE:SHAPE.
 struct InputSource {
@@ -211,6 +215,10 @@ static std::string describeInput(llvm::StringRef spec, const TensorSpec &type,
          ", " + type.str() + ")";
 }
 
+/// Each input is allocated and filled separately, and Linux lets an
+/// allocation succeed even when it cannot be backed by memory: the process
+/// would be killed while filling the inputs. Refuses an input, or inputs
+/// together, larger than the memory available, before allocating any.
 static std::optional<std::string>
 checkInputMemory(llvm::ArrayRef<std::string> specs,
                  llvm::ArrayRef<TensorSpec> signature) {
@@ -251,6 +259,90 @@ checkInputMemory(llvm::ArrayRef<std::string> specs,
   return "the inputs need " + tooMuch(total, " together");
 }
 
+/// Stores the fill value `text` in `element`, a one-element array of the
+/// argument's dtype, or says why it does not fit the dtype: integers are
+/// exact, and a float is rounded to the nearest value of its type unless it
+/// is finite and beyond the type's range (which would make it infinite).
+static llvm::Error parseFillValue(llvm::StringRef text, HostArray &element) {
+  DType dtype = element.dtype();
+  void *data = element.data();
+  std::string value = "fill value '" + text.str() + "'";
+  switch (dtype) {
+  case DType::Bool: {
+    bool isTrue = text == "true" || text == "1";
+    if (!isTrue && text != "false" && text != "0")
+      return llvm::createStringError(value +
+                                     " is not a bool: expected true, false, "
+                                     "1 or 0");
+    *static_cast<uint8_t *>(data) = isTrue;
+    return llvm::Error::success();
+  }
+  case DType::I32:
+  case DType::I64: {
+    bool is32 = dtype == DType::I32;
+    int64_t min = is32 ? std::numeric_limits<int32_t>::min()
+                       : std::numeric_limits<int64_t>::min();
+    int64_t max = is32 ? std::numeric_limits<int32_t>::max()
+                       : std::numeric_limits<int64_t>::max();
+    int64_t integer;
+    if (text.getAsInteger(10, integer) || integer < min || integer > max)
+      return llvm::createStringError(
+          value + " is not an " + dtypeName(dtype).str() +
+          ": expected a decimal integer from " + std::to_string(min) + " to " +
+          std::to_string(max));
+    if (is32)
+      *static_cast<int32_t *>(data) = static_cast<int32_t>(integer);
+    else
+      *static_cast<int64_t *>(data) = integer;
+    return llvm::Error::success();
+  }
+  case DType::F16:
+  case DType::BF16:
+  case DType::F32:
+  case DType::F64:
+    break;
+  }
+  const llvm::fltSemantics &semantics =
+      dtype == DType::F16    ? llvm::APFloat::IEEEhalf()
+      : dtype == DType::BF16 ? llvm::APFloat::BFloat()
+      : dtype == DType::F32  ? llvm::APFloat::IEEEsingle()
+                             : llvm::APFloat::IEEEdouble();
+  // Straight from the text to the type: one rounding.
+  llvm::APFloat number(semantics);
+  llvm::Expected<llvm::APFloat::opStatus> status =
+      number.convertFromString(text, llvm::APFloat::rmNearestTiesToEven);
+  if (!status) {
+    llvm::consumeError(status.takeError());
+    return llvm::createStringError("bad " + value);
+  }
+  if (*status & llvm::APFloat::opOverflow) {
+    llvm::APFloat largest = llvm::APFloat::getLargest(semantics);
+    bool lost;
+    largest.convert(llvm::APFloat::IEEEdouble(),
+                    llvm::APFloat::rmNearestTiesToEven, &lost);
+    char largestText[32];
+    std::snprintf(largestText, sizeof(largestText), "%.9g",
+                  largest.convertToDouble());
+    return llvm::createStringError(
+        value + " is out of range for " + dtypeName(dtype).str() +
+        " (its largest finite value is " + largestText + "; inf is infinity)");
+  }
+  // The element's bytes are the low bytes of the value's bits (a
+  // little-endian host, as the .npy reader requires).
+  llvm::APInt bits = number.bitcastToAPInt();
+  std::memcpy(data, bits.getRawData(), dtypeSize(dtype));
+  return llvm::Error::success();
+}
+
+/// Sets all `count` elements of `data`, of type T, to the one at `element`.
+template <typename T>
+static void fillWith(void *data, int64_t count, const void *element) {
+  T value;
+  std::memcpy(&value, element, sizeof(T));
+  std::fill_n(static_cast<T *>(data), count, value);
+}
+
+/// Builds argument `index` from `spec`, with the signature's dtype.
 static llvm::Expected<HostArray> makeInput(llvm::StringRef spec,
                                            const TensorSpec &type, size_t index,
                                            std::mt19937_64 &rng) {
@@ -260,19 +352,11 @@ static llvm::Expected<HostArray> makeInput(llvm::StringRef spec,
   };
   InputSource source = classifyInput(spec);
   spec = source.rest;
-  std::optional<double> fill;
+  std::optional<HostArray> fill;
   if (source.kind == InputSource::Fill) {
-    llvm::StringRef value = source.value;
-    double v;
-    if (value == "nan")
-      v = NAN;
-    else if (value == "inf")
-      v = INFINITY;
-    else if (value == "-inf")
-      v = -INFINITY;
-    else if (value.getAsDouble(v))
-      return error("bad fill value '" + value + "'");
-    fill = v;
+    fill.emplace(type.dtype, std::vector<int64_t>{});
+    if (llvm::Error e = parseFillValue(source.value, *fill))
+      return error(llvm::toString(std::move(e)));
   }
   if (source.kind == InputSource::File) {
     llvm::Expected<HostArray> array = readNpy(spec);
@@ -299,8 +383,20 @@ static llvm::Expected<HostArray> makeInput(llvm::StringRef spec,
     return error(llvm::toString(array.takeError()));
   int64_t n = array->numElements();
   if (fill) {
-    for (int64_t i = 0; i < n; ++i)
-      setFromDouble(*array, i, *fill);
+    switch (dtypeSize(type.dtype)) {
+    case 1:
+      fillWith<uint8_t>(array->data(), n, fill->data());
+      break;
+    case 2:
+      fillWith<uint16_t>(array->data(), n, fill->data());
+      break;
+    case 4:
+      fillWith<uint32_t>(array->data(), n, fill->data());
+      break;
+    default:
+      fillWith<uint64_t>(array->data(), n, fill->data());
+      break;
+    }
     return array;
   }
   std::uniform_real_distribution<double> real(-1.0, 1.0);
@@ -354,19 +450,28 @@ static std::string formatValue(const HostArray &array, int64_t i) {
   double v = getAsDouble(array, i);
   if (array.dtype() == DType::Bool)
     return v != 0 ? "true" : "false";
-  if (array.dtype() == DType::I32 || array.dtype() == DType::I64)
+  // Exactly: a double holds no int64 beyond 2^53.
+  if (array.dtype() == DType::I64)
+    return std::to_string(static_cast<const int64_t *>(array.data())[i]);
+  if (array.dtype() == DType::I32)
     return std::to_string(static_cast<int64_t>(v));
   char text[32];
   std::snprintf(text, sizeof(text), "%.6g", v);
   return text;
 }
 
-static void printResult(const HostArray &array, size_t index) {
+/// How results are named: `result 0: float32 [3x4]`.
+static std::string describeResult(const HostArray &array, size_t index) {
   std::string shape;
   for (auto [i, size] : llvm::enumerate(array.shape()))
     shape += (i ? "x" : "") + std::to_string(size);
-  llvm::outs() << "result " << index << ": " << dtypeName(array.dtype()) << " ["
-               << (shape.empty() ? "scalar" : shape) << "] = [";
+  return "result " + std::to_string(index) + ": " +
+         dtypeName(array.dtype()).str() + " [" +
+         (shape.empty() ? "scalar" : shape) + "]";
+}
+
+static void printResult(const HostArray &array, size_t index) {
+  llvm::outs() << describeResult(array, index) << " = [";
   int64_t n = array.numElements();
   constexpr int64_t kShown = 8;
   for (int64_t i = 0; i < std::min(n, kShown); ++i)
@@ -560,6 +665,43 @@ static double measureHostCopyBandwidth() {
   return best;
 }
 
+/// Whether `a` and `b` name the same file, existing or not. Devices such as
+/// /dev/null may be named more than once.
+static bool sameFile(llvm::StringRef a, llvm::StringRef b) {
+  for (llvm::StringRef path : {a, b})
+    if (llvm::sys::fs::exists(path) && !llvm::sys::fs::is_regular_file(path))
+      return false;
+  auto normalized = [](llvm::StringRef path) {
+    llvm::SmallString<256> text(path);
+    llvm::sys::fs::make_absolute(text);
+    llvm::sys::path::remove_dots(text, /*remove_dot_dot=*/true);
+    return text;
+  };
+  return normalized(a) == normalized(b) || llvm::sys::fs::equivalent(a, b);
+}
+
+/// Two of the files that fuse-run writes (--output, --trace, --dump-ptx,
+/// --dump-asm) that are the same file, named as `--output x.npy (result 1)`,
+/// or std::nullopt.
+static std::optional<std::string> findSameOutputs() {
+  std::vector<std::pair<std::string, std::string>> files;
+  for (auto [i, path] : llvm::enumerate(outputFlags))
+    files.push_back(
+        {path, "--output " + path + " (result " + std::to_string(i) + ")"});
+  if (!traceFlag.empty())
+    files.push_back({traceFlag, "--trace " + traceFlag});
+  if (!dumpPtxFlag.empty())
+    files.push_back({dumpPtxFlag, "--dump-ptx " + dumpPtxFlag});
+  if (!dumpAsmFlag.empty())
+    files.push_back({dumpAsmFlag, "--dump-asm " + dumpAsmFlag});
+  for (size_t i = 0; i < files.size(); ++i)
+    for (size_t j = i + 1; j < files.size(); ++j)
+      if (sameFile(files[i].first, files[j].first))
+        return files[i].second + " and " + files[j].second +
+               " name the same file; give each its own";
+  return std::nullopt;
+}
+
 //===----------------------------------------------------------------------===//
 // Main
 //===----------------------------------------------------------------------===//
@@ -571,6 +713,8 @@ int main(int argc, char **argv) {
                               "fuse-run: compile and run a fuse program\n");
   if (repeatFlag == 0)
     return fail("--repeat must be at least 1");
+  if (std::optional<std::string> same = findSameOutputs())
+    return fail(*same);
 
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -588,6 +732,7 @@ int main(int argc, char **argv) {
 
   RunOptions options;
   options.entry = entryFlag;
+  options.entryOption = "--entry";
   options.pipeline.fusion = fusionFlag == Fusion::On;
   options.pipeline.blockSize = blockSizeFlag;
   if (targetFlag == TargetFlag::CPU) {
@@ -715,9 +860,16 @@ int main(int argc, char **argv) {
   }
 
   if (!outputFlags.empty()) {
-    for (auto [i, path] : llvm::enumerate(outputFlags))
+    for (auto [i, path] : llvm::enumerate(outputFlags)) {
       if (llvm::Error e = writeNpy(path, results[i]))
         return fail("--output " + path + ": " + llvm::toString(std::move(e)));
+      llvm::outs() << "wrote " << describeResult(results[i], i) << " to "
+                   << path
+                   << (results[i].dtype() == DType::BF16
+                           ? " (as float32: numpy has no bfloat16)"
+                           : "")
+                   << "\n";
+    }
   } else {
     for (auto [i, result] : llvm::enumerate(results))
       printResult(result, i);
