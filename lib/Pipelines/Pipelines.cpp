@@ -155,21 +155,17 @@ llvm::Error fuse::checkPipelineOptions(const PipelineOptions &options,
       .split(features, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
   for (llvm::StringRef feature : features) {
     std::string prefix =
-        (names.features + "=" + options.features + ": '" + feature + "'")
-            .str();
+        (names.features + "=" + options.features + ": '" + feature + "'").str();
     if (!feature.starts_with("+") && !feature.starts_with("-"))
-      return error(prefix +
-                   " needs a + (enable) or a - (disable) in front");
+      return error(prefix + " needs a + (enable) or a - (disable) in front");
     llvm::StringRef name = feature.drop_front();
     if (!llvm::any_of(info.getAllProcessorFeatures(),
                       [&](const llvm::SubtargetFeatureKV &known) {
                         return name == known.Key;
                       }))
-      return error(prefix +
-                   " is not a feature that LLVM's NVPTX back end knows; it "
-                   "knows " +
-                   llvm::join(sortedKeys(info.getAllProcessorFeatures()),
-                              ", "));
+      return error(
+          prefix + " is not a feature of LLVM's NVPTX back end, which knows " +
+          llvm::join(sortedKeys(info.getAllProcessorFeatures()), ", "));
   }
   // LLVM refuses a PTX version older than the chip needs with a fatal usage
   // error that names the minimum; making the target machine has it do so

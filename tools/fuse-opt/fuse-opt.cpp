@@ -145,8 +145,8 @@ static LogicalResult emitModule(std::unique_ptr<llvm::MemoryBuffer> buffer,
   // Where to say that the program has no kernel, if so: at its first
   // function (read now: the pipeline lowers it to an llvm.func).
   auto functions = module->getOps<func::FuncOp>();
-  Location programLoc = functions.empty() ? module->getLoc()
-                                          : (*functions.begin()).getLoc();
+  Location programLoc =
+      functions.empty() ? module->getLoc() : (*functions.begin()).getLoc();
   bool hasFunctions = !functions.empty();
   PassManager pm(&context);
   fuse::buildPipeline(pm, fuse::Stage::PTX, options);
