@@ -103,9 +103,6 @@ def prepare(array, index):
     if array.ctypes.data % _device.ALIGNMENT and _device.needs_alignment(dtype, array.shape):
         # A view at an offset (x[1:]): the library reads arrays in place.
         array = array.copy()
-    if array.ndim > _capi.MAX_RANK:
-        raise TypeError(f"fuse: argument {index} has rank {array.ndim}; fuse takes at "
-                        f"most rank {_capi.MAX_RANK}")
     return array, dtype
 
 
@@ -248,7 +245,12 @@ class Program:
     def _c_arrays(arrays):
         """fuse_array structs of (pointer, fuse dtype, shape) triples."""
         inputs = (_capi.Array * max(len(arrays), 1))()
-        for slot, (data, dtype, shape) in zip(inputs, arrays):
+        for index, (slot, (data, dtype, shape)) in enumerate(zip(inputs, arrays)):
+            # Checked here, where the library is loaded: tracing does not
+            # need it.
+            if len(shape) > _capi.MAX_RANK:
+                raise TypeError(f"fuse: argument {index} has rank {len(shape)}; fuse takes "
+                                f"at most rank {_capi.MAX_RANK}")
             slot.data = data
             slot.dtype = _dtypes.enum_of(dtype)
             slot.rank = len(shape)

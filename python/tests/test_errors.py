@@ -265,3 +265,18 @@ def test_cpu_compiles_after_a_failed_cuda_compile():
     except fuse.FuseError:
         pass
     assert_same(fuse.jit(lambda a, b: a - b, target="cpu")(x, x), np.zeros(2, np.float32))
+
+
+def test_tracing_needs_no_library(monkeypatch, tmp_path):
+    # python/README.md: importing fuse and tracing do not load the library.
+    monkeypatch.setattr(_capi, "_lib", None)
+    monkeypatch.setattr(_capi, "candidate_dirs", lambda: [str(tmp_path)])
+
+    @fuse.jit
+    def add_relu(a, b):
+        return fuse.relu(a + b)
+
+    x = np.ones((2, 3), np.float32)
+    assert "fuse.relu" in add_relu.trace(x, x)
+    with pytest.raises(ImportError, match=r"cannot load libfuse_capi\.so"):
+        add_relu(x, x)
