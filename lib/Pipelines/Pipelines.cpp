@@ -291,13 +291,15 @@ void fuse::buildExecutablePipeline(OpPassManager &pm, Target target,
   if (target == Target::CPU) {
     pm.addNestedPass<func::FuncOp>(createFuseGPUToCPU());
     addCleanup(pm);
-    // LLVM intrinsics first (absi, sqrt, exp, ...), libm for the rest (erf,
-    // tanh, ...); neither has rsqrt.
+    // The C library for the functions that are not correctly rounded (exp,
+    // tanh, ...), which LLVM must not fold (fuse-math-to-libm); LLVM
+    // intrinsics for the exact rest (sqrt, floor, absf, ...); rsqrt is
+    // 1 / sqrt.
     math::MathExpandOpsPassOptions expand;
     expand.opMnemonics = {"rsqrt"};
     pm.addPass(math::createMathExpandOpsPass(expand));
+    pm.addPass(createFuseMathToLibm());
     pm.addPass(createConvertMathToLLVMPass());
-    pm.addPass(createConvertMathToLibmPass());
     pm.addPass(createSCFToControlFlowPass());
     pm.addPass(createConvertToLLVMPass());
     pm.addPass(createReconcileUnrealizedCastsPass());

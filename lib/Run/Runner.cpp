@@ -17,6 +17,7 @@
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/MCSubtargetInfo.h"
@@ -408,9 +409,23 @@ fuse::cpuTargetMachine(llvm::StringRef cpu) {
   return builder->createTargetMachine();
 }
 
-/// LLVM's O3 on the module, as the JIT runs it.
+/// LLVM's O3 on the module, as the JIT runs it. Calls of the C library's
+/// math functions (fuse-math-to-libm) are `nobuiltin`: LLVM would otherwise
+/// fold them on constant operands with the host's double-precision
+/// functions, which a fused kernel shows it and an eager one does not.
 static std::function<llvm::Error(llvm::Module *)> cpuOptimizer() {
-  return makeOptimizingTransformer(3, 0, nullptr);
+  auto optimize = makeOptimizingTransformer(3, 0, nullptr);
+  return [optimize](llvm::Module *module) {
+    for (llvm::Function &function : *module) {
+      if (!function.isDeclaration() || function.isIntrinsic())
+        continue;
+      for (llvm::User *user : function.users())
+        if (auto *call = llvm::dyn_cast<llvm::CallBase>(user))
+          if (call->getCalledFunction() == &function)
+            call->addFnAttr(llvm::Attribute::NoBuiltin);
+    }
+    return optimize(module);
+  };
 }
 
 llvm::Expected<std::unique_ptr<Executable>>

@@ -120,4 +120,30 @@ def FuseGPUModuleToPTX : Pass<"fuse-gpu-module-to-ptx", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::gpu::GPUDialect"];
 }
 
+def FuseMathToLibm : Pass<"fuse-math-to-libm", "mlir::ModuleOp"> {
+  let summary = "Call the C library for the math functions that are not "
+                "correctly rounded";
+  let description = [{
+    Lowers `math.exp`, `math.log`, `math.powf`, `math.sin`, `math.cos`,
+    `math.tanh` and `math.erf` (scalars and vectors, element by element) to
+    calls of the C library's functions (`expf`, `exp`, ...), and leaves every
+    other math op alone: `sqrt`, `floor`, `ceil`, `absf` and the like become
+    LLVM intrinsics, which are exact. Run before `convert-math-to-llvm`, for
+    the cpu target.
+
+    LLVM folds its `llvm.exp`, `llvm.sin`, ... intrinsics on constant
+    operands with the host's double-precision functions, and those results
+    can differ in the last bit from the C library's `expf` that the same
+    intrinsic calls at run time. A fused kernel shows the optimizer constants
+    that an eager kernel loads from memory, so a fused and an eager run could
+    differ. As calls, the functions are never folded: the JIT marks every
+    call to the C library `nobuiltin` (see Runner.cpp).
+  }];
+  let dependentDialects = [
+    "mlir::func::FuncDialect",
+    "mlir::scf::SCFDialect",
+    "mlir::vector::VectorDialect",
+  ];
+}
+
 #endif // FUSE_CONVERSION_PASSES_TD
