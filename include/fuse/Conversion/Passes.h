@@ -17,6 +17,10 @@
 
 namespace fuse {
 
+/// The most threads a CUDA block has: the largest block-size of
+/// fuse-map-to-gpu.
+inline constexpr int64_t kMaxBlockSize = 1024;
+
 #define GEN_PASS_DECL
 #include "fuse/Conversion/Passes.h.inc"
 

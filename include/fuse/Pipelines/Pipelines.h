@@ -72,9 +72,6 @@ struct PipelineOptions {
   std::string cudaToolkit = findCUDAToolkit();
 };
 
-/// The most threads a CUDA block has.
-inline constexpr int64_t kMaxBlockSize = 1024;
-
 /// How a front end spells each option of PipelineOptions, for the errors of
 /// checkPipelineOptions. The defaults are the flags of fuse-opt and fuse-run.
 struct PipelineOptionNames {

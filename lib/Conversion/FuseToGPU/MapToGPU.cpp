@@ -276,10 +276,12 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
   using Base::Base;
 
   void runOnOperation() override {
-    if (blockSize <= 0 || blockSize > 1024 || vectorBytes <= 0) {
-      getOperation().emitError("block-size must be in [1, 1024] (a CUDA "
-                               "block has at most 1024 threads) and "
-                               "vector-bytes positive; got block-size=")
+    if (blockSize <= 0 || blockSize > fuse::kMaxBlockSize ||
+        vectorBytes <= 0) {
+      getOperation().emitError("block-size must be in [1, ")
+          << fuse::kMaxBlockSize << "] (a CUDA block has at most "
+          << fuse::kMaxBlockSize
+          << " threads) and vector-bytes positive; got block-size="
           << blockSize.getValue() << " vector-bytes=" << vectorBytes.getValue();
       return signalPassFailure();
     }
