@@ -57,3 +57,11 @@ try:
         config.available_features.add("cuda-device")
 except OSError:
     pass
+
+# Graphviz's dot and headless Chromium draw and open the report's picture
+# and page (test/Report/graph-*.test); scripts/setup installs both.
+import shutil
+
+for program, feature in [("dot", "dot"), ("chromium", "chromium")]:
+    if shutil.which(program):
+        config.available_features.add(feature)

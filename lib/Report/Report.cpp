@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -197,7 +198,55 @@ FailureOr<SizeExpr> sizeOf(OpFoldResult extent, Symbols &symbols) {
   return SizeExpr::symbol(symbols.get(arg.getArgNumber(), *index));
 }
 
-FailureOr<VariantReport> countKernels(func::FuncOp func, Symbols &symbols) {
+/// Tags the location of every op of every function with the op's position,
+/// so that kernels and remarks of the lowered clones can be traced back to
+/// the ops they come from. A tag is an OpaqueLoc around the op's location,
+/// which diagnostics print as that location.
+class OpTags {
+public:
+  /// Tags the ops of `module` (a clone of the program).
+  void tag(ModuleOp module) {
+    for (func::FuncOp func : module.getOps<func::FuncOp>()) {
+      if (func.isExternal())
+        continue;
+      for (auto [position, op] :
+           llvm::enumerate(func.getBody().front().without_terminator())) {
+        op.setLoc(OpaqueLoc::get(static_cast<uintptr_t>(ops.size()), typeID,
+                                 op.getLoc()));
+        ops.push_back(
+            {func.getSymName().str(), static_cast<unsigned>(position)});
+      }
+    }
+  }
+
+  /// The function and position of each tagged op that `loc` names.
+  std::vector<std::pair<std::string, unsigned>> find(Location loc) const {
+    std::vector<std::pair<std::string, unsigned>> found;
+    loc->walk([&](Location inner) {
+      if (auto opaque = dyn_cast<OpaqueLoc>(inner))
+        if (opaque.getUnderlyingTypeID() == TypeID(typeID) &&
+            opaque.getUnderlyingLocation() < ops.size())
+          found.push_back(ops[opaque.getUnderlyingLocation()]);
+      return WalkResult::advance();
+    });
+    return found;
+  }
+
+  /// The sorted positions of the ops of one function that `loc` names.
+  std::vector<unsigned> positions(Location loc) const {
+    std::set<unsigned> unique;
+    for (auto &[function, position] : find(loc))
+      unique.insert(position);
+    return {unique.begin(), unique.end()};
+  }
+
+private:
+  SelfOwningTypeID typeID;
+  std::vector<std::pair<std::string, unsigned>> ops;
+};
+
+FailureOr<VariantReport> countKernels(func::FuncOp func, Symbols &symbols,
+                                      const OpTags &tags) {
   VariantReport report;
   WalkResult walk = func.walk([&](linalg::GenericOp op) {
     auto name = op->getAttrOfType<StringAttr>(kKernelAttrName);
@@ -219,6 +268,7 @@ FailureOr<VariantReport> countKernels(func::FuncOp func, Symbols &symbols) {
     }
     KernelReport kernel;
     kernel.name = name.getValue().str();
+    kernel.opPositions = tags.positions(op.getLoc());
     if (auto ops = op->getAttrOfType<ArrayAttr>(kOpsAttrName))
       for (Attribute opName : ops)
         kernel.ops.push_back(cast<StringAttr>(opName).getValue().str());
@@ -263,22 +313,62 @@ FailureOr<OwningOpRef<ModuleOp>> lowerClone(ModuleOp module,
 
 } // namespace
 
+/// Takes a remark of fuse-elementwise-fusion about tagged ops as a pair it
+/// left unfused, by function; leaves other diagnostics to the next handler.
+static LogicalResult
+takeUnfused(Diagnostic &diag, const OpTags &tags,
+            std::map<std::string, std::vector<UnfusedPair>> &unfused) {
+  if (diag.getSeverity() != DiagnosticSeverity::Remark)
+    return failure();
+  auto consumer = tags.find(diag.getLocation());
+  if (consumer.size() != 1)
+    return failure();
+  // The note at the producer; another op's, since a context that prints the
+  // op on diagnostics adds a note at the consumer first.
+  std::vector<std::pair<std::string, unsigned>> producer;
+  for (Diagnostic &note : diag.getNotes()) {
+    producer = tags.find(note.getLocation());
+    if (producer.size() == 1 && producer != consumer)
+      break;
+    producer.clear();
+  }
+  if (producer.empty())
+    return failure();
+  std::string message = diag.str();
+  // "not fused with its producer 'fuse.sigmoid': <reason>"
+  size_t colon = message.find("': ");
+  std::string reason =
+      colon == std::string::npos ? message : message.substr(colon + 3);
+  unfused[consumer[0].first].push_back(
+      {producer[0].second, consumer[0].second, message, reason});
+  return success();
+}
+
 FailureOr<std::vector<FunctionReport>>
 fuse::buildReport(ModuleOp module, const PipelineOptions &options) {
   PipelineOptions fusedOptions = options, eagerOptions = options;
   fusedOptions.fusion = true;
-  fusedOptions.remarks = false;
+  fusedOptions.remarks = true;
   eagerOptions.fusion = false;
   // Only whole fuse programs have kernels to size; the check reports once.
   PassManager check(module.getContext());
   check.addPass(createFuseCheckProgram());
   if (failed(check.run(module)))
     return failure();
-  FailureOr<OwningOpRef<ModuleOp>> fused = lowerClone(module, fusedOptions);
+  OwningOpRef<ModuleOp> tagged = module.clone();
+  OpTags tags;
+  tags.tag(*tagged);
+  std::map<std::string, std::vector<UnfusedPair>> unfused;
+  FailureOr<OwningOpRef<ModuleOp>> fused = [&] {
+    ScopedDiagnosticHandler handler(module.getContext(), [&](Diagnostic &diag) {
+      return takeUnfused(diag, tags, unfused);
+    });
+    return lowerClone(*tagged, fusedOptions);
+  }();
   if (failed(fused))
     return failure();
-  FailureOr<OwningOpRef<ModuleOp>> eager = lowerClone(module, eagerOptions);
-  if (failed(fused) || failed(eager))
+  FailureOr<OwningOpRef<ModuleOp>> eager = lowerClone(*tagged, eagerOptions);
+  if (failed(eager))
     return failure();
 
   std::vector<FunctionReport> reports;
@@ -287,8 +377,9 @@ fuse::buildReport(ModuleOp module, const PipelineOptions &options) {
       continue;
     auto eagerFunc = (*eager)->lookupSymbol<func::FuncOp>(func.getSymName());
     Symbols symbols(func);
-    FailureOr<VariantReport> fusedKernels = countKernels(func, symbols);
-    FailureOr<VariantReport> eagerKernels = countKernels(eagerFunc, symbols);
+    FailureOr<VariantReport> fusedKernels = countKernels(func, symbols, tags);
+    FailureOr<VariantReport> eagerKernels =
+        countKernels(eagerFunc, symbols, tags);
     if (failed(fusedKernels) || failed(eagerKernels))
       return failure();
     FunctionReport report;
@@ -302,6 +393,7 @@ fuse::buildReport(ModuleOp module, const PipelineOptions &options) {
     report.symbols = symbols.name(used, report.names);
     report.fused = std::move(*fusedKernels);
     report.eager = std::move(*eagerKernels);
+    report.unfused = std::move(unfused[report.name]);
     reports.push_back(std::move(report));
   }
   return reports;
@@ -338,13 +430,35 @@ static void printTable(llvm::raw_ostream &os, llvm::StringRef indent,
   }
 }
 
+std::string fuse::summarize(const VariantReport &variant,
+                            llvm::ArrayRef<std::string> names) {
+  SizeExpr read = variant.bytesRead(), written = variant.bytesWritten();
+  return plural(variant.kernels.size(), "kernel") + ", " +
+         (read + written).str(names) + " bytes (read " + read.str(names) +
+         ", written " + written.str(names) + ")";
+}
+
+std::string fuse::summarize(const KernelReport &kernel,
+                            llvm::ArrayRef<std::string> names) {
+  return kernel.elements.str(names) + " elements, " +
+         (kernel.bytesRead + kernel.bytesWritten).str(names) + " bytes (read " +
+         kernel.bytesRead.str(names) + ", written " +
+         kernel.bytesWritten.str(names) + ")";
+}
+
+std::string fuse::describeSizes(const FunctionReport &report) {
+  std::string text;
+  for (auto [i, symbol] : llvm::enumerate(report.symbols))
+    text += (i ? ", " : "") + symbol.name + " = argument " +
+            std::to_string(symbol.argument) + " dimension " +
+            std::to_string(symbol.dimension);
+  return text;
+}
+
 static void printVariant(llvm::raw_ostream &os, llvm::StringRef label,
                          const VariantReport &variant,
                          llvm::ArrayRef<std::string> names) {
-  SizeExpr read = variant.bytesRead(), written = variant.bytesWritten();
-  os << "  " << label << ": " << plural(variant.kernels.size(), "kernel")
-     << ", " << (read + written).str(names) << " bytes (read "
-     << read.str(names) << ", written " << written.str(names) << ")\n";
+  os << "  " << label << ": " << summarize(variant, names) << "\n";
   std::vector<std::vector<std::string>> rows = {
       {"kernel", "ops", "elements", "read", "written"}};
   for (const KernelReport &kernel : variant.kernels)
@@ -360,9 +474,8 @@ void fuse::printReport(llvm::ArrayRef<FunctionReport> reports,
     if (i)
       os << "\n";
     os << "@" << report.name;
-    for (auto [j, symbol] : llvm::enumerate(report.symbols))
-      os << (j ? ", " : "  ") << symbol.name << " = argument "
-         << symbol.argument << " dimension " << symbol.dimension;
+    if (!report.symbols.empty())
+      os << "  " << describeSizes(report);
     os << "\n";
     printVariant(os, "fused", report.fused, report.names);
     printVariant(os, "eager", report.eager, report.names);

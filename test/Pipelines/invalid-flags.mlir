@@ -60,7 +60,7 @@
 // PTX-VERSION: PTX version 6.0 does not support target 'sm_90'. Minimum required PTX version is 7.8.
 
 // RUN: not fuse-opt %s --fuse-report=xml 2>&1 | FileCheck %s --check-prefix=REPORT
-// REPORT: fuse-opt: --fuse-report takes text or json, not 'xml'
+// REPORT: fuse-opt: --fuse-report takes text, json, dot or html, not 'xml'
 
 // RUN: not fuse-opt %s --emit=llvm 2>&1 | FileCheck %s --check-prefix=EMIT
 // EMIT: fuse-opt: --emit takes ptx, not 'llvm'

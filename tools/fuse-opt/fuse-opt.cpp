@@ -4,12 +4,14 @@
 //   --fuse-pipeline=<stage> [--fusion=off]   lower to a stage and print it
 //   --emit=ptx                               print the PTX text
 //   --fuse-report[=json]                     kernels and bytes, fused vs eager
+//   --fuse-report=dot|html                   the same as a picture or a page
 //
 //===----------------------------------------------------------------------===//
 
 #include "fuse/InitAllDialects.h"
 #include "fuse/InitAllPasses.h"
 #include "fuse/Pipelines/Pipelines.h"
+#include "fuse/Report/Graph.h"
 #include "fuse/Report/Report.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -85,8 +87,10 @@ static cl::opt<std::string>
 static cl::opt<std::string> reportFlag(
     "fuse-report", cl::ValueOptional,
     cl::desc("Print each function's kernels, fused ops and bytes moved, "
-             "fused vs eager (=json for JSON)"),
-    cl::value_desc("text|json"), cl::cat(fuseCategory));
+             "fused vs eager (=json for JSON, =dot for a Graphviz graph of "
+             "the fused kernels or with --fusion=off the eager ones, =html "
+             "for a page with both pictures, the report and the remarks)"),
+    cl::value_desc("text|json|dot|html"), cl::cat(fuseCategory));
 
 static fuse::PipelineOptions pipelineOptions() {
   fuse::PipelineOptions options;
@@ -121,6 +125,7 @@ static LogicalResult keepOutput(llvm::ToolOutputFile &output,
 /// --split-input-file) and prints its report or its PTX.
 static LogicalResult emitModule(std::unique_ptr<llvm::MemoryBuffer> buffer,
                                 DialectRegistry &registry,
+                                llvm::StringRef inputFile,
                                 llvm::raw_ostream &os) {
   MLIRContext context(registry);
   context.printOpOnDiagnostic(false);
@@ -138,6 +143,12 @@ static LogicalResult emitModule(std::unique_ptr<llvm::MemoryBuffer> buffer,
       return failure();
     if (reportFlag == "json")
       os << llvm::formatv("{0:2}", fuse::reportToJSON(*report)) << "\n";
+    else if (reportFlag == "dot")
+      fuse::printReportGraph(*module, *report, options.fusion, os);
+    else if (reportFlag == "html")
+      fuse::printReportPage(*module, *report,
+                            inputFile == "-" ? "standard input" : inputFile,
+                            os);
     else
       fuse::printReport(*report, os);
     return success();
@@ -171,8 +182,10 @@ static LogicalResult runOutputMode(llvm::StringRef inputFile,
                                    DialectRegistry &registry,
                                    const MlirOptMainConfig &config) {
   if (reportFlag.getNumOccurrences() && reportFlag != "" &&
-      reportFlag != "text" && reportFlag != "json") {
-    llvm::errs() << "fuse-opt: --fuse-report takes text or json, not '"
+      reportFlag != "text" && reportFlag != "json" && reportFlag != "dot" &&
+      reportFlag != "html") {
+    llvm::errs() << "fuse-opt: --fuse-report takes text, json, dot or html, "
+                    "not '"
                  << reportFlag << "'\n";
     return failure();
   }
@@ -193,7 +206,7 @@ static LogicalResult runOutputMode(llvm::StringRef inputFile,
   }
   auto emit = [&](std::unique_ptr<llvm::MemoryBuffer> buffer,
                   llvm::raw_ostream &os) {
-    return emitModule(std::move(buffer), registry, os);
+    return emitModule(std::move(buffer), registry, inputFile, os);
   };
   if (failed(splitAndProcessBuffer(std::move(input), emit, output->os(),
                                    config.inputSplitMarker(),
@@ -219,10 +232,13 @@ int main(int argc, char **argv) {
                     "program themselves; drop --fuse-pipeline\n";
     return 1;
   }
+  // The graph draws one variant: --fusion picks it.
   if (reportFlag.getNumOccurrences() &&
-      (fusionFlag.getNumOccurrences() || remarksFlag.getNumOccurrences())) {
+      ((fusionFlag.getNumOccurrences() && reportFlag != "dot") ||
+       remarksFlag.getNumOccurrences())) {
     llvm::errs() << "fuse-opt: --fuse-report shows fused and eager side by "
-                    "side; --fusion and --fuse-remarks do not apply to it\n";
+                    "side; --fuse-remarks does not apply to it, and --fusion "
+                    "only to --fuse-report=dot, which draws one of the two\n";
     return 1;
   }
   bool compiles = stageFlag.getNumOccurrences() ||

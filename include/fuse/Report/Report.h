@@ -55,6 +55,9 @@ private:
 struct KernelReport {
   std::string name;
   std::vector<std::string> ops;
+  /// The ops of the function that this kernel computes, as positions in
+  /// its body (0 for the first op), in program order.
+  std::vector<unsigned> opPositions;
   SizeExpr elements;
   SizeExpr bytesRead;
   SizeExpr bytesWritten;
@@ -73,6 +76,18 @@ struct SizeSymbol {
   unsigned dimension;
 };
 
+/// A producer/consumer pair that fusion left in different kernels, from the
+/// remark of fuse-elementwise-fusion; ops are positions in the function's
+/// body.
+struct UnfusedPair {
+  unsigned producer;
+  unsigned consumer;
+  /// The remark, e.g. "not fused with its producer 'fuse.sigmoid': ...".
+  std::string message;
+  /// Why, the part of the message after the producer's name.
+  std::string reason;
+};
+
 struct FunctionReport {
   std::string name;
   /// The sizes that occur in the counts, named N, M, K, ...
@@ -81,6 +96,9 @@ struct FunctionReport {
   std::vector<std::string> names;
   VariantReport fused;
   VariantReport eager;
+  /// The pairs that the fused variant leaves apart, in the fusion pass's
+  /// order.
+  std::vector<UnfusedPair> unfused;
 };
 
 /// Builds the report of every function of `module` (left unchanged).
@@ -90,6 +108,16 @@ mlir::FailureOr<std::vector<FunctionReport>>
 buildReport(mlir::ModuleOp module, const PipelineOptions &options);
 
 void printReport(llvm::ArrayRef<FunctionReport> reports, llvm::raw_ostream &os);
+
+/// "2 kernels, 20*N bytes (read 12*N, written 8*N)", as the report says it.
+std::string summarize(const VariantReport &variant,
+                      llvm::ArrayRef<std::string> names);
+/// "N elements, 12*N bytes (read 8*N, written 4*N)".
+std::string summarize(const KernelReport &kernel,
+                      llvm::ArrayRef<std::string> names);
+/// "N = argument 0 dimension 0, M = argument 0 dimension 1"; empty when
+/// every size is static.
+std::string describeSizes(const FunctionReport &report);
 llvm::json::Value reportToJSON(llvm::ArrayRef<FunctionReport> reports);
 
 } // namespace fuse

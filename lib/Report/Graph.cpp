@@ -1,0 +1,480 @@
+//===- Graph.cpp - the report as a picture and a page ----------*- C++ -*-===//
+//
+// The graph is the program as written (arguments, ops, results and the
+// values between them), with the report's kernels laid over it as
+// clusters. Which ops a kernel computes comes from the report
+// (KernelReport::opPositions), as do every count and the reason each
+// unfused pair stays apart, so the picture cannot disagree with the text.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuse/Report/Graph.h"
+
+#include "fuse/Dialect/Fuse/IR/FuseOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
+
+#include <map>
+
+using namespace mlir;
+using namespace fuse;
+
+//===----------------------------------------------------------------------===//
+// DOT
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+// Colors: kernels are blue boxes, values that go through memory between
+// kernels are red, arguments and results gray.
+constexpr llvm::StringLiteral kKernelFill = "#e8f0fe";
+constexpr llvm::StringLiteral kKernelLine = "#1a73e8";
+constexpr llvm::StringLiteral kMemory = "#d93025";
+constexpr llvm::StringLiteral kOuter = "#5f6368";
+constexpr llvm::StringLiteral kOuterFill = "#f1f3f4";
+
+/// A DOT string of `lines`, each escaped; `\n` between lines centers
+/// them, `\l` after each left-justifies them.
+std::string dotString(llvm::ArrayRef<std::string> lines,
+                      bool leftJustified = false) {
+  std::string text = "\"";
+  for (auto [i, line] : llvm::enumerate(lines)) {
+    if (i && !leftJustified)
+      text += "\\n";
+    for (char c : line) {
+      if (c == '"' || c == '\\')
+        text += '\\';
+      text += c;
+    }
+    if (leftJustified)
+      text += "\\l";
+  }
+  return text + "\"";
+}
+
+/// Breaks `text` at spaces into lines of at most about `width` characters.
+std::vector<std::string> wrap(llvm::StringRef text, size_t width) {
+  std::vector<std::string> lines(1);
+  llvm::SmallVector<llvm::StringRef> words;
+  text.split(words, ' ', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef word : words) {
+    if (!lines.back().empty() && lines.back().size() + word.size() >= width)
+      lines.emplace_back();
+    lines.back() += (lines.back().empty() ? "" : " ") + word.str();
+  }
+  return lines;
+}
+
+/// `file:line:col` of the first file location in `loc`, its printed form
+/// when it has none, or nothing when it is unknown.
+std::string locationText(Location loc) {
+  if (auto file = loc->findInstanceOf<FileLineColLoc>())
+    return llvm::formatv("{0}:{1}:{2}", file.getFilename().getValue(),
+                         file.getLine(), file.getColumn())
+        .str();
+  if (isa<UnknownLoc>(loc))
+    return "";
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  loc.print(os);
+  return text;
+}
+
+std::string typeText(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << type;
+  return text;
+}
+
+/// The value of a constant as a reader writes it: `0.5`, or the number of
+/// elements of a tensor that is not a splat.
+std::string constantText(ConstantOp op) {
+  auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
+  if (!dense)
+    return "";
+  if (!dense.isSplat())
+    return std::to_string(dense.getNumElements()) + " values";
+  Attribute splat = dense.getSplatValue<Attribute>();
+  if (auto f = dyn_cast<FloatAttr>(splat)) {
+    std::string text;
+    llvm::raw_string_ostream(text) << llvm::format("%g", f.getValueAsDouble());
+    return text;
+  }
+  if (auto i = dyn_cast<IntegerAttr>(splat))
+    return i.getType().isInteger(1) ? (i.getValue().isZero() ? "false" : "true")
+                                    : std::to_string(i.getInt());
+  return "";
+}
+
+/// The lines of an op's node: its name, its attributes (the constant's
+/// value), its location.
+std::vector<std::string> opLines(Operation *op) {
+  std::vector<std::string> lines = {op->getName().getStringRef().str()};
+  if (auto constant = dyn_cast<ConstantOp>(op)) {
+    std::string value = constantText(constant);
+    if (!value.empty())
+      lines.back() += " " + value;
+  } else if (!op->getAttrs().empty()) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    op->getAttrDictionary().print(os);
+    lines.push_back(text);
+  }
+  std::string loc = locationText(op->getLoc());
+  if (!loc.empty())
+    lines.push_back(loc);
+  return lines;
+}
+
+/// Draws one function's cluster.
+class FunctionGraph {
+public:
+  FunctionGraph(func::FuncOp func, const FunctionReport &report, bool fused,
+                unsigned index, llvm::raw_ostream &os)
+      : func(func), report(report), fused(fused), os(os),
+        prefix("f" + std::to_string(index)) {
+    for (Operation &op : func.getBody().front().without_terminator()) {
+      positions[&op] = ops.size();
+      ops.push_back(&op);
+    }
+    const VariantReport &variant = fused ? report.fused : report.eager;
+    for (auto [k, kernel] : llvm::enumerate(variant.kernels))
+      for (unsigned position : kernel.opPositions)
+        kernelOf.try_emplace(position, k);
+    // The bytes of an op's result are what its eager kernel writes.
+    for (const KernelReport &kernel : report.eager.kernels)
+      if (kernel.opPositions.size() == 1)
+        resultBytes[kernel.opPositions.front()] =
+            kernel.bytesWritten.str(report.names);
+  }
+
+  void draw() {
+    const VariantReport &variant = fused ? report.fused : report.eager;
+    std::vector<std::string> title = {"@" + report.name + "  " +
+                                      (fused ? "fused: " : "eager: ") +
+                                      summarize(variant, report.names)};
+    if (!report.symbols.empty())
+      title.push_back(describeSizes(report));
+    os << "  subgraph cluster_" << prefix << " {\n"
+       << "    label=" << dotString(title, /*leftJustified=*/true) << ";\n"
+       << "    labelloc=t; style=rounded; color=\"" << kOuter
+       << "\"; fontsize=12;\n";
+    for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
+      os << "    " << prefix << "_arg" << i << " [label="
+         << dotString({"argument " + std::to_string(i), typeText(type)})
+         << ", style=\"rounded,filled\", fillcolor=\"" << kOuterFill
+         << "\"];\n";
+    for (auto [k, kernel] : llvm::enumerate(variant.kernels)) {
+      os << "    subgraph cluster_" << prefix << "_k" << k << " {\n"
+         << "      label="
+         << dotString({kernel.name, summarize(kernel, report.names)}) << ";\n"
+         << "      style=\"rounded,filled\"; fillcolor=\"" << kKernelFill
+         << "\"; color=\"" << kKernelLine << "\"; fontsize=10;\n";
+      for (auto [position, op] : llvm::enumerate(ops))
+        if (kernelAt(position) == k)
+          drawOp(op, position, "      ");
+      os << "    }\n";
+    }
+    for (auto [position, op] : llvm::enumerate(ops))
+      if (!kernelAt(position))
+        drawOp(op, position, "    ");
+    auto terminator = func.getBody().front().getTerminator();
+    for (auto [i, value] : llvm::enumerate(terminator->getOperands()))
+      os << "    " << prefix << "_result" << i << " [label="
+         << dotString(
+                {"result " + std::to_string(i), typeText(value.getType())})
+         << ", style=\"rounded,filled\", fillcolor=\"" << kOuterFill
+         << "\"];\n";
+    for (auto [position, op] : llvm::enumerate(ops))
+      drawEdges(op->getOperands(), node(position), position);
+    for (auto [i, value] : llvm::enumerate(terminator->getOperands()))
+      drawEdge(value, prefix + "_result" + std::to_string(i), std::nullopt);
+    os << "  }\n";
+  }
+
+private:
+  std::optional<size_t> kernelAt(unsigned position) const {
+    auto it = kernelOf.find(position);
+    if (it == kernelOf.end())
+      return std::nullopt;
+    return it->second;
+  }
+
+  std::string node(unsigned position) const {
+    return prefix + "_op" + std::to_string(position);
+  }
+
+  void drawOp(Operation *op, unsigned position, llvm::StringRef indent) {
+    std::vector<std::string> lines = opLines(op);
+    bool unused = !kernelAt(position) && !isa<ConstantOp>(op);
+    if (unused)
+      lines.push_back("(unused: no kernel computes it)");
+    os << indent << node(position) << " [label=" << dotString(lines);
+    if (isa<ConstantOp>(op))
+      os << ", style=dashed";
+    else if (unused)
+      os << ", style=dashed, fontcolor=\"" << kOuter << "\"";
+    else
+      os << ", style=filled, fillcolor=white";
+    os << "];\n";
+  }
+
+  /// One edge per distinct value an op reads.
+  void drawEdges(ValueRange operands, const std::string &target,
+                 unsigned consumer) {
+    llvm::SmallPtrSet<void *, 4> seen;
+    for (Value value : operands)
+      if (seen.insert(value.getAsOpaquePointer()).second)
+        drawEdge(value, target, consumer);
+  }
+
+  /// An edge from `value`'s node to `target` (an op at `consumer`, or a
+  /// result): inside a kernel, through memory between two kernels (with
+  /// the bytes and the reason), or from an argument or a constant.
+  void drawEdge(Value value, const std::string &target,
+                std::optional<unsigned> consumer) {
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      os << "    " << prefix << "_arg" << arg.getArgNumber() << " -> " << target
+         << " [color=\"" << kOuter << "\"];\n";
+      return;
+    }
+    unsigned producer = positions.lookup(value.getDefiningOp());
+    os << "    " << node(producer) << " -> " << target;
+    if (isa<ConstantOp>(value.getDefiningOp())) {
+      os << " [style=dashed, color=\"" << kOuter << "\"];\n";
+      return;
+    }
+    std::optional<size_t> from = kernelAt(producer);
+    std::optional<size_t> to = consumer ? kernelAt(*consumer) : std::nullopt;
+    if (!consumer) {
+      os << " [color=\"" << kOuter << "\"];\n";
+      return;
+    }
+    if (!from || !to || from == to) {
+      os << ";\n";
+      return;
+    }
+    std::vector<std::string> label;
+    auto bytes = resultBytes.find(producer);
+    if (bytes != resultBytes.end())
+      label.push_back(bytes->second + " bytes");
+    for (const UnfusedPair &pair : report.unfused)
+      if (fused && pair.producer == producer && pair.consumer == *consumer) {
+        std::vector<std::string> reason = wrap("not fused: " + pair.reason, 44);
+        label.insert(label.end(), reason.begin(), reason.end());
+        break;
+      }
+    os << " [color=\"" << kMemory << "\", fontcolor=\"" << kMemory
+       << "\", penwidth=2.5, label=" << dotString(label) << "];\n";
+  }
+
+  func::FuncOp func;
+  const FunctionReport &report;
+  bool fused;
+  llvm::raw_ostream &os;
+  std::string prefix;
+  /// The body's ops (without the terminator) and their positions.
+  std::vector<Operation *> ops;
+  llvm::DenseMap<Operation *, unsigned> positions;
+  std::map<unsigned, size_t> kernelOf;
+  std::map<unsigned, std::string> resultBytes;
+};
+
+} // namespace
+
+void fuse::printReportGraph(ModuleOp module,
+                            llvm::ArrayRef<FunctionReport> reports, bool fused,
+                            llvm::raw_ostream &os) {
+  os << "// " << (fused ? "Fused" : "Eager")
+     << " kernels, drawn by fuse-opt --fuse-report=dot; render with "
+        "`dot -Tsvg`.\n"
+     << "digraph " << (fused ? "fused" : "eager") << " {\n"
+     << "  graph [fontname=\"Helvetica,Arial,sans-serif\", fontsize=11, "
+        "labeljust=l, nodesep=0.3, ranksep=0.4];\n"
+     << "  node [fontname=\"Helvetica,Arial,sans-serif\", fontsize=10, "
+        "shape=box, style=rounded];\n"
+     << "  edge [fontname=\"Helvetica,Arial,sans-serif\", fontsize=9];\n";
+  std::map<std::string, const FunctionReport *> byName;
+  for (const FunctionReport &report : reports)
+    byName[report.name] = &report;
+  unsigned index = 0;
+  for (func::FuncOp func : module.getOps<func::FuncOp>()) {
+    auto it = byName.find(func.getSymName().str());
+    if (func.isExternal() || it == byName.end())
+      continue;
+    FunctionGraph(func, *it->second, fused, index++, os).draw();
+  }
+  // The legend, set last so that the clusters do not inherit it.
+  os << "  label="
+     << dotString({"Blue boxes are kernels. Red arrows are values that one "
+                   "kernel writes to memory and another reads back."})
+     << ";\n  labelloc=b;\n}\n";
+}
+
+//===----------------------------------------------------------------------===//
+// SVG
+//===----------------------------------------------------------------------===//
+
+llvm::Expected<std::string> fuse::renderSVG(llvm::StringRef dot) {
+  llvm::ErrorOr<std::string> program = llvm::sys::findProgramByName("dot");
+  if (!program)
+    return llvm::createStringError("Graphviz's dot is not on PATH");
+  llvm::SmallString<128> input, output, errors;
+  for (llvm::SmallString<128> *path : {&input, &output, &errors})
+    if (std::error_code ec =
+            llvm::sys::fs::createTemporaryFile("fuse-report", "", *path))
+      return llvm::createStringError(ec, "cannot create a temporary file");
+  llvm::FileRemover removeInput(input), removeOutput(output),
+      removeErrors(errors);
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream file(input, ec);
+    if (ec)
+      return llvm::createStringError(ec, "cannot write " + input.str());
+    file << dot;
+  }
+  std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(), output.str(),
+                                                errors.str()};
+  std::string message;
+  int status = llvm::sys::ExecuteAndWait(
+      *program, {*program, "-Tsvg", input.str()}, std::nullopt, redirects,
+      /*SecondsToWait=*/0, /*MemoryLimit=*/0, &message);
+  auto read = [](llvm::StringRef path) {
+    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+        llvm::MemoryBuffer::getFile(path);
+    return buffer ? (*buffer)->getBuffer().str() : std::string();
+  };
+  if (status != 0)
+    return llvm::createStringError(
+        "dot failed: " + (message.empty()
+                              ? llvm::StringRef(read(errors)).trim().str()
+                              : message));
+  std::string svg = read(output);
+  // Graphviz writes an XML prolog and a DOCTYPE that name a DTD on the
+  // web; an HTML page needs only the <svg> element.
+  size_t start = svg.find("<svg");
+  if (start == std::string::npos)
+    return llvm::createStringError("dot printed no <svg> element");
+  return svg.substr(start);
+}
+
+//===----------------------------------------------------------------------===//
+// HTML
+//===----------------------------------------------------------------------===//
+
+static std::string escapeHTML(llvm::StringRef text) {
+  std::string escaped;
+  for (char c : text) {
+    switch (c) {
+    case '&':
+      escaped += "&amp;";
+      break;
+    case '<':
+      escaped += "&lt;";
+      break;
+    case '>':
+      escaped += "&gt;";
+      break;
+    case '"':
+      escaped += "&quot;";
+      break;
+    default:
+      escaped += c;
+    }
+  }
+  return escaped;
+}
+
+static constexpr llvm::StringLiteral kPageStyle = R"css(
+body { font-family: system-ui, sans-serif; margin: 1.5em; color: #202124; }
+h1 { font-size: 1.4em; }
+h2 { font-size: 1.15em; margin-top: 1.5em; }
+.pictures { display: flex; flex-wrap: wrap; gap: 1.5em; align-items: flex-start; }
+figure { flex: 1 1 24em; margin: 0; border: 1px solid #dadce0; border-radius: 6px; padding: 0.75em; }
+figcaption { font-weight: 600; margin-bottom: 0.5em; }
+figure svg { max-width: 100%; height: auto; }
+pre { background: #f8f9fa; border: 1px solid #dadce0; border-radius: 4px; padding: 0.75em; overflow-x: auto; }
+.note { color: #5f6368; }
+)css";
+
+/// One variant's picture: the SVG, or the DOT text and why it is not drawn.
+static void printFigure(llvm::raw_ostream &os, llvm::StringRef caption,
+                        llvm::StringRef dot) {
+  os << "<figure>\n<figcaption>" << escapeHTML(caption) << "</figcaption>\n";
+  llvm::Expected<std::string> svg = renderSVG(dot);
+  if (svg) {
+    os << *svg;
+  } else {
+    os << "<p class=\"note\">The graph is shown as DOT text: "
+       << escapeHTML(llvm::toString(svg.takeError()))
+       << " where this page was written. Render it with <code>dot "
+          "-Tsvg</code>, or install Graphviz (<code>apt-get install "
+          "graphviz</code>) and write the page again.</p>\n<pre "
+          "class=\"dot\">"
+       << escapeHTML(dot) << "</pre>\n";
+  }
+  os << "</figure>\n";
+}
+
+void fuse::printReportPage(ModuleOp module,
+                           llvm::ArrayRef<FunctionReport> reports,
+                           llvm::StringRef title, llvm::raw_ostream &os) {
+  std::string fusedDot, eagerDot, text;
+  llvm::raw_string_ostream fusedOS(fusedDot), eagerOS(eagerDot), textOS(text);
+  printReportGraph(module, reports, /*fused=*/true, fusedOS);
+  printReportGraph(module, reports, /*fused=*/false, eagerOS);
+  printReport(reports, textOS);
+
+  os << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta "
+        "charset=\"utf-8\">\n<title>fuse report: "
+     << escapeHTML(title) << "</title>\n<style>" << kPageStyle
+     << "</style>\n</head>\n<body>\n<h1>fuse report: <code>"
+     << escapeHTML(title) << "</code></h1>\n";
+
+  os << "<h2>Fused vs eager</h2>\n"
+     << "<p>Blue boxes are kernels, with the elements each one iterates over "
+        "and the bytes it reads and writes. Red arrows are values that one "
+        "kernel writes to memory and another reads back; black arrows stay "
+        "inside a kernel.</p>\n<div class=\"pictures\">\n";
+  printFigure(os, "Fused", fusedDot);
+  printFigure(os, "Eager: one kernel per op (--fusion=off)", eagerDot);
+  os << "</div>\n";
+
+  os << "<h2>Report</h2>\n<pre class=\"report\">" << escapeHTML(text)
+     << "</pre>\n";
+
+  os << "<h2>Remarks</h2>\n";
+  std::vector<std::string> remarks;
+  std::map<std::string, const FunctionReport *> byName;
+  for (const FunctionReport &report : reports)
+    byName[report.name] = &report;
+  for (func::FuncOp func : module.getOps<func::FuncOp>()) {
+    auto it = byName.find(func.getSymName().str());
+    if (func.isExternal() || it == byName.end())
+      continue;
+    std::vector<Operation *> ops;
+    for (Operation &op : func.getBody().front().without_terminator())
+      ops.push_back(&op);
+    for (const UnfusedPair &pair : it->second->unfused)
+      remarks.push_back("@" + it->second->name + ": " +
+                        locationText(ops[pair.consumer]->getLoc()) +
+                        ": remark: " + pair.message + " (the producer is at " +
+                        locationText(ops[pair.producer]->getLoc()) + ")");
+  }
+  if (remarks.empty()) {
+    os << "<p>None: fusion left no producer apart from its consumer.</p>\n";
+  } else {
+    os << "<ul class=\"remarks\">\n";
+    for (const std::string &remark : remarks)
+      os << "<li><code>" << escapeHTML(remark) << "</code></li>\n";
+    os << "</ul>\n";
+  }
+  os << "</body>\n</html>\n";
+}

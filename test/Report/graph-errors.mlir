@@ -1,0 +1,35 @@
+// A program that does not verify, or that is not a fuse program, gives the
+// usual located error and exit status 1, and no graph or page: nothing on
+// standard output, no file for -o.
+// RUN: not fuse-opt %s -split-input-file --fuse-report=dot 2>%t.err | FileCheck %s --check-prefix=OUT --allow-empty
+// RUN: FileCheck %s < %t.err
+// RUN: rm -f %t.html
+// RUN: not fuse-opt %s -split-input-file --fuse-report=html -o %t.html 2>&1 | FileCheck %s
+// RUN: not test -e %t.html
+
+// The only output is the separator of the two parts.
+// OUT-NOT: digraph
+// OUT-NOT: <html
+
+func.func @bad(%a: tensor<4xf32>, %b: tensor<5xf32>) -> tensor<4xf32> {
+  // CHECK: graph-errors.mlir:1 offset :[[@LINE+1]]:8: error: 'fuse.add' op operands are not broadcast-compatible: tensor<4xf32> vs tensor<5xf32> (dimension 0: 4 vs 5)
+  %0 = fuse.add %a, %b : tensor<4xf32>, tensor<5xf32> -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @mixed(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = fuse.add %a, %b : tensor<?xf32>
+  // CHECK: error: 'arith.mulf' is not a fuse op: fuse compiles functions made of fuse ops and func.return
+  %1 = arith.mulf %0, %b : tensor<?xf32>
+  return %1 : tensor<?xf32>
+}
+
+// Flags: the report's forms are listed, and --fusion picks the variant of
+// the graph only.
+// RUN: not fuse-opt %s --fuse-report=svg 2>&1 | FileCheck %s --check-prefix=FORM
+// RUN: not fuse-opt %s --fuse-report=html --fusion=off 2>&1 | FileCheck %s --check-prefix=FUSION
+// RUN: not fuse-opt %s --fuse-report=dot --fuse-remarks 2>&1 | FileCheck %s --check-prefix=FUSION
+// FORM: fuse-opt: --fuse-report takes text, json, dot or html, not 'svg'
+// FUSION: fuse-opt: --fuse-report shows fused and eager side by side; --fuse-remarks does not apply to it, and --fusion only to --fuse-report=dot, which draws one of the two

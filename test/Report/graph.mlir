@@ -1,0 +1,134 @@
+// RUN: fuse-opt %s --fuse-report=dot | FileCheck %s --check-prefix=FUSED
+// RUN: fuse-opt %s --fuse-report=dot --fusion=off | FileCheck %s --check-prefix=EAGER
+
+// --fuse-report=dot: one digraph for the module, one cluster per function,
+// and in it one cluster per kernel, labelled with the text report's name
+// and counts, around the ops it computes. Edges inside a kernel are plain
+// (black); an edge between two kernels is a value written to memory and
+// read back: red, labelled with the value's bytes and, fused, with the
+// reason of the fusion pass's remark. Arguments, results and constants are
+// gray. Kernels are numbered across the module, as in the text report.
+
+// FUSED: // Fused kernels, drawn by fuse-opt --fuse-report=dot; render with `dot -Tsvg`.
+// FUSED-NEXT: digraph fused {
+// EAGER: // Eager kernels, drawn by fuse-opt --fuse-report=dot; render with `dot -Tsvg`.
+// EAGER-NEXT: digraph eager {
+
+func.func @add_relu(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = fuse.add %a, %b : tensor<?xf32>
+  %1 = fuse.relu %0 : tensor<?xf32>
+  return %1 : tensor<?xf32>
+}
+// Fused: one kernel holds both ops; the sum stays inside it.
+// FUSED-LABEL: subgraph cluster_f0 {
+// FUSED-NEXT:    label="@add_relu  fused: 1 kernel, 12*N bytes (read 8*N, written 4*N)\lN = argument 0 dimension 0\l";
+// FUSED-NEXT:    labelloc=t; style=rounded; color="#5f6368"; fontsize=12;
+// FUSED-NEXT:    f0_arg0 [label="argument 0\ntensor<?xf32>", style="rounded,filled", fillcolor="#f1f3f4"];
+// FUSED-NEXT:    f0_arg1 [label="argument 1\ntensor<?xf32>", style="rounded,filled", fillcolor="#f1f3f4"];
+// FUSED-NEXT:    subgraph cluster_f0_k0 {
+// FUSED-NEXT:      label="fused_add_relu_0\nN elements, 12*N bytes (read 8*N, written 4*N)";
+// FUSED-NEXT:      style="rounded,filled"; fillcolor="#e8f0fe"; color="#1a73e8"; fontsize=10;
+// FUSED-NEXT:      f0_op0 [label="fuse.add\n{{.*}}graph.mlir:[[@LINE-13]]:8", style=filled, fillcolor=white];
+// FUSED-NEXT:      f0_op1 [label="fuse.relu\n{{.*}}graph.mlir:[[@LINE-13]]:8", style=filled, fillcolor=white];
+// FUSED-NEXT:    }
+// FUSED-NEXT:    f0_result0 [label="result 0\ntensor<?xf32>", style="rounded,filled", fillcolor="#f1f3f4"];
+// FUSED-NEXT:    f0_arg0 -> f0_op0 [color="#5f6368"];
+// FUSED-NEXT:    f0_arg1 -> f0_op0 [color="#5f6368"];
+// FUSED-NEXT:    f0_op0 -> f0_op1;
+// FUSED-NEXT:    f0_op1 -> f0_result0 [color="#5f6368"];
+// FUSED-NEXT:  }
+// Eager: two kernels, and the sum (4*N bytes) goes through memory.
+// EAGER-LABEL: subgraph cluster_f0 {
+// EAGER-NEXT:    label="@add_relu  eager: 2 kernels, 20*N bytes (read 12*N, written 8*N)\lN = argument 0 dimension 0\l";
+// EAGER:         subgraph cluster_f0_k0 {
+// EAGER-NEXT:      label="add_0\nN elements, 12*N bytes (read 8*N, written 4*N)";
+// EAGER-NEXT:      style=
+// EAGER-NEXT:      f0_op0 [label="fuse.add\n{{.*}}graph.mlir:[[@LINE-28]]:8"
+// EAGER-NEXT:    }
+// EAGER-NEXT:    subgraph cluster_f0_k1 {
+// EAGER-NEXT:      label="relu_1\nN elements, 8*N bytes (read 4*N, written 4*N)";
+// EAGER-NEXT:      style=
+// EAGER-NEXT:      f0_op1 [label="fuse.relu\n{{.*}}graph.mlir:[[@LINE-32]]:8"
+// EAGER-NEXT:    }
+// EAGER:         f0_op0 -> f0_op1 [color="#d93025", fontcolor="#d93025", penwidth=2.5, label="4*N bytes"];
+// EAGER-NEXT:    f0_op1 -> f0_result0 [color="#5f6368"];
+// EAGER-NEXT:  }
+
+func.func @gate(%x: tensor<?x?xf32>, %g: tensor<?xf32>) -> tensor<?x?xf32> {
+  %0 = fuse.sigmoid %g : tensor<?xf32>
+  %1 = fuse.mul %x, %0 : tensor<?x?xf32>, tensor<?xf32> -> tensor<?x?xf32>
+  %2 = fuse.relu %1 : tensor<?x?xf32>
+  return %2 : tensor<?x?xf32>
+}
+// Partly fused: the gate over [M] is read broadcast over [N,M], so it is
+// its own kernel; its 4*M bytes go through memory, with the reason.
+// FUSED-LABEL: subgraph cluster_f1 {
+// FUSED-NEXT:    label="@gate  fused: 2 kernels, 8*N*M + 12*M bytes (read 4*N*M + 8*M, written 4*N*M + 4*M)\lN = argument 0 dimension 0, M = argument 0 dimension 1\l";
+// FUSED:         subgraph cluster_f1_k0 {
+// FUSED-NEXT:      label="sigmoid_1\nM elements, 8*M bytes (read 4*M, written 4*M)";
+// FUSED-NEXT:      style=
+// FUSED-NEXT:      f1_op0 [label="fuse.sigmoid\n{{.*}}graph.mlir:[[@LINE-12]]:8"
+// FUSED-NEXT:    }
+// FUSED-NEXT:    subgraph cluster_f1_k1 {
+// FUSED-NEXT:      label="fused_mul_relu_2\nN*M elements, 8*N*M + 4*M bytes (read 4*N*M + 4*M, written 4*N*M)";
+// FUSED-NEXT:      style=
+// FUSED-NEXT:      f1_op1 [label="fuse.mul\n{{.*}}graph.mlir:[[@LINE-16]]:8"
+// FUSED-NEXT:      f1_op2 [label="fuse.relu\n{{.*}}graph.mlir:[[@LINE-16]]:8"
+// FUSED-NEXT:    }
+// FUSED-NEXT:    f1_result0 [label="result 0\ntensor<?x?xf32>"
+// FUSED-NEXT:    f1_arg1 -> f1_op0 [color="#5f6368"];
+// FUSED-NEXT:    f1_arg0 -> f1_op1 [color="#5f6368"];
+// FUSED-NEXT:    f1_op0 -> f1_op1 [color="#d93025", fontcolor="#d93025", penwidth=2.5, label="4*M bytes\nnot fused: this op reads that result\nbroadcast from tensor<?xf32> to\ntensor<?x?xf32>, so the two iterate over\ndifferent spaces"];
+// FUSED-NEXT:    f1_op1 -> f1_op2;
+// FUSED-NEXT:    f1_op2 -> f1_result0 [color="#5f6368"];
+// FUSED-NEXT:  }
+// Eager: three kernels, two red edges, no remarks (fusion did not run).
+// EAGER-LABEL: subgraph cluster_f1 {
+// EAGER-NEXT:    label="@gate  eager: 3 kernels, 16*N*M + 12*M bytes (read 8*N*M + 8*M, written 8*N*M + 4*M)\lN = argument 0 dimension 0, M = argument 0 dimension 1\l";
+// EAGER:         label="sigmoid_2\nM elements, 8*M bytes (read 4*M, written 4*M)";
+// EAGER:         label="mul_3\nN*M elements, 8*N*M + 4*M bytes (read 4*N*M + 4*M, written 4*N*M)";
+// EAGER:         label="relu_4\nN*M elements, 8*N*M bytes (read 4*N*M, written 4*N*M)";
+// EAGER:         f1_op0 -> f1_op1 [color="#d93025", fontcolor="#d93025", penwidth=2.5, label="4*M bytes"];
+// EAGER-NEXT:    f1_op1 -> f1_op2 [color="#d93025", fontcolor="#d93025", penwidth=2.5, label="4*N*M bytes"];
+
+func.func @scaled(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %half = fuse.constant 0.5 : tensor<f32>
+  %unused = fuse.exp %x : tensor<4xf32>
+  %0 = fuse.mul %x, %half : tensor<4xf32>, tensor<f32> -> tensor<4xf32>
+  %1 = fuse.mul %0, %0 : tensor<4xf32>
+  return %1, %x : tensor<4xf32>, tensor<4xf32>
+}
+// Static sizes; a constant (folded into the kernel: a dashed edge), an op
+// nothing uses (no kernel), an op that reads one value twice (one edge) and
+// an argument returned as it is.
+// FUSED-LABEL: subgraph cluster_f2 {
+// FUSED-NEXT:    label="@scaled  fused: 1 kernel, 32 bytes (read 16, written 16)\l";
+// FUSED:         subgraph cluster_f2_k0 {
+// FUSED-NEXT:      label="fused_mul_mul_3\n4 elements, 32 bytes (read 16, written 16)";
+// FUSED-NEXT:      style=
+// FUSED-NEXT:      f2_op2 [label="fuse.mul\n{{.*}}graph.mlir:[[@LINE-12]]:8"
+// FUSED-NEXT:      f2_op3 [label="fuse.mul\n{{.*}}graph.mlir:[[@LINE-12]]:8"
+// FUSED-NEXT:    }
+// FUSED-NEXT:    f2_op0 [label="fuse.constant 0.5\n{{.*}}graph.mlir:[[@LINE-17]]:11", style=dashed];
+// FUSED-NEXT:    f2_op1 [label="fuse.exp\n{{.*}}graph.mlir:[[@LINE-17]]:13\n(unused: no kernel computes it)", style=dashed, fontcolor="#5f6368"];
+// FUSED-NEXT:    f2_result0 [label="result 0\ntensor<4xf32>"
+// FUSED-NEXT:    f2_result1 [label="result 1\ntensor<4xf32>"
+// FUSED-NEXT:    f2_arg0 -> f2_op1 [color="#5f6368"];
+// FUSED-NEXT:    f2_arg0 -> f2_op2 [color="#5f6368"];
+// FUSED-NEXT:    f2_op0 -> f2_op2 [style=dashed, color="#5f6368"];
+// FUSED-NEXT:    f2_op2 -> f2_op3;
+// FUSED-NEXT:    f2_op3 -> f2_result0 [color="#5f6368"];
+// FUSED-NEXT:    f2_arg0 -> f2_result1 [color="#5f6368"];
+// FUSED-NEXT:  }
+// EAGER-LABEL: subgraph cluster_f2 {
+// EAGER:         f2_op2 -> f2_op3 [color="#d93025", fontcolor="#d93025", penwidth=2.5, label="16 bytes"];
+
+// A declaration has no body and no cluster; the legend comes last.
+func.func private @declared(tensor<4xf32>) -> tensor<4xf32>
+// FUSED-NOT:   cluster_f3
+// FUSED:       label="Blue boxes are kernels. Red arrows are values that one kernel writes to memory and another reads back.";
+// FUSED-NEXT:  labelloc=b;
+// FUSED-NEXT: }
+// EAGER-NOT:   cluster_f3
+// EAGER:       labelloc=b;
+// EAGER-NEXT: }
