@@ -92,6 +92,10 @@ char *fuse_last_profile_json(const fuse_program *program);
  * the JSON of `fuse-opt --fuse-report=json`. */
 char *fuse_report_json(const char *mlir_text, char **error);
 
+/* The Graphviz graph of `fuse-opt --fuse-report=dot`: the fused kernels, or
+ * the eager ones when `fusion` is 0. */
+char *fuse_report_dot(const char *mlir_text, int32_t fusion, char **error);
+
 /* The PTX of every kernel for `chip` (NULL: sm_90). */
 char *fuse_ptx(const char *mlir_text, const char *chip, int32_t fusion,
                char **error);

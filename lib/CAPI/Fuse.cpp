@@ -4,6 +4,7 @@
 
 #include "fuse/InitAllDialects.h"
 #include "fuse/Pipelines/Pipelines.h"
+#include "fuse/Report/Graph.h"
 #include "fuse/Report/Report.h"
 #include "fuse/Run/Runner.h"
 #include "fuse/Runtime/Runtime.h"
@@ -300,6 +301,26 @@ extern "C" char *fuse_report_json(const char *mlirText, char **error) {
     return nullptr;
   }
   return copyString(llvm::formatv("{0}", fuse::reportToJSON(*report)).str());
+}
+
+extern "C" char *fuse_report_dot(const char *mlirText, int32_t fusion,
+                                 char **error) {
+  std::unique_ptr<MLIRContext> context = newContext();
+  Parsed parsed(*context, mlirText);
+  if (!parsed.module) {
+    setError(error, parsed.messages());
+    return nullptr;
+  }
+  FailureOr<std::vector<fuse::FunctionReport>> report =
+      fuse::buildReport(*parsed.module, fuse::PipelineOptions());
+  if (failed(report)) {
+    setError(error, parsed.messages());
+    return nullptr;
+  }
+  std::string dot;
+  llvm::raw_string_ostream os(dot);
+  fuse::printReportGraph(*parsed.module, *report, fusion != 0, os);
+  return copyString(dot);
 }
 
 extern "C" char *fuse_ptx(const char *mlirText, const char *chip,

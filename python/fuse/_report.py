@@ -1,7 +1,12 @@
 """fuse.explain: what fusion buys for a function, as `fuse-opt --fuse-report`
-prints it (kernels, ops, bytes; fused vs eager)."""
+prints it (kernels, ops, bytes; fused vs eager), and as the picture of
+`--fuse-report=dot` in Jupyter."""
 
+import ctypes
+import html
 import re
+import shutil
+import subprocess
 
 from . import _capi, _jit
 
@@ -113,14 +118,84 @@ def report(fn, *args, **kwargs):
     return _capi.report_json(trace.mlir)
 
 
+def report_dot(text, fusion=True):
+    """The Graphviz graph of `fuse-opt --fuse-report=dot` for MLIR text: the
+    fused kernels, or the eager ones with fusion=False."""
+    lib = _capi.lib()
+    fn = lib.fuse_report_dot
+    fn.restype = ctypes.c_void_p
+    fn.argtypes = [ctypes.c_char_p, ctypes.c_int32, ctypes.POINTER(ctypes.c_void_p)]
+    error = ctypes.c_void_p()
+    ptr = fn(text.encode(), 1 if fusion else 0, ctypes.byref(error))
+    if not ptr:
+        _capi.check_error(error, "fuse_report_dot")
+    return _capi.take_string(ptr)
+
+
+def render_svg(dot):
+    """The <svg> element that Graphviz's `dot` draws for DOT text, or None
+    when `dot` is not on PATH or fails."""
+    program = shutil.which("dot")
+    if program is None:
+        return None
+    result = subprocess.run([program, "-Tsvg"], input=dot, capture_output=True, text=True)
+    start = result.stdout.find("<svg")
+    if result.returncode != 0 or start < 0:
+        return None
+    # Without the XML prolog and the DOCTYPE, the SVG can go inside HTML.
+    return result.stdout[start:]
+
+
+class Explanation(str):
+    """The report of `fuse.explain`: a str holding the text (print it,
+    compare it, search it), which Jupyter shows as the picture of the
+    kernels, fused and eager side by side (`_repr_html_`; `_repr_svg_` is
+    the fused picture alone). The pictures need Graphviz's `dot` on PATH;
+    without it Jupyter shows the text."""
+
+    def __new__(cls, text, mlir=None):
+        self = super().__new__(cls, text)
+        self.mlir = mlir
+        self._svg = {}
+        return self
+
+    def __repr__(self):
+        return str(self)
+
+    def dot(self, fusion=True):
+        """The Graphviz graph of the fused kernels (fusion=False: eager)."""
+        return report_dot(self.mlir, fusion)
+
+    def svg(self, fusion=True):
+        """That graph drawn as SVG, or None without Graphviz's `dot`."""
+        if fusion not in self._svg:
+            self._svg[fusion] = render_svg(self.dot(fusion))
+        return self._svg[fusion]
+
+    def _repr_svg_(self):
+        return self.svg(True)
+
+    def _repr_html_(self):
+        fused, eager = self.svg(True), self.svg(False)
+        if fused is None or eager is None:
+            return None
+        figure = ('<figure style="flex: 1 1 20em; margin: 0"><figcaption><b>{}</b>'
+                  '</figcaption>{}</figure>')
+        return ('<div style="display: flex; flex-wrap: wrap; gap: 1em; align-items: flex-start">'
+                + figure.format("Fused", fused)
+                + figure.format("Eager: one kernel per op", eager)
+                + "</div><pre>" + html.escape(str(self)) + "</pre>")
+
+
 def explain(fn, *args, **kwargs):
     """What fusion does to `fn` called with these arguments: its kernels,
     their ops and the bytes they move, fused vs eager, in the format of
     `fuse-opt --fuse-report`, then the byte counts at these arguments'
     sizes. `fn` is a function (jitted or not; it is traced, not run) or
-    fuse MLIR text."""
+    fuse MLIR text. The result is that text (an `Explanation`, a str),
+    which Jupyter shows as the picture of the kernels."""
     if isinstance(fn, str):
-        return format_report(_capi.report_json(fn))
+        return Explanation(format_report(_capi.report_json(fn)), fn)
     jitted = fn if isinstance(fn, _jit._Jitted) else _jit.jit(fn)
     trace, arrays = jitted._trace_and_arrays(args, kwargs)
-    return format_report(_capi.report_json(trace.mlir), arrays)
+    return Explanation(format_report(_capi.report_json(trace.mlir), arrays), trace.mlir)

@@ -2,7 +2,10 @@
 the format of `fuse-opt --fuse-report`."""
 
 import glob
+import html
 import os
+import re
+import shutil
 import subprocess
 
 import numpy as np
@@ -55,6 +58,57 @@ def test_explain_broadcast_sizes():
     assert "at N = 8, M = 16:" in text
 
 
+def test_explain_prints_the_text():
+    """The result is the text (a str) and shows as the text in a REPL."""
+    a = np.ones(1000, np.float32)
+    explanation = fuse.explain(add_relu, a, a)
+    assert isinstance(explanation, str)
+    assert repr(explanation) == str(explanation) == explanation
+    assert explanation.startswith(ADD_RELU_REPORT)
+
+
+def test_explain_graph():
+    """The graph of `fuse-opt --fuse-report=dot`, fused and eager."""
+    a = np.ones(1000, np.float32)
+    explanation = fuse.explain(add_relu, a, a)
+    fused = explanation.dot()
+    assert fused.count("subgraph cluster_") == 2
+    assert 'label="fused_add_relu_0\\nN elements, 12*N bytes (read 8*N, written 4*N)";' in fused
+    assert "f0_op0 -> f0_op1;" in fused
+    eager = explanation.dot(fusion=False)
+    assert eager.count("subgraph cluster_") == 3
+    assert 'label="add_0\\nN elements, 12*N bytes (read 8*N, written 4*N)";' in eager
+    assert 'label="relu_1\\nN elements, 8*N bytes (read 4*N, written 4*N)";' in eager
+    assert 'f0_op0 -> f0_op1 [color="#d93025", fontcolor="#d93025", penwidth=2.5, ' \
+        'label="4*N bytes"];' in eager
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is not on PATH")
+def test_explain_picture_in_jupyter():
+    """Jupyter shows the fused picture (SVG), or both pictures and the text
+    (HTML)."""
+    x, bias = np.ones((8, 16), np.float32), np.ones(16, np.float32)
+    explanation = fuse.explain(lambda x, bias: fuse.relu(x * fuse.sigmoid(bias)), x, bias)
+    svg = explanation._repr_svg_()
+    assert svg.startswith("<svg") and svg.rstrip().endswith("</svg>")
+    assert "<title>cluster_f0_k1</title>" in svg and "fused_mul_relu_1" in svg
+    assert "not fused: this op reads that result" in svg
+    page = explanation._repr_html_()
+    assert page.count("<svg") == 2 and "relu_2" in page
+    assert "<pre>" + html.escape(str(explanation)) + "</pre>" in page
+    assert "<script" not in page
+
+
+def test_explain_without_dot_shows_the_text(monkeypatch, tmp_path):
+    """Without Graphviz there is no picture, so Jupyter falls back to the
+    text."""
+    monkeypatch.setenv("PATH", str(tmp_path))
+    a = np.ones(10, np.float32)
+    explanation = fuse.explain(add_relu, a, a)
+    assert explanation._repr_svg_() is None and explanation._repr_html_() is None
+    assert "digraph fused {" in explanation.dot()
+
+
 def test_report_json():
     a = np.ones(4, np.float32)
     report = fuse.report(add_relu, a, a)
@@ -85,3 +139,20 @@ def test_explain_text_matches_fuse_opt(example):
     expected = subprocess.run([_fuse_opt(), example, "--fuse-report"], check=True,
                               capture_output=True, text=True).stdout
     assert fuse.explain(text) == expected
+
+
+def _without_locations(dot):
+    return re.sub(r'\\n[^"\\]*:\d+:\d+', "", dot)
+
+
+@pytest.mark.skipif(_fuse_opt() is None, reason="fuse-opt is not built")
+@pytest.mark.parametrize("fusion", ["on", "off"])
+@pytest.mark.parametrize("example", sorted(glob.glob(os.path.join(REPO, "examples", "*.mlir"))),
+                         ids=os.path.basename)
+def test_explain_graph_matches_fuse_opt(example, fusion):
+    """The same graph as `fuse-opt --fuse-report=dot`, but for the name of
+    the file in the locations."""
+    expected = subprocess.run([_fuse_opt(), example, "--fuse-report=dot", f"--fusion={fusion}"],
+                              check=True, capture_output=True, text=True).stdout
+    graph = fuse.explain(open(example).read()).dot(fusion=fusion == "on")
+    assert _without_locations(graph) == _without_locations(expected)
