@@ -171,6 +171,7 @@ public:
          << dotString({"argument " + std::to_string(i), typeText(type)})
          << ", style=\"rounded,filled\", fillcolor=\"" << kOuterFill
          << "\"];\n";
+    alignInOrder("arg", func.getNumArguments());
     for (auto [k, kernel] : llvm::enumerate(variant.kernels)) {
       os << "    subgraph cluster_" << prefix << "_k" << k << " {\n"
          << "      label="
@@ -192,6 +193,7 @@ public:
                 {"result " + std::to_string(i), typeText(value.getType())})
          << ", style=\"rounded,filled\", fillcolor=\"" << kOuterFill
          << "\"];\n";
+    alignInOrder("result", terminator->getNumOperands());
     for (auto [position, op] : llvm::enumerate(ops))
       drawEdges(op->getOperands(), node(position), position);
     for (auto [i, value] : llvm::enumerate(terminator->getOperands()))
@@ -200,6 +202,17 @@ public:
   }
 
 private:
+  /// Puts the `count` nodes `<prefix>_<kind>N` side by side in order: the
+  /// arguments on one row, the results on another.
+  void alignInOrder(llvm::StringRef kind, unsigned count) {
+    if (count < 2)
+      return;
+    os << "    { rank=same; ";
+    for (unsigned i = 0; i < count; ++i)
+      os << (i ? " -> " : "") << prefix << "_" << kind << i;
+    os << " [style=invis]; }\n";
+  }
+
   std::optional<size_t> kernelAt(unsigned position) const {
     auto it = kernelOf.find(position);
     if (it == kernelOf.end())

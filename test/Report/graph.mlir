@@ -7,7 +7,8 @@
 // (black); an edge between two kernels is a value written to memory and
 // read back: red, labelled with the value's bytes and, fused, with the
 // reason of the fusion pass's remark. Arguments, results and constants are
-// gray. Kernels are numbered across the module, as in the text report.
+// gray; arguments are drawn in order on one row, results on another.
+// Kernels are numbered across the module, as in the text report.
 
 // FUSED: // Fused kernels, drawn by fuse-opt --fuse-report=dot; render with `dot -Tsvg`.
 // FUSED-NEXT: digraph fused {
@@ -25,11 +26,12 @@ func.func @add_relu(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
 // FUSED-NEXT:    labelloc=t; style=rounded; color="#5f6368"; fontsize=12;
 // FUSED-NEXT:    f0_arg0 [label="argument 0\ntensor<?xf32>", style="rounded,filled", fillcolor="#f1f3f4"];
 // FUSED-NEXT:    f0_arg1 [label="argument 1\ntensor<?xf32>", style="rounded,filled", fillcolor="#f1f3f4"];
+// FUSED-NEXT:    { rank=same; f0_arg0 -> f0_arg1 [style=invis]; }
 // FUSED-NEXT:    subgraph cluster_f0_k0 {
 // FUSED-NEXT:      label="fused_add_relu_0\nN elements, 12*N bytes (read 8*N, written 4*N)";
 // FUSED-NEXT:      style="rounded,filled"; fillcolor="#e8f0fe"; color="#1a73e8"; fontsize=10;
-// FUSED-NEXT:      f0_op0 [label="fuse.add\n{{.*}}graph.mlir:[[@LINE-13]]:8", style=filled, fillcolor=white];
-// FUSED-NEXT:      f0_op1 [label="fuse.relu\n{{.*}}graph.mlir:[[@LINE-13]]:8", style=filled, fillcolor=white];
+// FUSED-NEXT:      f0_op0 [label="fuse.add\n{{.*}}graph.mlir:[[@LINE-14]]:8", style=filled, fillcolor=white];
+// FUSED-NEXT:      f0_op1 [label="fuse.relu\n{{.*}}graph.mlir:[[@LINE-14]]:8", style=filled, fillcolor=white];
 // FUSED-NEXT:    }
 // FUSED-NEXT:    f0_result0 [label="result 0\ntensor<?xf32>", style="rounded,filled", fillcolor="#f1f3f4"];
 // FUSED-NEXT:    f0_arg0 -> f0_op0 [color="#5f6368"];
@@ -43,12 +45,12 @@ func.func @add_relu(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
 // EAGER:         subgraph cluster_f0_k0 {
 // EAGER-NEXT:      label="add_0\nN elements, 12*N bytes (read 8*N, written 4*N)";
 // EAGER-NEXT:      style=
-// EAGER-NEXT:      f0_op0 [label="fuse.add\n{{.*}}graph.mlir:[[@LINE-28]]:8"
+// EAGER-NEXT:      f0_op0 [label="fuse.add\n{{.*}}graph.mlir:[[@LINE-29]]:8"
 // EAGER-NEXT:    }
 // EAGER-NEXT:    subgraph cluster_f0_k1 {
 // EAGER-NEXT:      label="relu_1\nN elements, 8*N bytes (read 4*N, written 4*N)";
 // EAGER-NEXT:      style=
-// EAGER-NEXT:      f0_op1 [label="fuse.relu\n{{.*}}graph.mlir:[[@LINE-32]]:8"
+// EAGER-NEXT:      f0_op1 [label="fuse.relu\n{{.*}}graph.mlir:[[@LINE-33]]:8"
 // EAGER-NEXT:    }
 // EAGER:         f0_op0 -> f0_op1 [color="#d93025", fontcolor="#d93025", penwidth=2.5, label="4*N bytes"];
 // EAGER-NEXT:    f0_op1 -> f0_result0 [color="#5f6368"];
@@ -113,6 +115,7 @@ func.func @scaled(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
 // FUSED-NEXT:    f2_op1 [label="fuse.exp\n{{.*}}graph.mlir:[[@LINE-17]]:13\n(unused: no kernel computes it)", style=dashed, fontcolor="#5f6368"];
 // FUSED-NEXT:    f2_result0 [label="result 0\ntensor<4xf32>"
 // FUSED-NEXT:    f2_result1 [label="result 1\ntensor<4xf32>"
+// FUSED-NEXT:    { rank=same; f2_result0 -> f2_result1 [style=invis]; }
 // FUSED-NEXT:    f2_arg0 -> f2_op1 [color="#5f6368"];
 // FUSED-NEXT:    f2_arg0 -> f2_op2 [color="#5f6368"];
 // FUSED-NEXT:    f2_op0 -> f2_op2 [style=dashed, color="#5f6368"];
