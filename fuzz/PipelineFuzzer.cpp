@@ -10,6 +10,7 @@
 #include "FuzzerUtils.h"
 
 #include "fuse/Pipelines/Pipelines.h"
+#include "fuse/Report/Graph.h"
 #include "fuse/Report/Report.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -36,6 +37,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fuse::PipelineOptions options;
   llvm::FailureOr<std::vector<fuse::FunctionReport>> report =
       fuse::buildReport(*module, options);
+  // The graphs of --fuse-report=dot draw whatever the report counts.
+  if (mlir::succeeded(report))
+    for (bool fused : {true, false})
+      fuse::printReportGraph(*module, *report, fused, llvm::nulls());
   for (bool fusion : {true, false}) {
     options.fusion = fusion;
     mlir::OwningOpRef<mlir::ModuleOp> copy = module->clone();
