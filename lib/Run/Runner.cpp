@@ -4,6 +4,7 @@
 
 #include "fuse/Dialect/Fuse/IR/FuseDialect.h"
 #include "fuse/Dialect/Fuse/Utils/Location.h"
+#include "fuse/Emulator/HostKernels.h"
 #include "fuse/InitAllDialects.h"
 #include "fuse/Runtime/Runtime.h"
 
@@ -432,6 +433,9 @@ llvm::Expected<std::unique_ptr<Executable>>
 Executable::compile(ModuleOp module, const RunOptions &options) {
   // An earlier failure (a CUDA run that could not start) is not this one's.
   rt::clearError();
+  // A driver without a GPU runs the kernels' LLVM IR on the host.
+  if (options.target == Target::CUDA)
+    hostkernels::enableIfDriverRunsKernelsOnHost();
   auto lowered = lower(module, options);
   if (!lowered)
     return lowered.takeError();

@@ -92,6 +92,9 @@ struct State {
   std::vector<CopyRecord> copies;
   int64_t sequence = 0;
   std::unordered_map<CUfunction, std::string> functionNames;
+  /// The driver's fuseHostKernelsSetCompiler, if it runs kernels on the
+  /// host.
+  FuseHostKernelsSetCompiler setHostCompiler = nullptr;
 };
 
 State &state() {
@@ -151,6 +154,8 @@ bool loadDriver() {
   }
   Driver &d = s.driver;
   void *l = s.library;
+  s.setHostCompiler = reinterpret_cast<FuseHostKernelsSetCompiler>(
+      dlsym(l, FUSE_HOST_KERNELS_SET_COMPILER));
   return resolve(l, d.cuInit, {"cuInit"}) &&
          resolve(l, d.cuGetErrorName, {"cuGetErrorName"}) &&
          resolve(l, d.cuGetErrorString, {"cuGetErrorString"}) &&
@@ -233,6 +238,15 @@ void fuse::rt::beginRun(Mode mode) {
   s.copies.clear();
 }
 
+bool fuse::rt::driverRunsKernelsOnHost() {
+  return state().setHostCompiler != nullptr;
+}
+
+void fuse::rt::setHostCompiler(FuseHostCompiler compiler) {
+  if (FuseHostKernelsSetCompiler set = state().setHostCompiler)
+    set(compiler);
+}
+
 bool fuse::rt::synchronizeStream(uint64_t stream) {
   if (!initCuda())
     return false;
@@ -293,11 +307,10 @@ extern "C" void fuse_kernel_end(int64_t id) {
     return;
   }
   PendingKernel &kernel = s.pending.back();
-  if (s.mode == Mode::CUDA) {
-    if (ready() && kernel.stop)
-      check(s.driver.cuEventRecord(kernel.stop, s.stream), "cuEventRecord");
+  // On CUDA, mgpuLaunchKernel recorded the stop event right after the
+  // launch.
+  if (s.mode == Mode::CUDA)
     return;
-  }
   kernel.record.ms = std::chrono::duration<double, std::milli>(
                          std::chrono::steady_clock::now() - kernel.cpuStart)
                          .count();
@@ -605,24 +618,32 @@ extern "C" void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
          std::to_string(gridX) + " blocks, more than the device allows");
     return;
   }
-  if (!s.pending.empty()) {
-    KernelRecord &record = s.pending.back().record;
+  PendingKernel *profiled = s.pending.empty() ? nullptr : &s.pending.back();
+  if (profiled) {
+    KernelRecord &record = profiled->record;
     record.grid[0] = gridX, record.grid[1] = gridY, record.grid[2] = gridZ;
     record.block[0] = blockX, record.block[1] = blockY,
     record.block[2] = blockZ;
   }
-  check(s.driver.cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY,
-                                blockZ, smem, s.stream, params, extra),
-        ("cuLaunchKernel (" + s.functionNames[function] + ")").c_str());
+  if (!check(s.driver.cuLaunchKernel(function, gridX, gridY, gridZ, blockX,
+                                     blockY, blockZ, smem, s.stream, params,
+                                     extra),
+             ("cuLaunchKernel (" + s.functionNames[function] + ")").c_str()))
+    return;
+  // The kernel's stop event goes right behind it on the stream, so that its
+  // time is the kernel's alone, not the host's wait for it as well.
+  if (profiled && profiled->stop)
+    check(s.driver.cuEventRecord(profiled->stop, s.stream), "cuEventRecord");
 }
 
 extern "C" void *mgpuStreamCreate() { return state().stream; }
 extern "C" void mgpuStreamDestroy(void *) {}
-extern "C" void mgpuStreamSynchronize(void *) {
-  State &s = state();
-  if (ready())
-    check(s.driver.cuStreamSynchronize(s.stream), "cuStreamSynchronize");
-}
+/// The host code that gpu-async-region generates waits for each kernel;
+/// fuse's need not: every kernel and copy of a run is ordered on the one
+/// stream, the host code never reads device memory, a copy to the host
+/// waits for its own event, cuMemFree waits for the device, and endRun()
+/// synchronizes the stream once per run.
+extern "C" void mgpuStreamSynchronize(void *) {}
 extern "C" void mgpuStreamWaitEvent(void *, void *event) {
   State &s = state();
   if (ready() && event)

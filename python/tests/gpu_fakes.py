@@ -1,6 +1,8 @@
 """Stand-ins for GPU arrays, and the runs of test_device.py on the fake CUDA
 driver (test/Runtime/FakeCuda/FakeCuda.cpp), whose device memory is host
-memory: a numpy buffer can play a device array.
+memory: a numpy buffer can play a device array, and a result can be read
+back with numpy. The fake runs the kernels on its emulated GPU, so results
+hold the computed values.
 
 Run as a script (in a process of its own, since the CUDA runtime's state is
 per process) with FUSE_LIBCUDA set to the fake and FAKE_CUDA_LOG to its log:
@@ -19,12 +21,24 @@ import types
 import numpy as np
 
 
+# Set by main(): registers a numpy buffer with the fake driver
+# (cuMemHostRegister), so that its kernels may read and write it as device
+# memory; the fake faults on any other host address, as a GPU would.
+_register = None
+
+
+def _registered(array):
+    if _register is not None and array.nbytes:
+        _register(array)
+    return array
+
+
 class CaiArray:
     """A numpy array's buffer behind __cuda_array_interface__ (version 3 by
     default), with the stream, strides and typestr given."""
 
     def __init__(self, array, stream=None, strides=None, typestr=None, version=3):
-        self.array = array
+        self.array = _registered(array)
         interface = {"shape": array.shape, "typestr": typestr or array.dtype.str,
                      "data": (array.ctypes.data, False), "strides": strides,
                      "version": version}
@@ -49,7 +63,7 @@ class DLPackOnlyArray:
     of each __dlpack__ call."""
 
     def __init__(self, array, device=(2, 0), strides=None, dtype=None, offset=0):
-        self.array = array
+        self.array = _registered(array)
         self.device = device
         self.streams = []
         self._shape = (ctypes.c_int64 * max(array.ndim, 1))(*array.shape)
@@ -119,7 +133,7 @@ def fake_torch(current_stream):
 
     class Tensor:
         def __init__(self, array, dtype=None, index=0, requires_grad=False, owner=None):
-            self.array = array
+            self.array = _registered(array)
             self.owner = owner
             self.dtype = dtype or getattr(torch, array.dtype.name)
             self.device = device(index)
@@ -163,6 +177,15 @@ def _driver():
     return ctypes.CDLL(os.environ["FUSE_LIBCUDA"])
 
 
+def device_values(array):
+    """A copy of the values of a GPU array of the fake driver (host memory)."""
+    interface = array.__cuda_array_interface__
+    dtype = np.dtype(interface["typestr"])
+    count = int(np.prod(interface["shape"], dtype=np.int64))
+    buffer = (ctypes.c_char * (count * dtype.itemsize)).from_address(interface["data"][0])
+    return np.frombuffer(buffer, dtype).reshape(interface["shape"]).copy()
+
+
 def main():
     import fuse
 
@@ -189,6 +212,14 @@ def main():
 
     mark("host run")
     f(host_a, host_b)
+
+    def register(array):
+        assert driver.cuMemHostRegister_v2(ctypes.c_void_p(array.ctypes.data),
+                                           ctypes.c_size_t(array.nbytes), 0) == 0
+
+    global _register
+    driver = _driver()
+    _register = register
     mark("device run")
     a, b = CaiArray(host_a.copy()), CaiArray(host_b.copy())
     result = f(a, b)
@@ -199,10 +230,9 @@ def main():
     seen["dtype"] = str(result.dtype)
     seen["repr"] = repr(result)
     seen["input_pointers"] = [a.array.ctypes.data, b.array.ctypes.data]
-    # The fake runs no kernel: the result is its zeroed allocation.
-    pointer = result.__cuda_array_interface__["data"][0]
-    data = np.ctypeslib.as_array((ctypes.c_float * n).from_address(pointer))
-    seen["result_is_zero"] = bool((data == 0).all())
+    data = device_values(result)
+    seen["result_is_relu_of_sum"] = bool(
+        np.array_equal(data, np.maximum(host_a + host_b, np.float32(0))))
     seen["cache"] = list(f.cache_info())
     seen["profile"] = [k["name"] for k in f.program.last_profile]
     mark("free")
@@ -214,7 +244,6 @@ def main():
         mark(f"stream {name}")
         f(CaiArray(host_a, stream=stream), CaiArray(host_b, stream=stream))
     # A stream of "another library" (PyTorch's, CuPy's): one the driver made.
-    driver = _driver()
     handle = ctypes.c_void_p()
     assert driver.cuStreamCreate(ctypes.byref(handle), 0) == 0
     mark("stream created")
@@ -234,12 +263,18 @@ def main():
     g = fuse.jit(lambda x, y: (x * y, x < y), target="cuda")
     two = g(a, b)
     seen["two"] = [interface(r) for r in two]
+    seen["two_values"] = [
+        bool(np.array_equal(device_values(two[0]), host_a * host_b)),
+        bool(np.array_equal(device_values(two[1]), host_a < host_b))]
     del two
     gc.collect()
 
     mark("chained")
     chained = f(f(a, b), b)
     seen["chained"] = type(chained).__name__
+    inner = np.maximum(host_a + host_b, np.float32(0))
+    seen["chained_values"] = bool(np.array_equal(
+        device_values(chained), np.maximum(inner + host_b, np.float32(0))))
     del chained
     gc.collect()
 
@@ -253,8 +288,9 @@ def main():
     program = fuse.compile("func.func @neg(%a: tensor<?xf64>) -> tensor<?xf64> {\n"
                            "  %0 = fuse.neg %a : tensor<?xf64>\n"
                            "  return %0 : tensor<?xf64>\n}\n", target="cuda")
-    (negated,) = program(CaiArray(np.ones(10)))
+    (negated,) = program(CaiArray(np.arange(10.0)))
     seen["program"] = interface(negated)
+    seen["program_values"] = device_values(negated).tolist()
     del negated
     gc.collect()
 

@@ -344,7 +344,8 @@ def test_device_run_result(fake_run):
     assert interface["version"] == 3 and interface["stream"] is None
     assert interface["strides"] is None and interface["data"][1] is False
     assert interface["data"][0] not in seen["input_pointers"]
-    assert seen["result_is_zero"]  # the fake runs no kernel: its zeroed allocation
+    # The fake driver ran the kernel on its emulated GPU.
+    assert seen["result_is_relu_of_sum"]
     assert seen["shape"] == [1000] and seen["dtype"] == "float32"
     assert seen["repr"].startswith("<fuse.DeviceArray float32 (1000,) on cuda:0 at 0x")
     # Freeing it frees the allocation (the fake refuses pointers it did not
@@ -387,10 +388,12 @@ def test_different_streams_are_refused(fake_run):
 def test_several_results_chains_and_programs(fake_run):
     seen, steps = fake_run
     assert [(r["shape"], r["typestr"]) for r in seen["two"]] == [([1000], "<f4"), ([1000], "|b1")]
-    assert seen["chained"] == "DeviceArray"
+    assert seen["two_values"] == [True, True]
+    assert seen["chained"] == "DeviceArray" and seen["chained_values"]
     assert not [line for line in steps["chained"] if "cuMemcpy" in line]
     assert len(_calls(steps["chained"], "cuLaunchKernel")) == 2
     assert seen["program"]["typestr"] == "<f8" and seen["program"]["shape"] == [10]
+    assert seen["program_values"] == [-float(i) for i in range(10)]
 
 
 def test_dlpack_only_producer_runs_in_place(fake_run):

@@ -8,11 +8,12 @@
 
 // Fused: one kernel.
 // RUN: rm -f %t.fused.log
-// RUN: env FUSE_LIBCUDA=%fakecuda FAKE_CUDA_LOG=%t.fused.log fuse-run %fuse_src_root/examples/add_relu.mlir --target=cuda --input rand:1000000 --input rand:1000000 | FileCheck %s --check-prefix=RESULT
+// RUN: env FUSE_LIBCUDA=%fakecuda FAKE_CUDA_LOG=%t.fused.log fuse-run %fuse_src_root/examples/add_relu.mlir --target=cuda --input fill:1.5:1000000 --input fill:-0.25:1000000 | FileCheck %s --check-prefix=RESULT
 // RUN: FileCheck %s --input-file=%t.fused.log --check-prefix=FUSED --implicit-check-not=cuMemAlloc --implicit-check-not=cuMemcpy --implicit-check-not=cuMemFree --implicit-check-not=cuModule --implicit-check-not=cuLaunchKernel --implicit-check-not=CUDA_ERROR
 
-// The fake runs no kernel: the result is the zeroed device buffer, copied back.
-// RESULT: result 0: float32 [1000000] = [0, 0, 0, 0, 0, 0, 0, 0, ...]  sum = 0
+// The fake runs the kernels (on the host): relu(1.5 - 0.25) everywhere.
+// test/Runtime/cuda-values.test compares results with numpy.
+// RESULT: result 0: float32 [1000000] = [1.25, 1.25, 1.25, 1.25, 1.25, 1.25, 1.25, 1.25, ...]  sum = 1250000
 
 // FUSED:      cuInit
 // FUSED-NEXT: cuDeviceGetCount 1
@@ -32,7 +33,7 @@
 // FUSED:      cuMemAlloc_v2 4000000
 // FUSED:      cuModuleGetFunction fused_add_relu_0
 // FUSED:      cuLaunchKernel fused_add_relu_0 grid=977,1,1 block=256,1,1
-// FUSED:      cuStreamSynchronize
+// FUSED:      cuStreamSynchronize{{$}}
 // The inputs are freed as soon as the run ends, the result once it is back.
 // FUSED:      cuMemFree_v2 4000000
 // FUSED:      cuMemFree_v2 4000000
@@ -47,8 +48,9 @@
 // Eager: add_0 then relu_1, each writing its own buffer, as eager PyTorch
 // does.
 // RUN: rm -f %t.eager.log
-// RUN: env FUSE_LIBCUDA=%fakecuda FAKE_CUDA_LOG=%t.eager.log fuse-run %fuse_src_root/examples/add_relu.mlir --target=cuda --fusion=off --input rand:1000000 --input rand:1000000 | FileCheck %s --check-prefix=RESULT
+// RUN: env FUSE_LIBCUDA=%fakecuda FAKE_CUDA_LOG=%t.eager.log fuse-run %fuse_src_root/examples/add_relu.mlir --target=cuda --fusion=off --input fill:1.5:1000000 --input fill:-0.25:1000000 | FileCheck %s --check-prefix=RESULT
 // RUN: FileCheck %s --input-file=%t.eager.log --check-prefix=EAGER --implicit-check-not=cuMemAlloc --implicit-check-not=cuMemcpy --implicit-check-not=cuMemFree --implicit-check-not=cuModule --implicit-check-not=cuLaunchKernel --implicit-check-not=CUDA_ERROR
+// RUN: FileCheck %s --input-file=%t.eager.log --check-prefix=EVENTS --implicit-check-not=cuStreamSynchronize --implicit-check-not=cuLaunchKernel
 
 // EAGER:      cuInit
 // EAGER:      cuModuleLoadDataEx entries=add_0,relu_1{{$}}
@@ -73,6 +75,32 @@
 // EAGER-NEXT: cuDevicePrimaryCtxRelease_v2 0
 // EAGER-NEXT: leaks: 0
 // EAGER-NEXT: unreleased: modules=0 streams=0 events=0 contexts=0
+
+// Kernel times: each kernel's start event is recorded right before its
+// launch and its stop event right after it, with no wait for the kernel in
+// between (a wait would add a round trip to the host to the time). The
+// stream is synchronized once, when the run ends, and only then are the
+// times read.
+// EVENTS:      cuMemcpyAsync 4000000 HtoD
+// EVENTS:      cuMemcpyAsync 4000000 HtoD
+// EVENTS:      cuMemAlloc_v2 4000000
+// EVENTS-NEXT: cuEventCreate [[START0:e[0-9]+]]
+// EVENTS-NEXT: cuEventCreate [[STOP0:e[0-9]+]]
+// EVENTS-NEXT: cuEventRecord [[START0]]
+// EVENTS-NEXT: cuModuleGetFunction add_0
+// EVENTS-NEXT: cuLaunchKernel add_0 grid=977,1,1 block=256,1,1
+// EVENTS-NEXT: cuEventRecord [[STOP0]]
+// EVENTS-NEXT: cuMemAlloc_v2 4000000
+// EVENTS-NEXT: cuEventCreate [[START1:e[0-9]+]]
+// EVENTS-NEXT: cuEventCreate [[STOP1:e[0-9]+]]
+// EVENTS-NEXT: cuEventRecord [[START1]]
+// EVENTS-NEXT: cuModuleGetFunction relu_1
+// EVENTS-NEXT: cuLaunchKernel relu_1 grid=977,1,1 block=256,1,1
+// EVENTS-NEXT: cuEventRecord [[STOP1]]
+// EVENTS-NEXT: cuMemFree_v2 4000000
+// EVENTS-NEXT: cuStreamSynchronize{{$}}
+// EVENTS-NEXT: cuEventElapsedTime_v2 [[START0]] [[STOP0]]
+// EVENTS:      cuEventElapsedTime_v2 [[START1]] [[STOP1]]
 
 // --profile: the fake's events all measure 0.25 ms. fused_add_relu_0 moves
 // 12*N bytes = 12 MB, 48 GB/s; a copy moves 4 MB, 16 GB/s. The copy bandwidth

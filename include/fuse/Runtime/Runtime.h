@@ -16,6 +16,8 @@
 #ifndef FUSE_RUNTIME_RUNTIME_H
 #define FUSE_RUNTIME_RUNTIME_H
 
+#include "fuse/Runtime/HostKernels.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -71,6 +73,13 @@ struct DeviceInfo {
 /// is no driver or no device.
 bool initCuda();
 DeviceInfo deviceInfo();
+
+/// Whether the loaded driver runs kernels on the host instead of a GPU (the
+/// test driver, test/Runtime/FakeCuda): it exports
+/// fuseHostKernelsSetCompiler (fuse/Runtime/HostKernels.h). Needs initCuda().
+bool driverRunsKernelsOnHost();
+/// Gives such a driver the compiler of kernel modules for the host.
+void setHostCompiler(FuseHostCompiler compiler);
 
 /// Waits for the work queued on `stream`, another library's CUstream (the
 /// inputs' producer). False (see lastError()) on a CUDA error.

@@ -1,12 +1,14 @@
 //===- GPUModuleToPTX.cpp - gpu.module -> gpu.binary with PTX -------------===//
 
 #include "fuse/Conversion/Passes.h"
+#include "fuse/Emulator/HostKernels.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Target/LLVM/ModuleToObject.h"
 
 #include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 
@@ -81,10 +83,16 @@ protected:
     if (failed(machine))
       return getOperation().emitError("LLVM has no target for ")
              << triple << " (" << chip << ")";
+    // Code generation changes the module: a driver that runs kernels on
+    // the host gets the IR as NVPTX received it.
+    std::unique_ptr<llvm::Module> received =
+        fuse::hostkernels::isRecording() ? llvm::CloneModule(module) : nullptr;
     FailureOr<SmallString<0>> ptx = translateModuleToISA(
         module, **machine, [&] { return getOperation().emitError(); });
     if (failed(ptx))
       return failure();
+    if (received)
+      fuse::hostkernels::record(*ptx, *received);
     return SmallVector<char, 0>(ptx->begin(), ptx->end());
   }
 

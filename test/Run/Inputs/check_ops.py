@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Checks the numbers fuse-run computes on the CPU target, op by op.
 
-usage: check_ops.py FUSE_RUN WORKDIR
+usage: check_ops.py FUSE_RUN WORKDIR [--target=cuda]
 
 For every fuse op and every element type it accepts (docs/dialect.md), writes
 a small program and its inputs (.npy) into WORKDIR, runs it with
-`fuse-run --target=cpu` fused and with `--fusion=off`, and compares the
-results with a numpy reference that implements the documented semantics.
+`fuse-run --target=cpu` (or the target given) fused and with `--fusion=off`,
+and compares the results with a numpy reference that implements the
+documented semantics.
 A few multi-op chains check that fusion keeps the per-op rounding of f16 and
 bf16, and a few programs return an argument, a constant or a value twice.
 Prints `ok OP DTYPE [VARIANT] (max error)` or `FAIL ...` per case, then a
@@ -736,6 +737,9 @@ def all_cases():
 # Running
 #===-----------------------------------------------------------------------===#
 
+TARGET = "cpu"
+
+
 def run_case(fuse_run, workdir, index, case):
     directory = os.path.join(workdir, f"{index:03d}")
     os.makedirs(directory, exist_ok=True)
@@ -751,7 +755,7 @@ def run_case(fuse_run, workdir, index, case):
     for variant, flags in (("fused", []), ("eager", ["--fusion=off"])):
         paths = [os.path.join(directory, f"{variant}{i}.npy")
                  for i in range(len(case.results))]
-        command = [fuse_run, program, "--target=cpu", *inputs, *flags]
+        command = [fuse_run, program, f"--target={TARGET}", *inputs, *flags]
         for path in paths:
             command += ["--output", path]
         proc = subprocess.run(command, capture_output=True, text=True)
@@ -786,9 +790,13 @@ def run_case(fuse_run, workdir, index, case):
 
 
 def main():
-    if len(sys.argv) != 3:
+    global TARGET
+    args = sys.argv[1:]
+    if args and args[-1].startswith("--target="):
+        TARGET = args.pop()[len("--target="):]
+    if len(args) != 2:
         sys.exit(__doc__)
-    fuse_run, workdir = sys.argv[1], sys.argv[2]
+    fuse_run, workdir = args
     os.makedirs(workdir, exist_ok=True)
     problem = self_test()
     if problem:

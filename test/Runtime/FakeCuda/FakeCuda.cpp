@@ -7,9 +7,25 @@
 //
 // - one device, "Fake GPU", compute capability 9.0, 80 GiB;
 // - device memory is host memory, so copies and memsets really move data;
-// - cuModuleLoadDataEx accepts NUL-terminated PTX text and records its
-//   `.entry` names; cuModuleGetFunction finds only those;
-// - cuLaunchKernel records the launch and runs nothing;
+//   host memory registered with cuMemHostRegister is device memory at the
+//   same address (unified addressing), which lets tests pass numpy buffers
+//   as GPU arrays;
+//   new allocations are filled with 0xff bytes (NaN, -1, true), so that an
+//   element a kernel fails to write shows;
+// - cuModuleLoadDataEx accepts NUL-terminated PTX text, records its
+//   `.entry` names, and gets the module's host build from the process's
+//   host compiler (fuse/Runtime/HostKernels.h): fuse's runtime installs it
+//   through fuseHostKernelsSetCompiler, which a real driver does not have.
+//   The build is keyed by the PTX text: a module whose PTX the process did
+//   not compile (missing or stale), or whose kernels differ from the PTX's
+//   `.entry` names, fails to load with CUDA_ERROR_NO_BINARY_FOR_GPU and the
+//   reason in the JIT error log; cuModuleGetFunction finds only the entries;
+// - cuLaunchKernel runs the kernel's host build over the grid, with the
+//   launch's parameter buffer, on the emulated GPU of Emulator.cpp. A fault
+//   (a misaligned or out-of-bounds access) is reported as a GPU reports it:
+//   the launch succeeds, and every later call that needs the context fails
+//   with CUDA_ERROR_MISALIGNED_ADDRESS or CUDA_ERROR_ILLEGAL_ADDRESS (the
+//   context is lost); the log line of the launch says which access;
 // - the default-stream handles CU_STREAM_LEGACY (0x1) and
 //   CU_STREAM_PER_THREAD (0x2) are valid streams, as in the driver; the log
 //   names them (`cuStreamSynchronize legacy`);
@@ -34,8 +50,16 @@
 //                        log) for cuModuleLoadDataEx, CUDA_ERROR_LAUNCH_FAILED
 //                        for cuLaunchKernel and CUDA_ERROR_UNKNOWN otherwise.
 //   FAKE_CUDA_DEVICES=N  the number of devices cuDeviceGetCount reports.
+//   FAKE_CUDA_MISALIGN=B every allocation starts B bytes past a 256-byte
+//                        boundary instead of on one, so that kernels meet
+//                        data less aligned than they assume.
+//   FAKE_CUDA_THREADS=N  host threads that run the blocks of a launch.
 //
 //===----------------------------------------------------------------------===//
+
+#include "Emulator.h"
+
+#include "fuse/Runtime/HostKernels.h"
 
 #include <cctype>
 #include <cstdarg>
@@ -72,11 +96,14 @@ enum : CUresult {
   CUDA_ERROR_INVALID_DEVICE = 101,
   CUDA_ERROR_INVALID_IMAGE = 200,
   CUDA_ERROR_INVALID_CONTEXT = 201,
+  CUDA_ERROR_NO_BINARY_FOR_GPU = 209,
   CUDA_ERROR_INVALID_PTX = 218,
   CUDA_ERROR_INVALID_HANDLE = 400,
   CUDA_ERROR_NOT_FOUND = 500,
   CUDA_ERROR_NOT_READY = 600,
+  CUDA_ERROR_ILLEGAL_ADDRESS = 700,
   CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES = 701,
+  CUDA_ERROR_MISALIGNED_ADDRESS = 716,
   CUDA_ERROR_CONTEXT_IS_DESTROYED = 709,
   CUDA_ERROR_LAUNCH_FAILED = 719,
   CUDA_ERROR_UNKNOWN = 999,
@@ -106,14 +133,20 @@ constexpr ErrorInfo kErrors[] = {
      "device kernel image is invalid"},
     {CUDA_ERROR_INVALID_CONTEXT, "CUDA_ERROR_INVALID_CONTEXT",
      "invalid device context"},
+    {CUDA_ERROR_NO_BINARY_FOR_GPU, "CUDA_ERROR_NO_BINARY_FOR_GPU",
+     "no kernel image is available for execution on the device"},
     {CUDA_ERROR_INVALID_PTX, "CUDA_ERROR_INVALID_PTX",
      "a PTX JIT compilation failed"},
     {CUDA_ERROR_INVALID_HANDLE, "CUDA_ERROR_INVALID_HANDLE",
      "invalid resource handle"},
     {CUDA_ERROR_NOT_FOUND, "CUDA_ERROR_NOT_FOUND", "named symbol not found"},
     {CUDA_ERROR_NOT_READY, "CUDA_ERROR_NOT_READY", "device not ready"},
+    {CUDA_ERROR_ILLEGAL_ADDRESS, "CUDA_ERROR_ILLEGAL_ADDRESS",
+     "an illegal memory access was encountered"},
     {CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES",
      "too many resources requested for launch"},
+    {CUDA_ERROR_MISALIGNED_ADDRESS, "CUDA_ERROR_MISALIGNED_ADDRESS",
+     "misaligned address"},
     {CUDA_ERROR_CONTEXT_IS_DESTROYED, "CUDA_ERROR_CONTEXT_IS_DESTROYED",
      "context is destroyed"},
     {CUDA_ERROR_LAUNCH_FAILED, "CUDA_ERROR_LAUNCH_FAILED",
@@ -141,12 +174,16 @@ constexpr int kJitErrorLogBufferSize = 6;
 
 struct Module {
   std::vector<std::string> entries;
+  // The host build's kernels, by entry.
+  std::map<std::string, void (*)(void **)> kernels;
   // One function object per entry; CUfunction points at its name.
   std::vector<std::unique_ptr<std::string>> functions;
 };
 
 struct Event {
   bool recorded = false;
+  // Shown in the log as eN, N counting from 1 in the order of creation.
+  long id = 0;
 };
 
 struct Stream {};
@@ -169,11 +206,20 @@ struct State {
   size_t allocatedBytes = 0;
   // Device allocations by address, with their sizes.
   std::map<CUdeviceptr, size_t> allocations;
+  // Host memory registered with cuMemHostRegister, which kernels may access
+  // at its host address (unified addressing), newest last.
+  std::vector<std::pair<CUdeviceptr, size_t>> registered;
   std::set<Module *> modules;
   std::set<Stream *> streams;
   std::set<Event *> events;
   std::vector<Injection> injections;
   std::map<std::string, long> calls;
+  long eventsCreated = 0;
+  // Compiles kernel modules for the host; installed by the process.
+  FuseHostCompiler hostCompiler = nullptr;
+  // A kernel fault loses the context: every later call that needs it fails.
+  CUresult lost = CUDA_SUCCESS;
+  size_t misalign = 0;
 };
 
 // Deliberately leaked: calls may come from other libraries' exit handlers.
@@ -196,6 +242,8 @@ CUresult defaultInjectedError(const std::string &symbol) {
 void readEnvironment(State &s) {
   if (const char *devices = std::getenv("FAKE_CUDA_DEVICES"))
     s.deviceCount = std::atoi(devices);
+  if (const char *misalign = std::getenv("FAKE_CUDA_MISALIGN"))
+    s.misalign = std::strtoul(misalign, nullptr, 10) % 256;
   const char *spec = std::getenv("FAKE_CUDA_FAIL");
   if (!spec)
     return;
@@ -297,7 +345,7 @@ CUresult contextError() {
     return CUDA_ERROR_INVALID_CONTEXT;
   if (s.primaryRetains == 0)
     return CUDA_ERROR_CONTEXT_IS_DESTROYED;
-  return CUDA_SUCCESS;
+  return s.lost;
 }
 
 /// True if [ptr, ptr + bytes) lies inside one device allocation.
@@ -309,6 +357,33 @@ bool isDeviceRange(CUdeviceptr ptr, size_t bytes) {
   --it;
   return ptr >= it->first && ptr - it->first + bytes <= it->second;
 }
+
+} // namespace
+
+bool fakecuda::findAllocation(uint64_t address, size_t bytes, uint64_t &begin,
+                              uint64_t &end) {
+  State &s = state();
+  auto it = s.allocations.upper_bound(address);
+  if (it != s.allocations.begin()) {
+    --it;
+    if (address >= it->first && address - it->first + bytes <= it->second) {
+      begin = it->first;
+      end = it->first + it->second;
+      return true;
+    }
+  }
+  for (auto range = s.registered.rbegin(); range != s.registered.rend();
+       ++range)
+    if (address >= range->first &&
+        address - range->first + bytes <= range->second) {
+      begin = range->first;
+      end = range->first + range->second;
+      return true;
+    }
+  return false;
+}
+
+namespace {
 
 /// True if any byte of [ptr, ptr + bytes) is device memory.
 bool touchesDevice(CUdeviceptr ptr, size_t bytes) {
@@ -347,6 +422,13 @@ std::string streamName(CUstream stream) {
 
 bool validEvent(CUevent event) {
   return event && state().events.count(static_cast<Event *>(event));
+}
+
+/// How the log shows an event: eN for a live one, nothing for others.
+std::string eventName(CUevent event) {
+  if (!validEvent(event))
+    return "";
+  return "e" + std::to_string(static_cast<Event *>(event)->id);
 }
 
 /// Where a copy goes: "HtoD", "DtoH", "DtoD" or "HtoH", or nullptr when one
@@ -651,11 +733,14 @@ FAKE_CUDA_API CUresult cuMemAlloc_v2(CUdeviceptr *ptr, size_t bytes) {
     return call.done(CUDA_ERROR_INVALID_VALUE);
   if (bytes > kTotalMemory - s.allocatedBytes)
     return call.done(CUDA_ERROR_OUT_OF_MEMORY);
-  // Zeroed, so that results of kernels that never ran are deterministic.
-  void *memory = std::calloc(1, bytes);
+  // 256-byte aligned as the driver's (plus FAKE_CUDA_MISALIGN), and not
+  // zeroed: filled with 0xff, so that elements no kernel wrote show.
+  size_t rounded = (bytes + s.misalign + 255) / 256 * 256;
+  void *memory = std::aligned_alloc(256, rounded);
   if (!memory)
     return call.done(CUDA_ERROR_OUT_OF_MEMORY);
-  *ptr = reinterpret_cast<CUdeviceptr>(memory);
+  std::memset(memory, 0xff, rounded);
+  *ptr = reinterpret_cast<CUdeviceptr>(memory) + s.misalign;
   s.allocations[*ptr] = bytes;
   s.allocatedBytes += bytes;
   return call.done(CUDA_SUCCESS);
@@ -674,7 +759,7 @@ FAKE_CUDA_API CUresult cuMemFree_v2(CUdeviceptr ptr) {
   call.setDetails(std::to_string(it->second));
   s.allocatedBytes -= it->second;
   s.allocations.erase(it);
-  std::free(reinterpret_cast<void *>(ptr));
+  std::free(reinterpret_cast<void *>(ptr - s.misalign));
   return call.done(CUDA_SUCCESS);
 }
 
@@ -696,6 +781,34 @@ FAKE_CUDA_API CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src,
   std::memmove(reinterpret_cast<void *>(dst),
                reinterpret_cast<const void *>(src), bytes);
   return call.done(CUDA_SUCCESS);
+}
+
+FAKE_CUDA_API CUresult cuMemHostRegister_v2(void *ptr, size_t bytes,
+                                            unsigned flags) {
+  Call call("cuMemHostRegister_v2", std::to_string(bytes));
+  if (CUresult error = call.injectedError())
+    return call.done(error);
+  if (CUresult error = contextError())
+    return call.done(error);
+  if (!ptr || bytes == 0 || flags > 0xf)
+    return call.done(CUDA_ERROR_INVALID_VALUE);
+  state().registered.emplace_back(reinterpret_cast<CUdeviceptr>(ptr), bytes);
+  return call.done(CUDA_SUCCESS);
+}
+
+FAKE_CUDA_API CUresult cuMemHostUnregister(void *ptr) {
+  Call call("cuMemHostUnregister");
+  if (CUresult error = call.injectedError())
+    return call.done(error);
+  if (CUresult error = contextError())
+    return call.done(error);
+  auto &registered = state().registered;
+  for (auto it = registered.rbegin(); it != registered.rend(); ++it)
+    if (it->first == reinterpret_cast<CUdeviceptr>(ptr)) {
+      registered.erase(std::next(it).base());
+      return call.done(CUDA_SUCCESS);
+    }
+  return call.done(CUDA_ERROR_INVALID_VALUE);
 }
 
 namespace {
@@ -800,13 +913,15 @@ FAKE_CUDA_API CUresult cuEventCreate(CUevent *event, unsigned flags) {
     return call.done(CUDA_ERROR_INVALID_VALUE);
   (void)flags;
   auto *created = new Event();
+  created->id = ++state().eventsCreated;
   state().events.insert(created);
   *event = created;
+  call.setDetails(eventName(created));
   return call.done(CUDA_SUCCESS);
 }
 
 FAKE_CUDA_API CUresult cuEventDestroy_v2(CUevent event) {
-  Call call("cuEventDestroy_v2");
+  Call call("cuEventDestroy_v2", eventName(event));
   if (CUresult error = call.injectedError())
     return call.done(error);
   if (CUresult error = contextError())
@@ -820,7 +935,7 @@ FAKE_CUDA_API CUresult cuEventDestroy_v2(CUevent event) {
 }
 
 FAKE_CUDA_API CUresult cuEventRecord(CUevent event, CUstream stream) {
-  Call call("cuEventRecord");
+  Call call("cuEventRecord", eventName(event));
   if (CUresult error = call.injectedError())
     return call.done(error);
   if (CUresult error = contextError())
@@ -832,7 +947,7 @@ FAKE_CUDA_API CUresult cuEventRecord(CUevent event, CUstream stream) {
 }
 
 FAKE_CUDA_API CUresult cuEventSynchronize(CUevent event) {
-  Call call("cuEventSynchronize");
+  Call call("cuEventSynchronize", eventName(event));
   if (CUresult error = call.injectedError())
     return call.done(error);
   if (CUresult error = contextError())
@@ -844,7 +959,7 @@ FAKE_CUDA_API CUresult cuEventSynchronize(CUevent event) {
 
 FAKE_CUDA_API CUresult cuEventElapsedTime_v2(float *ms, CUevent start,
                                              CUevent end) {
-  Call call("cuEventElapsedTime_v2");
+  Call call("cuEventElapsedTime_v2", eventName(start) + " " + eventName(end));
   if (CUresult error = call.injectedError())
     return call.done(error);
   if (CUresult error = contextError())
@@ -884,6 +999,36 @@ FAKE_CUDA_API CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
     writeJitLog(numOptions, options, values, why.c_str());
     return call.done(CUDA_ERROR_INVALID_PTX);
   }
+  // The kernels run from the host build of exactly this PTX.
+  std::map<std::string, void (*)(void **)> kernels;
+  {
+    State &s = state();
+    const FuseHostKernel *built = nullptr;
+    size_t count = 0;
+    char error[4096] = {0};
+    std::string why;
+    if (!s.hostCompiler)
+      why = "fake driver: no host compiler: the process did not install one "
+            "with fuseHostKernelsSetCompiler, so the kernels cannot run";
+    else if (s.hostCompiler(static_cast<const char *>(image),
+                            &fakecuda::resolveEmulated, &built, &count, error,
+                            sizeof(error)))
+      why = std::string("fake driver: no host build: ") + error;
+    for (size_t i = 0; why.empty() && i < count; ++i)
+      kernels[built[i].name] = built[i].run;
+    std::set<std::string> names(entries.begin(), entries.end());
+    if (why.empty() &&
+        (kernels.size() != names.size() ||
+         !std::equal(names.begin(), names.end(), kernels.begin(),
+                     [](auto &a, auto &b) { return a == b.first; })))
+      why = "fake driver: stale host build: its kernels are not the PTX's "
+            "entries";
+    if (!why.empty()) {
+      call.setDetails("(" + why.substr(0, why.find('\n')) + ")");
+      writeJitLog(numOptions, options, values, why.c_str());
+      return call.done(CUDA_ERROR_NO_BINARY_FOR_GPU);
+    }
+  }
   writeJitLog(numOptions, options, values, "");
   // The info log, when asked for, is empty as well.
   for (unsigned i = 0; i < numOptions; ++i)
@@ -898,6 +1043,7 @@ FAKE_CUDA_API CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
   call.setDetails("entries=" + names);
   auto *loaded = new Module();
   loaded->entries = std::move(entries);
+  loaded->kernels = std::move(kernels);
   state().modules.insert(loaded);
   *module = loaded;
   return call.done(CUDA_SUCCESS);
@@ -945,12 +1091,15 @@ FAKE_CUDA_API CUresult cuModuleGetFunction(CUfunction *function,
 
 namespace {
 
-/// The kernel name behind `function`, or nullptr if no live module has it.
-const std::string *findFunction(CUfunction function) {
-  for (Module *module : state().modules)
-    for (const std::unique_ptr<std::string> &name : module->functions)
-      if (name.get() == function)
+/// The kernel name behind `function`, or nullptr if no live module has it;
+/// `*module` is its module.
+const std::string *findFunction(CUfunction function, Module **module) {
+  for (Module *candidate : state().modules)
+    for (const std::unique_ptr<std::string> &name : candidate->functions)
+      if (name.get() == function) {
+        *module = candidate;
         return name.get();
+      }
   return nullptr;
 }
 
@@ -963,9 +1112,10 @@ FAKE_CUDA_API CUresult cuLaunchKernel(CUfunction function, unsigned gridX,
                                       CUstream stream, void **params,
                                       void **extra) {
   const std::string *name = nullptr;
+  Module *module = nullptr;
   {
     std::lock_guard<std::recursive_mutex> lock(state().mutex);
-    name = findFunction(function);
+    name = findFunction(function, &module);
   }
   Call call("cuLaunchKernel",
             (name ? *name : std::string("(unknown function)")) +
@@ -984,5 +1134,26 @@ FAKE_CUDA_API CUresult cuLaunchKernel(CUfunction function, unsigned gridX,
     return call.done(CUDA_ERROR_INVALID_VALUE);
   if (uint64_t(blockX) * blockY * blockZ > 1024 || sharedBytes > 48 * 1024)
     return call.done(CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
+  if (!params)
+    return call.done(CUDA_ERROR_INVALID_VALUE);
+  // Runs the grid now: the stream is ordered, so running the kernel before
+  // the calls that follow it is what the GPU does, as far as they can see.
+  const unsigned grid[3] = {gridX, gridY, gridZ};
+  const unsigned block[3] = {blockX, blockY, blockZ};
+  fakecuda::Fault fault =
+      fakecuda::runGrid(module->kernels.at(*name), grid, block, params);
+  if (fault.code) {
+    // As on a GPU: the launch succeeds and the context is lost.
+    state().lost = fault.code;
+    const ErrorInfo *info = findError(fault.code);
+    call.setDetails(*name + " grid=" + dims(gridX, gridY, gridZ) +
+                    " block=" + dims(blockX, blockY, blockZ) +
+                    " (fault: " + info->name + ", " + fault.what + ")");
+  }
   return call.done(CUDA_SUCCESS);
+}
+
+FAKE_CUDA_API void fuseHostKernelsSetCompiler(FuseHostCompiler compiler) {
+  std::lock_guard<std::recursive_mutex> lock(state().mutex);
+  state().hostCompiler = compiler;
 }
