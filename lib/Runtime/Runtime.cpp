@@ -45,6 +45,7 @@ struct Driver {
   CUresult (*cuDeviceGetAttribute)(int *, int, CUdevice);
   CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice);
   CUresult (*cuDevicePrimaryCtxRelease)(CUdevice);
+  CUresult (*cuCtxGetCurrent)(CUcontext *);
   CUresult (*cuCtxSetCurrent)(CUcontext);
   CUresult (*cuMemGetInfo)(size_t *, size_t *);
   CUresult (*cuMemAlloc)(CUdeviceptr *, size_t);
@@ -167,6 +168,7 @@ bool loadDriver() {
          resolve(
              l, d.cuDevicePrimaryCtxRelease,
              {"cuDevicePrimaryCtxRelease_v2", "cuDevicePrimaryCtxRelease"}) &&
+         resolve(l, d.cuCtxGetCurrent, {"cuCtxGetCurrent"}) &&
          resolve(l, d.cuCtxSetCurrent, {"cuCtxSetCurrent"}) &&
          resolve(l, d.cuMemGetInfo, {"cuMemGetInfo_v2", "cuMemGetInfo"}) &&
          resolve(l, d.cuMemAlloc, {"cuMemAlloc_v2", "cuMemAlloc"}) &&
@@ -192,17 +194,39 @@ bool loadDriver() {
          resolve(l, d.cuLaunchKernel, {"cuLaunchKernel"});
 }
 
-/// Whether this thread has made the context current (a finalizer in
-/// Python, say, may free device memory from another thread).
-thread_local bool contextIsCurrent = false;
+/// The context this thread had when fuse made its own current, to be put
+/// back when fuse is done (restoreCallerContext).
+thread_local CUcontext callerContext = nullptr;
+thread_local bool switchedContext = false;
 
-/// Makes the context current on this thread, once per thread. Needs
-/// initCuda().
-void makeContextCurrent() {
+/// Makes fuse's context current on this thread if it is not. Checked on
+/// every call, not once per thread: another library on the same thread (or
+/// a finalizer in Python, on another thread) may have made its own context
+/// current since. Needs initCuda().
+bool makeContextCurrent() {
   State &s = state();
-  if (!contextIsCurrent)
-    contextIsCurrent =
-        check(s.driver.cuCtxSetCurrent(s.context), "cuCtxSetCurrent");
+  CUcontext current = nullptr;
+  if (!check(s.driver.cuCtxGetCurrent(&current), "cuCtxGetCurrent"))
+    return false;
+  if (current == s.context)
+    return true;
+  if (!check(s.driver.cuCtxSetCurrent(s.context), "cuCtxSetCurrent"))
+    return false;
+  // A thread without a context keeps fuse's: nothing to put back.
+  if (current && !switchedContext) {
+    callerContext = current;
+    switchedContext = true;
+  }
+  return true;
+}
+
+/// Puts back the context this thread had before fuse's calls, if fuse
+/// replaced another one.
+void restoreCallerContext() {
+  if (!switchedContext)
+    return;
+  switchedContext = false;
+  check(state().driver.cuCtxSetCurrent(callerContext), "cuCtxSetCurrent");
 }
 
 /// True when CUDA calls may proceed: initialized, the context current on this
@@ -250,14 +274,16 @@ void fuse::rt::setHostCompiler(FuseHostCompiler compiler) {
 bool fuse::rt::synchronizeStream(uint64_t stream) {
   if (!initCuda())
     return false;
-  return check(state().driver.cuStreamSynchronize(
+  return makeContextCurrent() &&
+         check(state().driver.cuStreamSynchronize(
                    reinterpret_cast<CUstream>(static_cast<uintptr_t>(stream))),
                "cuStreamSynchronize (the inputs' stream)");
 }
 
 bool fuse::rt::endRun() {
   State &s = state();
-  if (s.mode == Mode::CUDA && s.initialized && s.error.empty())
+  if (s.mode == Mode::CUDA && s.initialized && makeContextCurrent() &&
+      s.error.empty())
     check(s.driver.cuStreamSynchronize(s.stream), "cuStreamSynchronize");
   for (PendingKernel &kernel : s.pending) {
     if (s.mode == Mode::CUDA && kernel.start && kernel.stop) {
@@ -273,6 +299,7 @@ bool fuse::rt::endRun() {
     s.kernels.push_back(kernel.record);
   }
   s.pending.clear();
+  restoreCallerContext();
   return s.error.empty();
 }
 
@@ -340,15 +367,15 @@ bool fuse::rt::initCuda() {
       !check(d.cuDevicePrimaryCtxRetain(&s.context, s.device),
              "cuDevicePrimaryCtxRetain"))
     return false;
-  if (!check(d.cuCtxSetCurrent(s.context), "cuCtxSetCurrent") ||
+  if (!makeContextCurrent() ||
       !check(d.cuStreamCreate(&s.stream, 0), "cuStreamCreate")) {
     // Leave nothing behind: the caller may go on with the CPU target.
+    restoreCallerContext();
     d.cuDevicePrimaryCtxRelease(s.device);
     s.context = nullptr;
     return false;
   }
   s.initialized = true;
-  contextIsCurrent = true;
   std::atexit(shutdownCuda);
   return true;
 }
@@ -358,6 +385,7 @@ void fuse::rt::shutdownCuda() {
   if (!s.initialized)
     return;
   s.initialized = false;
+  makeContextCurrent();
   s.driver.cuStreamDestroy(s.stream);
   s.driver.cuDevicePrimaryCtxRelease(s.device);
 }
@@ -401,6 +429,7 @@ void fuse::rt::deviceFree(void *ptr) {
   makeContextCurrent();
   CUresult result = s.driver.cuMemFree(reinterpret_cast<CUdeviceptr>(ptr));
   check(result, "cuMemFree");
+  restoreCallerContext();
 }
 
 static bool timedCopy(void *dst, const void *src, size_t bytes, bool toDevice) {
@@ -586,8 +615,10 @@ extern "C" void *mgpuModuleLoad(void *data, size_t) {
 
 extern "C" void mgpuModuleUnload(void *module) {
   State &s = state();
-  if (module && s.initialized)
+  if (module && s.initialized && makeContextCurrent()) {
     check(s.driver.cuModuleUnload(module), "cuModuleUnload");
+    restoreCallerContext();
+  }
 }
 
 extern "C" void *mgpuModuleGetFunction(void *module, const char *name) {

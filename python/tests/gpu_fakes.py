@@ -217,8 +217,13 @@ def main():
         assert driver.cuMemHostRegister_v2(ctypes.c_void_p(array.ctypes.data),
                                            ctypes.c_size_t(array.nbytes), 0) == 0
 
+    # This script's own driver calls are made in the device's primary
+    # context, as PyTorch's and CuPy's are: the same context as fuse's.
     global _register
     driver = _driver()
+    primary = ctypes.c_void_p()
+    assert driver.cuDevicePrimaryCtxRetain(ctypes.byref(primary), 0) == 0
+    assert driver.cuCtxSetCurrent(primary) == 0
     _register = register
     mark("device run")
     a, b = CaiArray(host_a.copy()), CaiArray(host_b.copy())
@@ -350,6 +355,26 @@ def main():
         seen["different_streams"] = None
     except ValueError as e:
         seen["different_streams"] = str(e)
+
+    mark("other context")
+    # Another library made its own context current on this thread: fuse
+    # allocates, launches and frees in its own, and puts the other back.
+    other = ctypes.c_void_p()
+    assert driver.cuCtxCreate_v2(ctypes.byref(other), 0, 0) == 0
+    out = f(a, b)
+    values = device_values(out)
+    current = ctypes.c_void_p()
+    assert driver.cuCtxGetCurrent(ctypes.byref(current)) == 0
+    after_run = current.value == other.value
+    del out
+    gc.collect()
+    assert driver.cuCtxGetCurrent(ctypes.byref(current)) == 0
+    seen["other_context"] = [after_run, current.value == other.value, bool(
+        np.array_equal(values, np.maximum(host_a + host_b, np.float32(0))))]
+    assert driver.cuCtxDestroy_v2(other) == 0
+    assert driver.cuCtxSetCurrent(primary) == 0
+    assert driver.cuDevicePrimaryCtxRelease_v2(0) == 0
+    mark("other context done")
 
     mark("exit")
     # Freed at exit, before the runtime shuts down (`leaks: 0`).

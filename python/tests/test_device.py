@@ -435,6 +435,24 @@ def test_empty_arrays(fake_run):
     assert seen["empty"] == [0]
 
 
+def test_another_librarys_context_is_left_alone(fake_run):
+    seen, steps = fake_run
+    # Current again after the run and after the free, and the values right.
+    assert seen["other_context"] == [True, True, True]
+    run = steps["other context"]
+    assert run[0] == "cuCtxCreate_v2 c1 (in c1)"
+    # Every call of fuse's is in its own context: it switched to it and
+    # back, and the launch and the free were in between.
+    assert not [line for line in run[1:] if "(in c" in line and
+                not line.startswith("cuCtxSetCurrent")], run
+    assert _calls(run, "cuLaunchKernel") and "cuMemFree_v2 4000" in run
+    # To its own for the run and back when it ends; again for the free. (The
+    # last switch is the script's own.)
+    switches = _calls(run, "cuCtxSetCurrent")
+    assert switches == ["cuCtxSetCurrent", "cuCtxSetCurrent (in c1)"] * 2 + [
+        "cuCtxSetCurrent"], run
+
+
 def test_nothing_leaks(fake_run):
     # The DeviceArray still alive at exit is freed before the runtime shuts
     # down.

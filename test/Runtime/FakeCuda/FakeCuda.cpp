@@ -202,7 +202,10 @@ struct State {
   bool initialized = false;
   int deviceCount = 1;
   int primaryRetains = 0;
-  bool contextCurrent = false;
+  // Contexts made with cuCtxCreate (the primary context is &State), by
+  // number: c1, c2, ...
+  std::map<void *, long> createdContexts;
+  long contextsCreated = 0;
   size_t allocatedBytes = 0;
   // Device allocations by address, with their sizes.
   std::map<CUdeviceptr, size_t> allocations;
@@ -292,6 +295,18 @@ void logLine(const char *format, ...) {
   std::fflush(s.log);
 }
 
+/// The context current on this thread, as in the driver.
+thread_local CUcontext currentContext = nullptr;
+
+/// How the log shows the context of a call made in a context other than
+/// the primary one: " (in cN)".
+std::string contextSuffix() {
+  auto it = state().createdContexts.find(currentContext);
+  if (it == state().createdContexts.end())
+    return "";
+  return " (in c" + std::to_string(it->second) + ")";
+}
+
 /// One driver call: counts it, decides whether it is an injected failure,
 /// and logs it with its result when it ends.
 class Call {
@@ -325,6 +340,7 @@ public:
       if (injected != CUDA_SUCCESS && result == injected)
         line += " (injected)";
     }
+    line += contextSuffix();
     logLine("%s", line.c_str());
     return result;
   }
@@ -341,9 +357,9 @@ CUresult contextError() {
   State &s = state();
   if (!s.initialized)
     return CUDA_ERROR_NOT_INITIALIZED;
-  if (!s.contextCurrent)
+  if (!currentContext)
     return CUDA_ERROR_INVALID_CONTEXT;
-  if (s.primaryRetains == 0)
+  if (currentContext == &s && s.primaryRetains == 0)
     return CUDA_ERROR_CONTEXT_IS_DESTROYED;
   return s.lost;
 }
@@ -703,9 +719,56 @@ FAKE_CUDA_API CUresult cuCtxSetCurrent(CUcontext context) {
   State &s = state();
   if (!s.initialized)
     return call.done(CUDA_ERROR_NOT_INITIALIZED);
-  if (context && (context != &s || s.primaryRetains == 0))
+  if (context && (context == &s ? s.primaryRetains == 0
+                                : !s.createdContexts.count(context)))
     return call.done(CUDA_ERROR_INVALID_CONTEXT);
-  s.contextCurrent = context != nullptr;
+  currentContext = context;
+  return call.done(CUDA_SUCCESS);
+}
+
+/// Not logged: fuse asks before every call.
+FAKE_CUDA_API CUresult cuCtxGetCurrent(CUcontext *context) {
+  State &s = state();
+  std::lock_guard<std::recursive_mutex> lock(s.mutex);
+  if (!s.initialized)
+    return CUDA_ERROR_NOT_INITIALIZED;
+  if (!context)
+    return CUDA_ERROR_INVALID_VALUE;
+  *context = currentContext;
+  return CUDA_SUCCESS;
+}
+
+/// Another context of the device, as another library may make: created
+/// current on this thread. Calls made in it are logged with " (in cN)".
+FAKE_CUDA_API CUresult cuCtxCreate_v2(CUcontext *context, unsigned flags,
+                                      CUdevice device) {
+  Call call("cuCtxCreate_v2");
+  if (CUresult error = call.injectedError())
+    return call.done(error);
+  State &s = state();
+  if (!s.initialized)
+    return call.done(CUDA_ERROR_NOT_INITIALIZED);
+  if (!context || device < 0 || device >= s.deviceCount)
+    return call.done(CUDA_ERROR_INVALID_VALUE);
+  (void)flags;
+  void *created = new char;
+  s.createdContexts[created] = ++s.contextsCreated;
+  *context = created;
+  currentContext = created;
+  call.setDetails("c" + std::to_string(s.contextsCreated));
+  return call.done(CUDA_SUCCESS);
+}
+
+FAKE_CUDA_API CUresult cuCtxDestroy_v2(CUcontext context) {
+  Call call("cuCtxDestroy_v2");
+  if (CUresult error = call.injectedError())
+    return call.done(error);
+  State &s = state();
+  if (!s.createdContexts.erase(context))
+    return call.done(CUDA_ERROR_INVALID_CONTEXT);
+  if (currentContext == context)
+    currentContext = nullptr;
+  delete static_cast<char *>(context);
   return call.done(CUDA_SUCCESS);
 }
 
