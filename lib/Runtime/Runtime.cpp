@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <dlfcn.h>
 #include <mutex>
 #include <unordered_map>
@@ -37,6 +38,7 @@ constexpr int kAttrComputeMinor = 76;
 /// The driver entry points fuse uses, resolved with dlsym.
 struct Driver {
   CUresult (*cuInit)(unsigned);
+  CUresult (*cuDriverGetVersion)(int *);
   CUresult (*cuGetErrorName)(CUresult, const char **);
   CUresult (*cuGetErrorString)(CUresult, const char **);
   CUresult (*cuDeviceGetCount)(int *);
@@ -87,6 +89,8 @@ struct State {
   CUcontext context = nullptr;
   CUstream stream = nullptr;
   std::string error;
+  /// Whether `error` is the driver's refusal of the kernels' PTX.
+  bool kernelsRefused = false;
   Mode mode = Mode::CPU;
   std::vector<PendingKernel> pending;
   std::vector<KernelRecord> kernels;
@@ -158,6 +162,7 @@ bool loadDriver() {
   s.setHostCompiler = reinterpret_cast<FuseHostKernelsSetCompiler>(
       dlsym(l, FUSE_HOST_KERNELS_SET_COMPILER));
   return resolve(l, d.cuInit, {"cuInit"}) &&
+         resolve(l, d.cuDriverGetVersion, {"cuDriverGetVersion"}) &&
          resolve(l, d.cuGetErrorName, {"cuGetErrorName"}) &&
          resolve(l, d.cuGetErrorString, {"cuGetErrorString"}) &&
          resolve(l, d.cuDeviceGetCount, {"cuDeviceGetCount"}) &&
@@ -240,6 +245,21 @@ bool ready() {
   return s.initialized && s.error.empty();
 }
 
+/// The operand of a directive of PTX text (`.version 8.0` -> "8.0"), or
+/// "unknown".
+std::string ptxDirective(const char *ptx, const char *directive) {
+  const char *at = std::strstr(ptx, directive);
+  if (!at)
+    return "unknown";
+  at += std::strlen(directive);
+  while (*at == ' ' || *at == '\t')
+    ++at;
+  const char *end = at;
+  while (*end && *end != '\n' && *end != '\r' && *end != ' ' && *end != ',')
+    ++end;
+  return end > at ? std::string(at, end) : "unknown";
+}
+
 CUevent newEvent() {
   CUevent event = nullptr;
   if (!check(state().driver.cuEventCreate(&event, 0), "cuEventCreate"))
@@ -310,7 +330,11 @@ const std::vector<CopyRecord> &fuse::rt::copyRecords() {
   return state().copies;
 }
 const std::string &fuse::rt::lastError() { return state().error; }
-void fuse::rt::clearError() { state().error.clear(); }
+void fuse::rt::clearError() {
+  state().error.clear();
+  state().kernelsRefused = false;
+}
+bool fuse::rt::kernelsRefused() { return state().kernelsRefused; }
 
 extern "C" void fuse_kernel_begin(int64_t id, int64_t bytes) {
   State &s = state();
@@ -602,6 +626,18 @@ extern "C" void *mgpuModuleLoadJIT(void *data, int optLevel) {
   CUmodule module = nullptr;
   if (!check(s.driver.cuModuleLoadDataEx(&module, data, 3, options, values),
              "cuModuleLoadDataEx (PTX JIT)")) {
+    // The usual cause is a driver older than the PTX ISA version, which
+    // the driver's log may not say: give both versions.
+    s.kernelsRefused = true;
+    int version = 0;
+    std::string driver = s.driver.cuDriverGetVersion(&version) == 0
+                             ? std::to_string(version / 1000) + "." +
+                                   std::to_string(version % 1000 / 10)
+                             : "unknown";
+    s.error +=
+        "; the driver supports CUDA " + driver + ", the PTX is ISA version " +
+        ptxDirective(static_cast<const char *>(data), ".version") + " for " +
+        ptxDirective(static_cast<const char *>(data), ".target");
     if (log[0])
       s.error += "\nPTX JIT log:\n" + std::string(log);
     return nullptr;

@@ -791,6 +791,17 @@ int main(int argc, char **argv) {
 
   llvm::Expected<std::unique_ptr<Executable>> executable =
       Executable::compile(*module, options);
+  // A driver too old for the PTX, say: --target=auto runs on the CPU.
+  if (!executable && targetFlag == TargetFlag::Auto && rt::kernelsRefused()) {
+    llvm::errs() << "fuse-run: the GPU cannot load the kernels ("
+                 << llvm::StringRef(llvm::toString(executable.takeError()))
+                        .split('\n')
+                        .first
+                 << "); running on the CPU target\n";
+    rt::clearError();
+    options.target = Target::CPU;
+    executable = Executable::compile(*module, options);
+  }
   if (!executable)
     return fail(llvm::toString(executable.takeError()));
   const std::vector<TensorSpec> &signature = (*executable)->inputs();

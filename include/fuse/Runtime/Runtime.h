@@ -59,6 +59,10 @@ const std::vector<CopyRecord> &copyRecords();
 /// The first CUDA or runtime error since clearError(), empty if none.
 const std::string &lastError();
 void clearError();
+/// Whether the error is the driver's refusal of the kernels' PTX (an older
+/// driver than the PTX ISA version needs, say): the program may still run
+/// on the CPU target.
+bool kernelsRefused();
 
 struct DeviceInfo {
   std::string name;

@@ -54,6 +54,12 @@
 //                        boundary instead of on one, so that kernels meet
 //                        data less aligned than they assume.
 //   FAKE_CUDA_THREADS=N  host threads that run the blocks of a launch.
+//   FAKE_CUDA_DRIVER_VERSION=V
+//                        the CUDA version of the driver (cuDriverGetVersion,
+//                        1000 * major + 10 * minor; default 13000). PTX of a
+//                        newer ISA version than it supports fails to load
+//                        with CUDA_ERROR_UNSUPPORTED_PTX_VERSION, as with a
+//                        real driver.
 //
 //===----------------------------------------------------------------------===//
 
@@ -61,6 +67,7 @@
 
 #include "fuse/Runtime/HostKernels.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdarg>
 #include <cstdint>
@@ -98,6 +105,7 @@ enum : CUresult {
   CUDA_ERROR_INVALID_CONTEXT = 201,
   CUDA_ERROR_NO_BINARY_FOR_GPU = 209,
   CUDA_ERROR_INVALID_PTX = 218,
+  CUDA_ERROR_UNSUPPORTED_PTX_VERSION = 222,
   CUDA_ERROR_INVALID_HANDLE = 400,
   CUDA_ERROR_NOT_FOUND = 500,
   CUDA_ERROR_NOT_READY = 600,
@@ -137,6 +145,8 @@ constexpr ErrorInfo kErrors[] = {
      "no kernel image is available for execution on the device"},
     {CUDA_ERROR_INVALID_PTX, "CUDA_ERROR_INVALID_PTX",
      "a PTX JIT compilation failed"},
+    {CUDA_ERROR_UNSUPPORTED_PTX_VERSION, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION",
+     "the provided PTX was compiled with an unsupported toolchain."},
     {CUDA_ERROR_INVALID_HANDLE, "CUDA_ERROR_INVALID_HANDLE",
      "invalid resource handle"},
     {CUDA_ERROR_NOT_FOUND, "CUDA_ERROR_NOT_FOUND", "named symbol not found"},
@@ -223,6 +233,8 @@ struct State {
   // A kernel fault loses the context: every later call that needs it fails.
   CUresult lost = CUDA_SUCCESS;
   size_t misalign = 0;
+  // cuDriverGetVersion's answer: 1000 * major + 10 * minor.
+  int driverVersion = 13000;
 };
 
 // Deliberately leaked: calls may come from other libraries' exit handlers.
@@ -245,6 +257,8 @@ CUresult defaultInjectedError(const std::string &symbol) {
 void readEnvironment(State &s) {
   if (const char *devices = std::getenv("FAKE_CUDA_DEVICES"))
     s.deviceCount = std::atoi(devices);
+  if (const char *version = std::getenv("FAKE_CUDA_DRIVER_VERSION"))
+    s.driverVersion = std::atoi(version);
   if (const char *misalign = std::getenv("FAKE_CUDA_MISALIGN"))
     s.misalign = std::strtoul(misalign, nullptr, 10) % 256;
   const char *spec = std::getenv("FAKE_CUDA_FAIL");
@@ -521,6 +535,28 @@ bool parsePtx(const char *image, std::vector<std::string> &entries,
   return true;
 }
 
+/// The newest PTX ISA version (10 * major + minor) a driver of CUDA
+/// `version` compiles, from the PTX ISA release notes.
+int newestPtxIsa(int version) {
+  int major = version / 1000, minor = version % 1000 / 10;
+  if (major <= 11)
+    return 70 + std::min(minor, 8);
+  if (major == 12)
+    return minor <= 5 ? 80 + minor : minor <= 7 ? 85 : 80 + minor - 1;
+  return 90 + minor;
+}
+
+/// The ISA version of PTX text (`.version 8.0` -> 80), 0 if it has none.
+int ptxIsa(const std::string &text) {
+  size_t at = text.find(".version");
+  if (at == std::string::npos)
+    return 0;
+  unsigned major = 0, minor = 0;
+  if (std::sscanf(text.c_str() + at, ".version %u.%u", &major, &minor) != 2)
+    return 0;
+  return int(10 * major + minor);
+}
+
 std::string dims(unsigned x, unsigned y, unsigned z) {
   return std::to_string(x) + "," + std::to_string(y) + "," + std::to_string(z);
 }
@@ -557,6 +593,17 @@ FAKE_CUDA_API CUresult cuInit(unsigned flags) {
   if (flags != 0)
     return call.done(CUDA_ERROR_INVALID_VALUE);
   state().initialized = true;
+  return call.done(CUDA_SUCCESS);
+}
+
+FAKE_CUDA_API CUresult cuDriverGetVersion(int *version) {
+  Call call("cuDriverGetVersion");
+  if (CUresult error = call.injectedError())
+    return call.done(error);
+  if (!version)
+    return call.done(CUDA_ERROR_INVALID_VALUE);
+  *version = state().driverVersion;
+  call.setDetails(std::to_string(*version));
   return call.done(CUDA_SUCCESS);
 }
 
@@ -1061,6 +1108,20 @@ FAKE_CUDA_API CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
     call.setDetails("(" + why + ")");
     writeJitLog(numOptions, options, values, why.c_str());
     return call.done(CUDA_ERROR_INVALID_PTX);
+  }
+  int isa = ptxIsa(static_cast<const char *>(image));
+  int newest = newestPtxIsa(state().driverVersion);
+  if (isa > newest) {
+    std::string text = static_cast<const char *>(image);
+    long line = 1 + std::count(text.begin(),
+                               text.begin() + text.find(".version"), '\n');
+    char why[160];
+    std::snprintf(why, sizeof(why),
+                  "ptxas application ptx input, line %ld; fatal   : "
+                  "Unsupported .version %d.%d; current version is '%d.%d'",
+                  line, isa / 10, isa % 10, newest / 10, newest % 10);
+    writeJitLog(numOptions, options, values, why);
+    return call.done(CUDA_ERROR_UNSUPPORTED_PTX_VERSION);
   }
   // The kernels run from the host build of exactly this PTX.
   std::map<std::string, void (*)(void **)> kernels;
