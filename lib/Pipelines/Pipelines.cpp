@@ -289,7 +289,7 @@ void fuse::buildExecutablePipeline(OpPassManager &pm, Target target,
   pm.addPass(createConvertBufferizationToMemRefPass());
   pm.addNestedPass<func::FuncOp>(createFuseOwnResults());
   if (target == Target::CPU) {
-    pm.addNestedPass<func::FuncOp>(createFuseGPUToCPU());
+    pm.addPass(createFuseGPUToCPU());
     addCleanup(pm);
     // The C library for the functions that are not correctly rounded (exp,
     // tanh, ...), which LLVM must not fold (fuse-math-to-libm); LLVM

@@ -65,15 +65,26 @@ def FuseMapToGPU : Pass<"fuse-map-to-gpu", "mlir::ModuleOp"> {
   ];
 }
 
-def FuseGPUToCPU : Pass<"fuse-gpu-to-cpu", "mlir::func::FuncOp"> {
+def FuseGPUToCPU : Pass<"fuse-gpu-to-cpu", "mlir::ModuleOp"> {
   let summary = "Run gpu.launch bodies as host loops over blocks and threads";
   let description = [{
-    Replaces each `gpu.launch` by nested `scf.for` loops over its grid and
+    Replaces each `gpu.launch` by a call to a new private function, named
+    after the kernel, that runs nested `scf.for` loops over its grid and
     block sizes around the unchanged body, with the block and thread ids
     bound to the loop variables. The CPU then executes exactly the kernel
     the GPU would: same indexing, vector width, tails and bounds guards.
+
+    Constants used by the body move into the function; every other value
+    it uses from above is an argument. The function has internal linkage
+    and LLVM's `noinline`, so that LLVM optimizes each kernel on its own and
+    compile time grows linearly in the number of kernels.
   }];
-  let dependentDialects = ["mlir::scf::SCFDialect"];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect",
+    "mlir::func::FuncDialect",
+    "mlir::LLVM::LLVMDialect",
+    "mlir::scf::SCFDialect",
+  ];
 }
 
 def FuseOwnResults : Pass<"fuse-own-results", "mlir::func::FuncOp"> {

@@ -1,8 +1,24 @@
 //===- GPUToCPU.cpp - gpu.launch as host loops ---------------------------===//
+//
+// Each gpu.launch becomes a call to a function of its own that loops over
+// blocks and threads around the unchanged body. The function is private,
+// has internal linkage and is never inlined: LLVM's optimizer works on one
+// function at a time, and some of its passes (jump threading's SSA updates,
+// GVN) take time that grows faster than the function, so a host function
+// into which a thousand kernels were inlined took minutes to compile where
+// a thousand small functions take seconds. Internal linkage lets LLVM
+// still propagate the constant arguments of the one call (block size,
+// grid y and z) into the kernel.
+//
+//===----------------------------------------------------------------------===//
 
 #include "fuse/Conversion/Passes.h"
 
+#include "mlir/Dialect/GPU/Utils/GPUUtils.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 namespace fuse {
 #define GEN_PASS_DEF_FUSEGPUTOCPU
@@ -13,8 +29,9 @@ using namespace mlir;
 
 namespace {
 
-/// Replaces `launch` by loops over blocks (outer) and threads (inner).
-LogicalResult lowerLaunch(gpu::LaunchOp launch) {
+/// Replaces `launch` by a call to a new function in `symbols` that loops
+/// over blocks (outer) and threads (inner) around the launch's body.
+LogicalResult outlineLaunch(gpu::LaunchOp launch, SymbolTable &symbols) {
   Region &body = launch.getBody();
   if (!body.hasOneBlock())
     return launch.emitOpError("has a multi-block body; fuse-gpu-to-cpu runs "
@@ -22,18 +39,57 @@ LogicalResult lowerLaunch(gpu::LaunchOp launch) {
   if (launch.getAsyncToken() || !launch.getAsyncDependencies().empty())
     return launch.emitOpError("is async; fuse-gpu-to-cpu runs synchronous "
                               "launches only");
-  OpBuilder b(launch);
-  Location loc = launch.getLoc();
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  // Constants move into the kernel, where they fold; everything else that
+  // the body uses from above becomes an argument.
+  if (failed(sinkOperationsIntoLaunchOp(launch, [](Operation *op) {
+        return op->hasTrait<OpTrait::ConstantLike>();
+      })))
+    return failure();
+  SetVector<Value> captured;
+  getUsedValuesDefinedAbove(body, captured);
+
+  // The kernel's arguments: the grid and block sizes that are not
+  // constants, then the captured values.
   gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
   gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
-  IRMapping mapping;
   SmallVector<Value> bounds = {grid.x,  grid.y,  grid.z,
                                block.x, block.y, block.z};
+  auto isConstant = [](Value value) {
+    Operation *def = value.getDefiningOp();
+    return def && def->hasTrait<OpTrait::ConstantLike>();
+  };
+  SmallVector<Value> operands;
+  llvm::copy_if(bounds, std::back_inserter(operands),
+                [&](Value bound) { return !isConstant(bound); });
+  operands.append(captured.begin(), captured.end());
+
+  Location loc = launch.getLoc();
+  MLIRContext *context = launch.getContext();
+  auto host = launch->getParentOfType<func::FuncOp>();
+  OpBuilder b(context);
+  auto kernel = func::FuncOp::create(
+      b, loc, launch.getFunction().value_or("kernel"),
+      b.getFunctionType(ValueRange(operands).getTypes(), {}));
+  kernel.setPrivate();
+  // Both become attributes of the llvm.func in convert-func-to-llvm.
+  kernel->setAttr("llvm.linkage",
+                  LLVM::LinkageAttr::get(context, LLVM::Linkage::Internal));
+  kernel->setAttr("passthrough", b.getStrArrayAttr({"noinline"}));
+  // Renames the kernel if another symbol has its name.
+  symbols.insert(kernel, host ? Block::iterator(host) : Block::iterator());
+
+  Block *entry = kernel.addEntryBlock();
+  IRMapping mapping;
+  mapping.map(operands, entry->getArguments());
+  b.setInsertionPointToStart(entry);
+  for (Value bound : bounds)
+    if (!mapping.contains(bound))
+      b.clone(*bound.getDefiningOp(), mapping);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
   SmallVector<Value> ivs;
   for (Value bound : bounds) {
-    auto loop = scf::ForOp::create(b, loc, zero, bound, one);
+    auto loop = scf::ForOp::create(b, loc, zero, mapping.lookup(bound), one);
     ivs.push_back(loop.getInductionVar());
     b.setInsertionPointToStart(loop.getBody());
   }
@@ -47,24 +103,30 @@ LogicalResult lowerLaunch(gpu::LaunchOp launch) {
   mapping.map(threadIds.x, ivs[3]);
   mapping.map(threadIds.y, ivs[4]);
   mapping.map(threadIds.z, ivs[5]);
-  mapping.map(gridArgs.x, grid.x);
-  mapping.map(gridArgs.y, grid.y);
-  mapping.map(gridArgs.z, grid.z);
-  mapping.map(blockArgs.x, block.x);
-  mapping.map(blockArgs.y, block.y);
-  mapping.map(blockArgs.z, block.z);
+  mapping.map(gridArgs.x, mapping.lookup(grid.x));
+  mapping.map(gridArgs.y, mapping.lookup(grid.y));
+  mapping.map(gridArgs.z, mapping.lookup(grid.z));
+  mapping.map(blockArgs.x, mapping.lookup(block.x));
+  mapping.map(blockArgs.y, mapping.lookup(block.y));
+  mapping.map(blockArgs.z, mapping.lookup(block.z));
   for (Operation &op : body.front().without_terminator())
     b.clone(op, mapping);
+  b.setInsertionPointToEnd(entry);
+  func::ReturnOp::create(b, loc);
+
+  b.setInsertionPoint(launch);
+  func::CallOp::create(b, loc, kernel, operands);
   launch.erase();
   return success();
 }
 
 struct FuseGPUToCPUPass : fuse::impl::FuseGPUToCPUBase<FuseGPUToCPUPass> {
   void runOnOperation() override {
+    SymbolTable symbols(getOperation());
     SmallVector<gpu::LaunchOp> launches;
     getOperation().walk([&](gpu::LaunchOp op) { launches.push_back(op); });
     for (gpu::LaunchOp launch : launches)
-      if (failed(lowerLaunch(launch)))
+      if (failed(outlineLaunch(launch, symbols)))
         return signalPassFailure();
   }
 };
