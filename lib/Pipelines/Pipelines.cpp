@@ -283,10 +283,15 @@ void fuse::buildExecutablePipeline(OpPassManager &pm, Target target,
   pm.addNestedPass<func::FuncOp>(LLVM::createLLVMRequestCWrappersPass());
   addKernelPasses(pm, options);
   addLaunchPasses(pm, options, /*profile=*/true);
-  // Eager intermediates are freed once their last kernel has run; the
-  // caller owns and frees every result.
+  // Eager intermediates are freed once their last kernel has run: the
+  // deallocation pipeline frees them at the end of the function, and
+  // optimize-allocation-liveness moves each free up to right after the
+  // buffer's last use, so that a chain of kernels holds two intermediates
+  // at a time, not all of them. The caller owns and frees every result.
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createConvertBufferizationToMemRefPass());
+  pm.addNestedPass<func::FuncOp>(
+      bufferization::createOptimizeAllocationLivenessPass());
   pm.addNestedPass<func::FuncOp>(createFuseOwnResults());
   if (target == Target::CPU) {
     pm.addPass(createFuseGPUToCPU());
