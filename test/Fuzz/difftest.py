@@ -1,29 +1,43 @@
 #!/usr/bin/env python3
 """Differential tester: random fuse programs, fused == eager == reference.
 
-usage: difftest.py FUSE_RUN [--seed S] [--count N] [--time-budget SECONDS]
-                   [--keep DIR] [--jobs J] [--verbose]
+usage: difftest.py FUSE_RUN [--target cpu|cuda] [--seed S] [--count N]
+                   [--time-budget SECONDS] [--keep DIR] [--jobs J] [--verbose]
 
 Program `seed + i` (i < N) is generated from its own seed (deterministic): a
 DAG of 1-60 ops drawn from the whole dialect (docs/dialect.md) over arguments
 of rank 0-4 with static, static-1 (broadcast) and dynamic (`?`) dimensions,
 0-d and dense constants, f16/f32/f64/i32/i64/i1 inputs, bf16 only as an
 intermediate (casts and constants), producers with several consumers and 1-4
-results. Every program is run by `FUSE_RUN --target=cpu` fused and with
-`--fusion=off`, and
+results. Every program is run by `FUSE_RUN --target=cpu` (or the target
+given) fused and with `--fusion=off`, and
   * the fused and the eager results must be bit-identical (same bytes),
     except for the sign and payload of NaNs and the sign of zeros, which
     IEEE 754 and the targets leave open (counted on the `elements:` line);
-  * both must match a numpy reference evaluated op by op (below).
-A crash (CRASH), an error exit (ERROR), a fused/eager difference (MISMATCH) or
-a value outside the reference bound (WRONG) prints one line with the seed
+  * both must match a numpy reference evaluated op by op (below);
+  * on a target other than the CPU, each result computed by correctly
+    rounded ops only (every op but exp log rsqrt tanh sigmoid silu sin cos
+    erf gelu hardswish and float pow, whose algorithms differ between the
+    targets) must also be bit-identical to the CPU target's fused result
+    (NaN and zero signs aside): this covers the elements the reference does
+    not bound. The program then runs a third time, fused on the CPU.
+`--target=cuda` runs the kernels on the driver that `FUSE_LIBCUDA` names
+(or libcuda.so.1): a GPU, or the fake driver's emulated GPU
+(test/Runtime/FakeCuda), which computes what the GPU computes except for
+the error of its approximate instructions (ex2.approx, rcp.approx,
+rsqrt.approx return the correctly rounded value there).
+A crash (CRASH), an error exit (ERROR), a fused/eager or target/CPU
+difference (MISMATCH) or a value outside the reference bound (WRONG) prints one line with the seed
 (and says so if a second run does not fail the same way), then a minimized
 reproducer: the DAG is shrunk (results dropped, ops replaced by one of their
 operands or cut into a new argument holding their value, dense constants made
 scalar, dimensions reduced to 1 keeping the bad element) while the same kind
 of failure persists, and its .mlir, inputs, fuse-run commands and the command
-that reruns the seed are printed. GENERATOR marks a bug of this script. The
-last line is
+that reruns the seed are printed. GENERATOR marks a bug of this script. On a
+target other than the CPU a line
+    cuda==cpu: N results of correctly rounded ops (N elements) bit-identical
+    to the cpu target's
+comes before the last line, which is
     N programs, N ops, fused==eager: N/N, reference: N ok, N skipped, N failed
 where `fused==eager` counts the programs that ran both ways with the same
 results, and every program is `ok` (every result element checked against the
@@ -114,12 +128,20 @@ INPUT_TYPES = ["f16", "f32", "f64", "i32", "i64", "i1"]
 MAX_RANK = 4
 MAX_ELEMENTS = 1024
 RUN_TIMEOUT = 120
+# The target of the runs (--target); the CPU target is the cross-check of
+# the others.
+TARGET = "cpu"
 MINIMIZE_TRIES = 400
 
 UNARY_NUMERIC = ["neg", "abs", "relu", "floor", "ceil"]
 UNARY_FLOAT = ["exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid", "silu", "sin",
                "cos", "erf", "reciprocal", "hardswish", "gelu", "leaky_relu"]
 BINARY = ["add", "sub", "mul", "div", "max", "min", "pow"]
+# Float ops whose algorithm is the target's own (libdevice on the GPU,
+# fuse's expansions on the CPU): results differ between targets within the
+# tolerance. Every other op is correctly rounded or exact on every target.
+TARGET_DEPENDENT = {"exp", "log", "rsqrt", "tanh", "sigmoid", "silu", "sin",
+                    "cos", "erf", "gelu", "hardswish"}
 # Ops whose result is one of their (exact) inputs or a bound: no rounding.
 NO_ROUNDING = {"neg", "abs", "relu", "clamp", "max", "min", "floor", "ceil"}
 # max |f'| for the unary ops with a constant bound, and the width of the
@@ -1198,9 +1220,14 @@ class Outcome:
     """kind: ok, invalid (Unspecified), CRASH, ERROR, MISMATCH or WRONG."""
 
     def __init__(self, kind, message="", skipped=False, counts=(0, 0, 0),
-                 nan_only=False, where=None, nan_bits=False):
+                 nan_only=False, where=None, nan_bits=False, cross=(0, 0),
+                 targets=False):
         self.kind, self.message, self.skipped = kind, message, skipped
+        # a MISMATCH between the target and the CPU target
+        self.targets = targets
         self.counts = counts  # exact, bounded, unbounded elements
+        # results and elements equal to the CPU target's (other targets)
+        self.cross = cross
         self.nan_only = nan_only
         # (result, element index) of the first bad element: the minimizer
         # keeps that element when it shrinks dimensions.
@@ -1214,7 +1241,7 @@ class Outcome:
             text = re.sub(r"[^\n]*?:\d+:\d+: ", "", self.message)
             text = re.sub(r"%[\w]+|\d+|tensor<[^>]*>", "#", text)
             return self.kind, text[:200]
-        return self.kind, self.nan_only
+        return self.kind, self.nan_only, self.targets
 
 
 def write_inputs(prog, directory):
@@ -1231,8 +1258,19 @@ def write_inputs(prog, directory):
     return path, inputs
 
 
-def command(fuse_run, path, inputs, outputs, eager):
-    cmd = [fuse_run, path, "--target=cpu"]
+def same_on_every_target(prog):
+    """Per node: computed by ops that every target rounds the same way."""
+    same = []
+    for node in prog.nodes:
+        ok = node.kind != "op" or not (
+            node.op in TARGET_DEPENDENT
+            or (node.op == "pow" and node.dtype in FLOATS))
+        same.append(ok and all(same[j] for j in node.operands))
+    return same
+
+
+def command(fuse_run, path, inputs, outputs, eager, target=None):
+    cmd = [fuse_run, path, f"--target={target or TARGET}"]
     for name in inputs:
         cmd += ["--input", name]
     for name in outputs:
@@ -1253,13 +1291,18 @@ def run_program(fuse_run, prog, directory):
         return Outcome("invalid", str(e))
     path, inputs = write_inputs(prog, directory)
     outputs = {}
-    for variant in ("fused", "eager"):
+    portable = same_on_every_target(prog)
+    variants = ["fused", "eager"]
+    if TARGET != "cpu" and any(portable[i] for i in prog.results):
+        variants.append("cpu")
+    for variant in variants:
         names = [os.path.join(directory, f"{variant}{k}.npy")
                  for k in range(len(prog.results))]
         for name in names:
             if os.path.exists(name):
                 os.remove(name)
-        cmd = command(fuse_run, path, inputs, names, variant == "eager")
+        cmd = command(fuse_run, path, inputs, names, variant == "eager",
+                      "cpu" if variant == "cpu" else None)
         try:
             proc = subprocess.run(cmd, capture_output=True, text=True,
                                   timeout=RUN_TIMEOUT)
@@ -1279,11 +1322,24 @@ def run_program(fuse_run, prog, directory):
             return Outcome("ERROR", f"{variant}: unreadable output: {e}")
     counts = [0, 0, 0]
     skipped = nan_bits = False
+    cross = [0, 0]  # results and elements compared with the CPU target
     issues = []  # (severity, Outcome): the worst one is reported
     for k, i in enumerate(prog.results):
         node, st = prog.nodes[i], states[i]
         ty = type_str(node.dtype, node.dims)
         fused, eager = outputs["fused"][k], outputs["eager"][k]
+        if "cpu" in outputs and portable[i]:
+            cpu = outputs["cpu"][k]
+            if cpu.dtype != fused.dtype or cpu.shape != fused.shape or \
+                    cpu.tobytes() != fused.tobytes():
+                message, nan_only, first = mismatch_message(
+                    k, ty, fused, cpu, ("fused", "cpu"))
+                if not nan_only:
+                    issues.append((3, Outcome(
+                        "MISMATCH", f"{TARGET} and cpu: {message}",
+                        where=(k, first), targets=True)))
+            cross[0] += 1
+            cross[1] += int(fused.size)
         if fused.dtype != eager.dtype or fused.shape != eager.shape or \
                 fused.tobytes() != eager.tobytes():
             message, nan_only, first = mismatch_message(k, ty, fused,
@@ -1319,13 +1375,13 @@ def run_program(fuse_run, prog, directory):
     if issues:
         return max(issues, key=lambda issue: issue[0])[1]
     return Outcome("ok", skipped=skipped, counts=tuple(counts),
-                   nan_bits=nan_bits)
+                   nan_bits=nan_bits, cross=tuple(cross))
 
 
-def mismatch_message(k, ty, fused, eager):
+def mismatch_message(k, ty, fused, eager, names=("fused", "eager")):
     if fused.dtype != eager.dtype or fused.shape != eager.shape:
-        return (f"result {k} ({ty}): fused {fused.dtype} {fused.shape}, "
-                f"eager {eager.dtype} {eager.shape}", False, None)
+        return (f"result {k} ({ty}): {names[0]} {fused.dtype} {fused.shape}"
+                f", {names[1]} {eager.dtype} {eager.shape}", False, None)
     f, e = fused.reshape(-1), eager.reshape(-1)
     differ = f.view(np.uint8).reshape(f.size, -1) != \
         e.view(np.uint8).reshape(e.size, -1)
@@ -1336,10 +1392,11 @@ def mismatch_message(k, ty, fused, eager):
         same = (f[bad] == e[bad]) | (np.isnan(f[bad]) & np.isnan(e[bad]))
         nan_only = bool(same.all())
     note = " (only NaN signs/payloads or signs of zero)" if nan_only else ""
-    return (f"result {k} ({ty}): fused and eager differ in {bad.size} of "
-            f"{f.size} elements{note}, first at "
-            f"{tuple(int(x) for x in first)}: fused {bits(fused[first])}, "
-            f"eager {bits(eager[first])}", nan_only,
+    return (f"result {k} ({ty}): {names[0]} and {names[1]} differ in "
+            f"{bad.size} of {f.size} elements{note}, first at "
+            f"{tuple(int(x) for x in first)}: {names[0]} "
+            f"{bits(fused[first])}, {names[1]} {bits(eager[first])}",
+            nan_only,
             tuple(int(x) for x in first))
 
 
@@ -1493,9 +1550,12 @@ def reproducer(fuse_run, prog, directory, seed, script_args):
               for k in range(len(prog.args()))]
     outputs = [os.path.join(directory, f"out{k}.npy")
                for k in range(len(prog.results))]
+    driver = ""
+    if TARGET == "cuda" and os.environ.get("FUSE_LIBCUDA"):
+        driver = f"FUSE_LIBCUDA={os.environ['FUSE_LIBCUDA']} "
     for eager in (False, True):
-        lines.append("  run: " + " ".join(command(fuse_run, path, inputs,
-                                                  outputs, eager)))
+        lines.append("  run: " + driver + " ".join(
+            command(fuse_run, path, inputs, outputs, eager)))
     lines.append(f"  rerun the seed: {script_args} --seed {seed} --count 1")
     return lines
 
@@ -1544,6 +1604,9 @@ def main():
         description="Differential tester: random fuse programs, fused == "
         "eager == numpy reference.")
     parser.add_argument("fuse_run")
+    parser.add_argument("--target", choices=["cpu", "cuda"], default="cpu",
+                        help="where fuse-run runs the programs (cuda: on "
+                        "the driver FUSE_LIBCUDA names)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--count", type=int, default=100)
     parser.add_argument("--time-budget", type=float, default=None,
@@ -1554,18 +1617,23 @@ def main():
     parser.add_argument("--verbose", action="store_true",
                         help="one line per program")
     args = parser.parse_args()
+    global TARGET
+    TARGET = args.target
     fuse_run = shutil.which(args.fuse_run) or args.fuse_run
     problem = co.self_test()
     if problem:
         print(f"GENERATOR reference self-test: {problem}")
         return 1
     script_args = f"{sys.argv[0]} {args.fuse_run}"
+    if TARGET != "cpu":
+        script_args += f" --target {TARGET}"
     workdir = os.path.abspath(args.keep) if args.keep else tempfile.mkdtemp(
         prefix="fuse-difftest-")
     os.makedirs(workdir, exist_ok=True)
     start = time.monotonic()
     programs = ops = equal = ok = skipped = failed = nan_bits = 0
     elements = [0, 0, 0]
+    cross = [0, 0]
     seeds = iter(range(args.seed, args.seed + args.count))
     pending = {}
     results = {}
@@ -1604,6 +1672,7 @@ def main():
                     nan_bits += outcome.nan_bits
                     elements = [a + b for a, b in zip(elements,
                                                       outcome.counts)]
+                    cross = [a + b for a, b in zip(cross, outcome.cross)]
                 else:
                     failed += 1
                     equal += outcome.kind == "WRONG"
@@ -1619,6 +1688,9 @@ def main():
           f"propagated bound, {elements[2]} unbounded (fused==eager only); "
           f"{nan_bits} programs with NaN sign/payload or zero sign "
           f"differences only; {elapsed:.0f} s")
+    if TARGET != "cpu":
+        print(f"{TARGET}==cpu: {cross[0]} results of correctly rounded ops "
+              f"({cross[1]} elements) bit-identical to the cpu target's")
     print(f"{programs} programs, {ops} ops, fused==eager: {equal}/{programs}"
           f", reference: {ok} ok, {skipped} skipped, {failed} failed")
     if not args.keep and not failed:
