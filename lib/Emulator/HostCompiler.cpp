@@ -15,6 +15,12 @@
 //   alloca or a global of the module) first calls the driver's access
 //   check, with the alignment the GPU requires of it, so that a misaligned
 //   128-bit access or one out of bounds fails as on the GPU;
+// - each shift by a variable amount gives what PTX's `shl` and `shr` give
+//   for an amount of the register width or more (0; the sign bits for an
+//   arithmetic shift right), not what the host's instruction gives (x86
+//   takes the amount modulo the width): LLVM IR leaves such shifts
+//   undefined, NVPTX emits the PTX instruction, and libdevice relies on it
+//   (pow's odd-integer test of y shifts by y's exponent);
 // - each kernel gets a wrapper `void NAME.host(void **params)` that unpacks
 //   CUDA's kernelParams array and calls it: one GPU thread.
 //
@@ -128,6 +134,7 @@ public:
       return error;
     if (Error error = replaceInlineAsm())
       return error;
+    clampShifts();
     for (Function &function : module) {
       if (function.getCallingConv() == CallingConv::PTX_Kernel ||
           function.getCallingConv() == CallingConv::PTX_Device)
@@ -308,6 +315,39 @@ private:
       call->eraseFromParent();
     }
     return Error::success();
+  }
+
+  /// Shifts as PTX defines them: an amount of the width or more shifts
+  /// every bit out. NVPTX passes the amount as 32 bits.
+  void clampShifts() {
+    std::vector<BinaryOperator *> shifts;
+    for (Function &function : module)
+      for (Instruction &inst : instructions(function))
+        if (auto *shift = dyn_cast<BinaryOperator>(&inst);
+            shift && shift->isShift() && !isa<Constant>(shift->getOperand(1)))
+          shifts.push_back(shift);
+    for (BinaryOperator *shift : shifts) {
+      Type *type = shift->getType();
+      unsigned width = type->getScalarSizeInBits();
+      IRBuilder<> b(shift);
+      Value *amount = shift->getOperand(1);
+      Value *amount32 =
+          width > 32
+              ? b.CreateTrunc(amount, amount->getType()->getWithNewBitWidth(32))
+              : amount;
+      Value *tooFar = b.CreateICmpUGE(
+          amount32, ConstantInt::get(amount32->getType(), width));
+      Value *clamped =
+          b.CreateSelect(tooFar, ConstantInt::get(type, width - 1), amount);
+      Value *inRange =
+          b.CreateBinOp(shift->getOpcode(), shift->getOperand(0), clamped);
+      Value *result =
+          shift->getOpcode() == Instruction::AShr
+              ? inRange
+              : b.CreateSelect(tooFar, Constant::getNullValue(type), inRange);
+      shift->replaceAllUsesWith(result);
+      shift->eraseFromParent();
+    }
   }
 
   /// `void NAME.host(void **params)`: loads each argument from the pointer
