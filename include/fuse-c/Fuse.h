@@ -56,7 +56,8 @@ fuse_program *fuse_compile(const char *mlir_text, const char *entry,
 void fuse_destroy(fuse_program *program);
 
 /* The target the program runs on (auto resolved), and why auto chose the
- * CPU ("" when it did not). */
+ * CPU ("" when it did not): no usable GPU, or a driver that refused the
+ * kernels' PTX (a driver older than its ISA version). */
 int32_t fuse_program_target(const fuse_program *program);
 const char *fuse_program_target_note(const fuse_program *program);
 

@@ -133,6 +133,9 @@ extern "C" fuse_program *fuse_compile(const char *mlirText, const char *entry,
   options.entry = entry ? entry : "";
   options.entryOption = "entry=";
   options.pipeline.fusion = fusion != 0;
+  // An earlier failure (a refused module, say) is not this compile's, and
+  // would hide the device from deviceInfo().
+  fuse::rt::clearError();
   if (target == FUSE_TARGET_CPU) {
     options.target = fuse::Target::CPU;
   } else if (fuse::rt::initCuda()) {
@@ -156,6 +159,19 @@ extern "C" fuse_program *fuse_compile(const char *mlirText, const char *entry,
   }
   llvm::Expected<std::unique_ptr<fuse::Executable>> executable =
       fuse::Executable::compile(*parsed.module, options);
+  // A driver too old for the PTX, say: auto runs on the CPU, and says why
+  // in the words of fuse-run's line.
+  if (!executable && target == FUSE_TARGET_AUTO && fuse::rt::kernelsRefused()) {
+    program->targetNote =
+        "the GPU cannot load the kernels (" +
+        llvm::StringRef(llvm::toString(executable.takeError()))
+            .split('\n')
+            .first.str() +
+        "); running on the CPU target";
+    fuse::rt::clearError();
+    options.target = fuse::Target::CPU;
+    executable = fuse::Executable::compile(*parsed.module, options);
+  }
   if (!executable) {
     setError(error, llvm::toString(executable.takeError()));
     return nullptr;
