@@ -12,7 +12,7 @@
 // EVEN: result 0: float64 [5] = [inf, inf, inf, inf, inf]  sum = inf
 // ODD: result 0: float64 [5] = [-inf, -inf, -inf, -inf, -inf]  sum = -inf
 
-func.func @pow(%a: tensor<?xf64>, %b: tensor<?xf64>) -> tensor<?xf64> {
+func.func @power(%a: tensor<?xf64>, %b: tensor<?xf64>) -> tensor<?xf64> {
   %r = fuse.pow %a, %b : tensor<?xf64>
   return %r : tensor<?xf64>
 }
