@@ -32,7 +32,7 @@
 // FUSED:      cuMemcpyAsync 4000000 HtoD
 // FUSED:      cuMemAlloc_v2 4000000
 // FUSED:      cuModuleGetFunction fused_add_relu_0
-// FUSED:      cuLaunchKernel fused_add_relu_0 grid=977,1,1 block=256,1,1
+// FUSED:      cuLaunchKernel fused_add_relu_0 grid=489,1,1 block=256,1,1
 // FUSED:      cuStreamSynchronize{{$}}
 // The inputs are freed as soon as the run ends, the result once it is back.
 // FUSED:      cuMemFree_v2 4000000
@@ -61,10 +61,10 @@
 // The sum gets its own buffer, freed right after relu_1 has read it.
 // EAGER:      cuMemAlloc_v2 4000000
 // EAGER:      cuModuleGetFunction add_0
-// EAGER:      cuLaunchKernel add_0 grid=977,1,1 block=256,1,1
+// EAGER:      cuLaunchKernel add_0 grid=489,1,1 block=256,1,1
 // EAGER:      cuMemAlloc_v2 4000000
 // EAGER:      cuModuleGetFunction relu_1
-// EAGER:      cuLaunchKernel relu_1 grid=977,1,1 block=256,1,1
+// EAGER:      cuLaunchKernel relu_1 grid=489,1,1 block=256,1,1
 // EAGER:      cuMemFree_v2 4000000
 // EAGER:      cuMemFree_v2 4000000
 // EAGER:      cuMemFree_v2 4000000
@@ -88,14 +88,14 @@
 // EVENTS-NEXT: cuEventCreate [[STOP0:e[0-9]+]]
 // EVENTS-NEXT: cuEventRecord [[START0]]
 // EVENTS-NEXT: cuModuleGetFunction add_0
-// EVENTS-NEXT: cuLaunchKernel add_0 grid=977,1,1 block=256,1,1
+// EVENTS-NEXT: cuLaunchKernel add_0 grid=489,1,1 block=256,1,1
 // EVENTS-NEXT: cuEventRecord [[STOP0]]
 // EVENTS-NEXT: cuMemAlloc_v2 4000000
 // EVENTS-NEXT: cuEventCreate [[START1:e[0-9]+]]
 // EVENTS-NEXT: cuEventCreate [[STOP1:e[0-9]+]]
 // EVENTS-NEXT: cuEventRecord [[START1]]
 // EVENTS-NEXT: cuModuleGetFunction relu_1
-// EVENTS-NEXT: cuLaunchKernel relu_1 grid=977,1,1 block=256,1,1
+// EVENTS-NEXT: cuLaunchKernel relu_1 grid=489,1,1 block=256,1,1
 // EVENTS-NEXT: cuEventRecord [[STOP1]]
 // EVENTS-NEXT: cuMemFree_v2 4000000
 // EVENTS-NEXT: cuStreamSynchronize{{$}}

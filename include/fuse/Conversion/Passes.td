@@ -32,16 +32,19 @@ def FuseMapToGPU : Pass<"fuse-map-to-gpu", "mlir::ModuleOp"> {
   let summary = "Map bufferized elementwise kernels to vectorized gpu.launch ops";
   let description = [{
     Every elementwise `linalg.generic` on memrefs becomes one `gpu.launch`
-    over a 1-D grid. Each thread owns one vector of `vector-bytes` bytes
-    (4 x f32, 8 x f16/bf16, 2 x f64) of the flattened iteration space: inputs
-    of the full shape are read with vector loads, broadcast inputs lane by
-    lane, results written with vector stores. The one thread whose vector
-    runs past the end runs the same vector code on lanes clamped to the last
-    element (its extra lanes rewrite that element with the same value), so
-    every size is correct, 0 included (the launch is skipped). The grid is computed from the dynamic sizes. The
-    launch is named after the kernel (`fuse.kernel`), so that outlining gives
-    `gpu.func @fused_add_relu_0`. The module gets `fuse.kernels`, the kernel
-    names in launch order.
+    over a 1-D grid of the flattened iteration space. Each thread owns one
+    vector of `vector-bytes` bytes of the narrowest operand (4 x f32, 8 x
+    f16/bf16, 2 x f64), or two, one block stride apart, when the body is
+    cheap. A thread whose vectors are all in range, in a launch whose
+    positions fit in 32 bits, takes the fast path: 32-bit positions, vector
+    loads and stores, broadcast inputs indexed by one division per thread
+    and read with vector loads when no vector crosses a row. Any other
+    thread (the one at the tail, every thread of a launch too large for 32
+    bits) computes its elements one at a time in 64 bits, so every size is
+    correct, 0 included (the launch is skipped). The grid is computed from
+    the dynamic sizes. The launch is named after the kernel (`fuse.kernel`),
+    so that outlining gives `gpu.func @fused_add_relu_0`. The module gets
+    `fuse.kernels`, the kernel names in launch order.
 
     With `profile`, each launch is bracketed by calls to the runtime,
     `fuse_kernel_begin(id, bytes)` and `fuse_kernel_end(id)`, where `id`
@@ -59,6 +62,7 @@ def FuseMapToGPU : Pass<"fuse-map-to-gpu", "mlir::ModuleOp"> {
     "mlir::arith::ArithDialect",
     "mlir::func::FuncDialect",
     "mlir::gpu::GPUDialect",
+    "mlir::LLVM::LLVMDialect",
     "mlir::memref::MemRefDialect",
     "mlir::scf::SCFDialect",
     "mlir::vector::VectorDialect",

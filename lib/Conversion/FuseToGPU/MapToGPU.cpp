@@ -1,13 +1,24 @@
 //===- MapToGPU.cpp - elementwise kernels to vectorized gpu.launch -------===//
 //
-// One gpu.launch per bufferized elementwise generic. The iteration space is
-// flattened; thread t of the 1-D grid owns elements [t*V, t*V + V), where V
-// elements of the narrowest operand fill `vector-bytes`. A full vector is
-// read and written with vector loads and stores (broadcast inputs are
-// gathered lane by lane). The one thread whose vector runs past the end runs
-// the same vector code on lanes clamped to the last element: its extra lanes
-// read, compute and write that element's value again, so the kernel body is
-// emitted once, not once per lane plus once for a scalar tail.
+// One gpu.launch per bufferized elementwise generic, over the flattened
+// iteration space. A thread owns one or two vectors of V lanes, V elements
+// of the narrowest operand filling `vector-bytes`; a block's threads cover
+// their first vectors, then their second ones, so that each of a warp's
+// accesses is contiguous.
+//
+// Two paths, with the body emitted on each:
+//  - the fast path, for a thread whose vectors are all in range in a launch
+//    whose positions fit in 32 bits (decided by the total, the same for
+//    every thread): i32 positions, one vector load per input and vector,
+//    one vector store per result and vector, no branch. A broadcast input
+//    is indexed by one division per thread (its first vector's multi-index;
+//    the others by adding the stride's digits, which the host computes),
+//    and read with vector loads when no vector crosses a row.
+//  - the generic path, for the thread at the tail and for launches beyond
+//    32 bits: the thread's positions one at a time, in 64 bits, those past
+//    the end skipped, in a loop that is not unrolled. Its divisions use a
+//    double-precision reciprocal from the host, so that no path calls the
+//    64-bit division subroutine.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +27,9 @@
 #include "fuse/Dialect/Fuse/Utils/Kernel.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
 
 namespace fuse {
@@ -28,36 +42,190 @@ using namespace fuse;
 
 namespace {
 
+/// What `vectorsPerThread` counts for a math function or a division, and
+/// the body cost times the vector width up to which a thread takes two
+/// vectors.
+constexpr int64_t kExpensiveOpCost = 10;
+constexpr int64_t kTwoVectorBudget = 48;
+
+/// How a launch covers the flattened iteration space: thread `t` of block
+/// `b` owns `vectors` vectors of `width` lanes; its vector `u` starts at
+/// b * perBlock() + u * stride() + t * width. One warp's accesses of a
+/// vector are contiguous, and the vectors of a thread one block stride
+/// apart, so a thread's loads are all in flight before its first use.
+struct Layout {
+  int64_t width;
+  int64_t vectors;
+  int64_t blockSize;
+
+  int64_t stride() const { return blockSize * width; }
+  int64_t perBlock() const { return vectors * stride(); }
+  int64_t lanes() const { return vectors * width; }
+  /// Elements from a thread's first position to the end of its last vector.
+  int64_t span() const { return (vectors - 1) * stride() + width; }
+};
+
+/// Values computed on the host for the kernel's broadcast indexing.
+struct HostSizes {
+  /// The iteration space's sizes, outermost first.
+  SmallVector<Value> sizes;
+  /// stride() in the mixed radix of `sizes` (digit 0 unbounded).
+  SmallVector<Value> strideDigits;
+  /// 1.0 / size as f64, for 64-bit division without a subroutine.
+  SmallVector<Value> reciprocals;
+};
+
 /// Emits the body of one launch for `op`.
 class KernelBuilder {
 public:
-  KernelBuilder(linalg::GenericOp op, OpBuilder &b, ArrayRef<Value> sizes,
-                Value total, int64_t width)
-      : op(op), b(b), loc(op.getLoc()), sizes(sizes), total(total),
-        width(width) {}
+  KernelBuilder(linalg::GenericOp op, OpBuilder &b, const HostSizes &host,
+                Value total, Layout layout)
+      : op(op), b(b), loc(op.getLoc()), host(host), total(total),
+        layout(layout), i32(b.getI32Type()), indexType(b.getIndexType()) {}
 
-  /// Emits the code of thread `thread` (an index).
-  void emit(Value thread) {
-    Value vectorWidth = index(width);
-    Value start = arith::MulIOp::create(b, loc, thread, vectorWidth);
-    Value end = arith::AddIOp::create(b, loc, start, vectorWidth);
+  /// Emits the code of thread `threadId` of block `blockId` (indices).
+  void emit(Value blockId, Value threadId) {
+    this->blockId = blockId;
+    this->threadId = threadId;
+    base = add(mul(blockId, constant(layout.perBlock(), indexType)),
+               mul(threadId, constant(layout.width, indexType)));
     for (OpOperand &operand : op->getOpOperands())
       if (isFlat(operand))
         flat[operand.getOperandNumber()] = flatten(operand.get());
 
     Value inRange =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, start, total);
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, base, total);
     auto ifInRange = scf::IfOp::create(b, loc, inRange);
     b.setInsertionPointToStart(&ifInRange.getThenRegion().front());
-    Value full =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, end, total);
-    emitVector(start, full);
+    // The fast path: every vector of the thread in range, and positions
+    // that fit in 32 bits, which the total decides for the whole launch.
+    Value end = add(base, constant(layout.span(), indexType));
+    Value full = cmp(arith::CmpIPredicate::ule, end, total);
+    Value small =
+        cmp(arith::CmpIPredicate::ult, total,
+            constant((int64_t(1) << 31) - layout.perBlock(), indexType));
+    emitPaths(arith::AndIOp::create(b, loc, full, small));
   }
 
 private:
-  Value index(int64_t value) {
-    return arith::ConstantIndexOp::create(b, loc, value);
+  //===--------------------------------------------------------------------===//
+  // Integer arithmetic in the type of its operands (i32 or index).
+  //===--------------------------------------------------------------------===//
+
+  Value constant(int64_t value, Type type) {
+    if (type.isIndex())
+      return arith::ConstantIndexOp::create(b, loc, value);
+    return arith::ConstantIntOp::create(b, loc, type, value);
   }
+
+  /// Positions never wrap: nuw lets LLVM fold constant offsets into
+  /// addresses after zero extension.
+  Value add(Value lhs, Value rhs) {
+    return arith::AddIOp::create(b, loc, lhs, rhs,
+                                 arith::IntegerOverflowFlags::nuw);
+  }
+  Value sub(Value lhs, Value rhs) {
+    return arith::SubIOp::create(b, loc, lhs, rhs);
+  }
+  Value mul(Value lhs, Value rhs) {
+    return arith::MulIOp::create(b, loc, lhs, rhs,
+                                 arith::IntegerOverflowFlags::nuw);
+  }
+  Value cmp(arith::CmpIPredicate predicate, Value lhs, Value rhs) {
+    return arith::CmpIOp::create(b, loc, predicate, lhs, rhs);
+  }
+  Value select(Value condition, Value lhs, Value rhs) {
+    return arith::SelectOp::create(b, loc, condition, lhs, rhs);
+  }
+
+  /// `value` (an index) in `type`, which holds it.
+  Value castTo(Value value, Type type) {
+    if (value.getType() == type)
+      return value;
+    return arith::IndexCastUIOp::create(b, loc, type, value);
+  }
+  Value toIndex(Value value) { return castTo(value, indexType); }
+
+  /// {quotient, remainder} of `value` by `size`, both of `value`'s type. In
+  /// 64 bits, through a double-precision reciprocal computed on the host and
+  /// one correction step, so that no path calls the 64-bit division
+  /// subroutine: positions are below 2^53, where the estimate is off by at
+  /// most one.
+  std::pair<Value, Value> divmod(Value value, int64_t dim) {
+    Type type = value.getType();
+    Value size = castTo(host.sizes[dim], type);
+    if (!type.isIndex())
+      return {arith::DivUIOp::create(b, loc, value, size),
+              arith::RemUIOp::create(b, loc, value, size)};
+    Type i64 = b.getI64Type(), f64 = b.getF64Type();
+    Value value64 = arith::IndexCastUIOp::create(b, loc, i64, value);
+    Value size64 = arith::IndexCastUIOp::create(b, loc, i64, size);
+    Value estimate = arith::FPToUIOp::create(
+        b, loc, i64,
+        arith::MulFOp::create(b, loc,
+                              arith::UIToFPOp::create(b, loc, f64, value64),
+                              host.reciprocals[dim]));
+    Value rest = arith::SubIOp::create(
+        b, loc, value64, arith::MulIOp::create(b, loc, estimate, size64));
+    Value one = arith::ConstantIntOp::create(b, loc, i64, 1);
+    Value zero = arith::ConstantIntOp::create(b, loc, i64, 0);
+    Value under = cmp(arith::CmpIPredicate::slt, rest, zero);
+    Value over = cmp(arith::CmpIPredicate::sge, rest, size64);
+    Value quotient = select(
+        under, arith::SubIOp::create(b, loc, estimate, one),
+        select(over, arith::AddIOp::create(b, loc, estimate, one), estimate));
+    Value remainder =
+        select(under, arith::AddIOp::create(b, loc, rest, size64),
+               select(over, arith::SubIOp::create(b, loc, rest, size64), rest));
+    return {arith::IndexCastUIOp::create(b, loc, indexType, quotient),
+            arith::IndexCastUIOp::create(b, loc, indexType, remainder)};
+  }
+
+  /// The multi-index of flat position `linear`.
+  SmallVector<Value> delinearize(Value linear) {
+    int64_t rank = host.sizes.size();
+    SmallVector<Value> indices(rank);
+    for (int64_t d = rank - 1; d > 0; --d)
+      std::tie(linear, indices[d]) = divmod(linear, d);
+    if (rank)
+      indices[0] = linear;
+    return indices;
+  }
+
+  /// `indices` plus `digits` (mixed radix of the sizes, every digit but
+  /// the outermost below its size).
+  SmallVector<Value> addDigits(ArrayRef<Value> indices,
+                               ArrayRef<Value> digits) {
+    SmallVector<Value> sum(indices);
+    if (sum.empty())
+      return sum;
+    Type type = indices.front().getType();
+    Value carry;
+    for (int64_t d = sum.size() - 1; d > 0; --d) {
+      Value size = castTo(host.sizes[d], type);
+      Value t = add(sum[d], digits[d]);
+      if (carry)
+        t = add(t, carry);
+      Value wraps = cmp(arith::CmpIPredicate::uge, t, size);
+      sum[d] = select(wraps, sub(t, size), t);
+      carry = select(wraps, constant(1, type), constant(0, type));
+    }
+    sum[0] = add(sum[0], digits[0]);
+    if (carry)
+      sum[0] = add(sum[0], carry);
+    return sum;
+  }
+
+  /// The digits of a step of one lane.
+  SmallVector<Value> unitDigits(Type type) {
+    SmallVector<Value> digits(host.sizes.size(), constant(0, type));
+    digits.back() = constant(1, type);
+    return digits;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Operands.
+  //===--------------------------------------------------------------------===//
 
   Type elementType(OpOperand &operand) {
     return cast<MemRefType>(operand.get().getType()).getElementType();
@@ -77,6 +245,19 @@ private:
     });
   }
 
+  /// Broadcast operands are read at multi-indices.
+  bool isBroadcast(OpOperand &operand) {
+    return !isFlat(operand) && !isUniform(operand);
+  }
+
+  /// A broadcast operand whose innermost dimension is the iteration
+  /// space's: within a row, its elements are contiguous.
+  bool followsRows(OpOperand &operand) {
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
+    return last && last.getPosition() == map.getNumDims() - 1;
+  }
+
   Value flatten(Value memref) {
     auto type = cast<MemRefType>(memref.getType());
     auto flatType =
@@ -87,167 +268,370 @@ private:
         /*strides=*/ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
   }
 
-  /// The multi-index of flat position `linear` in the iteration space.
-  SmallVector<Value> delinearize(Value linear) {
-    SmallVector<Value> indices(sizes.size());
-    for (int64_t d = sizes.size() - 1; d >= 0; --d) {
-      if (d == 0) {
-        indices[d] = linear;
-        break;
-      }
-      indices[d] = arith::RemUIOp::create(b, loc, linear, sizes[d]);
-      linear = arith::DivUIOp::create(b, loc, linear, sizes[d]);
-    }
-    return indices;
-  }
-
-  /// Loads the element of a broadcast input at iteration point `indices`.
-  Value loadBroadcast(OpOperand &operand, ArrayRef<Value> indices) {
+  /// The indices of `operand` at iteration point `indices`.
+  SmallVector<Value> operandIndices(OpOperand &operand,
+                                    ArrayRef<Value> indices) {
     SmallVector<Value> at;
     for (AffineExpr expr : op.getMatchingIndexingMap(&operand).getResults()) {
       if (auto dim = dyn_cast<AffineDimExpr>(expr))
-        at.push_back(indices[dim.getPosition()]);
+        at.push_back(toIndex(indices[dim.getPosition()]));
       else
-        at.push_back(index(0));
+        at.push_back(constant(0, indexType));
     }
-    return memref::LoadOp::create(b, loc, operand.get(), at);
+    return at;
   }
 
-  /// Lane l's element, start + l, clamped to the last one: the same
-  /// position as start + l whenever the vector is full. Created where they
-  /// are used, so that the full path keeps no registers for them.
-  SmallVector<Value> clampedPositions(Value start) {
-    Value last = arith::SubIOp::create(b, loc, total, index(1));
-    SmallVector<Value> positions;
-    for (int64_t lane = 0; lane < width; ++lane)
-      positions.push_back(arith::MinUIOp::create(
-          b, loc, arith::AddIOp::create(b, loc, start, index(lane)), last));
-    return positions;
-  }
-
-  /// The vector of `operand` at the thread's lanes: one vector load when
-  /// the vector is full, else element by element at the clamped positions.
-  Value loadFlat(OpOperand &operand, Value start, Value full) {
-    Type element = elementType(operand);
-    auto vectorType = VectorType::get({width}, element);
-    Value memref = flat[operand.getOperandNumber()];
-    auto ifFull = scf::IfOp::create(b, loc, TypeRange{vectorType}, full,
-                                    /*addThenBlock=*/true,
-                                    /*addElseBlock=*/true);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifFull.thenBlock());
-    Value vector =
-        vector::LoadOp::create(b, loc, vectorType, memref, ValueRange{start},
-                               /*nontemporal=*/false, alignment(element));
-    scf::YieldOp::create(b, loc, vector);
-    b.setInsertionPointToStart(ifFull.elseBlock());
-    scf::YieldOp::create(b, loc,
-                         gather(memref, vectorType, clampedPositions(start)));
-    return ifFull.getResult(0);
-  }
-
-  Value gather(Value memref, VectorType type, ArrayRef<Value> positions) {
-    SmallVector<Value> elements;
-    for (Value position : positions)
-      elements.push_back(
-          memref::LoadOp::create(b, loc, memref, ValueRange{position}));
-    return vector::FromElementsOp::create(b, loc, type, elements);
-  }
-
-  void scatter(Value value, Value memref, ArrayRef<Value> positions) {
-    for (auto [lane, position] : llvm::enumerate(positions)) {
-      Value scalar = vector::ExtractOp::create(b, loc, value, lane);
-      memref::StoreOp::create(b, loc, scalar, memref, ValueRange{position});
-    }
-  }
-
-  void emitVector(Value start, Value full) {
-    Block &body = op.getRegion().front();
-    IRMapping mapping;
-    // Lane positions for the accesses made element by element on every
-    // path (broadcast and i1 operands), created once when first needed.
-    std::optional<SmallVector<Value>> positions;
-    auto lanePositions = [&]() -> ArrayRef<Value> {
-      if (!positions)
-        positions = clampedPositions(start);
-      return *positions;
-    };
-    std::optional<SmallVector<SmallVector<Value>>> laneIndices;
-    auto lanes = [&]() -> ArrayRef<SmallVector<Value>> {
-      if (!laneIndices) {
-        laneIndices.emplace();
-        for (Value position : lanePositions())
-          laneIndices->push_back(delinearize(position));
-      }
-      return *laneIndices;
-    };
-
-    for (OpOperand *operand : op.getDpsInputOperands()) {
-      Type element = elementType(*operand);
-      auto vectorType = VectorType::get({width}, element);
-      Value value;
-      if (isUniform(*operand)) {
-        Value scalar = loadBroadcast(*operand, {});
-        value = vector::BroadcastOp::create(b, loc, vectorType, scalar);
-      } else if (isFlat(*operand) && !element.isInteger(1)) {
-        value = loadFlat(*operand, start, full);
-      } else if (isFlat(*operand)) {
-        // i1 is bit-packed in vectors but byte-sized in memory.
-        value = gather(flat[operand->getOperandNumber()], vectorType,
-                       lanePositions());
-      } else {
-        // A broadcast input is strided: gathered lane by lane.
-        SmallVector<Value> elements;
-        for (int64_t lane = 0; lane < width; ++lane)
-          elements.push_back(loadBroadcast(*operand, lanes()[lane]));
-        value = vector::FromElementsOp::create(b, loc, vectorType, elements);
-      }
-      mapping.map(body.getArgument(operand->getOperandNumber()), value);
-    }
-
-    for (Operation &inner : body.without_terminator())
-      vectorizeOp(inner, mapping);
-
-    auto yield = cast<linalg::YieldOp>(body.getTerminator());
-    for (auto [init, yielded] :
-         llvm::zip(op.getDpsInitsMutable(), yield.getOperands())) {
-      Value value = lookupVector(yielded, mapping);
-      Value target = flat[init.getOperandNumber()];
-      Type element = elementType(init);
-      if (element.isInteger(1)) {
-        scatter(value, target, lanePositions());
-        continue;
-      }
-      auto ifFull = scf::IfOp::create(b, loc, full, /*withElseRegion=*/true);
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(ifFull.thenBlock());
-      vector::StoreOp::create(b, loc, value, target, ValueRange{start},
-                              /*nontemporal=*/false, alignment(element));
-      b.setInsertionPointToStart(ifFull.elseBlock());
-      scatter(value, target, clampedPositions(start));
-    }
+  Value loadAt(OpOperand &operand, ArrayRef<Value> indices) {
+    return memref::LoadOp::create(b, loc, operand.get(),
+                                  operandIndices(operand, indices));
   }
 
   /// Vector accesses are aligned to the vector size, up to 16 bytes: every
-  /// buffer is allocated 16-byte aligned and start is a multiple of width.
+  /// buffer is allocated 16-byte aligned, positions of vectors are multiples
+  /// of the width, and so are the rows of a broadcast operand read with
+  /// vectors.
   llvm::MaybeAlign alignment(Type element) {
     return llvm::MaybeAlign(
-        std::min<int64_t>(16, width * storageBytes(element)));
+        std::min<int64_t>(16, layout.width * storageBytes(element)));
   }
 
-  Value lookupVector(Value scalar, IRMapping &mapping) {
+  VectorType vectorType(Type element, int64_t lanes) {
+    return VectorType::get({lanes}, element);
+  }
+
+  /// One vector of all lanes from the thread's `parts`, one per vector.
+  Value concat(ArrayRef<Value> parts) {
+    Value whole = parts.front();
+    for (Value next : parts.drop_front()) {
+      int64_t lanes =
+          cast<VectorType>(whole.getType()).getNumElements() + layout.width;
+      whole = vector::ShuffleOp::create(
+          b, loc, whole, next, llvm::to_vector(llvm::seq<int64_t>(0, lanes)));
+    }
+    return whole;
+  }
+
+  /// Vector `u` of the thread's lanes of `whole`.
+  Value part(Value whole, int64_t u) {
+    if (layout.vectors == 1)
+      return whole;
+    return vector::ShuffleOp::create(
+        b, loc, whole, whole,
+        llvm::to_vector(
+            llvm::seq<int64_t>(u * layout.width, (u + 1) * layout.width)));
+  }
+
+  Value fromElements(Type element, ArrayRef<Value> elements) {
+    return vector::FromElementsOp::create(
+        b, loc, vectorType(element, elements.size()), elements);
+  }
+
+  //===--------------------------------------------------------------------===//
+  // The thread's positions.
+  //===--------------------------------------------------------------------===//
+
+  /// The start of each of the thread's vectors, in `type`. In i32 computed
+  /// from the block and thread ids, so that LLVM sees 32-bit positions.
+  SmallVector<Value> vectorStarts(Type type) {
+    Value start = base;
+    if (!type.isIndex())
+      start = add(mul(castTo(blockId, type), constant(layout.perBlock(), type)),
+                  mul(castTo(threadId, type), constant(layout.width, type)));
+    SmallVector<Value> starts;
+    for (int64_t u = 0; u < layout.vectors; ++u)
+      starts.push_back(
+          u == 0 ? start : add(start, constant(u * layout.stride(), type)));
+    return starts;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Loads and stores.
+  //===--------------------------------------------------------------------===//
+
+  /// The inputs that are read per path (not uniform), in operand order.
+  SmallVector<OpOperand *> pathInputs() {
+    SmallVector<OpOperand *> inputs;
+    for (OpOperand *operand : op.getDpsInputOperands())
+      if (!isUniform(*operand))
+        inputs.push_back(operand);
+    return inputs;
+  }
+
+  /// Whether a row of the iteration space is a whole number of vectors, so
+  /// that no vector crosses a row: known, or checked at run time.
+  std::optional<bool> staticRowAligned() {
+    if (auto size = getConstantIntValue(host.sizes.back()))
+      return *size % layout.width == 0;
+    return std::nullopt;
+  }
+
+  /// The vector of broadcast `operand` at the thread's vector `u` whose
+  /// first lane is at `indices`, when no vector crosses a row: one vector
+  /// load along the row, or one element for the whole vector.
+  Value loadRowVector(OpOperand &operand, ArrayRef<Value> indices) {
+    Type element = elementType(operand);
+    if (followsRows(operand) && !element.isInteger(1))
+      return vector::LoadOp::create(b, loc, vectorType(element, layout.width),
+                                    operand.get(),
+                                    operandIndices(operand, indices),
+                                    /*nontemporal=*/false, alignment(element));
+    if (followsRows(operand)) {
+      SmallVector<Value> lanes;
+      SmallVector<Value> at(indices);
+      for (int64_t lane = 0; lane < layout.width; ++lane) {
+        lanes.push_back(loadAt(operand, at));
+        if (lane + 1 < layout.width)
+          at.back() = add(at.back(), constant(1, at.back().getType()));
+      }
+      return fromElements(element, lanes);
+    }
+    return vector::BroadcastOp::create(
+        b, loc, vectorType(element, layout.width), loadAt(operand, indices));
+  }
+
+  /// Every lane's multi-index, stepping from each vector's first.
+  SmallVector<SmallVector<Value>>
+  laneIndices(ArrayRef<SmallVector<Value>> starts) {
+    SmallVector<SmallVector<Value>> lanes;
+    for (ArrayRef<Value> start : starts) {
+      SmallVector<Value> at(start);
+      SmallVector<Value> unit = unitDigits(start.front().getType());
+      for (int64_t lane = 0; lane < layout.width; ++lane) {
+        lanes.push_back(at);
+        if (lane + 1 < layout.width)
+          at = addDigits(at, unit);
+      }
+    }
+    return lanes;
+  }
+
+  /// The inputs of a thread whose vectors are all in range, with positions
+  /// in `type`.
+  SmallVector<Value> loadFull(ArrayRef<OpOperand *> inputs, Type type) {
+    SmallVector<Value> starts = vectorStarts(type);
+    SmallVector<Value> values(inputs.size());
+    SmallVector<unsigned> broadcast;
+    for (auto [i, operand] : llvm::enumerate(inputs)) {
+      Type element = elementType(*operand);
+      Value memref = flat.lookup(operand->getOperandNumber());
+      if (isBroadcast(*operand)) {
+        broadcast.push_back(i);
+      } else if (!element.isInteger(1)) {
+        SmallVector<Value> parts;
+        for (Value start : starts)
+          parts.push_back(vector::LoadOp::create(
+              b, loc, vectorType(element, layout.width), memref,
+              ValueRange{toIndex(start)}, /*nontemporal=*/false,
+              alignment(element)));
+        values[i] = concat(parts);
+      } else {
+        // i1 is bit-packed in vectors but byte-sized in memory.
+        SmallVector<Value> lanes;
+        for (Value start : starts)
+          for (int64_t lane = 0; lane < layout.width; ++lane)
+            lanes.push_back(memref::LoadOp::create(
+                b, loc, memref,
+                ValueRange{
+                    toIndex(lane ? add(start, constant(lane, type)) : start)}));
+        values[i] = fromElements(element, lanes);
+      }
+    }
+    if (broadcast.empty())
+      return values;
+
+    // Broadcast inputs: the multi-index of the first vector by division,
+    // the others by adding the stride's digits.
+    SmallVector<SmallVector<Value>> vectorIndices = {delinearize(starts[0])};
+    SmallVector<Value> strideDigits;
+    for (Value digit : host.strideDigits)
+      strideDigits.push_back(castTo(digit, type));
+    for (int64_t u = 1; u < layout.vectors; ++u)
+      vectorIndices.push_back(addDigits(vectorIndices.back(), strideDigits));
+
+    auto byRows = [&]() {
+      SmallVector<Value> loaded;
+      for (unsigned i : broadcast) {
+        SmallVector<Value> parts;
+        for (ArrayRef<Value> indices : vectorIndices)
+          parts.push_back(loadRowVector(*inputs[i], indices));
+        loaded.push_back(concat(parts));
+      }
+      return loaded;
+    };
+    auto byLanes = [&]() {
+      SmallVector<SmallVector<Value>> lanes = laneIndices(vectorIndices);
+      SmallVector<Value> loaded;
+      for (unsigned i : broadcast) {
+        SmallVector<Value> elements;
+        for (ArrayRef<Value> indices : lanes)
+          elements.push_back(loadAt(*inputs[i], indices));
+        loaded.push_back(fromElements(elementType(*inputs[i]), elements));
+      }
+      return loaded;
+    };
+    SmallVector<Value> loaded;
+    std::optional<bool> rowAligned = staticRowAligned();
+    if (rowAligned) {
+      loaded = *rowAligned ? byRows() : byLanes();
+    } else {
+      SmallVector<Type> types;
+      for (unsigned i : broadcast)
+        types.push_back(vectorType(elementType(*inputs[i]), layout.lanes()));
+      Value lastSize = host.sizes.back();
+      Value aligned =
+          cmp(arith::CmpIPredicate::eq,
+              arith::RemUIOp::create(b, loc, lastSize,
+                                     constant(layout.width, indexType)),
+              constant(0, indexType));
+      auto ifAligned = scf::IfOp::create(b, loc, types, aligned,
+                                         /*addThenBlock=*/true,
+                                         /*addElseBlock=*/true);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifAligned.thenBlock());
+      scf::YieldOp::create(b, loc, byRows());
+      b.setInsertionPointToStart(ifAligned.elseBlock());
+      scf::YieldOp::create(b, loc, byLanes());
+      b.setInsertionPointAfter(ifAligned);
+      loaded = SmallVector<Value>(ifAligned.getResults());
+    }
+    for (auto [i, value] : llvm::zip(broadcast, loaded))
+      values[i] = value;
+    return values;
+  }
+
+  /// The generic path: the thread's positions one at a time, in 64 bits,
+  /// those past the end skipped. It runs in the thread at the tail of a
+  /// launch, and in every thread of a launch too large for 32-bit
+  /// positions; the body is emitted for one element, so that the path adds
+  /// little code and holds few registers.
+  void emitElementLoop(const DenseMap<Value, Value> &uniform) {
+    Block &body = op.getRegion().front();
+    auto loop = scf::ForOp::create(b, loc, constant(0, indexType),
+                                   constant(layout.lanes(), indexType),
+                                   constant(1, indexType));
+    // Unrolled, the loop would be the body once per lane again.
+    MLIRContext *context = b.getContext();
+    loop->setAttr("llvm.loop_annotation",
+                  LLVM::LoopAnnotationAttr::get(
+                      context, {}, {}, {},
+                      LLVM::LoopUnrollAttr::get(context, b.getBoolAttr(true),
+                                                {}, {}, {}, {}, {}, {}),
+                      {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value k = loop.getInductionVar();
+    Value width = constant(layout.width, indexType);
+    Value position = add(base, add(mul(arith::DivUIOp::create(b, loc, k, width),
+                                       constant(layout.stride(), indexType)),
+                                   arith::RemUIOp::create(b, loc, k, width)));
+    auto ifInRange = scf::IfOp::create(
+        b, loc, cmp(arith::CmpIPredicate::ult, position, total));
+    b.setInsertionPointToStart(&ifInRange.getThenRegion().front());
+    // The body computes on one-lane vectors, as the C library's and
+    // libdevice's vector lowerings see it on the fast path.
+    IRMapping mapping;
+    for (auto [argument, scalar] : uniform)
+      mapping.map(argument, fromElements(scalar.getType(), {scalar}));
+    std::optional<SmallVector<Value>> indices;
+    for (OpOperand *operand : pathInputs()) {
+      Value value;
+      if (isBroadcast(*operand)) {
+        if (!indices)
+          indices = delinearize(position);
+        value = loadAt(*operand, *indices);
+      } else {
+        value = memref::LoadOp::create(b, loc,
+                                       flat.lookup(operand->getOperandNumber()),
+                                       ValueRange{position});
+      }
+      mapping.map(body.getArgument(operand->getOperandNumber()),
+                  fromElements(value.getType(), {value}));
+    }
+    for (Operation &inner : body.without_terminator())
+      vectorizeOp(inner, mapping, 1);
+    auto yield = cast<linalg::YieldOp>(body.getTerminator());
+    for (auto [init, yielded] :
+         llvm::zip(op.getDpsInitsMutable(), yield.getOperands()))
+      memref::StoreOp::create(b, loc,
+                              vector::ExtractOp::create(
+                                  b, loc, lookupVector(yielded, mapping, 1), 0),
+                              flat.lookup(init.getOperandNumber()),
+                              ValueRange{position});
+  }
+
+  void storeFull(ArrayRef<std::pair<Value, Value>> results, Type type) {
+    SmallVector<Value> starts = vectorStarts(type);
+    for (auto [value, memref] : results) {
+      Type element = cast<VectorType>(value.getType()).getElementType();
+      for (auto [u, start] : llvm::enumerate(starts)) {
+        Value vector = part(value, u);
+        if (!element.isInteger(1)) {
+          vector::StoreOp::create(b, loc, vector, memref,
+                                  ValueRange{toIndex(start)},
+                                  /*nontemporal=*/false, alignment(element));
+          continue;
+        }
+        for (int64_t lane = 0; lane < layout.width; ++lane) {
+          Value scalar = vector::ExtractOp::create(b, loc, vector, lane);
+          memref::StoreOp::create(
+              b, loc, scalar, memref,
+              ValueRange{
+                  toIndex(lane ? add(start, constant(lane, type)) : start)});
+        }
+      }
+    }
+  }
+
+  /// Loads, computes and stores, on the fast path (every vector of the
+  /// thread in range, positions in 32 bits: one straight block) or on the
+  /// generic one (element by element).
+  void emitPaths(Value fast) {
+    Block &body = op.getRegion().front();
+    SmallVector<OpOperand *> inputs = pathInputs();
+    DenseMap<Value, Value> uniform;
+    for (OpOperand *operand : op.getDpsInputOperands())
+      if (isUniform(*operand))
+        uniform[body.getArgument(operand->getOperandNumber())] =
+            loadAt(*operand, {});
+
+    auto ifFast = scf::IfOp::create(b, loc, fast, /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifFast.thenBlock());
+    IRMapping mapping;
+    for (auto [argument, scalar] : uniform)
+      mapping.map(
+          argument,
+          vector::BroadcastOp::create(
+              b, loc, vectorType(scalar.getType(), layout.lanes()), scalar));
+    for (auto [operand, value] : llvm::zip(inputs, loadFull(inputs, i32)))
+      mapping.map(body.getArgument(operand->getOperandNumber()), value);
+    for (Operation &inner : body.without_terminator())
+      vectorizeOp(inner, mapping, layout.lanes());
+    auto yield = cast<linalg::YieldOp>(body.getTerminator());
+    SmallVector<std::pair<Value, Value>> results;
+    for (auto [init, yielded] :
+         llvm::zip(op.getDpsInitsMutable(), yield.getOperands()))
+      results.push_back({lookupVector(yielded, mapping, layout.lanes()),
+                         flat.lookup(init.getOperandNumber())});
+    storeFull(results, i32);
+
+    b.setInsertionPointToStart(ifFast.elseBlock());
+    emitElementLoop(uniform);
+  }
+
+  Value lookupVector(Value scalar, IRMapping &mapping, int64_t lanes) {
     if (Value mapped = mapping.lookupOrNull(scalar))
       return mapped;
     // A value from outside the body is the same in every lane.
-    auto type = VectorType::get({width}, scalar.getType());
-    Value splat = vector::BroadcastOp::create(b, loc, type, scalar);
+    Value splat = vector::BroadcastOp::create(
+        b, loc, vectorType(scalar.getType(), lanes), scalar);
     mapping.map(scalar, splat);
     return splat;
   }
 
-  void vectorizeOp(Operation &inner, IRMapping &mapping) {
+  void vectorizeOp(Operation &inner, IRMapping &mapping, int64_t lanes) {
     if (auto constant = dyn_cast<arith::ConstantOp>(inner)) {
-      auto type = VectorType::get({width}, constant.getType());
+      auto type = vectorType(constant.getType(), lanes);
       auto value = DenseElementsAttr::get(type, constant.getValue());
       mapping.map(constant.getResult(),
                   arith::ConstantOp::create(b, loc, type, value).getResult());
@@ -255,9 +639,9 @@ private:
     }
     OperationState state(inner.getLoc(), inner.getName());
     for (Value operand : inner.getOperands())
-      state.addOperands(lookupVector(operand, mapping));
+      state.addOperands(lookupVector(operand, mapping, lanes));
     for (Type type : inner.getResultTypes())
-      state.addTypes(VectorType::get({width}, type));
+      state.addTypes(vectorType(type, lanes));
     state.addAttributes(inner.getAttrs());
     Operation *vectorized = b.create(state);
     mapping.map(inner.getResults(), vectorized->getResults());
@@ -266,9 +650,11 @@ private:
   linalg::GenericOp op;
   OpBuilder &b;
   Location loc;
-  ArrayRef<Value> sizes;
+  const HostSizes &host;
   Value total;
-  int64_t width;
+  Layout layout;
+  Type i32, indexType;
+  Value blockId, threadId, base;
   DenseMap<unsigned, Value> flat;
 };
 
@@ -276,8 +662,7 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
   using Base::Base;
 
   void runOnOperation() override {
-    if (blockSize <= 0 || blockSize > fuse::kMaxBlockSize ||
-        vectorBytes <= 0) {
+    if (blockSize <= 0 || blockSize > fuse::kMaxBlockSize || vectorBytes <= 0) {
       getOperation().emitError("block-size must be in [1, ")
           << fuse::kMaxBlockSize << "] (a CUDA block has at most "
           << fuse::kMaxBlockSize
@@ -321,6 +706,24 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
     declare("fuse_kernel_end", {i64});
   }
 
+  /// Two vectors per thread halve the share of each element in the
+  /// thread's fixed work (ids, bounds, addresses) and double the bytes in
+  /// flight; a body that costs much more than that work gains little from
+  /// it and would double the kernel's code.
+  static int64_t vectorsPerThread(linalg::GenericOp op, int64_t width) {
+    int64_t cost = 0;
+    for (Operation &inner : op.getRegion().front().without_terminator()) {
+      if (isa<arith::ConstantOp>(inner))
+        continue;
+      bool expensive =
+          isa<math::MathDialect>(inner.getDialect()) ||
+          isa<arith::DivFOp, arith::RemFOp, arith::DivSIOp, arith::DivUIOp,
+              arith::RemSIOp, arith::RemUIOp>(inner);
+      cost += expensive ? kExpensiveOpCost : 1;
+    }
+    return cost * width <= kTwoVectorBudget ? 2 : 1;
+  }
+
   /// Bytes the kernel reads and writes: each distinct input once, each
   /// output once (also when it overwrites an input in place), in full.
   Value bytesMoved(OpBuilder &b, Location loc, linalg::GenericOp op) {
@@ -349,11 +752,14 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
     Value out = op.getDpsInits().front();
     auto outType = cast<MemRefType>(out.getType());
 
-    SmallVector<Value> sizes;
+    HostSizes host;
     Value total = arith::ConstantIndexOp::create(b, loc, 1);
     for (int64_t d = 0; d < outType.getRank(); ++d) {
-      Value size = memref::DimOp::create(b, loc, out, d);
-      sizes.push_back(size);
+      Value size = outType.isDynamicDim(d)
+                       ? Value(memref::DimOp::create(b, loc, out, d))
+                       : Value(arith::ConstantIndexOp::create(
+                             b, loc, outType.getDimSize(d)));
+      host.sizes.push_back(size);
       total = arith::MulIOp::create(b, loc, total, size);
     }
 
@@ -370,14 +776,49 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
     }
     if (onlyI1)
       narrowest = 1;
-    int64_t width = std::max<int64_t>(1, vectorBytes / narrowest);
+    Layout layout;
+    layout.width = std::max<int64_t>(1, vectorBytes / narrowest);
+    layout.blockSize = blockSize;
+    layout.vectors = vectorsPerThread(op, layout.width);
 
-    // ceil(ceil(total / width) / blockSize) blocks; none when empty, where
-    // a launch of 0 blocks would be an error.
-    Value threads = arith::CeilDivUIOp::create(
-        b, loc, total, arith::ConstantIndexOp::create(b, loc, width));
+    // Broadcast inputs are indexed by multi-index: the host computes what
+    // the threads share, the stride between a thread's vectors in the
+    // radix of the sizes and the sizes' reciprocals.
+    bool broadcasts =
+        llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *in) {
+          AffineMap map = op.getMatchingIndexingMap(in);
+          return !map.isIdentity() &&
+                 !llvm::all_of(map.getResults(), [](AffineExpr e) {
+                   return isa<AffineConstantExpr>(e);
+                 });
+        });
+    if (broadcasts) {
+      Value rest = arith::ConstantIndexOp::create(b, loc, layout.stride());
+      host.strideDigits.resize(host.sizes.size());
+      for (int64_t d = host.sizes.size() - 1; d > 0; --d) {
+        host.strideDigits[d] =
+            arith::RemUIOp::create(b, loc, rest, host.sizes[d]);
+        rest = arith::DivUIOp::create(b, loc, rest, host.sizes[d]);
+      }
+      host.strideDigits[0] = rest;
+      Value one = arith::ConstantFloatOp::create(b, loc, b.getF64Type(),
+                                                 llvm::APFloat(1.0));
+      // The outermost index is the quotient that is left: no division.
+      host.reciprocals.push_back(nullptr);
+      for (Value size : ArrayRef<Value>(host.sizes).drop_front())
+        host.reciprocals.push_back(arith::DivFOp::create(
+            b, loc, one,
+            arith::UIToFPOp::create(
+                b, loc, b.getF64Type(),
+                arith::IndexCastUIOp::create(b, loc, b.getI64Type(), size))));
+    }
+
+    // ceil(total / perBlock) blocks; none when empty, where a launch of 0
+    // blocks would be an error.
+    Value grid = arith::CeilDivUIOp::create(
+        b, loc, total,
+        arith::ConstantIndexOp::create(b, loc, layout.perBlock()));
     Value blockDim = arith::ConstantIndexOp::create(b, loc, blockSize);
-    Value grid = arith::CeilDivUIOp::create(b, loc, threads, blockDim);
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     Value nonEmpty =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, total, zero);
@@ -403,10 +844,8 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
                            ValueRange{kernelId});
     }
     b.setInsertionPointToStart(&launch.getBody().front());
-    Value thread = arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, launch.getBlockIds().x, blockDim),
-        launch.getThreadIds().x);
-    KernelBuilder(op, b, sizes, total, width).emit(thread);
+    KernelBuilder(op, b, host, total, layout)
+        .emit(launch.getBlockIds().x, launch.getThreadIds().x);
     b.setInsertionPointToEnd(&launch.getBody().front());
     gpu::TerminatorOp::create(b, loc);
     op.erase();

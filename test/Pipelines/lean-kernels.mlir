@@ -1,0 +1,46 @@
+// RUN: fuse-opt %s --emit=ptx | FileCheck %s
+// RUN: fuse-opt %s --emit=ptx | FileCheck %s --check-prefix=DIV
+
+// What keeps the kernels lean, in their PTX: two 16-byte vectors per thread
+// for cheap bodies, 32-bit positions on the fast path (one mul.wide.u32
+// per address), one 32-bit remainder per thread for a broadcast operand and
+// vector loads of it, no 64-bit division (its subroutine), and the request
+// for full occupancy that caps registers at 32.
+
+// CHECK-LABEL: .entry fused_add_relu_0(
+// CHECK:       .maxntid 256, 1, 1
+// CHECK-NEXT:  .minnctapersm 8
+// CHECK:       mul.wide.u32 {{.*}}, 4;
+// CHECK:       ld.global.v4.b32 {{.*}}, [[[A:%rd[0-9]+]]];
+// CHECK:       ld.global.v4.b32 {{.*}}, [[[A]]+4096];
+// CHECK:       ld.global.v4.b32 {{.*}}, [[[B:%rd[0-9]+]]];
+// CHECK:       ld.global.v4.b32 {{.*}}, [[[B]]+4096];
+// CHECK:       st.global.v4.b32 [[[O:%rd[0-9]+]]{{(\+4096)?}}],
+// CHECK:       st.global.v4.b32 [[[O]]{{(\+4096)?}}],
+// CHECK-NOT:   .entry
+// CHECK-NOT:   div.u64
+// CHECK-NOT:   rem.u64
+func.func @add_relu(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = fuse.add %a, %b : tensor<?xf32>
+  %1 = fuse.relu %0 : tensor<?xf32>
+  return %1 : tensor<?xf32>
+}
+
+// The bias is read with vector loads (two for x, two for the bias), and
+// the generic path divides with a double-precision reciprocal.
+// CHECK-LABEL: .entry add_1(
+// CHECK-COUNT-4: ld.global.v4.b32
+// One 32-bit remainder per thread, no other division.
+// DIV-LABEL:   .entry add_1(
+// DIV-NOT:     {{(rem|div)\.u64}}
+// DIV:         rem.u32
+// DIV-NOT:     {{(rem|div)\.u(32|64)}}
+// DIV:         cvt.rn.f64.u64
+// DIV-NOT:     {{(rem|div)\.u(32|64)}}
+// DIV:         cvt.rzi.u64.f64
+// DIV-NOT:     {{(rem|div)\.u(32|64)}}
+// DIV:         ret;
+func.func @bias(%x: tensor<?x?xf32>, %b: tensor<?xf32>) -> tensor<?x?xf32> {
+  %0 = fuse.add %x, %b : tensor<?x?xf32>, tensor<?xf32> -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
