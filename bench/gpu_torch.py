@@ -1,11 +1,22 @@
 """PyTorch eager vs torch.compile on the programs of the GPU check.
 
-Runs on the GPU machine (PyTorch with CUDA). For each program and size:
-time per call (CUDA events, median of 20 after warm-up), kernels per call
-(torch.profiler), GB/s from the bytes fuse's report counts for the fused
-program (what a fused kernel must move). Prints one table.
+usage: gpu_torch.py [--sizes 1000000,100000000] [--json FILE] [--budget S]
+
+Runs on the GPU machine (PyTorch with CUDA). For each program of
+scripts/gpu-check and each size: time per call (CUDA events, median of 20
+after warm-up), kernels per call (torch.profiler), GB/s from the bytes fuse's
+report counts for the fused program (what a fused kernel must move), and for
+torch.compile the seconds its first call took (compiling). Prints one table;
+--json appends one JSON object per row to FILE. A size N is N elements for
+the one-dimensional programs and N // 1024 rows of 1024 for the others.
+torch.compile specializes on each size (dynamic=False), as a fixed-shape
+model would. --budget stops starting new rows after S seconds (the rows
+left are printed as skipped), so that the GPU check fits its time.
 """
+import argparse
+import json
 import sys
+import time
 
 try:
     import torch
@@ -22,19 +33,44 @@ def add_relu(a, b):
     return torch.relu(a + b)
 
 
+def chain(x, z):
+    return torch.tanh(torch.exp(-torch.abs(x - z)) * x)
+
+
+def two_outputs(x, y):
+    s = x + y
+    g = torch.sigmoid(s)
+    return s * g, g
+
+
+def broadcast(x, gamma):
+    return torch.relu(x * torch.sigmoid(gamma))
+
+
 def mlp_epilogue(x, bias, residual):
     return (torch.nn.functional.gelu(x + bias, approximate="tanh") + residual) * 0.5
 
 
-# name -> (function, input shapes for size n, bytes moved by the fused kernel)
+def rows(n):
+    return max(1, n // 1024)
+
+
+# name -> (function, input shapes for size n, bytes the fused kernel moves:
+# fuse's report, every input read and every result written once)
 PROGRAMS = {
     "add_relu": (add_relu, lambda n: [(n,), (n,)], lambda n: 12 * n),
-    "mlp_epilogue": (
-        mlp_epilogue,
-        lambda n: [(n // 1024, 1024), (1024,), (n // 1024, 1024)],
-        lambda n: 12 * n + 4 * 1024,
-    ),
+    "chain": (chain, lambda n: [(n,), (n,)], lambda n: 12 * n),
+    "two_outputs": (two_outputs, lambda n: [(n,), (n,)], lambda n: 16 * n),
+    "broadcast": (broadcast, lambda n: [(rows(n), 1024), (1024,)],
+                  lambda n: 8 * rows(n) * 1024 + 4 * 1024),
+    "mlp_epilogue": (mlp_epilogue,
+                     lambda n: [(rows(n), 1024), (1024,), (rows(n), 1024)],
+                     lambda n: 12 * rows(n) * 1024 + 4 * 1024),
 }
+
+
+def elements(name, n):
+    return n if name in ("add_relu", "chain", "two_outputs") else rows(n) * 1024
 
 
 def time_ms(fn, args, repeats=20):
@@ -65,17 +101,57 @@ def kernels_per_call(fn, args):
 
 
 def main():
-    print(f"{'program':16} {'variant':14} {'elements':>10} {'kernels':>7} {'ms':>10} {'GB/s':>9}")
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", default="1000000,100000000",
+                        help="comma-separated sizes (default 1e6 and 1e8)")
+    parser.add_argument("--json", help="append one JSON object per row to FILE")
+    parser.add_argument("--budget", type=float, default=None,
+                        help="start no new row after S seconds")
+    args = parser.parse_args()
+    sizes = [int(float(s)) for s in args.sizes.split(",")]
+    started = time.monotonic()
+    print(f"torch {torch.__version__} on {torch.cuda.get_device_name()}")
+    print(f"{'program':16} {'variant':14} {'elements':>10} {'kernels':>7} {'ms':>10} "
+          f"{'GB/s':>9} {'compile s':>9}")
+    status = 0
     for name, (fn, shapes, bytes_moved) in PROGRAMS.items():
-        compiled = torch.compile(fn)
-        for n in (1024, 1048576, 67108864, 100663296):
-            args = [torch.rand(s, device="cuda") * 2 - 1 for s in shapes(n)]
+        compiled = torch.compile(fn, dynamic=False)
+        for n in sizes:
+            count = elements(name, n)
+            inputs = [torch.rand(s, device="cuda") * 2 - 1 for s in shapes(n)]
             for variant, f in (("torch eager", fn), ("torch.compile", compiled)):
-                ms = time_ms(f, args)
-                kernels = kernels_per_call(f, args)
-                gbps = bytes_moved(n) / (ms * 1e6)
-                print(f"{name:16} {variant:14} {n:>10} {kernels:>7} {ms:>10.4f} {gbps:>9.1f}")
+                row = {"name": name, "variant": variant, "size": n, "elements": count,
+                       "torch": torch.__version__}
+                if args.budget is not None and time.monotonic() - started > args.budget:
+                    row["status"] = f"skipped: past the budget of {args.budget:.0f} s"
+                    print(f"{name:16} {variant:14} {count:>10} {row['status']}")
+                else:
+                    try:
+                        first = time.monotonic()
+                        f(*inputs)
+                        torch.cuda.synchronize()
+                        compile_s = time.monotonic() - first
+                        ms = time_ms(f, inputs)
+                        kernels = kernels_per_call(f, inputs)
+                        gbps = bytes_moved(n) / (ms * 1e6)
+                        row.update(ms=ms, kernels=kernels, gbps=gbps, status="ok",
+                                   bytes=bytes_moved(n))
+                        if variant == "torch.compile":
+                            row["compile_s"] = compile_s
+                        print(f"{name:16} {variant:14} {count:>10} {kernels:>7} {ms:>10.4f} "
+                              f"{gbps:>9.1f} "
+                              f"{compile_s if variant == 'torch.compile' else 0:>9.1f}")
+                    except Exception as error:  # one failing row must not hide the rest
+                        status = 1
+                        row["status"] = f"{type(error).__name__}: {error}".splitlines()[0]
+                        print(f"{name:16} {variant:14} {count:>10} FAILED {row['status']}")
+                if args.json:
+                    with open(args.json, "a") as out:
+                        out.write(json.dumps(row) + "\n")
+                sys.stdout.flush()
+            del inputs
+    return status
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

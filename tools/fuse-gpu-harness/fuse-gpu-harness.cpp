@@ -10,63 +10,54 @@
 //   fuse-gpu-harness --name add_relu --cpu p.cpu.so --cuda p.cuda.so
 //       --entry add_relu --arg f32:N --arg f32:N --result f32
 //       --sizes 1000,1000000 [--repeat 20] [--rtol 1e-5] [--atol 1e-6]
+//       [--json FILE]
 //
 // A shape is comma-separated sizes where N is the size and R is N / 1024.
+// --json appends one JSON object per size to FILE (the row's numbers, and
+// the host's seconds for the inputs, the CPU reference and the comparison).
+// The host's work is most of the check's time at 1e8 elements: inputs come
+// from a counter-based generator and are compared on every core.
 // Exit status: 0 when every result matched, 1 otherwise.
 //
 //===----------------------------------------------------------------------===//
 
 #include "fuse/Runtime/Runtime.h"
 
+#include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
-#include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
 
+enum class Kind { F16, BF16, F32, F64, I32, I64, I1 };
+
 struct TypeInfo {
   std::string name;
+  Kind kind;
   size_t bytes;
 };
 
 TypeInfo typeOf(const std::string &name) {
-  if (name == "f16" || name == "bf16")
-    return {name, 2};
-  if (name == "f32" || name == "i32")
-    return {name, 4};
-  if (name == "f64" || name == "i64")
-    return {name, 8};
-  if (name == "i1")
-    return {name, 1};
+  static const TypeInfo kTypes[] = {
+      {"f16", Kind::F16, 2}, {"bf16", Kind::BF16, 2}, {"f32", Kind::F32, 4},
+      {"f64", Kind::F64, 8}, {"i32", Kind::I32, 4},   {"i64", Kind::I64, 8},
+      {"i1", Kind::I1, 1}};
+  for (const TypeInfo &type : kTypes)
+    if (type.name == name)
+      return type;
   std::fprintf(stderr, "fuse-gpu-harness: unknown type %s\n", name.c_str());
   std::exit(2);
 }
 
-double load(const TypeInfo &type, const char *data, int64_t i) {
-  if (type.name == "f32")
-    return reinterpret_cast<const float *>(data)[i];
-  if (type.name == "f64")
-    return reinterpret_cast<const double *>(data)[i];
-  if (type.name == "i32")
-    return reinterpret_cast<const int32_t *>(data)[i];
-  if (type.name == "i64")
-    return static_cast<double>(reinterpret_cast<const int64_t *>(data)[i]);
-  if (type.name == "i1")
-    return data[i] != 0;
-  uint16_t bits;
-  std::memcpy(&bits, data + 2 * i, 2);
-  if (type.name == "bf16") {
-    uint32_t wide = uint32_t(bits) << 16;
-    float f;
-    std::memcpy(&f, &wide, 4);
-    return f;
-  }
-  // f16
+double halfToDouble(uint16_t bits) {
   int sign = bits >> 15, exponent = (bits >> 10) & 31, mantissa = bits & 1023;
   double value = exponent == 0    ? std::ldexp(mantissa, -24)
                  : exponent == 31 ? (mantissa ? NAN : INFINITY)
@@ -74,37 +65,137 @@ double load(const TypeInfo &type, const char *data, int64_t i) {
   return sign ? -value : value;
 }
 
-void fillRandom(const TypeInfo &type, char *data, int64_t n,
-                std::mt19937_64 &rng) {
-  std::uniform_real_distribution<float> real(-1.0f, 1.0f);
-  for (int64_t i = 0; i < n; ++i) {
-    if (type.name == "f32") {
-      reinterpret_cast<float *>(data)[i] = real(rng);
-    } else if (type.name == "f64") {
-      reinterpret_cast<double *>(data)[i] = real(rng);
-    } else if (type.name == "i32") {
-      reinterpret_cast<int32_t *>(data)[i] = int32_t(rng() % 201) - 100;
-    } else if (type.name == "i64") {
-      reinterpret_cast<int64_t *>(data)[i] = int64_t(rng() % 201) - 100;
-    } else if (type.name == "i1") {
-      data[i] = rng() & 1;
-    } else {
-      // f16/bf16: small exact values (k/64 in [-1, 1]) fit both formats.
-      float f = float(int(rng() % 129) - 64) / 64.0f;
-      uint32_t bits;
-      std::memcpy(&bits, &f, 4);
-      uint16_t half;
-      if (type.name == "bf16") {
-        half = bits >> 16;
-      } else {
-        int exponent = int((bits >> 23) & 255) - 127 + 15;
-        half = f == 0 ? 0
-                      : uint16_t(((bits >> 16) & 0x8000) | (exponent << 10) |
-                                 ((bits >> 13) & 1023));
-      }
-      std::memcpy(data + 2 * i, &half, 2);
-    }
+double load(Kind kind, const char *data, int64_t i) {
+  switch (kind) {
+  case Kind::F32:
+    return reinterpret_cast<const float *>(data)[i];
+  case Kind::F64:
+    return reinterpret_cast<const double *>(data)[i];
+  case Kind::I32:
+    return reinterpret_cast<const int32_t *>(data)[i];
+  case Kind::I64:
+    return static_cast<double>(reinterpret_cast<const int64_t *>(data)[i]);
+  case Kind::I1:
+    return data[i] != 0;
+  case Kind::BF16:
+  case Kind::F16: {
+    uint16_t bits;
+    std::memcpy(&bits, data + 2 * i, 2);
+    if (kind == Kind::F16)
+      return halfToDouble(bits);
+    uint32_t wide = uint32_t(bits) << 16;
+    float f;
+    std::memcpy(&f, &wide, 4);
+    return f;
   }
+  }
+  return 0;
+}
+
+/// Runs body(begin, end) over [0, n) in chunks on every core.
+template <typename Body> void parallelFor(int64_t n, Body body) {
+  int64_t workers = std::max(1u, std::thread::hardware_concurrency());
+  workers = std::min<int64_t>(workers, n / 65536 + 1);
+  std::vector<std::thread> threads;
+  for (int64_t w = 1; w < workers; ++w)
+    threads.emplace_back(body, n * w / workers, n * (w + 1) / workers);
+  body(0, n / workers);
+  for (std::thread &thread : threads)
+    thread.join();
+}
+
+/// Random bits of element `i` of the input with seed `seed` (splitmix64):
+/// the same values whatever the number of threads.
+uint64_t randomBits(uint64_t seed, int64_t i) {
+  uint64_t z = seed + 0x9e3779b97f4a7c15ULL * uint64_t(i + 1);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+/// Uniform in [-1, 1) for floats (multiples of 2^-23, exact in f32 and
+/// f64), -100..100 for integers; f16/bf16 get k/64 in [-1, 1], exact in
+/// both formats.
+void fillRandom(const TypeInfo &type, char *data, int64_t n, uint64_t seed) {
+  parallelFor(n, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) {
+      uint64_t bits = randomBits(seed, i);
+      float unit = float(int64_t(bits >> 40) - (int64_t(1) << 23)) * 0x1p-23f;
+      switch (type.kind) {
+      case Kind::F32:
+        reinterpret_cast<float *>(data)[i] = unit;
+        break;
+      case Kind::F64:
+        reinterpret_cast<double *>(data)[i] = unit;
+        break;
+      case Kind::I32:
+        reinterpret_cast<int32_t *>(data)[i] = int32_t(bits % 201) - 100;
+        break;
+      case Kind::I64:
+        reinterpret_cast<int64_t *>(data)[i] = int64_t(bits % 201) - 100;
+        break;
+      case Kind::I1:
+        data[i] = bits & 1;
+        break;
+      case Kind::BF16:
+      case Kind::F16: {
+        float f = float(int(bits % 129) - 64) / 64.0f;
+        uint32_t word;
+        std::memcpy(&word, &f, 4);
+        uint16_t half;
+        if (type.kind == Kind::BF16) {
+          half = word >> 16;
+        } else {
+          int exponent = int((word >> 23) & 255) - 127 + 15;
+          half = f == 0 ? 0
+                        : uint16_t(((word >> 16) & 0x8000) | (exponent << 10) |
+                                   ((word >> 13) & 1023));
+        }
+        std::memcpy(data + 2 * i, &half, 2);
+        break;
+      }
+      }
+    }
+  });
+}
+
+/// Elements of `got` off `want` by more than atol + rtol |want| (NaN equal
+/// to NaN), and the largest difference.
+struct Comparison {
+  int64_t mismatches = 0;
+  double maxError = 0;
+};
+
+Comparison compare(Kind kind, const char *got, const char *want, int64_t n,
+                   double rtol, double atol) {
+  std::vector<Comparison> parts(std::thread::hardware_concurrency() + 1);
+  std::atomic<size_t> nextPart{0};
+  parallelFor(n, [&](int64_t begin, int64_t end) {
+    Comparison &part = parts[nextPart++];
+    for (int64_t i = begin; i < end; ++i) {
+      double a = load(kind, got, i), b = load(kind, want, i);
+      if (a == b || (std::isnan(a) && std::isnan(b)))
+        continue;
+      double error = std::fabs(a - b);
+      // A NaN on one side only is a mismatch (and the largest error).
+      if (std::isnan(error))
+        error = INFINITY;
+      part.maxError = std::max(part.maxError, error);
+      if (!(error <= atol + rtol * std::fabs(b)))
+        ++part.mismatches;
+    }
+  });
+  Comparison total;
+  for (const Comparison &part : parts) {
+    total.mismatches += part.mismatches;
+    total.maxError = std::max(total.maxError, part.maxError);
+  }
+  return total;
+}
+
+double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+      .count();
 }
 
 struct Tensor {
@@ -199,7 +290,7 @@ void call(void *function, std::vector<int64_t> &results,
 } // namespace
 
 int main(int argc, char **argv) {
-  std::string name, cpuPath, cudaPath, entry;
+  std::string name, cpuPath, cudaPath, entry, jsonPath;
   std::vector<std::string> argSpecs, resultTypes, sizes;
   int repeat = 20;
   double rtol = 1e-5, atol = 1e-6;
@@ -227,11 +318,13 @@ int main(int argc, char **argv) {
         start = end + 1;
       }
     } else if (flag == "--repeat")
-      repeat = std::atoi(value.c_str());
+      repeat = std::max(1, std::atoi(value.c_str()));
     else if (flag == "--rtol")
       rtol = std::atof(value.c_str());
     else if (flag == "--atol")
       atol = std::atof(value.c_str());
+    else if (flag == "--json")
+      jsonPath = value;
     else {
       std::fprintf(stderr, "fuse-gpu-harness: unknown flag %s\n", flag.c_str());
       return 2;
@@ -255,7 +348,7 @@ int main(int argc, char **argv) {
   int status = 0;
   for (const std::string &sizeText : sizes) {
     int64_t n = std::atoll(sizeText.c_str());
-    std::mt19937_64 rng(n);
+    auto started = std::chrono::steady_clock::now();
     std::vector<Tensor> inputs;
     std::vector<std::vector<char>> host;
     std::vector<void *> device;
@@ -264,7 +357,8 @@ int main(int argc, char **argv) {
       Tensor t{typeOf(spec.substr(0, colon)),
                parseShape(spec.substr(colon + 1), n)};
       host.emplace_back(t.elements() * t.type.bytes + 64);
-      fillRandom(t.type, host.back().data(), t.elements(), rng);
+      fillRandom(t.type, host.back().data(), t.elements(),
+                 uint64_t(n) * 1000003 + inputs.size());
       void *d = fuse::rt::deviceAlloc(t.elements() * t.type.bytes);
       fuse::rt::copyToDevice(d, host.back().data(),
                              t.elements() * t.type.bytes);
@@ -289,9 +383,12 @@ int main(int argc, char **argv) {
       rank = std::max(rank, t.shape.size());
     resultWords = results.size() * (3 + 2 * rank);
     std::vector<int64_t> cpuResults(resultWords), gpuResults(resultWords);
+    double inputSeconds = secondsSince(started);
+    started = std::chrono::steady_clock::now();
     fuse::rt::beginRun(fuse::rt::Mode::CPU);
     call(cpuFn, cpuResults, cpuArgs);
     fuse::rt::endRun();
+    double referenceSeconds = secondsSince(started);
 
     // GPU: one warm-up, then `repeat` timed runs.
     double kernelMs = 0;
@@ -317,7 +414,8 @@ int main(int argc, char **argv) {
     bytes /= repeat;
 
     // Compare.
-    int64_t mismatches = 0;
+    started = std::chrono::steady_clock::now();
+    int64_t mismatches = 0, resultElements = 0;
     double maxError = 0;
     for (size_t r = 0; r < results.size(); ++r) {
       int64_t *c = cpuResults.data() + r * (3 + 2 * rank);
@@ -325,35 +423,61 @@ int main(int argc, char **argv) {
       int64_t elements = 1;
       for (size_t d = 0; d < rank; ++d)
         elements *= c[3 + d];
+      if (r == 0)
+        resultElements = elements;
       std::vector<char> back(elements * results[r].bytes + 64);
       fuse::rt::copyToHost(back.data(), reinterpret_cast<void *>(g[1]),
                            elements * results[r].bytes);
-      const char *ref = reinterpret_cast<const char *>(c[1]);
-      for (int64_t i = 0; i < elements; ++i) {
-        double a = load(results[r], back.data(), i);
-        double b = load(results[r], ref, i);
-        if (std::isnan(a) && std::isnan(b))
-          continue;
-        double error = std::fabs(a - b);
-        maxError = std::max(maxError, error);
-        if (error > atol + rtol * std::fabs(b))
-          ++mismatches;
-      }
+      Comparison result =
+          compare(results[r].kind, back.data(),
+                  reinterpret_cast<const char *>(c[1]), elements, rtol, atol);
+      mismatches += result.mismatches;
+      maxError = std::max(maxError, result.maxError);
       std::free(reinterpret_cast<void *>(c[0]));
       fuse::rt::deviceFree(reinterpret_cast<void *>(g[0]));
     }
     for (void *d : device)
       fuse::rt::deviceFree(d);
+    double compareSeconds = secondsSince(started);
     double gbps = kernelMs > 0 ? bytes / (kernelMs * 1e6) : 0;
     bool ok = mismatches == 0 && fuse::rt::lastError().empty();
+    std::string verdict = ok ? "ok"
+                             : (fuse::rt::lastError().empty()
+                                    ? "MISMATCH " + std::to_string(mismatches)
+                                    : fuse::rt::lastError().substr(
+                                          0, fuse::rt::lastError().find('\n')));
     std::printf("%-16s %10lld  %7zu  %10.4f  %9.1f  %8.1f%%  %10.2e  %s\n",
                 name.c_str(), static_cast<long long>(n), launches, kernelMs,
                 gbps, copyBandwidth > 0 ? 100 * gbps / copyBandwidth : 0.0,
-                maxError,
-                ok ? "ok"
-                   : (fuse::rt::lastError().empty()
-                          ? ("MISMATCH " + std::to_string(mismatches)).c_str()
-                          : fuse::rt::lastError().c_str()));
+                maxError, verdict.c_str());
+    std::fflush(stdout);
+    if (!jsonPath.empty()) {
+      if (FILE *json = std::fopen(jsonPath.c_str(), "a")) {
+        std::string quoted;
+        for (char ch : verdict)
+          if (ch == '"' || ch == '\\')
+            quoted += std::string("\\") + ch;
+          else if (static_cast<unsigned char>(ch) >= 0x20)
+            quoted += ch;
+        char error[32] = "null"; // JSON has no infinity
+        if (std::isfinite(maxError))
+          std::snprintf(error, sizeof(error), "%.6g", maxError);
+        std::fprintf(
+            json,
+            "{\"name\": \"%s\", \"size\": %lld, \"elements\": %lld, "
+            "\"kernels\": %zu, "
+            "\"kernel_ms\": %.6g, \"bytes\": %lld, \"gbps\": %.6g, "
+            "\"copy_gbps\": %.6g, \"max_error\": %s, \"mismatches\": %lld, "
+            "\"ok\": %s, \"status\": \"%s\", \"host_s\": {\"inputs\": %.3f, "
+            "\"reference\": %.3f, \"compare\": %.3f}}\n",
+            name.c_str(), static_cast<long long>(n),
+            static_cast<long long>(resultElements), launches, kernelMs,
+            static_cast<long long>(bytes), gbps, copyBandwidth, error,
+            static_cast<long long>(mismatches), ok ? "true" : "false",
+            quoted.c_str(), inputSeconds, referenceSeconds, compareSeconds);
+        std::fclose(json);
+      }
+    }
     if (!ok)
       status = 1;
     fuse::rt::clearError();
