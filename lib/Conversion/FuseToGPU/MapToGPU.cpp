@@ -795,10 +795,13 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
     if (broadcasts) {
       Value rest = arith::ConstantIndexOp::create(b, loc, layout.stride());
       host.strideDigits.resize(host.sizes.size());
+      // A size of 0 launches no block; dividing by it would trap on the
+      // host, so the digits divide by at least 1.
+      Value oneIndex = arith::ConstantIndexOp::create(b, loc, 1);
       for (int64_t d = host.sizes.size() - 1; d > 0; --d) {
-        host.strideDigits[d] =
-            arith::RemUIOp::create(b, loc, rest, host.sizes[d]);
-        rest = arith::DivUIOp::create(b, loc, rest, host.sizes[d]);
+        Value size = arith::MaxUIOp::create(b, loc, host.sizes[d], oneIndex);
+        host.strideDigits[d] = arith::RemUIOp::create(b, loc, rest, size);
+        rest = arith::DivUIOp::create(b, loc, rest, size);
       }
       host.strideDigits[0] = rest;
       Value one = arith::ConstantFloatOp::create(b, loc, b.getF64Type(),
