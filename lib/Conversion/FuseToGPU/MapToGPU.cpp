@@ -258,8 +258,16 @@ private:
     return last && last.getPosition() == map.getNumDims() - 1;
   }
 
+  /// `memref` as a 1-D memref of the iteration space's elements: itself
+  /// when it is one, else a view made on the host before the launch
+  /// (emit() starts in the launch's body). The kernel takes one pointer
+  /// and one size for it, not a descriptor with two values per dimension.
   Value flatten(Value memref) {
     auto type = cast<MemRefType>(memref.getType());
+    if (type.getRank() == 1 && type.getLayout().isIdentity())
+      return memref;
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(b.getInsertionBlock()->getParentOp());
     auto flatType =
         MemRefType::get({ShapedType::kDynamic}, type.getElementType());
     return memref::ReinterpretCastOp::create(

@@ -19,13 +19,11 @@
 // CHECK:         %[[C256:.+]] = arith.constant 256 : index
 // CHECK:         %[[NONEMPTY:.+]] = arith.cmpi ugt, %[[N]]
 // CHECK:         scf.if %[[NONEMPTY]] {
+// CHECK-NOT:       memref.reinterpret_cast
 // CHECK:           gpu.launch blocks(%[[BX:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[GRID]], {{.*}} threads(%[[TX:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[C256]], {{.*}} module(@fuse_kernels) function(@fused_add_relu_0)
 // CHECK:             %[[B0:.+]] = arith.muli %[[BX]], %{{.+}} overflow<nuw> : index
 // CHECK:             %[[T0:.+]] = arith.muli %[[TX]], %{{.+}} overflow<nuw> : index
 // CHECK:             %[[BASE:.+]] = arith.addi %[[B0]], %[[T0]] overflow<nuw> : index
-// CHECK:             %[[FA:.+]] = memref.reinterpret_cast %[[A]] to offset: [0], sizes: [%[[N]]], strides: [1]
-// CHECK:             %[[FB:.+]] = memref.reinterpret_cast %[[B]]
-// CHECK:             %[[FOUT:.+]] = memref.reinterpret_cast %[[OUT]]
 // CHECK:             %[[INRANGE:.+]] = arith.cmpi ult, %[[BASE]], %[[N]] : index
 // CHECK:             scf.if %[[INRANGE]] {
 // CHECK:               %[[C1028:.+]] = arith.constant 1028 : index
@@ -40,19 +38,19 @@
 // CHECK:                 %[[C1024:.+]] = arith.constant 1024 : i32
 // CHECK:                 %[[S1:.+]] = arith.addi %[[S0]], %[[C1024]] overflow<nuw> : i32
 // CHECK:                 %[[I0:.+]] = arith.index_castui %[[S0]] : i32 to index
-// CHECK:                 %[[VA0:.+]] = vector.load %[[FA]][%[[I0]]] {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
+// CHECK:                 %[[VA0:.+]] = vector.load %[[A]][%[[I0]]] {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
 // CHECK:                 %[[I1:.+]] = arith.index_castui %[[S1]] : i32 to index
-// CHECK:                 %[[VA1:.+]] = vector.load %[[FA]][%[[I1]]] {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
+// CHECK:                 %[[VA1:.+]] = vector.load %[[A]][%[[I1]]] {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
 // CHECK:                 %[[VA:.+]] = vector.shuffle %[[VA0]], %[[VA1]] [0, 1, 2, 3, 4, 5, 6, 7]
-// CHECK:                 vector.load %[[FB]]
-// CHECK:                 vector.load %[[FB]]
+// CHECK:                 vector.load %[[B]]
+// CHECK:                 vector.load %[[B]]
 // CHECK:                 %[[VB:.+]] = vector.shuffle
 // CHECK:                 %[[SUM:.+]] = arith.addf %[[VA]], %[[VB]] : vector<8xf32>
 // CHECK:                 %[[RELU:.+]] = arith.maximumf %[[SUM]], %{{.+}} : vector<8xf32>
 // CHECK:                 %[[R0:.+]] = vector.shuffle %[[RELU]], %[[RELU]] [0, 1, 2, 3]
-// CHECK:                 vector.store %[[R0]], %[[FOUT]][%{{.+}}] {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
+// CHECK:                 vector.store %[[R0]], %[[OUT]][%{{.+}}] {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
 // CHECK:                 %[[R1:.+]] = vector.shuffle %[[RELU]], %[[RELU]] [4, 5, 6, 7]
-// CHECK:                 vector.store %[[R1]], %[[FOUT]][%{{.+}}] {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
+// CHECK:                 vector.store %[[R1]], %[[OUT]][%{{.+}}] {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
 // CHECK-NOT:             scf.if
 // CHECK:               } else {
 // CHECK:                 %[[C8:.+]] = arith.constant 8 : index
@@ -60,10 +58,10 @@
 // CHECK:                   %[[P:.+]] = arith.addi %[[BASE]], %{{.+}} overflow<nuw> : index
 // CHECK:                   %[[IN:.+]] = arith.cmpi ult, %[[P]], %[[N]] : index
 // CHECK:                   scf.if %[[IN]] {
-// CHECK:                     memref.load %[[FA]][%[[P]]] : memref<?xf32>
-// CHECK:                     memref.load %[[FB]][%[[P]]] : memref<?xf32>
+// CHECK:                     memref.load %[[A]][%[[P]]] : memref<?xf32>
+// CHECK:                     memref.load %[[B]][%[[P]]] : memref<?xf32>
 // CHECK:                     arith.addf {{.*}} : vector<1xf32>
-// CHECK:                     memref.store %{{.+}}, %[[FOUT]][%[[P]]] : memref<?xf32>
+// CHECK:                     memref.store %{{.+}}, %[[OUT]][%[[P]]] : memref<?xf32>
 // CHECK:                   }
 // CHECK:                 } {llvm.loop_annotation = #{{.+}}}
 // CHECK:           gpu.terminator
@@ -138,6 +136,22 @@ func.func @widths(%h: tensor<?xf16>, %g: tensor<?xbf16>, %d: tensor<?xf64>) -> (
 func.func @bias(%x: tensor<?x?xf32>, %b: tensor<?xf32>) -> tensor<?x?xf32> {
   %0 = fuse.add %x, %b : tensor<?x?xf32>, tensor<?xf32> -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
+}
+
+// Operands of another rank are read and written through 1-D views made on
+// the host: the kernel takes 1-D memrefs, whatever the rank, and no memref
+// of rank 3.
+
+// CHECK-LABEL: func @rank3
+// CHECK:         memref.reinterpret_cast %{{.+}} to offset: [0], sizes: [%{{.+}}], strides: [1] : memref<?x?x?xf32> to memref<?xf32>
+// CHECK:         memref.reinterpret_cast %{{.+}} to offset: [0], sizes: [%{{.+}}], strides: [1] : memref<?x?x?xf32> to memref<?xf32>
+// CHECK:         memref.reinterpret_cast %{{.+}} to offset: [0], sizes: [%{{.+}}], strides: [1] : memref<?x?x?xf32> to memref<?xf32>
+// CHECK:         gpu.launch
+// CHECK-NOT:       memref<?x?x?xf32>
+// CHECK:           gpu.terminator
+func.func @rank3(%x: tensor<?x?x?xf32>, %y: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
+  %0 = fuse.mul %x, %y : tensor<?x?x?xf32>
+  return %0 : tensor<?x?x?xf32>
 }
 
 // Rows of a static length that is a multiple of the width need no check.
