@@ -206,6 +206,7 @@ static void addLaunchPasses(OpPassManager &pm,
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addNestedPass<func::FuncOp>(fuse::createFuseBufferSizes());
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   fuse::FuseMapToGPUOptions mapping;
   mapping.blockSize = options.blockSize;
@@ -301,9 +302,21 @@ static void addKernelLowering(OpPassManager &pm,
   kernels.addPass(createReconcileUnrealizedCastsPass());
 }
 
+/// Host functions -> llvm.func, before the ops in them. Converted together
+/// with those ops, each use of a memref argument looked up the argument's
+/// expanded descriptor (two values per dimension), and a program of rank R
+/// reads R sizes of each argument; converted first, the uses see one
+/// value. fuse-split-asserts keeps the lowering of the size checks linear
+/// in the rank too.
+static void addHostFunctionLowering(OpPassManager &pm) {
+  pm.addPass(fuse::createFuseSplitAsserts());
+  pm.addPass(createConvertFuncToLLVMPass());
+}
+
 /// Host code with gpu.launch_func -> LLVM dialect; gpu.module -> PTX.
 static void addHostLowering(OpPassManager &pm) {
   pm.addPass(createSCFToControlFlowPass());
+  addHostFunctionLowering(pm);
   pm.addPass(createGpuToLLVMConversionPass());
   pm.addPass(fuse::createFuseGPUModuleToPTX());
   pm.addPass(createReconcileUnrealizedCastsPass());
@@ -368,6 +381,7 @@ void fuse::buildExecutablePipeline(OpPassManager &pm, Target target,
     pm.addPass(createFuseMathToLibm());
     pm.addPass(createConvertMathToLLVMPass());
     pm.addPass(createSCFToControlFlowPass());
+    addHostFunctionLowering(pm);
     pm.addPass(createConvertToLLVMPass());
     pm.addPass(createReconcileUnrealizedCastsPass());
     return;

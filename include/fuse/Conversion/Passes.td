@@ -102,6 +102,40 @@ def FuseOwnResults : Pass<"fuse-own-results", "mlir::func::FuncOp"> {
   let dependentDialects = ["mlir::memref::MemRefDialect"];
 }
 
+def FuseBufferSizes : Pass<"fuse-buffer-sizes", "mlir::func::FuncOp"> {
+  let summary = "Read the sizes of tensor arguments from their buffers";
+  let description = [{
+    Replaces each `tensor.dim` of a tensor argument of the function by a
+    `memref.dim` of one `bufferization.to_buffer ... read_only` of the
+    argument, which bufferization turns into the argument's buffer. Runs
+    right before `one-shot-bufferize`; the bufferized code is the same.
+
+    Bufferization's analysis looks at every use of a tensor for each of
+    the tensor's uses: an argument of rank R read with R `tensor.dim`s made
+    it quadratic in the rank. The argument now has one use.
+  }];
+  let dependentDialects = [
+    "mlir::bufferization::BufferizationDialect",
+    "mlir::memref::MemRefDialect",
+  ];
+}
+
+def FuseSplitAsserts : Pass<"fuse-split-asserts", "mlir::ModuleOp"> {
+  let summary = "End the block after each cf.assert of a function";
+  let description = [{
+    Splits the block after every `cf.assert` that is directly in a
+    function, with a `cf.br` to the rest, working from the last assert to
+    the first. Runs right before the host code is lowered to the LLVM
+    dialect; the canonicalizer merges the blocks again.
+
+    Lowering `cf.assert` splits its block at the assert and moves every
+    later operation of the block; with one assert per checked dimension,
+    a program of rank R moved O(R^2) operations. After this pass each
+    operation moves once.
+  }];
+  let dependentDialects = ["mlir::cf::ControlFlowDialect"];
+}
+
 def FuseHostToDevice : Pass<"fuse-host-to-device", "mlir::func::FuncOp"> {
   let summary = "Keep every buffer a kernel touches in device memory";
   let description = [{
