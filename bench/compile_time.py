@@ -24,6 +24,20 @@ Prints one table (and a CPU-time one: user+sys of the process, less sensitive
 to other jobs on a shared machine), says whether the time per op is constant
 between 100 and 1000 ops, and checks the issue's targets. Writes the numbers
 to bench/results/compile_time.json (--json to change).
+
+--series runs one of two growth series instead, each size --runs times
+(median), and prints seconds per size and how the time per unit grows from
+each size to the next (1.0x: linear):
+
+  cpu-eager  fuse-run CHAIN --target=cpu --fusion=off --input rand:1024 on
+             chains of --ops unary ops (default 125,250,500,1000): one kernel
+             per op, JIT-compiled by LLVM for the host; the run itself is
+             1024 elements per kernel
+  rank       fuse-opt ADD --emit=ptx on one add of two tensors of each rank
+             in --ranks (default 500,1000,2000,5000), all sizes static
+             (1x1x...x1) or all dynamic (?x?x...x?)
+
+and writes them to bench/results/compile_time_series.json (--json to change).
 """
 import argparse
 import datetime
@@ -82,6 +96,32 @@ def chain_program(n):
     return "\n".join(lines)
 
 
+# Unary ops for the cpu-eager series, in a cycle in which no op follows
+# itself.
+UNARY_CYCLE = ["relu", "neg", "abs", "tanh", "exp", "sigmoid"]
+
+
+def unary_chain_program(n):
+    t = "tensor<?xf32>"
+    lines = [f"// {n} unary ops in one chain (bench/compile_time.py)",
+             f"func.func @unary{n}(%x: {t}) -> {t} {{"]
+    value = "%x"
+    for i in range(n):
+        lines.append(f"  %v{i} = fuse.{UNARY_CYCLE[i % len(UNARY_CYCLE)]} "
+                     f"{value} : {t}")
+        value = f"%v{i}"
+    lines += [f"  return {value} : {t}", "}", ""]
+    return "\n".join(lines)
+
+
+def rank_program(rank, dynamic):
+    t = "tensor<" + ("?x" if dynamic else "1x") * rank + "f32>"
+    return (f"// one add at rank {rank} (bench/compile_time.py)\n"
+            f"func.func @rank{rank}(%x: {t}, %y: {t}) -> {t} {{\n"
+            f"  %0 = fuse.add %x, %y : {t}\n"
+            f"  return %0 : {t}\n}}\n")
+
+
 def run_once(cmd, stdout_path=None):
     """Runs cmd; returns (wall s, cpu s, returncode, stderr text)."""
     with tempfile.TemporaryFile() as err:
@@ -112,6 +152,8 @@ class Case:
     def __init__(self, row, column, cmd, expect_kernels=None):
         self.row, self.column, self.cmd = row, column, cmd
         self.expect_kernels = expect_kernels
+        # The chain length or rank, in --series.
+        self.size = None
         self.walls, self.cpus = [], []
         self.kernels = None
         self.error = None
@@ -161,23 +203,156 @@ def fmt(ms, digits=1):
     return "-" if ms is None else f"{ms:.{digits}f}"
 
 
+def run_series(args):
+    """The --series mode: seconds per size, and the growth per unit."""
+    fuse_opt = str(args.build_dir / "bin/fuse-opt")
+    fuse_run = str(args.build_dir / "bin/fuse-run")
+    scratch_dir = tempfile.TemporaryDirectory(prefix="fuse-compile-series-")
+    scratch = Path(scratch_dir.name)
+    cases = []
+    problems = []
+    if args.series == "cpu-eager":
+        unit = "op"
+        for n in [int(x) for x in args.ops.split(",") if x]:
+            path = scratch / f"unary{n}.mlir"
+            path.write_text(unary_chain_program(n))
+            _, eager = fuse_report(fuse_opt, path)
+            if eager != n:
+                problems.append(f"unary{n}: eager report says {eager} "
+                                f"kernels, expected {n}")
+            cases.append(Case(f"unary{n}", "eager", [
+                fuse_run, str(path), "--target=cpu", "--fusion=off",
+                "--input", "rand:1024"]))
+            cases[-1].size = n
+        columns = ["eager"]
+    else:
+        unit = "dim"
+        for rank in [int(x) for x in args.ranks.split(",") if x]:
+            for dynamic in (False, True):
+                column = "dynamic" if dynamic else "static"
+                path = scratch / f"rank{rank}{column[0]}.mlir"
+                path.write_text(rank_program(rank, dynamic))
+                cases.append(Case(f"rank{rank}", column, [
+                    fuse_opt, str(path), "--emit=ptx", "-o", "/dev/null"]))
+                cases[-1].size = rank
+        columns = ["static", "dynamic"]
+
+    load_before = os.getloadavg()
+    tools = tool_ids([fuse_opt, fuse_run])
+    started = time.time()
+    for case in cases:
+        for _ in range(args.runs):
+            case.time_once()
+            if case.error:
+                problems.append(f"{case.row} {case.column}: {case.error}")
+                break
+        print(f"  {case.row:10} {case.column:8} "
+              f"{fmt(case.wall_ms() and case.wall_ms() / 1e3, 2):>8} s",
+              file=sys.stderr)
+    load_after = os.getloadavg()
+
+    def find(row, column):
+        return next(c for c in cases if c.row == row and c.column == column)
+
+    rows_names = list(dict.fromkeys(c.row for c in cases))
+    header = ["program", unit + "s"]
+    for column in columns:
+        header += [f"{column} s", f"{column} CPU s",
+                   f"{column} CPU ms/{unit}", "growth"]
+    rows = []
+    previous = {}
+    growth = {}
+    for name in rows_names:
+        size = find(name, columns[0]).size
+        row = [name, size]
+        for column in columns:
+            case = find(name, column)
+            if not case.ok:
+                row += ["FAIL", "-", "-", "-"]
+                continue
+            per_unit = case.cpu_ms() / size
+            ratio = per_unit / previous[column] if column in previous else None
+            previous[column] = per_unit
+            growth.setdefault(column, []).append(ratio)
+            row += [fmt(case.wall_ms() / 1e3, 2), fmt(case.cpu_ms() / 1e3, 2),
+                    fmt(per_unit, 3),
+                    "-" if ratio is None else f"{ratio:.2f}x"]
+        rows.append(row)
+
+    print()
+    print(f"Series {args.series}: median of {args.runs} run(s) of the whole "
+          f"process; CPU = user + sys; growth = CPU ms/{unit} against the "
+          f"previous size (1.00x: linear); load average "
+          f"{load_before[0]:.2f} before, {load_after[0]:.2f} after")
+    print()
+    print_table(header, rows)
+    if problems:
+        print()
+        print("Problems:")
+        for p in problems:
+            print("  " + p)
+
+    result = {
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
+        "commit": git("rev-parse", "--short", "HEAD"),
+        "machine": platform.node(),
+        "series": args.series,
+        "tools": tools,
+        "tools_changed_during_run": tool_ids([fuse_opt, fuse_run]) != tools,
+        "load_average_before": load_before,
+        "load_average_after": load_after,
+        "seconds": time.time() - started,
+        "runs": args.runs,
+        "cases": [{"program": c.row, "config": c.column, "size": c.size,
+                   "command": " ".join(Path(x).name if i == 0 else x
+                                       for i, x in enumerate(c.cmd)),
+                   "wall_ms": c.walls, "cpu_ms": c.cpus,
+                   "median_wall_ms": c.wall_ms(), "median_cpu_ms": c.cpu_ms(),
+                   "error": c.error} for c in cases],
+        "growth": growth,
+        "problems": problems,
+    }
+    path = args.json or ROOT / "bench/results/compile_time_series.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(result, indent=2) + "\n")
+    print(f"\nwrote {path}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build-dir", type=Path,
                         default=Path(os.environ.get("BUILD_DIR",
                                                     ROOT / "build")))
     parser.add_argument("--mlir-opt", default="/usr/lib/llvm-22/bin/mlir-opt")
-    parser.add_argument("--runs", type=int, default=7,
-                        help="timed runs per configuration (median)")
-    parser.add_argument("--ops", default="1,10,100,1000",
-                        help="chain lengths, comma separated")
+    parser.add_argument("--runs", type=int, default=None,
+                        help="timed runs per configuration, median (default "
+                             "7; --series: 1)")
+    parser.add_argument("--ops", default=None,
+                        help="chain lengths, comma separated (default "
+                             "1,10,100,1000; --series cpu-eager: "
+                             "125,250,500,1000)")
+    parser.add_argument("--series", choices=["cpu-eager", "rank"],
+                        help="run a growth series instead (see above)")
+    parser.add_argument("--ranks", default="500,1000,2000,5000",
+                        help="--series rank: ranks, comma separated")
     parser.add_argument("--slow-seconds", type=float, default=10.0,
                         help="a warm-up longer than this is timed --slow-runs "
                              "times only")
     parser.add_argument("--slow-runs", type=int, default=1)
-    parser.add_argument("--json", type=Path,
-                        default=ROOT / "bench/results/compile_time.json")
+    parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
+    if args.series:
+        if args.runs is None:
+            args.runs = 1
+        if args.ops is None:
+            args.ops = "125,250,500,1000"
+        return run_series(args)
+    if args.runs is None:
+        args.runs = 7
+    if args.ops is None:
+        args.ops = "1,10,100,1000"
+    if args.json is None:
+        args.json = ROOT / "bench/results/compile_time.json"
 
     fuse_opt = str(args.build_dir / "bin/fuse-opt")
     mlir_opt = args.mlir_opt
