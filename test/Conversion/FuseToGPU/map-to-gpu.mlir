@@ -101,7 +101,8 @@ func.func @widths(%h: tensor<?xf16>, %g: tensor<?xbf16>, %d: tensor<?xf64>) -> (
 }
 
 // A broadcast operand: the host computes the stride between a thread's
-// vectors in the radix of the sizes (1024 mod the row length) and the
+// vectors in the radix of the sizes (1024 mod the row length, or mod 1
+// when the row is empty and no block runs) and the
 // reciprocal of the row length. On the fast path the thread divides once,
 // in 32 bits, for its first vector and steps to the second; when the row
 // length is a multiple of 4 no vector crosses a row and the bias is read
@@ -109,7 +110,8 @@ func.func @widths(%h: tensor<?xf16>, %g: tensor<?xbf16>, %d: tensor<?xf64>) -> (
 // by the reciprocal in f64: no 64-bit division subroutine.
 
 // CHECK-LABEL: func @bias
-// CHECK:         %[[STEP:.+]] = arith.remui %c1024{{.*}}, %[[COLS:.+]] : index
+// CHECK:         %[[DIVISOR:.+]] = arith.maxui %[[COLS:[^,]+]], %c1{{.*}} : index
+// CHECK:         %[[STEP:.+]] = arith.remui %c1024{{.*}}, %[[DIVISOR]] : index
 // CHECK:         %[[RCP:.+]] = arith.divf %{{.+}}, %{{.+}} : f64
 // CHECK:         gpu.launch
 // CHECK:           vector.load {{.*}} : memref<?xf32>, vector<4xf32>
