@@ -14,8 +14,8 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
-#include "llvm/ADT/APFloat.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/APFloat.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/IR/InstrTypes.h"
@@ -23,9 +23,9 @@
 #include "llvm/IR/Module.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
-#include "llvm/Target/TargetMachine.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
 
 #include <cmath>
 #include <csetjmp>
@@ -252,8 +252,7 @@ size_t descriptorWords(size_t rank) { return 3 + 2 * rank; }
 
 Executable::~Executable() = default;
 
-llvm::Expected<
-    std::pair<std::unique_ptr<Executable>, OwningOpRef<ModuleOp>>>
+llvm::Expected<std::pair<std::unique_ptr<Executable>, OwningOpRef<ModuleOp>>>
 Executable::lower(ModuleOp module, const RunOptions &options) {
   MLIRContext *context = module.getContext();
   func::FuncOp func;
@@ -366,7 +365,6 @@ Executable::lower(ModuleOp module, const RunOptions &options) {
   if (auto names = (*clone)->getAttrOfType<ArrayAttr>("fuse.kernels"))
     for (Attribute name : names)
       executable->kernels.push_back(cast<StringAttr>(name).getValue().str());
-
   DialectRegistry registry;
   registerLLVMIRTranslations(registry);
   context->appendDialectRegistry(registry);
@@ -390,8 +388,8 @@ fuse::cpuTargetMachine(llvm::StringRef cpu) {
   if (!cpu.empty()) {
     // The named CPU's own features, not the host's.
     std::string error;
-    const llvm::Target *target = llvm::TargetRegistry::lookupTarget(
-        builder->getTargetTriple(), error);
+    const llvm::Target *target =
+        llvm::TargetRegistry::lookupTarget(builder->getTargetTriple(), error);
     if (!target)
       return llvm::createStringError(error);
     std::unique_ptr<llvm::MCSubtargetInfo> info(

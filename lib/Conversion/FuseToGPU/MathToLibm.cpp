@@ -14,8 +14,7 @@ using namespace mlir;
 
 namespace {
 
-struct FuseMathToLibmPass
-    : fuse::impl::FuseMathToLibmBase<FuseMathToLibmPass> {
+struct FuseMathToLibmPass : fuse::impl::FuseMathToLibmBase<FuseMathToLibmPass> {
   void runOnOperation() override {
     // Upstream's patterns cover every math op the C library has; only the
     // inexact functions are illegal here, so only they are converted.

@@ -8,9 +8,9 @@
 #include "mlir/Target/LLVM/ModuleToObject.h"
 
 #include "llvm/IR/Module.h"
-#include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 
 namespace fuse {
 #define GEN_PASS_DEF_FUSEGPUMODULETOPTX
