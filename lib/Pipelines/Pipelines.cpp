@@ -178,7 +178,7 @@ llvm::Error fuse::checkPipelineOptions(const PipelineOptions &options,
 }
 
 static void addCleanup(OpPassManager &pm) {
-  pm.addPass(createCanonicalizerPass());
+  pm.addPass(fuse::createFuseCanonicalize());
   pm.addPass(createCSEPass());
 }
 
@@ -195,7 +195,7 @@ static void addKernelPasses(OpPassManager &pm,
   pm.addPass(fuse::createFuseNameKernels());
   // No CSE here: merging the kernels' tensor.empty inits into one makes
   // bufferization's analysis quadratic in the number of kernels.
-  pm.addPass(createCanonicalizerPass());
+  pm.addPass(fuse::createFuseCanonicalize());
 }
 
 /// Named kernels -> one gpu.launch each, on buffers.
@@ -206,6 +206,8 @@ static void addLaunchPasses(OpPassManager &pm,
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
+  // From here on, upstream passes fold too (buffer deallocation's).
+  pm.addPass(fuse::createFuseGuardTargetMath());
   pm.addNestedPass<func::FuncOp>(fuse::createFuseBufferSizes());
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   fuse::FuseMapToGPUOptions mapping;
@@ -295,9 +297,10 @@ static void addKernelLowering(OpPassManager &pm,
   kernels.addPass(std::make_unique<FullOccupancyPass>(
       std::max<int64_t>(1, threadsPerSM(options.chip) / options.blockSize)));
   kernels.addPass(createSCFToControlFlowPass());
+  kernels.addPass(fuse::createFuseMathToLibdevice());
   kernels.addPass(createConvertGpuOpsToNVVMOps());
   kernels.addPass(std::make_unique<LoopAnnotationsPass>());
-  kernels.addPass(createCanonicalizerPass());
+  kernels.addPass(fuse::createFuseCanonicalize());
   kernels.addPass(createCSEPass());
   kernels.addPass(createReconcileUnrealizedCastsPass());
 }

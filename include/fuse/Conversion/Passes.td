@@ -186,13 +186,33 @@ def FuseMathToLibm : Pass<"fuse-math-to-libm", "mlir::ModuleOp"> {
     intrinsic calls at run time. A fused kernel shows the optimizer constants
     that an eager kernel loads from memory, so a fused and an eager run could
     differ. As calls, the functions are never folded: the JIT marks every
-    call to the C library `nobuiltin` (see Runner.cpp).
+    call to the C library `nobuiltin` (see Runner.cpp), and this pass does
+    not fold them either (upstream's dialect conversion would, with the
+    compiler host's functions).
   }];
   let dependentDialects = [
     "mlir::func::FuncDialect",
     "mlir::scf::SCFDialect",
     "mlir::vector::VectorDialect",
   ];
+}
+
+def FuseMathToLibdevice
+    : Pass<"fuse-math-to-libdevice", "mlir::gpu::GPUModuleOp"> {
+  let summary = "Call libdevice for the math functions that are not "
+                "correctly rounded, without folding them";
+  let description = [{
+    Lowers `math.exp`, `math.log`, `math.powf`, `math.sin`, `math.cos`,
+    `math.tanh` and `math.erf` in a kernel module to calls of libdevice
+    (`__nv_expf`, ...) with upstream's patterns, as
+    `convert-gpu-to-nvvm` does, but first and without folding: upstream's
+    conversion folds `math.erf` of a constant with the compiler host's C
+    library, which can differ in the last bit from what libdevice computes
+    on the GPU, so a constant that fusion moved into a kernel would make
+    fused and eager differ. LLVM does not fold libdevice's approximate
+    instructions (`ex2.approx`, ...), so the GPU computes the value.
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
 }
 
 #endif // FUSE_CONVERSION_PASSES_TD

@@ -42,6 +42,9 @@ NO_PYTHON_FUNCTION = {
 # fuse.Tensor, with the lambda body that spells it there.
 OPERATOR = {"add": "a + b", "sub": "a - b", "mul": "a * b", "div": "a / b",
             "pow": "a ** b", "neg": "-x", "cmp": "a < b"}
+# Compiler-internal ops: the pipelines make and remove them, and fuse
+# programs do not use them, so no place for users' ops needs them.
+INTERNAL = {"opaque": "a guard of fuse-guard-target-math"}
 # Ops that scripts/accuracy does not measure, and what they return: they
 # round nothing.
 EXACT = {"cmp": "a boolean", "select": "one of its operands",
@@ -76,6 +79,11 @@ def ops_in(text):
 def ops_of_dialect(ops_md):
     with open(ops_md, encoding="utf-8") as f:
         ops = re.findall(r"^### `fuse\.(\w+)`", f.read(), re.MULTILINE)
+    for op in INTERNAL:
+        if op not in ops:
+            sys.exit(f"check_op_coverage: {ops_md} has no fuse.{op}, which "
+                     f"INTERNAL lists")
+    ops = [op for op in ops if op not in INTERNAL]
     if not ops:
         sys.exit(f"check_op_coverage: {ops_md} has no op "
                  f"(no '### `fuse.NAME`' heading)")

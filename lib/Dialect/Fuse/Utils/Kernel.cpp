@@ -3,6 +3,7 @@
 #include "fuse/Dialect/Fuse/Utils/Kernel.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -40,4 +41,9 @@ bool fuse::isElementwiseKernel(linalg::GenericOp op) {
 int64_t fuse::storageBytes(Type type) {
   return std::max<int64_t>(
       1, getElementTypeOrSelf(type).getIntOrFloatBitWidth() / 8);
+}
+
+bool fuse::isTargetMath(Operation *op) {
+  return isa<math::ExpOp, math::LogOp, math::PowFOp, math::SinOp, math::CosOp,
+             math::TanhOp, math::ErfOp>(op);
 }

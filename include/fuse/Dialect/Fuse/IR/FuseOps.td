@@ -266,4 +266,34 @@ def Fuse_ConstantOp : Fuse_Op<"constant", [Pure, ConstantLike]> {
   ];
 }
 
+//===----------------------------------------------------------------------===//
+// Compiler-internal operations: the pipelines make and remove them; fuse
+// programs do not use them.
+//===----------------------------------------------------------------------===//
+
+def Fuse_OpaqueOp : Fuse_Op<"opaque", [Pure, ElementwiseMappable,
+                                       SameOperandsAndResultType]> {
+  let summary = "its operand, which folding does not see through (internal)";
+  let description = [{
+    Returns its operand. Compile-time folding does not look through it:
+    `fuse-guard-target-math` puts one between a constant and an inexact math
+    function (exp, log, powf, sin, cos, tanh, erf) in a kernel body, so that
+    the target computes the function's value (libdevice on the GPU, the C
+    library on the CPU) and a fused kernel gives the value that the same op
+    gives in a kernel of its own (eager). The target's math lowering removes
+    it. Compiler-internal, on scalars and vectors of floats: a fuse program
+    does not use it.
+
+    Example:
+
+    ```mlir
+    %guarded = fuse.opaque %cst : f32
+    %r = math.erf %guarded : f32
+    ```
+  }];
+  let arguments = (ins AnyTypeOf<[AnyFloat, VectorOfAnyRankOf<[AnyFloat]>]>:$input);
+  let results = (outs AnyTypeOf<[AnyFloat, VectorOfAnyRankOf<[AnyFloat]>]>:$result);
+  let assemblyFormat = "$input attr-dict `:` type($result)";
+}
+
 #endif // FUSE_DIALECT_FUSE_IR_FUSEOPS_TD

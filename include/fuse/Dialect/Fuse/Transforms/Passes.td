@@ -71,4 +71,44 @@ def FuseCheckProgram : Pass<"fuse-check-program", "mlir::ModuleOp"> {
   }];
 }
 
+def FuseCanonicalize : Pass<"fuse-canonicalize"> {
+  let summary = "Canonicalize, leaving the inexact math of constants to the target";
+  let description = [{
+    Upstream's canonicalizer (every loaded dialect's and op's
+    canonicalization patterns, top-down, normal region simplification), with
+    one difference: the inexact math functions (exp, log, powf, sin, cos,
+    tanh, erf) are never folded. Upstream folds `math.erf` of a constant with
+    the compiler host's C library, and the target computes it with its own
+    (libdevice on the GPU), so a constant that fusion moved into a kernel
+    would give another value than the same op in a kernel of its own
+    (eager). fuse's pipelines canonicalize with this pass until
+    `fuse-guard-target-math` has put its guards in. Every other op folds as
+    usual.
+  }];
+}
+
+def FuseGuardTargetMath : Pass<"fuse-guard-target-math"> {
+  let summary = "Keep constants away from the inexact math until the target "
+                "lowers it";
+  let description = [{
+    Puts a `fuse.opaque` between every constant and the inexact math
+    function (exp, log, powf, sin, cos, tanh, erf) that uses it, so that no
+    later folding, upstream's included, computes the function on the
+    compiler host: the target does (`fuse-math-to-libdevice`,
+    `fuse-math-to-libm`, which remove the guards). Runs once kernels are
+    formed, after `fuse-canonicalize` has folded what it may; with it,
+    fused and eager kernels give the same bits on every target.
+
+    Example:
+
+    ```mlir
+    %r = math.erf %cst : f32
+    // becomes
+    %guarded = fuse.opaque %cst : f32
+    %r = math.erf %guarded : f32
+    ```
+  }];
+  let dependentDialects = ["fuse::FuseDialect"];
+}
+
 #endif // FUSE_DIALECT_FUSE_TRANSFORMS_PASSES_TD

@@ -18,6 +18,13 @@ bool isElementwiseKernel(mlir::linalg::GenericOp op);
 /// occupies in memory; i1 is stored as a byte.
 int64_t storageBytes(mlir::Type type);
 
+/// True for the math functions that are not correctly rounded (exp, log,
+/// powf, sin, cos, tanh, erf): each target computes them its own way (the
+/// C library on the CPU, libdevice on the GPU), so the value of one on a
+/// constant belongs to the target, and only the target's code may compute
+/// it. Nothing folds them at compile time (fuse-canonicalize).
+bool isTargetMath(mlir::Operation *op);
+
 } // namespace fuse
 
 #endif // FUSE_DIALECT_FUSE_UTILS_KERNEL_H
