@@ -381,7 +381,9 @@ void fuse::buildExecutablePipeline(OpPassManager &pm, Target target,
     math::MathExpandOpsPassOptions expand;
     expand.opMnemonics = {"rsqrt"};
     pm.addPass(math::createMathExpandOpsPass(expand));
-    pm.addPass(createFuseMathToLibm());
+    FuseMathToLibmOptions math;
+    math.polynomials = true;
+    pm.addPass(createFuseMathToLibm(math));
     pm.addPass(createConvertMathToLLVMPass());
     pm.addPass(createSCFToControlFlowPass());
     addHostFunctionLowering(pm);

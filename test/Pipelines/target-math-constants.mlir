@@ -23,8 +23,10 @@
 // NVVM:        llvm.call @__nv_erff(
 // NVVM-NOT:    fuse.opaque
 
+// The cpu target computes f32 erf as a polynomial, at run time.
 // CPU-NOT:     fuse.opaque
-// CPU:         llvm.call @erff(
+// CPU-NOT:     llvm.call @erff(
+// CPU:         llvm.intr.fma
 // CPU-NOT:     fuse.opaque
 
 // The PTX computes erf(2.5) with libdevice's instructions.
