@@ -77,6 +77,9 @@ struct PendingKernel {
   KernelRecord record;
   CUevent start = nullptr;
   CUevent stop = nullptr;
+  /// Whether the stop event is recorded (behind the launch, or at the end
+  /// of a kernel that launched nothing).
+  bool stopped = false;
   std::chrono::steady_clock::time_point cpuStart;
 };
 
@@ -306,7 +309,7 @@ bool fuse::rt::endRun() {
       s.error.empty())
     check(s.driver.cuStreamSynchronize(s.stream), "cuStreamSynchronize");
   for (PendingKernel &kernel : s.pending) {
-    if (s.mode == Mode::CUDA && kernel.start && kernel.stop) {
+    if (s.mode == Mode::CUDA && kernel.start && kernel.stop && kernel.stopped) {
       float ms = 0;
       if (s.error.empty() &&
           check(s.driver.cuEventElapsedTime(&ms, kernel.start, kernel.stop),
@@ -359,9 +362,14 @@ extern "C" void fuse_kernel_end(int64_t id) {
   }
   PendingKernel &kernel = s.pending.back();
   // On CUDA, mgpuLaunchKernel recorded the stop event right after the
-  // launch.
-  if (s.mode == Mode::CUDA)
+  // launch; a kernel over no element launches nothing, and its stop event
+  // goes right behind its start (an event never recorded has no time).
+  if (s.mode == Mode::CUDA) {
+    if (kernel.stop && !kernel.stopped && ready())
+      kernel.stopped =
+          check(s.driver.cuEventRecord(kernel.stop, s.stream), "cuEventRecord");
     return;
+  }
   kernel.record.ms = std::chrono::duration<double, std::milli>(
                          std::chrono::steady_clock::now() - kernel.cpuStart)
                          .count();
@@ -700,7 +708,8 @@ extern "C" void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
   // The kernel's stop event goes right behind it on the stream, so that its
   // time is the kernel's alone, not the host's wait for it as well.
   if (profiled && profiled->stop)
-    check(s.driver.cuEventRecord(profiled->stop, s.stream), "cuEventRecord");
+    profiled->stopped = check(s.driver.cuEventRecord(profiled->stop, s.stream),
+                              "cuEventRecord");
 }
 
 extern "C" void *mgpuStreamCreate() { return state().stream; }
