@@ -365,4 +365,6 @@ extern "C" char *fuse_ptx(const char *mlirText, const char *chip,
 }
 
 extern "C" void fuse_free_string(char *text) { std::free(text); }
-extern "C" void fuse_free_buffer(void *data) { std::free(data); }
+// A result buffer is either a kernel's own (the runtime's host cache) or
+// std::malloc'ed; hostFree takes both.
+extern "C" void fuse_free_buffer(void *data) { fuse::rt::hostFree(data); }

@@ -372,7 +372,11 @@ void fuse::buildExecutablePipeline(OpPassManager &pm, Target target,
       bufferization::createOptimizeAllocationLivenessPass());
   pm.addNestedPass<func::FuncOp>(createFuseOwnResults());
   if (target == Target::CPU) {
-    pm.addPass(createFuseGPUToCPU());
+    // A launch of 4 blocks or more (8192 f32 elements, or fewer in more
+    // expensive kernels) runs on all the OpenMP threads.
+    FuseGPUToCPUOptions cpu;
+    cpu.parallelBlocks = 4;
+    pm.addPass(createFuseGPUToCPU(cpu));
     addCleanup(pm);
     // The C library for the functions that are not correctly rounded (exp,
     // tanh, ...), which LLVM must not fold (fuse-math-to-libm); LLVM

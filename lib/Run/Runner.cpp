@@ -30,6 +30,8 @@
 #include <cmath>
 #include <csetjmp>
 #include <cstring>
+#include <omp.h>
+#include <thread>
 #if defined(__SSE__)
 #include <xmmintrin.h>
 #endif
@@ -187,9 +189,14 @@ private:
 #endif
 };
 
-/// Calls the packed entry with `args`; false when it left by longjmp.
-bool callJit(void (*entry)(void **), void **args) {
+/// Calls the packed entry with `args` on `threads` OpenMP threads; false
+/// when it left by longjmp. libomp passes the calling thread's
+/// floating-point control to its workers at each parallel region
+/// (KMP_INHERIT_FP_CONTROL, on by default), so they too run in the default
+/// environment.
+bool callJit(void (*entry)(void **), void **args, int threads) {
   DefaultFloatingPointEnvironment environment;
+  omp_set_num_threads(threads);
   std::jmp_buf buffer;
   jitExit = &buffer;
   jitError.clear();
@@ -371,6 +378,23 @@ Executable::lower(ModuleOp module, const RunOptions &options) {
   return std::make_pair(std::move(executable), std::move(clone));
 }
 
+llvm::Expected<int> fuse::cpuThreads(const RunOptions &options) {
+  if (options.threads < 0)
+    return llvm::createStringError(
+        "a thread count of " + std::to_string(options.threads) +
+        ": it must be positive (0 means FUSE_NUM_THREADS, else every core)");
+  if (options.threads > 0)
+    return options.threads;
+  if (const char *text = std::getenv("FUSE_NUM_THREADS"); text && *text) {
+    int threads = 0;
+    if (llvm::StringRef(text).trim().getAsInteger(10, threads) || threads < 1)
+      return llvm::createStringError("FUSE_NUM_THREADS=" + std::string(text) +
+                                     ": not a positive number of threads");
+    return threads;
+  }
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
 llvm::ArrayRef<llvm::StringRef> fuse::excludedCPUFeatures() {
   static const llvm::StringRef features[] = {"avx512bf16", "avxneconvert",
                                              "avx512fp16"};
@@ -439,7 +463,16 @@ Executable::compile(ModuleOp module, const RunOptions &options) {
     return lowered.takeError();
   auto &[executable, clone] = *lowered;
 
+  llvm::Expected<int> threads = cpuThreads(options);
+  if (!threads)
+    return threads.takeError();
+  executable->threadCount = *threads;
+
   ExecutionEngineOptions engineOptions;
+  // The OpenMP runtime that the cpu target's parallel launches call; the
+  // process may not see it (Python loads fuse's library privately).
+  llvm::StringRef openmp[] = {FUSE_OPENMP_LIBRARY};
+  engineOptions.sharedLibPaths = openmp;
   std::function<llvm::Error(llvm::Module *)> optimizer = cpuOptimizer();
   engineOptions.transformer = optimizer;
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
@@ -590,7 +623,7 @@ Executable::invoke(llvm::ArrayRef<Operand> operands) {
   for (void *&pointer : pointers)
     args.push_back(&pointer);
 
-  if (!callJit(entry, args.data())) {
+  if (!callJit(entry, args.data(), threadCount)) {
     // The JIT'd code stopped at a failed check before returning results.
     rt::endRun();
     return llvm::createStringError(withSizes(jitError, operands));
@@ -691,6 +724,15 @@ Executable::run(llvm::ArrayRef<Operand> inputs) {
   if (!results)
     return results.takeError();
 
+  // The CPU target's results are the kernels' own buffers (from the
+  // runtime's host cache), handed over without a copy.
+  if (!cuda) {
+    std::vector<HostArray> outputs;
+    for (const Operand &result : *results)
+      outputs.push_back(HostArray::adopt(result.dtype, result.shape,
+                                         result.data, rt::hostFree));
+    return outputs;
+  }
   bool ok = true;
   std::string error;
   std::vector<HostArray> outputs;
@@ -702,14 +744,9 @@ Executable::run(llvm::ArrayRef<Operand> inputs) {
         ok = false;
         error = llvm::toString(array.takeError());
       } else {
-        if (cuda) {
-          if (!rt::copyToHost(array->data(), result.data,
-                              array->sizeInBytes())) {
-            ok = false;
-            error = rt::lastError();
-          }
-        } else {
-          std::memcpy(array->data(), result.data, array->sizeInBytes());
+        if (!rt::copyToHost(array->data(), result.data, array->sizeInBytes())) {
+          ok = false;
+          error = rt::lastError();
         }
         outputs.push_back(std::move(*array));
       }

@@ -99,7 +99,7 @@ static void *allocateStorage(size_t bytes) {
 }
 
 HostArray::HostArray(DType dtype, std::vector<int64_t> shape)
-    : dtype_(dtype), shape_(std::move(shape)) {
+    : dtype_(dtype), shape_(std::move(shape)), storage_(nullptr, Free()) {
   std::optional<int64_t> count = checkedNumElements(shape_, dtype_);
   assert(count && "negative dimension or byte size overflow");
   numElements_ = count.value_or(0);
@@ -110,9 +110,17 @@ HostArray::HostArray(DType dtype, std::vector<int64_t> shape)
 }
 
 HostArray::HostArray(Adopt, DType dtype, std::vector<int64_t> shape,
-                     int64_t count, void *storage)
+                     int64_t count, void *storage, void (*free)(void *))
     : dtype_(dtype), shape_(std::move(shape)), numElements_(count),
-      storage_(storage) {}
+      storage_(storage, Free{free}) {}
+
+HostArray HostArray::adopt(DType dtype, std::vector<int64_t> shape,
+                           void *storage, void (*free)(void *)) {
+  std::optional<int64_t> count = checkedNumElements(shape, dtype);
+  assert(count && storage && "adopting an invalid array");
+  return HostArray(Adopt{}, dtype, std::move(shape), count.value_or(0), storage,
+                   free);
+}
 
 llvm::Expected<HostArray> HostArray::create(DType dtype,
                                             std::vector<int64_t> shape) {

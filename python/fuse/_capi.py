@@ -1,8 +1,8 @@
 """ctypes bindings of the C API (include/fuse-c/Fuse.h).
 
 The library is loaded on first use, so that tracing (`fn.mlir`) works
-without it. It is looked for, in order, in the package's `_lib/` folder
-(where the build copies it), in `$FUSE_LIB_DIR`, and in `build/lib` of the
+without it. It is looked for, in order, in `$FUSE_LIB_DIR`, in the
+package's `_lib/` folder (where the build copies it), and in `build/lib` of the
 source tree that holds this package.
 """
 

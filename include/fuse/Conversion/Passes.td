@@ -82,11 +82,27 @@ def FuseGPUToCPU : Pass<"fuse-gpu-to-cpu", "mlir::ModuleOp"> {
     it uses from above is an argument. The function has internal linkage
     and LLVM's `noinline`, so that LLVM optimizes each kernel on its own and
     compile time grows linearly in the number of kernels.
+
+    With `parallel-blocks` N > 0 the loop over the blocks is an
+    `scf.parallel`, converted here to OpenMP (`convert-scf-to-openmp`:
+    `omp.parallel` around an `omp.wsloop`, static schedule) whose `if`
+    clause runs a launch of fewer than N blocks on the calling thread alone:
+    the blocks of a large launch run on LLVM's OpenMP runtime's threads
+    (`omp_set_num_threads`, set by the runner from `--threads` /
+    `FUSE_NUM_THREADS`), and small ones pay no fork. Blocks are
+    independent (fuse's kernels have no barrier), so any split of them
+    computes the same bits.
   }];
+  let options = [
+    Option<"parallelBlocks", "parallel-blocks", "int64_t", /*default=*/"0",
+           "Run launches of at least this many blocks on OpenMP threads "
+           "(0: every launch on the calling thread)">,
+  ];
   let dependentDialects = [
     "mlir::arith::ArithDialect",
     "mlir::func::FuncDialect",
     "mlir::LLVM::LLVMDialect",
+    "mlir::omp::OpenMPDialect",
     "mlir::scf::SCFDialect",
   ];
 }

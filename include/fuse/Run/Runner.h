@@ -58,7 +58,15 @@ struct RunOptions {
   /// `znver4`); empty is the host. Code for another CPU can be assembled
   /// (Executable::assemble), not run.
   std::string cpu;
+  /// Threads the cpu target's kernels run on (OpenMP); 0 is the
+  /// environment's FUSE_NUM_THREADS, else every core of the host.
+  int threads = 0;
 };
+
+/// The threads a cpu-target run of `options` uses: `options.threads`, else
+/// FUSE_NUM_THREADS, else the host's cores. An error for a FUSE_NUM_THREADS
+/// that is not a positive integer, or a negative count.
+llvm::Expected<int> cpuThreads(const RunOptions &options);
 
 /// The x86 features the cpu target never uses, whatever the CPU has: each
 /// brings instructions that would change a result that docs/accuracy.md
@@ -88,6 +96,8 @@ public:
   ~Executable();
 
   const std::string &name() const { return entryName; }
+  /// The threads the cpu target's kernels run on (cpuThreads).
+  int threads() const { return threadCount; }
   const std::vector<TensorSpec> &inputs() const { return inputSpecs; }
   const std::vector<TensorSpec> &results() const { return resultSpecs; }
   /// Kernel names, indexed by rt::KernelRecord::id.
@@ -142,6 +152,8 @@ private:
   Target runTarget = Target::CPU;
   /// The kernels' vector size in bytes: the alignment they assume.
   int64_t vectorBytes = 16;
+  /// OpenMP threads of the cpu target's launches (cpuThreads).
+  int threadCount = 1;
 };
 
 /// The element type of `dtype` in `context`, and back.

@@ -62,18 +62,27 @@ public:
   int64_t numElements() const { return numElements_; }
   size_t sizeInBytes() const { return numElements_ * dtypeSize(dtype_); }
 
+  /// An array over `storage` (row-major elements of a valid `shape`, not
+  /// null), which it frees with `free`: a kernel's result handed over
+  /// without a copy.
+  static HostArray adopt(DType dtype, std::vector<int64_t> shape, void *storage,
+                         void (*free)(void *));
+
   void *data() { return storage_.get(); }
-  /// Gives up the storage (to be freed with std::free); the array is left
-  /// without data.
+  /// Gives up the storage, to be freed with freeFunction(); the array is
+  /// left without data.
   void *release() { return storage_.release(); }
+  void (*freeFunction() const)(void *) { return storage_.get_deleter().free; }
   const void *data() const { return storage_.get(); }
 
 private:
   struct Adopt {};
   HostArray(Adopt, DType dtype, std::vector<int64_t> shape, int64_t count,
-            void *storage);
+            void *storage, void (*free)(void *) = std::free);
   struct Free {
-    void operator()(void *ptr) const { std::free(ptr); }
+    Free(void (*free)(void *) = std::free) : free(free) {}
+    void operator()(void *ptr) const { free(ptr); }
+    void (*free)(void *);
   };
 
   DType dtype_;

@@ -8,16 +8,20 @@
 // into which a thousand kernels were inlined took minutes to compile where
 // a thousand small functions take seconds. Internal linkage lets LLVM
 // still propagate the constant arguments of the one call (block size,
-// grid y and z) into the kernel.
+// grid y and z) into the kernel. With parallel-blocks, the blocks of a
+// large launch run on OpenMP threads.
 //
 //===----------------------------------------------------------------------===//
 
 #include "fuse/Conversion/Passes.h"
 
+#include "mlir/Conversion/SCFToOpenMP/SCFToOpenMP.h"
 #include "mlir/Dialect/GPU/Utils/GPUUtils.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/RegionUtils.h"
 
 namespace fuse {
@@ -30,8 +34,10 @@ using namespace mlir;
 namespace {
 
 /// Replaces `launch` by a call to a new function in `symbols` that loops
-/// over blocks (outer) and threads (inner) around the launch's body.
-LogicalResult outlineLaunch(gpu::LaunchOp launch, SymbolTable &symbols) {
+/// over blocks (outer; an scf.parallel when `parallel`) and threads (inner)
+/// around the launch's body.
+LogicalResult outlineLaunch(gpu::LaunchOp launch, SymbolTable &symbols,
+                            bool parallel) {
   Region &body = launch.getBody();
   if (!body.hasOneBlock())
     return launch.emitOpError("has a multi-block body; fuse-gpu-to-cpu runs "
@@ -88,8 +94,16 @@ LogicalResult outlineLaunch(gpu::LaunchOp launch, SymbolTable &symbols) {
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   SmallVector<Value> ivs;
-  for (Value bound : bounds) {
-    auto loop = scf::ForOp::create(b, loc, zero, mapping.lookup(bound), one);
+  for (auto [i, bound] : llvm::enumerate(bounds)) {
+    Value upper = mapping.lookup(bound);
+    if (i == 0 && parallel) {
+      auto loop = scf::ParallelOp::create(b, loc, ValueRange{zero},
+                                          ValueRange{upper}, ValueRange{one});
+      ivs.push_back(loop.getInductionVars().front());
+      b.setInsertionPointToStart(loop.getBody());
+      continue;
+    }
+    auto loop = scf::ForOp::create(b, loc, zero, upper, one);
     ivs.push_back(loop.getInductionVar());
     b.setInsertionPointToStart(loop.getBody());
   }
@@ -121,13 +135,37 @@ LogicalResult outlineLaunch(gpu::LaunchOp launch, SymbolTable &symbols) {
 }
 
 struct FuseGPUToCPUPass : fuse::impl::FuseGPUToCPUBase<FuseGPUToCPUPass> {
+  using FuseGPUToCPUBase::FuseGPUToCPUBase;
+
   void runOnOperation() override {
     SymbolTable symbols(getOperation());
     SmallVector<gpu::LaunchOp> launches;
     getOperation().walk([&](gpu::LaunchOp op) { launches.push_back(op); });
     for (gpu::LaunchOp launch : launches)
-      if (failed(outlineLaunch(launch, symbols)))
+      if (failed(outlineLaunch(launch, symbols, parallelBlocks > 0)))
         return signalPassFailure();
+    if (parallelBlocks <= 0)
+      return;
+    OpPassManager openmp(ModuleOp::getOperationName());
+    openmp.addPass(createConvertSCFToOpenMPPass());
+    if (failed(runPipeline(openmp, getOperation())))
+      return signalPassFailure();
+    // A launch of fewer blocks runs on the calling thread: the `if` clause
+    // compares the loop's trip count (from 0 by 1) with parallel-blocks.
+    getOperation().walk([&](omp::ParallelOp region) {
+      omp::LoopNestOp nest;
+      region.walk([&](omp::LoopNestOp op) { nest = op; });
+      if (!nest)
+        return;
+      OpBuilder b(region);
+      Value upper = nest.getLoopUpperBounds().front();
+      Value enough = arith::CmpIOp::create(
+          b, region.getLoc(), arith::CmpIPredicate::sge, upper,
+          arith::ConstantOp::create(
+              b, region.getLoc(), upper.getType(),
+              b.getIntegerAttr(upper.getType(), parallelBlocks)));
+      region.getIfExprMutable().assign(enough);
+    });
   }
 };
 
