@@ -77,10 +77,11 @@ int32_t fuse_run(fuse_program *program, const fuse_array *inputs,
 
 /* Runs a program compiled for FUSE_TARGET_CUDA on arrays already in device
  * memory (`inputs[i].data` are device pointers of device 0's primary
- * context, as PyTorch and CuPy use), with no host copies. The launches wait
- * for the work queued on `stream` (a CUstream; 0: none). Fills `results`
- * with device memory the caller frees with fuse_free_device. Returns 0 on
- * success. */
+ * context, as PyTorch and CuPy use), with no host copies. The launches go
+ * on `stream` (a CUstream of that context; 0: fuse's own), behind the work
+ * already queued there, and the call returns once they are done. Fills
+ * `results` with device memory the caller frees with fuse_free_device. Returns
+ * 0 on success. */
 int32_t fuse_run_device(fuse_program *program, const fuse_array *inputs,
                         int32_t num_inputs, uint64_t stream,
                         fuse_array *results, char **error);

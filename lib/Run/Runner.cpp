@@ -779,9 +779,10 @@ Executable::runOnDevice(llvm::ArrayRef<Operand> inputs, uint64_t stream) {
           "-byte aligned, which the kernels' vector loads need; pass a copy "
           "(a view at an offset is not aligned)");
   rt::clearError();
-  rt::beginRun(rt::Mode::CUDA);
-  // The inputs may still be being written on their producer's stream.
-  if (stream && !rt::synchronizeStream(stream)) {
+  // The inputs may still be being written on their producer's stream: the
+  // run goes on that stream, after them.
+  rt::beginRun(rt::Mode::CUDA, stream);
+  if (!rt::lastError().empty()) {
     rt::endRun();
     return llvm::createStringError(rt::lastError());
   }

@@ -90,7 +90,10 @@ struct State {
   bool initialized = false;
   CUdevice device = 0;
   CUcontext context = nullptr;
+  /// The stream of the current run: the caller's (runOnDevice), else
+  /// `ownStream`, which fuse creates.
   CUstream stream = nullptr;
+  CUstream ownStream = nullptr;
   std::string error;
   /// Whether `error` is the driver's refusal of the kernels' PTX.
   bool kernelsRefused = false;
@@ -276,9 +279,20 @@ CUevent newEvent() {
 // Runs, records and errors
 //===----------------------------------------------------------------------===//
 
-void fuse::rt::beginRun(Mode mode) {
+void fuse::rt::beginRun(Mode mode, uint64_t stream) {
   State &s = state();
   s.mode = mode;
+  if (mode == Mode::CUDA && stream && ready()) {
+    // The caller's stream: the run's work queues behind what its producers
+    // queued there, with no host wait. An event recorded on it first says
+    // at once whether it is a stream of this context.
+    s.stream = reinterpret_cast<CUstream>(static_cast<uintptr_t>(stream));
+    if (CUevent probe = newEvent()) {
+      check(s.driver.cuEventRecord(probe, s.stream),
+            "cuEventRecord (the arguments' stream)");
+      s.driver.cuEventDestroy(probe);
+    }
+  }
   s.sequence = 0;
   s.pending.clear();
   s.kernels.clear();
@@ -292,15 +306,6 @@ bool fuse::rt::driverRunsKernelsOnHost() {
 void fuse::rt::setHostCompiler(FuseHostCompiler compiler) {
   if (FuseHostKernelsSetCompiler set = state().setHostCompiler)
     set(compiler);
-}
-
-bool fuse::rt::synchronizeStream(uint64_t stream) {
-  if (!initCuda())
-    return false;
-  return makeContextCurrent() &&
-         check(state().driver.cuStreamSynchronize(
-                   reinterpret_cast<CUstream>(static_cast<uintptr_t>(stream))),
-               "cuStreamSynchronize (the inputs' stream)");
 }
 
 bool fuse::rt::endRun() {
@@ -322,6 +327,7 @@ bool fuse::rt::endRun() {
     s.kernels.push_back(kernel.record);
   }
   s.pending.clear();
+  s.stream = s.ownStream;
   restoreCallerContext();
   return s.error.empty();
 }
@@ -400,13 +406,14 @@ bool fuse::rt::initCuda() {
              "cuDevicePrimaryCtxRetain"))
     return false;
   if (!makeContextCurrent() ||
-      !check(d.cuStreamCreate(&s.stream, 0), "cuStreamCreate")) {
+      !check(d.cuStreamCreate(&s.ownStream, 0), "cuStreamCreate")) {
     // Leave nothing behind: the caller may go on with the CPU target.
     restoreCallerContext();
     d.cuDevicePrimaryCtxRelease(s.device);
     s.context = nullptr;
     return false;
   }
+  s.stream = s.ownStream;
   s.initialized = true;
   std::atexit(shutdownCuda);
   return true;
@@ -418,7 +425,7 @@ void fuse::rt::shutdownCuda() {
     return;
   s.initialized = false;
   makeContextCurrent();
-  s.driver.cuStreamDestroy(s.stream);
+  s.driver.cuStreamDestroy(s.ownStream);
   s.driver.cuDevicePrimaryCtxRelease(s.device);
 }
 

@@ -320,6 +320,11 @@ def _syncs_before_launch(lines):
     return _calls(lines[:launch], "cuStreamSynchronize")
 
 
+def _syncs_after_launch(lines):
+    launch = lines.index(_calls(lines, "cuLaunchKernel")[0])
+    return _calls(lines[launch:], "cuStreamSynchronize")
+
+
 def test_device_run_makes_no_copies(fake_run):
     seen, steps = fake_run
     # The host run copies each input in and the result out ...
@@ -355,25 +360,29 @@ def test_device_run_result(fake_run):
 
 @pytest.mark.parametrize("step,name", [("stream legacy", "legacy"),
                                        ("stream per-thread", "per-thread")])
-def test_default_stream_handles_are_waited_for(fake_run, step, name):
+def test_default_stream_handles_are_used(fake_run, step, name):
+    # The kernels go on the arguments' stream, behind their producers' work:
+    # the host does not wait for it before the launch, only once after.
     _, steps = fake_run
     run = steps[step]
     assert not [line for line in run if "CUDA_ERROR" in line], run
-    assert f"cuStreamSynchronize {name}" in _syncs_before_launch(run)
+    assert f"cuStreamSynchronize {name}" not in _syncs_before_launch(run)
+    assert _syncs_after_launch(run) == [f"cuStreamSynchronize {name}"]
 
 
-def test_producer_stream_is_waited_for(fake_run):
+def test_producer_stream_is_used(fake_run):
     _, steps = fake_run
     run = steps["stream created"]
     assert not [line for line in run if "CUDA_ERROR" in line or "cuMemcpy" in line], run
-    # One more wait before the launch than without a stream: for the
-    # producer's stream.
-    assert len(_syncs_before_launch(run)) == len(_syncs_before_launch(steps["device run"])) + 1
+    # No more waits before the launch than without a stream (the host does
+    # not wait for the producer), and one after it, for the run's stream.
+    assert len(_syncs_before_launch(run)) == len(_syncs_before_launch(steps["device run"]))
+    assert len(_syncs_after_launch(run)) == 1
 
 
 def test_invalid_stream_is_a_fuse_error(fake_run):
     seen, steps = fake_run
-    assert "cuStreamSynchronize (the inputs' stream) failed: CUDA_ERROR_INVALID_HANDLE" \
+    assert "cuEventRecord (the arguments' stream) failed: CUDA_ERROR_INVALID_HANDLE" \
         in seen["invalid_stream"]
     assert not _calls(steps["stream invalid"], "cuLaunchKernel")
     assert seen["after_invalid_stream"] == "DeviceArray"
@@ -401,7 +410,7 @@ def test_dlpack_only_producer_runs_in_place(fake_run):
     assert seen["dlpack"]["shape"] == [1000] and seen["dlpack_streams"] == [1]
     run = steps["dlpack"]
     assert not [line for line in run if "cuMemcpy" in line or "CUDA_ERROR" in line], run
-    assert "cuStreamSynchronize legacy" in _syncs_before_launch(run)
+    assert _syncs_after_launch(run) == ["cuStreamSynchronize legacy"]
 
 
 def test_results_come_back_as_the_inputs_kind(fake_run):
@@ -410,8 +419,8 @@ def test_results_come_back_as_the_inputs_kind(fake_run):
     assert seen["torch"] == ["torch", "Tensor", "DeviceArray"]
     for step in ["cupy", "torch"]:
         assert not [line for line in steps[step] if "cuMemcpy" in line or "CUDA_ERROR" in line]
-    # PyTorch's current stream: 0, its legacy default stream, is waited for
-    # as CU_STREAM_LEGACY.
+    # PyTorch's current stream: 0, its legacy default stream, is used as
+    # CU_STREAM_LEGACY.
     assert "cuStreamSynchronize legacy" in steps["torch"]
     assert "cuStreamSynchronize per-thread" in steps["torch stream"]
 

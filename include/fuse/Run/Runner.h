@@ -118,9 +118,9 @@ public:
   run(llvm::ArrayRef<const HostArray *> inputs);
   llvm::Expected<std::vector<HostArray>> run(llvm::ArrayRef<Operand> inputs);
   /// Runs the function (cuda target) on arrays already in device memory,
-  /// with no host copies, after synchronizing `stream` (a CUstream of the
-  /// library that produced them; 0: none). Returns the results in device
-  /// memory the caller owns (freeResult).
+  /// with no host copies, on `stream` (a CUstream of the library that
+  /// produced them, behind its work; 0: fuse's own stream), and waits for
+  /// it. Returns the results in device memory the caller owns (freeResult).
   llvm::Expected<std::vector<Operand>>
   runOnDevice(llvm::ArrayRef<Operand> inputs, uint64_t stream);
   /// Frees a result buffer of runOnDevice.

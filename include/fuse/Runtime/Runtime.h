@@ -48,8 +48,11 @@ struct CopyRecord {
 
 enum class Mode { CPU, CUDA };
 
-/// Starts recording a run in `mode` (clears earlier records).
-void beginRun(Mode mode);
+/// Starts recording a run in `mode` (clears earlier records). On CUDA, the
+/// run's copies and kernels go to `stream`, a CUstream of the caller in
+/// device 0's primary context (0: fuse's own stream), behind the work
+/// already queued on it.
+void beginRun(Mode mode, uint64_t stream = 0);
 /// Finishes a run: waits for the device and resolves kernel times.
 /// Returns false (see lastError()) if the device reported an error.
 bool endRun();
@@ -84,10 +87,6 @@ DeviceInfo deviceInfo();
 bool driverRunsKernelsOnHost();
 /// Gives such a driver the compiler of kernel modules for the host.
 void setHostCompiler(FuseHostCompiler compiler);
-
-/// Waits for the work queued on `stream`, another library's CUstream (the
-/// inputs' producer). False (see lastError()) on a CUDA error.
-bool synchronizeStream(uint64_t stream);
 
 /// Device memory; errors are recorded, and allocation returns nullptr.
 void *deviceAlloc(size_t bytes);
