@@ -200,8 +200,8 @@ static void addKernelPasses(OpPassManager &pm,
 
 /// Named kernels -> one gpu.launch each, on buffers.
 static void addLaunchPasses(OpPassManager &pm,
-                            const fuse::PipelineOptions &options,
-                            bool profile) {
+                            const fuse::PipelineOptions &options, bool profile,
+                            int64_t minVectors = 1) {
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
@@ -214,6 +214,7 @@ static void addLaunchPasses(OpPassManager &pm,
   mapping.blockSize = options.blockSize;
   mapping.vectorBytes = options.vectorBytes;
   mapping.profile = profile;
+  mapping.minVectors = minVectors;
   pm.addPass(fuse::createFuseMapToGPU(mapping));
 }
 
@@ -360,7 +361,11 @@ void fuse::buildExecutablePipeline(OpPassManager &pm, Target target,
   pm.addPass(fuse::createFuseCheckProgram());
   pm.addNestedPass<func::FuncOp>(LLVM::createLLVMRequestCWrappersPass());
   addKernelPasses(pm, options);
-  addLaunchPasses(pm, options, /*profile=*/true);
+  // A CPU thread (one loop iteration) computes 4 vectors at once: 16 f32
+  // lanes of arithmetic, as wide as AVX-512 (LLVM splits it for narrower
+  // hosts), from the same 16-byte-aligned loads as the GPU's.
+  addLaunchPasses(pm, options, /*profile=*/true,
+                  /*minVectors=*/target == Target::CPU ? 4 : 1);
   // Eager intermediates are freed once their last kernel has run: the
   // deallocation pipeline frees them at the end of the function, and
   // optimize-allocation-liveness moves each free up to right after the

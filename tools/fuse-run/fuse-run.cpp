@@ -125,12 +125,17 @@ static cl::opt<std::string>
                      "(an LLVM name: x86-64-v3, znver4, sapphirerapids, ...) "
                      "instead of the host's; nothing runs"),
             cl::value_desc("name"), cl::cat(runCategory));
-static cl::opt<int>
-    threadsFlag("threads",
-                cl::desc("The cpu target's threads (0: FUSE_NUM_THREADS, "
-                         "else every core); launches of fewer than 4 "
-                         "blocks run on one"),
-                cl::init(0), cl::value_desc("N"), cl::cat(runCategory));
+/// --threads, made in main(): a build linked with libLLVM.so and
+/// libMLIR.so (the sanitizer build) already has an option of that name
+/// from a library fuse-run does not use, which main() unregisters first.
+static cl::opt<int> &threadsFlag() {
+  static cl::opt<int> flag(
+      "threads",
+      cl::desc("The cpu target's threads (0: FUSE_NUM_THREADS, else every "
+               "core); small launches run on the calling thread"),
+      cl::init(0), cl::value_desc("N"), cl::cat(runCategory));
+  return flag;
+}
 static cl::opt<int64_t> blockSizeFlag("block-size",
                                       cl::desc("GPU threads per block"),
                                       cl::init(256), cl::cat(runCategory));
@@ -726,6 +731,9 @@ static std::optional<std::string> findSameOutputs() {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  if (cl::Option *other = cl::getRegisteredOptions().lookup("threads"))
+    other->removeArgument();
+  threadsFlag();
   cl::HideUnrelatedOptions(runCategory);
   cl::ParseCommandLineOptions(argc, argv,
                               "fuse-run: compile and run a fuse program\n");
@@ -753,7 +761,7 @@ int main(int argc, char **argv) {
   options.entryOption = "--entry";
   options.pipeline.fusion = fusionFlag == Fusion::On;
   options.pipeline.blockSize = blockSizeFlag;
-  options.threads = threadsFlag;
+  options.threads = threadsFlag();
   if (targetFlag == TargetFlag::CPU) {
     options.target = Target::CPU;
   } else if (rt::initCuda()) {

@@ -787,7 +787,8 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
     Layout layout;
     layout.width = std::max<int64_t>(1, vectorBytes / narrowest);
     layout.blockSize = blockSize;
-    layout.vectors = vectorsPerThread(op, layout.width);
+    layout.vectors =
+        std::max(minVectors.getValue(), vectorsPerThread(op, layout.width));
 
     // Broadcast inputs are indexed by multi-index: the host computes what
     // the threads share, the stride between a thread's vectors in the
