@@ -2,6 +2,7 @@
 
 import ctypes
 import json
+import math
 import weakref
 
 import numpy as np
@@ -113,7 +114,7 @@ def _owned_array(lib, result):
     shape = tuple(result.shape[i] for i in range(result.rank))
     # Not bf16: run_prepared refuses those programs.
     dtype = _dtypes.to_numpy(name)
-    count = int(np.prod(shape, dtype=np.int64))
+    count = math.prod(shape)
     nbytes = count * dtype.itemsize
     if nbytes == 0 or not result.data:
         if result.data:
@@ -185,7 +186,7 @@ class Program:
                        for i in range(self._lib.fuse_num_inputs(handle))]
         self.results = [self._type(self._lib.fuse_result_type, i)
                         for i in range(self._lib.fuse_num_results(handle))]
-        self.last_profile = None
+        self._ran = False
 
     def _type(self, getter, index):
         array = _capi.Array()
@@ -238,7 +239,7 @@ class Program:
                                         ctypes.byref(error))
             if status != 0:
                 _capi.check_error(error, "fuse_run")
-            self._read_profile()
+            self._ran = True
         return [_owned_array(self._lib, results[i]) for i in range(len(self.results))]
 
     @staticmethod
@@ -258,9 +259,16 @@ class Program:
                 slot.shape[d] = size
         return inputs
 
-    def _read_profile(self):
-        profile = self._lib.fuse_last_profile_json(self._handle)
-        self.last_profile = json.loads(_capi.take_string(profile)) if profile else None
+    @property
+    def last_profile(self):
+        """The kernels of the last run, [{"name", "bytes", "ms"}...] (None
+        before the first): read from the library when asked, so that a run
+        that nobody profiles pays nothing for it."""
+        if not self._ran:
+            return None
+        with _capi.run_lock:
+            profile = self._lib.fuse_last_profile_json(self._handle)
+        return json.loads(_capi.take_string(profile)) if profile else None
 
     def _run_device(self, inputs):
         """Runs on GPU arrays (DeviceInputs) in place; DeviceArray results."""
@@ -285,7 +293,7 @@ class Program:
                                                results, ctypes.byref(error))
             if status != 0:
                 _capi.check_error(error, "fuse_run_device")
-            self._read_profile()
+            self._ran = True
         return [_device.DeviceArray(self._lib, r.data, _dtypes.from_enum(r.dtype),
                                     [r.shape[d] for d in range(r.rank)])
                 for r in results[:len(self.results)]]

@@ -412,3 +412,30 @@ def test_numpy_scalar_and_zero_d_inputs():
     f = fuse.jit(lambda a, b: a * b + 1)
     got = f(np.float64(2.5), np.array(4.0))
     assert got.shape == () and got == 11.0
+
+
+def test_repeated_calls_take_the_short_path_with_the_same_answers(rng):
+    # Positional numpy arrays that need no conversion skip the signature and
+    # the checks after the first call; the others take the full path. Both
+    # count as hits, and both give numpy's answers.
+    f = fuse.jit(add_relu, target="cpu")
+    a, b = random_array(rng, "float32", (1001,)), random_array(rng, "float32", (1001,))
+    for _ in range(3):
+        assert_same(f(a, b), np.maximum(a + b, np.float32(0)))
+    assert f._fast, "the first call did not record the short path"
+    info = f.cache_info()
+    assert (info.misses, info.hits) == (1, 2)
+    # A strided view, a view at an offset (not 16-byte aligned), another
+    # byte order, a keyword argument: the full path, converting as before.
+    wide = random_array(rng, "float32", (2002,))
+    for x, y in [(wide[::2], b), (wide[1:1002], b), (a.astype(">f4"), b)]:
+        assert_same(f(x, y), np.maximum(x.astype(np.float32) + y, np.float32(0)))
+    assert_same(f(a, b=b), np.maximum(a + b, np.float32(0)))
+    # A size of 1 is another signature: broadcasting, traced on its own.
+    one = random_array(rng, "float32", (1,))
+    assert_same(f(a, one), np.maximum(a + one, np.float32(0)))
+    assert f.cache_info().traces == 2
+    f.cache_clear()
+    assert not f._fast
+    assert_same(f(a, b), np.maximum(a + b, np.float32(0)))
+    assert f.cache_info().misses == 1
