@@ -201,7 +201,7 @@ static void addKernelPasses(OpPassManager &pm,
 /// Named kernels -> one gpu.launch each, on buffers.
 static void addLaunchPasses(OpPassManager &pm,
                             const fuse::PipelineOptions &options, bool profile,
-                            int64_t minVectors = 1) {
+                            int64_t vectorBytes) {
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
@@ -212,10 +212,17 @@ static void addLaunchPasses(OpPassManager &pm,
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   fuse::FuseMapToGPUOptions mapping;
   mapping.blockSize = options.blockSize;
-  mapping.vectorBytes = options.vectorBytes;
+  mapping.vectorBytes = vectorBytes;
   mapping.profile = profile;
-  mapping.minVectors = minVectors;
   pm.addPass(fuse::createFuseMapToGPU(mapping));
+}
+
+int64_t fuse::kernelVectorBytes(Target target, const PipelineOptions &options) {
+  // A CPU thread (one loop iteration) takes 64 contiguous bytes per
+  // access: 16 f32 lanes of arithmetic, the width of AVX-512 (LLVM splits
+  // it for narrower hosts), still with 16-byte alignment.
+  return target == Target::CPU ? std::max<int64_t>(options.vectorBytes, 64)
+                               : options.vectorBytes;
 }
 
 std::string fuse::ptxFeatures(const PipelineOptions &options) {
@@ -343,7 +350,7 @@ void fuse::buildPipeline(OpPassManager &pm, Stage stage,
   addKernelPasses(pm, options);
   if (stage == Stage::Fused)
     return;
-  addLaunchPasses(pm, options, /*profile=*/false);
+  addLaunchPasses(pm, options, /*profile=*/false, options.vectorBytes);
   pm.addNestedPass<func::FuncOp>(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
   addCleanup(pm);
@@ -361,11 +368,8 @@ void fuse::buildExecutablePipeline(OpPassManager &pm, Target target,
   pm.addPass(fuse::createFuseCheckProgram());
   pm.addNestedPass<func::FuncOp>(LLVM::createLLVMRequestCWrappersPass());
   addKernelPasses(pm, options);
-  // A CPU thread (one loop iteration) computes 4 vectors at once: 16 f32
-  // lanes of arithmetic, as wide as AVX-512 (LLVM splits it for narrower
-  // hosts), from the same 16-byte-aligned loads as the GPU's.
   addLaunchPasses(pm, options, /*profile=*/true,
-                  /*minVectors=*/target == Target::CPU ? 4 : 1);
+                  fuse::kernelVectorBytes(target, options));
   // Eager intermediates are freed once their last kernel has run: the
   // deallocation pipeline frees them at the end of the function, and
   // optimize-allocation-liveness moves each free up to right after the
@@ -377,8 +381,8 @@ void fuse::buildExecutablePipeline(OpPassManager &pm, Target target,
       bufferization::createOptimizeAllocationLivenessPass());
   pm.addNestedPass<func::FuncOp>(createFuseOwnResults());
   if (target == Target::CPU) {
-    // A launch of 4 blocks or more (8192 f32 elements, or fewer in more
-    // expensive kernels) runs on all the OpenMP threads.
+    // A launch of 4 blocks or more (32768 f32 elements for a cheap body,
+    // 16384 for a costly one) runs on all the OpenMP threads.
     FuseGPUToCPUOptions cpu;
     cpu.parallelBlocks = 4;
     pm.addPass(createFuseGPUToCPU(cpu));

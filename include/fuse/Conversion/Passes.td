@@ -57,9 +57,6 @@ def FuseMapToGPU : Pass<"fuse-map-to-gpu", "mlir::ModuleOp"> {
            "Bytes each thread loads per input with one vector access">,
     Option<"profile", "profile", "bool", /*default=*/"false",
            "Call the runtime's profiling hooks around each launch">,
-    Option<"minVectors", "min-vectors", "int64_t", /*default=*/"1",
-           "Vectors each thread takes at least (the cpu target's pipeline "
-           "sets 4: 16 f32 lanes of arithmetic, the width of AVX-512)">,
   ];
   let dependentDialects = [
     "mlir::arith::ArithDialect",

@@ -108,6 +108,11 @@ void buildExecutablePipeline(mlir::OpPassManager &pm, Target target,
 /// The PTX features `options` asks for, with "auto" resolved for the chip.
 std::string ptxFeatures(const PipelineOptions &options);
 
+/// The bytes of one vector access of a kernel thread on `target`:
+/// `options.vectorBytes` on the GPU, at least 64 on the CPU. Accesses are
+/// aligned to at most kMaxVectorAlignment bytes either way.
+int64_t kernelVectorBytes(Target target, const PipelineOptions &options);
+
 /// Adds the passes that take a module of fuse functions to `stage`.
 void buildPipeline(mlir::OpPassManager &pm, Stage stage,
                    const PipelineOptions &options);

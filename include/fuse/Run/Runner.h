@@ -150,7 +150,7 @@ private:
   std::vector<TensorSpec> resultSpecs;
   std::vector<std::string> kernels;
   Target runTarget = Target::CPU;
-  /// The kernels' vector size in bytes: the alignment they assume.
+  /// The alignment the kernels assume of their operands' data.
   int64_t vectorBytes = 16;
   /// OpenMP threads of the cpu target's launches (cpuThreads).
   int threadCount = 1;

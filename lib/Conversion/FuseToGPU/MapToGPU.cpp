@@ -294,13 +294,12 @@ private:
                                   operandIndices(operand, indices));
   }
 
-  /// Vector accesses are aligned to the vector size, up to 16 bytes: every
-  /// buffer is allocated 16-byte aligned, positions of vectors are multiples
-  /// of the width, and so are the rows of a broadcast operand read with
-  /// vectors.
+  /// Vector accesses are aligned to the vector size, up to
+  /// kMaxVectorAlignment: positions of vectors are multiples of the width,
+  /// and so are the rows of a broadcast operand read with vectors.
   llvm::MaybeAlign alignment(Type element) {
-    return llvm::MaybeAlign(
-        std::min<int64_t>(16, layout.width * storageBytes(element)));
+    return llvm::MaybeAlign(std::min<int64_t>(
+        kMaxVectorAlignment, layout.width * storageBytes(element)));
   }
 
   VectorType vectorType(Type element, int64_t lanes) {
@@ -787,8 +786,7 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
     Layout layout;
     layout.width = std::max<int64_t>(1, vectorBytes / narrowest);
     layout.blockSize = blockSize;
-    layout.vectors =
-        std::max(minVectors.getValue(), vectorsPerThread(op, layout.width));
+    layout.vectors = vectorsPerThread(op, layout.width);
 
     // Broadcast inputs are indexed by multi-index: the host computes what
     // the threads share, the stride between a thread's vectors in the

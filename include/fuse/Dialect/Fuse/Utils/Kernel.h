@@ -14,6 +14,12 @@ namespace fuse {
 /// linalg.index, and it never reads the initial value of its outputs.
 bool isElementwiseKernel(mlir::linalg::GenericOp op);
 
+/// The alignment a kernel assumes of its vector accesses at most: every
+/// buffer is allocated 16-byte aligned (the CUDA driver's allocations, the
+/// runtime's host cache, numpy's arrays of more than one element), so a
+/// wider vector is read with 16-byte-aligned accesses.
+inline constexpr int64_t kMaxVectorAlignment = 16;
+
 /// Bytes one element of `type` (or of its element type, for a shaped type)
 /// occupies in memory; i1 is stored as a byte.
 int64_t storageBytes(mlir::Type type);
