@@ -217,6 +217,7 @@ class _Jitted:
         return tuple(key), spec, rebuild, arrays
 
     def _lookup(self, args, kwargs, compile_it):
+        """The signature key, its (trace, program) entry and the arrays."""
         key, spec, rebuild, arrays = self._prepare(args, kwargs)
         with self._lock:
             entry = self._traces.get(key)
@@ -226,7 +227,7 @@ class _Jitted:
                 if compile_it:
                     self._hits += 1
                 self._last = entry
-                return entry, arrays
+                return key, entry, arrays
         if entry is None:
             trace = _trace.trace_function(self._fn, self.__name__, spec, rebuild)
         else:
@@ -244,7 +245,7 @@ class _Jitted:
             self._traces.move_to_end(key)
             self._evict()
             self._last = entry
-        return entry, arrays
+        return key, entry, arrays
 
     def _inputs(self, trace, arrays):
         """(array, fuse dtype) of each input; Python scalars converted from
@@ -292,15 +293,15 @@ class _Jitted:
                 # Called inside another function's trace: its body traces
                 # inline.
                 return self._fn(*args, **kwargs)
-            (trace, program), arrays = self._lookup(args, kwargs, compile_it=True)
+            key, entry, arrays = self._lookup(args, kwargs, compile_it=True)
+            trace, program = entry
             inputs = self._inputs(trace, arrays)
             results = program.run_prepared(inputs)
             if fast is not None and all(a is i for a, (i, _) in zip(args, inputs)):
                 with self._lock:
-                    key = next((k for k, e in reversed(self._traces.items())
-                                if e is self._last), None)
-                    if key is not None:
-                        self._fast[fast] = (key, self._last, [d for _, d in inputs])
+                    # Unless another call evicted it meanwhile.
+                    if self._traces.get(key) is entry:
+                        self._fast[fast] = (key, entry, [d for _, d in inputs])
         if self.profile:
             self.last_profile = program.last_profile
         return results[0] if trace.single else tuple(results)
@@ -308,11 +309,11 @@ class _Jitted:
     # Introspection.
     def trace(self, *args, **kwargs):
         """The fuse MLIR text traced for these arguments (nothing runs)."""
-        (trace, _), _ = self._lookup(args, kwargs, compile_it=False)
+        _, (trace, _), _ = self._lookup(args, kwargs, compile_it=False)
         return trace.mlir
 
     def _trace_and_arrays(self, args, kwargs):
-        (trace, _), arrays = self._lookup(args, kwargs, compile_it=False)
+        _, (trace, _), arrays = self._lookup(args, kwargs, compile_it=False)
         return trace, [a for a, _, _ in arrays]
 
     def _last_entry(self):
