@@ -287,20 +287,30 @@ def _fake_cuda():
     return None
 
 
-@pytest.fixture(scope="module")
-def fake_run(tmp_path_factory):
-    """What gpu_fakes.py saw, and the fake driver's log by step."""
+def run_on_fake_driver(tmp_path_factory, name, argv, timeout, **env):
+    """Runs Python with `argv` in a process whose CUDA driver is the fake one
+    (FUSE_LIBCUDA), with no fault injected, its calls logged, fuse and this
+    folder importable, and `env` added to its environment; skips the test
+    when the fake is not built. Returns the process's stdout and the log."""
     fake = _fake_cuda()
     if fake is None:
         pytest.skip("the fake CUDA driver is not built (build/test/fakecuda/libcuda.so.1)")
-    log = tmp_path_factory.mktemp("fakecuda") / "calls.log"
-    env = dict(os.environ, FUSE_LIBCUDA=fake, FAKE_CUDA_LOG=str(log),
+    log = tmp_path_factory.mktemp(name) / "calls.log"
+    env = dict(os.environ, FUSE_LIBCUDA=fake, FAKE_CUDA_LOG=str(log), **env,
                PYTHONPATH=os.pathsep.join([os.path.dirname(os.path.dirname(fuse.__file__)),
-                                           os.environ.get("PYTHONPATH", "")]))
+                                           HERE, os.environ.get("PYTHONPATH", "")]))
     env.pop("FAKE_CUDA_FAIL", None)
-    done = subprocess.run([sys.executable, os.path.join(HERE, "gpu_fakes.py")], env=env,
-                          capture_output=True, text=True, timeout=600)
+    done = subprocess.run([sys.executable, *argv], env=env, capture_output=True, text=True,
+                          timeout=timeout)
     assert done.returncode == 0, done.stderr
+    return done.stdout, log
+
+
+@pytest.fixture(scope="module")
+def fake_run(tmp_path_factory):
+    """What gpu_fakes.py saw, and the fake driver's log by step."""
+    stdout, log = run_on_fake_driver(tmp_path_factory, "fakecuda",
+                                     [os.path.join(HERE, "gpu_fakes.py")], timeout=600)
     steps = {"start": []}
     current = steps["start"]
     for line in log.read_text().splitlines():
@@ -308,7 +318,7 @@ def fake_run(tmp_path_factory):
             current = steps.setdefault(line[3:], [])
         else:
             current.append(line)
-    return json.loads(done.stdout.splitlines()[-1]), steps
+    return json.loads(stdout.splitlines()[-1]), steps
 
 
 def _calls(lines, name):

@@ -10,16 +10,10 @@ its own: the CUDA runtime's state is per process.
 """
 
 import json
-import os
-import subprocess
-import sys
 
 import pytest
 
-import fuse
-from test_device import _fake_cuda
-
-HERE = os.path.dirname(os.path.abspath(__file__))
+from test_device import run_on_fake_driver
 
 SCRIPT = r"""
 import ctypes, json, os
@@ -52,18 +46,8 @@ print(json.dumps(seen))
 
 @pytest.fixture(scope="module")
 def fault_run(tmp_path_factory):
-    fake = _fake_cuda()
-    if fake is None:
-        pytest.skip("the fake CUDA driver is not built (build/test/fakecuda/libcuda.so.1)")
-    log = tmp_path_factory.mktemp("faults") / "calls.log"
-    env = dict(os.environ, FUSE_LIBCUDA=fake, FAKE_CUDA_LOG=str(log),
-               PYTHONPATH=os.pathsep.join([os.path.dirname(os.path.dirname(fuse.__file__)),
-                                           HERE, os.environ.get("PYTHONPATH", "")]))
-    env.pop("FAKE_CUDA_FAIL", None)
-    done = subprocess.run([sys.executable, "-c", SCRIPT], env=env, capture_output=True,
-                          text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout.splitlines()[-1]), log.read_text().splitlines()
+    stdout, log = run_on_fake_driver(tmp_path_factory, "faults", ["-c", SCRIPT], timeout=300)
+    return json.loads(stdout.splitlines()[-1]), log.read_text().splitlines()
 
 
 ILLEGAL = "CUDA_ERROR_ILLEGAL_ADDRESS (an illegal memory access was encountered)"

@@ -10,13 +10,10 @@ in a process of its own: the CUDA runtime's state is per process.
 
 import json
 import os
-import subprocess
-import sys
 
 import pytest
 
-import fuse
-from test_device import _fake_cuda
+from test_device import run_on_fake_driver
 
 SCRIPT = r"""
 import json
@@ -52,21 +49,12 @@ REFUSED = ("cuModuleLoadDataEx (PTX JIT) failed: CUDA_ERROR_UNSUPPORTED_PTX_VERS
 
 @pytest.fixture(scope="module")
 def old_driver(tmp_path_factory):
-    fake = _fake_cuda()
-    if fake is None:
-        pytest.skip("the fake CUDA driver is not built (build/test/fakecuda/libcuda.so.1)")
-    log = tmp_path_factory.mktemp("olddriver") / "calls.log"
     program = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
         os.path.abspath(__file__)))), "examples", "add_relu.mlir")
-    env = dict(os.environ, FUSE_LIBCUDA=fake, FAKE_CUDA_DRIVER_VERSION="11080",
-               FAKE_CUDA_LOG=str(log),
-               PYTHONPATH=os.pathsep.join([os.path.dirname(os.path.dirname(fuse.__file__)),
-                                           os.environ.get("PYTHONPATH", "")]))
-    env.pop("FAKE_CUDA_FAIL", None)
-    done = subprocess.run([sys.executable, "-c", f"PROGRAM = {program!r}\n" + SCRIPT],
-                          env=env, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout.splitlines()[-1]), log.read_text().splitlines()
+    stdout, log = run_on_fake_driver(tmp_path_factory, "olddriver",
+                                     ["-c", f"PROGRAM = {program!r}\n" + SCRIPT], timeout=300,
+                                     FAKE_CUDA_DRIVER_VERSION="11080")
+    return json.loads(stdout.splitlines()[-1]), log.read_text().splitlines()
 
 
 def test_auto_falls_back_to_the_cpu_and_says_why(old_driver):
