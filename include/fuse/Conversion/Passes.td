@@ -206,16 +206,17 @@ def FuseMathToLibm : Pass<"fuse-math-to-libm", "mlir::ModuleOp"> {
     not fold them either (upstream's dialect conversion would, with the
     compiler host's functions).
 
-    With `polynomials` (the cpu target's pipeline sets it), f32 `exp`,
-    `log`, `tanh` and `erf` become upstream's polynomial approximations
-    (`populateMathPolynomialApproximationPatterns`): arithmetic and `fma` on
+    With `polynomials` (the cpu target's pipeline sets it), f32 `log`,
+    `tanh` and `erf` become upstream's polynomial approximations
+    (`populateMathPolynomialApproximationPatterns`) and f32 `exp` fuse's own
+    (upstream's flushes subnormal results to zero): arithmetic and `fma` on
     the whole vector, no call, the same bits on every host (`fma` is fused
     everywhere). docs/accuracy.md has their measured error. The others
     (f64, `powf`, `sin`, `cos`) stay calls.
   }];
   let options = [
     Option<"polynomials", "polynomials", "bool", /*default=*/"false",
-           "Compute f32 exp, log, tanh and erf as upstream's polynomial "
+           "Compute f32 exp, log, tanh and erf as polynomial "
            "approximations (straight-line vector code) instead of calls">,
   ];
   let dependentDialects = [
