@@ -261,8 +261,11 @@ size_t descriptorWords(size_t rank) { return 3 + 2 * rank; }
 Executable::~Executable() = default;
 
 llvm::Expected<std::pair<std::unique_ptr<Executable>, OwningOpRef<ModuleOp>>>
-Executable::lower(ModuleOp module, const RunOptions &options) {
+Executable::lower(ModuleOp module, const RunOptions &options,
+                  const llvm::TargetMachine &machine) {
   MLIRContext *context = module.getContext();
+  PipelineOptions pipeline = options.pipeline;
+  pipeline.cpuRegisterBytes = cpuRegisterBytes(machine);
   func::FuncOp func;
   // `second` and `@second` name the same function.
   llvm::StringRef entry = llvm::StringRef(options.entry).ltrim('@');
@@ -309,9 +312,8 @@ Executable::lower(ModuleOp module, const RunOptions &options) {
   auto executable = std::unique_ptr<Executable>(new Executable());
   executable->entryName = func.getSymName().str();
   executable->runTarget = options.target;
-  executable->vectorBytes =
-      std::clamp<int64_t>(kernelVectorBytes(options.target, options.pipeline),
-                          1, kMaxVectorAlignment);
+  executable->vectorBytes = std::clamp<int64_t>(
+      kernelVectorBytes(options.target, pipeline), 1, kMaxVectorAlignment);
   auto specOf = [&](Type type, llvm::StringRef what,
                     size_t index) -> llvm::Expected<TensorSpec> {
     auto tensor = dyn_cast<RankedTensorType>(type);
@@ -368,7 +370,7 @@ Executable::lower(ModuleOp module, const RunOptions &options) {
       return success();
     });
     PassManager pm(context);
-    buildExecutablePipeline(pm, options.target, options.pipeline);
+    buildExecutablePipeline(pm, options.target, pipeline);
     if (failed(pm.run(*clone)))
       return llvm::createStringError("compilation failed:\n" + diagnostics);
   }
@@ -442,6 +444,17 @@ fuse::cpuTargetMachine(llvm::StringRef cpu) {
   return builder->createTargetMachine();
 }
 
+int64_t fuse::cpuRegisterBytes(const llvm::TargetMachine &machine) {
+  const llvm::MCSubtargetInfo *info = machine.getMCSubtargetInfo();
+  if (machine.getTargetTriple().isX86()) {
+    if (info->checkFeatures("+avx512f"))
+      return 64;
+    if (info->checkFeatures("+avx"))
+      return 32;
+  }
+  return 16;
+}
+
 /// LLVM's O3 on the module, as the JIT runs it. Calls of the C library's
 /// math functions (fuse-math-to-libm) are `nobuiltin`: LLVM would otherwise
 /// fold them on constant operands with the host's double-precision
@@ -468,7 +481,11 @@ Executable::compile(ModuleOp module, const RunOptions &options) {
   // A driver without a GPU runs the kernels' LLVM IR on the host.
   if (options.target == Target::CUDA)
     hostkernels::enableIfDriverRunsKernelsOnHost();
-  auto lowered = lower(module, options);
+  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine =
+      cpuTargetMachine(options.cpu);
+  if (!machine)
+    return machine.takeError();
+  auto lowered = lower(module, options, **machine);
   if (!lowered)
     return lowered.takeError();
   auto &[executable, clone] = *lowered;
@@ -486,10 +503,6 @@ Executable::compile(ModuleOp module, const RunOptions &options) {
   std::function<llvm::Error(llvm::Module *)> optimizer = cpuOptimizer();
   engineOptions.transformer = optimizer;
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
-  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine =
-      cpuTargetMachine(options.cpu);
-  if (!machine)
-    return machine.takeError();
   auto engine =
       ExecutionEngine::create(*clone, engineOptions, std::move(*machine));
   if (!engine)
@@ -513,13 +526,13 @@ llvm::Expected<std::string> Executable::assemble(ModuleOp module,
   if (options.target != Target::CPU)
     return llvm::createStringError(
         "assembly is the cpu target's; the cuda target's kernels are PTX");
-  auto lowered = lower(module, options);
-  if (!lowered)
-    return lowered.takeError();
   llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine =
       cpuTargetMachine(options.cpu);
   if (!machine)
     return machine.takeError();
+  auto lowered = lower(module, options, **machine);
+  if (!lowered)
+    return lowered.takeError();
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
       translateModuleToLLVMIR(*lowered->second, llvmContext);

@@ -59,6 +59,10 @@ struct PipelineOptions {
   bool remarks = false;
   int64_t blockSize = 256;
   int64_t vectorBytes = 16;
+  /// Bytes of a vector register of the CPU that the cpu target compiles for
+  /// (AVX-512: 64, AVX2: 32, SSE: 16); see kernelVectorBytes. The runner
+  /// sets it from that CPU; stages printed by fuse-opt use the default.
+  int64_t cpuRegisterBytes = 64;
   std::string chip = "sm_90";
   /// PTX features; "auto" is +ptx80 for sm_90 (which needs PTX ISA 8.0
   /// features) and LLVM's default for other chips.
@@ -109,8 +113,9 @@ void buildExecutablePipeline(mlir::OpPassManager &pm, Target target,
 std::string ptxFeatures(const PipelineOptions &options);
 
 /// The bytes of one vector access of a kernel thread on `target`:
-/// `options.vectorBytes` on the GPU, at least 64 on the CPU. Accesses are
-/// aligned to at most kMaxVectorAlignment bytes either way.
+/// `options.vectorBytes` on the GPU; on the CPU at least four of its vector
+/// registers (`options.cpuRegisterBytes`). Accesses are aligned to at most
+/// kMaxVectorAlignment bytes either way.
 int64_t kernelVectorBytes(Target target, const PipelineOptions &options);
 
 /// Adds the passes that take a module of fuse functions to `stage`.

@@ -82,6 +82,11 @@ llvm::ArrayRef<llvm::StringRef> excludedCPUFeatures();
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
 cpuTargetMachine(llvm::StringRef cpu);
 
+/// The bytes of a vector register of `machine`'s CPU that its code uses:
+/// 64 with AVX-512 (cpuTargetMachine does not prefer 256 bits), 32 with
+/// AVX, else 16.
+int64_t cpuRegisterBytes(const llvm::TargetMachine &machine);
+
 class Executable {
 public:
   /// Compiles `options.entry` of `module` (left unchanged). Compile errors
@@ -130,10 +135,12 @@ private:
   Executable() = default;
   /// Chooses the entry, records its signature in a new Executable and
   /// lowers a copy of `module` holding only the entry through the
-  /// executable pipeline of `options.target` (the LLVM dialect).
+  /// executable pipeline of `options.target` (the LLVM dialect), for the
+  /// host code (and cpu kernels) of `machine`.
   static llvm::Expected<
       std::pair<std::unique_ptr<Executable>, mlir::OwningOpRef<mlir::ModuleOp>>>
-  lower(mlir::ModuleOp module, const RunOptions &options);
+  lower(mlir::ModuleOp module, const RunOptions &options,
+        const llvm::TargetMachine &machine);
   /// Checks `operands` against the signature: count, dtypes, ranks, static
   /// sizes. Errors name the argument, what was expected and what was given.
   llvm::Error checkOperands(llvm::ArrayRef<Operand> operands) const;
