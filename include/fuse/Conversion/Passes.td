@@ -206,18 +206,21 @@ def FuseMathToLibm : Pass<"fuse-math-to-libm", "mlir::ModuleOp"> {
     not fold them either (upstream's dialect conversion would, with the
     compiler host's functions).
 
-    With `polynomials` (the cpu target's pipeline sets it), f32 `log`,
-    `tanh` and `erf` become upstream's polynomial approximations
-    (`populateMathPolynomialApproximationPatterns`) and f32 `exp` fuse's own
-    (upstream's flushes subnormal results to zero): arithmetic and `fma` on
-    the whole vector, no call, the same bits on every host (`fma` is fused
-    everywhere). docs/accuracy.md has their measured error. The others
-    (f64, `powf`, `sin`, `cos`) stay calls.
+    With `polynomials` (the cpu target's pipeline sets it), every f32
+    function is straight-line vector code, no call, the same bits on every
+    host (`fma` is fused everywhere): `log`, `tanh` and `erf` are upstream's
+    polynomial approximations (`populateMathPolynomialApproximationPatterns`),
+    `exp` is fuse's own (upstream's flushes subnormal results to zero), and
+    `sin`, `cos` and `powf` are computed in f64 and rounded once. Rare lanes
+    (subnormal operands of `log`, `sin` and `cos` beyond 2^20, inf or NaN
+    operands of `powf`) take the C library in a branch that ordinary vectors
+    skip. docs/accuracy.md has their measured error. f64 functions stay
+    calls.
   }];
   let options = [
     Option<"polynomials", "polynomials", "bool", /*default=*/"false",
-           "Compute f32 exp, log, tanh and erf as polynomial "
-           "approximations (straight-line vector code) instead of calls">,
+           "Compute f32 functions as straight-line vector code instead "
+           "of calls">,
   ];
   let dependentDialects = [
     "mlir::arith::ArithDialect",

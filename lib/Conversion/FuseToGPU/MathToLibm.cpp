@@ -140,6 +140,124 @@ struct ExpF32 : OpRewritePattern<math::ExpOp> {
 /// upstream's approximation to take.
 constexpr llvm::StringLiteral kWrappedAttr = "fuse.wrapped";
 
+/// f32 sin and cos as straight-line vector code, computed in f64 and rounded
+/// once (upstream's approximations reduce the argument in f32, which loses
+/// the result near multiples of pi/2):
+///   x = k pi/2 + r, |r| <= pi/4, k = round(x 2/pi), pi/2 = C1 + C2
+///   sin x, cos x = +-sin r or +-cos r by the quadrant k mod 4
+/// with r = (x - k C1) - k C2 by fused multiply-adds and Taylor polynomials
+/// of r to 1e-11, far below an f32 ulp. For |x| <= 2^20 the reduction is
+/// exact to about 2^-100 (k C1 is exact in the fma, k < 2^20). Larger
+/// arguments, inf and NaN are rare: a branch that vectors of ordinary
+/// values never take computes those lanes with the C library.
+template <typename OpTy> struct SinCosF32 : OpRewritePattern<OpTy> {
+  SinCosF32(MLIRContext *context)
+      : OpRewritePattern<OpTy>(context, /*benefit=*/3) {}
+
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    Type type = op.getType();
+    if (!getElementTypeOrSelf(type).isF32() || op->hasAttr(kWrappedAttr))
+      return failure();
+    constexpr bool isSin = std::is_same_v<OpTy, math::SinOp>;
+    Location loc = op.getLoc();
+    Value x = op.getOperand();
+    Type wide = rewriter.getF64Type();
+    if (auto vector = dyn_cast<VectorType>(type))
+      wide = vector.clone(wide);
+    auto f64 = [&](double value) -> Value {
+      TypedAttr attr = rewriter.getF64FloatAttr(value);
+      if (auto vector = dyn_cast<VectorType>(wide))
+        attr = DenseElementsAttr::get(vector, attr);
+      return arith::ConstantOp::create(rewriter, loc, wide, attr);
+    };
+    auto fma = [&](Value a, Value b, Value addend) -> Value {
+      return math::FmaOp::create(rewriter, loc, a, b, addend);
+    };
+    auto mul = [&](Value a, Value b) -> Value {
+      return arith::MulFOp::create(rewriter, loc, a, b);
+    };
+    auto equal = [&](Value a, double b) -> Value {
+      return arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OEQ, a,
+                                   f64(b));
+    };
+    auto either = [&](Value a, Value b) -> Value {
+      return arith::OrIOp::create(rewriter, loc, a, b);
+    };
+    auto negateIf = [&](Value condition, Value value) -> Value {
+      Value negated = arith::NegFOp::create(rewriter, loc, value);
+      return arith::SelectOp::create(rewriter, loc, condition, negated, value);
+    };
+
+    Value xd = arith::ExtFOp::create(rewriter, loc, wide, x);
+    Value k = math::RoundEvenOp::create(rewriter, loc,
+                                        mul(xd, f64(0.63661977236758134308)));
+    Value r = fma(k, f64(-1.5707963267948966), xd);
+    r = fma(k, f64(-6.123233995736766e-17), r);
+    Value r2 = mul(r, r);
+    // sin r = r + r^3 (-1/3! + r^2 (1/5! - ...)), to r^13.
+    Value s = f64(1.0 / 6227020800.0);
+    for (double coefficient : {-1.0 / 39916800.0, 1.0 / 362880.0, -1.0 / 5040.0,
+                               1.0 / 120.0, -1.0 / 6.0})
+      s = fma(s, r2, f64(coefficient));
+    s = fma(mul(s, r2), r, r);
+    // cos r = 1 - r^2 / 2 + r^4 (1/4! - ...), to r^14.
+    Value c = f64(-1.0 / 87178291200.0);
+    for (double coefficient :
+         {1.0 / 479001600.0, -1.0 / 3628800.0, 1.0 / 40320.0, -1.0 / 720.0,
+          1.0 / 24.0, -0.5, 1.0})
+      c = fma(c, r2, f64(coefficient));
+    // The quadrant q = k mod 4, in floating point (exact for |k| < 2^53;
+    // no integer conversion of k, which is garbage in the lanes of the
+    // branch below).
+    Value q = fma(math::FloorOp::create(rewriter, loc, mul(k, f64(0.25))),
+                  f64(-4.0), k);
+    Value odd = either(equal(q, 1.0), equal(q, 3.0));
+    Value result;
+    if (isSin) {
+      Value value = arith::SelectOp::create(rewriter, loc, odd, c, s);
+      Value negative = arith::CmpFOp::create(
+          rewriter, loc, arith::CmpFPredicate::OGE, q, f64(2.0));
+      result = negateIf(negative, value);
+    } else {
+      Value value = arith::SelectOp::create(rewriter, loc, odd, s, c);
+      result = negateIf(either(equal(q, 1.0), equal(q, 2.0)), value);
+    }
+    Value fast = arith::TruncFOp::create(rewriter, loc, type, result);
+    ShapedConstants narrow(rewriter, loc, type);
+    if (isSin) {
+      // sin(-0) = -0 (the reduction gives +0).
+      Value zero = arith::CmpFOp::create(
+          rewriter, loc, arith::CmpFPredicate::OEQ, x, narrow.f32(0.0f));
+      fast = arith::SelectOp::create(rewriter, loc, zero, x, fast);
+    }
+
+    // Lanes beyond 2^20, inf and NaN: the C library.
+    Value magnitude = math::AbsFOp::create(rewriter, loc, x);
+    Value outside =
+        arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::UGT,
+                              magnitude, narrow.f32(0x1p20f));
+    Value any = outside;
+    if (isa<VectorType>(type))
+      any = vector::ReductionOp::create(rewriter, loc,
+                                        vector::CombiningKind::OR, outside);
+    auto branch = scf::IfOp::create(
+        rewriter, loc, any,
+        [&](OpBuilder &, Location) {
+          auto library = OpTy::create(rewriter, loc, x);
+          library->setAttr(kWrappedAttr, rewriter.getUnitAttr());
+          scf::YieldOp::create(rewriter, loc,
+                               ValueRange{arith::SelectOp::create(
+                                   rewriter, loc, outside, library, fast)});
+        },
+        [&](OpBuilder &, Location) {
+          scf::YieldOp::create(rewriter, loc, ValueRange{fast});
+        });
+    rewriter.replaceOp(op, branch.getResults());
+    return success();
+  }
+};
+
 /// Upstream's f32 log reads a subnormal input as the smallest normal one:
 /// the numerics contract keeps subnormals. Where an element of the operand
 /// is below 2^-126, the op is computed from a normal one, in a branch that
@@ -196,6 +314,174 @@ struct SubnormalSafeLog : OpRewritePattern<math::LogOp> {
   }
 };
 
+/// f32 pow in f64, rounded once: x^y = exp(y log |x|), negated for a
+/// negative x and an odd integer y (C's rules, Annex F):
+///   log: |x| = 2^e m, m in [sqrt(1/2), sqrt(2)), s = (m - 1) / (m + 1),
+///        log m = 2 (s + s^3/3 + ... + s^21/21)        (error below 1e-16)
+///   exp: t = k ln 2 + r, |r| <= ln(2)/2, exp r to r^12, times 2^k
+/// f64 holds every f32 exactly (subnormals as normal numbers) and the
+/// product t = y log |x| to about 1e-15 of itself, so the rounding to f32
+/// is the only one that matters, and it also gives f32's overflow to inf
+/// and subnormal results. A negative x with a y that is not an integer
+/// gives NaN. Lanes the formula does not cover (x or y inf or NaN, 0^0,
+/// |t| > 150) take the C library in a branch that ordinary vectors skip.
+struct PowF32 : OpRewritePattern<math::PowFOp> {
+  PowF32(MLIRContext *context)
+      : OpRewritePattern<math::PowFOp>(context, /*benefit=*/3) {}
+
+  LogicalResult matchAndRewrite(math::PowFOp op,
+                                PatternRewriter &rewriter) const override {
+    Type type = op.getType();
+    if (!getElementTypeOrSelf(type).isF32() || op->hasAttr(kWrappedAttr))
+      return failure();
+    Location loc = op.getLoc();
+    Type wide = rewriter.getF64Type(), wideInt = rewriter.getI64Type();
+    if (auto vector = dyn_cast<VectorType>(type)) {
+      wide = vector.clone(wide);
+      wideInt = vector.clone(wideInt);
+    }
+    auto constant = [&](Type of, TypedAttr attr) -> Value {
+      if (auto vector = dyn_cast<VectorType>(of))
+        attr = DenseElementsAttr::get(vector, attr);
+      return arith::ConstantOp::create(rewriter, loc, of, attr);
+    };
+    auto f64 = [&](double v) {
+      return constant(wide, rewriter.getF64FloatAttr(v));
+    };
+    auto i64 = [&](int64_t v) {
+      return constant(wideInt, rewriter.getI64IntegerAttr(v));
+    };
+    auto fma = [&](Value a, Value b, Value addend) -> Value {
+      return math::FmaOp::create(rewriter, loc, a, b, addend);
+    };
+    auto mul = [&](Value a, Value b) -> Value {
+      return arith::MulFOp::create(rewriter, loc, a, b);
+    };
+    auto cmp = [&](arith::CmpFPredicate predicate, Value a, Value b) -> Value {
+      return arith::CmpFOp::create(rewriter, loc, predicate, a, b);
+    };
+    auto select = [&](Value condition, Value a, Value b) -> Value {
+      return arith::SelectOp::create(rewriter, loc, condition, a, b);
+    };
+    auto all = [&](std::initializer_list<Value> conditions) {
+      Value result = *conditions.begin();
+      for (Value c : llvm::drop_begin(conditions))
+        result = arith::AndIOp::create(rewriter, loc, result, c);
+      return result;
+    };
+    auto any = [&](std::initializer_list<Value> conditions) {
+      Value result = *conditions.begin();
+      for (Value c : llvm::drop_begin(conditions))
+        result = arith::OrIOp::create(rewriter, loc, result, c);
+      return result;
+    };
+    auto notOf = [&](Value condition) -> Value {
+      Value yes = constant(condition.getType(),
+                           rewriter.getIntegerAttr(rewriter.getI1Type(), 1));
+      return arith::XOrIOp::create(rewriter, loc, condition, yes);
+    };
+    using P = arith::CmpFPredicate;
+
+    Value x = arith::ExtFOp::create(rewriter, loc, wide, op.getLhs());
+    Value y = arith::ExtFOp::create(rewriter, loc, wide, op.getRhs());
+    Value ax = math::AbsFOp::create(rewriter, loc, x);
+    Value inf = f64(std::numeric_limits<double>::infinity());
+    Value zero = f64(0.0);
+
+    // log |x| (finite x > 0; other lanes compute garbage that is not used).
+    Value bits = arith::BitcastOp::create(rewriter, loc, wideInt, ax);
+    Value biased = arith::ShRUIOp::create(rewriter, loc, bits, i64(52));
+    Value mantissa = arith::OrIOp::create(
+        rewriter, loc,
+        arith::AndIOp::create(rewriter, loc, bits, i64((int64_t(1) << 52) - 1)),
+        i64(int64_t(1023) << 52));
+    Value m = arith::BitcastOp::create(rewriter, loc, wide, mantissa);
+    Value e = arith::SIToFPOp::create(
+        rewriter, loc, wide,
+        arith::SubIOp::create(rewriter, loc, biased, i64(1023)));
+    Value high = cmp(P::OGT, m, f64(1.4142135623730951));
+    m = select(high, mul(m, f64(0.5)), m);
+    e = select(high, arith::AddFOp::create(rewriter, loc, e, f64(1.0)), e);
+    Value sNum = arith::SubFOp::create(rewriter, loc, m, f64(1.0));
+    Value sDen = arith::AddFOp::create(rewriter, loc, m, f64(1.0));
+    Value sv = arith::DivFOp::create(rewriter, loc, sNum, sDen);
+    Value z = mul(sv, sv);
+    Value series = f64(2.0 / 21.0);
+    for (int n = 19; n >= 1; n -= 2)
+      series = fma(series, z, f64(2.0 / n));
+    Value logm = mul(series, sv);
+    Value logx = fma(e, f64(0.69314718055994530942), logm);
+    Value t = mul(y, logx);
+
+    // Which lanes the formula covers.
+    Value yInteger = cmp(P::OEQ, math::FloorOp::create(rewriter, loc, y), y);
+    Value halfY = mul(y, f64(0.5));
+    Value yOdd =
+        all({yInteger,
+             cmp(P::ONE, math::FloorOp::create(rewriter, loc, halfY), halfY)});
+    Value xFinite = cmp(P::OLT, ax, inf);
+    Value yFinite = cmp(P::OLT, math::AbsFOp::create(rewriter, loc, y), inf);
+    Value xZero = cmp(P::OEQ, x, zero);
+    // A negative base and an exponent that is not an integer: NaN.
+    Value noReal = all({cmp(P::OLT, x, zero), notOf(yInteger)});
+    Value tSmall =
+        cmp(P::OLE, math::AbsFOp::create(rewriter, loc, t), f64(150.0));
+    Value covered = all({xFinite, yFinite,
+                         any({all({cmp(P::OGT, x, zero), tSmall}),
+                              all({cmp(P::OLT, x, zero), yInteger, tSmall}),
+                              noReal, all({xZero, cmp(P::ONE, y, zero)})})});
+
+    // exp t, with t = 0 in the lanes that do not use it.
+    Value tc = select(all({covered, notOf(xZero)}), t, zero);
+    Value k = math::RoundEvenOp::create(rewriter, loc,
+                                        mul(tc, f64(1.4426950408889634074)));
+    Value r = fma(k, f64(-6.93147180369123816490e-01), tc);
+    r = fma(k, f64(-1.90821492927058770002e-10), r);
+    Value p = f64(1.0 / 479001600.0);
+    for (double factorial : {39916800.0, 3628800.0, 362880.0, 40320.0, 5040.0,
+                             720.0, 120.0, 24.0, 6.0, 2.0, 1.0, 1.0})
+      p = fma(p, r, f64(1.0 / factorial));
+    Value ki = arith::FPToSIOp::create(rewriter, loc, wideInt, k);
+    Value scale = arith::BitcastOp::create(
+        rewriter, loc, wide,
+        arith::ShLIOp::create(
+            rewriter, loc, arith::AddIOp::create(rewriter, loc, ki, i64(1023)),
+            i64(52)));
+    Value magnitude =
+        select(xZero, select(cmp(P::OGT, y, zero), zero, inf), mul(p, scale));
+    // The sign: negative for a negative x (-0 included) and an odd y.
+    Value xSign = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::slt,
+        arith::BitcastOp::create(rewriter, loc, wideInt, x), i64(0));
+    Value negative = all({xSign, yOdd});
+    Value result = select(
+        negative, arith::NegFOp::create(rewriter, loc, magnitude), magnitude);
+    result =
+        select(noReal, f64(std::numeric_limits<double>::quiet_NaN()), result);
+    Value fast = arith::TruncFOp::create(rewriter, loc, type, result);
+
+    Value outside = notOf(covered);
+    Value anyOutside = outside;
+    if (isa<VectorType>(type))
+      anyOutside = vector::ReductionOp::create(
+          rewriter, loc, vector::CombiningKind::OR, outside);
+    auto branch = scf::IfOp::create(
+        rewriter, loc, anyOutside,
+        [&](OpBuilder &, Location) {
+          auto library =
+              math::PowFOp::create(rewriter, loc, op.getLhs(), op.getRhs());
+          library->setAttr(kWrappedAttr, rewriter.getUnitAttr());
+          scf::YieldOp::create(rewriter, loc,
+                               ValueRange{select(outside, library, fast)});
+        },
+        [&](OpBuilder &, Location) {
+          scf::YieldOp::create(rewriter, loc, ValueRange{fast});
+        });
+    rewriter.replaceOp(op, branch.getResults());
+    return success();
+  }
+};
+
 /// Upstream's f32 erf gives +0 for -0; erf is odd, so its sign is the
 /// operand's.
 struct ErfSign : OpRewritePattern<math::ErfOp> {
@@ -232,7 +518,8 @@ struct FuseMathToLibmPass : fuse::impl::FuseMathToLibmBase<FuseMathToLibmPass> {
     // and win over the calls.
     RewritePatternSet patterns(&getContext());
     if (polynomials) {
-      patterns.add<ExpF32, SubnormalSafeLog, ErfSign>(&getContext());
+      patterns.add<ExpF32, SubnormalSafeLog, ErfSign, SinCosF32<math::SinOp>,
+                   SinCosF32<math::CosOp>, PowF32>(&getContext());
       populateMathPolynomialApproximationPatterns(patterns, isApproximated,
                                                   /*benefit=*/2);
     }

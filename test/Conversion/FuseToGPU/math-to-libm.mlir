@@ -48,6 +48,45 @@ func.func @erf_f32(%x: vector<4xf32>) -> vector<4xf32> {
   return %0 : vector<4xf32>
 }
 
+// f32 sin and cos are computed in f64 and rounded once; only lanes beyond
+// 2^20, inf and NaN take the C library, in a branch.
+// CHECK-LABEL: func.func @sin_f32(
+// CHECK-SAME:    %[[X:.+]]: vector<4xf32>
+// CHECK:         %[[XD:.+]] = arith.extf %[[X]] : vector<4xf32> to vector<4xf64>
+// CHECK:         math.roundeven
+// CHECK:         %[[R:.+]] = arith.truncf %{{.+}} : vector<4xf64> to vector<4xf32>
+// CHECK:         %[[FAST:.+]] = arith.select %{{.+}}, %[[X]], %[[R]]
+// CHECK:         %[[ABS:.+]] = math.absf %[[X]]
+// CHECK:         %[[OUT:.+]] = arith.cmpf ugt, %[[ABS]], %{{.+}} : vector<4xf32>
+// CHECK:         %[[ANY:.+]] = vector.reduction <or>, %[[OUT]]
+// CHECK:         scf.if %[[ANY]]
+// CHECK-COUNT-4:   call @sinf
+// CHECK:           arith.select %[[OUT]], %{{.+}}, %[[FAST]]
+// CHECK:         } else {
+// CHECK-NEXT:      scf.yield %[[FAST]]
+func.func @sin_f32(%x: vector<4xf32>) -> vector<4xf32> {
+  %0 = math.sin %x : vector<4xf32>
+  return %0 : vector<4xf32>
+}
+
+// f32 pow too, with exp(y log |x|) in f64; inf and NaN operands, 0^0 and
+// results far out of range take the C library.
+// CHECK-LABEL: func.func @pow_f32(
+// CHECK-SAME:    %[[X:.+]]: vector<4xf32>, %[[Y:.+]]: vector<4xf32>
+// CHECK-DAG:     arith.extf %[[X]] : vector<4xf32> to vector<4xf64>
+// CHECK-DAG:     arith.extf %[[Y]] : vector<4xf32> to vector<4xf64>
+// CHECK:         arith.divf %{{.+}} : vector<4xf64>
+// CHECK:         %[[FAST:.+]] = arith.truncf %{{.+}} : vector<4xf64> to vector<4xf32>
+// CHECK:         %[[ANY:.+]] = vector.reduction <or>
+// CHECK:         scf.if %[[ANY]]
+// CHECK-COUNT-4:   call @powf
+// CHECK:         } else {
+// CHECK-NEXT:      scf.yield %[[FAST]]
+func.func @pow_f32(%x: vector<4xf32>, %y: vector<4xf32>) -> vector<4xf32> {
+  %0 = math.powf %x, %y : vector<4xf32>
+  return %0 : vector<4xf32>
+}
+
 // Without polynomials, and for f64, the C library's functions.
 // CALLS-LABEL: func.func @exp_f32(
 // CALLS:         call @expf
