@@ -59,6 +59,10 @@ def _is_array(value):
         return True
 
 
+# Whether a size is 1 (the short path's key), as a fast callable.
+_ONE = (1).__eq__
+
+
 class _Jitted:
     """A function compiled by fuse.jit (see jit)."""
 
@@ -264,14 +268,15 @@ class _Jitted:
     @staticmethod
     def _fast_key(args):
         """The _fast key of positional arguments that are all numpy arrays
-        the library reads as they are, else None."""
+        the library reads as they are, else None. (An array not aligned for
+        the kernels' vectors, a view at an offset, is copied by the library
+        itself.)"""
         key = []
         for a in args:
             if (type(a) is not np.ndarray or not a.flags.c_contiguous
-                    or not a.dtype.isnative
-                    or a.__array_interface__["data"][0] % _device.ALIGNMENT):
+                    or not a.dtype.isnative):
                 return None
-            key.append((a.dtype.num, tuple(s == 1 for s in a.shape)))
+            key.append((a.dtype.num, tuple(map(_ONE, a.shape))))
         return tuple(key)
 
     def __call__(self, *args, **kwargs):

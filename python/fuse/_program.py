@@ -111,7 +111,7 @@ def _owned_array(lib, result):
     """A numpy array over a result buffer of the C API, which frees it when
     the array (and every view of it) is gone."""
     name = _dtypes.from_enum(result.dtype)
-    shape = tuple(result.shape[i] for i in range(result.rank))
+    shape = tuple(result.shape[:result.rank])
     # Not bf16: run_prepared refuses those programs.
     dtype = _dtypes.to_numpy(name)
     count = math.prod(shape)
@@ -186,6 +186,8 @@ class Program:
                        for i in range(self._lib.fuse_num_inputs(handle))]
         self.results = [self._type(self._lib.fuse_result_type, i)
                         for i in range(self._lib.fuse_num_results(handle))]
+        self._bf16_result = next((i for i, r in enumerate(self.results)
+                                  if r.dtype == "bf16"), None)
         self._ran = False
 
     def _type(self, getter, index):
@@ -226,11 +228,10 @@ class Program:
         if arrays and isinstance(arrays[0][0], _device.DeviceInput):
             inputs = [a for a, _ in arrays]
             return _device.as_kind(self._run_device(inputs), inputs[0])
-        for i, result in enumerate(self.results):
-            if result.dtype == "bf16":
-                raise TypeError(f"fuse: result {i} is bfloat16, which numpy cannot hold; cast "
-                                f"it (fuse.cast(x, 'float32')) before returning it, or pass "
-                                f"torch.Tensors on the GPU, which get a bfloat16 tensor")
+        if self._bf16_result is not None:
+            raise TypeError(f"fuse: result {self._bf16_result} is bfloat16, which numpy "
+                            f"cannot hold; cast it (fuse.cast(x, 'float32')) before returning "
+                            f"it, or pass torch.Tensors on the GPU, which get a bfloat16 tensor")
         inputs = self._c_arrays([(a.ctypes.data, dtype, a.shape) for a, dtype in arrays])
         results = (_capi.Array * max(len(self.results), 1))()
         error = ctypes.c_void_p()
@@ -255,8 +256,7 @@ class Program:
             slot.data = data
             slot.dtype = _dtypes.enum_of(dtype)
             slot.rank = len(shape)
-            for d, size in enumerate(shape):
-                slot.shape[d] = size
+            slot.shape[:len(shape)] = shape
         return inputs
 
     @property
