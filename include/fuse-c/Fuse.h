@@ -75,6 +75,16 @@ void fuse_result_type(const fuse_program *program, int32_t index,
 int32_t fuse_run(fuse_program *program, const fuse_array *inputs,
                  int32_t num_inputs, fuse_array *results, char **error);
 
+/* fuse_run with the caller's arrays for the results: `outs` has one entry
+ * per result (fuse_num_results; `data` NULL for a result without one), of
+ * the result's dtype and shape, 16-byte aligned, sharing no memory with an
+ * input or another output. The CPU target's kernels write into them
+ * directly; the CUDA target copies each result into its array. The
+ * results filled for them point to the caller's arrays (not to free). */
+int32_t fuse_run_into(fuse_program *program, const fuse_array *inputs,
+                      int32_t num_inputs, const fuse_array *outs,
+                      int32_t num_outs, fuse_array *results, char **error);
+
 /* Runs a program compiled for FUSE_TARGET_CUDA on arrays already in device
  * memory (`inputs[i].data` are device pointers of device 0's primary
  * context, as PyTorch and CuPy use), with no host copies. The launches go

@@ -214,16 +214,16 @@ extern "C" void fuse_result_type(const fuse_program *program, int32_t index,
 /// Views of the caller's arrays; false (and `error` set) if one is malformed.
 static bool toOperands(const fuse_array *inputs, int32_t numInputs,
                        std::vector<fuse::Executable::Operand> &operands,
-                       char **error) {
+                       char **error, llvm::StringRef what = "input") {
   for (int32_t i = 0; i < numInputs; ++i) {
     const fuse_array &input = inputs[i];
     if (input.dtype < FUSE_F16 || input.dtype > FUSE_BOOL) {
-      setError(error, "input " + std::to_string(i) + " has unknown dtype " +
-                          std::to_string(input.dtype));
+      setError(error, what.str() + " " + std::to_string(i) +
+                          " has unknown dtype " + std::to_string(input.dtype));
       return false;
     }
     if (input.rank < 0 || input.rank > FUSE_MAX_RANK) {
-      setError(error, "input " + std::to_string(i) + " has rank " +
+      setError(error, what.str() + " " + std::to_string(i) + " has rank " +
                           std::to_string(input.rank) + "; fuse runs arrays " +
                           "of rank 0 to " + std::to_string(FUSE_MAX_RANK));
       return false;
@@ -231,8 +231,8 @@ static bool toOperands(const fuse_array *inputs, int32_t numInputs,
     fuse::TensorSpec spec = toSpec(input);
     for (int64_t size : spec.shape)
       if (size < 0) {
-        setError(error,
-                 "input " + std::to_string(i) + " has a negative dimension");
+        setError(error, what.str() + " " + std::to_string(i) +
+                            " has a negative dimension");
         return false;
       }
     operands.push_back({input.data, spec.dtype, spec.shape});
@@ -249,12 +249,20 @@ static void fillResult(fuse_array &result, fuse::DType dtype,
 extern "C" int32_t fuse_run(fuse_program *program, const fuse_array *inputs,
                             int32_t numInputs, fuse_array *results,
                             char **error) {
+  return fuse_run_into(program, inputs, numInputs, nullptr, 0, results, error);
+}
+
+extern "C" int32_t fuse_run_into(fuse_program *program,
+                                 const fuse_array *inputs, int32_t numInputs,
+                                 const fuse_array *outs, int32_t numOuts,
+                                 fuse_array *results, char **error) {
   // The inputs are read in place (CPU) or copied to the device once (CUDA).
-  std::vector<fuse::Executable::Operand> operands;
-  if (!toOperands(inputs, numInputs, operands, error))
+  std::vector<fuse::Executable::Operand> operands, outOperands;
+  if (!toOperands(inputs, numInputs, operands, error) ||
+      !toOperands(outs, numOuts, outOperands, error, "output"))
     return 1;
   llvm::Expected<std::vector<fuse::HostArray>> outputs =
-      program->executable->run(operands);
+      program->executable->run(operands, outOperands);
   program->lastKernels = fuse::rt::kernelRecords();
   if (!outputs) {
     setError(error, llvm::toString(outputs.takeError()));

@@ -385,8 +385,8 @@ void fuse::buildExecutablePipeline(OpPassManager &pm, Target target,
       bufferization::createOptimizeAllocationLivenessPass());
   pm.addNestedPass<func::FuncOp>(createFuseOwnResults());
   if (target == Target::CPU) {
-    // A launch of 4 blocks or more (32768 f32 elements for a cheap body,
-    // 16384 for a costly one) runs on all the OpenMP threads.
+    // A launch of 4 blocks or more (65536 f32 elements with AVX-512's
+    // registers) runs on all the OpenMP threads.
     FuseGPUToCPUOptions cpu;
     cpu.parallelBlocks = 4;
     pm.addPass(createFuseGPUToCPU(cpu));
@@ -403,6 +403,8 @@ void fuse::buildExecutablePipeline(OpPassManager &pm, Target target,
     pm.addPass(createFuseMathToLibm(math));
     pm.addPass(createConvertMathToLLVMPass());
     pm.addPass(createSCFToControlFlowPass());
+    // Results come from the runtime: the caller's own arrays with out=.
+    pm.addPass(createFuseResultAllocs());
     addHostFunctionLowering(pm);
     pm.addPass(createConvertToLLVMPass());
     pm.addPass(createReconcileUnrealizedCastsPass());

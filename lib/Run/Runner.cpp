@@ -131,6 +131,31 @@ extern "C" void *fuseJitMalloc(size_t bytes) {
   return ptr;
 }
 
+/// The caller's arrays for the results of the run on this thread (out=),
+/// indexed like the results; a null pointer where there is none.
+struct ResultSlot {
+  void *data = nullptr;
+  size_t bytes = 0;
+};
+thread_local llvm::ArrayRef<ResultSlot> jitResultSlots;
+
+/// The allocation of result `index` (fuse-result-allocs): the caller's own
+/// array if it gave one of the right size, else a buffer of the runtime's
+/// host cache.
+extern "C" void *fuseJitResultAlloc(int64_t index, int64_t bytes) {
+  if (index < 0 || size_t(index) >= jitResultSlots.size() ||
+      !jitResultSlots[index].data)
+    return fuseJitMalloc(bytes);
+  const ResultSlot &slot = jitResultSlots[index];
+  if (slot.bytes != size_t(bytes)) {
+    jitError = "the output array for result " + std::to_string(index) +
+               " has " + std::to_string(slot.bytes) +
+               " bytes; the result has " + std::to_string(bytes);
+    std::longjmp(*jitExit, 1);
+  }
+  return slot.data;
+}
+
 /// bf16 conversions that compiler-rt provides and the JIT does not find:
 /// round to nearest even, NaN stays a (quiet) NaN. The x86-64 and AArch64
 /// ABIs return a bf16 in the low 16 bits of the first float register, so
@@ -219,6 +244,7 @@ llvm::orc::SymbolMap runtimeSymbols(llvm::orc::MangleAndInterner interner) {
   add("puts", &fuseJitPuts);
   add("abort", &fuseJitAbort);
   add("malloc", &fuseJitMalloc);
+  add(kResultAllocFunction, &fuseJitResultAlloc);
   add("free", &rt::hostFree);
   add("__truncsfbf2", &fuseTruncSFBF2);
   add("__truncdfbf2", &fuseTruncDFBF2);
@@ -616,8 +642,16 @@ static std::string withSizes(const std::string &message,
   return message + "; this run has " + llvm::join(sizes, " vs ");
 }
 
+static size_t sizeInBytes(const Executable::Operand &operand) {
+  size_t count = 1;
+  for (int64_t size : operand.shape)
+    count *= size;
+  return count * dtypeSize(operand.dtype);
+}
+
 llvm::Expected<std::vector<Executable::Operand>>
-Executable::invoke(llvm::ArrayRef<Operand> operands) {
+Executable::invoke(llvm::ArrayRef<Operand> operands,
+                   llvm::ArrayRef<Operand> outs) {
   // Memref descriptors: both pointers, offset 0, sizes, row-major strides.
   std::vector<std::vector<int64_t>> descriptors;
   for (const Operand &operand : operands) {
@@ -646,7 +680,13 @@ Executable::invoke(llvm::ArrayRef<Operand> operands) {
   for (void *&pointer : pointers)
     args.push_back(&pointer);
 
-  if (!callJit(entry, args.data(), threadCount)) {
+  std::vector<ResultSlot> slots;
+  for (const Operand &out : outs)
+    slots.push_back({out.data, out.data ? sizeInBytes(out) : 0});
+  jitResultSlots = slots;
+  bool finished = callJit(entry, args.data(), threadCount);
+  jitResultSlots = {};
+  if (!finished) {
     // The JIT'd code stopped at a failed check before returning results.
     rt::endRun();
     return llvm::createStringError(withSizes(jitError, operands));
@@ -665,8 +705,9 @@ Executable::invoke(llvm::ArrayRef<Operand> operands) {
                        llvm::ArrayRef<int64_t>(words + 3, rank).vec()});
   }
   if (!ok) {
-    for (const Operand &output : outputs)
-      freeResult(output.data);
+    for (auto [i, output] : llvm::enumerate(outputs))
+      if (i >= outs.size() || output.data != outs[i].data)
+        freeResult(output.data);
     return llvm::createStringError(rt::lastError());
   }
   return outputs;
@@ -683,21 +724,16 @@ bool Executable::isAligned(const void *data) const {
   return reinterpret_cast<uintptr_t>(data) % vectorBytes == 0;
 }
 
-static size_t sizeInBytes(const Executable::Operand &operand) {
-  size_t count = 1;
-  for (int64_t size : operand.shape)
-    count *= size;
-  return count * dtypeSize(operand.dtype);
-}
-
 llvm::Expected<std::vector<HostArray>>
 Executable::run(llvm::ArrayRef<const HostArray *> arrays) {
   return run(operandsOf(arrays));
 }
 
 llvm::Expected<std::vector<HostArray>>
-Executable::run(llvm::ArrayRef<Operand> inputs) {
+Executable::run(llvm::ArrayRef<Operand> inputs, llvm::ArrayRef<Operand> outs) {
   if (llvm::Error error = checkOperands(inputs))
+    return std::move(error);
+  if (llvm::Error error = checkOuts(inputs, outs))
     return std::move(error);
   bool cuda = runTarget == Target::CUDA;
   rt::clearError();
@@ -742,27 +778,67 @@ Executable::run(llvm::ArrayRef<Operand> inputs) {
     }
   }
 
-  llvm::Expected<std::vector<Operand>> results = invoke(operands);
+  llvm::Expected<std::vector<Operand>> results =
+      invoke(operands, cuda ? llvm::ArrayRef<Operand>() : outs);
   freeInputs();
   if (!results)
     return results.takeError();
 
+  // The caller's array for a result, if it gave one.
+  auto outFor = [&](size_t i) -> const Operand * {
+    return i < outs.size() && outs[i].data ? &outs[i] : nullptr;
+  };
+  // An array of the caller's takes exactly the result's shape (its byte
+  // count was checked when the result was allocated or copied).
+  auto misfit = [&](size_t i,
+                    const Operand &result) -> std::optional<std::string> {
+    const Operand *out = outFor(i);
+    if (!out || out->shape == result.shape)
+      return std::nullopt;
+    return "result " + std::to_string(i) + " is " +
+           TensorSpec{result.shape, result.dtype}.str() +
+           "; its output array is " + TensorSpec{out->shape, out->dtype}.str();
+  };
+  auto view = [](void *) {};
+
   // The CPU target's results are the kernels' own buffers (from the
-  // runtime's host cache), handed over without a copy.
+  // runtime's host cache, or the caller's arrays), handed over without a
+  // copy.
   if (!cuda) {
     std::vector<HostArray> outputs;
-    for (const Operand &result : *results)
-      outputs.push_back(HostArray::adopt(result.dtype, result.shape,
-                                         result.data, rt::hostFree));
+    std::optional<std::string> error;
+    for (auto [i, result] : llvm::enumerate(*results)) {
+      if (!error)
+        error = misfit(i, result);
+      const Operand *out = outFor(i);
+      if (out && !error && result.data != out->data) {
+        // A function lowered without fuse-result-allocs: its own buffer.
+        std::memcpy(out->data, result.data, sizeInBytes(result));
+        rt::hostFree(result.data);
+        result.data = out->data;
+      }
+      outputs.push_back(HostArray::adopt(
+          result.dtype, result.shape, result.data, out ? +view : rt::hostFree));
+    }
+    if (error)
+      return llvm::createStringError(*error);
     return outputs;
   }
   bool ok = true;
   std::string error;
   std::vector<HostArray> outputs;
-  for (const Operand &result : *results) {
+  for (auto [i, result] : llvm::enumerate(*results)) {
     if (ok) {
+      if (std::optional<std::string> wrong = misfit(i, result)) {
+        ok = false;
+        error = *wrong;
+      }
+    }
+    if (ok) {
+      const Operand *out = outFor(i);
       llvm::Expected<HostArray> array =
-          HostArray::create(result.dtype, result.shape);
+          out ? HostArray::adopt(result.dtype, result.shape, out->data, +view)
+              : HostArray::create(result.dtype, result.shape);
       if (!array) {
         ok = false;
         error = llvm::toString(array.takeError());
@@ -784,6 +860,54 @@ Executable::run(llvm::ArrayRef<Operand> inputs) {
   if (!ok)
     return llvm::createStringError(error);
   return outputs;
+}
+
+llvm::Error Executable::checkOuts(llvm::ArrayRef<Operand> inputs,
+                                  llvm::ArrayRef<Operand> outs) const {
+  if (outs.empty())
+    return llvm::Error::success();
+  auto fail = [](const std::string &message) {
+    return llvm::createStringError(message);
+  };
+  if (outs.size() != resultSpecs.size())
+    return fail(std::to_string(outs.size()) + " output array(s) for " +
+                std::to_string(resultSpecs.size()) + " result(s) of @" +
+                entryName);
+  // Byte ranges of the inputs and outputs, to refuse overlaps: the kernels
+  // of a program may read an input after another kernel wrote a result.
+  std::vector<std::pair<std::string, std::pair<uintptr_t, uintptr_t>>> ranges;
+  auto range = [](const Operand &operand) {
+    auto begin = reinterpret_cast<uintptr_t>(operand.data);
+    return std::make_pair(begin, begin + sizeInBytes(operand));
+  };
+  for (auto [i, input] : llvm::enumerate(inputs))
+    ranges.push_back({"argument " + std::to_string(i), range(input)});
+  for (auto [i, out] : llvm::enumerate(outs)) {
+    if (!out.data)
+      continue;
+    const TensorSpec &spec = resultSpecs[i];
+    std::string what = "the output array for result " + std::to_string(i);
+    TensorSpec given{out.shape, out.dtype};
+    bool fits =
+        out.dtype == spec.dtype && out.shape.size() == spec.shape.size();
+    for (size_t d = 0; fits && d < out.shape.size(); ++d)
+      fits = spec.shape[d] < 0 || spec.shape[d] == out.shape[d];
+    if (!fits)
+      return fail(what + " is " + given.str() + "; the result is " +
+                  spec.str());
+    if (!isAligned(out.data) && sizeInBytes(out) > dtypeSize(out.dtype))
+      return fail(what + " is not " + std::to_string(vectorBytes) +
+                  "-byte aligned, which the kernels' vector stores need (a "
+                  "view at an offset?)");
+    auto mine = range(out);
+    for (const auto &[other, theirs] : ranges)
+      if (mine.first < theirs.second && theirs.first < mine.second)
+        return fail(what + " overlaps " + other +
+                    ": a result must not share memory with an input or "
+                    "another result");
+    ranges.push_back({what, mine});
+  }
+  return llvm::Error::success();
 }
 
 llvm::Expected<std::vector<Executable::Operand>>

@@ -90,6 +90,11 @@ class _Jitted:
             if unknown:
                 raise ValueError(f"fuse: static_argnames names {_dtypes.listing(sorted(unknown))}, "
                                  f"which {self.__name__} has no parameter of")
+        # out= is the caller's arrays for the results, unless the function
+        # takes an argument of that name itself.
+        self._takes_out = self._signature is not None and any(
+            p.name == "out" or p.kind is inspect.Parameter.VAR_KEYWORD
+            for p in self._signature.parameters.values())
         self._lock = threading.Lock()
         # Signature key -> (trace, program), least recently used first.
         self._traces = collections.OrderedDict()
@@ -280,6 +285,8 @@ class _Jitted:
         return tuple(key)
 
     def __call__(self, *args, **kwargs):
+        if "out" in kwargs and not self._takes_out:
+            return self._call_into(args, kwargs)
         fast = None if kwargs else self._fast_key(args)
         hit = self._fast.get(fast) if fast is not None else None
         if hit is not None:
@@ -307,6 +314,23 @@ class _Jitted:
                     # Unless another call evicted it meanwhile.
                     if self._traces.get(key) is entry:
                         self._fast[fast] = (key, entry, [d for _, d in inputs])
+        if self.profile:
+            self.last_profile = program.last_profile
+        return results[0] if trace.single else tuple(results)
+
+    def _call_into(self, args, kwargs):
+        """A call with out= (the function has no parameter of that name):
+        the results are written into the caller's arrays, which are
+        returned."""
+        kwargs = dict(kwargs)
+        out = kwargs.pop("out")
+        if any(isinstance(v, _trace.Tensor) for v in (*args, *kwargs.values())):
+            raise TypeError(f"fuse: out= is for calls on arrays, not inside another "
+                            f"function's trace ({self.__name__})")
+        key, entry, arrays = self._lookup(args, kwargs, compile_it=True)
+        trace, program = entry
+        outs = program.check_out(out)
+        results = program.run_prepared(self._inputs(trace, arrays), outs)
         if self.profile:
             self.last_profile = program.last_profile
         return results[0] if trace.single else tuple(results)
@@ -408,6 +432,13 @@ def jit(fn=None, *, fusion=True, target="auto", profile=False, static_argnames=(
         in the function needs (`if flag:`).
     max_cache: the most signatures (traces and compiled programs) kept,
         least recently used dropped first; None: no bound.
+
+    Called with `out=` (a numpy array, or a tuple of them for several
+    results; unless the function has a parameter of that name), the results
+    are written into the caller's arrays, which the call returns: on the CPU
+    the kernels write into them directly, with no new array and no copy.
+    Each must be C-contiguous, of the result's dtype and shape, 16-byte
+    aligned, and share no memory with an argument or another output.
 
     The jitted function has `.mlir`, `.ptx`, `.trace(*args)`,
     `.cache_info()`, `.cache_clear()`, `.program` and `.max_cache`.

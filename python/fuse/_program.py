@@ -203,11 +203,12 @@ class Program:
         return (f"<fuse.Program ({ins}) -> ({outs}) on {self.target}, "
                 f"{'fused' if self.fusion else 'eager'}>")
 
-    def __call__(self, *args):
-        """Runs the program; returns the list of results."""
-        return self.run(args)
+    def __call__(self, *args, out=None):
+        """Runs the program; returns the list of results. out=: arrays for
+        the results to be written into, as for a jitted function."""
+        return self.run(args, out=out)
 
-    def run(self, args):
+    def run(self, args, out=None):
         if len(args) != len(self.inputs):
             raise TypeError(f"fuse: the program takes {len(self.inputs)} argument(s), "
                             f"{len(args)} given")
@@ -219,13 +220,18 @@ class Program:
             arrays.append(prepare_argument(array, i))
             named.append((f"argument {i}", value, arrays[-1][0]))
         check_one_side(named)
-        return self.run_prepared(arrays)
+        return self.run_prepared(arrays, None if out is None else self.check_out(out))
 
-    def run_prepared(self, arrays):
+    def run_prepared(self, arrays, out=None):
         """Runs on (array, fuse dtype) pairs from prepare_argument(), all of
         them numpy arrays (results are numpy arrays) or all GPU arrays
-        (results are arrays of the first one's kind)."""
+        (results are arrays of the first one's kind). `out`: None, or one
+        numpy array (or None) per result for the results to be written into
+        (see check_out); those arrays are the results returned."""
         if arrays and isinstance(arrays[0][0], _device.DeviceInput):
+            if out is not None:
+                raise TypeError("fuse: out= takes numpy arrays, for numpy inputs; GPU arrays "
+                                "get new GPU arrays as results")
             inputs = [a for a, _ in arrays]
             return _device.as_kind(self._run_device(inputs), inputs[0])
         if self._bf16_result is not None:
@@ -235,13 +241,53 @@ class Program:
         inputs = self._c_arrays([(a.ctypes.data, dtype, a.shape) for a, dtype in arrays])
         results = (_capi.Array * max(len(self.results), 1))()
         error = ctypes.c_void_p()
+        if out is None:
+            with _capi.run_lock:
+                status = self._lib.fuse_run(self._handle, inputs, len(arrays), results,
+                                            ctypes.byref(error))
+                if status != 0:
+                    _capi.check_error(error, "fuse_run")
+                self._ran = True
+            return [_owned_array(self._lib, results[i]) for i in range(len(self.results))]
+        outs = self._c_arrays([(0, r.dtype, ()) if o is None else
+                               (o.ctypes.data, r.dtype, o.shape)
+                               for o, r in zip(out, self.results)])
         with _capi.run_lock:
-            status = self._lib.fuse_run(self._handle, inputs, len(arrays), results,
-                                        ctypes.byref(error))
+            status = self._lib.fuse_run_into(self._handle, inputs, len(arrays), outs,
+                                             len(out), results, ctypes.byref(error))
             if status != 0:
-                _capi.check_error(error, "fuse_run")
+                _capi.check_error(error, "fuse_run_into")
             self._ran = True
-        return [_owned_array(self._lib, results[i]) for i in range(len(self.results))]
+        return [_owned_array(self._lib, results[i]) if o is None else o
+                for i, o in enumerate(out)]
+
+    def check_out(self, out):
+        """The caller's arrays for the results (`out=`) as a list with one
+        entry per result: a numpy array, or a tuple or list of them (None
+        for a result without one). Each is C-contiguous, writeable and of
+        the result's dtype; the library checks shapes, alignment and
+        overlaps."""
+        many = isinstance(out, (tuple, list))
+        arrays = list(out) if many else [out]
+        if len(arrays) != len(self.results):
+            raise TypeError(f"fuse: out= has {len(arrays)} array(s) for {len(self.results)} "
+                            f"result(s)")
+        for i, (array, result) in enumerate(zip(arrays, self.results)):
+            if array is None and many:
+                continue
+            if type(array) is not np.ndarray:
+                raise TypeError(f"fuse: out= for result {i} is a {type(array).__name__}, not "
+                                f"a numpy array")
+            want = _dtypes.to_numpy(result.dtype)
+            if array.dtype != want:
+                raise TypeError(f"fuse: out= for result {i} is {array.dtype}; the result is "
+                                f"{want}")
+            if not (array.flags.c_contiguous and array.flags.writeable
+                    and array.dtype.isnative):
+                raise TypeError(f"fuse: out= for result {i} must be a C-contiguous, "
+                                f"writeable array in native byte order (the kernels write "
+                                f"it in place)")
+        return arrays
 
     @staticmethod
     def _c_arrays(arrays):

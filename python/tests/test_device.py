@@ -472,6 +472,15 @@ def test_another_librarys_context_is_left_alone(fake_run):
         "cuCtxSetCurrent"], run
 
 
+def test_out_on_the_cuda_target(fake_run):
+    # Numpy arrays with out=: the result is copied from the device straight
+    # into the caller's array (one device-to-host copy), which is returned.
+    seen, steps = fake_run
+    assert seen["out"] == [True, True]
+    copies = _calls(steps["host run into"], "cuMemcpyAsync")
+    assert len([c for c in copies if "DtoH" in c]) == 1, copies
+
+
 def test_nothing_leaks(fake_run):
     # The DeviceArray still alive at exit is freed before the runtime shuts
     # down.

@@ -2,6 +2,7 @@
 the traced text and its PTX."""
 
 import gc
+import re
 import threading
 import weakref
 
@@ -440,3 +441,57 @@ def test_repeated_calls_take_the_short_path_with_the_same_answers(rng):
     assert not f._fast
     assert_same(f(a, b), np.maximum(a + b, np.float32(0)))
     assert f.cache_info().misses == 1
+
+
+def test_out_writes_the_results_into_the_callers_arrays(rng):
+    # The kernels write into the caller's array (fuse-result-allocs), which
+    # the call returns; None leaves a result to a new array.
+    f = fuse.jit(add_relu, target="cpu")
+    a, b = random_array(rng, "float32", (1001,)), random_array(rng, "float32", (1001,))
+    out = np.full(1001, np.nan, np.float32)
+    assert f(a, b, out=out) is out
+    assert_same(out, np.maximum(a + b, np.float32(0)))
+    g = fuse.jit(lambda x, y: (x + y, x * y), target="cpu")
+    total = np.full(1001, np.nan, np.float32)
+    got = g(a, b, out=(total, None))
+    assert got[0] is total
+    assert_same(total, a + b)
+    assert_same(got[1], a * b)
+    # Program objects take out= too; calls without it are as before.
+    program = f.program
+    assert program(a, b, out=[out])[0] is out
+    assert_same(f(a, b), np.maximum(a + b, np.float32(0)))
+    # A parameter named out is the function's own.
+    h = fuse.jit(lambda a, out: a - out, target="cpu")
+    assert_same(h(a, out=b), a - b)
+
+
+def test_out_is_checked(rng):
+    f = fuse.jit(add_relu, target="cpu")
+    a, b = random_array(rng, "float32", (1001,)), random_array(rng, "float32", (1001,))
+    wide = np.empty(2002, np.float32)
+    frozen = np.empty(1001, np.float32)
+    frozen.flags.writeable = False
+    cases = [
+        (np.empty(1000, np.float32), fuse.FuseError,
+         "the output array for result 0 has 4000 bytes; the result has 4004"),
+        (np.empty((7, 143), np.float32), fuse.FuseError,
+         "the output array for result 0 is tensor<7x143xf32>; the result is tensor<?xf32>"),
+        (np.empty(1001, np.float64), TypeError, "out= for result 0 is float64; the result is "
+         "float32"),
+        (a, fuse.FuseError, "the output array for result 0 overlaps argument 0"),
+        (wide[1:1002], fuse.FuseError, "is not 16-byte aligned"),
+        (wide[::2][:1001], TypeError, "must be a C-contiguous, writeable array"),
+        (frozen, TypeError, "must be a C-contiguous, writeable array"),
+        ((np.empty(1001, np.float32),) * 2, TypeError, "out= has 2 array(s) for 1 result(s)"),
+        ([1.0], TypeError, "out= for result 0 is a float, not a numpy array"),
+    ]
+    for out, error, message in cases:
+        with pytest.raises(error, match=re.escape(message)):
+            f(a, b, out=out)
+    g = fuse.jit(lambda x, y: (x + y, x * y), target="cpu")
+    shared = np.empty(1001, np.float32)
+    with pytest.raises(fuse.FuseError, match="result 1 overlaps the output array for result 0"):
+        g(a, b, out=(shared, shared))
+    # Nothing was left behind: the next calls work.
+    assert_same(f(a, b), np.maximum(a + b, np.float32(0)))

@@ -4,7 +4,7 @@
 // inlines into the host function (compile time stays linear in the number
 // of kernels), and each intermediate is freed right after its last kernel,
 // not at the end of the function: an eager chain holds two intermediates
-// at a time.
+// at a time. The result comes from the runtime (fuse-result-allocs).
 
 // CHECK-DAG: llvm.func internal @relu_0({{.*}}) attributes {passthrough = ["noinline"], sym_visibility = "private"}
 // CHECK-DAG: llvm.func internal @neg_1({{.*}}) attributes {passthrough = ["noinline"], sym_visibility = "private"}
@@ -29,7 +29,7 @@
 // CHECK-NOT:     llvm.call @malloc
 // CHECK:         llvm.call @free
 // CHECK-NOT:     llvm.call @free
-// CHECK:         llvm.call @malloc
+// CHECK:         llvm.call @fuse_result_alloc
 // CHECK-NOT:     llvm.call @free
 // CHECK:         llvm.call @exp_3(
 // CHECK-NOT:     llvm.call @malloc

@@ -114,6 +114,8 @@ def FuseOwnResults : Pass<"fuse-own-results", "mlir::func::FuncOp"> {
     constant (`memref.get_global`) or the same buffer twice. The runtime
     owns and frees every result, so such results are copied into a new
     buffer; results that are already fresh allocations are left alone.
+    Each result's allocation then gets `fuse.result = i`, its position
+    among the results (fuse-result-allocs).
   }];
   let dependentDialects = ["mlir::memref::MemRefDialect"];
 }
@@ -134,6 +136,22 @@ def FuseBufferSizes : Pass<"fuse-buffer-sizes", "mlir::func::FuncOp"> {
     "mlir::bufferization::BufferizationDialect",
     "mlir::memref::MemRefDialect",
   ];
+}
+
+def FuseResultAllocs : Pass<"fuse-result-allocs", "mlir::ModuleOp"> {
+  let summary = "Allocate each result with the runtime's fuse_result_alloc";
+  let description = [{
+    For the cpu target: each `memref.alloc` marked `fuse.result = i` by
+    fuse-own-results becomes, in the LLVM dialect, a call of the runtime's
+    `fuse_result_alloc(i, bytes)` (and the memref descriptor around its
+    pointer) instead of `malloc`. The runtime returns the caller's own
+    array for result `i` when the call gave one (`out=` in Python,
+    Executable::run's `outs`), so that the kernels write into it directly,
+    and a buffer of its host cache otherwise. Other allocations are left to
+    the usual lowering; uses of the converted ones go through
+    `unrealized_conversion_cast`s that the end of the pipeline removes.
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
 }
 
 def FuseSplitAsserts : Pass<"fuse-split-asserts", "mlir::ModuleOp"> {

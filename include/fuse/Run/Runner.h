@@ -119,9 +119,17 @@ public:
   /// Runs the function once on host arrays (read in place on the CPU
   /// target, copied to the device once on the cuda target). The runtime's
   /// records describe the run.
+  ///
+  /// `outs`, empty or one per result (a null `data` for none), are the
+  /// caller's arrays for the results: of the result's dtype and shape,
+  /// aligned like the kernels' vectors, not overlapping each other or an
+  /// input. The CPU target's kernels write into them directly and the cuda
+  /// target copies each result into its array; the result returned for an
+  /// array is a view of it that frees nothing.
   llvm::Expected<std::vector<HostArray>>
   run(llvm::ArrayRef<const HostArray *> inputs);
-  llvm::Expected<std::vector<HostArray>> run(llvm::ArrayRef<Operand> inputs);
+  llvm::Expected<std::vector<HostArray>> run(llvm::ArrayRef<Operand> inputs,
+                                             llvm::ArrayRef<Operand> outs = {});
   /// Runs the function (cuda target) on arrays already in device memory,
   /// with no host copies, on `stream` (a CUstream of the library that
   /// produced them, behind its work; 0: fuse's own stream), and waits for
@@ -148,7 +156,13 @@ private:
   bool isAligned(const void *data) const;
   /// Calls the function on `operands` (their memory is the target's) and
   /// ends the run; the results' buffers belong to the caller.
-  llvm::Expected<std::vector<Operand>> invoke(llvm::ArrayRef<Operand> operands);
+  /// Calls the entry; `outs` as in run() (the CPU target's kernels write
+  /// into them).
+  llvm::Expected<std::vector<Operand>>
+  invoke(llvm::ArrayRef<Operand> operands, llvm::ArrayRef<Operand> outs = {});
+  /// Checks the caller's arrays for the results of run().
+  llvm::Error checkOuts(llvm::ArrayRef<Operand> inputs,
+                        llvm::ArrayRef<Operand> outs) const;
 
   std::unique_ptr<mlir::ExecutionEngine> engine;
   void (*entry)(void **) = nullptr;

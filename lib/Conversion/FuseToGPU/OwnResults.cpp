@@ -1,6 +1,7 @@
 //===- OwnResults.cpp - every returned buffer freshly allocated ----------===//
 
 #include "fuse/Conversion/Passes.h"
+#include "fuse/Dialect/Fuse/Utils/Kernel.h"
 
 namespace fuse {
 #define GEN_PASS_DEF_FUSEOWNRESULTS
@@ -21,17 +22,19 @@ struct FuseOwnResultsPass : fuse::impl::FuseOwnResultsBase<FuseOwnResultsPass> {
         auto type = dyn_cast<MemRefType>(value.getType());
         if (!type)
           continue;
-        bool fresh = value.getDefiningOp<memref::AllocOp>() != nullptr;
-        if (fresh && returned.insert(value).second)
-          continue;
-        SmallVector<Value> sizes;
-        for (int64_t d = 0; d < type.getRank(); ++d)
-          if (type.isDynamicDim(d))
-            sizes.push_back(memref::DimOp::create(b, ret.getLoc(), value, d));
-        auto copy = memref::AllocOp::create(b, ret.getLoc(), type, sizes,
-                                            b.getI64IntegerAttr(64));
-        memref::CopyOp::create(b, ret.getLoc(), value, copy);
-        operand.set(copy);
+        auto alloc = value.getDefiningOp<memref::AllocOp>();
+        if (!alloc || !returned.insert(value).second) {
+          SmallVector<Value> sizes;
+          for (int64_t d = 0; d < type.getRank(); ++d)
+            if (type.isDynamicDim(d))
+              sizes.push_back(memref::DimOp::create(b, ret.getLoc(), value, d));
+          alloc = memref::AllocOp::create(b, ret.getLoc(), type, sizes,
+                                          b.getI64IntegerAttr(64));
+          memref::CopyOp::create(b, ret.getLoc(), value, alloc);
+          operand.set(alloc);
+        }
+        alloc->setAttr(fuse::kResultAttrName,
+                       b.getI64IntegerAttr(operand.getOperandNumber()));
       }
     });
   }

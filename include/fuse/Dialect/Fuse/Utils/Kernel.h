@@ -31,6 +31,15 @@ int64_t storageBytes(mlir::Type type);
 /// it. Nothing folds them at compile time (fuse-canonicalize).
 bool isTargetMath(mlir::Operation *op);
 
+/// The attribute (an i64 index) that fuse-own-results puts on the
+/// allocation of each result of a function, and the runtime function that
+/// the cpu target calls for that allocation instead of malloc (see
+/// fuse-result-allocs): `void *fuse_result_alloc(int64_t index, int64_t
+/// bytes)`, which returns the caller's buffer for the result when it gave
+/// one (`out=`).
+inline constexpr llvm::StringLiteral kResultAttrName = "fuse.result";
+inline constexpr llvm::StringLiteral kResultAllocFunction = "fuse_result_alloc";
+
 } // namespace fuse
 
 #endif // FUSE_DIALECT_FUSE_UTILS_KERNEL_H
