@@ -21,6 +21,10 @@ own thread pools and environment) that the script drives one call at a time:
   fuse           fuse.compile(TEXT, target="cpu") from python/ (the package
                  over libfuse_capi.so): the time of a call, and the sum of
                  its kernels' times (Program.last_profile) as "kernels ms"
+  fuse-eager     fuse's eager mode: fuse.compile(TEXT, target="cpu",
+                 fusion=False), one kernel per op, on the same CPU target
+                 and threads as fuse (all cores), so that fused and eager
+                 sit side by side on every program
   fuse-1t        the same with FUSE_NUM_THREADS=1, when the build has
                  threads (fuse-run --threads); without, fuse runs on one
                  thread and this variant is left out
@@ -57,13 +61,28 @@ back-to-back calls to last about 20 ms (the same count in every
 repetition); the ms per call is the median over the repetitions. A call
 includes what the user waits for: the result's allocation and the wait for
 it to be ready (block_until_ready for JAX). GB/s is the bytes of the
-inputs and the result (each read or written once) over that time; % copy
-is that over the copy bandwidth this process measured: np.copyto of an
-array of 6*N bytes (N: add_relu's element count, so 12*N bytes read +
-written, add_relu's traffic), split into one contiguous part per thread
-over all the CPUs this process may use (numpy releases the GIL while it
-copies), best of 5; single-thread variants are set against the
-single-thread copy.
+inputs and the result (each read or written once) over that time.
+
+% copy is that GB/s over the copy bandwidth, measured per program in the
+same round robin as the systems, as if it were two more of them: the
+driver process times np.copyto from one preallocated array of B/2 bytes
+into another (B: the program's bytes, inputs + result, so that the bytes
+read + written are the program's; the warm-up calls write the
+destination, so no page faults are timed), "copy" split into one contiguous
+part per CPU this process may use, copied by as many threads (numpy
+releases the GIL while it copies; the calling thread copies one part),
+and "copy-1t" in one part on the calling thread; the same warm-up, calls
+per repetition and median over the repetitions as a system. Rows of one
+thread (numpy, the -1t and -1core variants, and fuse when the build has
+no threads) are set against copy-1t, the others against copy. The table
+shows both as rows of each program; the line "relu(a + b) at N elements,
+% of the copy bandwidth" after it uses add_relu's. The copy is also measured once before
+and once after all the programs (an array of 6*N bytes, N: add_relu's
+element count, best of 5), which the JSON keeps to show how much the
+machine drifted over the run; % copy does not use it.
+
+After the table, "fused vs eager (fuse, all threads)" gives, per program,
+fuse-eager's ms over fuse's (> 1x: fused is faster).
 
 Runs itself inside bench/.venv-peers, a virtual environment of Debian's
 /usr/bin/python3 that it makes when missing and fills from PyPI
@@ -505,6 +524,8 @@ class FuseRunner:
         self.fuse = fuse
         self.build = build
         self.program = None
+        # fuse-eager: one kernel per op (fusion off), all threads like fuse.
+        self.fusion = system != "fuse-eager"
         if not fuse_threads_supported(build):
             self.threads = "1 (no threads in this build)"
         elif system == "fuse-1t":
@@ -519,7 +540,8 @@ class FuseRunner:
                 "library": str(library), "numpy": np.__version__}
 
     def prepare(self, spec, inputs, vmfb):
-        self.program = self.fuse.compile(spec["fuse"], target="cpu")
+        self.program = self.fuse.compile(spec["fuse"], target="cpu",
+                                         fusion=self.fusion)
         program = self.program
         return lambda: program(*inputs)[0]
 
@@ -615,7 +637,8 @@ class TorchRunner:
         return result.numpy()
 
 
-RUNNERS = {"numpy": NumpyRunner, "fuse": FuseRunner, "fuse-1t": FuseRunner,
+RUNNERS = {"numpy": NumpyRunner, "fuse": FuseRunner,
+           "fuse-eager": FuseRunner, "fuse-1t": FuseRunner,
            "iree": IreeRunner, "iree-1t": IreeRunner, "jax": JaxRunner,
            "jax-1core": JaxRunner, "torch": TorchRunner,
            "torch-1t": TorchRunner, "torch-compile": TorchRunner}
@@ -686,7 +709,7 @@ def time_calls(call, calls, kernel_ms):
         cpu0, t0 = time.process_time(), time.perf_counter()
         for _ in range(calls):
             result = call()
-            result = None  # frees it: part of the cost of a call
+            del result  # frees it: part of the cost of a call
             if kernel_ms:
                 kernels += kernel_ms()
         wall = time.perf_counter() - t0
@@ -789,6 +812,62 @@ def copy_bandwidth(nbytes, threads, runs=5):
     return 2 * n * 4 / best / 1e9
 
 
+class CopyReference:
+    """The copy bandwidth reference of one program, timed by the driver in
+    the round robin like a system: np.copyto from one preallocated array of
+    nbytes / 2 bytes into another (so nbytes read + written), split into
+    `threads` contiguous parts (64-byte aligned), one per thread; the
+    calling thread copies the first part, a pool of threads - 1 the others
+    (numpy releases the GIL while it copies). The warm-up calls write the
+    destination, so no page faults are timed."""
+
+    def __init__(self, system, nbytes, threads):
+        self.system = system
+        self.threads = (f"all ({threads})" if threads > 1 else
+                        "1 (the driver's thread)")
+        n = nbytes // 2
+        self.nbytes = 2 * n  # read + written
+        self.src = np.ones(n, np.uint8)
+        self.dst = np.zeros(n, np.uint8)
+        bounds = [min(n, i * n // threads // 64 * 64)
+                  for i in range(threads)] + [n]
+        self.parts = [(self.dst[lo:hi], self.src[lo:hi])
+                      for lo, hi in zip(bounds, bounds[1:])]
+        self.pool = ThreadPoolExecutor(threads - 1) if threads > 1 else None
+
+    def call(self):
+        pending = [self.pool.submit(np.copyto, *part)
+                   for part in self.parts[1:]]
+        np.copyto(*self.parts[0])
+        for future in pending:
+            future.result()
+
+    def warm_ms(self):
+        """The times of the warm-up calls (the pool's threads start in the
+        first), as a worker's setup reports them."""
+        warm = []
+        for _ in range(WARMUP_CALLS):
+            t0 = time.perf_counter()
+            self.call()
+            warm.append((time.perf_counter() - t0) * 1e3)
+        return warm[1:]
+
+    def run(self, calls):
+        return time_calls(self.call, calls, None)
+
+    def close(self):
+        if self.pool:
+            self.pool.shutdown()
+        self.src = self.dst = self.parts = None
+
+
+def calls_per_rep(warm_ms):
+    """Back-to-back calls per repetition: about MIN_REP_MS by the fastest
+    warm-up call, at most MAX_CALLS_PER_REP."""
+    return max(1, min(MAX_CALLS_PER_REP,
+                      math.ceil(MIN_REP_MS / max(min(warm_ms), 1e-3))))
+
+
 def finite_or_none(x):
     return float(x) if np.isfinite(x) else None
 
@@ -871,9 +950,11 @@ def compile_iree(spec, shapes, path):
     return time.perf_counter() - start
 
 
-def bench_program(name, spec, sizes, workers, args, scratch, copy_bw):
+def bench_program(name, spec, sizes, workers, args, scratch, cpus):
     """Sets every worker up on the program, checks the results, times the
-    repetitions round robin. Returns the program's record."""
+    repetitions round robin, with the copy on all `cpus` and on one thread
+    (CopyReference) as two more participants. Returns the program's
+    record."""
     shapes = spec["shapes"](sizes)
     out_shape = np.broadcast_shapes(*shapes)
     itemsize = {n: np.dtype(n).itemsize for n in ("float32", "float16")}
@@ -921,52 +1002,79 @@ def bench_program(name, spec, sizes, workers, args, scratch, copy_bw):
         entry["check"] = check(np.load(path), reference, spec["result"],
                                spec["rtol"], spec["atol"])
         path.unlink()
-        warm = min(reply["warm_ms"])
-        entry["calls_per_rep"] = max(1, min(MAX_CALLS_PER_REP,
-                                            math.ceil(MIN_REP_MS /
-                                                      max(warm, 1e-3))))
+        entry["calls_per_rep"] = calls_per_rep(reply["warm_ms"])
         ready.append(w)
     del reference
 
-    samples = {w.system: [] for w in ready}
+    # The copy reference: two more participants of the round robin, run by
+    # this process (the workers wait meanwhile, as they do for each other).
+    copies = [CopyReference("copy", nbytes, cpus),
+              CopyReference("copy-1t", nbytes, 1)]
+    record["copy"] = {}
+    for c in copies:
+        record["copy"][c.system] = {"threads": c.threads,
+                                    "bytes": c.nbytes,
+                                    "calls_per_rep": calls_per_rep(
+                                        c.warm_ms())}
+    participants = [(w.system, record["systems"][w.system],
+                     lambda calls, w=w: w.request("run", calls=calls))
+                    for w in ready] + \
+        [(c.system, record["copy"][c.system], c.run) for c in copies]
+
+    samples = {system: [] for system, _, _ in participants}
     for rep in range(args.reps):
-        shift = rep % len(ready) if ready else 0
-        for w in ready[shift:] + ready[:shift]:
-            entry = record["systems"][w.system]
+        shift = rep % len(participants)
+        for system, entry, run in (participants[shift:] +
+                                   participants[:shift]):
             if "error" in entry:
                 continue
-            reply = w.request("run", calls=entry["calls_per_rep"])
+            reply = run(entry["calls_per_rep"])
             if "error" in reply:
                 entry["error"] = reply["error"]
                 continue
-            samples[w.system].append(reply)
+            samples[system].append(reply)
     for w in workers:
         w.request("drop")
+    for c in copies:
+        c.close()
 
+    def summarize(entry, runs, moved):
+        """The medians over the repetitions; moved: bytes per call."""
+        ms = [r["ms"] for r in runs]
+        entry.update(
+            ms=float(np.median(ms)), ms_min=min(ms), ms_max=max(ms),
+            ms_all=ms,
+            cpu_per_wall=float(np.median([r["cpu_per_wall"] for r in runs])),
+            gbps=moved / (float(np.median(ms)) * 1e6))
+        if runs[0]["kernel_ms"] is not None:
+            entry["kernel_ms"] = float(np.median([r["kernel_ms"]
+                                                  for r in runs]))
+
+    for c in copies:
+        if samples[c.system]:
+            summarize(record["copy"][c.system], samples[c.system], c.nbytes)
     iree = None
     for w in ready:
         entry = record["systems"][w.system]
         runs = samples[w.system]
         if "error" in entry or not runs:
             continue
-        ms = [r["ms"] for r in runs]
-        entry.update(
-            ms=float(np.median(ms)), ms_min=min(ms), ms_max=max(ms),
-            ms_all=ms,
-            cpu_per_wall=float(np.median([r["cpu_per_wall"] for r in runs])),
-            gbps=nbytes / (float(np.median(ms)) * 1e6))
-        if runs[0]["kernel_ms"] is not None:
-            entry["kernel_ms"] = float(np.median([r["kernel_ms"]
-                                                  for r in runs]))
+        summarize(entry, runs, nbytes)
         one_thread = w.system.endswith(("-1t", "-1core")) or \
             w.system == "numpy" or w.threads.startswith("1 ")
-        entry["copy_gbps"] = copy_bw["one" if one_thread else "all"]
+        copy = record["copy"]["copy-1t" if one_thread else "copy"]
+        entry["copy_reference"] = "copy-1t" if one_thread else "copy"
+        entry["copy_gbps"] = copy["gbps"]
         entry["pct_copy"] = 100 * entry["gbps"] / entry["copy_gbps"]
         if w.system == "iree":
             iree = entry["ms"]
     for entry in record["systems"].values():
         if iree and "ms" in entry:
             entry["vs_iree"] = iree / entry["ms"]
+    fused = record["systems"].get("fuse", {})
+    eager = record["systems"].get("fuse-eager", {})
+    if "ms" in fused and "ms" in eager:
+        record["fused_vs_eager"] = eager["ms"] / fused["ms"]
     return record
 
 
@@ -1089,7 +1197,8 @@ def main():
         "libfuse_capi.so"
     tools_before = tool_ids([lib_path])
     cpus = len(os.sched_getaffinity(0))
-    # The copy bandwidth, before and after the programs; the best is used.
+    # The copy bandwidth, before and after the programs: only a record of
+    # the machine's drift; % copy uses each program's interleaved copy.
     copy_bytes = 6 * sizes.n
     copy_runs = [{"all": copy_bandwidth(copy_bytes, cpus),
                   "one": copy_bandwidth(copy_bytes, 1)}]
@@ -1113,10 +1222,9 @@ def main():
             info[system] = reply
             workers.append(w)
         results = {}
-        copy_bw = {k: max(r[k] for r in copy_runs) for k in ("all", "one")}
         for name in names:
             results[name] = bench_program(name, PROGRAMS[name], sizes,
-                                          workers, args, scratch, copy_bw)
+                                          workers, args, scratch, cpus)
     finally:
         for w in workers:
             w.close()
@@ -1152,15 +1260,32 @@ def main():
                 number(c.get("max_rel"), ".2g"),
                 number(c.get("err_over_tol"), ".2f"),
                 "ok" if c["ok"] else "FAIL"])
+        # The copy reference, measured in the same round robin.
+        for system, e in record.get("copy", {}).items():
+            if "ms" not in e:
+                continue
+            rows.append([
+                name, system, e["threads"].split(" (")[0],
+                f"{e['cpu_per_wall']:.2f}", f"{e['ms']:.3f}",
+                f"{e['ms_min']:.3f}..{e['ms_max']:.3f}", "-",
+                f"{e['gbps']:.1f}", "100%", "", "", "", "", "ref"])
     print()
     print(f"CPU: {cpu_model()}, {os.cpu_count()} logical CPUs, "
           f"{physical_cores()} physical cores, {cpus} usable. Load average "
           f"{load_before[0]:.2f} before, {load_after[0]:.2f} after.")
-    print(f"Copy bandwidth (np.copyto of {copy_bytes / 1e6:.3g} MB, read + "
-          f"written, best of 5, before | after): all {cpus} threads "
+    print("% copy: GB/s over the copy rows of the same program, timed in "
+          "the same round robin as the systems and summarized the same way "
+          "(median ms): np.copyto between two preallocated arrays of half "
+          "the program's bytes (so its bytes read + written), by the driver "
+          f"process, in {cpus} contiguous parts on as many threads (copy) "
+          "or in one part on one thread (copy-1t); one-thread rows are set "
+          "against copy-1t, the others against copy.")
+    print(f"Not used for % copy, the machine's drift: np.copyto of "
+          f"{copy_bytes / 1e6:.3g} MB (read + written), best of 5, before | "
+          f"after all the programs: all {cpus} threads "
           f"{copy_runs[0]['all']:.1f} | {copy_runs[1]['all']:.1f} GB/s, one "
           f"thread {copy_runs[0]['one']:.1f} | {copy_runs[1]['one']:.1f} "
-          "GB/s; % copy uses the best, one-thread rows the one-thread copy.")
+          "GB/s.")
     print(f"ms/call: median over {reps} repetitions (systems round robin); "
           "vs IREE: IREE (default threads) ms / ms, > 1x is faster; cpu/wall:"
           " CPU time of the worker process over wall time; kernels ms: the "
@@ -1187,12 +1312,35 @@ def main():
                 error = e.get("error", "no result").strip()
                 print(f"  ERROR {system}: " +
                       "\n    ".join(error.splitlines()[:8])[:800])
-    add_relu = results.get("add_relu", {}).get("systems", {})
-    if add_relu:
-        n = results["add_relu"]["shapes"][0][0]
+    ratios = [(name, record["fused_vs_eager"])
+              for name, record in results.items()
+              if "fused_vs_eager" in record]
+    if ratios:
+        fuse_threads = info["fuse"]["threads"].split(" (")[0]
+        label = "all threads" if fuse_threads.startswith("all") else \
+            "one thread: this build has no threads"
+        # A ratio whose fuse or fuse-eager result failed its check is
+        # marked: its times are not of a correct program.
+        failed = {name for name, _ in ratios
+                  if not all(results[name]["systems"][s]["check"]["ok"]
+                             for s in ("fuse", "fuse-eager"))}
+        print(f"\nfused vs eager (fuse, {label}): " +
+              ", ".join(f"{name} {ratio:.2f}x" +
+                        (" (FAIL)" if name in failed else "")
+                        for name, ratio in ratios) +
+              " (eager ms / fused ms, > 1x: fused is faster)")
+    add_relu = results.get("add_relu", {})
+    if add_relu.get("systems"):
+        n = add_relu["shapes"][0][0]
+        copy = add_relu.get("copy", {})
+        reference = ", ".join(
+            f"{c} {copy[c]['gbps']:.1f} GB/s" for c in ("copy", "copy-1t")
+            if "gbps" in copy.get(c, {}))
         print(f"\nrelu(a + b) at {n:.0e} elements, % of the copy bandwidth: " +
               ", ".join(f"{s} {e['pct_copy']:.0f}%"
-                        for s, e in add_relu.items() if "pct_copy" in e))
+                        for s, e in add_relu["systems"].items()
+                        if "pct_copy" in e) +
+              f" (against the copy in the same round robin: {reference})")
     for note in notes:
         print("note: " + note)
     if tools_after != tools_before:
@@ -1220,9 +1368,20 @@ def main():
         "load_average_before": load_before, "load_average_after": load_after,
         "seconds": time.time() - started,
         "copy_bandwidth_gbps": {
-            "method": f"np.copyto of {copy_bytes} bytes (read + written "
-                      f"counted), split over threads, best of 5",
-            "before": copy_runs[0], "after": copy_runs[1]},
+            "method": "per program, in the round robin of the systems and "
+                      "summarized the same way (results[program]['copy']): "
+                      "np.copyto between two preallocated arrays of half "
+                      "the program's bytes (read + written counted), by the "
+                      f"driver, in {cpus} contiguous parts on as many "
+                      "threads (copy) or in one part on one thread "
+                      "(copy-1t); pct_copy is gbps over copy_gbps, the "
+                      "median of the copy named in copy_reference",
+            "before_after": {
+                "method": f"np.copyto of {copy_bytes} bytes (read + written "
+                          "counted), split over threads, best of 5, before "
+                          "and after all the programs; not used for "
+                          "pct_copy",
+                "before": copy_runs[0], "after": copy_runs[1]}},
         "python": sys.version.split()[0], "versions": versions,
         "systems": {s: {"threads": info[s]["threads"],
                         "versions": info[s]["versions"],
