@@ -232,13 +232,14 @@ def FuseMathToLibm : Pass<"fuse-math-to-libm", "mlir::ModuleOp"> {
     `sin`, `cos` and `powf` are computed in f64 and rounded once. Rare lanes
     (subnormal operands of `log`, `sin` and `cos` beyond 2^20, inf or NaN
     operands of `powf`) take the C library in a branch that ordinary vectors
-    skip. docs/accuracy.md has their measured error. f64 functions stay
-    calls.
+    skip. f64 `exp`, `log` and `tanh` are straight-line code too (fdlibm's
+    formulas); f64 `erf`, `sin`, `cos` and `powf` stay calls.
+    docs/accuracy.md has the measured error of each.
   }];
   let options = [
     Option<"polynomials", "polynomials", "bool", /*default=*/"false",
-           "Compute f32 functions as straight-line vector code instead "
-           "of calls">,
+           "Compute every f32 function, and f64 exp, log and tanh, as "
+           "straight-line vector code instead of calls">,
   ];
   let dependentDialects = [
     "mlir::arith::ArithDialect",

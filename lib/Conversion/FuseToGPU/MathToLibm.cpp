@@ -482,6 +482,206 @@ struct PowF32 : OpRewritePattern<math::PowFOp> {
   }
 };
 
+/// Arithmetic on f64 values (scalars or vectors, like `like`) and the i64
+/// values of the same shape, for the f64 functions below.
+struct F64Builder {
+  OpBuilder &b;
+  Location loc;
+  Type type, intType;
+
+  F64Builder(OpBuilder &b, Location loc, Type like)
+      : b(b), loc(loc), type(b.getF64Type()), intType(b.getI64Type()) {
+    if (auto vector = dyn_cast<VectorType>(like)) {
+      type = vector.clone(type);
+      intType = vector.clone(intType);
+    }
+  }
+  Value splat(Type of, TypedAttr attr) {
+    if (auto vector = dyn_cast<VectorType>(of))
+      attr = DenseElementsAttr::get(vector, attr);
+    return arith::ConstantOp::create(b, loc, of, attr);
+  }
+  Value c(double v) { return splat(type, b.getF64FloatAttr(v)); }
+  Value ci(int64_t v) { return splat(intType, b.getI64IntegerAttr(v)); }
+  Value add(Value x, Value y) { return arith::AddFOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) { return arith::SubFOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
+  Value div(Value x, Value y) { return arith::DivFOp::create(b, loc, x, y); }
+  Value fma(Value x, Value y, Value z) {
+    return math::FmaOp::create(b, loc, x, y, z);
+  }
+  Value cmp(arith::CmpFPredicate p, Value x, Value y) {
+    return arith::CmpFOp::create(b, loc, p, x, y);
+  }
+  Value select(Value c, Value x, Value y) {
+    return arith::SelectOp::create(b, loc, c, x, y);
+  }
+  Value bits(Value x) { return arith::BitcastOp::create(b, loc, intType, x); }
+  Value fromBits(Value x) { return arith::BitcastOp::create(b, loc, type, x); }
+  /// 2^e for an i64 e of a normal exponent.
+  Value powerOfTwo(Value e) {
+    return fromBits(arith::ShLIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, e, ci(1023)), ci(52)));
+  }
+  /// Horner's rule: coefficients from the highest power down.
+  Value horner(Value x, llvm::ArrayRef<double> coefficients) {
+    Value p = c(coefficients.front());
+    for (double k : coefficients.drop_front())
+      p = fma(p, x, c(k));
+    return p;
+  }
+};
+
+/// exp(r) - 1 for |r| <= ln(2)/2 in f64: r + r^2 (1/2! + r/3! + ... +
+/// r^11/13!), to about 2^-60 of the result.
+static Value expm1Reduced(F64Builder &f, Value r) {
+  Value q =
+      f.horner(r, {1.0 / 6227020800.0, 1.0 / 479001600.0, 1.0 / 39916800.0,
+                   1.0 / 3628800.0, 1.0 / 362880.0, 1.0 / 40320.0, 1.0 / 5040.0,
+                   1.0 / 720.0, 1.0 / 120.0, 1.0 / 24.0, 1.0 / 6.0, 0.5});
+  return f.fma(f.mul(r, r), q, r);
+}
+
+/// x = k ln 2 + r with |r| <= ln(2)/2 (k as an f64 integer): Cody and
+/// Waite's reduction with fdlibm's split of ln 2 (k ln2_hi is exact for
+/// |k| < 2^20).
+static std::pair<Value, Value> reduceByLn2(F64Builder &f, Value x) {
+  Value k = math::RoundEvenOp::create(f.b, f.loc,
+                                      f.mul(x, f.c(1.4426950408889634074)));
+  Value r = f.fma(k, f.c(-6.93147180369123816490e-01), x);
+  r = f.fma(k, f.c(-1.90821492927058770002e-10), r);
+  return {k, r};
+}
+
+/// f64 exp as straight-line code, subnormal results kept: as ExpF32, with
+/// x clamped to [-746, 709.8] (below, the result rounds to 0; above, it is
+/// inf), exp(r) = 1 + expm1Reduced(r), and the scale 2^k applied as two
+/// normal factors. Measured within 1 ulp (docs/accuracy.md).
+struct ExpF64 : OpRewritePattern<math::ExpOp> {
+  ExpF64(MLIRContext *context)
+      : OpRewritePattern<math::ExpOp>(context, /*benefit=*/3) {}
+
+  LogicalResult matchAndRewrite(math::ExpOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!getElementTypeOrSelf(op.getType()).isF64())
+      return failure();
+    F64Builder f(rewriter, op.getLoc(), op.getType());
+    using P = arith::CmpFPredicate;
+    Value x = op.getOperand();
+    Value low = f.c(-746.0), high = f.c(709.8);
+    x = f.select(f.cmp(P::OLT, x, low), low, x);
+    x = f.select(f.cmp(P::OGT, x, high), high, x);
+    auto [k, r] = reduceByLn2(f, x);
+    Value y = f.add(expm1Reduced(f, r), f.c(1.0));
+    Value ki = arith::FPToSIOp::create(rewriter, f.loc, f.intType, k);
+    Value k1 = arith::ShRSIOp::create(rewriter, f.loc, ki, f.ci(1));
+    Value k2 = arith::SubIOp::create(rewriter, f.loc, ki, k1);
+    rewriter.replaceOp(op, f.mul(f.mul(y, f.powerOfTwo(k1)), f.powerOfTwo(k2)));
+    return success();
+  }
+};
+
+/// f64 log as straight-line code, fdlibm's algorithm: |x| = 2^e m with m in
+/// [sqrt(1/2), sqrt(2)), f = m - 1, s = f / (2 + f),
+///   log x = e ln2_hi - ((f^2/2 - (s (f^2/2 + R(s^2)) + e ln2_lo)) - f)
+/// with fdlibm's minimax R. A subnormal x is scaled by 2^54 first (a
+/// select, no branch); 0, negative numbers, inf and NaN are selected at
+/// the end.
+struct LogF64 : OpRewritePattern<math::LogOp> {
+  LogF64(MLIRContext *context)
+      : OpRewritePattern<math::LogOp>(context, /*benefit=*/3) {}
+
+  LogicalResult matchAndRewrite(math::LogOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!getElementTypeOrSelf(op.getType()).isF64())
+      return failure();
+    F64Builder f(rewriter, op.getLoc(), op.getType());
+    Location loc = f.loc;
+    using P = arith::CmpFPredicate;
+    Value x = op.getOperand();
+    Value tiny = f.cmp(P::OLT, x, f.c(0x1p-1022));
+    Value scaled = f.select(tiny, f.mul(x, f.c(0x1p54)), x);
+    Value bits = f.bits(scaled);
+    Value e = arith::SubIOp::create(
+        rewriter, loc, arith::ShRUIOp::create(rewriter, loc, bits, f.ci(52)),
+        f.ci(1023));
+    Value ef = arith::SIToFPOp::create(rewriter, loc, f.type, e);
+    ef = f.select(tiny, f.sub(ef, f.c(54.0)), ef);
+    Value m = f.fromBits(arith::OrIOp::create(
+        rewriter, loc,
+        arith::AndIOp::create(rewriter, loc, bits,
+                              f.ci((int64_t(1) << 52) - 1)),
+        f.ci(int64_t(1023) << 52)));
+    Value high = f.cmp(P::OGT, m, f.c(1.4142135623730951));
+    m = f.select(high, f.mul(m, f.c(0.5)), m);
+    ef = f.select(high, f.add(ef, f.c(1.0)), ef);
+    Value fm = f.sub(m, f.c(1.0));
+    Value hfsq = f.mul(f.mul(fm, fm), f.c(0.5));
+    Value s = f.div(fm, f.add(fm, f.c(2.0)));
+    Value z = f.mul(s, s);
+    Value w = f.mul(z, z);
+    Value t1 = f.mul(
+        w, f.horner(w, {1.531383769920937332e-01, 2.222219843214978396e-01,
+                        3.999999999940941908e-01}));
+    Value t2 = f.mul(
+        z, f.horner(w, {1.479819860511658591e-01, 1.818357216161805012e-01,
+                        2.857142874366239149e-01, 6.666666666666735130e-01}));
+    Value big = f.add(t2, t1);
+    Value inner = f.add(f.mul(s, f.add(hfsq, big)),
+                        f.mul(ef, f.c(1.90821492927058770002e-10)));
+    Value result = f.sub(f.mul(ef, f.c(6.93147180369123816490e-01)),
+                         f.sub(f.sub(hfsq, inner), fm));
+    double inf = std::numeric_limits<double>::infinity();
+    result = f.select(f.cmp(P::OEQ, x, f.c(0.0)), f.c(-inf), result);
+    result = f.select(f.cmp(P::OEQ, x, f.c(inf)), x, result);
+    // Negative numbers and NaN: NaN.
+    result = f.select(f.cmp(P::UGE, x, f.c(0.0)), result,
+                      f.c(std::numeric_limits<double>::quiet_NaN()));
+    rewriter.replaceOp(op, f.select(f.cmp(P::UNO, x, x), x, result));
+    return success();
+  }
+};
+
+/// f64 tanh as straight-line code, fdlibm's formulas on a = |x| with one
+/// expm1 (k of at most 64, so 2^k (1 + e) - 1 = (2^k - 1) + 2^k e rounds
+/// once):
+///   a >= 1: t = expm1(2a), tanh = 1 - 2 / (t + 2)
+///   a <  1: t = expm1(-2a), tanh = -t / (t + 2)
+/// with the operand's sign, x itself below 2^-28 (-0 too) and +-1 above 22.
+struct TanhF64 : OpRewritePattern<math::TanhOp> {
+  TanhF64(MLIRContext *context)
+      : OpRewritePattern<math::TanhOp>(context, /*benefit=*/3) {}
+
+  LogicalResult matchAndRewrite(math::TanhOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!getElementTypeOrSelf(op.getType()).isF64())
+      return failure();
+    F64Builder f(rewriter, op.getLoc(), op.getType());
+    using P = arith::CmpFPredicate;
+    Value x = op.getOperand();
+    Value a = math::AbsFOp::create(rewriter, f.loc, x);
+    Value large = f.cmp(P::OGE, a, f.c(1.0));
+    // expm1(y), y = +-2a in [-2, 44] (a clamped to 22).
+    Value ac = f.select(f.cmp(P::OGT, a, f.c(22.0)), f.c(22.0), a);
+    Value y = f.mul(ac, f.select(large, f.c(2.0), f.c(-2.0)));
+    auto [k, r] = reduceByLn2(f, y);
+    Value e = expm1Reduced(f, r);
+    Value ki = arith::FPToSIOp::create(rewriter, f.loc, f.intType, k);
+    Value scale = f.powerOfTwo(ki);
+    Value t = f.add(f.sub(scale, f.c(1.0)), f.mul(scale, e));
+    Value q = f.div(
+        f.select(large, f.c(2.0), arith::NegFOp::create(rewriter, f.loc, t)),
+        f.add(t, f.c(2.0)));
+    Value z = f.select(large, f.sub(f.c(1.0), q), q);
+    z = f.select(f.cmp(P::OGT, a, f.c(22.0)), f.c(1.0), z);
+    Value signed_ = math::CopySignOp::create(rewriter, f.loc, z, x);
+    // Below 2^-28 (and NaN): x itself.
+    rewriter.replaceOp(op,
+                       f.select(f.cmp(P::ULT, a, f.c(0x1p-28)), x, signed_));
+    return success();
+  }
+};
+
 /// Upstream's f32 erf gives +0 for -0; erf is odd, so its sign is the
 /// operand's.
 struct ErfSign : OpRewritePattern<math::ErfOp> {
@@ -519,7 +719,8 @@ struct FuseMathToLibmPass : fuse::impl::FuseMathToLibmBase<FuseMathToLibmPass> {
     RewritePatternSet patterns(&getContext());
     if (polynomials) {
       patterns.add<ExpF32, SubnormalSafeLog, ErfSign, SinCosF32<math::SinOp>,
-                   SinCosF32<math::CosOp>, PowF32>(&getContext());
+                   SinCosF32<math::CosOp>, PowF32, ExpF64, LogF64, TanhF64>(
+          &getContext());
       populateMathPolynomialApproximationPatterns(patterns, isApproximated,
                                                   /*benefit=*/2);
     }

@@ -87,14 +87,40 @@ func.func @pow_f32(%x: vector<4xf32>, %y: vector<4xf32>) -> vector<4xf32> {
   return %0 : vector<4xf32>
 }
 
-// Without polynomials, and for f64, the C library's functions.
+// f64 exp, log and tanh are straight-line code too (exp with the same
+// two-step scale, log with a select for subnormal inputs); erf, sin, cos
+// and pow of f64 stay calls. Without polynomials, every function is the C
+// library's.
+// CHECK-LABEL: func.func @exp_f64(
+// CHECK-NOT:     call
+// CHECK:         math.roundeven
+// CHECK:         arith.shrsi
+// CHECK-NOT:     call
+// CHECK:         return
 // CALLS-LABEL: func.func @exp_f32(
 // CALLS:         call @expf
-// CHECK-LABEL: func.func @exp_f64(
-// CHECK:         call @exp(
 // CALLS-LABEL: func.func @exp_f64(
 // CALLS:         call @exp(
-func.func @exp_f64(%x: f64) -> f64 {
-  %0 = math.exp %x : f64
+func.func @exp_f64(%x: vector<4xf64>) -> vector<4xf64> {
+  %0 = math.exp %x : vector<4xf64>
+  return %0 : vector<4xf64>
+}
+
+// CHECK-LABEL: func.func @log_tanh_f64(
+// CHECK-NOT:     call
+// CHECK-NOT:     scf.if
+// CHECK:         return
+func.func @log_tanh_f64(%x: vector<4xf64>) -> vector<4xf64> {
+  %0 = math.log %x : vector<4xf64>
+  %1 = math.tanh %0 : vector<4xf64>
+  return %1 : vector<4xf64>
+}
+
+// CHECK-LABEL: func.func @erf_f64(
+// CHECK:         call @erf(
+// CALLS-LABEL: func.func @erf_f64(
+// CALLS:         call @erf(
+func.func @erf_f64(%x: f64) -> f64 {
+  %0 = math.erf %x : f64
   return %0 : f64
 }
