@@ -232,13 +232,15 @@ def FuseMathToLibm : Pass<"fuse-math-to-libm", "mlir::ModuleOp"> {
     `sin`, `cos` and `powf` are computed in f64 and rounded once. Rare lanes
     (subnormal operands of `log`, `sin` and `cos` beyond 2^20, inf or NaN
     operands of `powf`) take the C library in a branch that ordinary vectors
-    skip. f64 `exp`, `log` and `tanh` are straight-line code too (fdlibm's
-    formulas); f64 `erf`, `sin`, `cos` and `powf` stay calls.
+    skip. f64 `exp`, `log`, `tanh`, `sin` and `cos` are straight-line code
+    too (fdlibm's algorithms; `sin` and `cos` beyond 2^19 pi in the C
+    library, in a branch); f64 `erf` and `powf` stay calls.
     docs/accuracy.md has the measured error of each.
   }];
   let options = [
     Option<"polynomials", "polynomials", "bool", /*default=*/"false",
-           "Compute every f32 function, and f64 exp, log and tanh, as "
+           "Compute every f32 function, and f64 exp, log, tanh, sin and "
+           "cos, as "
            "straight-line vector code instead of calls">,
   ];
   let dependentDialects = [

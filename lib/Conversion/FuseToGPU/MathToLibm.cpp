@@ -682,6 +682,109 @@ struct TanhF64 : OpRewritePattern<math::TanhOp> {
   }
 };
 
+/// f64 sin and cos as straight-line code for |x| < 2^19 pi (n < 2^20),
+/// fdlibm's algorithm:
+///   x = n pi/2 + (y0 + y1): its medium-range reduction with 33-bit pieces
+///   of pi/2, all three steps always taken (so no branch on cancellation)
+///   sin, cos = +-__kernel_sin(y0, y1) or +-__kernel_cos(y0, y1) by n mod 4
+/// Larger arguments, inf and NaN take the C library in a branch that
+/// ordinary vectors skip.
+template <typename OpTy> struct SinCosF64 : OpRewritePattern<OpTy> {
+  SinCosF64(MLIRContext *context)
+      : OpRewritePattern<OpTy>(context, /*benefit=*/3) {}
+
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    Type type = op.getType();
+    if (!getElementTypeOrSelf(type).isF64() || op->hasAttr(kWrappedAttr))
+      return failure();
+    constexpr bool isSin = std::is_same_v<OpTy, math::SinOp>;
+    F64Builder f(rewriter, op.getLoc(), type);
+    Location loc = f.loc;
+    using P = arith::CmpFPredicate;
+    Value x = op.getOperand();
+    Value n = math::RoundEvenOp::create(
+        rewriter, loc, f.mul(x, f.c(6.36619772367581382433e-01)));
+    // r = x - n pio2_1 is exact; then two more pieces, each with the
+    // rounding error of its subtraction carried in w.
+    Value r = f.sub(x, f.mul(n, f.c(1.57079632673412561417e+00)));
+    Value w;
+    for (auto [piece, tail] :
+         {std::pair{6.07710050630396597660e-11, 2.02226624879595063154e-21},
+          std::pair{2.02226624871116645580e-21, 8.47842766036889956997e-32}}) {
+      Value t = r;
+      w = f.mul(n, f.c(piece));
+      r = f.sub(t, w);
+      w = f.sub(f.mul(n, f.c(tail)), f.sub(f.sub(t, r), w));
+    }
+    Value y0 = f.sub(r, w);
+    Value y1 = f.sub(f.sub(r, y0), w);
+
+    // __kernel_sin(y0, y1).
+    Value z = f.mul(y0, y0);
+    Value v = f.mul(z, y0);
+    Value sr =
+        f.horner(z, {1.58969099521155010221e-10, -2.50507602534068634195e-08,
+                     2.75573137070700676789e-06, -1.98412698298579493134e-04,
+                     8.33333333332248946124e-03});
+    Value sinY = f.sub(
+        y0, f.sub(f.sub(f.mul(z, f.sub(f.mul(f.c(0.5), y1), f.mul(v, sr))), y1),
+                  f.mul(v, f.c(-1.66666666666666324348e-01))));
+    // __kernel_cos(y0, y1).
+    Value cr = f.mul(
+        z,
+        f.horner(z, {-1.13596475577881948265e-11, 2.08757232129817482790e-09,
+                     -2.75573143513906633035e-07, 2.48015872894767294178e-05,
+                     -1.38888888888741095749e-03, 4.16666666666666019037e-02}));
+    Value ay = math::AbsFOp::create(rewriter, loc, y0);
+    // qx: 0 below 0.3, 0.28125 above 0.78125, else |y0| / 4 cut to its
+    // high 32 bits.
+    Value quarter = f.fromBits(
+        arith::AndIOp::create(rewriter, loc, f.bits(f.mul(ay, f.c(0.25))),
+                              f.ci(int64_t(0xFFFFFFFF00000000ull))));
+    Value qx = f.select(
+        f.cmp(P::OLT, ay, f.c(0.3)), f.c(0.0),
+        f.select(f.cmp(P::OGT, ay, f.c(0.78125)), f.c(0.28125), quarter));
+    Value hz = f.sub(f.mul(f.c(0.5), z), qx);
+    Value cosY = f.sub(f.sub(f.c(1.0), qx),
+                       f.sub(hz, f.sub(f.mul(z, cr), f.mul(y0, y1))));
+
+    // The quadrant q = n mod 4, in floating point.
+    Value q = f.fma(math::FloorOp::create(rewriter, loc, f.mul(n, f.c(0.25))),
+                    f.c(-4.0), n);
+    auto equal = [&](double k) { return f.cmp(P::OEQ, q, f.c(k)); };
+    Value odd = arith::OrIOp::create(rewriter, loc, equal(1.0), equal(3.0));
+    Value negative =
+        isSin ? f.cmp(P::OGE, q, f.c(2.0))
+              : arith::OrIOp::create(rewriter, loc, equal(1.0), equal(2.0));
+    Value value = isSin ? f.select(odd, cosY, sinY) : f.select(odd, sinY, cosY);
+    Value fast =
+        f.select(negative, arith::NegFOp::create(rewriter, loc, value), value);
+    if (isSin) // sin(-0) = -0.
+      fast = f.select(f.cmp(P::OEQ, x, f.c(0.0)), x, fast);
+
+    Value outside = f.cmp(P::UGT, math::AbsFOp::create(rewriter, loc, x),
+                          f.c(0x1p19 * 3.14159265358979311600e+00));
+    Value anyOutside = outside;
+    if (isa<VectorType>(type))
+      anyOutside = vector::ReductionOp::create(
+          rewriter, loc, vector::CombiningKind::OR, outside);
+    auto branch = scf::IfOp::create(
+        rewriter, loc, anyOutside,
+        [&](OpBuilder &, Location) {
+          auto library = OpTy::create(rewriter, loc, x);
+          library->setAttr(kWrappedAttr, rewriter.getUnitAttr());
+          scf::YieldOp::create(rewriter, loc,
+                               ValueRange{f.select(outside, library, fast)});
+        },
+        [&](OpBuilder &, Location) {
+          scf::YieldOp::create(rewriter, loc, ValueRange{fast});
+        });
+    rewriter.replaceOp(op, branch.getResults());
+    return success();
+  }
+};
+
 /// Upstream's f32 erf gives +0 for -0; erf is odd, so its sign is the
 /// operand's.
 struct ErfSign : OpRewritePattern<math::ErfOp> {
@@ -719,7 +822,8 @@ struct FuseMathToLibmPass : fuse::impl::FuseMathToLibmBase<FuseMathToLibmPass> {
     RewritePatternSet patterns(&getContext());
     if (polynomials) {
       patterns.add<ExpF32, SubnormalSafeLog, ErfSign, SinCosF32<math::SinOp>,
-                   SinCosF32<math::CosOp>, PowF32, ExpF64, LogF64, TanhF64>(
+                   SinCosF32<math::CosOp>, PowF32, ExpF64, LogF64, TanhF64,
+                   SinCosF64<math::SinOp>, SinCosF64<math::CosOp>>(
           &getContext());
       populateMathPolynomialApproximationPatterns(patterns, isApproximated,
                                                   /*benefit=*/2);

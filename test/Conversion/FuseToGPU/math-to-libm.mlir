@@ -87,10 +87,10 @@ func.func @pow_f32(%x: vector<4xf32>, %y: vector<4xf32>) -> vector<4xf32> {
   return %0 : vector<4xf32>
 }
 
-// f64 exp, log and tanh are straight-line code too (exp with the same
-// two-step scale, log with a select for subnormal inputs); erf, sin, cos
-// and pow of f64 stay calls. Without polynomials, every function is the C
-// library's.
+// f64 exp, log, tanh, sin and cos are straight-line code too (exp with the
+// same two-step scale, log with a select for subnormal inputs, sin and cos
+// with the C library only beyond 2^19 pi); erf and pow of f64 stay calls.
+// Without polynomials, every function is the C library's.
 // CHECK-LABEL: func.func @exp_f64(
 // CHECK-NOT:     call
 // CHECK:         math.roundeven
@@ -114,6 +114,19 @@ func.func @log_tanh_f64(%x: vector<4xf64>) -> vector<4xf64> {
   %0 = math.log %x : vector<4xf64>
   %1 = math.tanh %0 : vector<4xf64>
   return %1 : vector<4xf64>
+}
+
+// CHECK-LABEL: func.func @sin_f64(
+// CHECK-SAME:    %[[X:.+]]: vector<4xf64>
+// CHECK:         math.roundeven
+// CHECK:         %[[ABS:.+]] = math.absf %[[X]]
+// CHECK:         %[[OUT:.+]] = arith.cmpf ugt, %[[ABS]], %{{.+}} : vector<4xf64>
+// CHECK:         scf.if
+// CHECK-COUNT-4:   call @sin(
+// CHECK:         } else {
+func.func @sin_f64(%x: vector<4xf64>) -> vector<4xf64> {
+  %0 = math.sin %x : vector<4xf64>
+  return %0 : vector<4xf64>
 }
 
 // CHECK-LABEL: func.func @erf_f64(
