@@ -140,6 +140,147 @@ struct ExpF32 : OpRewritePattern<math::ExpOp> {
 /// upstream's approximation to take.
 constexpr llvm::StringLiteral kWrappedAttr = "fuse.wrapped";
 
+/// Replaces `op` by `fast`, except in the lanes where `rare` is set, which
+/// get `slow()`, built in a branch that vectors without such lanes skip.
+static void replaceWithRareLanes(PatternRewriter &rewriter, Operation *op,
+                                 Value rare, Value fast,
+                                 llvm::function_ref<Value()> slow) {
+  Location loc = op->getLoc();
+  Value any = rare;
+  if (isa<VectorType>(rare.getType()))
+    any = vector::ReductionOp::create(rewriter, loc, vector::CombiningKind::OR,
+                                      rare);
+  auto branch = scf::IfOp::create(
+      rewriter, loc, any,
+      [&](OpBuilder &, Location) {
+        scf::YieldOp::create(rewriter, loc,
+                             ValueRange{arith::SelectOp::create(
+                                 rewriter, loc, rare, slow(), fast)});
+      },
+      [&](OpBuilder &, Location) {
+        scf::YieldOp::create(rewriter, loc, ValueRange{fast});
+      });
+  rewriter.replaceOp(op, branch.getResults());
+}
+
+/// A copy of `op` marked wrapped: the C library's call for it.
+static Value libraryCall(PatternRewriter &rewriter, Operation *op) {
+  Operation *library = rewriter.clone(*op);
+  library->setAttr(kWrappedAttr, rewriter.getUnitAttr());
+  return library->getResult(0);
+}
+
+/// Arithmetic on f64 values (scalars or vectors, like `like`) and the i64
+/// values of the same shape, for the f64 functions below.
+struct F64Builder {
+  OpBuilder &b;
+  Location loc;
+  Type type, intType;
+
+  F64Builder(OpBuilder &b, Location loc, Type like)
+      : b(b), loc(loc), type(b.getF64Type()), intType(b.getI64Type()) {
+    if (auto vector = dyn_cast<VectorType>(like)) {
+      type = vector.clone(type);
+      intType = vector.clone(intType);
+    }
+  }
+  Value splat(Type of, TypedAttr attr) {
+    if (auto vector = dyn_cast<VectorType>(of))
+      attr = DenseElementsAttr::get(vector, attr);
+    return arith::ConstantOp::create(b, loc, of, attr);
+  }
+  Value c(double v) { return splat(type, b.getF64FloatAttr(v)); }
+  Value ci(int64_t v) { return splat(intType, b.getI64IntegerAttr(v)); }
+  Value add(Value x, Value y) { return arith::AddFOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) { return arith::SubFOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
+  Value div(Value x, Value y) { return arith::DivFOp::create(b, loc, x, y); }
+  Value fma(Value x, Value y, Value z) {
+    return math::FmaOp::create(b, loc, x, y, z);
+  }
+  Value cmp(arith::CmpFPredicate p, Value x, Value y) {
+    return arith::CmpFOp::create(b, loc, p, x, y);
+  }
+  Value select(Value c, Value x, Value y) {
+    return arith::SelectOp::create(b, loc, c, x, y);
+  }
+  Value bits(Value x) { return arith::BitcastOp::create(b, loc, intType, x); }
+  Value fromBits(Value x) { return arith::BitcastOp::create(b, loc, type, x); }
+  /// 2^e for an i64 e of a normal exponent.
+  Value powerOfTwo(Value e) {
+    return fromBits(arith::ShLIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, e, ci(1023)), ci(52)));
+  }
+  /// Horner's rule: coefficients from the highest power down.
+  Value horner(Value x, llvm::ArrayRef<double> coefficients) {
+    Value p = c(coefficients.front());
+    for (double k : coefficients.drop_front())
+      p = fma(p, x, c(k));
+    return p;
+  }
+};
+
+/// exp(r) - 1 for |r| <= ln(2)/2 in f64: r + r^2 (1/2! + r/3! + ... +
+/// r^11/13!), to about 2^-60 of the result.
+static Value expm1Reduced(F64Builder &f, Value r) {
+  Value q =
+      f.horner(r, {1.0 / 6227020800.0, 1.0 / 479001600.0, 1.0 / 39916800.0,
+                   1.0 / 3628800.0, 1.0 / 362880.0, 1.0 / 40320.0, 1.0 / 5040.0,
+                   1.0 / 720.0, 1.0 / 120.0, 1.0 / 24.0, 1.0 / 6.0, 0.5});
+  return f.fma(f.mul(r, r), q, r);
+}
+
+/// x = k ln 2 + r with |r| <= ln(2)/2 (k as an f64 integer): Cody and
+/// Waite's reduction with fdlibm's split of ln 2 (k ln2_hi is exact for
+/// |k| < 2^20).
+static std::pair<Value, Value> reduceByLn2(F64Builder &f, Value x) {
+  Value k = math::RoundEvenOp::create(f.b, f.loc,
+                                      f.mul(x, f.c(1.4426950408889634074)));
+  Value r = f.fma(k, f.c(-6.93147180369123816490e-01), x);
+  r = f.fma(k, f.c(-1.90821492927058770002e-10), r);
+  return {k, r};
+}
+
+/// log x in f64 for a finite x > 0 (other lanes get garbage), fdlibm's
+/// algorithm: x = 2^e m with m in [sqrt(1/2), sqrt(2)), f = m - 1,
+/// s = f / (2 + f),
+///   log x = e ln2_hi - ((f^2/2 - (s (f^2/2 + R(s^2)) + e ln2_lo)) - f)
+/// with fdlibm's minimax R. A subnormal x is scaled by 2^54 first (a
+/// select, no branch).
+static Value logFinite(F64Builder &f, Value x) {
+  OpBuilder &b = f.b;
+  Location loc = f.loc;
+  using P = arith::CmpFPredicate;
+  Value tiny = f.cmp(P::OLT, x, f.c(0x1p-1022));
+  Value scaled = f.select(tiny, f.mul(x, f.c(0x1p54)), x);
+  Value bits = f.bits(scaled);
+  Value e = arith::SubIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, bits, f.ci(52)), f.ci(1023));
+  Value ef = arith::SIToFPOp::create(b, loc, f.type, e);
+  ef = f.select(tiny, f.sub(ef, f.c(54.0)), ef);
+  Value m = f.fromBits(arith::OrIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, bits, f.ci((int64_t(1) << 52) - 1)),
+      f.ci(int64_t(1023) << 52)));
+  Value high = f.cmp(P::OGT, m, f.c(1.4142135623730951));
+  m = f.select(high, f.mul(m, f.c(0.5)), m);
+  ef = f.select(high, f.add(ef, f.c(1.0)), ef);
+  Value fm = f.sub(m, f.c(1.0));
+  Value hfsq = f.mul(f.mul(fm, fm), f.c(0.5));
+  Value s = f.div(fm, f.add(fm, f.c(2.0)));
+  Value z = f.mul(s, s);
+  Value w = f.mul(z, z);
+  Value t1 =
+      f.mul(w, f.horner(w, {1.531383769920937332e-01, 2.222219843214978396e-01,
+                            3.999999999940941908e-01}));
+  Value t2 = f.mul(
+      z, f.horner(w, {1.479819860511658591e-01, 1.818357216161805012e-01,
+                      2.857142874366239149e-01, 6.666666666666735130e-01}));
+  Value inner = f.add(f.mul(s, f.add(hfsq, f.add(t2, t1))),
+                      f.mul(ef, f.c(1.90821492927058770002e-10)));
+  return f.sub(f.mul(ef, f.c(6.93147180369123816490e-01)),
+               f.sub(f.sub(hfsq, inner), fm));
+}
+
 /// f32 sin and cos as straight-line vector code, computed in f64 and rounded
 /// once (upstream's approximations reduce the argument in f32, which loses
 /// the result near multiples of pi/2):
@@ -237,23 +378,8 @@ template <typename OpTy> struct SinCosF32 : OpRewritePattern<OpTy> {
     Value outside =
         arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::UGT,
                               magnitude, narrow.f32(0x1p20f));
-    Value any = outside;
-    if (isa<VectorType>(type))
-      any = vector::ReductionOp::create(rewriter, loc,
-                                        vector::CombiningKind::OR, outside);
-    auto branch = scf::IfOp::create(
-        rewriter, loc, any,
-        [&](OpBuilder &, Location) {
-          auto library = OpTy::create(rewriter, loc, x);
-          library->setAttr(kWrappedAttr, rewriter.getUnitAttr());
-          scf::YieldOp::create(rewriter, loc,
-                               ValueRange{arith::SelectOp::create(
-                                   rewriter, loc, outside, library, fast)});
-        },
-        [&](OpBuilder &, Location) {
-          scf::YieldOp::create(rewriter, loc, ValueRange{fast});
-        });
-    rewriter.replaceOp(op, branch.getResults());
+    replaceWithRareLanes(rewriter, op, outside, fast,
+                         [&] { return libraryCall(rewriter, op); });
     return success();
   }
 };
@@ -286,45 +412,29 @@ struct SubnormalSafeLog : OpRewritePattern<math::LogOp> {
     // NaN, NaN either way.
     Value small = arith::CmpFOp::create(
         rewriter, loc, arith::CmpFPredicate::OLT, x, c.f32(0x1p-126f));
-    Value any = small;
-    if (isa<VectorType>(type))
-      any = vector::ReductionOp::create(rewriter, loc,
-                                        vector::CombiningKind::OR, small);
-    auto branch = scf::IfOp::create(
-        rewriter, loc, any,
-        [&](OpBuilder &, Location) {
-          Value scaled =
-              wrapped(arith::MulFOp::create(rewriter, loc, x, c.f32(0x1p24f)));
-          // 24 * ln 2 = hi + lo, hi = 24 * 0x1.62e4p-1 (exact, 2^-16 grid),
-          // lo its rest.
-          Value hi = arith::SubFOp::create(rewriter, loc, scaled,
-                                           c.f32(16.635498046875f));
-          Value fixed =
-              arith::SubFOp::create(rewriter, loc, hi, c.f32(3.4286564e-05f));
-          Value plain = wrapped(x);
-          scf::YieldOp::create(rewriter, loc,
-                               ValueRange{arith::SelectOp::create(
-                                   rewriter, loc, small, fixed, plain)});
-        },
-        [&](OpBuilder &, Location) {
-          scf::YieldOp::create(rewriter, loc, ValueRange{wrapped(x)});
-        });
-    rewriter.replaceOp(op, branch.getResults());
+    replaceWithRareLanes(rewriter, op, small, wrapped(x), [&]() -> Value {
+      Value scaled =
+          wrapped(arith::MulFOp::create(rewriter, loc, x, c.f32(0x1p24f)));
+      // 24 * ln 2 = hi + lo, hi = 24 * 0x1.62e4p-1 (exact, 2^-16 grid), lo
+      // its rest.
+      Value hi =
+          arith::SubFOp::create(rewriter, loc, scaled, c.f32(16.635498046875f));
+      return arith::SubFOp::create(rewriter, loc, hi, c.f32(3.4286564e-05f));
+    });
     return success();
   }
 };
 
 /// f32 pow in f64, rounded once: x^y = exp(y log |x|), negated for a
-/// negative x and an odd integer y (C's rules, Annex F):
-///   log: |x| = 2^e m, m in [sqrt(1/2), sqrt(2)), s = (m - 1) / (m + 1),
-///        log m = 2 (s + s^3/3 + ... + s^21/21)        (error below 1e-16)
-///   exp: t = k ln 2 + r, |r| <= ln(2)/2, exp r to r^12, times 2^k
-/// f64 holds every f32 exactly (subnormals as normal numbers) and the
-/// product t = y log |x| to about 1e-15 of itself, so the rounding to f32
-/// is the only one that matters, and it also gives f32's overflow to inf
-/// and subnormal results. A negative x with a y that is not an integer
-/// gives NaN. Lanes the formula does not cover (x or y inf or NaN, 0^0,
-/// |t| > 150) take the C library in a branch that ordinary vectors skip.
+/// negative x and an odd integer y (C's rules, Annex F), with logFinite,
+/// reduceByLn2 and expm1Reduced. f64 holds every f32 exactly (subnormals
+/// as normal numbers) and the product t = y log |x| to about 1e-15 of
+/// itself, so the rounding to f32 is the only one that matters, and it
+/// also gives f32's overflow to inf and subnormal results (t is within
+/// +-150, so 2^k is a normal f64). A negative x with a y that is not an
+/// integer gives NaN. Lanes the formula does not cover (x or y inf or NaN,
+/// 0^0, |t| > 150) take the C library in a branch that ordinary vectors
+/// skip.
 struct PowF32 : OpRewritePattern<math::PowFOp> {
   PowF32(MLIRContext *context)
       : OpRewritePattern<math::PowFOp>(context, /*benefit=*/3) {}
@@ -334,35 +444,8 @@ struct PowF32 : OpRewritePattern<math::PowFOp> {
     Type type = op.getType();
     if (!getElementTypeOrSelf(type).isF32() || op->hasAttr(kWrappedAttr))
       return failure();
-    Location loc = op.getLoc();
-    Type wide = rewriter.getF64Type(), wideInt = rewriter.getI64Type();
-    if (auto vector = dyn_cast<VectorType>(type)) {
-      wide = vector.clone(wide);
-      wideInt = vector.clone(wideInt);
-    }
-    auto constant = [&](Type of, TypedAttr attr) -> Value {
-      if (auto vector = dyn_cast<VectorType>(of))
-        attr = DenseElementsAttr::get(vector, attr);
-      return arith::ConstantOp::create(rewriter, loc, of, attr);
-    };
-    auto f64 = [&](double v) {
-      return constant(wide, rewriter.getF64FloatAttr(v));
-    };
-    auto i64 = [&](int64_t v) {
-      return constant(wideInt, rewriter.getI64IntegerAttr(v));
-    };
-    auto fma = [&](Value a, Value b, Value addend) -> Value {
-      return math::FmaOp::create(rewriter, loc, a, b, addend);
-    };
-    auto mul = [&](Value a, Value b) -> Value {
-      return arith::MulFOp::create(rewriter, loc, a, b);
-    };
-    auto cmp = [&](arith::CmpFPredicate predicate, Value a, Value b) -> Value {
-      return arith::CmpFOp::create(rewriter, loc, predicate, a, b);
-    };
-    auto select = [&](Value condition, Value a, Value b) -> Value {
-      return arith::SelectOp::create(rewriter, loc, condition, a, b);
-    };
+    F64Builder f(rewriter, op.getLoc(), type);
+    Location loc = f.loc;
     auto all = [&](std::initializer_list<Value> conditions) {
       Value result = *conditions.begin();
       for (Value c : llvm::drop_begin(conditions))
@@ -376,182 +459,58 @@ struct PowF32 : OpRewritePattern<math::PowFOp> {
       return result;
     };
     auto notOf = [&](Value condition) -> Value {
-      Value yes = constant(condition.getType(),
-                           rewriter.getIntegerAttr(rewriter.getI1Type(), 1));
+      Value yes = f.splat(condition.getType(),
+                          rewriter.getIntegerAttr(rewriter.getI1Type(), 1));
       return arith::XOrIOp::create(rewriter, loc, condition, yes);
     };
     using P = arith::CmpFPredicate;
 
-    Value x = arith::ExtFOp::create(rewriter, loc, wide, op.getLhs());
-    Value y = arith::ExtFOp::create(rewriter, loc, wide, op.getRhs());
+    Value x = arith::ExtFOp::create(rewriter, loc, f.type, op.getLhs());
+    Value y = arith::ExtFOp::create(rewriter, loc, f.type, op.getRhs());
     Value ax = math::AbsFOp::create(rewriter, loc, x);
-    Value inf = f64(std::numeric_limits<double>::infinity());
-    Value zero = f64(0.0);
-
-    // log |x| (finite x > 0; other lanes compute garbage that is not used).
-    Value bits = arith::BitcastOp::create(rewriter, loc, wideInt, ax);
-    Value biased = arith::ShRUIOp::create(rewriter, loc, bits, i64(52));
-    Value mantissa = arith::OrIOp::create(
-        rewriter, loc,
-        arith::AndIOp::create(rewriter, loc, bits, i64((int64_t(1) << 52) - 1)),
-        i64(int64_t(1023) << 52));
-    Value m = arith::BitcastOp::create(rewriter, loc, wide, mantissa);
-    Value e = arith::SIToFPOp::create(
-        rewriter, loc, wide,
-        arith::SubIOp::create(rewriter, loc, biased, i64(1023)));
-    Value high = cmp(P::OGT, m, f64(1.4142135623730951));
-    m = select(high, mul(m, f64(0.5)), m);
-    e = select(high, arith::AddFOp::create(rewriter, loc, e, f64(1.0)), e);
-    Value sNum = arith::SubFOp::create(rewriter, loc, m, f64(1.0));
-    Value sDen = arith::AddFOp::create(rewriter, loc, m, f64(1.0));
-    Value sv = arith::DivFOp::create(rewriter, loc, sNum, sDen);
-    Value z = mul(sv, sv);
-    Value series = f64(2.0 / 21.0);
-    for (int n = 19; n >= 1; n -= 2)
-      series = fma(series, z, f64(2.0 / n));
-    Value logm = mul(series, sv);
-    Value logx = fma(e, f64(0.69314718055994530942), logm);
-    Value t = mul(y, logx);
+    Value inf = f.c(std::numeric_limits<double>::infinity());
+    Value zero = f.c(0.0);
+    Value t = f.mul(y, logFinite(f, ax));
 
     // Which lanes the formula covers.
-    Value yInteger = cmp(P::OEQ, math::FloorOp::create(rewriter, loc, y), y);
-    Value halfY = mul(y, f64(0.5));
-    Value yOdd =
-        all({yInteger,
-             cmp(P::ONE, math::FloorOp::create(rewriter, loc, halfY), halfY)});
-    Value xFinite = cmp(P::OLT, ax, inf);
-    Value yFinite = cmp(P::OLT, math::AbsFOp::create(rewriter, loc, y), inf);
-    Value xZero = cmp(P::OEQ, x, zero);
+    Value yInteger = f.cmp(P::OEQ, math::FloorOp::create(rewriter, loc, y), y);
+    Value halfY = f.mul(y, f.c(0.5));
+    Value yOdd = all(
+        {yInteger,
+         f.cmp(P::ONE, math::FloorOp::create(rewriter, loc, halfY), halfY)});
+    Value xFinite = f.cmp(P::OLT, ax, inf);
+    Value yFinite = f.cmp(P::OLT, math::AbsFOp::create(rewriter, loc, y), inf);
+    Value xZero = f.cmp(P::OEQ, x, zero);
     // A negative base and an exponent that is not an integer: NaN.
-    Value noReal = all({cmp(P::OLT, x, zero), notOf(yInteger)});
+    Value noReal = all({f.cmp(P::OLT, x, zero), notOf(yInteger)});
     Value tSmall =
-        cmp(P::OLE, math::AbsFOp::create(rewriter, loc, t), f64(150.0));
+        f.cmp(P::OLE, math::AbsFOp::create(rewriter, loc, t), f.c(150.0));
     Value covered = all({xFinite, yFinite,
-                         any({all({cmp(P::OGT, x, zero), tSmall}),
-                              all({cmp(P::OLT, x, zero), yInteger, tSmall}),
-                              noReal, all({xZero, cmp(P::ONE, y, zero)})})});
+                         any({all({f.cmp(P::OGT, x, zero), tSmall}),
+                              all({f.cmp(P::OLT, x, zero), yInteger, tSmall}),
+                              noReal, all({xZero, f.cmp(P::ONE, y, zero)})})});
 
     // exp t, with t = 0 in the lanes that do not use it.
-    Value tc = select(all({covered, notOf(xZero)}), t, zero);
-    Value k = math::RoundEvenOp::create(rewriter, loc,
-                                        mul(tc, f64(1.4426950408889634074)));
-    Value r = fma(k, f64(-6.93147180369123816490e-01), tc);
-    r = fma(k, f64(-1.90821492927058770002e-10), r);
-    Value p = f64(1.0 / 479001600.0);
-    for (double factorial : {39916800.0, 3628800.0, 362880.0, 40320.0, 5040.0,
-                             720.0, 120.0, 24.0, 6.0, 2.0, 1.0, 1.0})
-      p = fma(p, r, f64(1.0 / factorial));
-    Value ki = arith::FPToSIOp::create(rewriter, loc, wideInt, k);
-    Value scale = arith::BitcastOp::create(
-        rewriter, loc, wide,
-        arith::ShLIOp::create(
-            rewriter, loc, arith::AddIOp::create(rewriter, loc, ki, i64(1023)),
-            i64(52)));
+    Value tc = f.select(all({covered, notOf(xZero)}), t, zero);
+    auto [k, r] = reduceByLn2(f, tc);
+    Value ki = arith::FPToSIOp::create(rewriter, loc, f.intType, k);
+    Value power = f.mul(f.add(expm1Reduced(f, r), f.c(1.0)), f.powerOfTwo(ki));
     Value magnitude =
-        select(xZero, select(cmp(P::OGT, y, zero), zero, inf), mul(p, scale));
+        f.select(xZero, f.select(f.cmp(P::OGT, y, zero), zero, inf), power);
     // The sign: negative for a negative x (-0 included) and an odd y.
     Value xSign = arith::CmpIOp::create(
-        rewriter, loc, arith::CmpIPredicate::slt,
-        arith::BitcastOp::create(rewriter, loc, wideInt, x), i64(0));
-    Value negative = all({xSign, yOdd});
-    Value result = select(
-        negative, arith::NegFOp::create(rewriter, loc, magnitude), magnitude);
+        rewriter, loc, arith::CmpIPredicate::slt, f.bits(x), f.ci(0));
+    Value result =
+        f.select(all({xSign, yOdd}),
+                 arith::NegFOp::create(rewriter, loc, magnitude), magnitude);
     result =
-        select(noReal, f64(std::numeric_limits<double>::quiet_NaN()), result);
+        f.select(noReal, f.c(std::numeric_limits<double>::quiet_NaN()), result);
     Value fast = arith::TruncFOp::create(rewriter, loc, type, result);
-
-    Value outside = notOf(covered);
-    Value anyOutside = outside;
-    if (isa<VectorType>(type))
-      anyOutside = vector::ReductionOp::create(
-          rewriter, loc, vector::CombiningKind::OR, outside);
-    auto branch = scf::IfOp::create(
-        rewriter, loc, anyOutside,
-        [&](OpBuilder &, Location) {
-          auto library =
-              math::PowFOp::create(rewriter, loc, op.getLhs(), op.getRhs());
-          library->setAttr(kWrappedAttr, rewriter.getUnitAttr());
-          scf::YieldOp::create(rewriter, loc,
-                               ValueRange{select(outside, library, fast)});
-        },
-        [&](OpBuilder &, Location) {
-          scf::YieldOp::create(rewriter, loc, ValueRange{fast});
-        });
-    rewriter.replaceOp(op, branch.getResults());
+    replaceWithRareLanes(rewriter, op, notOf(covered), fast,
+                         [&] { return libraryCall(rewriter, op); });
     return success();
   }
 };
-
-/// Arithmetic on f64 values (scalars or vectors, like `like`) and the i64
-/// values of the same shape, for the f64 functions below.
-struct F64Builder {
-  OpBuilder &b;
-  Location loc;
-  Type type, intType;
-
-  F64Builder(OpBuilder &b, Location loc, Type like)
-      : b(b), loc(loc), type(b.getF64Type()), intType(b.getI64Type()) {
-    if (auto vector = dyn_cast<VectorType>(like)) {
-      type = vector.clone(type);
-      intType = vector.clone(intType);
-    }
-  }
-  Value splat(Type of, TypedAttr attr) {
-    if (auto vector = dyn_cast<VectorType>(of))
-      attr = DenseElementsAttr::get(vector, attr);
-    return arith::ConstantOp::create(b, loc, of, attr);
-  }
-  Value c(double v) { return splat(type, b.getF64FloatAttr(v)); }
-  Value ci(int64_t v) { return splat(intType, b.getI64IntegerAttr(v)); }
-  Value add(Value x, Value y) { return arith::AddFOp::create(b, loc, x, y); }
-  Value sub(Value x, Value y) { return arith::SubFOp::create(b, loc, x, y); }
-  Value mul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
-  Value div(Value x, Value y) { return arith::DivFOp::create(b, loc, x, y); }
-  Value fma(Value x, Value y, Value z) {
-    return math::FmaOp::create(b, loc, x, y, z);
-  }
-  Value cmp(arith::CmpFPredicate p, Value x, Value y) {
-    return arith::CmpFOp::create(b, loc, p, x, y);
-  }
-  Value select(Value c, Value x, Value y) {
-    return arith::SelectOp::create(b, loc, c, x, y);
-  }
-  Value bits(Value x) { return arith::BitcastOp::create(b, loc, intType, x); }
-  Value fromBits(Value x) { return arith::BitcastOp::create(b, loc, type, x); }
-  /// 2^e for an i64 e of a normal exponent.
-  Value powerOfTwo(Value e) {
-    return fromBits(arith::ShLIOp::create(
-        b, loc, arith::AddIOp::create(b, loc, e, ci(1023)), ci(52)));
-  }
-  /// Horner's rule: coefficients from the highest power down.
-  Value horner(Value x, llvm::ArrayRef<double> coefficients) {
-    Value p = c(coefficients.front());
-    for (double k : coefficients.drop_front())
-      p = fma(p, x, c(k));
-    return p;
-  }
-};
-
-/// exp(r) - 1 for |r| <= ln(2)/2 in f64: r + r^2 (1/2! + r/3! + ... +
-/// r^11/13!), to about 2^-60 of the result.
-static Value expm1Reduced(F64Builder &f, Value r) {
-  Value q =
-      f.horner(r, {1.0 / 6227020800.0, 1.0 / 479001600.0, 1.0 / 39916800.0,
-                   1.0 / 3628800.0, 1.0 / 362880.0, 1.0 / 40320.0, 1.0 / 5040.0,
-                   1.0 / 720.0, 1.0 / 120.0, 1.0 / 24.0, 1.0 / 6.0, 0.5});
-  return f.fma(f.mul(r, r), q, r);
-}
-
-/// x = k ln 2 + r with |r| <= ln(2)/2 (k as an f64 integer): Cody and
-/// Waite's reduction with fdlibm's split of ln 2 (k ln2_hi is exact for
-/// |k| < 2^20).
-static std::pair<Value, Value> reduceByLn2(F64Builder &f, Value x) {
-  Value k = math::RoundEvenOp::create(f.b, f.loc,
-                                      f.mul(x, f.c(1.4426950408889634074)));
-  Value r = f.fma(k, f.c(-6.93147180369123816490e-01), x);
-  r = f.fma(k, f.c(-1.90821492927058770002e-10), r);
-  return {k, r};
-}
 
 /// f64 exp as straight-line code, subnormal results kept: as ExpF32, with
 /// x clamped to [-746, 709.8] (below, the result rounds to 0; above, it is
@@ -581,12 +540,8 @@ struct ExpF64 : OpRewritePattern<math::ExpOp> {
   }
 };
 
-/// f64 log as straight-line code, fdlibm's algorithm: |x| = 2^e m with m in
-/// [sqrt(1/2), sqrt(2)), f = m - 1, s = f / (2 + f),
-///   log x = e ln2_hi - ((f^2/2 - (s (f^2/2 + R(s^2)) + e ln2_lo)) - f)
-/// with fdlibm's minimax R. A subnormal x is scaled by 2^54 first (a
-/// select, no branch); 0, negative numbers, inf and NaN are selected at
-/// the end.
+/// f64 log as straight-line code (logFinite); 0, negative numbers, inf and
+/// NaN are selected at the end.
 struct LogF64 : OpRewritePattern<math::LogOp> {
   LogF64(MLIRContext *context)
       : OpRewritePattern<math::LogOp>(context, /*benefit=*/3) {}
@@ -596,41 +551,9 @@ struct LogF64 : OpRewritePattern<math::LogOp> {
     if (!getElementTypeOrSelf(op.getType()).isF64())
       return failure();
     F64Builder f(rewriter, op.getLoc(), op.getType());
-    Location loc = f.loc;
     using P = arith::CmpFPredicate;
     Value x = op.getOperand();
-    Value tiny = f.cmp(P::OLT, x, f.c(0x1p-1022));
-    Value scaled = f.select(tiny, f.mul(x, f.c(0x1p54)), x);
-    Value bits = f.bits(scaled);
-    Value e = arith::SubIOp::create(
-        rewriter, loc, arith::ShRUIOp::create(rewriter, loc, bits, f.ci(52)),
-        f.ci(1023));
-    Value ef = arith::SIToFPOp::create(rewriter, loc, f.type, e);
-    ef = f.select(tiny, f.sub(ef, f.c(54.0)), ef);
-    Value m = f.fromBits(arith::OrIOp::create(
-        rewriter, loc,
-        arith::AndIOp::create(rewriter, loc, bits,
-                              f.ci((int64_t(1) << 52) - 1)),
-        f.ci(int64_t(1023) << 52)));
-    Value high = f.cmp(P::OGT, m, f.c(1.4142135623730951));
-    m = f.select(high, f.mul(m, f.c(0.5)), m);
-    ef = f.select(high, f.add(ef, f.c(1.0)), ef);
-    Value fm = f.sub(m, f.c(1.0));
-    Value hfsq = f.mul(f.mul(fm, fm), f.c(0.5));
-    Value s = f.div(fm, f.add(fm, f.c(2.0)));
-    Value z = f.mul(s, s);
-    Value w = f.mul(z, z);
-    Value t1 = f.mul(
-        w, f.horner(w, {1.531383769920937332e-01, 2.222219843214978396e-01,
-                        3.999999999940941908e-01}));
-    Value t2 = f.mul(
-        z, f.horner(w, {1.479819860511658591e-01, 1.818357216161805012e-01,
-                        2.857142874366239149e-01, 6.666666666666735130e-01}));
-    Value big = f.add(t2, t1);
-    Value inner = f.add(f.mul(s, f.add(hfsq, big)),
-                        f.mul(ef, f.c(1.90821492927058770002e-10)));
-    Value result = f.sub(f.mul(ef, f.c(6.93147180369123816490e-01)),
-                         f.sub(f.sub(hfsq, inner), fm));
+    Value result = logFinite(f, x);
     double inf = std::numeric_limits<double>::infinity();
     result = f.select(f.cmp(P::OEQ, x, f.c(0.0)), f.c(-inf), result);
     result = f.select(f.cmp(P::OEQ, x, f.c(inf)), x, result);
@@ -765,22 +688,8 @@ template <typename OpTy> struct SinCosF64 : OpRewritePattern<OpTy> {
 
     Value outside = f.cmp(P::UGT, math::AbsFOp::create(rewriter, loc, x),
                           f.c(0x1p19 * 3.14159265358979311600e+00));
-    Value anyOutside = outside;
-    if (isa<VectorType>(type))
-      anyOutside = vector::ReductionOp::create(
-          rewriter, loc, vector::CombiningKind::OR, outside);
-    auto branch = scf::IfOp::create(
-        rewriter, loc, anyOutside,
-        [&](OpBuilder &, Location) {
-          auto library = OpTy::create(rewriter, loc, x);
-          library->setAttr(kWrappedAttr, rewriter.getUnitAttr());
-          scf::YieldOp::create(rewriter, loc,
-                               ValueRange{f.select(outside, library, fast)});
-        },
-        [&](OpBuilder &, Location) {
-          scf::YieldOp::create(rewriter, loc, ValueRange{fast});
-        });
-    rewriter.replaceOp(op, branch.getResults());
+    replaceWithRareLanes(rewriter, op, outside, fast,
+                         [&] { return libraryCall(rewriter, op); });
     return success();
   }
 };
