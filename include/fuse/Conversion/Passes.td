@@ -232,7 +232,8 @@ def FuseMathToLibm : Pass<"fuse-math-to-libm", "mlir::ModuleOp"> {
     `sin`, `cos` and `powf` are computed in f64 and rounded once. Rare lanes
     (subnormal operands of `log`, `sin` and `cos` beyond 2^20, inf or NaN
     operands of `powf`) take the C library in a branch that ordinary vectors
-    skip. f64 `exp`, `log`, `tanh`, `sin` and `cos` are straight-line code
+    skip, one lane at a time in a loop (one call in the code, whatever the
+    vector's width). f64 `exp`, `log`, `tanh`, `sin` and `cos` are straight-line code
     too (fdlibm's algorithms; `sin` and `cos` beyond 2^19 pi in the C
     library, in a branch); f64 `erf` and `powf` stay calls.
     docs/accuracy.md has the measured error of each.

@@ -140,8 +140,9 @@ struct ExpF32 : OpRewritePattern<math::ExpOp> {
 /// upstream's approximation to take.
 constexpr llvm::StringLiteral kWrappedAttr = "fuse.wrapped";
 
-/// Replaces `op` by `fast`, except in the lanes where `rare` is set, which
-/// get `slow()`, built in a branch that vectors without such lanes skip.
+/// Replaces `op` by `fast`, or, where a lane of `rare` is set, by
+/// `slow()` (which merges the rare lanes into `fast`), built in a branch
+/// that vectors without such lanes skip.
 static void replaceWithRareLanes(PatternRewriter &rewriter, Operation *op,
                                  Value rare, Value fast,
                                  llvm::function_ref<Value()> slow) {
@@ -153,9 +154,7 @@ static void replaceWithRareLanes(PatternRewriter &rewriter, Operation *op,
   auto branch = scf::IfOp::create(
       rewriter, loc, any,
       [&](OpBuilder &, Location) {
-        scf::YieldOp::create(rewriter, loc,
-                             ValueRange{arith::SelectOp::create(
-                                 rewriter, loc, rare, slow(), fast)});
+        scf::YieldOp::create(rewriter, loc, ValueRange{slow()});
       },
       [&](OpBuilder &, Location) {
         scf::YieldOp::create(rewriter, loc, ValueRange{fast});
@@ -163,11 +162,51 @@ static void replaceWithRareLanes(PatternRewriter &rewriter, Operation *op,
   rewriter.replaceOp(op, branch.getResults());
 }
 
-/// A copy of `op` marked wrapped: the C library's call for it.
-static Value libraryCall(PatternRewriter &rewriter, Operation *op) {
-  Operation *library = rewriter.clone(*op);
-  library->setAttr(kWrappedAttr, rewriter.getUnitAttr());
-  return library->getResult(0);
+/// `fast` with the lanes where `rare` is set computed by the C library: `op`
+/// on those lanes' operands, marked wrapped for the call, in a loop over
+/// the lanes (one call in the code, whatever the vector's width).
+static Value libraryLanes(PatternRewriter &rewriter, Operation *op, Value rare,
+                          Value fast) {
+  Location loc = op->getLoc();
+  auto call = [&](OpBuilder &b, ValueRange operands, Type type) -> Value {
+    OperationState state(loc, op->getName(), operands, TypeRange{type},
+                         op->getAttrs());
+    Operation *library = b.create(state);
+    library->setAttr(kWrappedAttr, b.getUnitAttr());
+    return library->getResult(0);
+  };
+  auto vector = dyn_cast<VectorType>(fast.getType());
+  if (!vector)
+    return arith::SelectOp::create(
+        rewriter, loc, rare, call(rewriter, op->getOperands(), fast.getType()),
+        fast);
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value lanes =
+      arith::ConstantIndexOp::create(rewriter, loc, vector.getNumElements());
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  auto loop = scf::ForOp::create(
+      rewriter, loc, zero, lanes, one, ValueRange{fast},
+      [&](OpBuilder &b, Location, Value lane, ValueRange merged) {
+        SmallVector<OpFoldResult> at = {lane};
+        Value flag = vector::ExtractOp::create(b, loc, rare, at);
+        auto pick = scf::IfOp::create(
+            b, loc, flag,
+            [&](OpBuilder &b, Location) {
+              SmallVector<Value> operands;
+              for (Value operand : op->getOperands())
+                operands.push_back(
+                    vector::ExtractOp::create(b, loc, operand, at));
+              Value value = call(b, operands, vector.getElementType());
+              scf::YieldOp::create(b, loc,
+                                   ValueRange{vector::InsertOp::create(
+                                       b, loc, value, merged.front(), at)});
+            },
+            [&](OpBuilder &b, Location) {
+              scf::YieldOp::create(b, loc, merged.front());
+            });
+        scf::YieldOp::create(b, loc, pick.getResults());
+      });
+  return loop.getResult(0);
 }
 
 /// Arithmetic on f64 values (scalars or vectors, like `like`) and the i64
@@ -378,8 +417,9 @@ template <typename OpTy> struct SinCosF32 : OpRewritePattern<OpTy> {
     Value outside =
         arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::UGT,
                               magnitude, narrow.f32(0x1p20f));
-    replaceWithRareLanes(rewriter, op, outside, fast,
-                         [&] { return libraryCall(rewriter, op); });
+    replaceWithRareLanes(rewriter, op, outside, fast, [&] {
+      return libraryLanes(rewriter, op, outside, fast);
+    });
     return success();
   }
 };
@@ -412,14 +452,17 @@ struct SubnormalSafeLog : OpRewritePattern<math::LogOp> {
     // NaN, NaN either way.
     Value small = arith::CmpFOp::create(
         rewriter, loc, arith::CmpFPredicate::OLT, x, c.f32(0x1p-126f));
-    replaceWithRareLanes(rewriter, op, small, wrapped(x), [&]() -> Value {
+    Value plain = wrapped(x);
+    replaceWithRareLanes(rewriter, op, small, plain, [&]() -> Value {
       Value scaled =
           wrapped(arith::MulFOp::create(rewriter, loc, x, c.f32(0x1p24f)));
       // 24 * ln 2 = hi + lo, hi = 24 * 0x1.62e4p-1 (exact, 2^-16 grid), lo
       // its rest.
       Value hi =
           arith::SubFOp::create(rewriter, loc, scaled, c.f32(16.635498046875f));
-      return arith::SubFOp::create(rewriter, loc, hi, c.f32(3.4286564e-05f));
+      Value fixed =
+          arith::SubFOp::create(rewriter, loc, hi, c.f32(3.4286564e-05f));
+      return arith::SelectOp::create(rewriter, loc, small, fixed, plain);
     });
     return success();
   }
@@ -506,8 +549,10 @@ struct PowF32 : OpRewritePattern<math::PowFOp> {
     result =
         f.select(noReal, f.c(std::numeric_limits<double>::quiet_NaN()), result);
     Value fast = arith::TruncFOp::create(rewriter, loc, type, result);
-    replaceWithRareLanes(rewriter, op, notOf(covered), fast,
-                         [&] { return libraryCall(rewriter, op); });
+    Value outside = notOf(covered);
+    replaceWithRareLanes(rewriter, op, outside, fast, [&] {
+      return libraryLanes(rewriter, op, outside, fast);
+    });
     return success();
   }
 };
@@ -688,8 +733,9 @@ template <typename OpTy> struct SinCosF64 : OpRewritePattern<OpTy> {
 
     Value outside = f.cmp(P::UGT, math::AbsFOp::create(rewriter, loc, x),
                           f.c(0x1p19 * 3.14159265358979311600e+00));
-    replaceWithRareLanes(rewriter, op, outside, fast,
-                         [&] { return libraryCall(rewriter, op); });
+    replaceWithRareLanes(rewriter, op, outside, fast, [&] {
+      return libraryLanes(rewriter, op, outside, fast);
+    });
     return success();
   }
 };
