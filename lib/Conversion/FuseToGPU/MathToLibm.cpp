@@ -78,6 +78,25 @@ private:
   }
 };
 
+/// Marks an op that a pattern below wrapped for upstream's approximation
+/// (log, erf) or the C library's call (the rare lanes of sin, cos, pow) to
+/// take.
+constexpr llvm::StringLiteral kWrappedAttr = "fuse.wrapped";
+
+/// A pattern of fuse's for one math op of one float type: benefit 3, over
+/// upstream's approximations (2) and the C library's calls (1).
+template <typename OpTy> struct MathPattern : OpRewritePattern<OpTy> {
+  MathPattern(MLIRContext *context)
+      : OpRewritePattern<OpTy>(context, /*benefit=*/3) {}
+
+  /// Whether the pattern rewrites `op`: its element type is `element` and
+  /// no pattern wrapped it.
+  static bool takes(OpTy op, Type element) {
+    return getElementTypeOrSelf(op.getType()) == element &&
+           !op->hasAttr(kWrappedAttr);
+  }
+};
+
 /// f32 exp as straight-line code that keeps subnormal results (upstream's
 /// approximation flushes them to zero). Cody and Waite's reduction and
 /// Cephes' polynomial, as upstream's, with a scale that cannot underflow
@@ -88,14 +107,13 @@ private:
 /// 88.8 it is inf) so that k is in [-150, 128] and both factors are normal
 /// numbers: the first product is exact and the second rounds once, into the
 /// subnormals where the result is one. NaN passes the clamps.
-struct ExpF32 : OpRewritePattern<math::ExpOp> {
-  ExpF32(MLIRContext *context)
-      : OpRewritePattern<math::ExpOp>(context, /*benefit=*/3) {}
+struct ExpF32 : MathPattern<math::ExpOp> {
+  using MathPattern::MathPattern;
 
   LogicalResult matchAndRewrite(math::ExpOp op,
                                 PatternRewriter &rewriter) const override {
     Type type = op.getType();
-    if (!getElementTypeOrSelf(type).isF32())
+    if (!takes(op, rewriter.getF32Type()))
       return failure();
     Location loc = op.getLoc();
     ShapedConstants c(rewriter, loc, type);
@@ -135,10 +153,6 @@ struct ExpF32 : OpRewritePattern<math::ExpOp> {
     return success();
   }
 };
-
-/// Marks a log or erf that SubnormalSafeLog or ErfSign has wrapped, for
-/// upstream's approximation to take.
-constexpr llvm::StringLiteral kWrappedAttr = "fuse.wrapped";
 
 /// Replaces `op` by `fast`, or, where a lane of `rare` is set, by
 /// `slow()` (which merges the rare lanes into `fast`), built in a branch
@@ -207,6 +221,15 @@ static Value libraryLanes(PatternRewriter &rewriter, Operation *op, Value rare,
         scf::YieldOp::create(b, loc, pick.getResults());
       });
   return loop.getResult(0);
+}
+
+/// Replaces `op` by `fast`, except in the lanes where `rare` is set, which
+/// the C library computes (libraryLanes) in a branch that vectors without
+/// such lanes skip.
+static void replaceWithLibraryLanes(PatternRewriter &rewriter, Operation *op,
+                                    Value rare, Value fast) {
+  replaceWithRareLanes(rewriter, op, rare, fast,
+                       [&] { return libraryLanes(rewriter, op, rare, fast); });
 }
 
 /// Arithmetic on f64 values (scalars or vectors, like `like`) and the i64
@@ -320,6 +343,24 @@ static Value logFinite(F64Builder &f, Value x) {
                f.sub(f.sub(hfsq, inner), fm));
 }
 
+/// sin x (or cos x) from sin r and cos r, x = n pi/2 + r: +-sin r or +-cos r
+/// by the quadrant q = n mod 4, computed in floating point (exact for
+/// |n| < 2^53; no integer conversion of n, which is garbage in the lanes
+/// that take the C library).
+static Value byQuadrant(F64Builder &f, Value n, Value sinR, Value cosR,
+                        bool isSin) {
+  using P = arith::CmpFPredicate;
+  Value q = f.fma(math::FloorOp::create(f.b, f.loc, f.mul(n, f.c(0.25))),
+                  f.c(-4.0), n);
+  auto equal = [&](double k) { return f.cmp(P::OEQ, q, f.c(k)); };
+  Value odd = arith::OrIOp::create(f.b, f.loc, equal(1.0), equal(3.0));
+  Value negative =
+      isSin ? f.cmp(P::OGE, q, f.c(2.0))
+            : arith::OrIOp::create(f.b, f.loc, equal(1.0), equal(2.0));
+  Value value = isSin ? f.select(odd, cosR, sinR) : f.select(odd, sinR, cosR);
+  return f.select(negative, arith::NegFOp::create(f.b, f.loc, value), value);
+}
+
 /// f32 sin and cos as straight-line vector code, computed in f64 and rounded
 /// once (upstream's approximations reduce the argument in f32, which loses
 /// the result near multiples of pi/2):
@@ -330,79 +371,34 @@ static Value logFinite(F64Builder &f, Value x) {
 /// exact to about 2^-100 (k C1 is exact in the fma, k < 2^20). Larger
 /// arguments, inf and NaN are rare: a branch that vectors of ordinary
 /// values never take computes those lanes with the C library.
-template <typename OpTy> struct SinCosF32 : OpRewritePattern<OpTy> {
-  SinCosF32(MLIRContext *context)
-      : OpRewritePattern<OpTy>(context, /*benefit=*/3) {}
+template <typename OpTy> struct SinCosF32 : MathPattern<OpTy> {
+  using MathPattern<OpTy>::MathPattern;
 
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
     Type type = op.getType();
-    if (!getElementTypeOrSelf(type).isF32() || op->hasAttr(kWrappedAttr))
+    if (!this->takes(op, rewriter.getF32Type()))
       return failure();
     constexpr bool isSin = std::is_same_v<OpTy, math::SinOp>;
     Location loc = op.getLoc();
     Value x = op.getOperand();
-    Type wide = rewriter.getF64Type();
-    if (auto vector = dyn_cast<VectorType>(type))
-      wide = vector.clone(wide);
-    auto f64 = [&](double value) -> Value {
-      TypedAttr attr = rewriter.getF64FloatAttr(value);
-      if (auto vector = dyn_cast<VectorType>(wide))
-        attr = DenseElementsAttr::get(vector, attr);
-      return arith::ConstantOp::create(rewriter, loc, wide, attr);
-    };
-    auto fma = [&](Value a, Value b, Value addend) -> Value {
-      return math::FmaOp::create(rewriter, loc, a, b, addend);
-    };
-    auto mul = [&](Value a, Value b) -> Value {
-      return arith::MulFOp::create(rewriter, loc, a, b);
-    };
-    auto equal = [&](Value a, double b) -> Value {
-      return arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OEQ, a,
-                                   f64(b));
-    };
-    auto either = [&](Value a, Value b) -> Value {
-      return arith::OrIOp::create(rewriter, loc, a, b);
-    };
-    auto negateIf = [&](Value condition, Value value) -> Value {
-      Value negated = arith::NegFOp::create(rewriter, loc, value);
-      return arith::SelectOp::create(rewriter, loc, condition, negated, value);
-    };
-
-    Value xd = arith::ExtFOp::create(rewriter, loc, wide, x);
+    F64Builder f(rewriter, loc, type);
+    Value xd = arith::ExtFOp::create(rewriter, loc, f.type, x);
     Value k = math::RoundEvenOp::create(rewriter, loc,
-                                        mul(xd, f64(0.63661977236758134308)));
-    Value r = fma(k, f64(-1.5707963267948966), xd);
-    r = fma(k, f64(-6.123233995736766e-17), r);
-    Value r2 = mul(r, r);
+                                        f.mul(xd, f.c(0.63661977236758134308)));
+    Value r = f.fma(k, f.c(-1.5707963267948966), xd);
+    r = f.fma(k, f.c(-6.123233995736766e-17), r);
+    Value r2 = f.mul(r, r);
     // sin r = r + r^3 (-1/3! + r^2 (1/5! - ...)), to r^13.
-    Value s = f64(1.0 / 6227020800.0);
-    for (double coefficient : {-1.0 / 39916800.0, 1.0 / 362880.0, -1.0 / 5040.0,
-                               1.0 / 120.0, -1.0 / 6.0})
-      s = fma(s, r2, f64(coefficient));
-    s = fma(mul(s, r2), r, r);
+    Value s =
+        f.horner(r2, {1.0 / 6227020800.0, -1.0 / 39916800.0, 1.0 / 362880.0,
+                      -1.0 / 5040.0, 1.0 / 120.0, -1.0 / 6.0});
+    s = f.fma(f.mul(s, r2), r, r);
     // cos r = 1 - r^2 / 2 + r^4 (1/4! - ...), to r^14.
-    Value c = f64(-1.0 / 87178291200.0);
-    for (double coefficient :
-         {1.0 / 479001600.0, -1.0 / 3628800.0, 1.0 / 40320.0, -1.0 / 720.0,
-          1.0 / 24.0, -0.5, 1.0})
-      c = fma(c, r2, f64(coefficient));
-    // The quadrant q = k mod 4, in floating point (exact for |k| < 2^53;
-    // no integer conversion of k, which is garbage in the lanes of the
-    // branch below).
-    Value q = fma(math::FloorOp::create(rewriter, loc, mul(k, f64(0.25))),
-                  f64(-4.0), k);
-    Value odd = either(equal(q, 1.0), equal(q, 3.0));
-    Value result;
-    if (isSin) {
-      Value value = arith::SelectOp::create(rewriter, loc, odd, c, s);
-      Value negative = arith::CmpFOp::create(
-          rewriter, loc, arith::CmpFPredicate::OGE, q, f64(2.0));
-      result = negateIf(negative, value);
-    } else {
-      Value value = arith::SelectOp::create(rewriter, loc, odd, s, c);
-      result = negateIf(either(equal(q, 1.0), equal(q, 2.0)), value);
-    }
+    Value c =
+        f.horner(r2, {-1.0 / 87178291200.0, 1.0 / 479001600.0, -1.0 / 3628800.0,
+                      1.0 / 40320.0, -1.0 / 720.0, 1.0 / 24.0, -0.5, 1.0});
+    Value result = byQuadrant(f, k, s, c, isSin);
     Value fast = arith::TruncFOp::create(rewriter, loc, type, result);
     ShapedConstants narrow(rewriter, loc, type);
     if (isSin) {
@@ -417,9 +413,7 @@ template <typename OpTy> struct SinCosF32 : OpRewritePattern<OpTy> {
     Value outside =
         arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::UGT,
                               magnitude, narrow.f32(0x1p20f));
-    replaceWithRareLanes(rewriter, op, outside, fast, [&] {
-      return libraryLanes(rewriter, op, outside, fast);
-    });
+    replaceWithLibraryLanes(rewriter, op, outside, fast);
     return success();
   }
 };
@@ -431,14 +425,13 @@ template <typename OpTy> struct SinCosF32 : OpRewritePattern<OpTy> {
 ///   log(x) = log(x * 2^24) - 24 ln 2   (the product is exact; ln 2 is
 ///                                        split so that the first
 ///                                        subtraction is exact)
-struct SubnormalSafeLog : OpRewritePattern<math::LogOp> {
-  SubnormalSafeLog(MLIRContext *context)
-      : OpRewritePattern<math::LogOp>(context, /*benefit=*/3) {}
+struct SubnormalSafeLog : MathPattern<math::LogOp> {
+  using MathPattern::MathPattern;
 
   LogicalResult matchAndRewrite(math::LogOp op,
                                 PatternRewriter &rewriter) const override {
     Type type = op.getType();
-    if (!getElementTypeOrSelf(type).isF32() || op->hasAttr(kWrappedAttr))
+    if (!takes(op, rewriter.getF32Type()))
       return failure();
     Location loc = op.getLoc();
     Value x = op.getOperand();
@@ -478,14 +471,13 @@ struct SubnormalSafeLog : OpRewritePattern<math::LogOp> {
 /// integer gives NaN. Lanes the formula does not cover (x or y inf or NaN,
 /// 0^0, |t| > 150) take the C library in a branch that ordinary vectors
 /// skip.
-struct PowF32 : OpRewritePattern<math::PowFOp> {
-  PowF32(MLIRContext *context)
-      : OpRewritePattern<math::PowFOp>(context, /*benefit=*/3) {}
+struct PowF32 : MathPattern<math::PowFOp> {
+  using MathPattern::MathPattern;
 
   LogicalResult matchAndRewrite(math::PowFOp op,
                                 PatternRewriter &rewriter) const override {
     Type type = op.getType();
-    if (!getElementTypeOrSelf(type).isF32() || op->hasAttr(kWrappedAttr))
+    if (!takes(op, rewriter.getF32Type()))
       return failure();
     F64Builder f(rewriter, op.getLoc(), type);
     Location loc = f.loc;
@@ -550,9 +542,7 @@ struct PowF32 : OpRewritePattern<math::PowFOp> {
         f.select(noReal, f.c(std::numeric_limits<double>::quiet_NaN()), result);
     Value fast = arith::TruncFOp::create(rewriter, loc, type, result);
     Value outside = notOf(covered);
-    replaceWithRareLanes(rewriter, op, outside, fast, [&] {
-      return libraryLanes(rewriter, op, outside, fast);
-    });
+    replaceWithLibraryLanes(rewriter, op, outside, fast);
     return success();
   }
 };
@@ -561,13 +551,12 @@ struct PowF32 : OpRewritePattern<math::PowFOp> {
 /// x clamped to [-746, 709.8] (below, the result rounds to 0; above, it is
 /// inf), exp(r) = 1 + expm1Reduced(r), and the scale 2^k applied as two
 /// normal factors. Measured within 1 ulp (docs/accuracy.md).
-struct ExpF64 : OpRewritePattern<math::ExpOp> {
-  ExpF64(MLIRContext *context)
-      : OpRewritePattern<math::ExpOp>(context, /*benefit=*/3) {}
+struct ExpF64 : MathPattern<math::ExpOp> {
+  using MathPattern::MathPattern;
 
   LogicalResult matchAndRewrite(math::ExpOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!getElementTypeOrSelf(op.getType()).isF64())
+    if (!takes(op, rewriter.getF64Type()))
       return failure();
     F64Builder f(rewriter, op.getLoc(), op.getType());
     using P = arith::CmpFPredicate;
@@ -587,13 +576,12 @@ struct ExpF64 : OpRewritePattern<math::ExpOp> {
 
 /// f64 log as straight-line code (logFinite); 0, negative numbers, inf and
 /// NaN are selected at the end.
-struct LogF64 : OpRewritePattern<math::LogOp> {
-  LogF64(MLIRContext *context)
-      : OpRewritePattern<math::LogOp>(context, /*benefit=*/3) {}
+struct LogF64 : MathPattern<math::LogOp> {
+  using MathPattern::MathPattern;
 
   LogicalResult matchAndRewrite(math::LogOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!getElementTypeOrSelf(op.getType()).isF64())
+    if (!takes(op, rewriter.getF64Type()))
       return failure();
     F64Builder f(rewriter, op.getLoc(), op.getType());
     using P = arith::CmpFPredicate;
@@ -616,13 +604,12 @@ struct LogF64 : OpRewritePattern<math::LogOp> {
 ///   a >= 1: t = expm1(2a), tanh = 1 - 2 / (t + 2)
 ///   a <  1: t = expm1(-2a), tanh = -t / (t + 2)
 /// with the operand's sign, x itself below 2^-28 (-0 too) and +-1 above 22.
-struct TanhF64 : OpRewritePattern<math::TanhOp> {
-  TanhF64(MLIRContext *context)
-      : OpRewritePattern<math::TanhOp>(context, /*benefit=*/3) {}
+struct TanhF64 : MathPattern<math::TanhOp> {
+  using MathPattern::MathPattern;
 
   LogicalResult matchAndRewrite(math::TanhOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!getElementTypeOrSelf(op.getType()).isF64())
+    if (!takes(op, rewriter.getF64Type()))
       return failure();
     F64Builder f(rewriter, op.getLoc(), op.getType());
     using P = arith::CmpFPredicate;
@@ -657,14 +644,13 @@ struct TanhF64 : OpRewritePattern<math::TanhOp> {
 ///   sin, cos = +-__kernel_sin(y0, y1) or +-__kernel_cos(y0, y1) by n mod 4
 /// Larger arguments, inf and NaN take the C library in a branch that
 /// ordinary vectors skip.
-template <typename OpTy> struct SinCosF64 : OpRewritePattern<OpTy> {
-  SinCosF64(MLIRContext *context)
-      : OpRewritePattern<OpTy>(context, /*benefit=*/3) {}
+template <typename OpTy> struct SinCosF64 : MathPattern<OpTy> {
+  using MathPattern<OpTy>::MathPattern;
 
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
     Type type = op.getType();
-    if (!getElementTypeOrSelf(type).isF64() || op->hasAttr(kWrappedAttr))
+    if (!this->takes(op, rewriter.getF64Type()))
       return failure();
     constexpr bool isSin = std::is_same_v<OpTy, math::SinOp>;
     F64Builder f(rewriter, op.getLoc(), type);
@@ -717,39 +703,25 @@ template <typename OpTy> struct SinCosF64 : OpRewritePattern<OpTy> {
     Value cosY = f.sub(f.sub(f.c(1.0), qx),
                        f.sub(hz, f.sub(f.mul(z, cr), f.mul(y0, y1))));
 
-    // The quadrant q = n mod 4, in floating point.
-    Value q = f.fma(math::FloorOp::create(rewriter, loc, f.mul(n, f.c(0.25))),
-                    f.c(-4.0), n);
-    auto equal = [&](double k) { return f.cmp(P::OEQ, q, f.c(k)); };
-    Value odd = arith::OrIOp::create(rewriter, loc, equal(1.0), equal(3.0));
-    Value negative =
-        isSin ? f.cmp(P::OGE, q, f.c(2.0))
-              : arith::OrIOp::create(rewriter, loc, equal(1.0), equal(2.0));
-    Value value = isSin ? f.select(odd, cosY, sinY) : f.select(odd, sinY, cosY);
-    Value fast =
-        f.select(negative, arith::NegFOp::create(rewriter, loc, value), value);
+    Value fast = byQuadrant(f, n, sinY, cosY, isSin);
     if (isSin) // sin(-0) = -0.
       fast = f.select(f.cmp(P::OEQ, x, f.c(0.0)), x, fast);
 
     Value outside = f.cmp(P::UGT, math::AbsFOp::create(rewriter, loc, x),
                           f.c(0x1p19 * 3.14159265358979311600e+00));
-    replaceWithRareLanes(rewriter, op, outside, fast, [&] {
-      return libraryLanes(rewriter, op, outside, fast);
-    });
+    replaceWithLibraryLanes(rewriter, op, outside, fast);
     return success();
   }
 };
 
 /// Upstream's f32 erf gives +0 for -0; erf is odd, so its sign is the
 /// operand's.
-struct ErfSign : OpRewritePattern<math::ErfOp> {
-  ErfSign(MLIRContext *context)
-      : OpRewritePattern<math::ErfOp>(context, /*benefit=*/3) {}
+struct ErfSign : MathPattern<math::ErfOp> {
+  using MathPattern::MathPattern;
 
   LogicalResult matchAndRewrite(math::ErfOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!getElementTypeOrSelf(op.getType()).isF32() ||
-        op->hasAttr(kWrappedAttr))
+    if (!takes(op, rewriter.getF32Type()))
       return failure();
     auto inner = math::ErfOp::create(rewriter, op.getLoc(), op.getOperand());
     inner->setAttr(kWrappedAttr, rewriter.getUnitAttr());
