@@ -241,23 +241,22 @@ class Program:
         inputs = self._c_arrays([(a.ctypes.data, dtype, a.shape) for a, dtype in arrays])
         results = (_capi.Array * max(len(self.results), 1))()
         error = ctypes.c_void_p()
-        if out is None:
-            with _capi.run_lock:
-                status = self._lib.fuse_run(self._handle, inputs, len(arrays), results,
-                                            ctypes.byref(error))
-                if status != 0:
-                    _capi.check_error(error, "fuse_run")
-                self._ran = True
-            return [_owned_array(self._lib, results[i]) for i in range(len(self.results))]
-        outs = self._c_arrays([(0, r.dtype, ()) if o is None else
-                               (o.ctypes.data, r.dtype, o.shape)
-                               for o, r in zip(out, self.results)])
+        # No out=: no output arrays (the C API's fuse_run is fuse_run_into
+        # with none).
+        outs = None
+        if out is not None:
+            outs = self._c_arrays([(0, r.dtype, ()) if o is None else
+                                   (o.ctypes.data, r.dtype, o.shape)
+                                   for o, r in zip(out, self.results)])
         with _capi.run_lock:
             status = self._lib.fuse_run_into(self._handle, inputs, len(arrays), outs,
-                                             len(out), results, ctypes.byref(error))
+                                             0 if out is None else len(out), results,
+                                             ctypes.byref(error))
             if status != 0:
-                _capi.check_error(error, "fuse_run_into")
+                _capi.check_error(error, "fuse_run")
             self._ran = True
+        if out is None:
+            return [_owned_array(self._lib, results[i]) for i in range(len(self.results))]
         return [_owned_array(self._lib, results[i]) if o is None else o
                 for i, o in enumerate(out)]
 
