@@ -285,8 +285,9 @@ class _Jitted:
         return tuple(key)
 
     def __call__(self, *args, **kwargs):
-        if "out" in kwargs and not self._takes_out:
-            return self._call_into(args, kwargs)
+        # out= is the caller's arrays for the results (unless the function
+        # has a parameter of that name).
+        out = kwargs.pop("out", None) if not self._takes_out else None
         fast = None if kwargs else self._fast_key(args)
         hit = self._fast.get(fast) if fast is not None else None
         if hit is not None:
@@ -299,38 +300,24 @@ class _Jitted:
                     self._traces.move_to_end(key)
                 self._last = entry
             trace, program = entry
-            results = program.run_prepared(list(zip(args, dtypes)))
+            inputs = list(zip(args, dtypes))
         else:
             if any(isinstance(v, _trace.Tensor) for v in (*args, *kwargs.values())):
+                if out is not None:
+                    raise TypeError(f"fuse: out= is for calls on arrays, not inside another "
+                                    f"function's trace ({self.__name__})")
                 # Called inside another function's trace: its body traces
                 # inline.
                 return self._fn(*args, **kwargs)
             key, entry, arrays = self._lookup(args, kwargs, compile_it=True)
             trace, program = entry
             inputs = self._inputs(trace, arrays)
-            results = program.run_prepared(inputs)
             if fast is not None and all(a is i for a, (i, _) in zip(args, inputs)):
                 with self._lock:
                     # Unless another call evicted it meanwhile.
                     if self._traces.get(key) is entry:
                         self._fast[fast] = (key, entry, [d for _, d in inputs])
-        if self.profile:
-            self.last_profile = program.last_profile
-        return results[0] if trace.single else tuple(results)
-
-    def _call_into(self, args, kwargs):
-        """A call with out= (the function has no parameter of that name):
-        the results are written into the caller's arrays, which are
-        returned."""
-        kwargs = dict(kwargs)
-        out = kwargs.pop("out")
-        if any(isinstance(v, _trace.Tensor) for v in (*args, *kwargs.values())):
-            raise TypeError(f"fuse: out= is for calls on arrays, not inside another "
-                            f"function's trace ({self.__name__})")
-        key, entry, arrays = self._lookup(args, kwargs, compile_it=True)
-        trace, program = entry
-        outs = program.check_out(out)
-        results = program.run_prepared(self._inputs(trace, arrays), outs)
+        results = program.run_prepared(inputs, None if out is None else program.check_out(out))
         if self.profile:
             self.last_profile = program.last_profile
         return results[0] if trace.single else tuple(results)
