@@ -233,9 +233,10 @@ def FuseMathToLibm : Pass<"fuse-math-to-libm", "mlir::ModuleOp"> {
     (subnormal operands of `log`, `sin` and `cos` beyond 2^20, inf or NaN
     operands of `powf`) take the C library in a branch that ordinary vectors
     skip, one lane at a time in a loop (one call in the code, whatever the
-    vector's width). f64 `exp`, `log`, `tanh`, `sin` and `cos` are straight-line code
-    too (fdlibm's algorithms; `sin` and `cos` beyond 2^19 pi in the C
-    library, in a branch); f64 `erf` and `powf` stay calls.
+    vector's width). Every f64 function is straight-line code too
+    (fdlibm's algorithms), with rare lanes in the C library, in a branch:
+    `sin` and `cos` beyond 2^19 pi, `powf` with inf or NaN operands, 0^0
+    or an exponent beyond 2^31.
     docs/accuracy.md has the measured error of each.
   }];
   let options = [

@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/bit.h"
 
 namespace fuse {
 #define GEN_PASS_DEF_FUSEMATHTOLIBDEVICE
@@ -268,10 +269,25 @@ struct F64Builder {
   }
   Value bits(Value x) { return arith::BitcastOp::create(b, loc, intType, x); }
   Value fromBits(Value x) { return arith::BitcastOp::create(b, loc, type, x); }
+  /// x with the low 32 bits of its significand cleared (fdlibm's
+  /// SET_LOW_WORD(x, 0)): 21 significant bits, so that products of two
+  /// such values are exact.
+  Value high(Value x) {
+    return fromBits(arith::AndIOp::create(b, loc, bits(x),
+                                          ci(int64_t(0xFFFFFFFF00000000ull))));
+  }
   /// 2^e for an i64 e of a normal exponent.
   Value powerOfTwo(Value e) {
     return fromBits(arith::ShLIOp::create(
         b, loc, arith::AddIOp::create(b, loc, e, ci(1023)), ci(52)));
+  }
+  /// y 2^k for an i64 k in [-2044, 2046], in two normal factors: the first
+  /// product is exact for y near 1 and the second rounds once, into the
+  /// subnormals or to 0 or inf where the result is one.
+  Value scaleByPowerOfTwo(Value y, Value k) {
+    Value k1 = arith::ShRSIOp::create(b, loc, k, ci(1));
+    Value k2 = arith::SubIOp::create(b, loc, k, k1);
+    return mul(mul(y, powerOfTwo(k1)), powerOfTwo(k2));
   }
   /// Horner's rule: coefficients from the highest power down.
   Value horner(Value x, llvm::ArrayRef<double> coefficients) {
@@ -461,16 +477,70 @@ struct SubnormalSafeLog : MathPattern<math::LogOp> {
   }
 };
 
-/// f32 pow in f64, rounded once: x^y = exp(y log |x|), negated for a
-/// negative x and an odd integer y (C's rules, Annex F), with logFinite,
-/// reduceByLn2 and expm1Reduced. f64 holds every f32 exactly (subnormals
-/// as normal numbers) and the product t = y log |x| to about 1e-15 of
-/// itself, so the rounding to f32 is the only one that matters, and it
-/// also gives f32's overflow to inf and subnormal results (t is within
-/// +-150, so 2^k is a normal f64). A negative x with a y that is not an
-/// integer gives NaN. Lanes the formula does not cover (x or y inf or NaN,
-/// 0^0, |t| > 150) take the C library in a branch that ordinary vectors
-/// skip.
+/// x^y by C's rules (Annex F) for f64 operands (scalars or vectors):
+/// `power(use)` computes |x|^y in the lanes where `use` is set (x finite
+/// and not 0, y finite, `bounded`) and any value elsewhere; this adds the
+/// sign (negative for a negative x, -0 included, and an odd integer y),
+/// 0^y, and NaN for a negative x and a y that is not an integer. Returns
+/// the result and the lanes it does not cover (x or y inf or NaN, 0^0,
+/// lanes not `bounded`), which the C library computes.
+static std::pair<Value, Value>
+powByCases(F64Builder &f, Value x, Value y, Value bounded,
+           llvm::function_ref<Value(Value)> power) {
+  OpBuilder &b = f.b;
+  Location loc = f.loc;
+  auto all = [&](std::initializer_list<Value> conditions) {
+    Value result = *conditions.begin();
+    for (Value c : llvm::drop_begin(conditions))
+      result = arith::AndIOp::create(b, loc, result, c);
+    return result;
+  };
+  auto any = [&](std::initializer_list<Value> conditions) {
+    Value result = *conditions.begin();
+    for (Value c : llvm::drop_begin(conditions))
+      result = arith::OrIOp::create(b, loc, result, c);
+    return result;
+  };
+  auto notOf = [&](Value condition) -> Value {
+    Value yes =
+        f.splat(condition.getType(), b.getIntegerAttr(b.getI1Type(), 1));
+    return arith::XOrIOp::create(b, loc, condition, yes);
+  };
+  using P = arith::CmpFPredicate;
+  Value ax = math::AbsFOp::create(b, loc, x);
+  Value inf = f.c(std::numeric_limits<double>::infinity());
+  Value zero = f.c(0.0);
+  Value yInteger = f.cmp(P::OEQ, math::FloorOp::create(b, loc, y), y);
+  Value halfY = f.mul(y, f.c(0.5));
+  Value yOdd = all(
+      {yInteger, f.cmp(P::ONE, math::FloorOp::create(b, loc, halfY), halfY)});
+  Value xFinite = f.cmp(P::OLT, ax, inf);
+  Value yFinite = f.cmp(P::OLT, math::AbsFOp::create(b, loc, y), inf);
+  Value xZero = f.cmp(P::OEQ, x, zero);
+  Value noReal = all({f.cmp(P::OLT, x, zero), notOf(yInteger)});
+  Value covered = all({xFinite, yFinite,
+                       any({all({f.cmp(P::OGT, x, zero), bounded}),
+                            all({f.cmp(P::OLT, x, zero), yInteger, bounded}),
+                            noReal, all({xZero, f.cmp(P::ONE, y, zero)})})});
+  Value magnitude =
+      f.select(xZero, f.select(f.cmp(P::OGT, y, zero), zero, inf),
+               power(all({covered, notOf(xZero), notOf(noReal)})));
+  Value xSign = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                      f.bits(x), f.ci(0));
+  Value result = f.select(all({xSign, yOdd}),
+                          arith::NegFOp::create(b, loc, magnitude), magnitude);
+  result =
+      f.select(noReal, f.c(std::numeric_limits<double>::quiet_NaN()), result);
+  return {result, notOf(covered)};
+}
+
+/// f32 pow in f64, rounded once: |x|^y = exp(y log |x|) with logFinite,
+/// reduceByLn2 and expm1Reduced, and the special cases of powByCases.
+/// f64 holds every f32 exactly (subnormals as normal numbers) and the
+/// product t = y log |x| to about 1e-15 of itself, so the rounding to f32
+/// is the only one that matters, and it also gives f32's overflow to inf
+/// and subnormal results (t is within +-150, so 2^k is a normal f64).
+/// Lanes with |t| > 150 take the C library.
 struct PowF32 : MathPattern<math::PowFOp> {
   using MathPattern::MathPattern;
 
@@ -481,68 +551,156 @@ struct PowF32 : MathPattern<math::PowFOp> {
       return failure();
     F64Builder f(rewriter, op.getLoc(), type);
     Location loc = f.loc;
-    auto all = [&](std::initializer_list<Value> conditions) {
-      Value result = *conditions.begin();
-      for (Value c : llvm::drop_begin(conditions))
-        result = arith::AndIOp::create(rewriter, loc, result, c);
-      return result;
-    };
-    auto any = [&](std::initializer_list<Value> conditions) {
-      Value result = *conditions.begin();
-      for (Value c : llvm::drop_begin(conditions))
-        result = arith::OrIOp::create(rewriter, loc, result, c);
-      return result;
-    };
-    auto notOf = [&](Value condition) -> Value {
-      Value yes = f.splat(condition.getType(),
-                          rewriter.getIntegerAttr(rewriter.getI1Type(), 1));
-      return arith::XOrIOp::create(rewriter, loc, condition, yes);
-    };
-    using P = arith::CmpFPredicate;
-
     Value x = arith::ExtFOp::create(rewriter, loc, f.type, op.getLhs());
     Value y = arith::ExtFOp::create(rewriter, loc, f.type, op.getRhs());
-    Value ax = math::AbsFOp::create(rewriter, loc, x);
-    Value inf = f.c(std::numeric_limits<double>::infinity());
-    Value zero = f.c(0.0);
-    Value t = f.mul(y, logFinite(f, ax));
-
-    // Which lanes the formula covers.
-    Value yInteger = f.cmp(P::OEQ, math::FloorOp::create(rewriter, loc, y), y);
-    Value halfY = f.mul(y, f.c(0.5));
-    Value yOdd = all(
-        {yInteger,
-         f.cmp(P::ONE, math::FloorOp::create(rewriter, loc, halfY), halfY)});
-    Value xFinite = f.cmp(P::OLT, ax, inf);
-    Value yFinite = f.cmp(P::OLT, math::AbsFOp::create(rewriter, loc, y), inf);
-    Value xZero = f.cmp(P::OEQ, x, zero);
-    // A negative base and an exponent that is not an integer: NaN.
-    Value noReal = all({f.cmp(P::OLT, x, zero), notOf(yInteger)});
-    Value tSmall =
-        f.cmp(P::OLE, math::AbsFOp::create(rewriter, loc, t), f.c(150.0));
-    Value covered = all({xFinite, yFinite,
-                         any({all({f.cmp(P::OGT, x, zero), tSmall}),
-                              all({f.cmp(P::OLT, x, zero), yInteger, tSmall}),
-                              noReal, all({xZero, f.cmp(P::ONE, y, zero)})})});
-
-    // exp t, with t = 0 in the lanes that do not use it.
-    Value tc = f.select(all({covered, notOf(xZero)}), t, zero);
-    auto [k, r] = reduceByLn2(f, tc);
-    Value ki = arith::FPToSIOp::create(rewriter, loc, f.intType, k);
-    Value power = f.mul(f.add(expm1Reduced(f, r), f.c(1.0)), f.powerOfTwo(ki));
-    Value magnitude =
-        f.select(xZero, f.select(f.cmp(P::OGT, y, zero), zero, inf), power);
-    // The sign: negative for a negative x (-0 included) and an odd y.
-    Value xSign = arith::CmpIOp::create(
-        rewriter, loc, arith::CmpIPredicate::slt, f.bits(x), f.ci(0));
-    Value result =
-        f.select(all({xSign, yOdd}),
-                 arith::NegFOp::create(rewriter, loc, magnitude), magnitude);
-    result =
-        f.select(noReal, f.c(std::numeric_limits<double>::quiet_NaN()), result);
+    Value t = f.mul(y, logFinite(f, math::AbsFOp::create(rewriter, loc, x)));
+    Value bounded = f.cmp(arith::CmpFPredicate::OLE,
+                          math::AbsFOp::create(rewriter, loc, t), f.c(150.0));
+    auto [result, outside] = powByCases(f, x, y, bounded, [&](Value use) {
+      // exp t, with t = 0 in the lanes that do not use it.
+      auto [k, r] = reduceByLn2(f, f.select(use, t, f.c(0.0)));
+      Value ki = arith::FPToSIOp::create(rewriter, loc, f.intType, k);
+      return f.mul(f.add(expm1Reduced(f, r), f.c(1.0)), f.powerOfTwo(ki));
+    });
     Value fast = arith::TruncFOp::create(rewriter, loc, type, result);
-    Value outside = notOf(covered);
     replaceWithLibraryLanes(rewriter, op, outside, fast);
+    return success();
+  }
+};
+
+/// log2 of a finite a > 0 as t1 + t2, t1 with 21 significant bits (so that
+/// y t1 splits exactly), to about 2^-70 of the result: fdlibm's e_pow.
+/// a = 2^n m with m in [sqrt(3)/2, sqrt(3)) and b = 1 below sqrt(3/2), 1.5
+/// above; s = (m - b) / (m + b) in two pieces, and
+///   log2 m = log2 b + 2/(3 ln 2) (3 s + s^3 + s^5 L(s^2)),
+/// with the leading terms carried as high and low parts. A subnormal a is
+/// scaled by 2^53 first (a select).
+static std::pair<Value, Value> log2Parts(F64Builder &f, Value a) {
+  OpBuilder &b = f.b;
+  Location loc = f.loc;
+  using P = arith::CmpFPredicate;
+  auto constant = [&](uint64_t bits) {
+    return f.c(llvm::bit_cast<double>(bits));
+  };
+  Value tiny = f.cmp(P::OLT, a, f.c(0x1p-1022));
+  Value scaled = f.select(tiny, f.mul(a, f.c(0x1p53)), a);
+  Value bits = f.bits(scaled);
+  Value n = arith::SIToFPOp::create(
+      b, loc, f.type,
+      arith::SubIOp::create(
+          b, loc, arith::ShRUIOp::create(b, loc, bits, f.ci(52)), f.ci(1023)));
+  n = f.select(tiny, f.sub(n, f.c(53.0)), n);
+  Value m = f.fromBits(arith::OrIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, bits, f.ci((int64_t(1) << 52) - 1)),
+      f.ci(int64_t(1023) << 52)));
+  // fdlibm's bounds: high words 0x3FF3988E (sqrt(3/2)) and 0x3FFBB67A
+  // (sqrt(3)).
+  Value upper = f.cmp(P::OGE, m, constant(0x3FFBB67A00000000ull));
+  Value middle = arith::AndIOp::create(
+      b, loc, f.cmp(P::OGE, m, constant(0x3FF3988F00000000ull)),
+      f.cmp(P::OLT, m, constant(0x3FFBB67A00000000ull)));
+  m = f.select(upper, f.mul(m, f.c(0.5)), m);
+  n = f.select(upper, f.add(n, f.c(1.0)), n);
+  Value base = f.select(middle, f.c(1.5), f.c(1.0));
+  // log2(1.5) = dpHigh + dpLow.
+  Value dpHigh = f.select(middle, f.c(5.84962487220764160156e-01), f.c(0.0));
+  Value dpLow = f.select(middle, f.c(1.35003920212974897128e-08), f.c(0.0));
+
+  // s = sHigh + sLow = (m - b) / (m + b); m + b = tHigh + tLow exactly.
+  Value u = f.sub(m, base);
+  Value v = f.div(f.c(1.0), f.add(m, base));
+  Value s = f.mul(u, v);
+  Value sHigh = f.high(s);
+  Value tHigh = f.high(f.add(m, base));
+  Value tLow = f.sub(m, f.sub(tHigh, base));
+  Value sLow =
+      f.mul(v, f.sub(f.sub(u, f.mul(sHigh, tHigh)), f.mul(sHigh, tLow)));
+  // 3 s + s^3 + s^5 L(s^2) = (sHigh + sLow) (3 + s^2 + r) in parts.
+  Value s2 = f.mul(s, s);
+  Value r = f.mul(
+      f.mul(s2, s2),
+      f.horner(s2, {2.06975017800338417784e-01, 2.30660745775561754067e-01,
+                    2.72728123808534006489e-01, 3.33333329818377432918e-01,
+                    4.28571428578550184252e-01, 5.99999999999994648725e-01}));
+  r = f.add(r, f.mul(sLow, f.add(sHigh, s)));
+  Value sh2 = f.mul(sHigh, sHigh);
+  tHigh = f.high(f.add(f.add(f.c(3.0), sh2), r));
+  tLow = f.sub(r, f.sub(f.sub(tHigh, f.c(3.0)), sh2));
+  u = f.mul(sHigh, tHigh);
+  v = f.add(f.mul(sLow, tHigh), f.mul(tLow, s));
+  Value pHigh = f.high(f.add(u, v));
+  Value pLow = f.sub(v, f.sub(pHigh, u));
+  // Times 2/(3 ln 2) = cpHigh + cpLow.
+  Value cp = f.c(9.61796693925975554329e-01);
+  Value zHigh = f.mul(f.c(9.61796700954437255859e-01), pHigh);
+  Value zLow = f.add(
+      f.add(f.mul(f.c(-7.02846165095275826516e-09), pHigh), f.mul(pLow, cp)),
+      dpLow);
+  Value t1 = f.high(f.add(f.add(f.add(zHigh, zLow), dpHigh), n));
+  Value t2 = f.sub(zLow, f.sub(f.sub(f.sub(t1, n), dpHigh), zHigh));
+  return {t1, t2};
+}
+
+/// f64 pow as straight-line code, fdlibm's e_pow: log2 |x| = t1 + t2
+/// (log2Parts), y log2 |x| = pHigh + pLow with y split like t1 (pHigh
+/// exact), = n + f with n an integer and |f| <= 1/2, and
+///   |x|^y = 2^n exp(f ln 2)
+/// by fdlibm's exp kernel with f ln 2 in two parts, the scale in two steps
+/// (scaleByPowerOfTwo: subnormal results rounded once). y log2 |x| beyond
+/// +-1100 is clamped there (the result is inf or 0 either way). Lanes with
+/// |y| > 2^31 (where fdlibm takes another path) take the C library, as do
+/// the other cases powByCases leaves out.
+struct PowF64 : MathPattern<math::PowFOp> {
+  using MathPattern::MathPattern;
+
+  LogicalResult matchAndRewrite(math::PowFOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!takes(op, rewriter.getF64Type()))
+      return failure();
+    F64Builder f(rewriter, op.getLoc(), op.getType());
+    Location loc = f.loc;
+    using P = arith::CmpFPredicate;
+    Value x = op.getLhs(), y = op.getRhs();
+    Value bounded =
+        f.cmp(P::OLE, math::AbsFOp::create(rewriter, loc, y), f.c(0x1p31));
+    auto [result, outside] = powByCases(f, x, y, bounded, [&](Value use) {
+      Value a = f.select(use, math::AbsFOp::create(rewriter, loc, x), f.c(1.0));
+      Value ys = f.select(use, y, f.c(0.0));
+      auto [t1, t2] = log2Parts(f, a);
+      Value y1 = f.high(ys);
+      Value pLow = f.add(f.mul(f.sub(ys, y1), t1), f.mul(ys, t2));
+      Value pHigh = f.mul(y1, t1);
+      Value z = f.add(pLow, pHigh);
+      Value limit = f.c(1100.0);
+      Value over = f.cmp(P::OGT, z, limit);
+      Value under = f.cmp(P::OLT, z, f.c(-1100.0));
+      pHigh = f.select(over, limit, f.select(under, f.c(-1100.0), pHigh));
+      pLow = f.select(arith::OrIOp::create(rewriter, loc, over, under),
+                      f.c(0.0), pLow);
+      Value n = math::RoundEvenOp::create(rewriter, loc, pHigh);
+      pHigh = f.sub(pHigh, n);
+      // f ln 2 = z + w, with ln 2 = lg2High + lg2Low, lg2High of 21 bits.
+      Value lg2 = f.c(6.93147180559945286227e-01);
+      Value t = f.high(f.add(pLow, pHigh));
+      Value u = f.mul(t, f.c(6.93147182464599609375e-01));
+      Value v = f.add(f.mul(f.sub(pLow, f.sub(t, pHigh)), lg2),
+                      f.mul(t, f.c(-1.90465429995776804525e-09)));
+      z = f.add(u, v);
+      Value w = f.sub(v, f.sub(z, u));
+      // exp(z + w) by fdlibm's rational form.
+      Value zz = f.mul(z, z);
+      Value c = f.sub(z, f.mul(zz, f.horner(zz, {4.13813679705723846039e-08,
+                                                 -1.65339022054652515390e-06,
+                                                 6.61375632143793436117e-05,
+                                                 -2.77777777770155933842e-03,
+                                                 1.66666666666666019037e-01})));
+      Value r =
+          f.sub(f.div(f.mul(z, c), f.sub(c, f.c(2.0))), f.add(w, f.mul(z, w)));
+      Value e = f.sub(f.c(1.0), f.sub(r, z));
+      Value ni = arith::FPToSIOp::create(rewriter, loc, f.intType, n);
+      return f.scaleByPowerOfTwo(e, ni);
+    });
+    replaceWithLibraryLanes(rewriter, op, outside, result);
     return success();
   }
 };
@@ -551,6 +709,17 @@ struct PowF32 : MathPattern<math::PowFOp> {
 /// x clamped to [-746, 709.8] (below, the result rounds to 0; above, it is
 /// inf), exp(r) = 1 + expm1Reduced(r), and the scale 2^k applied as two
 /// normal factors. Measured within 1 ulp (docs/accuracy.md).
+static Value expF64(F64Builder &f, Value x) {
+  using P = arith::CmpFPredicate;
+  Value low = f.c(-746.0), high = f.c(709.8);
+  x = f.select(f.cmp(P::OLT, x, low), low, x);
+  x = f.select(f.cmp(P::OGT, x, high), high, x);
+  auto [k, r] = reduceByLn2(f, x);
+  Value y = f.add(expm1Reduced(f, r), f.c(1.0));
+  Value ki = arith::FPToSIOp::create(f.b, f.loc, f.intType, k);
+  return f.scaleByPowerOfTwo(y, ki);
+}
+
 struct ExpF64 : MathPattern<math::ExpOp> {
   using MathPattern::MathPattern;
 
@@ -559,17 +728,7 @@ struct ExpF64 : MathPattern<math::ExpOp> {
     if (!takes(op, rewriter.getF64Type()))
       return failure();
     F64Builder f(rewriter, op.getLoc(), op.getType());
-    using P = arith::CmpFPredicate;
-    Value x = op.getOperand();
-    Value low = f.c(-746.0), high = f.c(709.8);
-    x = f.select(f.cmp(P::OLT, x, low), low, x);
-    x = f.select(f.cmp(P::OGT, x, high), high, x);
-    auto [k, r] = reduceByLn2(f, x);
-    Value y = f.add(expm1Reduced(f, r), f.c(1.0));
-    Value ki = arith::FPToSIOp::create(rewriter, f.loc, f.intType, k);
-    Value k1 = arith::ShRSIOp::create(rewriter, f.loc, ki, f.ci(1));
-    Value k2 = arith::SubIOp::create(rewriter, f.loc, ki, k1);
-    rewriter.replaceOp(op, f.mul(f.mul(y, f.powerOfTwo(k1)), f.powerOfTwo(k2)));
+    rewriter.replaceOp(op, expF64(f, op.getOperand()));
     return success();
   }
 };
@@ -714,6 +873,103 @@ template <typename OpTy> struct SinCosF64 : MathPattern<OpTy> {
   }
 };
 
+/// f64 erf as straight-line code, fdlibm's s_erf: its rational
+/// approximations on |x| < 0.84375 (x + x R(x^2)), [0.84375, 1.25)
+/// (erx + P(s)/Q(s), s = |x| - 1) and [1.25, 6) (1 - erfc x, erfc x =
+/// exp(-z^2 - 0.5625) exp((z - x)(z + x) + R(1/x^2)/S(1/x^2)) / x with z
+/// = x cut to 21 bits; R and S from one of two sets of coefficients, the
+/// other above 1/0.35), and +-1 from 6 on, with the operand's sign. All
+/// ranges are computed and one is selected per lane; NaN takes the first.
+struct ErfF64 : MathPattern<math::ErfOp> {
+  using MathPattern::MathPattern;
+
+  LogicalResult matchAndRewrite(math::ErfOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!takes(op, rewriter.getF64Type()))
+      return failure();
+    F64Builder f(rewriter, op.getLoc(), op.getType());
+    Location loc = f.loc;
+    using P = arith::CmpFPredicate;
+    Value x = op.getOperand();
+    Value a = math::AbsFOp::create(rewriter, loc, x);
+
+    // |x| < 0.84375 (below 2^-28, x + x 2/sqrt(pi) - x, computed on x 2^64
+    // so that a subnormal result rounds once).
+    Value x2 = f.mul(x, x);
+    Value ratio = f.div(
+        f.horner(x2, {-2.37630166566501626084e-05, -5.77027029648944159157e-03,
+                      -2.84817495755985104766e-02, -3.25042107247001499370e-01,
+                      1.28379167095512558561e-01}),
+        f.horner(x2, {-3.96022827877536812320e-06, 1.32494738004321644526e-04,
+                      5.08130628187576562776e-03, 6.50222499887672944485e-02,
+                      3.97917223959155352819e-01, 1.0}));
+    Value scaled = f.mul(x, f.c(0x1p64));
+    Value tinyX = f.mul(f.fma(scaled, f.c(1.28379167095512558561e-01), scaled),
+                        f.c(0x1p-64));
+    Value small = f.select(f.cmp(P::OLT, a, f.c(0x1p-28)), tinyX,
+                           f.add(x, f.mul(x, ratio)));
+
+    // [0.84375, 1.25).
+    Value s = f.sub(a, f.c(1.0));
+    Value middle = f.add(
+        f.c(8.45062911510467529297e-01),
+        f.div(
+            f.horner(s,
+                     {-2.16637559486879084300e-03, 3.54783043256182359371e-02,
+                      -1.10894694282396677476e-01, 3.18346619901161753674e-01,
+                      -3.72207876035701323847e-01, 4.14856118683748331666e-01,
+                      -2.36211856075265944077e-03}),
+            f.horner(s, {1.19844998467991074170e-02, 1.36370839120290507362e-02,
+                         1.26171219808761642112e-01, 7.18286544141962662868e-02,
+                         5.40397917702171048937e-01, 1.06420880400844228286e-01,
+                         1.0})));
+
+    // [1.25, 6): the coefficients of [1.25, 1/0.35) or [1/0.35, 6), the
+    // second set padded with a leading 0.
+    Value near = f.cmp(P::OLT, a, f.c(1.0 / 0.35));
+    auto pick = [&](llvm::ArrayRef<double> first, llvm::ArrayRef<double> second,
+                    Value at) {
+      Value p = f.select(near, f.c(first[0]), f.c(second[0]));
+      for (auto [k1, k2] : llvm::drop_begin(llvm::zip_equal(first, second)))
+        p = f.fma(p, at, f.select(near, f.c(k1), f.c(k2)));
+      return p;
+    };
+    Value ac = f.select(f.cmp(P::OGE, a, f.c(1.25)), a, f.c(1.25));
+    Value w = f.div(f.c(1.0), f.mul(ac, ac));
+    Value rs = f.div(
+        pick({-9.81432934416914548592e+00, -8.12874355063065934246e+01,
+              -1.84605092906711035994e+02, -1.62396669462573470355e+02,
+              -6.23753324503260060396e+01, -1.05586262253232909814e+01,
+              -6.93858572707181764372e-01, -9.86494403484714822705e-03},
+             {0.0, -4.83519191608651397019e+02, -1.02509513161107724954e+03,
+              -6.37566443368389627722e+02, -1.60636384855821916062e+02,
+              -1.77579549177547519889e+01, -7.99283237680523006574e-01,
+              -9.86494292470009928597e-03},
+             w),
+        pick({-6.04244152148580987438e-02, 6.57024977031928170135e+00,
+              1.08635005541779435134e+02, 4.29008140027567833386e+02,
+              6.45387271733267880336e+02, 4.34565877475229228821e+02,
+              1.37657754143519042600e+02, 1.96512716674392571292e+01, 1.0},
+             {0.0, -2.24409524465858183362e+01, 4.74528541206955367215e+02,
+              2.55305040643316442583e+03, 3.19985821950859553908e+03,
+              1.53672958608443695994e+03, 3.25792512996573918826e+02,
+              3.03380607434824582924e+01, 1.0},
+             w));
+    Value z = f.high(ac);
+    Value erfc =
+        f.div(f.mul(expF64(f, f.sub(f.c(-0.5625), f.mul(z, z))),
+                    expF64(f, f.add(f.mul(f.sub(z, ac), f.add(z, ac)), rs))),
+              ac);
+    Value large = f.select(
+        f.cmp(P::OLT, a, f.c(1.25)), middle,
+        f.select(f.cmp(P::OLT, a, f.c(6.0)), f.sub(f.c(1.0), erfc), f.c(1.0)));
+    large = math::CopySignOp::create(rewriter, loc, large, x);
+    rewriter.replaceOp(op,
+                       f.select(f.cmp(P::ULT, a, f.c(0.84375)), small, large));
+    return success();
+  }
+};
+
 /// Upstream's f32 erf gives +0 for -0; erf is odd, so its sign is the
 /// operand's.
 struct ErfSign : MathPattern<math::ErfOp> {
@@ -748,10 +1004,11 @@ struct FuseMathToLibmPass : fuse::impl::FuseMathToLibmBase<FuseMathToLibmPass> {
     // and win over the calls.
     RewritePatternSet patterns(&getContext());
     if (polynomials) {
-      patterns.add<ExpF32, SubnormalSafeLog, ErfSign, SinCosF32<math::SinOp>,
-                   SinCosF32<math::CosOp>, PowF32, ExpF64, LogF64, TanhF64,
-                   SinCosF64<math::SinOp>, SinCosF64<math::CosOp>>(
-          &getContext());
+      patterns
+          .add<ExpF32, SubnormalSafeLog, ErfSign, SinCosF32<math::SinOp>,
+               SinCosF32<math::CosOp>, PowF32, ExpF64, LogF64, TanhF64,
+               SinCosF64<math::SinOp>, SinCosF64<math::CosOp>, PowF64, ErfF64>(
+              &getContext());
       populateMathPolynomialApproximationPatterns(patterns, isApproximated,
                                                   /*benefit=*/2);
     }

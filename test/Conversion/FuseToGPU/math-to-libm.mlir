@@ -98,8 +98,7 @@ func.func @pow_f32(%x: vector<4xf32>, %y: vector<4xf32>) -> vector<4xf32> {
 
 // f64 exp, log, tanh, sin and cos are straight-line code too (exp with the
 // same two-step scale, log with a select for subnormal inputs, sin and cos
-// with the C library only beyond 2^19 pi); erf and pow of f64 stay calls.
-// Without polynomials, every function is the C library's.
+// with the C library only beyond 2^19 pi). Without polynomials, every function is the C library's.
 // CHECK-LABEL: func.func @exp_f64(
 // CHECK-NOT:     call
 // CHECK:         math.roundeven
@@ -139,11 +138,41 @@ func.func @sin_f64(%x: vector<4xf64>) -> vector<4xf64> {
   return %0 : vector<4xf64>
 }
 
+// f64 erf computes its four ranges and selects one per lane: no branch,
+// no call; two exps (of -z^2 - 0.5625 and of the rest) for erfc.
 // CHECK-LABEL: func.func @erf_f64(
-// CHECK:         call @erf(
+// CHECK-SAME:    %[[X:.+]]: vector<4xf64>
+// CHECK-NOT:     scf.if
+// CHECK-NOT:     call
+// CHECK-COUNT-2: math.roundeven
+// CHECK-NOT:     math.roundeven
+// CHECK:         %[[SIGNED:.+]] = math.copysign %{{.+}}, %[[X]] : vector<4xf64>
+// CHECK:         %[[R:.+]] = arith.select %{{.+}}, %{{.+}}, %[[SIGNED]]
+// CHECK-NOT:     call
+// CHECK:         return %[[R]]
 // CALLS-LABEL: func.func @erf_f64(
 // CALLS:         call @erf(
-func.func @erf_f64(%x: f64) -> f64 {
-  %0 = math.erf %x : f64
-  return %0 : f64
+func.func @erf_f64(%x: vector<4xf64>) -> vector<4xf64> {
+  %0 = math.erf %x : vector<4xf64>
+  return %0 : vector<4xf64>
+}
+
+// f64 pow is straight-line code on ordinary lanes (fdlibm's log2 in two
+// parts, one division for s and one for exp's rational form); inf and NaN
+// operands, 0^0 and |y| > 2^31 take the C library in a branch.
+// CHECK-LABEL: func.func @pow_f64(
+// CHECK-SAME:    %[[X:.+]]: vector<4xf64>, %[[Y:.+]]: vector<4xf64>
+// CHECK-NOT:     call
+// CHECK-COUNT-2: arith.divf
+// CHECK-NOT:     arith.divf
+// CHECK:         %[[ANY:.+]] = vector.reduction <or>
+// CHECK:         scf.if %[[ANY]]
+// CHECK:             call @pow(
+// CHECK-NOT:         call @pow(
+// CHECK:         } else {
+// CALLS-LABEL: func.func @pow_f64(
+// CALLS:         call @pow(
+func.func @pow_f64(%x: vector<4xf64>, %y: vector<4xf64>) -> vector<4xf64> {
+  %0 = math.powf %x, %y : vector<4xf64>
+  return %0 : vector<4xf64>
 }
