@@ -3,7 +3,8 @@
 // `.ftz`): sqrt is `sqrt.rn` (libdevice's __nv_sqrtf would be
 // `sqrt.approx.f32`), division `div.rn`, reciprocal `rcp.rn`, casts round
 // to nearest even. The approximate instructions appear only inside
-// libdevice's transcendental functions (see docs/accuracy.md).
+// libdevice's transcendental functions and in f32 sigmoid's reciprocal
+// (gpu-sigmoid.mlir; see docs/accuracy.md).
 // REQUIRES: ptxas
 // RUN: fuse-opt %s --emit=ptx --fusion=off | FileCheck %s \
 // RUN:   --implicit-check-not=sqrt.approx --implicit-check-not=.ftz

@@ -365,12 +365,18 @@ static Value integerDiv(OpBuilder &b, Location loc, Value lhs, Value rhs) {
   return arith::SelectOp::create(b, loc, unsafe, special, quotient);
 }
 
+/// 1 / (1 + e^-x). In f32 the division is marked `afn`: the GPU may
+/// compute it with its approximate reciprocal (`rcp.approx.f32`, within 1
+/// ulp over the whole range, subnormal results kept), which has no slow
+/// path; the CPU's code divides either way (test/Run/cpu-numerics.test).
 static Value sigmoid(OpBuilder &b, Location loc, Value x) {
   Type type = x.getType();
   Value one = floatConstant(b, loc, type, 1.0);
   Value expNeg = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x));
-  return arith::DivFOp::create(b, loc, one,
-                               arith::AddFOp::create(b, loc, one, expNeg));
+  auto flags =
+      type.isF32() ? arith::FastMathFlags::afn : arith::FastMathFlags::none;
+  return arith::DivFOp::create(
+      b, loc, one, arith::AddFOp::create(b, loc, one, expNeg), flags);
 }
 
 static Value gelu(OpBuilder &b, Location loc, Value x, bool tanhForm) {

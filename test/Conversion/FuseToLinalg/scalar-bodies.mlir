@@ -169,14 +169,15 @@ func.func @tanh_f32(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %0 : tensor<4xf32>
 }
 
-// sigmoid(x) = 1 / (1 + e^-x)
+// sigmoid(x) = 1 / (1 + e^-x), its f32 division marked `afn` (the GPU's
+// approximate reciprocal, test/Pipelines/gpu-sigmoid.mlir).
 // CHECK-LABEL: func @sigmoid_f32
 // CHECK: ^bb0(%[[X:.+]]: f32, %{{.+}}: f32):
 // CHECK-NEXT: %[[ONE:.+]] = arith.constant 1.000000e+00 : f32
 // CHECK-NEXT: %[[NEG:.+]] = arith.negf %[[X]] : f32
 // CHECK-NEXT: %[[EXP:.+]] = math.exp %[[NEG]] : f32
 // CHECK-NEXT: %[[DEN:.+]] = arith.addf %[[ONE]], %[[EXP]] : f32
-// CHECK-NEXT: %[[R:.+]] = arith.divf %[[ONE]], %[[DEN]] : f32
+// CHECK-NEXT: %[[R:.+]] = arith.divf %[[ONE]], %[[DEN]] fastmath<afn> : f32
 // CHECK-NEXT: linalg.yield %[[R]] : f32
 func.func @sigmoid_f32(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = fuse.sigmoid %x : tensor<4xf32>
@@ -190,7 +191,7 @@ func.func @sigmoid_f32(%x: tensor<4xf32>) -> tensor<4xf32> {
 // CHECK-NEXT: %[[NEG:.+]] = arith.negf %[[X]] : f32
 // CHECK-NEXT: %[[EXP:.+]] = math.exp %[[NEG]] : f32
 // CHECK-NEXT: %[[DEN:.+]] = arith.addf %[[ONE]], %[[EXP]] : f32
-// CHECK-NEXT: %[[SIG:.+]] = arith.divf %[[ONE]], %[[DEN]] : f32
+// CHECK-NEXT: %[[SIG:.+]] = arith.divf %[[ONE]], %[[DEN]] fastmath<afn> : f32
 // CHECK-NEXT: %[[R:.+]] = arith.mulf %[[X]], %[[SIG]] : f32
 // CHECK-NEXT: linalg.yield %[[R]] : f32
 func.func @silu_f32(%x: tensor<4xf32>) -> tensor<4xf32> {

@@ -1,0 +1,37 @@
+// sigmoid's f32 reciprocal is `rcp.approx.f32` (within 1 ulp over the whole
+// range, subnormal results kept, no slow-path subroutine as `rcp.rn.f32`
+// has); f64's stays `rcp.rn.f64`; silu shares sigmoid's. A division the
+// program writes stays `div.rn`.
+// REQUIRES: ptxas
+// RUN: fuse-opt %s --emit=ptx --fusion=off | FileCheck %s
+// RUN: fuse-opt %s --emit=ptx --fusion=off -o %t.ptx
+// RUN: %{ptxas} -arch=sm_90 %t.ptx -o %t.cubin
+
+// The CPU target divides (`afn` changes nothing in LLVM's x86 code): no
+// reciprocal estimate, whose bits differ between CPUs, for any of them.
+// RUN: fuse-run %s --target=cpu --dump-asm=- --cpu=sapphirerapids | \
+// RUN:   FileCheck %s --check-prefix=CPU --implicit-check-not=rcp
+// RUN: fuse-run %s --target=cpu --dump-asm=- --cpu=znver4 | \
+// RUN:   FileCheck %s --check-prefix=CPU --implicit-check-not=rcp
+// RUN: fuse-run %s --target=cpu --dump-asm=- --cpu=x86-64 | \
+// RUN:   FileCheck %s --check-prefix=CPU --implicit-check-not=rcp
+// CPU: divps
+
+// CHECK-LABEL: .entry sigmoid_0(
+// CHECK-NOT:   rcp.rn.f32
+// CHECK:       rcp.approx.f32
+// CHECK-LABEL: .entry sigmoid_1(
+// CHECK:       rcp.rn.f64
+// CHECK-LABEL: .entry silu_2(
+// CHECK:       rcp.approx.f32
+// CHECK-LABEL: .entry div_3(
+// CHECK:       div.rn.f32
+func.func @sigmoid(%x: tensor<?xf32>, %d: tensor<?xf64>)
+    -> (tensor<?xf32>, tensor<?xf64>, tensor<?xf32>, tensor<?xf32>) {
+  %0 = fuse.sigmoid %x : tensor<?xf32>
+  %1 = fuse.sigmoid %d : tensor<?xf64>
+  %2 = fuse.silu %x : tensor<?xf32>
+  %3 = fuse.div %x, %0 : tensor<?xf32>
+  return %0, %1, %2, %3 : tensor<?xf32>, tensor<?xf64>, tensor<?xf32>,
+      tensor<?xf32>
+}
