@@ -201,7 +201,7 @@ static void addKernelPasses(OpPassManager &pm,
 /// Named kernels -> one gpu.launch each, on buffers.
 static void addLaunchPasses(OpPassManager &pm,
                             const fuse::PipelineOptions &options, bool profile,
-                            int64_t vectorBytes) {
+                            fuse::Target target) {
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
@@ -212,8 +212,9 @@ static void addLaunchPasses(OpPassManager &pm,
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   fuse::FuseMapToGPUOptions mapping;
   mapping.blockSize = options.blockSize;
-  mapping.vectorBytes = vectorBytes;
+  mapping.vectorBytes = fuse::kernelVectorBytes(target, options);
   mapping.profile = profile;
+  mapping.cpuThreads = target == fuse::Target::CPU;
   pm.addPass(fuse::createFuseMapToGPU(mapping));
 }
 
@@ -354,7 +355,7 @@ void fuse::buildPipeline(OpPassManager &pm, Stage stage,
   addKernelPasses(pm, options);
   if (stage == Stage::Fused)
     return;
-  addLaunchPasses(pm, options, /*profile=*/false, options.vectorBytes);
+  addLaunchPasses(pm, options, /*profile=*/false, Target::CUDA);
   pm.addNestedPass<func::FuncOp>(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
   addCleanup(pm);
@@ -372,8 +373,7 @@ void fuse::buildExecutablePipeline(OpPassManager &pm, Target target,
   pm.addPass(fuse::createFuseCheckProgram());
   pm.addNestedPass<func::FuncOp>(LLVM::createLLVMRequestCWrappersPass());
   addKernelPasses(pm, options);
-  addLaunchPasses(pm, options, /*profile=*/true,
-                  fuse::kernelVectorBytes(target, options));
+  addLaunchPasses(pm, options, /*profile=*/true, target);
   // Eager intermediates are freed once their last kernel has run: the
   // deallocation pipeline frees them at the end of the function, and
   // optimize-allocation-liveness moves each free up to right after the

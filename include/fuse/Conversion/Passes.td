@@ -38,10 +38,16 @@ def FuseMapToGPU : Pass<"fuse-map-to-gpu", "mlir::ModuleOp"> {
     cheap. A thread whose vectors are all in range, in a launch whose
     positions fit in 32 bits, takes the fast path: 32-bit positions, vector
     loads and stores, broadcast inputs indexed by one division per thread
-    and read with vector loads when no vector crosses a row. Any other
+    and read with vector loads when no vector crosses a row (when one
+    does, the launch takes the generic path, so that the fast path has no
+    branch). Any other
     thread (the one at the tail, every thread of a launch too large for 32
     bits) computes its elements one at a time in 64 bits, so every size is
-    correct, 0 included (the launch is skipped). The grid is computed from
+    correct, 0 included (the launch is skipped). With `cpu-threads` (the
+    cpu pipeline's, whose threads are iterations of a loop, each over four
+    CPU vector registers) a thread takes one vector, and reads broadcast
+    inputs lane by lane on the fast path when a vector crosses a row. The
+    grid is computed from
     the dynamic sizes. The launch is named after the kernel (`fuse.kernel`),
     so that outlining gives `gpu.func @fused_add_relu_0`. The module gets
     `fuse.kernels`, the kernel names in launch order.
@@ -57,6 +63,10 @@ def FuseMapToGPU : Pass<"fuse-map-to-gpu", "mlir::ModuleOp"> {
            "Bytes each thread loads per input with one vector access">,
     Option<"profile", "profile", "bool", /*default=*/"false",
            "Call the runtime's profiling hooks around each launch">,
+    Option<"cpuThreads", "cpu-threads", "bool", /*default=*/"false",
+           "Threads for the cpu target (loop iterations over wide vectors): "
+           "one vector each, and broadcast inputs read lane by lane on the "
+           "fast path when a row is not a whole number of vectors">,
   ];
   let dependentDialects = [
     "mlir::arith::ArithDialect",

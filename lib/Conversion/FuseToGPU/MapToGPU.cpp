@@ -13,7 +13,8 @@
 //    one vector store per result and vector, no branch. A broadcast input
 //    is indexed by one division per thread (its first vector's multi-index;
 //    the others by adding the stride's digits, which the host computes),
-//    and read with vector loads when no vector crosses a row.
+//    and read with vector loads when no vector crosses a row (a launch in
+//    which one does takes the generic path; on the CPU, lane by lane).
 //  - the generic path, for the thread at the tail and for launches beyond
 //    32 bits: the thread's positions one at a time, in 64 bits, those past
 //    the end skipped, in a loop that is not unrolled. Its divisions use a
@@ -44,9 +45,12 @@ namespace {
 
 /// What `vectorsPerThread` counts for a math function or a division, and
 /// the body cost times the vector width up to which a thread takes two
-/// vectors.
+/// vectors. With 88, bodies of up to 22 per lane at 4 lanes (a sigmoid,
+/// bias + gelu, the MLP epilogue) take two vectors and still fit in 32
+/// registers with no spill; the sigmoid DAG and the chains of
+/// bench/sass.py keep one, and with it less code than Triton's kernels.
 constexpr int64_t kExpensiveOpCost = 10;
-constexpr int64_t kTwoVectorBudget = 48;
+constexpr int64_t kTwoVectorBudget = 88;
 
 /// How a launch covers the flattened iteration space: thread `t` of block
 /// `b` owns `vectors` vectors of `width` lanes; its vector `u` starts at
@@ -57,6 +61,12 @@ struct Layout {
   int64_t width;
   int64_t vectors;
   int64_t blockSize;
+  /// When a row is not a whole number of vectors, whether the fast path
+  /// reads broadcast inputs lane by lane (in a branch), or the launch takes
+  /// the generic path: a GPU thread's few lanes cost more in a branch on
+  /// its fast path (ptxas predicates it) than in the generic path; a CPU
+  /// thread's wide vectors stay vector code in the branch.
+  bool lanesAcrossRows;
 
   int64_t stride() const { return blockSize * width; }
   int64_t perBlock() const { return vectors * stride(); }
@@ -104,7 +114,13 @@ public:
     Value small =
         cmp(arith::CmpIPredicate::ult, total,
             constant((int64_t(1) << 31) - layout.perBlock(), indexType));
-    emitPaths(arith::AndIOp::create(b, loc, full, small));
+    Value fast = arith::AndIOp::create(b, loc, full, small);
+    bool broadcasts = llvm::any_of(
+        pathInputs(), [&](OpOperand *in) { return isBroadcast(*in); });
+    if (broadcasts && !layout.lanesAcrossRows &&
+        staticRowAligned() != std::optional<bool>(true))
+      fast = arith::AndIOp::create(b, loc, fast, rowsAligned());
+    emitPaths(fast);
   }
 
 private:
@@ -372,6 +388,17 @@ private:
     return std::nullopt;
   }
 
+  /// Whether a row of the iteration space is a whole number of vectors, as
+  /// an i1.
+  Value rowsAligned() {
+    if (std::optional<bool> known = staticRowAligned())
+      return arith::ConstantIntOp::create(b, loc, b.getI1Type(), *known);
+    return cmp(arith::CmpIPredicate::eq,
+               arith::RemUIOp::create(b, loc, host.sizes.back(),
+                                      constant(layout.width, indexType)),
+               constant(0, indexType));
+  }
+
   /// The vector of broadcast `operand` at the thread's vector `u` whose
   /// first lane is at `indices`, when no vector crosses a row: one vector
   /// load along the row, or one element for the whole vector.
@@ -478,19 +505,16 @@ private:
     };
     SmallVector<Value> loaded;
     std::optional<bool> rowAligned = staticRowAligned();
-    if (rowAligned) {
+    if (!layout.lanesAcrossRows) {
+      // emit() sends threads of unaligned rows to the generic path.
+      loaded = byRows();
+    } else if (rowAligned) {
       loaded = *rowAligned ? byRows() : byLanes();
     } else {
       SmallVector<Type> types;
       for (unsigned i : broadcast)
         types.push_back(vectorType(elementType(*inputs[i]), layout.lanes()));
-      Value lastSize = host.sizes.back();
-      Value aligned =
-          cmp(arith::CmpIPredicate::eq,
-              arith::RemUIOp::create(b, loc, lastSize,
-                                     constant(layout.width, indexType)),
-              constant(0, indexType));
-      auto ifAligned = scf::IfOp::create(b, loc, types, aligned,
+      auto ifAligned = scf::IfOp::create(b, loc, types, rowsAligned(),
                                          /*addThenBlock=*/true,
                                          /*addElseBlock=*/true);
       OpBuilder::InsertionGuard guard(b);
@@ -786,7 +810,9 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
     Layout layout;
     layout.width = std::max<int64_t>(1, vectorBytes / narrowest);
     layout.blockSize = blockSize;
-    layout.vectors = vectorsPerThread(op, layout.width);
+    // A CPU thread's vector is already four registers wide.
+    layout.vectors = cpuThreads ? 1 : vectorsPerThread(op, layout.width);
+    layout.lanesAcrossRows = cpuThreads;
 
     // Broadcast inputs are indexed by multi-index: the host computes what
     // the threads share, the stride between a thread's vectors in the

@@ -1,5 +1,6 @@
 // RUN: fuse-opt %s --fuse-pipeline=fused --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --fuse-map-to-gpu | FileCheck %s
 // RUN: fuse-opt %s --fuse-pipeline=fused --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --fuse-map-to-gpu=block-size=128 | FileCheck %s --check-prefix=BLOCK
+// RUN: fuse-opt %s --fuse-pipeline=fused --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --fuse-map-to-gpu=cpu-threads=true | FileCheck %s --check-prefix=CPU
 
 // A cheap body: each thread owns two vectors of 4 x f32, one block stride
 // (256 threads x 4) apart, so a block covers 2048 elements. A thread whose
@@ -104,37 +105,58 @@ func.func @widths(%h: tensor<?xf16>, %g: tensor<?xbf16>, %d: tensor<?xf64>) -> (
 // vectors in the radix of the sizes (1024 mod the row length, or mod 1
 // when the row is empty and no block runs) and the
 // reciprocal of the row length. On the fast path the thread divides once,
-// in 32 bits, for its first vector and steps to the second; when the row
-// length is a multiple of 4 no vector crosses a row and the bias is read
-// with vector loads, else lane by lane. On the generic path the division is
-// by the reciprocal in f64: no 64-bit division subroutine.
+// in 32 bits, for its first vector and steps to the second, and reads the
+// bias with vector loads: the fast path is taken only when the row length
+// is a multiple of 4, so that no vector crosses a row (else the generic
+// path, with no branch on the fast one). On the generic path the division
+// is by the reciprocal in f64: no 64-bit division subroutine.
 
 // CHECK-LABEL: func @bias
 // CHECK:         %[[DIVISOR:.+]] = arith.maxui %[[COLS:[^,]+]], %c1{{.*}} : index
 // CHECK:         %[[STEP:.+]] = arith.remui %c1024{{.*}}, %[[DIVISOR]] : index
 // CHECK:         %[[RCP:.+]] = arith.divf %{{.+}}, %{{.+}} : f64
 // CHECK:         gpu.launch
-// CHECK:           vector.load {{.*}} : memref<?xf32>, vector<4xf32>
-// CHECK:           vector.load {{.*}} : memref<?xf32>, vector<4xf32>
-// CHECK:           %[[COLS32:.+]] = arith.index_castui %[[COLS]] : index to i32
-// CHECK:           %[[COL0:.+]] = arith.remui %{{.+}}, %[[COLS32]] : i32
-// CHECK-NOT:       arith.remui {{.*}} : i32
-// CHECK:           %[[STEP32:.+]] = arith.index_castui %[[STEP]] : index to i32
-// CHECK:           %[[COL1:.+]] = arith.addi %[[COL0]], %[[STEP32]] overflow<nuw> : i32
-// CHECK:           %[[WRAP:.+]] = arith.cmpi uge, %[[COL1]], %{{.+}} : i32
-// CHECK:           %[[ALIGNED:.+]] = arith.cmpi eq, %{{.+}}, %c0{{.*}} : index
-// CHECK:           scf.if %[[ALIGNED]] -> (vector<8xf32>) {
+// CHECK:           %[[FULL:.+]] = arith.andi
+// CHECK:           %[[REM:.+]] = arith.remui %[[COLS]], %c4{{.*}} : index
+// CHECK:           %[[ALIGNED:.+]] = arith.cmpi eq, %[[REM]], %c0{{.*}} : index
+// CHECK:           %[[FAST:.+]] = arith.andi %[[FULL]], %[[ALIGNED]] : i1
+// CHECK:           scf.if %[[FAST]] {
+// CHECK-NOT:         memref.load
+// CHECK:             vector.load {{.*}} : memref<?xf32>, vector<4xf32>
+// CHECK:             vector.load {{.*}} : memref<?xf32>, vector<4xf32>
+// CHECK:             %[[COLS32:.+]] = arith.index_castui %[[COLS]] : index to i32
+// CHECK:             %[[COL0:.+]] = arith.remui %{{.+}}, %[[COLS32]] : i32
+// CHECK-NOT:         arith.remui {{.*}} : i32
+// CHECK:             %[[STEP32:.+]] = arith.index_castui %[[STEP]] : index to i32
+// CHECK:             %[[COL1:.+]] = arith.addi %[[COL0]], %[[STEP32]] overflow<nuw> : i32
+// CHECK:             %[[WRAP:.+]] = arith.cmpi uge, %[[COL1]], %{{.+}} : i32
+// CHECK-NOT:         scf.if
+// CHECK-NOT:         memref.load
 // CHECK:             vector.load %{{.+}}[%{{.+}}] {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
 // CHECK:             vector.load %{{.+}}[%{{.+}}] {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
+// CHECK-NOT:         memref.load
+// CHECK:             arith.addf {{.*}} : vector<8xf32>
 // CHECK:           } else {
-// CHECK-COUNT-8:     memref.load %{{.+}}[%{{.+}}] : memref<?xf32>
-// CHECK:           }
-// CHECK:           arith.addf {{.*}} : vector<8xf32>
-// CHECK:           scf.for
-// CHECK:             arith.uitofp {{.*}} : i64 to f64
-// CHECK:             arith.mulf %{{.+}}, %[[RCP]] : f64
-// CHECK:             arith.fptoui
-// CHECK:           } {llvm.loop_annotation
+// CHECK:             scf.for
+// CHECK:               arith.uitofp {{.*}} : i64 to f64
+// CHECK:               arith.mulf %{{.+}}, %[[RCP]] : f64
+// CHECK:               arith.fptoui
+// CHECK:             } {llvm.loop_annotation
+
+// The cpu target's threads (one vector each, four CPU registers wide) keep
+// the fast path for rows of any length, and read the bias lane by lane in a
+// branch when a vector crosses a row.
+// CPU-LABEL: func @bias
+// CPU:         gpu.launch
+// CPU:           %[[FAST:.+]] = arith.andi
+// CPU-NEXT:      scf.if %[[FAST]] {
+// CPU:             %[[ALIGNED:.+]] = arith.cmpi eq, %{{.+}}, %c0{{.*}} : index
+// CPU:             scf.if %[[ALIGNED]] -> (vector<4xf32>) {
+// CPU:               vector.load %{{.+}}[%{{.+}}] {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
+// CPU:             } else {
+// CPU-COUNT-4:       memref.load %{{.+}}[%{{.+}}] : memref<?xf32>
+// CPU:             }
+// CPU:             arith.addf {{.*}} : vector<4xf32>
 func.func @bias(%x: tensor<?x?xf32>, %b: tensor<?xf32>) -> tensor<?x?xf32> {
   %0 = fuse.add %x, %b : tensor<?x?xf32>, tensor<?xf32> -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
