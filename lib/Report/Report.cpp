@@ -1,8 +1,8 @@
 //===- Report.cpp - kernels and bytes, fused vs eager ----------*- C++ -*-===//
 
 #include "fuse/Report/Report.h"
+#include "fuse/Dialect/Fuse/IR/FuseDialect.h"
 
-#include "fuse/Conversion/FuseToLinalg/FuseToLinalg.h"
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"
 #include "fuse/Dialect/Fuse/Utils/Kernel.h"
 
@@ -248,8 +248,9 @@ private:
 FailureOr<VariantReport> countKernels(func::FuncOp func, Symbols &symbols,
                                       const OpTags &tags) {
   VariantReport report;
+  MLIRContext *ctx = func.getContext();
   WalkResult walk = func.walk([&](linalg::GenericOp op) {
-    auto name = op->getAttrOfType<StringAttr>(kKernelAttrName);
+    StringAttr name = FuseDialect::KernelAttrHelper(ctx).getAttr(op);
     if (!name)
       return WalkResult::advance();
     auto empty = op.getDpsInits().front().getDefiningOp<tensor::EmptyOp>();
@@ -269,29 +270,26 @@ FailureOr<VariantReport> countKernels(func::FuncOp func, Symbols &symbols,
     KernelReport kernel;
     kernel.name = name.getValue().str();
     kernel.opPositions = tags.positions(op.getLoc());
-    if (auto ops = op->getAttrOfType<ArrayAttr>(kOpsAttrName))
+    if (ArrayAttr ops = FuseDialect::OpsAttrHelper(ctx).getAttr(op))
       for (Attribute opName : ops)
         kernel.ops.push_back(cast<StringAttr>(opName).getValue().str());
     kernel.elements = SizeExpr::constant(1);
     for (const SizeExpr &loop : loops)
       kernel.elements = kernel.elements * loop;
-    // A kernel reads each distinct input once, however often it uses it.
-    llvm::SmallDenseSet<std::pair<Value, AffineMap>> read;
-    for (OpOperand *input : op.getDpsInputOperands()) {
-      if (!read.insert({input->get(), op.getMatchingIndexingMap(input)}).second)
-        continue;
+    for (OpOperand *operand : trafficOperands(op)) {
+      // The elements of the loops the operand's map spans (all of them for
+      // an output).
       SizeExpr elements = SizeExpr::constant(1);
-      for (AffineExpr expr : op.getMatchingIndexingMap(input).getResults())
+      for (AffineExpr expr : op.getMatchingIndexingMap(operand).getResults())
         if (auto d = dyn_cast<AffineDimExpr>(expr))
           elements = elements * loops[d.getPosition()];
-      kernel.bytesRead =
-          kernel.bytesRead +
-          elements * SizeExpr::constant(storageBytes(input->get().getType()));
+      SizeExpr bytes =
+          elements * SizeExpr::constant(storageBytes(operand->get().getType()));
+      if (op.isDpsInput(operand))
+        kernel.bytesRead = kernel.bytesRead + bytes;
+      else
+        kernel.bytesWritten = kernel.bytesWritten + bytes;
     }
-    for (OpResult result : op->getResults())
-      kernel.bytesWritten =
-          kernel.bytesWritten +
-          kernel.elements * SizeExpr::constant(storageBytes(result.getType()));
     report.kernels.push_back(std::move(kernel));
     return WalkResult::advance();
   });

@@ -400,7 +400,8 @@ Executable::lower(ModuleOp module, const RunOptions &options,
     if (failed(pm.run(*clone)))
       return llvm::createStringError("compilation failed:\n" + diagnostics);
   }
-  if (auto names = (*clone)->getAttrOfType<ArrayAttr>("fuse.kernels"))
+  if (ArrayAttr names = FuseDialect::KernelsAttrHelper(context).getAttr(
+          clone->getOperation()))
     for (Attribute name : names)
       executable->kernels.push_back(cast<StringAttr>(name).getValue().str());
   DialectRegistry registry;

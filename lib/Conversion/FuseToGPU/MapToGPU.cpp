@@ -24,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fuse/Conversion/Passes.h"
+#include "fuse/Dialect/Fuse/IR/FuseDialect.h"
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"
 #include "fuse/Dialect/Fuse/Utils/Kernel.h"
 
@@ -710,7 +711,8 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
       declareHooks();
     SmallVector<Attribute> names;
     for (linalg::GenericOp op : kernels) {
-      auto name = op->getAttrOfType<StringAttr>(kKernelAttrName);
+      StringAttr name =
+          FuseDialect::KernelAttrHelper(&getContext()).getAttr(op);
       StringAttr kernelName =
           name ? name
                : StringAttr::get(&getContext(),
@@ -718,8 +720,8 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
       mapKernel(op, kernelName, names.size());
       names.push_back(kernelName);
     }
-    getOperation()->setAttr("fuse.kernels",
-                            ArrayAttr::get(&getContext(), names));
+    FuseDialect::KernelsAttrHelper(&getContext())
+        .setAttr(getOperation(), ArrayAttr::get(&getContext(), names));
   }
 
   void declareHooks() {
@@ -755,15 +757,12 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
     return cost * width <= kTwoVectorBudget ? 2 : 1;
   }
 
-  /// Bytes the kernel reads and writes: each distinct input once, each
-  /// output once (also when it overwrites an input in place), in full.
+  /// Bytes the kernel reads and writes (trafficOperands), each operand's
+  /// buffer in full.
   Value bytesMoved(OpBuilder &b, Location loc, linalg::GenericOp op) {
     Value total = arith::ConstantIntOp::create(b, loc, 0, 64);
-    llvm::SmallDenseSet<Value> seen;
-    for (OpOperand &opOperand : op->getOpOperands()) {
-      Value operand = opOperand.get();
-      if (op.isDpsInput(&opOperand) && !seen.insert(operand).second)
-        continue;
+    for (OpOperand *opOperand : trafficOperands(op)) {
+      Value operand = opOperand->get();
       auto type = cast<MemRefType>(operand.getType());
       Value size = arith::ConstantIndexOp::create(
           b, loc, storageBytes(type.getElementType()));

@@ -1,6 +1,7 @@
 //===- OwnResults.cpp - every returned buffer freshly allocated ----------===//
 
 #include "fuse/Conversion/Passes.h"
+#include "fuse/Dialect/Fuse/IR/FuseDialect.h"
 #include "fuse/Dialect/Fuse/Utils/Kernel.h"
 
 namespace fuse {
@@ -33,8 +34,8 @@ struct FuseOwnResultsPass : fuse::impl::FuseOwnResultsBase<FuseOwnResultsPass> {
           memref::CopyOp::create(b, ret.getLoc(), value, alloc);
           operand.set(alloc);
         }
-        alloc->setAttr(fuse::kResultAttrName,
-                       b.getI64IntegerAttr(operand.getOperandNumber()));
+        fuse::FuseDialect::ResultAttrHelper(b.getContext())
+            .setAttr(alloc, b.getI64IntegerAttr(operand.getOperandNumber()));
       }
     });
   }

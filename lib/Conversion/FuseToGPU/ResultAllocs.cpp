@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fuse/Conversion/Passes.h"
+#include "fuse/Dialect/Fuse/IR/FuseDialect.h"
 #include "fuse/Dialect/Fuse/Utils/Kernel.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
@@ -31,7 +32,8 @@ struct ResultAllocLowering : ConvertOpToLLVMPattern<memref::AllocOp> {
   LogicalResult
   matchAndRewrite(memref::AllocOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto index = op->getAttrOfType<IntegerAttr>(fuse::kResultAttrName);
+    IntegerAttr index =
+        fuse::FuseDialect::ResultAttrHelper(getContext()).getAttr(op);
     MemRefType type = op.getType();
     if (!index || !isConvertibleAndHasIdentityMaps(type))
       return failure();
@@ -66,8 +68,9 @@ struct FuseResultAllocsPass
     patterns.add<ResultAllocLowering>(converter);
     ConversionTarget target(getContext());
     target.addLegalDialect<LLVM::LLVMDialect>();
-    target.markUnknownOpDynamicallyLegal([](Operation *op) {
-      return !isa<memref::AllocOp>(op) || !op->hasAttr(fuse::kResultAttrName);
+    fuse::FuseDialect::ResultAttrHelper result(&getContext());
+    target.markUnknownOpDynamicallyLegal([&](Operation *op) {
+      return !isa<memref::AllocOp>(op) || !result.isAttrPresent(op);
     });
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))

@@ -680,7 +680,8 @@ struct ElementwiseLowering : OpConversionPattern<OpTy> {
           linalg::YieldOp::create(b, bodyLoc, result);
         });
     StringRef name = op->getName().stripDialect();
-    generic->setAttr(kOpsAttrName, rewriter.getStrArrayAttr({name}));
+    FuseDialect::OpsAttrHelper(rewriter.getContext())
+        .setAttr(generic, rewriter.getStrArrayAttr({name}));
     rewriter.replaceOp(op, generic.getResults());
     return success();
   }

@@ -8,9 +8,6 @@
 
 namespace fuse {
 
-/// Name of the attribute on a generic that lists its source fuse ops.
-inline constexpr llvm::StringLiteral kOpsAttrName = "fuse.ops";
-
 /// Where the dynamic sizes of fuse values come from: one SSA index value
 /// per size, created by the pass before the patterns run.
 class DynamicSizes {

@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fuse/Conversion/FuseToLinalg/FuseToLinalg.h"
+#include "fuse/Dialect/Fuse/IR/FuseDialect.h"
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"
 #include "fuse/Dialect/Fuse/Utils/Kernel.h"
 
@@ -272,9 +272,10 @@ void fuseGroup(ArrayRef<linalg::GenericOp> group) {
   OpBuilder builder(last);
   SmallVector<Location> locs;
   SmallVector<Attribute> names;
+  FuseDialect::OpsAttrHelper ops(last.getContext());
   for (linalg::GenericOp op : group) {
     locs.push_back(op.getLoc());
-    if (auto opNames = op->getAttrOfType<ArrayAttr>(kOpsAttrName))
+    if (ArrayAttr opNames = ops.getAttr(op))
       llvm::append_range(names, opNames);
   }
   SmallVector<Type> resultTypes;
@@ -313,7 +314,7 @@ void fuseGroup(ArrayRef<linalg::GenericOp> group) {
         linalg::YieldOp::create(b, bodyLoc, yielded);
       });
   if (!names.empty())
-    fused->setAttr(kOpsAttrName, builder.getArrayAttr(names));
+    ops.setAttr(fused, builder.getArrayAttr(names));
   for (auto [result, replacement] : llvm::zip(outputs, fused.getResults()))
     result.replaceAllUsesWith(replacement);
   for (linalg::GenericOp op : llvm::reverse(group))
@@ -321,7 +322,7 @@ void fuseGroup(ArrayRef<linalg::GenericOp> group) {
 }
 
 std::string opName(linalg::GenericOp op) {
-  auto names = op->getAttrOfType<ArrayAttr>(kOpsAttrName);
+  ArrayAttr names = FuseDialect::OpsAttrHelper(op.getContext()).getAttr(op);
   if (!names || names.empty())
     return "linalg.generic";
   std::string text = "'fuse.";

@@ -1,6 +1,6 @@
 //===- NameKernels.cpp - name kernels after their ops --------------------===//
 
-#include "fuse/Conversion/FuseToLinalg/FuseToLinalg.h"
+#include "fuse/Dialect/Fuse/IR/FuseDialect.h"
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"
 
 namespace fuse {
@@ -20,8 +20,10 @@ struct FuseNameKernelsPass
     : fuse::impl::FuseNameKernelsBase<FuseNameKernelsPass> {
   void runOnOperation() override {
     unsigned counter = 0;
+    FuseDialect::OpsAttrHelper ops(&getContext());
+    FuseDialect::KernelAttrHelper kernel(&getContext());
     getOperation().walk([&](linalg::GenericOp op) {
-      auto names = op->getAttrOfType<ArrayAttr>(kOpsAttrName);
+      ArrayAttr names = ops.getAttr(op);
       if (!names || names.empty())
         return;
       std::string name = names.size() > 1 ? "fused_" : "";
@@ -30,7 +32,7 @@ struct FuseNameKernelsPass
       if (names.size() > kMaxNamedOps)
         name += "plus" + std::to_string(names.size() - kMaxNamedOps) + "_";
       name += std::to_string(counter++);
-      op->setAttr(kKernelAttrName, StringAttr::get(&getContext(), name));
+      kernel.setAttr(op, StringAttr::get(&getContext(), name));
     });
   }
 };

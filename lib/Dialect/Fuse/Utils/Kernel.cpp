@@ -38,6 +38,17 @@ bool fuse::isElementwiseKernel(linalg::GenericOp op) {
   return true;
 }
 
+SmallVector<OpOperand *> fuse::trafficOperands(linalg::GenericOp op) {
+  SmallVector<OpOperand *> operands;
+  llvm::SmallDenseSet<Value> read;
+  for (OpOperand *input : op.getDpsInputOperands())
+    if (read.insert(input->get()).second)
+      operands.push_back(input);
+  for (OpOperand &init : op.getDpsInitsMutable())
+    operands.push_back(&init);
+  return operands;
+}
+
 int64_t fuse::storageBytes(Type type) {
   return std::max<int64_t>(
       1, getElementTypeOrSelf(type).getIntOrFloatBitWidth() / 8);

@@ -24,6 +24,22 @@ def Fuse_Dialect : Dialect {
   }];
   let cppNamespace = "::fuse";
   let hasConstantMaterializer = 1;
+  // The attributes fuse's passes put on other dialects' ops, each a
+  // contract between passes (FuseDialect::<Name>AttrHelper):
+  //  - `fuse.ops` on a linalg.generic: the fuse ops it computes, in order
+  //    (convert-fuse-to-linalg, fuse-elementwise-fusion);
+  //  - `fuse.kernel` on a linalg.generic: its kernel's name
+  //    (fuse-name-kernels), which the launch and gpu.func take;
+  //  - `fuse.kernels` on the module: the kernels' names in launch order
+  //    (fuse-map-to-gpu), which profile records index;
+  //  - `fuse.result` on a memref.alloc: the function result it is
+  //    (fuse-own-results, for fuse-result-allocs).
+  let discardableAttrs = (ins
+    "::mlir::ArrayAttr":$ops,
+    "::mlir::StringAttr":$kernel,
+    "::mlir::ArrayAttr":$kernels,
+    "::mlir::IntegerAttr":$result
+  );
 }
 
 //===----------------------------------------------------------------------===//

@@ -10,9 +10,6 @@
 
 namespace fuse {
 
-/// Name of the attribute holding a kernel's name on a generic.
-inline constexpr llvm::StringLiteral kKernelAttrName = "fuse.kernel";
-
 #define GEN_PASS_DECL
 #include "fuse/Dialect/Fuse/Transforms/Passes.h.inc"
 

@@ -24,6 +24,14 @@ inline constexpr int64_t kMaxVectorAlignment = 16;
 /// occupies in memory; i1 is stored as a byte.
 int64_t storageBytes(mlir::Type type);
 
+/// The operands of `op` whose bytes one run of the kernel moves, each
+/// counted once in full: every distinct input (read once, however often
+/// the body uses it) and every output (written once, also when it
+/// overwrites an input in place). The report's bytes and the profile's
+/// (fuse-map-to-gpu's `bytes` of each launch) both follow it.
+llvm::SmallVector<mlir::OpOperand *>
+trafficOperands(mlir::linalg::GenericOp op);
+
 /// True for the math functions that are not correctly rounded (exp, log,
 /// powf, sin, cos, tanh, erf): each target computes them its own way (the
 /// C library on the CPU, libdevice on the GPU), so the value of one on a
@@ -31,13 +39,10 @@ int64_t storageBytes(mlir::Type type);
 /// it. Nothing folds them at compile time (fuse-canonicalize).
 bool isTargetMath(mlir::Operation *op);
 
-/// The attribute (an i64 index) that fuse-own-results puts on the
-/// allocation of each result of a function, and the runtime function that
-/// the cpu target calls for that allocation instead of malloc (see
-/// fuse-result-allocs): `void *fuse_result_alloc(int64_t index, int64_t
-/// bytes)`, which returns the caller's buffer for the result when it gave
-/// one (`out=`).
-inline constexpr llvm::StringLiteral kResultAttrName = "fuse.result";
+/// The runtime function that the cpu target calls for the allocation of a
+/// function's result (`fuse.result`, see fuse-result-allocs) instead of
+/// malloc: `void *fuse_result_alloc(int64_t index, int64_t bytes)`, which
+/// returns the caller's buffer for the result when it gave one (`out=`).
 inline constexpr llvm::StringLiteral kResultAllocFunction = "fuse_result_alloc";
 
 } // namespace fuse
