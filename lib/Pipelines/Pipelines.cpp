@@ -4,6 +4,7 @@
 
 #include "fuse/Conversion/Passes.h"
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"
+#include "fuse/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"

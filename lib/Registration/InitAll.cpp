@@ -15,6 +15,7 @@
 #include "fuse/Dialect/Fuse/IR/FuseDialect.h"
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"
 #include "fuse/Pipelines/Pipelines.h"
+#include "fuse/Transforms/Passes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -219,5 +220,6 @@ void fuse::registerAllPasses() {
 
   fuse::registerFuseConversionPasses();
   fuse::registerFusePasses();
+  fuse::registerFuseLinalgPasses();
   fuse::registerPipelines();
 }

@@ -25,7 +25,6 @@
 
 #include "fuse/Conversion/Passes.h"
 #include "fuse/Dialect/Fuse/IR/FuseDialect.h"
-#include "fuse/Dialect/Fuse/Transforms/Passes.h"
 #include "fuse/Dialect/Fuse/Utils/Kernel.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -5,49 +5,6 @@
 
 include "mlir/Pass/PassBase.td"
 
-def FuseElementwiseFusion
-    : Pass<"fuse-elementwise-fusion", "mlir::func::FuncOp"> {
-  let summary = "Fuse every connected elementwise region into one generic";
-  let description = [{
-    Groups the elementwise `linalg.generic`s (on tensors) of a function into
-    kernels and rewrites each group as ONE generic:
-
-    - a producer is fused into every consumer that reads its result over the
-      same iteration space, however many there are: its value is computed
-      inside the kernel and only written to memory when something outside
-      the kernel also needs it (a function result, another kernel);
-    - a group with several outside uses yields several results (a
-      multi-result kernel), and each distinct input is read once per element;
-    - with `horizontal` (the default), independent groups over the same
-      iteration space are merged too, as torch.compile does.
-
-    A consumer that broadcasts a producer's result iterates over a different
-    space, so the two stay apart; so do merges that would create a cycle
-    through an op outside the kernel. With `remarks`, each producer/consumer
-    pair that was not fused gets a remark at the consumer saying why, with a
-    note at the producer.
-  }];
-  let options = [
-    Option<"horizontal", "horizontal", "bool", /*default=*/"true",
-           "Also merge independent groups over the same iteration space">,
-    Option<"remarks", "remarks", "bool", /*default=*/"false",
-           "Emit a remark for each producer/consumer pair left unfused">,
-  ];
-  let dependentDialects = ["mlir::linalg::LinalgDialect"];
-}
-
-def FuseNameKernels : Pass<"fuse-name-kernels", "mlir::ModuleOp"> {
-  let summary = "Name every kernel after the ops it computes";
-  let description = [{
-    Sets `fuse.kernel` on every generic that came from fuse ops, numbering
-    kernels in program order across the module: `fused_add_relu_0` for a
-    kernel of several ops, `add_1` for a kernel of one op (eager mode). Names
-    list at most five ops; a longer kernel ends in `_plusN` for the N ops not
-    listed (`fused_add_mul_exp_tanh_sub_plus3_2`). The same program always
-    gets the same names.
-  }];
-}
-
 def FuseFoldReluRelu : Pass<"fuse-fold-relu-relu", "mlir::func::FuncOp"> {
   let summary = "Fold relu(relu(x)) into relu(x)";
   let description = [{

@@ -8,8 +8,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "fuse/Dialect/Fuse/IR/FuseDialect.h"
-#include "fuse/Dialect/Fuse/Transforms/Passes.h"
 #include "fuse/Dialect/Fuse/Utils/Kernel.h"
+#include "fuse/Transforms/Passes.h"
 
 #include "mlir/Analysis/TopologicalSortUtils.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -18,7 +18,7 @@
 
 namespace fuse {
 #define GEN_PASS_DEF_FUSEELEMENTWISEFUSION
-#include "fuse/Dialect/Fuse/Transforms/Passes.h.inc"
+#include "fuse/Transforms/Passes.h.inc"
 } // namespace fuse
 
 using namespace mlir;

@@ -1,11 +1,11 @@
 //===- NameKernels.cpp - name kernels after their ops --------------------===//
 
 #include "fuse/Dialect/Fuse/IR/FuseDialect.h"
-#include "fuse/Dialect/Fuse/Transforms/Passes.h"
+#include "fuse/Transforms/Passes.h"
 
 namespace fuse {
 #define GEN_PASS_DEF_FUSENAMEKERNELS
-#include "fuse/Dialect/Fuse/Transforms/Passes.h.inc"
+#include "fuse/Transforms/Passes.h.inc"
 } // namespace fuse
 
 using namespace mlir;
