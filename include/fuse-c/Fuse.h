@@ -17,7 +17,7 @@
 extern "C" {
 #endif
 
-/* Element types, in this order. */
+/* Element types, in this order (include/fuse/Runtime/DTypes.def). */
 enum {
   FUSE_F16 = 0,
   FUSE_BF16 = 1,
@@ -38,6 +38,10 @@ enum { FUSE_TARGET_CPU = 0, FUSE_TARGET_CUDA = 1, FUSE_TARGET_AUTO = 2 };
 
 /* FUSE_MAX_RANK, for languages that do not read this header. */
 int32_t fuse_max_rank(void);
+
+/* The MLIR spelling of element type `code` ("f16", ..., "i1"), or NULL past
+ * the last one: the codes, for languages that do not read this header. */
+const char *fuse_dtype_spelling(int32_t code);
 
 /* A host array: row-major data of `dtype` with `rank` dimensions. */
 typedef struct {

@@ -184,6 +184,18 @@ extern "C" void fuse_destroy(fuse_program *program) { delete program; }
 
 extern "C" int32_t fuse_max_rank(void) { return FUSE_MAX_RANK; }
 
+// The C header's codes are DTypes.def's order.
+#define FUSE_DTYPE(ENUM, C, MLIR, NUMPY, BYTES, NPY)                           \
+  static_assert(FUSE_##C == static_cast<int>(fuse::DType::ENUM),               \
+                "FUSE_" #C " is not DType::" #ENUM);
+#include "fuse/Runtime/DTypes.def"
+
+extern "C" const char *fuse_dtype_spelling(int32_t code) {
+  if (code < 0 || code >= fuse::kNumDTypes)
+    return nullptr;
+  return fuse::detail::kDTypeInfo[code].spelling;
+}
+
 extern "C" int32_t fuse_program_target(const fuse_program *program) {
   return program->executable->target() == fuse::Target::CUDA ? FUSE_TARGET_CUDA
                                                              : FUSE_TARGET_CPU;
@@ -217,7 +229,7 @@ static bool toOperands(const fuse_array *inputs, int32_t numInputs,
                        char **error, llvm::StringRef what = "input") {
   for (int32_t i = 0; i < numInputs; ++i) {
     const fuse_array &input = inputs[i];
-    if (input.dtype < FUSE_F16 || input.dtype > FUSE_BOOL) {
+    if (input.dtype < 0 || input.dtype >= fuse::kNumDTypes) {
       setError(error, what.str() + " " + std::to_string(i) +
                           " has unknown dtype " + std::to_string(input.dtype));
       return false;

@@ -40,43 +40,10 @@
 using namespace mlir;
 using namespace fuse;
 
-Type fuse::toMLIRType(DType dtype, MLIRContext *context) {
-  Builder b(context);
-  switch (dtype) {
-  case DType::F16:
-    return b.getF16Type();
-  case DType::BF16:
-    return b.getBF16Type();
-  case DType::F32:
-    return b.getF32Type();
-  case DType::F64:
-    return b.getF64Type();
-  case DType::I32:
-    return b.getI32Type();
-  case DType::I64:
-    return b.getI64Type();
-  case DType::Bool:
-    return b.getI1Type();
-  }
-  llvm_unreachable("unknown dtype");
-}
-
 std::optional<DType> fuse::fromMLIRType(Type type) {
-  if (type.isF16())
-    return DType::F16;
-  if (type.isBF16())
-    return DType::BF16;
-  if (type.isF32())
-    return DType::F32;
-  if (type.isF64())
-    return DType::F64;
-  if (type.isInteger(32))
-    return DType::I32;
-  if (type.isInteger(64))
-    return DType::I64;
-  if (type.isInteger(1))
-    return DType::Bool;
-  return std::nullopt;
+  std::string text;
+  llvm::raw_string_ostream(text) << type;
+  return dtypeFromSpelling(text);
 }
 
 std::string TensorSpec::str() const {
@@ -352,8 +319,7 @@ Executable::lower(ModuleOp module, const RunOptions &options,
       return llvm::createStringError(
           "@" + executable->entryName + " " + what.str() + " " +
           std::to_string(index) + " has type " + text +
-          "; fuse-run takes ranked tensors of f16, bf16, f32, f64, i32, i64 "
-          "or i1");
+          "; fuse-run takes ranked tensors of " + dtypeSpellings());
     }
     if (tensor.getRank() > static_cast<int64_t>(kMaxRank))
       return llvm::createStringError(

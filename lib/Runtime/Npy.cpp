@@ -37,31 +37,8 @@ static_assert(llvm::sys::IsLittleEndianHost,
 static constexpr StringRef kMagic("\x93NUMPY", 6);
 
 //===----------------------------------------------------------------------===//
-// DType and HostArray
+// HostArray
 //===----------------------------------------------------------------------===//
-
-namespace {
-struct DTypeInfo {
-  StringRef name;
-  size_t size;
-  /// What writeNpy writes: bfloat16, which numpy lacks, is widened to float32.
-  StringRef writtenDescr;
-};
-} // namespace
-
-static const DTypeInfo &info(DType dtype) {
-  // In the order of the enumerators.
-  static const DTypeInfo table[] = {
-      {"float16", 2, "<f2"}, {"bfloat16", 2, "<f4"}, {"float32", 4, "<f4"},
-      {"float64", 8, "<f8"}, {"int32", 4, "<i4"},    {"int64", 8, "<i8"},
-      {"bool", 1, "|b1"},
-  };
-  return table[static_cast<size_t>(dtype)];
-}
-
-StringRef fuse::dtypeName(DType dtype) { return info(dtype).name; }
-
-size_t fuse::dtypeSize(DType dtype) { return info(dtype).size; }
 
 /// The element count of `shape`, or std::nullopt when a dimension is negative
 /// or the size in bytes of such an array would not fit in int64_t and size_t.
@@ -509,7 +486,7 @@ llvm::Error fuse::writeNpy(StringRef path, const HostArray &array) {
   llvm::raw_fd_ostream os(path, ec);
   if (ec)
     return llvm::createFileError(path, ec);
-  os << makeHeader(info(array.dtype()).writtenDescr, array.shape());
+  os << makeHeader(dtypeWrittenDescr(array.dtype()), array.shape());
   if (array.dtype() == DType::BF16) {
     // bfloat16 is the upper half of a float32: widening is exact.
     const uint16_t *bits = static_cast<const uint16_t *>(array.data());

@@ -12,6 +12,8 @@ import json
 import os
 import threading
 
+from . import _dtypes
+
 LIBRARY_NAME = "libfuse_capi.so"
 
 TARGETS = {"cpu": 0, "cuda": 1, "auto": 2}
@@ -75,6 +77,7 @@ def _declare(lib, Array):
     prog = ctypes.c_void_p
     sigs = {
         "fuse_max_rank": (ctypes.c_int32, []),
+        "fuse_dtype_spelling": (ctypes.c_char_p, [ctypes.c_int32]),
         "fuse_compile": (prog, [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int32,
                                 ctypes.c_int32, c_char_pp]),
         "fuse_destroy": (None, [prog]),
@@ -139,6 +142,10 @@ def lib():
                 except (OSError, AttributeError) as e:
                     tried.append(f"  {path} ({e})")
                     continue
+                spellings = []
+                while (code := loaded.fuse_dtype_spelling(len(spellings))):
+                    spellings.append(code.decode())
+                _dtypes.check_codes(spellings)
                 loaded.fuse_path = path
                 MAX_RANK, Array = max_rank, _array_type(max_rank)
                 _lib = loaded

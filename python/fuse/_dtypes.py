@@ -61,6 +61,18 @@ def from_enum(code):
     return _BY_ENUM[code]
 
 
+def check_codes(spellings):
+    """Raises RuntimeError unless `spellings`, the library's element types by
+    C API code (fuse_dtype_spelling, from include/fuse/Runtime/DTypes.def),
+    are this table's."""
+    mine = [name for name, _ in sorted(_INFO.items(), key=lambda i: i[1][0])]
+    if list(spellings) != mine:
+        raise RuntimeError(
+            f"libfuse_capi.so numbers its element types {list(spellings)}, the "
+            f"fuse package {mine}: the library and the package come from "
+            "different versions of fuse; rebuild, or use matching ones")
+
+
 def to_numpy(name):
     """numpy dtype of a fuse element type; TypeError for bf16."""
     dtype = _INFO[name][1]

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import fuse
-from fuse import _capi
+from fuse import _capi, _dtypes
 from conftest import assert_same
 
 
@@ -99,3 +99,18 @@ def test_entry_with_or_without_at(entry):
     x = np.array([-1.5, 2.0], np.float32)
     (y,) = fuse.compile(_SEVERAL, entry=entry, target="cpu")(x)
     assert_same(y, np.abs(x))
+
+
+def test_element_types_are_the_libraries():
+    # The library numbers its element types by include/fuse/Runtime/DTypes.def
+    # (fuse_dtype_spelling); the package's table is checked against it when
+    # the library loads, and a different order is an error that says so.
+    lib = _capi.lib()
+    spellings = []
+    while (code := lib.fuse_dtype_spelling(len(spellings))):
+        spellings.append(code.decode())
+    assert spellings == ["f16", "bf16", "f32", "f64", "i32", "i64", "i1"]
+    assert lib.fuse_dtype_spelling(-1) is None
+    _dtypes.check_codes(spellings)
+    with pytest.raises(RuntimeError, match="different versions of fuse"):
+        _dtypes.check_codes(spellings[1:] + spellings[:1])

@@ -177,8 +177,8 @@ private:
   int threadCount = 1;
 };
 
-/// The element type of `dtype` in `context`, and back.
-mlir::Type toMLIRType(DType dtype, mlir::MLIRContext *context);
+/// The DType of an MLIR element type, if fuse runs it (its spelling is one
+/// of DTypes.def's).
 std::optional<DType> fromMLIRType(mlir::Type type);
 
 } // namespace fuse

@@ -17,6 +17,8 @@
 #ifndef FUSE_RUNTIME_NPY_H
 #define FUSE_RUNTIME_NPY_H
 
+#include "fuse/Runtime/DTypes.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -28,14 +30,6 @@
 #include <vector>
 
 namespace fuse {
-
-enum class DType { F16, BF16, F32, F64, I32, I64, Bool };
-
-/// The numpy name of a dtype: "float16", "bfloat16", "float32", ...
-llvm::StringRef dtypeName(DType dtype);
-
-/// Bytes per element.
-size_t dtypeSize(DType dtype);
 
 /// A host array: shape, dtype and zero-initialized, 64-byte aligned storage in
 /// row-major (C) order. Move-only. The storage is never null, even for an array

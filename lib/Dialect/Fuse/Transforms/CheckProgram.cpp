@@ -2,6 +2,7 @@
 
 #include "fuse/Dialect/Fuse/IR/FuseDialect.h"
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"
+#include "fuse/Runtime/DTypes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -15,14 +16,14 @@ using namespace mlir;
 
 namespace {
 
+/// A ranked tensor of one of fuse's element types (DTypes.def).
 bool isFuseTensor(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor)
     return false;
-  Type element = tensor.getElementType();
-  return element.isF16() || element.isBF16() || element.isF32() ||
-         element.isF64() || element.isInteger(32) || element.isInteger(64) ||
-         element.isInteger(1);
+  std::string element;
+  llvm::raw_string_ostream(element) << tensor.getElementType();
+  return fuse::dtypeFromSpelling(element).has_value();
 }
 
 LogicalResult checkSignature(func::FuncOp function) {
@@ -32,8 +33,8 @@ LogicalResult checkSignature(func::FuncOp function) {
         return function.emitError()
                << "@" << function.getSymName() << " " << what << " " << index
                << " has type " << type
-               << "; fuse functions take and return ranked tensors of f16, "
-                  "bf16, f32, f64, i32, i64 or i1";
+               << "; fuse functions take and return ranked tensors of "
+               << fuse::dtypeSpellings();
     return success();
   };
   return success(succeeded(check(function.getArgumentTypes(), "argument")) &&
