@@ -39,6 +39,11 @@ enum { FUSE_TARGET_CPU = 0, FUSE_TARGET_CUDA = 1, FUSE_TARGET_AUTO = 2 };
 /* FUSE_MAX_RANK, for languages that do not read this header. */
 int32_t fuse_max_rank(void);
 
+/* The byte alignment that fuse's kernels assume of the data of every array
+ * of more than one number (not bool): arrays in device memory must have it;
+ * host arrays without it are read through an aligned copy. */
+int32_t fuse_alignment(void);
+
 /* The MLIR spelling of element type `code` ("f16", ..., "i1"), or NULL past
  * the last one: the codes, for languages that do not read this header. */
 const char *fuse_dtype_spelling(int32_t code);

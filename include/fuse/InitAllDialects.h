@@ -9,10 +9,11 @@ class DialectRegistry;
 
 namespace fuse {
 
-/// Adds the fuse dialect, every upstream dialect and their extensions
-/// (bufferization and translation interfaces) to `registry`.
-/// The fuse dialect and the upstream dialects, interfaces and LLVM IR
-/// translations that fuse's pipelines use.
+/// Adds to `registry` the fuse dialect and the upstream dialects that fuse's
+/// pipelines use (not every upstream dialect), with the external interface
+/// models those pipelines need: bufferization, buffer deallocation, value
+/// bounds, tiling, convert-to-llvm and the NVVM target, and the LLVM IR
+/// translations (registerLLVMIRTranslations).
 void registerAllDialects(mlir::DialectRegistry &registry);
 
 /// Translations to LLVM IR of what the pipelines produce: builtin, LLVM,

@@ -2,6 +2,7 @@
 
 #include "fuse-c/Fuse.h"
 
+#include "fuse/Dialect/Fuse/Utils/Kernel.h"
 #include "fuse/InitAllDialects.h"
 #include "fuse/Pipelines/Pipelines.h"
 #include "fuse/Report/Graph.h"
@@ -183,6 +184,8 @@ extern "C" fuse_program *fuse_compile(const char *mlirText, const char *entry,
 extern "C" void fuse_destroy(fuse_program *program) { delete program; }
 
 extern "C" int32_t fuse_max_rank(void) { return FUSE_MAX_RANK; }
+
+extern "C" int32_t fuse_alignment(void) { return fuse::kMaxVectorAlignment; }
 
 // The C header's codes are DTypes.def's order.
 #define FUSE_DTYPE(ENUM, C, MLIR, NUMPY, BYTES, NPY)                           \

@@ -45,9 +45,11 @@ def _array_type(max_rank):
 
 
 def __getattr__(name):
-    # MAX_RANK (the C API's FUSE_MAX_RANK) and Array, whose layout depends on
-    # it, come from the library: they are defined when it is loaded.
-    if name in ("MAX_RANK", "Array"):
+    # MAX_RANK (the C API's FUSE_MAX_RANK), Array, whose layout depends on
+    # it, and ALIGNMENT (fuse_alignment: the byte alignment the kernels assume
+    # of the data of arrays of more than one number) come from the library:
+    # they are defined when it is loaded.
+    if name in ("MAX_RANK", "Array", "ALIGNMENT"):
         lib()
         return globals()[name]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -77,6 +79,7 @@ def _declare(lib, Array):
     prog = ctypes.c_void_p
     sigs = {
         "fuse_max_rank": (ctypes.c_int32, []),
+        "fuse_alignment": (ctypes.c_int32, []),
         "fuse_dtype_spelling": (ctypes.c_char_p, [ctypes.c_int32]),
         "fuse_compile": (prog, [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int32,
                                 ctypes.c_int32, c_char_pp]),
@@ -124,7 +127,7 @@ def _preload_libgcc():
 
 def lib():
     """The loaded library; LibraryNotFoundError says where it looked."""
-    global _lib, MAX_RANK, Array
+    global _lib, MAX_RANK, Array, ALIGNMENT
     with _lib_lock:
         if _lib is None:
             _preload_libgcc()
@@ -148,6 +151,7 @@ def lib():
                 _dtypes.check_codes(spellings)
                 loaded.fuse_path = path
                 MAX_RANK, Array = max_rank, _array_type(max_rank)
+                ALIGNMENT = loaded.fuse_alignment()
                 _lib = loaded
                 break
             else:

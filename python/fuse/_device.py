@@ -27,11 +27,6 @@ DLPACK_CUDA = 2
 # The CUstream handle of the legacy default stream, valid in any context.
 STREAM_LEGACY = 1
 
-# fuse's kernels load and store numbers (not bools) 16 bytes at a time, at
-# addresses they assume aligned: fresh allocations are, views at an offset
-# may not be.
-ALIGNMENT = 16
-
 _CONTIGUOUS_HINT = ("make it contiguous first (x.contiguous() in PyTorch, "
                     "cupy.ascontiguousarray(x) in CuPy): fuse does not copy GPU arrays")
 
@@ -220,16 +215,19 @@ def device_input(value, what):
 
 
 def needs_alignment(dtype, shape):
-    """Whether an array's data must be ALIGNMENT-aligned: numbers, more than
-    one of them (a single one is read as a scalar)."""
+    """Whether an array's data must be _capi.ALIGNMENT-aligned (the kernels
+    load and store numbers that many bytes at a time, at addresses they
+    assume aligned: fresh allocations are, views at an offset may not be):
+    numbers, more than one of them (a single one is read as a scalar)."""
     return dtype != "i1" and int(np.prod(shape, dtype=np.int64)) > 1
 
 
 def _checked(arg, what):
-    if arg.data % ALIGNMENT and needs_alignment(arg.dtype, arg.shape):
-        raise TypeError(f"fuse: {what}'s data at {arg.data:#x} is not {ALIGNMENT}-byte "
+    alignment = _capi.ALIGNMENT
+    if arg.data % alignment and needs_alignment(arg.dtype, arg.shape):
+        raise TypeError(f"fuse: {what}'s data at {arg.data:#x} is not {alignment}-byte "
                         f"aligned (a view that starts at an offset, such as x[1:]?); fuse's "
-                        f"kernels read {ALIGNMENT} bytes at a time from aligned addresses and "
+                        f"kernels read {alignment} bytes at a time from aligned addresses and "
                         f"do not copy GPU arrays: pass a copy (x.clone() in PyTorch, x.copy() "
                         f"in CuPy)")
     return arg

@@ -94,14 +94,14 @@ def check_one_side(arguments):
 
 
 def prepare(array, index):
-    """A C-contiguous, native-byte-order, aligned (_device.ALIGNMENT) copy of
+    """A C-contiguous, native-byte-order, aligned (_capi.ALIGNMENT) copy of
     `array` when it is not one already, and its fuse dtype."""
     dtype = _dtypes.from_numpy(array.dtype, what=f"argument {index}")
     if not array.dtype.isnative:
         array = array.astype(array.dtype.newbyteorder("="))
     if not array.flags.c_contiguous:
         array = np.ascontiguousarray(array)
-    if array.ctypes.data % _device.ALIGNMENT and _device.needs_alignment(dtype, array.shape):
+    if array.ctypes.data % _capi.ALIGNMENT and _device.needs_alignment(dtype, array.shape):
         # A view at an offset (x[1:]): the library reads arrays in place.
         array = array.copy()
     return array, dtype

@@ -114,3 +114,19 @@ def test_element_types_are_the_libraries():
     _dtypes.check_codes(spellings)
     with pytest.raises(RuntimeError, match="different versions of fuse"):
         _dtypes.check_codes(spellings[1:] + spellings[:1])
+
+
+def test_alignment_is_the_libraries():
+    # The byte alignment the kernels assume (fuse_alignment, the compiler's
+    # kMaxVectorAlignment): a numpy view one element in is copied to an
+    # aligned array before the run, and the result is the same.
+    assert _capi.ALIGNMENT == _capi.lib().fuse_alignment() == 16
+    base = np.arange(9, dtype=np.float32)
+    view = base[1:]
+    assert view.ctypes.data % _capi.ALIGNMENT
+
+    @fuse.jit
+    def double(x):
+        return x + x
+
+    assert_same(double(view), view + view)
