@@ -135,22 +135,6 @@ def _free_buffer(lib, ptr):
         lib.fuse_free_buffer(ptr)
 
 
-_TRIVIAL = "func.func @fuse_clear_error(%a: tensor<f32>) -> tensor<f32> {\n  return %a : tensor<f32>\n}\n"
-
-
-def _clear_runtime_error(lib):
-    # A failed CUDA start-up for target 'cuda' leaves the runtime's error set,
-    # and every later compile in the process fails with it. Compiling for
-    # 'auto' clears it (the C API does that when it falls back to the CPU).
-    error = ctypes.c_void_p()
-    handle = lib.fuse_compile(_TRIVIAL.encode(), None, _capi.TARGETS["auto"], 1,
-                              ctypes.byref(error))
-    if handle:
-        lib.fuse_destroy(handle)
-    else:
-        _capi.take_string(error.value)
-
-
 class Program:
     """One function of a fuse program, compiled for a target.
 
@@ -170,11 +154,10 @@ class Program:
         # Compiling touches the runtime's global state (CUDA start-up, its
         # error), as runs do.
         with _capi.run_lock:
+            # fuse_compile clears an earlier compile's runtime error itself.
             handle = self._lib.fuse_compile(text.encode(), (entry or "").encode(),
                                             _capi.TARGETS[target], 1 if fusion else 0,
                                             ctypes.byref(error))
-            if not handle and target == "cuda":
-                _clear_runtime_error(self._lib)
         if not handle:
             _capi.check_error(error, "fuse_compile")
         self._handle = handle

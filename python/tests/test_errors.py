@@ -257,8 +257,8 @@ def test_cuda_target_without_a_gpu():
 
 
 def test_cpu_compiles_after_a_failed_cuda_compile():
-    # The runtime keeps a failed CUDA start-up's error; the package clears
-    # it so that the next compile is not refused with it.
+    # The runtime keeps a failed CUDA start-up's error; fuse_compile clears
+    # it, so that the next compile is not refused with it.
     x = np.ones(2, np.float32)
     try:
         fuse.jit(add, target="cuda")(x, x)
