@@ -134,45 +134,33 @@ extern "C" fuse_program *fuse_compile(const char *mlirText, const char *entry,
   options.entry = entry ? entry : "";
   options.entryOption = "entry=";
   options.pipeline.fusion = fusion != 0;
-  // An earlier failure (a refused module, say) is not this compile's, and
-  // would hide the device from deviceInfo().
-  fuse::rt::clearError();
-  if (target == FUSE_TARGET_CPU) {
-    options.target = fuse::Target::CPU;
-  } else if (fuse::rt::initCuda()) {
-    options.target = fuse::Target::CUDA;
-    fuse::rt::DeviceInfo info = fuse::rt::deviceInfo();
-    options.pipeline.chip = "sm_" + std::to_string(info.computeMajor) +
-                            std::to_string(info.computeMinor);
-  } else if (target == FUSE_TARGET_CUDA) {
-    setError(error, fuse::rt::lastError());
-    fuse::rt::clearError();
+  fuse::TargetRequest request =
+      target == FUSE_TARGET_CPU    ? fuse::TargetRequest::CPU
+      : target == FUSE_TARGET_CUDA ? fuse::TargetRequest::CUDA
+                                   : fuse::TargetRequest::Auto;
+  llvm::Expected<fuse::Target> chosen =
+      fuse::chooseTarget(request, program->targetNote);
+  if (!chosen) {
+    setError(error, llvm::toString(chosen.takeError()));
     return nullptr;
-  } else {
-    program->targetNote = "no usable GPU (" + fuse::rt::lastError() +
-                          "); running on the CPU target";
-    fuse::rt::clearError();
-    options.target = fuse::Target::CPU;
+  }
+  options.target = *chosen;
+  if (options.target == fuse::Target::CUDA) {
+    llvm::Expected<std::string> chip = fuse::deviceChip();
+    if (!chip) {
+      setError(error, llvm::toString(chip.takeError()));
+      return nullptr;
+    }
+    options.pipeline.chip = *chip;
   }
   if (llvm::Error invalid = checkOptions(options.pipeline)) {
     setError(error, llvm::toString(std::move(invalid)));
     return nullptr;
   }
+  // A driver too old for the PTX, say: auto runs on the CPU, and says why.
   llvm::Expected<std::unique_ptr<fuse::Executable>> executable =
-      fuse::Executable::compile(*parsed.module, options);
-  // A driver too old for the PTX, say: auto runs on the CPU, and says why
-  // in the words of fuse-run's line.
-  if (!executable && target == FUSE_TARGET_AUTO && fuse::rt::kernelsRefused()) {
-    program->targetNote =
-        "the GPU cannot load the kernels (" +
-        llvm::StringRef(llvm::toString(executable.takeError()))
-            .split('\n')
-            .first.str() +
-        "); running on the CPU target";
-    fuse::rt::clearError();
-    options.target = fuse::Target::CPU;
-    executable = fuse::Executable::compile(*parsed.module, options);
-  }
+      fuse::compileForRequest(*parsed.module, options, request,
+                              program->targetNote);
   if (!executable) {
     setError(error, llvm::toString(executable.takeError()));
     return nullptr;

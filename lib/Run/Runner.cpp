@@ -902,3 +902,49 @@ Executable::runOnDevice(llvm::ArrayRef<Operand> inputs, uint64_t stream) {
   }
   return invoke(inputs);
 }
+
+llvm::Expected<Target> fuse::chooseTarget(TargetRequest request,
+                                          std::string &note) {
+  note.clear();
+  // An earlier failure (a refused module, say) is not this choice's, and
+  // would hide the device.
+  rt::clearError();
+  if (request == TargetRequest::CPU)
+    return Target::CPU;
+  if (rt::initCuda())
+    return Target::CUDA;
+  std::string why = rt::lastError();
+  rt::clearError();
+  if (request == TargetRequest::CUDA)
+    return llvm::createStringError(why);
+  note = "no usable GPU (" + why + "); running on the CPU target";
+  return Target::CPU;
+}
+
+llvm::Expected<std::string> fuse::deviceChip() {
+  rt::DeviceInfo info = rt::deviceInfo();
+  if (!rt::lastError().empty()) {
+    std::string why = rt::lastError();
+    rt::clearError();
+    return llvm::createStringError(why);
+  }
+  return "sm_" + std::to_string(info.computeMajor) +
+         std::to_string(info.computeMinor);
+}
+
+llvm::Expected<std::unique_ptr<Executable>>
+fuse::compileForRequest(ModuleOp module, RunOptions options,
+                        TargetRequest request, std::string &note) {
+  llvm::Expected<std::unique_ptr<Executable>> executable =
+      Executable::compile(module, options);
+  if (executable || request != TargetRequest::Auto || !rt::kernelsRefused())
+    return executable;
+  note = "the GPU cannot load the kernels (" +
+         llvm::StringRef(llvm::toString(executable.takeError()))
+             .split('\n')
+             .first.str() +
+         "); running on the CPU target";
+  rt::clearError();
+  options.target = Target::CPU;
+  return Executable::compile(module, options);
+}

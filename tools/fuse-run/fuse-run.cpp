@@ -66,15 +66,14 @@ static cl::list<std::string> outputFlags(
     "output",
     cl::desc("Write the results, in order, as .npy files (bf16 as float32)"),
     cl::value_desc("file.npy"), cl::cat(runCategory));
-enum class TargetFlag { Auto, CUDA, CPU };
-static cl::opt<TargetFlag> targetFlag(
+static cl::opt<TargetRequest> targetFlag(
     "target", cl::desc("Where to run"),
-    cl::values(clEnumValN(TargetFlag::Auto, "auto",
+    cl::values(clEnumValN(TargetRequest::Auto, "auto",
                           "the GPU when one is usable, else the CPU"),
-               clEnumValN(TargetFlag::CUDA, "cuda", "the GPU"),
-               clEnumValN(TargetFlag::CPU, "cpu",
+               clEnumValN(TargetRequest::CUDA, "cuda", "the GPU"),
+               clEnumValN(TargetRequest::CPU, "cpu",
                           "the same kernels as host loops")),
-    cl::init(TargetFlag::Auto), cl::cat(runCategory));
+    cl::init(TargetRequest::Auto), cl::cat(runCategory));
 enum class Fusion { On, Off };
 static cl::opt<Fusion>
     fusionFlag("fusion",
@@ -762,27 +761,21 @@ int main(int argc, char **argv) {
   options.pipeline.fusion = fusionFlag == Fusion::On;
   options.pipeline.blockSize = blockSizeFlag;
   options.threads = threadsFlag();
-  if (targetFlag == TargetFlag::CPU) {
-    options.target = Target::CPU;
-  } else if (rt::initCuda()) {
-    options.target = Target::CUDA;
-  } else if (targetFlag == TargetFlag::CUDA) {
-    return fail(rt::lastError());
-  } else {
-    llvm::errs() << "fuse-run: no usable GPU (" << rt::lastError()
-                 << "); running on the CPU target\n";
-    rt::clearError();
-    options.target = Target::CPU;
-  }
+  std::string note;
+  llvm::Expected<Target> chosen = chooseTarget(targetFlag, note);
+  if (!chosen)
+    return fail(llvm::toString(chosen.takeError()));
+  if (!note.empty())
+    llvm::errs() << "fuse-run: " << note << "\n";
+  options.target = *chosen;
   options.pipeline.optLevel = optLevelFlag;
   if (!chipFlag.empty()) {
     options.pipeline.chip = chipFlag;
   } else if (options.target == Target::CUDA) {
-    rt::DeviceInfo info = rt::deviceInfo();
-    if (!rt::lastError().empty())
-      return fail(rt::lastError());
-    options.pipeline.chip = "sm_" + std::to_string(info.computeMajor) +
-                            std::to_string(info.computeMinor);
+    llvm::Expected<std::string> chip = deviceChip();
+    if (!chip)
+      return fail(llvm::toString(chip.takeError()));
+    options.pipeline.chip = *chip;
   }
   if (llvm::Error error = checkPipelineOptions(options.pipeline))
     return fail(llvm::toString(std::move(error)));
@@ -816,19 +809,12 @@ int main(int argc, char **argv) {
       return 0;
   }
 
-  llvm::Expected<std::unique_ptr<Executable>> executable =
-      Executable::compile(*module, options);
   // A driver too old for the PTX, say: --target=auto runs on the CPU.
-  if (!executable && targetFlag == TargetFlag::Auto && rt::kernelsRefused()) {
-    llvm::errs() << "fuse-run: the GPU cannot load the kernels ("
-                 << llvm::StringRef(llvm::toString(executable.takeError()))
-                        .split('\n')
-                        .first
-                 << "); running on the CPU target\n";
-    rt::clearError();
-    options.target = Target::CPU;
-    executable = Executable::compile(*module, options);
-  }
+  note.clear();
+  llvm::Expected<std::unique_ptr<Executable>> executable =
+      compileForRequest(*module, options, targetFlag, note);
+  if (!note.empty())
+    llvm::errs() << "fuse-run: " << note << "\n";
   if (!executable)
     return fail(llvm::toString(executable.takeError()));
   const std::vector<TensorSpec> &signature = (*executable)->inputs();

@@ -63,6 +63,19 @@ struct RunOptions {
   int threads = 0;
 };
 
+/// What a front end asks to run on: a target, or the GPU when one is usable.
+enum class TargetRequest { CPU, CUDA, Auto };
+
+/// The target a run takes for `request`: the CPU; the GPU once CUDA has
+/// started (an error that says why when it cannot and `request` is CUDA);
+/// for Auto, the GPU when CUDA starts, else the CPU, with `note` saying why
+/// ("no usable GPU (...); running on the CPU target"; empty otherwise). The
+/// one choice of fuse-run and the C API.
+llvm::Expected<Target> chooseTarget(TargetRequest request, std::string &note);
+
+/// The started GPU's architecture, such as "sm_90".
+llvm::Expected<std::string> deviceChip();
+
 /// The threads a cpu-target run of `options` uses: `options.threads`, else
 /// FUSE_NUM_THREADS, else the host's cores. An error for a FUSE_NUM_THREADS
 /// that is not a positive integer, or a negative count.
@@ -176,6 +189,14 @@ private:
   /// OpenMP threads of the cpu target's launches (cpuThreads).
   int threadCount = 1;
 };
+
+/// Executable::compile, except that for an Auto request whose GPU driver
+/// refuses the kernels' PTX (too new for it, say) it compiles `module` again
+/// for the CPU, with `note` saying why ("the GPU cannot load the kernels
+/// (...); running on the CPU target").
+llvm::Expected<std::unique_ptr<Executable>>
+compileForRequest(mlir::ModuleOp module, RunOptions options,
+                  TargetRequest request, std::string &note);
 
 /// The DType of an MLIR element type, if fuse runs it (its spelling is one
 /// of DTypes.def's).
