@@ -611,7 +611,7 @@ def fuse_variant(scratch, name, spec, fusion):
     src.write_text(spec["mlir"])
     tag = "fused" if fusion else "eager"
     ptx = scratch / f"{name}.{tag}.ptx"
-    flags = [] if fusion else ["--fusion=off"]
+    flags = ([] if fusion else ["--fusion=off"]) + FUSE_FLAGS
     subprocess.run([str(FUSE_OPT), str(src), "--emit=ptx", "-o", str(ptx)] +
                    flags, check=True)
     report = json.loads(subprocess.run(
@@ -673,7 +673,7 @@ def plot(results, path):
 
 
 def main():
-    global FUSE_OPT, PTXAS, NVDISASM, PTXAS_VERSION
+    global FUSE_OPT, FUSE_FLAGS, PTXAS, NVDISASM, PTXAS_VERSION
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--build-dir", type=Path, default=ROOT / "build")
     parser.add_argument("--ptxas", type=Path,
@@ -687,7 +687,11 @@ def main():
                         help="also print one row per eager kernel")
     parser.add_argument("--keep", type=Path,
                         help="write the PTX and cubins into this folder")
+    parser.add_argument("--fuse-flags", default="",
+                        help="more fuse-opt flags for fuse's kernels, "
+                             "space separated (--approx-exp)")
     args = parser.parse_args()
+    FUSE_FLAGS = args.fuse_flags.split()
     try:
         import triton  # noqa: F401
     except ImportError:
@@ -770,7 +774,7 @@ def main():
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
         "commit": git("rev-parse", "--short", "HEAD"),
         "dirty": bool(git("status", "--porcelain", "--untracked-files=no")),
-        "tools": tools, "ptxas": PTXAS_VERSION,
+        "tools": tools, "ptxas": PTXAS_VERSION, "fuse_flags": FUSE_FLAGS,
         "model": dict(sms=SMS, schedulers=SCHEDULERS, clock_hz=CLOCK_HZ,
                       dram_bytes_per_s=DRAM_BYTES_PER_S),
         "results": results, "targets": targets}, indent=2) + "\n")

@@ -311,7 +311,9 @@ static void addKernelLowering(OpPassManager &pm,
   kernels.addPass(std::make_unique<FullOccupancyPass>(
       std::max<int64_t>(1, threadsPerSM(options.chip) / options.blockSize)));
   kernels.addPass(createSCFToControlFlowPass());
-  kernels.addPass(fuse::createFuseMathToLibdevice());
+  fuse::FuseMathToLibdeviceOptions math;
+  math.approxExp = options.approxExp;
+  kernels.addPass(fuse::createFuseMathToLibdevice(math));
   kernels.addPass(createConvertGpuOpsToNVVMOps());
   kernels.addPass(std::make_unique<LoopAnnotationsPass>());
   kernels.addPass(fuse::createFuseCanonicalize());
@@ -460,6 +462,10 @@ struct LowerOptions : PassPipelineOptions<LowerOptions> {
       *this, "features",
       llvm::cl::desc("PTX features (auto: +ptx80 for sm_90)"),
       llvm::cl::init("auto")};
+  Option<bool> approxExp{
+      *this, "approx-exp",
+      llvm::cl::desc("GPU: f32 exp as ex2.approx.f32 of x * log2(e)"),
+      llvm::cl::init(false)};
 };
 } // namespace
 
@@ -482,6 +488,7 @@ void fuse::registerPipelines() {
         options.blockSize = lower.blockSize;
         options.chip = lower.chip;
         options.features = lower.features;
+        options.approxExp = lower.approxExp;
         PipelineOptionNames names;
         names.blockSize = "block-size";
         names.chip = "chip";

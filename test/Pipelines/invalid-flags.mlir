@@ -6,7 +6,7 @@
 // --fusion and --fuse-remarks only mean something with a pipeline.
 // RUN: not fuse-opt %s --fusion=off 2>&1 | FileCheck %s --check-prefix=NO-PIPELINE
 // RUN: not fuse-opt %s --fuse-remarks 2>&1 | FileCheck %s --check-prefix=NO-PIPELINE
-// NO-PIPELINE: fuse-opt: --fusion, --fuse-horizontal, --fuse-remarks, --block-size, --chip, --ptx-features, --opt-level and --cuda-toolkit apply to --fuse-pipeline, --fuse-report or --emit
+// NO-PIPELINE: fuse-opt: --fusion, --fuse-horizontal, --fuse-remarks, --block-size, --chip, --ptx-features, --opt-level, --approx-exp and --cuda-toolkit apply to --fuse-pipeline, --fuse-report or --emit
 // NO-PIPELINE-NOT: module
 
 // RUN: not fuse-opt %s --fuse-pipeline=fused --fusion=maybe 2>&1 | FileCheck %s --check-prefix=FUSION-VALUE

@@ -73,6 +73,12 @@ static cl::opt<unsigned>
                  cl::desc("LLVM optimization level of the kernels, 0 to 3"),
                  cl::init(2), cl::cat(fuseCategory));
 
+static cl::opt<bool> approxExpFlag(
+    "approx-exp",
+    cl::desc("GPU kernels: f32 exp as ex2.approx.f32 of x * log2(e), as "
+             "Triton computes it (faster, less accurate for large |x|)"),
+    cl::cat(fuseCategory));
+
 static cl::opt<std::string> cudaToolkitFlag(
     "cuda-toolkit",
     cl::desc("CUDA toolkit with libdevice for kernel math functions "
@@ -101,6 +107,7 @@ static fuse::PipelineOptions pipelineOptions() {
   options.chip = chipFlag;
   options.features = featuresFlag;
   options.optLevel = optLevelFlag;
+  options.approxExp = approxExpFlag;
   if (cudaToolkitFlag.getNumOccurrences())
     options.cudaToolkit = cudaToolkitFlag;
   return options;
@@ -276,11 +283,12 @@ int main(int argc, char **argv) {
              blockSizeFlag.getNumOccurrences() ||
              chipFlag.getNumOccurrences() || featuresFlag.getNumOccurrences() ||
              optLevelFlag.getNumOccurrences() ||
+             approxExpFlag.getNumOccurrences() ||
              cudaToolkitFlag.getNumOccurrences()) {
     llvm::errs() << "fuse-opt: --fusion, --fuse-horizontal, --fuse-remarks, "
-                    "--block-size, --chip, --ptx-features, --opt-level and "
-                    "--cuda-toolkit apply to --fuse-pipeline, --fuse-report "
-                    "or --emit\n";
+                    "--block-size, --chip, --ptx-features, --opt-level, "
+                    "--approx-exp and --cuda-toolkit apply to "
+                    "--fuse-pipeline, --fuse-report or --emit\n";
     return 1;
   }
 

@@ -89,6 +89,11 @@ static cl::opt<unsigned>
     optLevelFlag("opt-level",
                  cl::desc("LLVM optimization level of the kernels, 0 to 3"),
                  cl::init(2), cl::cat(runCategory));
+static cl::opt<bool> approxExpFlag(
+    "approx-exp",
+    cl::desc("cuda target: f32 exp as ex2.approx.f32 of x * log2(e), as "
+             "Triton computes it (faster, less accurate for large |x|)"),
+    cl::cat(runCategory));
 static cl::opt<uint64_t> seedFlag("seed", cl::desc("Seed of rand: inputs"),
                                   cl::init(0), cl::cat(runCategory));
 static cl::opt<unsigned>
@@ -769,6 +774,7 @@ int main(int argc, char **argv) {
     llvm::errs() << "fuse-run: " << note << "\n";
   options.target = *chosen;
   options.pipeline.optLevel = optLevelFlag;
+  options.pipeline.approxExp = approxExpFlag;
   if (!chipFlag.empty()) {
     options.pipeline.chip = chipFlag;
   } else if (options.target == Target::CUDA) {

@@ -71,6 +71,10 @@ struct PipelineOptions {
   /// and a 1000-op chain the PTX is the same byte for byte, and O3 takes a
   /// third longer.
   unsigned optLevel = 2;
+  /// GPU: f32 exp as ex2.approx.f32 of x * log2(e), as Triton computes it
+  /// (fuse-math-to-libdevice's approx-exp): opt-in, less accurate than
+  /// libdevice's expf for large |x| (docs/accuracy.md).
+  bool approxExp = false;
   /// CUDA toolkit whose libdevice provides the math functions of kernels
   /// (exp, erf, pow, ...); empty when there is none.
   std::string cudaToolkit = findCUDAToolkit();

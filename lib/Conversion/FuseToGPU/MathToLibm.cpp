@@ -1018,13 +1018,57 @@ struct FuseMathToLibmPass : fuse::impl::FuseMathToLibmBase<FuseMathToLibmPass> {
   }
 };
 
+/// f32 exp as Triton computes it (fuse-math-to-libdevice's `approx-exp`):
+/// the GPU's approximate 2^x, `ex2.approx.f32` (subnormal results kept), of
+/// x log2(e), lane by lane for a vector. LLVM does not fold the intrinsic,
+/// so the GPU computes it for constants too.
+struct ApproxExpF32 : OpRewritePattern<math::ExpOp> {
+  ApproxExpF32(MLIRContext *context)
+      : OpRewritePattern(context, /*benefit=*/2) {}
+
+  LogicalResult matchAndRewrite(math::ExpOp op,
+                                PatternRewriter &rewriter) const override {
+    Type type = op.getType();
+    if (!getElementTypeOrSelf(type).isF32())
+      return failure();
+    Location loc = op.getLoc();
+    ShapedConstants c(rewriter, loc, type);
+    Value scaled = arith::MulFOp::create(rewriter, loc, op.getOperand(),
+                                         c.f32(1.44269504088896341f));
+    auto ex2 = [&](Value x) -> Value {
+      return LLVM::CallIntrinsicOp::create(
+                 rewriter, loc, rewriter.getF32Type(),
+                 rewriter.getStringAttr("llvm.nvvm.ex2.approx.f32"),
+                 ValueRange{x})
+          .getResult(0);
+    };
+    auto vector = dyn_cast<VectorType>(type);
+    if (!vector) {
+      rewriter.replaceOp(op, ex2(scaled));
+      return success();
+    }
+    Value result = c.f32(0.0f);
+    for (int64_t lane = 0; lane < vector.getNumElements(); ++lane) {
+      SmallVector<int64_t> at = {lane};
+      Value x = vector::ExtractOp::create(rewriter, loc, scaled, at);
+      result = vector::InsertOp::create(rewriter, loc, ex2(x), result, at);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 struct FuseMathToLibdevicePass
     : fuse::impl::FuseMathToLibdeviceBase<FuseMathToLibdevicePass> {
+  using FuseMathToLibdeviceBase::FuseMathToLibdeviceBase;
+
   void runOnOperation() override {
     // The type converter of convert-gpu-to-nvvm's defaults (64-bit index);
     // kernel math is on floats and vectors of floats, which it keeps.
     LLVMTypeConverter converter(&getContext());
     RewritePatternSet patterns(&getContext());
+    if (approxExp)
+      patterns.add<ApproxExpF32>(&getContext());
     populateLibDeviceConversionPatterns(converter, patterns, /*benefit=*/1);
     if (failed(convertTargetMath(getOperation(), std::move(patterns))))
       signalPassFailure();
