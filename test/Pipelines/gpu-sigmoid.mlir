@@ -1,7 +1,10 @@
-// sigmoid's f32 reciprocal is `rcp.approx.f32` (within 1 ulp over the whole
-// range, subnormal results kept, no slow-path subroutine as `rcp.rn.f32`
-// has); f64's stays `rcp.rn.f64`; silu shares sigmoid's. A division the
-// program writes stays `div.rn`.
+// sigmoid's f32 reciprocal is the GPU's approximate one (within 1 ulp over
+// the whole range, subnormal results kept, no slow-path subroutine as
+// `rcp.rn.f32` has): its denominator 1 + e^-x is at least 1, so
+// `rcp.approx.ftz.f32` of it scaled by 1/4 above 2^126, scaled back, gives
+// `rcp.approx.f32`'s value without its scaling of small inputs. f64's stays
+// `rcp.rn.f64`; silu shares sigmoid's. A division the program writes stays
+// `div.rn`.
 // REQUIRES: ptxas
 // RUN: fuse-opt %s --emit=ptx --fusion=off | FileCheck %s
 // RUN: fuse-opt %s --emit=ptx --fusion=off -o %t.ptx
@@ -19,11 +22,12 @@
 
 // CHECK-LABEL: .entry sigmoid_0(
 // CHECK-NOT:   rcp.rn.f32
-// CHECK:       rcp.approx.f32
+// CHECK:       setp.gt.f32 {{.*}}, 0f7E800000;
+// CHECK:       rcp.approx.ftz.f32
 // CHECK-LABEL: .entry sigmoid_1(
 // CHECK:       rcp.rn.f64
 // CHECK-LABEL: .entry silu_2(
-// CHECK:       rcp.approx.f32
+// CHECK:       rcp.approx.ftz.f32
 // CHECK-LABEL: .entry div_3(
 // CHECK:       div.rn.f32
 func.func @sigmoid(%x: tensor<?xf32>, %d: tensor<?xf64>)

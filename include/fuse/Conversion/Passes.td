@@ -278,6 +278,12 @@ def FuseMathToLibdevice
     fused and eager differ. LLVM does not fold libdevice's approximate
     instructions (`ex2.approx`, ...), so the GPU computes the value.
 
+    First, sigmoid's f32 reciprocal (an `afn` division of 1 by 1 plus an
+    exp, whose denominator is at least 1) becomes `rcp.approx.ftz.f32` of
+    the denominator scaled by 1/4 above 2^126, scaled back: the value of
+    `rcp.approx.f32` (within 1 ulp, subnormal results kept) without its
+    scaling of small inputs.
+
     With `approx-exp` (opt-in: fuse-opt and fuse-run's `--approx-exp`),
     f32 `exp` is what Triton and Inductor compute instead, `ex2.approx.f32`
     of x * log2(e): about 8 instructions fewer per element than libdevice's

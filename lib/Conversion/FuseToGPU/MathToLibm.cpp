@@ -1058,11 +1058,80 @@ struct ApproxExpF32 : OpRewritePattern<math::ExpOp> {
   }
 };
 
+/// Whether `value` is an f32 constant 1.0 (a scalar or a splat vector).
+static bool isOne(Value value) {
+  FloatAttr one;
+  auto splat = value.getDefiningOp<arith::ConstantOp>();
+  if (!splat)
+    return false;
+  if (auto dense = dyn_cast<SplatElementsAttr>(splat.getValue()))
+    one = dyn_cast<FloatAttr>(dense.getSplatValue<Attribute>());
+  else
+    one = dyn_cast<FloatAttr>(splat.getValue());
+  return one && one.getType().isF32() && one.getValue().isExactlyValue(1.0);
+}
+
+/// sigmoid's reciprocal 1 / (1 + e^y) in f32 (an `afn` division of 1 by 1
+/// plus an exp): its denominator d is at least 1 (or NaN), so the GPU's
+/// approximate reciprocal needs no scaling for small inputs, only for d
+/// above 2^126, whose reciprocal is subnormal:
+///   s = d > 2^126 ? 1/4 : 1,  1/d = rcp.approx.ftz(d s) s
+/// The ftz form reads d s (>= 1) and writes its reciprocal (>= 2^-126, or 0
+/// for inf) as they are, and the last product rounds a subnormal result
+/// once: the value of rcp.approx.f32 (within 1 ulp), in five instructions
+/// where it takes seven.
+static void rewriteSigmoidReciprocals(gpu::GPUModuleOp module) {
+  SmallVector<arith::DivFOp> divisions;
+  module.walk([&](arith::DivFOp div) {
+    auto sum = div.getRhs().getDefiningOp<arith::AddFOp>();
+    if (!bitEnumContainsAll(div.getFastmath(), arith::FastMathFlags::afn) ||
+        !getElementTypeOrSelf(div.getType()).isF32() || !isOne(div.getLhs()) ||
+        !sum)
+      return;
+    auto isExp = [](Value v) { return v.getDefiningOp<math::ExpOp>(); };
+    if ((isOne(sum.getLhs()) && isExp(sum.getRhs())) ||
+        (isOne(sum.getRhs()) && isExp(sum.getLhs())))
+      divisions.push_back(div);
+  });
+  for (arith::DivFOp div : divisions) {
+    OpBuilder b(div);
+    Location loc = div.getLoc();
+    Type type = div.getType();
+    ShapedConstants c(b, loc, type);
+    Value d = div.getRhs();
+    Value big = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, d,
+                                      c.f32(0x1p126f));
+    Value scale = arith::SelectOp::create(b, loc, big, c.f32(0.25f), c.f32(1));
+    Value scaled = arith::MulFOp::create(b, loc, d, scale);
+    auto rcp = [&](Value x) -> Value {
+      return LLVM::CallIntrinsicOp::create(
+                 b, loc, b.getF32Type(),
+                 b.getStringAttr("llvm.nvvm.rcp.approx.ftz.f"), ValueRange{x})
+          .getResult(0);
+    };
+    Value reciprocal;
+    if (auto vector = dyn_cast<VectorType>(type)) {
+      reciprocal = c.f32(0.0f);
+      for (int64_t lane = 0; lane < vector.getNumElements(); ++lane) {
+        SmallVector<int64_t> at = {lane};
+        Value x = vector::ExtractOp::create(b, loc, scaled, at);
+        reciprocal = vector::InsertOp::create(b, loc, rcp(x), reciprocal, at);
+      }
+    } else {
+      reciprocal = rcp(scaled);
+    }
+    div.replaceAllUsesWith(
+        arith::MulFOp::create(b, loc, reciprocal, scale).getResult());
+    div.erase();
+  }
+}
+
 struct FuseMathToLibdevicePass
     : fuse::impl::FuseMathToLibdeviceBase<FuseMathToLibdevicePass> {
   using FuseMathToLibdeviceBase::FuseMathToLibdeviceBase;
 
   void runOnOperation() override {
+    rewriteSigmoidReciprocals(getOperation());
     // The type converter of convert-gpu-to-nvvm's defaults (64-bit index);
     // kernel math is on floats and vectors of floats, which it keeps.
     LLVMTypeConverter converter(&getContext());

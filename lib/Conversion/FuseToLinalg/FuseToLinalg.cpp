@@ -366,9 +366,10 @@ static Value integerDiv(OpBuilder &b, Location loc, Value lhs, Value rhs) {
 }
 
 /// 1 / (1 + e^-x). In f32 the division is marked `afn`: the GPU may
-/// compute it with its approximate reciprocal (`rcp.approx.f32`, within 1
-/// ulp over the whole range, subnormal results kept), which has no slow
-/// path; the CPU's code divides either way (test/Pipelines/gpu-sigmoid.mlir).
+/// compute it with its approximate reciprocal (within 1 ulp over the whole
+/// range, subnormal results kept; fuse-math-to-libdevice), which has no
+/// slow path; the CPU's code divides either way
+/// (test/Pipelines/gpu-sigmoid.mlir).
 static Value sigmoid(OpBuilder &b, Location loc, Value x) {
   Type type = x.getType();
   Value one = floatConstant(b, loc, type, 1.0);

@@ -384,6 +384,7 @@ const Entry kTable[] = {
     {"llvm.nvvm.ex2.approx.ftz.f32 float (float)", FN(ex2ApproxFtz)},
     {"llvm.nvvm.ex2.approx.f32 float (float)", FN(ex2Approx)},
     {"llvm.nvvm.rcp.approx.ftz.d double (double)", FN(rcpApproxFtzD)},
+    {"llvm.nvvm.rcp.approx.ftz.f float (float)", FN(rcpApproxFtz)},
     {"llvm.nvvm.rsqrt.approx.f float (float)", FN(rsqrtApprox)},
     {"llvm.nvvm.rsqrt.approx.d double (double)", FN(rsqrtApproxD)},
     {"llvm.nvvm.sqrt.rn.f float (float)", FN(sqrtRn)},
