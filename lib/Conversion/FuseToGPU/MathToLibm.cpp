@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/bit.h"
@@ -1018,6 +1019,28 @@ struct FuseMathToLibmPass : fuse::impl::FuseMathToLibmBase<FuseMathToLibmPass> {
   }
 };
 
+/// `intrinsic`, an f32 -> f32 NVVM intrinsic (which LLVM does not fold), of
+/// `x`, lane by lane for a vector.
+static Value callF32Intrinsic(OpBuilder &b, Location loc, StringRef intrinsic,
+                              Value x) {
+  auto call = [&](Value lane) -> Value {
+    return LLVM::CallIntrinsicOp::create(b, loc, b.getF32Type(),
+                                         b.getStringAttr(intrinsic),
+                                         ValueRange{lane})
+        .getResult(0);
+  };
+  auto vector = dyn_cast<VectorType>(x.getType());
+  if (!vector)
+    return call(x);
+  Value result = ShapedConstants(b, loc, vector).f32(0.0f);
+  for (int64_t lane = 0; lane < vector.getNumElements(); ++lane) {
+    SmallVector<int64_t> at = {lane};
+    Value element = vector::ExtractOp::create(b, loc, x, at);
+    result = vector::InsertOp::create(b, loc, call(element), result, at);
+  }
+  return result;
+}
+
 /// f32 exp as Triton computes it (fuse-math-to-libdevice's `approx-exp`):
 /// the GPU's approximate 2^x, `ex2.approx.f32` (subnormal results kept), of
 /// x log2(e), lane by lane for a vector. LLVM does not fold the intrinsic,
@@ -1035,41 +1058,12 @@ struct ApproxExpF32 : OpRewritePattern<math::ExpOp> {
     ShapedConstants c(rewriter, loc, type);
     Value scaled = arith::MulFOp::create(rewriter, loc, op.getOperand(),
                                          c.f32(1.44269504088896341f));
-    auto ex2 = [&](Value x) -> Value {
-      return LLVM::CallIntrinsicOp::create(
-                 rewriter, loc, rewriter.getF32Type(),
-                 rewriter.getStringAttr("llvm.nvvm.ex2.approx.f32"),
-                 ValueRange{x})
-          .getResult(0);
-    };
-    auto vector = dyn_cast<VectorType>(type);
-    if (!vector) {
-      rewriter.replaceOp(op, ex2(scaled));
-      return success();
-    }
-    Value result = c.f32(0.0f);
-    for (int64_t lane = 0; lane < vector.getNumElements(); ++lane) {
-      SmallVector<int64_t> at = {lane};
-      Value x = vector::ExtractOp::create(rewriter, loc, scaled, at);
-      result = vector::InsertOp::create(rewriter, loc, ex2(x), result, at);
-    }
-    rewriter.replaceOp(op, result);
+    rewriter.replaceOp(
+        op,
+        callF32Intrinsic(rewriter, loc, "llvm.nvvm.ex2.approx.f32", scaled));
     return success();
   }
 };
-
-/// Whether `value` is an f32 constant 1.0 (a scalar or a splat vector).
-static bool isOne(Value value) {
-  FloatAttr one;
-  auto splat = value.getDefiningOp<arith::ConstantOp>();
-  if (!splat)
-    return false;
-  if (auto dense = dyn_cast<SplatElementsAttr>(splat.getValue()))
-    one = dyn_cast<FloatAttr>(dense.getSplatValue<Attribute>());
-  else
-    one = dyn_cast<FloatAttr>(splat.getValue());
-  return one && one.getType().isF32() && one.getValue().isExactlyValue(1.0);
-}
 
 /// sigmoid's reciprocal 1 / (1 + e^y) in f32 (an `afn` division of 1 by 1
 /// plus an exp): its denominator d is at least 1 (or NaN), so the GPU's
@@ -1082,6 +1076,7 @@ static bool isOne(Value value) {
 /// where it takes seven.
 static void rewriteSigmoidReciprocals(gpu::GPUModuleOp module) {
   SmallVector<arith::DivFOp> divisions;
+  auto isOne = [](Value v) { return matchPattern(v, m_OneFloat()); };
   module.walk([&](arith::DivFOp div) {
     auto sum = div.getRhs().getDefiningOp<arith::AddFOp>();
     if (!bitEnumContainsAll(div.getFastmath(), arith::FastMathFlags::afn) ||
@@ -1103,23 +1098,8 @@ static void rewriteSigmoidReciprocals(gpu::GPUModuleOp module) {
                                       c.f32(0x1p126f));
     Value scale = arith::SelectOp::create(b, loc, big, c.f32(0.25f), c.f32(1));
     Value scaled = arith::MulFOp::create(b, loc, d, scale);
-    auto rcp = [&](Value x) -> Value {
-      return LLVM::CallIntrinsicOp::create(
-                 b, loc, b.getF32Type(),
-                 b.getStringAttr("llvm.nvvm.rcp.approx.ftz.f"), ValueRange{x})
-          .getResult(0);
-    };
-    Value reciprocal;
-    if (auto vector = dyn_cast<VectorType>(type)) {
-      reciprocal = c.f32(0.0f);
-      for (int64_t lane = 0; lane < vector.getNumElements(); ++lane) {
-        SmallVector<int64_t> at = {lane};
-        Value x = vector::ExtractOp::create(b, loc, scaled, at);
-        reciprocal = vector::InsertOp::create(b, loc, rcp(x), reciprocal, at);
-      }
-    } else {
-      reciprocal = rcp(scaled);
-    }
+    Value reciprocal =
+        callF32Intrinsic(b, loc, "llvm.nvvm.rcp.approx.ftz.f", scaled);
     div.replaceAllUsesWith(
         arith::MulFOp::create(b, loc, reciprocal, scale).getResult());
     div.erase();
