@@ -184,7 +184,8 @@ extern "C" int32_t fuse_alignment(void) { return fuse::kMaxVectorAlignment; }
 extern "C" const char *fuse_dtype_spelling(int32_t code) {
   if (code < 0 || code >= fuse::kNumDTypes)
     return nullptr;
-  return fuse::detail::kDTypeInfo[code].spelling;
+  // DTypes.def's spellings are string literals: null-terminated.
+  return fuse::dtypeSpelling(static_cast<fuse::DType>(code)).data();
 }
 
 extern "C" int32_t fuse_program_target(const fuse_program *program) {

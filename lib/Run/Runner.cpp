@@ -40,12 +40,6 @@
 using namespace mlir;
 using namespace fuse;
 
-std::optional<DType> fuse::fromMLIRType(Type type) {
-  std::string text;
-  llvm::raw_string_ostream(text) << type;
-  return dtypeFromSpelling(text);
-}
-
 std::string TensorSpec::str() const {
   std::string text = "tensor<";
   for (int64_t size : shape)

@@ -198,10 +198,6 @@ llvm::Expected<std::unique_ptr<Executable>>
 compileForRequest(mlir::ModuleOp module, RunOptions options,
                   TargetRequest request, std::string &note);
 
-/// The DType of an MLIR element type, if fuse runs it (its spelling is one
-/// of DTypes.def's).
-std::optional<DType> fromMLIRType(mlir::Type type);
-
 } // namespace fuse
 
 #endif // FUSE_RUN_RUNNER_H

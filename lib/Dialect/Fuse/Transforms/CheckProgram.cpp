@@ -2,6 +2,7 @@
 
 #include "fuse/Dialect/Fuse/IR/FuseDialect.h"
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"
+#include "fuse/Dialect/Fuse/Utils/Kernel.h"
 #include "fuse/Runtime/DTypes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -21,9 +22,7 @@ bool isFuseTensor(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor)
     return false;
-  std::string element;
-  llvm::raw_string_ostream(element) << tensor.getElementType();
-  return fuse::dtypeFromSpelling(element).has_value();
+  return fuse::fromMLIRType(tensor.getElementType()).has_value();
 }
 
 LogicalResult checkSignature(func::FuncOp function) {

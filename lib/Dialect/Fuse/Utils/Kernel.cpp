@@ -49,6 +49,12 @@ SmallVector<OpOperand *> fuse::trafficOperands(linalg::GenericOp op) {
   return operands;
 }
 
+std::optional<fuse::DType> fuse::fromMLIRType(Type type) {
+  std::string text;
+  llvm::raw_string_ostream(text) << type;
+  return dtypeFromSpelling(text);
+}
+
 int64_t fuse::storageBytes(Type type) {
   return std::max<int64_t>(
       1, getElementTypeOrSelf(type).getIntOrFloatBitWidth() / 8);

@@ -3,6 +3,8 @@
 #ifndef FUSE_DIALECT_FUSE_UTILS_KERNEL_H
 #define FUSE_DIALECT_FUSE_UTILS_KERNEL_H
 
+#include "fuse/Runtime/DTypes.h"
+
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
 namespace fuse {
@@ -19,6 +21,11 @@ bool isElementwiseKernel(mlir::linalg::GenericOp op);
 /// runtime's host cache, numpy's arrays of more than one element), so a
 /// wider vector is read with 16-byte-aligned accesses.
 inline constexpr int64_t kMaxVectorAlignment = 16;
+
+/// The DType of an MLIR element type, if it is one of fuse's (its spelling
+/// is one of DTypes.def's): what fuse-check-program accepts and the runner
+/// runs.
+std::optional<DType> fromMLIRType(mlir::Type type);
 
 /// Bytes one element of `type` (or of its element type, for a shaped type)
 /// occupies in memory; i1 is stored as a byte.
