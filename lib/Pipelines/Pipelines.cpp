@@ -14,6 +14,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/Transforms/RequestCWrappers.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -192,6 +193,7 @@ static void addKernelPasses(OpPassManager &pm,
     fusion.horizontal = options.horizontal;
     fusion.remarks = options.remarks;
     pm.addNestedPass<func::FuncOp>(fuse::createFuseElementwiseFusion(fusion));
+    pm.addNestedPass<func::FuncOp>(fuse::createFuseReductionFusion());
   }
   pm.addPass(fuse::createFuseNameKernels());
   // No CSE here: merging the kernels' tensor.empty inits into one makes
@@ -328,6 +330,11 @@ static void addKernelLowering(OpPassManager &pm,
 /// value. fuse-split-asserts keeps the lowering of the size checks linear
 /// in the rank too.
 static void addHostFunctionLowering(OpPassManager &pm) {
+  // Views on the host (a reduction's result with its dimensions kept, a
+  // tensor.expand_shape) become memref.reinterpret_cast, which the LLVM
+  // conversion knows.
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
   pm.addPass(fuse::createFuseSplitAsserts());
   pm.addPass(createConvertFuncToLLVMPass());
 }

@@ -245,44 +245,112 @@ private:
   std::vector<std::pair<std::string, unsigned>> ops;
 };
 
+/// Size `k` of `tensor`: a constant, a symbol for a function argument's
+/// size, or the size its producer's init (a tensor.empty, maybe filled)
+/// was created with.
+FailureOr<SizeExpr> dimOf(Value tensor, int64_t k, Symbols &symbols) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  if (!type.isDynamicDim(k))
+    return SizeExpr::constant(type.getDimSize(k));
+  if (auto arg = dyn_cast<BlockArgument>(tensor))
+    return SizeExpr::symbol(symbols.get(arg.getArgNumber(), k));
+  auto result = cast<OpResult>(tensor);
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(result.getOwner()))
+    return dimOf(linalgOp.getDpsInits()[result.getResultNumber()], k, symbols);
+  if (auto empty = dyn_cast<tensor::EmptyOp>(result.getOwner()))
+    return sizeOf(empty.getMixedSizes()[k], symbols);
+  return failure();
+}
+
+/// The sizes of `op`'s loops, each from an operand that spans it, outputs
+/// first (an elementwise generic's output spans every loop).
+FailureOr<SmallVector<SizeExpr>> loopSizes(linalg::GenericOp op,
+                                           Symbols &symbols) {
+  SmallVector<std::optional<SizeExpr>> loops(op.getNumLoops());
+  SmallVector<OpOperand *> operands;
+  for (OpOperand &init : op.getDpsInitsMutable())
+    operands.push_back(&init);
+  llvm::append_range(operands, op.getDpsInputOperands());
+  for (OpOperand *operandPtr : operands) {
+    OpOperand &operand = *operandPtr;
+    for (auto [k, expr] :
+         llvm::enumerate(op.getMatchingIndexingMap(&operand).getResults())) {
+      auto d = dyn_cast<AffineDimExpr>(expr);
+      if (!d || loops[d.getPosition()])
+        continue;
+      FailureOr<SizeExpr> size = dimOf(operand.get(), k, symbols);
+      if (failed(size))
+        return failure();
+      loops[d.getPosition()] = *size;
+    }
+  }
+  SmallVector<SizeExpr> sizes;
+  for (std::optional<SizeExpr> &loop : loops) {
+    if (!loop)
+      return failure();
+    sizes.push_back(*loop);
+  }
+  return sizes;
+}
+
 FailureOr<VariantReport> countKernels(func::FuncOp func, Symbols &symbols,
                                       const OpTags &tags) {
   VariantReport report;
   MLIRContext *ctx = func.getContext();
-  WalkResult walk = func.walk([&](linalg::GenericOp op) {
-    StringAttr name = FuseDialect::KernelAttrHelper(ctx).getAttr(op);
-    if (!name)
-      return WalkResult::advance();
-    auto empty = op.getDpsInits().front().getDefiningOp<tensor::EmptyOp>();
-    if (!empty) {
-      op.emitError("report: cannot size kernel ") << name;
-      return WalkResult::interrupt();
-    }
-    SmallVector<SizeExpr> loops;
-    for (OpFoldResult extent : empty.getMixedSizes()) {
-      FailureOr<SizeExpr> size = sizeOf(extent, symbols);
-      if (failed(size)) {
-        op.emitError("report: cannot size kernel ") << name;
-        return WalkResult::interrupt();
-      }
-      loops.push_back(*size);
-    }
+  FuseDialect::KernelAttrHelper kernelAttr(ctx);
+  SmallVector<SmallVector<linalg::GenericOp>> kernels;
+  func.walk([&](Block *block) {
+    llvm::append_range(kernels, kernelsOf(*block, [&](linalg::GenericOp op) {
+                         return kernelAttr.isAttrPresent(op);
+                       }));
+  });
+  for (ArrayRef<linalg::GenericOp> members : kernels) {
+    linalg::GenericOp front = members.front();
+    StringAttr name = kernelAttr.getAttr(front);
     KernelReport kernel;
     kernel.name = name.getValue().str();
-    kernel.opPositions = tags.positions(op.getLoc());
-    if (ArrayAttr ops = FuseDialect::OpsAttrHelper(ctx).getAttr(op))
-      for (Attribute opName : ops)
-        kernel.ops.push_back(cast<StringAttr>(opName).getValue().str());
+    // Each member's loops; the kernel's elements are those of its widest
+    // member (a reduction's or an elementwise generic's over the whole
+    // space, not a mean's division over the rows).
+    DenseMap<Operation *, SmallVector<SizeExpr>> loops;
+    std::set<unsigned> positions;
+    linalg::GenericOp widest = front;
+    for (linalg::GenericOp op : members) {
+      FailureOr<SmallVector<SizeExpr>> sizes = loopSizes(op, symbols);
+      if (failed(sizes)) {
+        op.emitError("report: cannot size kernel ") << name;
+        return failure();
+      }
+      loops[op] = std::move(*sizes);
+      if (op.getNumLoops() > widest.getNumLoops())
+        widest = op;
+      for (unsigned position : tags.positions(op.getLoc()))
+        positions.insert(position);
+      if (ArrayAttr ops = FuseDialect::OpsAttrHelper(ctx).getAttr(op))
+        for (Attribute opName : ops)
+          kernel.ops.push_back(cast<StringAttr>(opName).getValue().str());
+    }
+    kernel.opPositions.assign(positions.begin(), positions.end());
     kernel.elements = SizeExpr::constant(1);
-    for (const SizeExpr &loop : loops)
+    for (const SizeExpr &loop : loops[widest])
       kernel.elements = kernel.elements * loop;
-    for (OpOperand *operand : trafficOperands(op)) {
+    auto isLiveOut = [&](OpOperand &init) {
+      auto op = cast<linalg::GenericOp>(init.getOwner());
+      return llvm::any_of(
+          op.getTiedOpResult(&init).getUsers(), [&](Operation *user) {
+            return llvm::none_of(members, [&](linalg::GenericOp member) {
+              return member.getOperation() == user;
+            });
+          });
+    };
+    for (OpOperand *operand : trafficOperands(members, isLiveOut)) {
       // The elements of the loops the operand's map spans (all of them for
-      // an output).
+      // an output, the kept ones for a reduction's).
+      auto op = cast<linalg::GenericOp>(operand->getOwner());
       SizeExpr elements = SizeExpr::constant(1);
       for (AffineExpr expr : op.getMatchingIndexingMap(operand).getResults())
         if (auto d = dyn_cast<AffineDimExpr>(expr))
-          elements = elements * loops[d.getPosition()];
+          elements = elements * loops[op][d.getPosition()];
       SizeExpr bytes =
           elements * SizeExpr::constant(storageBytes(operand->get().getType()));
       if (op.isDpsInput(operand))
@@ -291,10 +359,7 @@ FailureOr<VariantReport> countKernels(func::FuncOp func, Symbols &symbols,
         kernel.bytesWritten = kernel.bytesWritten + bytes;
     }
     report.kernels.push_back(std::move(kernel));
-    return WalkResult::advance();
-  });
-  if (walk.wasInterrupted())
-    return failure();
+  }
   return report;
 }
 

@@ -1,6 +1,7 @@
 //===- NameKernels.cpp - name kernels after their ops --------------------===//
 
 #include "fuse/Dialect/Fuse/IR/FuseDialect.h"
+#include "fuse/Dialect/Fuse/Utils/Kernel.h"
 #include "fuse/Transforms/Passes.h"
 
 namespace fuse {
@@ -22,17 +23,28 @@ struct FuseNameKernelsPass
     unsigned counter = 0;
     FuseDialect::OpsAttrHelper ops(&getContext());
     FuseDialect::KernelAttrHelper kernel(&getContext());
-    getOperation().walk([&](linalg::GenericOp op) {
-      ArrayAttr names = ops.getAttr(op);
-      if (!names || names.empty())
-        return;
-      std::string name = names.size() > 1 ? "fused_" : "";
-      for (size_t i = 0; i < std::min(names.size(), kMaxNamedOps); ++i)
-        name += cast<StringAttr>(names[i]).getValue().str() + "_";
-      if (names.size() > kMaxNamedOps)
-        name += "plus" + std::to_string(names.size() - kMaxNamedOps) + "_";
-      name += std::to_string(counter++);
-      kernel.setAttr(op, StringAttr::get(&getContext(), name));
+    getOperation().walk([&](Block *block) {
+      auto named = [&](linalg::GenericOp op) { return !!ops.getAttr(op); };
+      for (ArrayRef<linalg::GenericOp> members : kernelsOf(*block, named)) {
+        // The ops of every member in order (a member that finishes a
+        // reduction, a mean's division, has none of its own).
+        SmallVector<StringRef> names;
+        for (linalg::GenericOp op : members)
+          for (Attribute name : ops.getAttr(op))
+            names.push_back(cast<StringAttr>(name).getValue());
+        // A generic that only finishes a reduction fusion put elsewhere
+        // (none does today) still gets a name.
+        if (names.empty())
+          names.push_back("kernel");
+        std::string name = names.size() > 1 ? "fused_" : "";
+        for (size_t i = 0; i < std::min(names.size(), kMaxNamedOps); ++i)
+          name += names[i].str() + "_";
+        if (names.size() > kMaxNamedOps)
+          name += "plus" + std::to_string(names.size() - kMaxNamedOps) + "_";
+        name += std::to_string(counter++);
+        for (linalg::GenericOp op : members)
+          kernel.setAttr(op, StringAttr::get(&getContext(), name));
+      }
     });
   }
 };

@@ -42,10 +42,39 @@ def FuseElementwiseFusion
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 
+def FuseReductionFusion
+    : Pass<"fuse-reduction-fusion", "mlir::func::FuncOp"> {
+  let summary = "Fuse each reduction with the generics over its rows";
+  let description = [{
+    Groups each reduction `linalg.generic` (on tensors) with the generics
+    around it that run over the same rows into one kernel, marked by a
+    shared `fuse.group`:
+
+    - elementwise generics over the reduction's whole iteration space: the
+      ones it reads (a prologue: `exp(x - max)` before a sum) and the ones
+      that read its result broadcast over the row (`e / sum`);
+    - elementwise generics over the rows, the dimensions it keeps (a mean's
+      division by the count, `rsqrt(var + eps)`);
+    - other reductions over the same rows (softmax's max and sum, layer
+      norm's mean and variance).
+
+    A value passed inside a group must be read where the kernel has it: a
+    value over the whole space at the same position, a value of the rows at
+    the reader's row. A generic that would close a cycle through an op
+    outside the group stays out. The members are made adjacent (ops between
+    them that depend on one move after the group). fuse-map-to-gpu runs each
+    group as one launch whose threads each own a row, and values passed
+    inside it never reach memory: softmax written as reduce_max, sub, exp,
+    reduce_sum, div reads its input once and writes its result once.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect"];
+}
+
 def FuseNameKernels : Pass<"fuse-name-kernels", "mlir::ModuleOp"> {
   let summary = "Name every kernel after the ops it computes";
   let description = [{
-    Sets `fuse.kernel` on every generic that came from fuse ops, numbering
+    Sets `fuse.kernel` on every generic that came from fuse ops (the same
+    name on the generics of one `fuse.group`, after all their ops), numbering
     kernels in program order across the module: `fused_add_relu_0` for a
     kernel of several ops, `add_1` for a kernel of one op (eager mode). Names
     list at most five ops; a longer kernel ends in `_plusN` for the N ops not

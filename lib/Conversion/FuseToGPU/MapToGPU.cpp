@@ -689,6 +689,300 @@ private:
   DenseMap<unsigned, Value> flat;
 };
 
+/// Emits the body of one launch for a kernel with reductions: the generics
+/// of a `fuse.group` (or one reduction) in program order. Each thread owns
+/// one point of the space P of the dimensions the reductions keep (a row,
+/// for a reduction over the last dimension) and runs every member there:
+///  - a reduction loops over its row (the reduced dimensions R) into a
+///    scalar accumulator, starting from the value its output was filled
+///    with (the linalg.fill before it, which the kernel absorbs);
+///  - a member over P computes scalars from scalars;
+///  - a member over P x R is computed where a later member reads it, inside
+///    that member's loop over the row (again for each reader: nothing goes
+///    through memory), and in a loop of its own when its results are used
+///    after the kernel, which stores them.
+/// Values that stay in the kernel never reach memory: their buffers lose
+/// every use, and canonicalization removes them.
+class RowKernelBuilder {
+public:
+  /// What each member sees of the buffers written before it in the kernel.
+  struct State {
+    /// A buffer written by a reduction or a member over P: its value at
+    /// the thread's point of P.
+    DenseMap<Value, Value> scalars;
+    /// A buffer written by a member over P x R: (member, output) that
+    /// computes it where it is read.
+    DenseMap<Value, std::pair<unsigned, unsigned>> lazy;
+  };
+
+  RowKernelBuilder(ArrayRef<linalg::GenericOp> members,
+                   ArrayRef<utils::IteratorType> iterators,
+                   ArrayRef<Value> sizes,
+                   const DenseMap<Operation *, Value> &fills,
+                   function_ref<bool(OpOperand &)> isLiveOut, OpBuilder &b,
+                   Location loc)
+      : members(members), sizes(sizes), fills(fills), isLiveOut(isLiveOut),
+        b(b), loc(loc) {
+    for (auto [d, iterator] : llvm::enumerate(iterators))
+      (iterator == utils::IteratorType::reduction ? reduced : kept)
+          .push_back(d);
+  }
+
+  /// Emits the code of global thread `thread` (an index below the number of
+  /// points of P).
+  void emit(Value thread) {
+    // The thread's point of P, outermost first.
+    SmallVector<Value> point(kept.size());
+    Value rest = thread;
+    for (int64_t k = kept.size() - 1; k >= 0; --k) {
+      if (k == 0) {
+        point[k] = rest;
+        break;
+      }
+      Value size = sizes[kept[k]];
+      point[k] = arith::RemUIOp::create(b, loc, rest, size);
+      rest = arith::DivUIOp::create(b, loc, rest, size);
+    }
+    State state;
+    for (auto [k, member] : llvm::enumerate(members)) {
+      linalg::GenericOp op = member;
+      states.push_back(state);
+      if (op.getNumReductionLoops() > 0)
+        emitReduction(k, point, state);
+      else if (op.getNumLoops() == kept.size())
+        emitOverPoint(k, point, point, state);
+      else if (keepsRows(op))
+        emitOverPoint(k, point,
+                      merge(point, SmallVector<Value>(reduced.size(), zero())),
+                      state);
+      else
+        emitOverRow(k, point, state);
+    }
+  }
+
+  /// Whether `op`'s loops fit the kernel's rows (see mapRowKernel).
+  static bool fits(linalg::GenericOp op,
+                   ArrayRef<utils::IteratorType> iterators) {
+    if (op.getNumReductionLoops() > 0)
+      return op.getIteratorTypesArray() ==
+             SmallVector<utils::IteratorType>(iterators);
+    int64_t keptCount = llvm::count(iterators, utils::IteratorType::parallel);
+    int64_t loops = op.getNumLoops();
+    if (loops != keptCount && loops != static_cast<int64_t>(iterators.size()))
+      return false;
+    // Results are written at the identity position.
+    return llvm::all_of(op.getDpsInitsMutable(), [&](OpOperand &init) {
+      return op.getMatchingIndexingMap(&init).isIdentity();
+    });
+  }
+
+private:
+  using Cache = DenseMap<unsigned, SmallVector<Value>>;
+
+  /// Whether `op` (over the whole space's loops) computes values of the
+  /// rows with the reduced dimensions kept: its outputs have size 1 there.
+  bool keepsRows(linalg::GenericOp op) {
+    return llvm::all_of(op.getDpsInits(), [&](Value init) {
+      auto type = cast<MemRefType>(init.getType());
+      return llvm::all_of(reduced,
+                          [&](int64_t d) { return type.getDimSize(d) == 1; });
+    });
+  }
+
+  Value zero() { return arith::ConstantIndexOp::create(b, loc, 0); }
+  Value one() { return arith::ConstantIndexOp::create(b, loc, 1); }
+
+  /// The indices of `map`'s results at loop indices `at`.
+  SmallVector<Value> indicesOf(AffineMap map, ArrayRef<Value> at) {
+    SmallVector<Value> indices;
+    for (AffineExpr expr : map.getResults()) {
+      if (auto dim = dyn_cast<AffineDimExpr>(expr))
+        indices.push_back(at[dim.getPosition()]);
+      else
+        indices.push_back(zero());
+    }
+    return indices;
+  }
+
+  /// The loop indices of the whole space from the point and a row index.
+  SmallVector<Value> merge(ArrayRef<Value> point, ArrayRef<Value> row) {
+    SmallVector<Value> at(kept.size() + reduced.size());
+    for (auto [k, d] : llvm::enumerate(kept))
+      at[d] = point[k];
+    for (auto [r, d] : llvm::enumerate(reduced))
+      at[d] = row[r];
+    return at;
+  }
+
+  /// The body of `op` on `args` (its block's arguments), cloned here.
+  SmallVector<Value> runBody(linalg::GenericOp op, ArrayRef<Value> args) {
+    Block &body = op.getRegion().front();
+    IRMapping mapping;
+    mapping.map(body.getArguments(), args);
+    for (Operation &inner : body.without_terminator())
+      b.clone(inner, mapping);
+    return llvm::map_to_vector(
+        body.getTerminator()->getOperands(),
+        [&](Value v) { return mapping.lookupOrDefault(v); });
+  }
+
+  /// The value of input `operand` of member `k` at its loop indices `at`.
+  Value valueAt(unsigned k, OpOperand &operand, ArrayRef<Value> at,
+                Cache &cache) {
+    const State &state = states[k];
+    Value buffer = operand.get();
+    if (Value scalar = state.scalars.lookup(buffer))
+      return scalar;
+    auto lazy = state.lazy.find(buffer);
+    if (lazy != state.lazy.end())
+      return evaluate(lazy->second.first, at, cache)[lazy->second.second];
+    return memref::LoadOp::create(
+        b, loc, buffer,
+        indicesOf(
+            linalg::GenericOp(members[k]).getMatchingIndexingMap(&operand),
+            at));
+  }
+
+  /// The results of member `k` (over P x R) at loop indices `at`, computed
+  /// once per loop body.
+  ArrayRef<Value> evaluate(unsigned k, ArrayRef<Value> at, Cache &cache) {
+    auto it = cache.find(k);
+    if (it != cache.end())
+      return it->second;
+    linalg::GenericOp op = members[k];
+    SmallVector<Value> args;
+    for (OpOperand *input : op.getDpsInputOperands())
+      args.push_back(valueAt(k, *input, at, cache));
+    for (Value init : op.getDpsInits())
+      args.push_back(init); // never read (an elementwise body)
+    SmallVector<Value> results = runBody(op, args);
+    return cache[k] = std::move(results);
+  }
+
+  /// Loops over the row, outermost first, carrying `carried`; returns the
+  /// loops (their results are the carried values after the row).
+  SmallVector<scf::ForOp> rowLoops(ValueRange carried,
+                                   SmallVector<Value> &row) {
+    SmallVector<scf::ForOp> loops;
+    for (int64_t d : reduced) {
+      auto loop = scf::ForOp::create(b, loc, zero(), sizes[d], one(), carried);
+      if (!carried.empty()) {
+        carried = loop.getRegionIterArgs();
+        b.setInsertionPointToStart(loop.getBody());
+      } else {
+        b.setInsertionPoint(loop.getBody()->getTerminator());
+      }
+      row.push_back(loop.getInductionVar());
+      loops.push_back(loop);
+    }
+    return loops;
+  }
+
+  void store(Value value, OpOperand &init, ArrayRef<Value> at) {
+    auto op = cast<linalg::GenericOp>(init.getOwner());
+    memref::StoreOp::create(b, loc, value, init.get(),
+                            indicesOf(op.getMatchingIndexingMap(&init), at));
+  }
+
+  /// Records what member `k` wrote for the members after it.
+  void define(State &state, Value buffer, Value scalar,
+              std::pair<unsigned, unsigned> lazy) {
+    state.scalars.erase(buffer);
+    state.lazy.erase(buffer);
+    if (scalar)
+      state.scalars[buffer] = scalar;
+    else
+      state.lazy[buffer] = lazy;
+  }
+
+  void emitReduction(unsigned k, ArrayRef<Value> point, State &state) {
+    linalg::GenericOp op = members[k];
+    OpBuilder::InsertionGuard guard(b);
+    SmallVector<Value> noRow(reduced.size(), zero());
+    SmallVector<Value> initial;
+    for (OpOperand &init : op.getDpsInitsMutable()) {
+      Value filled = fills.lookup(op);
+      initial.push_back(filled && op.getNumDpsInits() == 1
+                            ? filled
+                            : memref::LoadOp::create(
+                                  b, loc, init.get(),
+                                  indicesOf(op.getMatchingIndexingMap(&init),
+                                            merge(point, noRow))));
+    }
+    SmallVector<Value> row;
+    SmallVector<scf::ForOp> loops = rowLoops(initial, row);
+    SmallVector<Value> at = merge(point, row);
+    Cache cache;
+    SmallVector<Value> args;
+    for (OpOperand *input : op.getDpsInputOperands())
+      args.push_back(valueAt(k, *input, at, cache));
+    llvm::append_range(args, loops.back().getRegionIterArgs());
+    SmallVector<Value> next = runBody(op, args);
+    for (int64_t i = loops.size() - 1; i >= 0; --i) {
+      b.setInsertionPointToEnd(loops[i].getBody());
+      scf::YieldOp::create(b, loc,
+                           i + 1 == static_cast<int64_t>(loops.size())
+                               ? ValueRange(next)
+                               : ValueRange(loops[i + 1].getResults()));
+    }
+    b.setInsertionPointAfter(loops.front());
+    for (auto [init, result] :
+         llvm::zip(op.getDpsInitsMutable(), loops.front().getResults())) {
+      if (isLiveOut(init))
+        store(result, init, merge(point, noRow));
+      define(state, init.get(), result, {});
+    }
+  }
+
+  /// A member over the rows, at loop indices `at` of the thread's point:
+  /// the point itself, or the point with 0 for each kept dimension.
+  void emitOverPoint(unsigned k, ArrayRef<Value> point, ArrayRef<Value> at,
+                     State &state) {
+    linalg::GenericOp op = members[k];
+    Cache cache;
+    SmallVector<Value> args;
+    for (OpOperand *input : op.getDpsInputOperands())
+      args.push_back(valueAt(k, *input, at, cache));
+    for (Value init : op.getDpsInits())
+      args.push_back(init);
+    SmallVector<Value> results = runBody(op, args);
+    for (auto [init, result] : llvm::zip(op.getDpsInitsMutable(), results)) {
+      if (isLiveOut(init))
+        store(result, init, at);
+      define(state, init.get(), result, {});
+    }
+  }
+
+  void emitOverRow(unsigned k, ArrayRef<Value> point, State &state) {
+    linalg::GenericOp op = members[k];
+    bool stored = llvm::any_of(op.getDpsInitsMutable(), [&](OpOperand &init) {
+      return isLiveOut(init);
+    });
+    if (stored) {
+      OpBuilder::InsertionGuard guard(b);
+      SmallVector<Value> row;
+      SmallVector<scf::ForOp> loops = rowLoops({}, row);
+      SmallVector<Value> at = merge(point, row);
+      Cache cache;
+      SmallVector<Value> results(evaluate(k, at, cache));
+      for (auto [init, result] : llvm::zip(op.getDpsInitsMutable(), results))
+        if (isLiveOut(init))
+          store(result, init, at);
+    }
+    for (auto [i, init] : llvm::enumerate(op.getDpsInits()))
+      define(state, init, Value(), {k, static_cast<unsigned>(i)});
+  }
+
+  ArrayRef<linalg::GenericOp> members;
+  ArrayRef<Value> sizes;
+  const DenseMap<Operation *, Value> &fills;
+  function_ref<bool(OpOperand &)> isLiveOut;
+  OpBuilder &b;
+  Location loc;
+  SmallVector<int64_t> kept, reduced;
+  SmallVector<State> states;
+};
+
 struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
   using Base::Base;
 
@@ -701,22 +995,31 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
           << blockSize.getValue() << " vector-bytes=" << vectorBytes.getValue();
       return signalPassFailure();
     }
-    SmallVector<linalg::GenericOp> kernels;
-    getOperation().walk([&](linalg::GenericOp op) {
-      if (op.hasPureBufferSemantics() && isElementwiseKernel(op))
-        kernels.push_back(op);
+    // Elementwise generics, reductions and the generics of a kernel with
+    // reductions (fuse.group), kernel by kernel in program order.
+    SmallVector<SmallVector<linalg::GenericOp>> kernels;
+    getOperation().walk([&](Block *block) {
+      auto include = [](linalg::GenericOp op) {
+        return op.hasPureBufferSemantics() &&
+               (isElementwiseKernel(op) || op.getNumReductionLoops() > 0);
+      };
+      llvm::append_range(kernels, kernelsOf(*block, include));
     });
     if (profile)
       declareHooks();
     SmallVector<Attribute> names;
-    for (linalg::GenericOp op : kernels) {
+    for (ArrayRef<linalg::GenericOp> members : kernels) {
       StringAttr name =
-          FuseDialect::KernelAttrHelper(&getContext()).getAttr(op);
+          FuseDialect::KernelAttrHelper(&getContext()).getAttr(members.front());
       StringAttr kernelName =
           name ? name
                : StringAttr::get(&getContext(),
                                  "kernel_" + std::to_string(names.size()));
-      mapKernel(op, kernelName, names.size());
+      linalg::GenericOp front = members.front();
+      if (members.size() == 1 && front.getNumReductionLoops() == 0)
+        mapKernel(front, kernelName, names.size());
+      else if (failed(mapRowKernel(members, kernelName, names.size())))
+        return signalPassFailure();
       names.push_back(kernelName);
     }
     FuseDialect::KernelsAttrHelper(&getContext())
@@ -756,11 +1059,11 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
     return cost * width <= kTwoVectorBudget ? 2 : 1;
   }
 
-  /// Bytes the kernel reads and writes (trafficOperands), each operand's
-  /// buffer in full.
-  Value bytesMoved(OpBuilder &b, Location loc, linalg::GenericOp op) {
+  /// Bytes the kernel reads and writes (`traffic`, from trafficOperands),
+  /// each operand's buffer in full.
+  Value bytesMoved(OpBuilder &b, Location loc, ArrayRef<OpOperand *> traffic) {
     Value total = arith::ConstantIntOp::create(b, loc, 0, 64);
-    for (OpOperand *opOperand : trafficOperands(op)) {
+    for (OpOperand *opOperand : traffic) {
       Value operand = opOperand->get();
       auto type = cast<MemRefType>(operand.getType());
       Value size = arith::ConstantIndexOp::create(
@@ -773,6 +1076,162 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
           arith::IndexCastUIOp::create(b, loc, b.getI64Type(), size));
     }
     return total;
+  }
+
+  /// One launch of `perBlock` positions per block of `blockSize` threads
+  /// over `total` positions, when there are any (a launch of 0 blocks would
+  /// be an error), bracketed by the profile's calls with the bytes of
+  /// `traffic`. The body is left for the caller, without its terminator.
+  gpu::LaunchOp launchOver(OpBuilder &b, Location loc, Value total,
+                           int64_t perBlock, StringAttr name, int64_t id,
+                           ArrayRef<OpOperand *> traffic) {
+    Value grid = arith::CeilDivUIOp::create(
+        b, loc, total, arith::ConstantIndexOp::create(b, loc, perBlock));
+    Value blockDim = arith::ConstantIndexOp::create(b, loc, blockSize);
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value nonEmpty =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, total, zero);
+    auto ifNonEmpty = scf::IfOp::create(b, loc, nonEmpty);
+    b.setInsertionPointToStart(&ifNonEmpty.getThenRegion().front());
+
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    Value kernelId = arith::ConstantIntOp::create(b, loc, id, 64);
+    if (profile)
+      func::CallOp::create(b, loc, "fuse_kernel_begin", TypeRange{},
+                           ValueRange{kernelId, bytesMoved(b, loc, traffic)});
+    auto launch = gpu::LaunchOp::create(
+        b, loc, grid, one, one, blockDim, one, one,
+        /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
+        /*asyncDependencies=*/{}, /*workgroupAttributions=*/{},
+        /*privateAttributions=*/{}, /*clusterSizeX=*/nullptr,
+        /*clusterSizeY=*/nullptr, /*clusterSizeZ=*/nullptr,
+        FlatSymbolRefAttr::get(b.getContext(), "fuse_kernels"),
+        FlatSymbolRefAttr::get(name));
+    if (profile) {
+      b.setInsertionPointAfter(launch);
+      func::CallOp::create(b, loc, "fuse_kernel_end", TypeRange{},
+                           ValueRange{kernelId});
+    }
+    b.setInsertionPointToStart(&launch.getBody().front());
+    return launch;
+  }
+
+  /// The size of loop `d` of `op`, read on the host from an operand that
+  /// spans it.
+  static Value loopSize(OpBuilder &b, Location loc, linalg::GenericOp op,
+                        int64_t d) {
+    for (OpOperand &operand : op->getOpOperands()) {
+      auto type = dyn_cast<MemRefType>(operand.get().getType());
+      if (!type)
+        continue;
+      for (auto [k, expr] :
+           llvm::enumerate(op.getMatchingIndexingMap(&operand).getResults())) {
+        auto dim = dyn_cast<AffineDimExpr>(expr);
+        if (!dim || dim.getPosition() != d)
+          continue;
+        if (!type.isDynamicDim(k))
+          return arith::ConstantIndexOp::create(b, loc, type.getDimSize(k));
+        return memref::DimOp::create(b, loc, operand.get(), k);
+      }
+    }
+    return nullptr;
+  }
+
+  /// One launch for a kernel with reductions (RowKernelBuilder): one thread
+  /// per point of the kept dimensions.
+  LogicalResult mapRowKernel(ArrayRef<linalg::GenericOp> members,
+                             StringAttr name, int64_t id) {
+    auto reduction = llvm::find_if(members, [](linalg::GenericOp op) {
+      return op.getNumReductionLoops() > 0;
+    });
+    if (reduction == members.end())
+      return linalg::GenericOp(members.front()).emitError("kernel ")
+             << name << " of several generics has no reduction";
+    linalg::GenericOp first = *reduction;
+    SmallVector<utils::IteratorType> iterators = first.getIteratorTypesArray();
+    for (linalg::GenericOp op : members)
+      if (!RowKernelBuilder::fits(op, iterators))
+        return op.emitError("kernel ")
+               << name << ": this generic does not iterate over the rows of "
+               << "the kernel's reduction";
+
+    OpBuilder b(members.back());
+    Location loc = first.getLoc();
+    SmallVector<Value> sizes;
+    Value points = arith::ConstantIndexOp::create(b, loc, 1);
+    for (auto [d, iterator] : llvm::enumerate(iterators)) {
+      sizes.push_back(loopSize(b, loc, first, d));
+      if (!sizes.back())
+        return first.emitError("kernel ")
+               << name << ": no operand gives the size of loop " << d;
+      if (iterator == utils::IteratorType::parallel)
+        points = arith::MulIOp::create(b, loc, points, sizes.back());
+    }
+
+    // The fills of the reductions' outputs give the accumulators' initial
+    // values; the kernel absorbs them.
+    DenseSet<Operation *> inKernel(members.begin(), members.end());
+    DenseMap<Operation *, Value> fills;
+    SmallVector<linalg::FillOp> absorbed;
+    for (linalg::GenericOp op : members) {
+      if (op.getNumReductionLoops() == 0 || op.getNumDpsInits() != 1)
+        continue;
+      linalg::FillOp fill;
+      for (Operation *user : op.getDpsInits().front().getUsers())
+        if (auto candidate = dyn_cast<linalg::FillOp>(user))
+          if (candidate->getBlock() == op->getBlock() &&
+              candidate->isBeforeInBlock(op) &&
+              (!fill || fill->isBeforeInBlock(candidate)))
+            fill = candidate;
+      if (!fill)
+        continue;
+      fills[op] = fill.getInputs().front();
+      absorbed.push_back(fill);
+      inKernel.insert(fill);
+    }
+    // The kernel runs where its last generic was: a buffer it writes must
+    // not be used before that by anything else (its sizes aside).
+    Block *block = members.back()->getBlock();
+    for (linalg::GenericOp op : members)
+      for (Value buffer : op.getDpsInits())
+        for (Operation *user : buffer.getUsers()) {
+          Operation *ancestor = block->findAncestorOpInBlock(*user);
+          if (!inKernel.contains(user) && !isa<memref::DimOp>(user) &&
+              ancestor && ancestor->isBeforeInBlock(members.back()))
+            return user->emitError("kernel ")
+                   << name << " writes a buffer that this op uses before the "
+                   << "kernel's last generic";
+        }
+    auto isLiveOut = [&](OpOperand &init) {
+      if (isa<BlockArgument>(init.get()))
+        return true;
+      return llvm::any_of(init.get().getUsers(), [&](Operation *user) {
+        return !inKernel.contains(user);
+      });
+    };
+
+    gpu::LaunchOp launch = launchOver(b, loc, points, blockSize, name, id,
+                                      trafficOperands(members, isLiveOut));
+    Value thread = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(
+            b, loc, launch.getBlockIds().x,
+            arith::ConstantIndexOp::create(b, loc, blockSize)),
+        launch.getThreadIds().x);
+    auto ifInRange = scf::IfOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, thread,
+                              points));
+    b.setInsertionPointToStart(&ifInRange.getThenRegion().front());
+    RowKernelBuilder(members, iterators, sizes, fills, isLiveOut, b, loc)
+        .emit(thread);
+    b.setInsertionPointToEnd(&launch.getBody().front());
+    gpu::TerminatorOp::create(b, loc);
+    for (linalg::GenericOp op : llvm::reverse(members))
+      op.erase();
+    for (linalg::FillOp fill : absorbed)
+      fill.erase();
+    return success();
   }
 
   void mapKernel(linalg::GenericOp op, StringAttr name, int64_t id) {
@@ -847,36 +1306,8 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
                 arith::IndexCastUIOp::create(b, loc, b.getI64Type(), size))));
     }
 
-    // ceil(total / perBlock) blocks; none when empty, where a launch of 0
-    // blocks would be an error.
-    Value grid = arith::CeilDivUIOp::create(
-        b, loc, total,
-        arith::ConstantIndexOp::create(b, loc, layout.perBlock()));
-    Value blockDim = arith::ConstantIndexOp::create(b, loc, blockSize);
-    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-    Value nonEmpty =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, total, zero);
-    auto ifNonEmpty = scf::IfOp::create(b, loc, nonEmpty);
-    b.setInsertionPointToStart(&ifNonEmpty.getThenRegion().front());
-
-    Value one = arith::ConstantIndexOp::create(b, loc, 1);
-    Value kernelId = arith::ConstantIntOp::create(b, loc, id, 64);
-    if (profile)
-      func::CallOp::create(b, loc, "fuse_kernel_begin", TypeRange{},
-                           ValueRange{kernelId, bytesMoved(b, loc, op)});
-    auto launch = gpu::LaunchOp::create(
-        b, loc, grid, one, one, blockDim, one, one,
-        /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
-        /*asyncDependencies=*/{}, /*workgroupAttributions=*/{},
-        /*privateAttributions=*/{}, /*clusterSizeX=*/nullptr,
-        /*clusterSizeY=*/nullptr, /*clusterSizeZ=*/nullptr,
-        FlatSymbolRefAttr::get(b.getContext(), "fuse_kernels"),
-        FlatSymbolRefAttr::get(name));
-    if (profile) {
-      b.setInsertionPointAfter(launch);
-      func::CallOp::create(b, loc, "fuse_kernel_end", TypeRange{},
-                           ValueRange{kernelId});
-    }
+    gpu::LaunchOp launch = launchOver(b, loc, total, layout.perBlock(), name,
+                                      id, trafficOperands(op));
     b.setInsertionPointToStart(&launch.getBody().front());
     KernelBuilder(op, b, host, total, layout)
         .emit(launch.getBlockIds().x, launch.getThreadIds().x);

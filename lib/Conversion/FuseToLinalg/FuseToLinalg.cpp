@@ -12,6 +12,7 @@
 #include "fuse/Dialect/Fuse/Utils/Location.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -49,6 +50,7 @@ public:
   explicit FunctionSizes(func::FuncOp func) : dominance(func) {}
   void build(func::FuncOp func);
   SmallVector<Value> get(Value value) const override;
+  SmallVector<Value> reducedOperandSizes(Operation *op) const override;
 
 private:
   /// One dimension of a value: a static size, or the class of a `?`.
@@ -90,6 +92,9 @@ private:
   /// Fuse op results in program order, and their dynamic sizes.
   SmallVector<Value> results;
   DenseMap<Value, SmallVector<Value>> resultSizes;
+  /// Reductions in program order, and their operand's dynamic sizes.
+  SmallVector<Operation *> reductions;
+  DenseMap<Operation *, SmallVector<Value>> operandSizes;
   Operation *lastEntryOp = nullptr;
 };
 
@@ -143,6 +148,22 @@ void FunctionSizes::build(func::FuncOp func) {
     auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
     int64_t rank = resultType.getRank();
     SmallVector<Dim> resultDims;
+    if (std::optional<ArrayRef<int64_t>> reduced = reducedDims(op)) {
+      // The dimensions not reduced are the operand's; reduced ones are
+      // dropped or kept with size 1. No size is assumed equal to another.
+      SmallVector<Dim> operandDims(dimsOf(op->getOperand(0)));
+      bool keeps = rank == static_cast<int64_t>(operandDims.size());
+      for (auto [d, dim] : llvm::enumerate(operandDims)) {
+        if (!llvm::is_contained(*reduced, static_cast<int64_t>(d)))
+          resultDims.push_back(dim);
+        else if (keeps)
+          resultDims.push_back({1, -1});
+      }
+      dims[op->getResult(0)] = std::move(resultDims);
+      results.push_back(op->getResult(0));
+      reductions.push_back(op);
+      return;
+    }
     for (int64_t r = 0; r < rank; ++r) {
       int64_t size = resultType.getDimSize(r);
       int first = -1;
@@ -256,6 +277,16 @@ void FunctionSizes::materialize() {
       if (dim.cls >= 0)
         dynamic.push_back(sizeAt(dim.cls, value.getDefiningOp()));
   }
+  for (Operation *op : reductions) {
+    SmallVector<Value> &dynamic = operandSizes[op];
+    for (const Dim &dim : dims[op->getOperand(0)])
+      if (dim.cls >= 0)
+        dynamic.push_back(sizeAt(dim.cls, op));
+  }
+}
+
+SmallVector<Value> FunctionSizes::reducedOperandSizes(Operation *op) const {
+  return operandSizes.lookup(op);
 }
 
 SmallVector<Value> FunctionSizes::get(Value value) const {
@@ -627,6 +658,60 @@ static AffineMap broadcastMap(RankedTensorType operand,
   return AffineMap::get(result.getRank(), 0, exprs, context);
 }
 
+/// The source of `expand`, which only inserts dimensions of size 1, and the
+/// indexing map that reads it where `map` read the expanded tensor: each
+/// group of the expansion keeps the expression of its one dimension that is
+/// not a static 1 (of its first when all are).
+static std::pair<Value, AffineMap>
+readThroughUnitDims(tensor::ExpandShapeOp expand, AffineMap map) {
+  RankedTensorType expanded = expand.getResultType();
+  SmallVector<AffineExpr> exprs;
+  for (const ReassociationIndices &group : expand.getReassociationIndices()) {
+    int64_t chosen = group.front();
+    for (int64_t d : group)
+      if (expanded.getDimSize(d) != 1)
+        chosen = d;
+    exprs.push_back(map.getResult(chosen));
+  }
+  return {expand.getSrc(),
+          AffineMap::get(map.getNumDims(), 0, exprs, map.getContext())};
+}
+
+/// The value that a reduction's accumulator starts from: -0.0 (sum and mean
+/// of floats: x + -0.0 is x, also for x = -0.0), 0, -inf or the smallest
+/// integer (max), inf or the largest integer (min).
+static TypedAttr reductionIdentity(Operation *op, Type type) {
+  Builder b(op->getContext());
+  if (auto floatType = dyn_cast<FloatType>(type)) {
+    const llvm::fltSemantics &semantics = floatType.getFloatSemantics();
+    if (isa<ReduceMaxOp>(op))
+      return b.getFloatAttr(type, APFloat::getInf(semantics, true));
+    if (isa<ReduceMinOp>(op))
+      return b.getFloatAttr(type, APFloat::getInf(semantics, false));
+    return b.getFloatAttr(type, APFloat::getZero(semantics, true));
+  }
+  unsigned width = type.getIntOrFloatBitWidth();
+  if (isa<ReduceMaxOp>(op))
+    return b.getIntegerAttr(type, APInt::getSignedMinValue(width));
+  if (isa<ReduceMinOp>(op))
+    return b.getIntegerAttr(type, APInt::getSignedMaxValue(width));
+  return b.getIntegerAttr(type, 0);
+}
+
+/// One step of a reduction: the accumulator combined with one element.
+static Value combine(Operation *op, OpBuilder &b, Location loc, Value acc,
+                     Value x) {
+  bool isFloat = isa<FloatType>(acc.getType());
+  if (isa<ReduceMaxOp>(op))
+    return isFloat ? Value(arith::MaximumFOp::create(b, loc, acc, x))
+                   : Value(arith::MaxSIOp::create(b, loc, acc, x));
+  if (isa<ReduceMinOp>(op))
+    return isFloat ? Value(arith::MinimumFOp::create(b, loc, acc, x))
+                   : Value(arith::MinSIOp::create(b, loc, acc, x));
+  return isFloat ? Value(arith::AddFOp::create(b, loc, acc, x))
+                 : Value(arith::AddIOp::create(b, loc, acc, x));
+}
+
 namespace {
 
 template <typename OpTy>
@@ -653,13 +738,19 @@ struct ElementwiseLowering : OpConversionPattern<OpTy> {
         continue;
       }
       inlined.push_back({});
+      AffineMap map =
+          broadcastMap(cast<RankedTensorType>(operand.getType()), resultType);
+      // A reduction's result with its dimensions kept is read through the
+      // reduction's own tensor, without the size-1 dimensions.
+      if (auto expand = operand.getDefiningOp<tensor::ExpandShapeOp>()) {
+        std::tie(operand, map) = readThroughUnitDims(expand, map);
+      }
       auto *it = llvm::find(inputs, operand);
       inputOf.push_back(it - inputs.begin());
       if (it != inputs.end())
         continue;
       inputs.push_back(operand);
-      maps.push_back(
-          broadcastMap(cast<RankedTensorType>(operand.getType()), resultType));
+      maps.push_back(map);
     }
     maps.push_back(rewriter.getMultiDimIdentityMap(resultType.getRank()));
 
@@ -703,6 +794,169 @@ struct ConstantLowering : OpConversionPattern<ConstantOp> {
   }
 };
 
+/// A reduction as a linalg.generic that reduces over `dims` into a tensor
+/// without them, accumulating in f32 for f16/bf16 data, from the identity
+/// of its combination; a mean's division by the count and the rounding of
+/// f16/bf16 follow in a second generic of the same kernel (`fuse.group`).
+/// Kept dimensions are a tensor.expand_shape of the result, which the
+/// generics that read it see through (readThroughUnitDims).
+template <typename OpTy> struct ReductionLowering : OpConversionPattern<OpTy> {
+  ReductionLowering(MLIRContext *context, const DynamicSizes &sizes,
+                    int64_t &nextGroup)
+      : OpConversionPattern<OpTy>(context), sizes(sizes), nextGroup(nextGroup) {
+  }
+
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *context = rewriter.getContext();
+    Value input = adaptor.getInput();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    RankedTensorType resultType = op.getType();
+    Type element = inputType.getElementType();
+    Type accType = isHalf(element) ? rewriter.getF32Type() : element;
+    int64_t rank = inputType.getRank();
+    ArrayRef<int64_t> dims = op.getDims();
+    auto isReduced = [&](int64_t d) { return llvm::is_contained(dims, d); };
+
+    // Every size of the operand: a constant or the dynamic size.
+    SmallVector<Value> dynamic = sizes.reducedOperandSizes(op);
+    SmallVector<OpFoldResult> operandSizes;
+    for (int64_t d = 0, next = 0; d < rank; ++d)
+      operandSizes.push_back(
+          inputType.isDynamicDim(d)
+              ? OpFoldResult(dynamic[next++])
+              : OpFoldResult(rewriter.getIndexAttr(inputType.getDimSize(d))));
+
+    // max and min of nothing: checked at run time for dynamic sizes (the
+    // verifier refuses a static 0).
+    StringRef name = op->getName().stripDialect();
+    if (isa<ReduceMaxOp, ReduceMinOp>(op)) {
+      for (int64_t d : dims) {
+        if (!inputType.isDynamicDim(d))
+          continue;
+        Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+        Value nonEmpty =
+            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne,
+                                  cast<Value>(operandSizes[d]), zero);
+        cf::AssertOp::create(
+            rewriter, loc, nonEmpty,
+            "fuse." + name.str() + " at " + formatLocation(loc) +
+                ": dimension " + std::to_string(d) +
+                " of the operand is 0, and an empty " + name.str() +
+                " has no value (numpy's error too)");
+      }
+    }
+
+    SmallVector<OpFoldResult> keptSizes;
+    SmallVector<AffineExpr> keptExprs;
+    SmallVector<utils::IteratorType> iterators;
+    for (int64_t d = 0; d < rank; ++d) {
+      iterators.push_back(isReduced(d) ? utils::IteratorType::reduction
+                                       : utils::IteratorType::parallel);
+      if (isReduced(d))
+        continue;
+      keptSizes.push_back(operandSizes[d]);
+      keptExprs.push_back(rewriter.getAffineDimExpr(d));
+    }
+    Value empty = tensor::EmptyOp::create(rewriter, loc, keptSizes, accType);
+    Value identity = arith::ConstantOp::create(rewriter, loc,
+                                               reductionIdentity(op, accType));
+    Value init =
+        linalg::FillOp::create(rewriter, loc, identity, empty).getResult(0);
+    SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank),
+                                   AffineMap::get(rank, 0, keptExprs, context)};
+    auto opsAttr = rewriter.getStrArrayAttr({name});
+    auto reduce = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{init.getType()}, ValueRange{input},
+        ValueRange{init}, maps, iterators,
+        [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
+          Value x = args[0];
+          if (x.getType() != accType)
+            x = arith::ExtFOp::create(b, bodyLoc, accType, x);
+          linalg::YieldOp::create(b, bodyLoc,
+                                  combine(op, b, bodyLoc, args[1], x));
+        });
+    FuseDialect::OpsAttrHelper(context).setAttr(reduce, opsAttr);
+    Value result = reduce.getResult(0);
+
+    bool mean = isa<ReduceMeanOp>(op);
+    if (mean || accType != element) {
+      // The epilogue, in the same kernel: divide by the count (a scalar
+      // from the host), round to the element type.
+      auto keptType = cast<RankedTensorType>(result.getType());
+      int64_t keptRank = keptType.getRank();
+      Value countFloat;
+      if (mean) {
+        Value count = arith::ConstantIndexOp::create(rewriter, loc, 1);
+        for (int64_t d : dims)
+          count = arith::MulIOp::create(
+              rewriter, loc, count,
+              getValueOrCreateConstantIndexOp(rewriter, loc, operandSizes[d]));
+        countFloat = arith::UIToFPOp::create(
+            rewriter, loc, accType,
+            arith::IndexCastUIOp::create(rewriter, loc, rewriter.getI64Type(),
+                                         count));
+      }
+      SmallVector<AffineMap> epilogueMaps(
+          2, rewriter.getMultiDimIdentityMap(keptRank));
+      Value out = tensor::EmptyOp::create(rewriter, loc, keptSizes, element);
+      auto epilogue = linalg::GenericOp::create(
+          rewriter, loc, TypeRange{out.getType()}, ValueRange{result},
+          ValueRange{out}, epilogueMaps,
+          SmallVector<utils::IteratorType>(keptRank,
+                                           utils::IteratorType::parallel),
+          [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
+            Value value = args[0];
+            if (mean)
+              value = arith::DivFOp::create(b, bodyLoc, value, countFloat);
+            if (value.getType() != element)
+              value = arith::TruncFOp::create(b, bodyLoc, element, value);
+            linalg::YieldOp::create(b, bodyLoc, value);
+          });
+      // It computes no op of its own: it finishes the reduction.
+      FuseDialect::OpsAttrHelper(context).setAttr(epilogue,
+                                                  rewriter.getArrayAttr({}));
+      auto group = rewriter.getI64IntegerAttr(nextGroup++);
+      FuseDialect::GroupAttrHelper(context).setAttr(reduce, group);
+      FuseDialect::GroupAttrHelper(context).setAttr(epilogue, group);
+      result = epilogue.getResult(0);
+    }
+
+    if (resultType.getRank() == rank && rank > 0) {
+      // Keep the reduced dimensions: each kept one groups with the reduced
+      // ones after it, the first kept one also with those before it.
+      SmallVector<ReassociationIndices> groups;
+      for (int64_t d = 0; d < rank; ++d) {
+        if (!isReduced(d) || groups.empty())
+          groups.emplace_back();
+        groups.back().push_back(d);
+      }
+      // Leading reduced dimensions belong to the first kept one.
+      if (groups.size() > 1 && llvm::all_of(groups.front(), isReduced)) {
+        ReassociationIndices leading = groups.front();
+        groups.erase(groups.begin());
+        groups.front().insert(groups.front().begin(), leading.begin(),
+                              leading.end());
+      }
+      if (llvm::all_of(groups.front(), isReduced))
+        groups.clear(); // everything reduced: a 0-d tensor expands
+      SmallVector<OpFoldResult> outputShape;
+      for (int64_t d = 0; d < rank; ++d)
+        outputShape.push_back(isReduced(d) ? rewriter.getIndexAttr(1)
+                                           : operandSizes[d]);
+      result = tensor::ExpandShapeOp::create(rewriter, loc, resultType, result,
+                                             groups, outputShape);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+
+  const DynamicSizes &sizes;
+  int64_t &nextGroup;
+};
+
 template <typename... OpTys>
 void addElementwise(RewritePatternSet &patterns, const DynamicSizes &sizes) {
   (patterns.add<ElementwiseLowering<OpTys>>(patterns.getContext(), sizes), ...);
@@ -711,13 +965,17 @@ void addElementwise(RewritePatternSet &patterns, const DynamicSizes &sizes) {
 } // namespace
 
 void fuse::populateFuseToLinalgConversionPatterns(RewritePatternSet &patterns,
-                                                  const DynamicSizes &sizes) {
+                                                  const DynamicSizes &sizes,
+                                                  int64_t &nextGroup) {
   addElementwise<NegOp, AbsOp, ReluOp, FloorOp, CeilOp, ExpOp, LogOp, SqrtOp,
                  RsqrtOp, TanhOp, SigmoidOp, SiluOp, SinOp, CosOp, ErfOp,
                  ReciprocalOp, HardswishOp, GeluOp, ClampOp, LeakyReluOp, AddOp,
                  SubOp, MulOp, DivOp, MaxOp, MinOp, PowOp, CmpOp, SelectOp,
                  CastOp>(patterns, sizes);
   patterns.add<ConstantLowering>(patterns.getContext());
+  patterns.add<ReductionLowering<ReduceSumOp>, ReductionLowering<ReduceMaxOp>,
+               ReductionLowering<ReduceMinOp>, ReductionLowering<ReduceMeanOp>>(
+      patterns.getContext(), sizes, nextGroup);
 }
 
 //===----------------------------------------------------------------------===//
@@ -736,7 +994,8 @@ struct ConvertFuseToLinalgPass
     target.addIllegalDialect<FuseDialect>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     RewritePatternSet patterns(&getContext());
-    populateFuseToLinalgConversionPatterns(patterns, sizes);
+    int64_t nextGroup = 0;
+    populateFuseToLinalgConversionPatterns(patterns, sizes, nextGroup);
     if (failed(applyPartialConversion(func, target, std::move(patterns))))
       return signalPassFailure();
 

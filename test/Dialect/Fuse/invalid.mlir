@@ -594,3 +594,99 @@ func.func @clamp_bound_out_of_range(%a: tensor<3xi32>) -> tensor<3xi32> {
   %0 = fuse.clamp %a {max = 9999999999 : i64} : tensor<3xi32>
   return %0 : tensor<3xi32>
 }
+
+// -----
+
+func.func @reduce_no_dims(%a: tensor<3x4xf32>) -> tensor<3x4xf32> {
+  // expected-error @+1 {{'fuse.reduce_sum' op needs at least one dimension in 'dims'}}
+  %0 = fuse.reduce_sum %a {dims = array<i64>} : tensor<3x4xf32> -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
+// -----
+
+func.func @reduce_dim_out_of_range(%a: tensor<3x4xf32>) -> tensor<3xf32> {
+  // expected-error @+1 {{'fuse.reduce_max' op dimension 2 in 'dims' is out of range for tensor<3x4xf32> (rank 2: 0 to 1)}}
+  %0 = fuse.reduce_max %a {dims = array<i64: 2>} : tensor<3x4xf32> -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+func.func @reduce_negative_dim(%a: tensor<3x4xf32>) -> tensor<3xf32> {
+  // expected-error @+1 {{'fuse.reduce_min' op dimension -1 in 'dims' is out of range for tensor<3x4xf32> (rank 2: 0 to 1)}}
+  %0 = fuse.reduce_min %a {dims = array<i64: -1>} : tensor<3x4xf32> -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+func.func @reduce_0d(%a: tensor<f32>) -> tensor<f32> {
+  // expected-error @+1 {{'fuse.reduce_sum' op cannot reduce tensor<f32>: a 0-d tensor has no dimension}}
+  %0 = fuse.reduce_sum %a {dims = array<i64: 0>} : tensor<f32> -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+func.func @reduce_repeated_dim(%a: tensor<3x4xf32>) -> tensor<f32> {
+  // expected-error @+1 {{'fuse.reduce_sum' op dimension 1 is twice in 'dims'}}
+  %0 = fuse.reduce_sum %a {dims = array<i64: 1, 0, 1>} : tensor<3x4xf32> -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+func.func @reduce_wrong_shape(%a: tensor<3x?xf32>) -> tensor<1x?xf32> {
+  // expected-error @+1 {{'fuse.reduce_sum' op declared result type tensor<1x?xf32> does not match the reduction of tensor<3x?xf32> over the dims: expected tensor<3x1xf32> (dims kept) or tensor<3xf32> (dims dropped)}}
+  %0 = fuse.reduce_sum %a {dims = array<i64: 1>} : tensor<3x?xf32> -> tensor<1x?xf32>
+  return %0 : tensor<1x?xf32>
+}
+
+// -----
+
+func.func @reduce_wrong_element(%a: tensor<3x4xf16>) -> tensor<3xf32> {
+  // expected-error @+1 {{'fuse.reduce_sum' op result element type f32 differs from the operand's, f16}}
+  %0 = fuse.reduce_sum %a {dims = array<i64: 1>} : tensor<3x4xf16> -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+func.func @reduce_mean_integer(%a: tensor<3x4xi32>) -> tensor<3xi32> {
+  // expected-error @+1 {{'fuse.reduce_mean' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values, but got 'tensor<3x4xi32>'}}
+  %0 = fuse.reduce_mean %a {dims = array<i64: 1>} : tensor<3x4xi32> -> tensor<3xi32>
+  return %0 : tensor<3xi32>
+}
+
+// -----
+
+func.func @reduce_bool(%a: tensor<3x4xi1>) -> tensor<3xi1> {
+  // expected-error @+1 {{'fuse.reduce_max' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 32-bit signless integer or 64-bit signless integer values, but got 'tensor<3x4xi1>'}}
+  %0 = fuse.reduce_max %a {dims = array<i64: 1>} : tensor<3x4xi1> -> tensor<3xi1>
+  return %0 : tensor<3xi1>
+}
+
+// -----
+
+func.func @reduce_max_empty(%a: tensor<3x0xf32>) -> tensor<3xf32> {
+  // expected-error @+1 {{'fuse.reduce_max' op reduces dimension 1 of size 0, which has no maximum}}
+  %0 = fuse.reduce_max %a {dims = array<i64: 1>} : tensor<3x0xf32> -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+func.func @reduce_missing_dims(%a: tensor<3x4xf32>) -> tensor<3xf32> {
+  // expected-error @+1 {{'fuse.reduce_sum' op requires attribute 'dims'}}
+  %0 = fuse.reduce_sum %a : tensor<3x4xf32> -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+func.func @reduce_misspelled_attribute(%a: tensor<3x4xf32>) -> tensor<3xf32> {
+  // expected-error @+1 {{'fuse.reduce_sum' op has no attribute 'keepdims' (it takes 'dims')}}
+  %0 = fuse.reduce_sum %a {dims = array<i64: 1>, keepdims = true} : tensor<3x4xf32> -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}

@@ -1049,3 +1049,29 @@ func.func @hardswish(%x: tensor<?x4xbf16>) -> tensor<?x4xbf16> {
   %0 = fuse.hardswish %x : tensor<?x4xbf16>
   return %0 : tensor<?x4xbf16>
 }
+
+//===----------------------------------------------------------------------===//
+// Reductions: dimensions kept (size 1) or dropped
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func @reductions(
+// CHECK-SAME: %[[F16:.+]]: tensor<?x?xf16>, %[[BF16:.+]]: tensor<2x3xbf16>, %[[F32:.+]]: tensor<4x?x2xf32>, %[[F64:.+]]: tensor<?xf64>, %[[I32:.+]]: tensor<?x?xi32>, %[[I64:.+]]: tensor<3x?xi64>
+// CHECK-NEXT: fuse.reduce_sum %[[F16]] {dims = array<i64: 1>} : tensor<?x?xf16> -> tensor<?x1xf16>
+// CHECK-NEXT: fuse.reduce_max %[[BF16]] {dims = array<i64: 0, 1>} : tensor<2x3xbf16> -> tensor<bf16>
+// CHECK-NEXT: fuse.reduce_min %[[F32]] {dims = array<i64: 2, 0>} : tensor<4x?x2xf32> -> tensor<1x?x1xf32>
+// CHECK-NEXT: fuse.reduce_mean %[[F64]] {dims = array<i64: 0>} : tensor<?xf64> -> tensor<f64>
+// CHECK-NEXT: fuse.reduce_sum %[[I32]] {dims = array<i64: 0>} : tensor<?x?xi32> -> tensor<?xi32>
+// CHECK-NEXT: fuse.reduce_max %[[I64]] {dims = array<i64: 1>} : tensor<3x?xi64> -> tensor<3x1xi64>
+// CHECK-NEXT: fuse.reduce_mean %[[BF16]] {dims = array<i64: 1>} : tensor<2x3xbf16> -> tensor<2xbf16>
+// CHECK-NEXT: fuse.reduce_min %[[I64]] {dims = array<i64: 0, 1>} : tensor<3x?xi64> -> tensor<1x1xi64>
+func.func @reductions(%f16: tensor<?x?xf16>, %bf16: tensor<2x3xbf16>, %f32: tensor<4x?x2xf32>, %f64: tensor<?xf64>, %i32: tensor<?x?xi32>, %i64: tensor<3x?xi64>) -> (tensor<?x1xf16>, tensor<bf16>, tensor<1x?x1xf32>, tensor<f64>, tensor<?xi32>, tensor<3x1xi64>, tensor<2xbf16>, tensor<1x1xi64>) {
+  %0 = fuse.reduce_sum %f16 {dims = array<i64: 1>} : tensor<?x?xf16> -> tensor<?x1xf16>
+  %1 = fuse.reduce_max %bf16 {dims = array<i64: 0, 1>} : tensor<2x3xbf16> -> tensor<bf16>
+  %2 = fuse.reduce_min %f32 {dims = array<i64: 2, 0>} : tensor<4x?x2xf32> -> tensor<1x?x1xf32>
+  %3 = fuse.reduce_mean %f64 {dims = array<i64: 0>} : tensor<?xf64> -> tensor<f64>
+  %4 = fuse.reduce_sum %i32 {dims = array<i64: 0>} : tensor<?x?xi32> -> tensor<?xi32>
+  %5 = fuse.reduce_max %i64 {dims = array<i64: 1>} : tensor<3x?xi64> -> tensor<3x1xi64>
+  %6 = fuse.reduce_mean %bf16 {dims = array<i64: 1>} : tensor<2x3xbf16> -> tensor<2xbf16>
+  %7 = fuse.reduce_min %i64 {dims = array<i64: 0, 1>} : tensor<3x?xi64> -> tensor<1x1xi64>
+  return %0, %1, %2, %3, %4, %5, %6, %7 : tensor<?x1xf16>, tensor<bf16>, tensor<1x?x1xf32>, tensor<f64>, tensor<?xi32>, tensor<3x1xi64>, tensor<2xbf16>, tensor<1x1xi64>
+}

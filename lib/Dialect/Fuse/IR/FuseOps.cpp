@@ -6,6 +6,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -195,6 +196,85 @@ LogicalResult CastOp::verify() {
            << str(in) << " to " << str(out)
            << "; fuse.cast converts the element type only";
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+/// Checks `dims` against the operand and the declared result type, which
+/// keeps the reduced dimensions with size 1 or drops them. `emptyIsError`:
+/// a reduction with no identity (max, min) of a dimension of static size 0.
+static LogicalResult verifyReduction(Operation *op, RankedTensorType input,
+                                     ArrayRef<int64_t> dims,
+                                     RankedTensorType result,
+                                     bool emptyIsError) {
+  int64_t rank = input.getRank();
+  if (rank == 0)
+    return op->emitOpError("cannot reduce ")
+           << str(input) << ": a 0-d tensor has no dimension";
+  if (dims.empty())
+    return op->emitOpError("needs at least one dimension in 'dims'");
+  llvm::SmallBitVector reduced(rank);
+  for (int64_t dim : dims) {
+    if (dim < 0 || dim >= rank)
+      return op->emitOpError("dimension ")
+             << dim << " in 'dims' is out of range for " << str(input)
+             << " (rank " << rank << ": 0 to " << rank - 1 << ")";
+    if (reduced.test(dim))
+      return op->emitOpError("dimension ") << dim << " is twice in 'dims'";
+    reduced.set(dim);
+  }
+  if (result.getElementType() != input.getElementType())
+    return op->emitOpError("result element type ")
+           << str(result.getElementType()) << " differs from the operand's, "
+           << str(input.getElementType());
+  SmallVector<int64_t> kept, dropped;
+  for (int64_t d = 0; d < rank; ++d) {
+    kept.push_back(reduced.test(d) ? 1 : input.getDimSize(d));
+    if (!reduced.test(d))
+      dropped.push_back(input.getDimSize(d));
+  }
+  if (result.getShape() != ArrayRef<int64_t>(kept) &&
+      result.getShape() != ArrayRef<int64_t>(dropped))
+    return op->emitOpError("declared result type ")
+           << str(result) << " does not match the reduction of " << str(input)
+           << " over the dims: expected "
+           << str(RankedTensorType::get(kept, input.getElementType()))
+           << " (dims kept) or "
+           << str(RankedTensorType::get(dropped, input.getElementType()))
+           << " (dims dropped)";
+  if (emptyIsError)
+    for (int64_t dim : dims)
+      if (input.getDimSize(dim) == 0)
+        return op->emitOpError("reduces dimension ")
+               << dim << " of size 0, which has no "
+               << op->getName().stripDialect().drop_front(strlen("reduce_"))
+               << "imum";
+  return success();
+}
+
+std::optional<ArrayRef<int64_t>> fuse::reducedDims(Operation *op) {
+  if (!op->hasTrait<OpTrait::Reduction>())
+    return std::nullopt;
+  return cast<DenseI64ArrayAttr>(op->getAttr("dims")).asArrayRef();
+}
+
+LogicalResult ReduceSumOp::verify() {
+  return verifyReduction(*this, getInput().getType(), getDims(), getType(),
+                         /*emptyIsError=*/false);
+}
+LogicalResult ReduceMaxOp::verify() {
+  return verifyReduction(*this, getInput().getType(), getDims(), getType(),
+                         /*emptyIsError=*/true);
+}
+LogicalResult ReduceMinOp::verify() {
+  return verifyReduction(*this, getInput().getType(), getDims(), getType(),
+                         /*emptyIsError=*/true);
+}
+LogicalResult ReduceMeanOp::verify() {
+  return verifyReduction(*this, getInput().getType(), getDims(), getType(),
+                         /*emptyIsError=*/false);
 }
 
 //===----------------------------------------------------------------------===//

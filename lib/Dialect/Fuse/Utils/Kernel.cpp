@@ -1,6 +1,7 @@
 //===- Kernel.cpp - what makes a generic an elementwise kernel -----------===//
 
 #include "fuse/Dialect/Fuse/Utils/Kernel.h"
+#include "fuse/Dialect/Fuse/IR/FuseDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -38,15 +39,53 @@ bool fuse::isElementwiseKernel(linalg::GenericOp op) {
   return true;
 }
 
-SmallVector<OpOperand *> fuse::trafficOperands(linalg::GenericOp op) {
+SmallVector<OpOperand *>
+fuse::trafficOperands(ArrayRef<linalg::GenericOp> members,
+                      function_ref<bool(OpOperand &)> isLiveOut) {
   SmallVector<OpOperand *> operands;
-  llvm::SmallDenseSet<Value> read;
-  for (OpOperand *input : op.getDpsInputOperands())
-    if (read.insert(input->get()).second)
-      operands.push_back(input);
-  for (OpOperand &init : op.getDpsInitsMutable())
-    operands.push_back(&init);
+  // What a member reads from memory: not written by an earlier member (a
+  // result on tensors, a buffer on memrefs), not read before.
+  llvm::SmallDenseSet<Value> onChip, read;
+  for (linalg::GenericOp op : members) {
+    for (OpOperand *input : op.getDpsInputOperands())
+      if (!onChip.contains(input->get()) && read.insert(input->get()).second)
+        operands.push_back(input);
+    for (OpOperand &init : op.getDpsInitsMutable()) {
+      if (isLiveOut(init))
+        operands.push_back(&init);
+      onChip.insert(op.hasPureTensorSemantics()
+                        ? Value(op.getTiedOpResult(&init))
+                        : init.get());
+    }
+  }
   return operands;
+}
+
+SmallVector<OpOperand *> fuse::trafficOperands(linalg::GenericOp op) {
+  return trafficOperands({op}, [](OpOperand &) { return true; });
+}
+
+std::optional<int64_t> fuse::kernelGroup(Operation *op) {
+  if (IntegerAttr group =
+          FuseDialect::GroupAttrHelper(op->getContext()).getAttr(op))
+    return group.getInt();
+  return std::nullopt;
+}
+
+SmallVector<SmallVector<linalg::GenericOp>>
+fuse::kernelsOf(Block &block, function_ref<bool(linalg::GenericOp)> include) {
+  SmallVector<SmallVector<linalg::GenericOp>> kernels;
+  std::optional<int64_t> open;
+  for (auto op : block.getOps<linalg::GenericOp>()) {
+    if (!include(op))
+      continue;
+    std::optional<int64_t> group = kernelGroup(op);
+    if (!group || group != open)
+      kernels.emplace_back();
+    kernels.back().push_back(op);
+    open = group;
+  }
+  return kernels;
 }
 
 std::optional<fuse::DType> fuse::fromMLIRType(Type type) {

@@ -17,10 +17,13 @@ def Fuse_Dialect : Dialect {
   let description = [{
     The `fuse` dialect describes elementwise tensor programs: unary and binary
     arithmetic, comparisons, selection, casts and constants over ranked
-    tensors with static or dynamic dimensions. Binary operations broadcast
-    their operands like numpy. Every op computes each result element from the
-    operand elements at the same (broadcast) position, so any connected group
-    of ops over one iteration space can be fused into one kernel.
+    tensors with static or dynamic dimensions, and reductions (sum, max, min,
+    mean) over some of their dimensions. Binary operations broadcast their
+    operands like numpy. Every elementwise op computes each result element
+    from the operand elements at the same (broadcast) position, so any
+    connected group of them over one iteration space can be fused into one
+    kernel; a reduction fuses with the elementwise ops before and after it
+    over the same rows.
   }];
   let cppNamespace = "::fuse";
   let hasConstantMaterializer = 1;
@@ -28,14 +31,21 @@ def Fuse_Dialect : Dialect {
   // contract between passes (FuseDialect::<Name>AttrHelper):
   //  - `fuse.ops` on a linalg.generic: the fuse ops it computes, in order
   //    (convert-fuse-to-linalg, fuse-elementwise-fusion);
+  //  - `fuse.group` on a linalg.generic: the kernel it is a part of, when a
+  //    kernel is several generics (a reduction with the generics before and
+  //    after it that run in the same pass over its rows;
+  //    convert-fuse-to-linalg, fuse-reduction-fusion); the generics of one
+  //    group are adjacent in their block;
   //  - `fuse.kernel` on a linalg.generic: its kernel's name
-  //    (fuse-name-kernels), which the launch and gpu.func take;
+  //    (fuse-name-kernels, one name for a group), which the launch and
+  //    gpu.func take;
   //  - `fuse.kernels` on the module: the kernels' names in launch order
   //    (fuse-map-to-gpu), which profile records index;
   //  - `fuse.result` on a memref.alloc: the function result it is
   //    (fuse-own-results, for fuse-result-allocs).
   let discardableAttrs = (ins
     "::mlir::ArrayAttr":$ops,
+    "::mlir::IntegerAttr":$group,
     "::mlir::StringAttr":$kernel,
     "::mlir::ArrayAttr":$kernels,
     "::mlir::IntegerAttr":$result

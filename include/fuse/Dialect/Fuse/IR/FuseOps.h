@@ -46,7 +46,15 @@ public:
     return verifyBroadcastOperands(op);
   }
 };
+
+/// A reduction over the dimensions of its `dims` attribute
+/// (fuse.reduce_sum, reduce_max, reduce_min, reduce_mean).
+template <typename ConcreteType>
+class Reduction : public mlir::OpTrait::TraitBase<ConcreteType, Reduction> {};
 } // namespace OpTrait
+
+/// The dimensions a reduction reduces, or std::nullopt for other ops.
+std::optional<llvm::ArrayRef<int64_t>> reducedDims(mlir::Operation *op);
 
 } // namespace fuse
 

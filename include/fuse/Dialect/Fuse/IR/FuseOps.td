@@ -26,6 +26,11 @@ def Fuse_KnownAttributes : NativeOpTrait<"KnownAttributes"> {
   let cppNamespace = "::fuse::OpTrait";
 }
 
+// A reduction over the dimensions of its `dims` attribute (reducedDims()).
+def Fuse_Reduction : NativeOpTrait<"Reduction"> {
+  let cppNamespace = "::fuse::OpTrait";
+}
+
 class Fuse_Op<string mnemonic, list<Trait> traits = []>
     : Op<Fuse_Dialect, mnemonic, !listconcat(traits, [Fuse_KnownAttributes])>;
 
@@ -167,6 +172,50 @@ def Fuse_DivOp : Fuse_BinaryOp<"div",
 def Fuse_MaxOp : Fuse_BinaryOp<"max", "max(lhs, rhs) (NaN propagates)">;
 def Fuse_MinOp : Fuse_BinaryOp<"min", "min(lhs, rhs) (NaN propagates)">;
 def Fuse_PowOp : Fuse_BinaryOp<"pow", "lhs ^ rhs">;
+
+//===----------------------------------------------------------------------===//
+// Reductions.
+//===----------------------------------------------------------------------===//
+
+class Fuse_ReduceOp<string mnemonic, TypeConstraint tensorType, string formula,
+                    string empty>
+    : Fuse_Op<mnemonic, [Pure, Fuse_Reduction]> {
+  let summary = formula # " over the dimensions `dims`";
+  let description = "Reduces the operand over the dimensions listed in `dims` "
+    # "(each in [0, rank), none twice) with " # formula # ", as numpy's "
+    # "reductions do. The result type says whether the reduced dimensions "
+    # "are kept with size 1 (the operand's rank, numpy's `keepdims=True`) "
+    # "or dropped (the rank minus the number of dims); the other dimensions "
+    # "are the operand's. f16 and bf16 data is accumulated in f32 and "
+    # "rounded once. " # empty # "\n\n"
+    # "Example:\n\n```mlir\n%r = fuse." # mnemonic
+    # " %x {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?x1xf32>\n"
+    # "%s = fuse." # mnemonic
+    # " %x {dims = array<i64: 0, 1>} : tensor<?x?xf32> -> tensor<f32>\n```\n";
+  let arguments = (ins tensorType:$input, DenseI64ArrayAttr:$dims);
+  let results = (outs tensorType:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Whether the result keeps the reduced dimensions (with size 1).
+    bool keepsDims() {
+      return getType().getRank() == getInput().getType().getRank();
+    }
+  }];
+}
+
+def Fuse_ReduceSumOp : Fuse_ReduceOp<"reduce_sum", Fuse_NumericTensor,
+    "the sum",
+    "An empty reduction gives 0; integer sums wrap around.">;
+def Fuse_ReduceMaxOp : Fuse_ReduceOp<"reduce_max", Fuse_NumericTensor,
+    "the maximum (NaN propagates)",
+    "An empty reduction is an error (numpy's).">;
+def Fuse_ReduceMinOp : Fuse_ReduceOp<"reduce_min", Fuse_NumericTensor,
+    "the minimum (NaN propagates)",
+    "An empty reduction is an error (numpy's).">;
+def Fuse_ReduceMeanOp : Fuse_ReduceOp<"reduce_mean", Fuse_FloatTensor,
+    "the mean (the sum divided by the number of elements reduced)",
+    "An empty reduction gives NaN.">;
 
 //===----------------------------------------------------------------------===//
 // Comparison and selection.

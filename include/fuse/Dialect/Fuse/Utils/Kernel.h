@@ -31,13 +31,32 @@ std::optional<DType> fromMLIRType(mlir::Type type);
 /// occupies in memory; i1 is stored as a byte.
 int64_t storageBytes(mlir::Type type);
 
-/// The operands of `op` whose bytes one run of the kernel moves, each
-/// counted once in full: every distinct input (read once, however often
-/// the body uses it) and every output (written once, also when it
-/// overwrites an input in place). The report's bytes and the profile's
+/// The operands of a kernel whose bytes one run of it moves, each counted
+/// once in full: every distinct input that no earlier member of the kernel
+/// wrote (read once, however often the bodies use it) and every output
+/// that `isLiveOut` says is used after the kernel (written once, also when
+/// it overwrites an input in place). A kernel is one generic or the
+/// generics of a `fuse.group` in program order, whose values passed from
+/// one to the next stay on chip. The report's bytes and the profile's
 /// (fuse-map-to-gpu's `bytes` of each launch) both follow it.
 llvm::SmallVector<mlir::OpOperand *>
+trafficOperands(llvm::ArrayRef<mlir::linalg::GenericOp> members,
+                llvm::function_ref<bool(mlir::OpOperand &)> isLiveOut);
+
+/// trafficOperands of a kernel of one generic, every output used after it.
+llvm::SmallVector<mlir::OpOperand *>
 trafficOperands(mlir::linalg::GenericOp op);
+
+/// The `fuse.group` of `op`, if it is a part of a kernel of several
+/// generics.
+std::optional<int64_t> kernelGroup(mlir::Operation *op);
+
+/// The kernels of `block` in program order: each generic that is one, and
+/// the generics of each `fuse.group` (adjacent in the block), for every
+/// generic that `include` accepts.
+llvm::SmallVector<llvm::SmallVector<mlir::linalg::GenericOp>>
+kernelsOf(mlir::Block &block,
+          llvm::function_ref<bool(mlir::linalg::GenericOp)> include);
 
 /// True for the math functions that are not correctly rounded (exp, log,
 /// powf, sin, cos, tanh, erf): each target computes them its own way (the

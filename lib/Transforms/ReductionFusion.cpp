@@ -1,0 +1,392 @@
+//===- ReductionFusion.cpp - reductions with their neighbours ------------===//
+//
+// Groups each reduction generic with the generics around it that run over
+// the same rows, into one kernel (`fuse.group`): elementwise generics over
+// the reduction's whole iteration space (before it, a prologue; after it,
+// reading its result broadcast over the row), elementwise generics over the
+// rows (the kept dimensions: a mean's division, an rsqrt of a variance) and
+// other reductions over the same rows. fuse-map-to-gpu runs a group as one
+// kernel whose threads each own a row; values passed inside it never reach
+// memory (RowKernelBuilder).
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuse/Dialect/Fuse/IR/FuseDialect.h"
+#include "fuse/Dialect/Fuse/Utils/Kernel.h"
+#include "fuse/Transforms/Passes.h"
+
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+namespace fuse {
+#define GEN_PASS_DEF_FUSEREDUCTIONFUSION
+#include "fuse/Transforms/Passes.h.inc"
+} // namespace fuse
+
+using namespace mlir;
+using namespace fuse;
+
+namespace {
+
+/// Whether two sizes are the same: equal constants or the same SSA value
+/// (convert-fuse-to-linalg gives every size of one class one value).
+bool sameSize(OpFoldResult a, OpFoldResult b) {
+  std::optional<int64_t> ca = getConstantIntValue(a);
+  std::optional<int64_t> cb = getConstantIntValue(b);
+  if (ca || cb)
+    return ca == cb;
+  return cast<Value>(a) == cast<Value>(b);
+}
+
+bool sameSizes(ArrayRef<OpFoldResult> a, ArrayRef<OpFoldResult> b) {
+  return a.size() == b.size() && llvm::all_of(llvm::zip(a, b), [](auto pair) {
+           return sameSize(std::get<0>(pair), std::get<1>(pair));
+         });
+}
+
+/// Size `k` of `tensor`: a constant, the size its producer's init was
+/// created with, or a tensor.dim of a function argument.
+std::optional<OpFoldResult> dimOf(Value tensor, int64_t k) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  Builder b(tensor.getContext());
+  if (!type.isDynamicDim(k))
+    return OpFoldResult(b.getIndexAttr(type.getDimSize(k)));
+  if (auto result = dyn_cast<OpResult>(tensor)) {
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(result.getOwner()))
+      return dimOf(linalgOp.getDpsInits()[result.getResultNumber()], k);
+    if (auto empty = dyn_cast<tensor::EmptyOp>(result.getOwner()))
+      return empty.getMixedSizes()[k];
+    return std::nullopt;
+  }
+  for (Operation *user : tensor.getUsers())
+    if (auto dim = dyn_cast<tensor::DimOp>(user))
+      if (dim.getConstantIndex() == k)
+        return OpFoldResult(dim.getResult());
+  return std::nullopt;
+}
+
+/// The sizes of `op`'s loops, each read from an operand that spans it,
+/// outputs first (an elementwise generic's output spans every loop).
+std::optional<SmallVector<OpFoldResult>> loopSizes(linalg::GenericOp op) {
+  SmallVector<std::optional<OpFoldResult>> sizes(op.getNumLoops());
+  SmallVector<OpOperand *> operands;
+  for (OpOperand &init : op.getDpsInitsMutable())
+    operands.push_back(&init);
+  llvm::append_range(operands, op.getDpsInputOperands());
+  for (OpOperand *operandPtr : operands) {
+    OpOperand &operand = *operandPtr;
+    if (!isa<RankedTensorType>(operand.get().getType()))
+      continue;
+    for (auto [k, expr] :
+         llvm::enumerate(op.getMatchingIndexingMap(&operand).getResults()))
+      if (auto dim = dyn_cast<AffineDimExpr>(expr))
+        if (!sizes[dim.getPosition()])
+          sizes[dim.getPosition()] = dimOf(operand.get(), k);
+  }
+  SmallVector<OpFoldResult> result;
+  for (std::optional<OpFoldResult> size : sizes) {
+    if (!size)
+      return std::nullopt;
+    result.push_back(*size);
+  }
+  return result;
+}
+
+/// Whether `map` reads the kept loops of `iterators`, in order, and nothing
+/// else: how a generic over the whole space reads a value of the rows.
+bool readsRows(AffineMap map, ArrayRef<utils::IteratorType> iterators) {
+  SmallVector<AffineExpr> kept;
+  for (auto [d, iterator] : llvm::enumerate(iterators))
+    if (iterator == utils::IteratorType::parallel)
+      kept.push_back(getAffineDimExpr(d, map.getContext()));
+  return map.getNumDims() == iterators.size() &&
+         map.getResults() == ArrayRef<AffineExpr>(kept);
+}
+
+/// Whether `map` reads, at the kept loops of `iterators`, a tensor of the
+/// rows with the reduced dimensions kept (size 1, read at 0).
+bool readsKeptRows(AffineMap map, ArrayRef<utils::IteratorType> iterators) {
+  if (map.getNumDims() != iterators.size() ||
+      map.getNumResults() != iterators.size())
+    return false;
+  for (auto [d, iterator] : llvm::enumerate(iterators)) {
+    AffineExpr expr = map.getResult(d);
+    if (iterator == utils::IteratorType::parallel
+            ? expr != getAffineDimExpr(d, map.getContext())
+            : expr != getAffineConstantExpr(0, map.getContext()))
+      return false;
+  }
+  return true;
+}
+
+/// The rows of a reduction: which loops it reduces, and the sizes of all of
+/// them and of the kept ones.
+struct Rows {
+  SmallVector<utils::IteratorType> iterators;
+  SmallVector<OpFoldResult> sizes;
+  SmallVector<OpFoldResult> keptSizes;
+
+  /// How `op` would run in a kernel over these rows: a reduction over
+  /// them, an elementwise generic over the whole space, over the rows, or
+  /// over the rows with the reduced dimensions kept (size 1: `rsqrt` of a
+  /// variance computed with keepdims).
+  enum class Kind { Reduction, Whole, Row, KeptRow, None };
+  Kind kindOf(linalg::GenericOp op) const {
+    std::optional<SmallVector<OpFoldResult>> loops = loopSizes(op);
+    if (!loops)
+      return Kind::None;
+    if (op.getNumReductionLoops() > 0)
+      return op.getIteratorTypesArray() == iterators &&
+                     sameSizes(*loops, sizes) && op.getNumDpsInits() == 1 &&
+                     readsRows(op.getIndexingMapsArray().back(), iterators)
+                 ? Kind::Reduction
+                 : Kind::None;
+    if (!isElementwiseKernel(op))
+      return Kind::None;
+    if (sameSizes(*loops, sizes))
+      return Kind::Whole;
+    if (sameSizes(*loops, keptSizes))
+      return Kind::Row;
+    if (loops->size() != sizes.size())
+      return Kind::None;
+    for (auto [loop, size, iterator] : llvm::zip(*loops, sizes, iterators))
+      if (iterator == utils::IteratorType::parallel
+              ? !sameSize(loop, size)
+              : getConstantIntValue(loop) != 1)
+        return Kind::None;
+    return Kind::KeptRow;
+  }
+};
+
+class ReductionGrouping {
+public:
+  explicit ReductionGrouping(Block &block) : block(block) {}
+
+  /// Groups every reduction of the block with its neighbours; returns the
+  /// groups of more than one generic, each in program order.
+  SmallVector<SmallVector<linalg::GenericOp>> run() {
+    SmallVector<SmallVector<linalg::GenericOp>> groups;
+    for (auto op : llvm::to_vector(block.getOps<linalg::GenericOp>())) {
+      if (grouped.contains(op) || op.getNumReductionLoops() == 0 ||
+          !op.hasPureTensorSemantics())
+        continue;
+      std::optional<Rows> rows = rowsOf(op);
+      if (!rows)
+        continue;
+      SmallVector<linalg::GenericOp> group = grow(op, *rows);
+      if (group.size() > 1)
+        groups.push_back(std::move(group));
+    }
+    return groups;
+  }
+
+private:
+  static std::optional<Rows> rowsOf(linalg::GenericOp op) {
+    std::optional<SmallVector<OpFoldResult>> sizes = loopSizes(op);
+    if (!sizes)
+      return std::nullopt;
+    Rows rows;
+    rows.iterators = op.getIteratorTypesArray();
+    rows.sizes = *sizes;
+    for (auto [size, iterator] : llvm::zip(*sizes, rows.iterators))
+      if (iterator == utils::IteratorType::parallel)
+        rows.keptSizes.push_back(size);
+    if (rows.kindOf(op) != Rows::Kind::Reduction)
+      return std::nullopt;
+    return rows;
+  }
+
+  /// The group of `seed`: its neighbours that run over its rows, and
+  /// theirs, as long as every value passed inside is read where the kernel
+  /// has it and no path leaves the group and comes back.
+  SmallVector<linalg::GenericOp> grow(linalg::GenericOp seed,
+                                      const Rows &rows) {
+    llvm::SetVector<Operation *> members;
+    members.insert(seed);
+    kinds[seed] = Rows::Kind::Reduction;
+    SmallVector<linalg::GenericOp> worklist = {seed};
+    while (!worklist.empty()) {
+      linalg::GenericOp op = worklist.pop_back_val();
+      SmallVector<Operation *> neighbours;
+      for (Value input : op.getDpsInputs())
+        if (Operation *def = input.getDefiningOp())
+          neighbours.push_back(def);
+      for (Operation *user : op->getUsers())
+        neighbours.push_back(user);
+      for (Operation *neighbour : neighbours) {
+        auto candidate = dyn_cast<linalg::GenericOp>(neighbour);
+        if (!candidate || members.contains(candidate) ||
+            grouped.contains(candidate) || !candidate.hasPureTensorSemantics())
+          continue;
+        Rows::Kind kind = rows.kindOf(candidate);
+        if (kind == Rows::Kind::None)
+          continue;
+        kinds[candidate] = kind;
+        if (!readsFit(candidate, members, rows) ||
+            createsCycle(members, candidate))
+          continue;
+        members.insert(candidate);
+        worklist.push_back(candidate);
+      }
+    }
+    SmallVector<linalg::GenericOp> group;
+    for (Operation &op : block)
+      if (members.contains(&op))
+        group.push_back(cast<linalg::GenericOp>(op));
+    for (linalg::GenericOp op : group)
+      grouped.insert(op);
+    return group;
+  }
+
+  /// Whether every value passed between `candidate` and the members is read
+  /// where the kernel has it: a value over the whole space at the same
+  /// position, a value of the rows at the reader's row.
+  bool readsFit(linalg::GenericOp candidate,
+                const llvm::SetVector<Operation *> &members, const Rows &rows) {
+    auto fits = [&](linalg::GenericOp producer, linalg::GenericOp consumer,
+                    OpOperand &operand) {
+      using Kind = Rows::Kind;
+      Kind from = kinds.lookup(producer);
+      Kind to = kinds.lookup(consumer);
+      AffineMap map = consumer.getMatchingIndexingMap(&operand);
+      switch (from) {
+      case Kind::Whole:
+        return (to == Kind::Whole || to == Kind::Reduction) && map.isIdentity();
+      case Kind::KeptRow:
+        if (to == Kind::KeptRow)
+          return map.isIdentity();
+        return to != Kind::Row && readsKeptRows(map, rows.iterators);
+      case Kind::Reduction:
+      case Kind::Row:
+        if (to == Kind::Row)
+          return map.isIdentity();
+        return readsRows(map, rows.iterators);
+      case Kind::None:
+        break;
+      }
+      return false;
+    };
+    auto check = [&](linalg::GenericOp consumer, auto isProducer) {
+      for (OpOperand *operand : consumer.getDpsInputOperands()) {
+        auto producer = operand->get().getDefiningOp<linalg::GenericOp>();
+        if (producer && isProducer(producer) &&
+            !fits(producer, consumer, *operand))
+          return false;
+      }
+      return true;
+    };
+    if (!check(candidate, [&](linalg::GenericOp producer) {
+          return members.contains(producer);
+        }))
+      return false;
+    for (Operation *member : members)
+      if (!check(cast<linalg::GenericOp>(member),
+                 [&](linalg::GenericOp producer) {
+                   return producer == candidate;
+                 }))
+        return false;
+    return true;
+  }
+
+  /// Whether some op outside `members` and `candidate` uses a result of one
+  /// of them and leads to another of them.
+  bool createsCycle(const llvm::SetVector<Operation *> &members,
+                    Operation *candidate) {
+    auto inside = [&](Operation *op) {
+      return op == candidate || members.contains(op);
+    };
+    SmallVector<Operation *> worklist;
+    DenseSet<Operation *> seen;
+    auto pushUsers = [&](Operation *op) {
+      for (Operation *user : op->getUsers()) {
+        user = block.findAncestorOpInBlock(*user);
+        if (user && !inside(user) && seen.insert(user).second)
+          worklist.push_back(user);
+      }
+    };
+    pushUsers(candidate);
+    for (Operation *member : members)
+      pushUsers(member);
+    while (!worklist.empty()) {
+      Operation *op = worklist.pop_back_val();
+      for (Operation *user : op->getUsers()) {
+        user = block.findAncestorOpInBlock(*user);
+        if (!user)
+          continue;
+        if (inside(user))
+          return true;
+        if (seen.insert(user).second)
+          worklist.push_back(user);
+      }
+    }
+    return false;
+  }
+
+  Block &block;
+  DenseSet<Operation *> grouped;
+  DenseMap<Operation *, Rows::Kind> kinds;
+};
+
+/// Whether `op` or an op in its regions uses a value that `from` contains.
+bool usesAny(Operation *op, const DenseSet<Operation *> &from) {
+  WalkResult walk = op->walk([&](Operation *inner) {
+    for (Value operand : inner->getOperands())
+      if (Operation *def = operand.getDefiningOp())
+        if (from.contains(def))
+          return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return walk.wasInterrupted();
+}
+
+/// Moves the members of `group` (in program order) next to its last one,
+/// and the ops between them that depend on a member after it: a group runs
+/// as one kernel where its last generic was.
+void makeAdjacent(ArrayRef<linalg::GenericOp> group) {
+  Operation *last = group.back();
+  DenseSet<Operation *> members, after;
+  for (linalg::GenericOp op : group)
+    members.insert(op);
+  after = members;
+  SmallVector<Operation *> dependents;
+  for (Operation *op = group.front()->getNextNode(); op != last;
+       op = op->getNextNode()) {
+    if (members.contains(op))
+      continue;
+    if (usesAny(op, after)) {
+      after.insert(op);
+      dependents.push_back(op);
+    }
+  }
+  for (linalg::GenericOp op : group.drop_back())
+    op->moveBefore(last);
+  Operation *position = last;
+  for (Operation *op : dependents) {
+    op->moveAfter(position);
+    position = op;
+  }
+}
+
+struct FuseReductionFusionPass
+    : fuse::impl::FuseReductionFusionBase<FuseReductionFusionPass> {
+  void runOnOperation() override {
+    FuseDialect::GroupAttrHelper groupAttr(&getContext());
+    int64_t next = 0;
+    for (Block &block : getOperation().getBody()) {
+      // The groups convert-fuse-to-linalg made (a mean's division) are
+      // formed again here, with everything else that fits.
+      for (auto op : block.getOps<linalg::GenericOp>())
+        if (groupAttr.isAttrPresent(op))
+          groupAttr.removeAttr(op);
+      for (ArrayRef<linalg::GenericOp> group : ReductionGrouping(block).run()) {
+        makeAdjacent(group);
+        IntegerAttr id =
+            IntegerAttr::get(IntegerType::get(&getContext(), 64), next++);
+        for (linalg::GenericOp op : group)
+          groupAttr.setAttr(op, id);
+      }
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,107 @@
+// RUN: fuse-opt %s --convert-fuse-to-linalg | FileCheck %s
+
+// Each reduction becomes a linalg.generic that reduces into a tensor
+// without the reduced dimensions, from the identity of its combination
+// (max: -inf, min: +inf, sum and mean: -0.0 or 0), accumulating f16/bf16
+// in f32. A mean's division and the rounding to f16/bf16 are a second
+// generic of the same kernel (fuse.group). Kept dimensions are a
+// tensor.expand_shape, which elementwise generics read through.
+
+// CHECK-DAG: #[[$ID2:.+]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[$ROWS:.+]] = affine_map<(d0, d1) -> (d0)>
+// CHECK-DAG: #[[$ID1:.+]] = affine_map<(d0) -> (d0)>
+// CHECK-DAG: #[[$COLS:.+]] = affine_map<(d0, d1) -> (d1)>
+// CHECK-DAG: #[[$ALL:.+]] = affine_map<(d0, d1) -> ()>
+// CHECK-DAG: #[[$ID3:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-DAG: #[[$MIDDLE:.+]] = affine_map<(d0, d1, d2) -> (d1)>
+
+// A dynamic size that max reduces is checked at run time: max of nothing
+// is an error.
+// CHECK-LABEL: func @max_rows
+// CHECK: %[[ROWS:.+]] = tensor.dim %[[X:.+]], %c0
+// CHECK: %[[COLS:.+]] = tensor.dim %[[X]], %c1
+// CHECK: %[[NONEMPTY:.+]] = arith.cmpi ne, %[[COLS]], %{{.+}} : index
+// CHECK: cf.assert %[[NONEMPTY]], "fuse.reduce_max at {{.*}}reductions.mlir:{{[0-9]+}}:8: dimension 1 of the operand is 0, and an empty reduce_max has no value (numpy's error too)"
+// CHECK: %[[EMPTY:.+]] = tensor.empty(%[[ROWS]]) : tensor<?xf32>
+// CHECK: %[[NEG_INF:.+]] = arith.constant 0xFF800000 : f32
+// CHECK: %[[INIT:.+]] = linalg.fill ins(%[[NEG_INF]] : f32) outs(%[[EMPTY]] : tensor<?xf32>)
+// CHECK: %[[MAX:.+]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ROWS]]], iterator_types = ["parallel", "reduction"]} ins(%[[X]] : tensor<?x?xf32>) outs(%[[INIT]] : tensor<?xf32>) attrs = {fuse.ops = ["reduce_max"]}
+// CHECK-NEXT: ^bb0(%[[IN:.+]]: f32, %[[ACC:.+]]: f32):
+// CHECK-NEXT: %[[NEXT:.+]] = arith.maximumf %[[ACC]], %[[IN]] : f32
+// CHECK-NEXT: linalg.yield %[[NEXT]] : f32
+// CHECK: %[[KEPT:.+]] = tensor.expand_shape %[[MAX]] {{\[}}[0, 1]] output_shape [%[[ROWS]], 1] : tensor<?xf32> into tensor<?x1xf32>
+// CHECK: return %[[KEPT]]
+func.func @max_rows(%x: tensor<?x?xf32>) -> tensor<?x1xf32> {
+  %0 = fuse.reduce_max %x {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?x1xf32>
+  return %0 : tensor<?x1xf32>
+}
+
+// f16 is summed in f32 from -0.0; the division by the count (from the
+// host) and the rounding to f16 follow in the same kernel.
+// CHECK-LABEL: func @mean_f16
+// CHECK: %[[N:.+]] = tensor.dim %[[X:.+]], %c1 : tensor<4x?xf16>
+// CHECK: %[[ZERO:.+]] = arith.constant -0.000000e+00 : f32
+// CHECK: %[[INIT:.+]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.+}} : tensor<4xf32>)
+// CHECK: %[[SUM:.+]] = linalg.generic {{.*}} ins(%[[X]] : tensor<4x?xf16>) outs(%[[INIT]] : tensor<4xf32>) attrs = {fuse.group = 0 : i64, fuse.ops = ["reduce_mean"]}
+// CHECK-NEXT: ^bb0(%[[IN:.+]]: f16, %[[ACC:.+]]: f32):
+// CHECK-NEXT: %[[WIDE:.+]] = arith.extf %[[IN]] : f16 to f32
+// CHECK-NEXT: %[[NEXT:.+]] = arith.addf %[[ACC]], %[[WIDE]] : f32
+// CHECK: %[[COUNT:.+]] = arith.muli %{{.+}}, %[[N]] : index
+// CHECK: %[[COUNT64:.+]] = arith.index_castui %[[COUNT]] : index to i64
+// CHECK: %[[COUNTF:.+]] = arith.uitofp %[[COUNT64]] : i64 to f32
+// CHECK: %[[MEAN:.+]] = linalg.generic {indexing_maps = [#[[$ID1]], #[[$ID1]]], iterator_types = ["parallel"]} ins(%[[SUM]] : tensor<4xf32>) outs(%{{.+}} : tensor<4xf16>) attrs = {fuse.group = 0 : i64, fuse.ops = []}
+// CHECK-NEXT: ^bb0(%[[S:.+]]: f32, %{{.+}}: f16):
+// CHECK-NEXT: %[[DIV:.+]] = arith.divf %[[S]], %[[COUNTF]] : f32
+// CHECK-NEXT: %[[HALF:.+]] = arith.truncf %[[DIV]] : f32 to f16
+// CHECK-NEXT: linalg.yield %[[HALF]] : f16
+// CHECK: return %[[MEAN]]
+func.func @mean_f16(%x: tensor<4x?xf16>) -> tensor<4xf16> {
+  %0 = fuse.reduce_mean %x {dims = array<i64: 1>} : tensor<4x?xf16> -> tensor<4xf16>
+  return %0 : tensor<4xf16>
+}
+
+// A leading dimension: the reduced loop comes first. Integers sum from 0.
+// CHECK-LABEL: func @sum_columns
+// CHECK: %[[ZERO:.+]] = arith.constant 0 : i32
+// CHECK: %[[INIT:.+]] = linalg.fill ins(%[[ZERO]] : i32) outs(%{{.+}} : tensor<8xi32>)
+// CHECK: linalg.generic {indexing_maps = [#[[$ID2]], #[[$COLS]]], iterator_types = ["reduction", "parallel"]} ins(%{{.+}} : tensor<?x8xi32>) outs(%[[INIT]] : tensor<8xi32>)
+// CHECK: arith.addi
+func.func @sum_columns(%x: tensor<?x8xi32>) -> tensor<8xi32> {
+  %0 = fuse.reduce_sum %x {dims = array<i64: 0>} : tensor<?x8xi32> -> tensor<8xi32>
+  return %0 : tensor<8xi32>
+}
+
+// Every dimension, kept: a 0-d reduction expanded to 1x1; no run-time
+// check for static sizes.
+// CHECK-LABEL: func @min_all_kept
+// CHECK-NOT: cf.assert
+// CHECK: %[[INF:.+]] = arith.constant 0x7FF0000000000000 : f64
+// CHECK: %[[MIN:.+]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ALL]]], iterator_types = ["reduction", "reduction"]}
+// CHECK: arith.minimumf
+// CHECK: tensor.expand_shape %[[MIN]] [] output_shape [1, 1] : tensor<f64> into tensor<1x1xf64>
+func.func @min_all_kept(%x: tensor<2x3xf64>) -> tensor<1x1xf64> {
+  %0 = fuse.reduce_min %x {dims = array<i64: 0, 1>} : tensor<2x3xf64> -> tensor<1x1xf64>
+  return %0 : tensor<1x1xf64>
+}
+
+// The kept dimension between two reduced ones takes both.
+// CHECK-LABEL: func @middle_kept
+// CHECK: %[[N:.+]] = tensor.dim %{{.+}}, %c1 : tensor<2x?x5xf32>
+// CHECK: %[[SUM:.+]] = linalg.generic {indexing_maps = [#[[$ID3]], #[[$MIDDLE]]], iterator_types = ["reduction", "parallel", "reduction"]}
+// CHECK: tensor.expand_shape %[[SUM]] {{\[}}[0, 1, 2]] output_shape [1, %[[N]], 1] : tensor<?xf32> into tensor<1x?x1xf32>
+func.func @middle_kept(%x: tensor<2x?x5xf32>) -> tensor<1x?x1xf32> {
+  %0 = fuse.reduce_sum %x {dims = array<i64: 0, 2>} : tensor<2x?x5xf32> -> tensor<1x?x1xf32>
+  return %0 : tensor<1x?x1xf32>
+}
+
+// An elementwise op reads a kept-dimension result through the reduction's
+// own tensor, broadcast over the row.
+// CHECK-LABEL: func @broadcast_back
+// CHECK: %[[MAX:.+]] = linalg.generic {{.*}}fuse.ops = ["reduce_max"]
+// CHECK: linalg.generic {indexing_maps = [#[[$ID2]], #[[$ROWS]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[X:.+]], %[[MAX]] : tensor<?x?xf32>, tensor<?xf32>)
+// CHECK-SAME: fuse.ops = ["sub"]
+func.func @broadcast_back(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %m = fuse.reduce_max %x {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?x1xf32>
+  %d = fuse.sub %x, %m : tensor<?x?xf32>, tensor<?x1xf32> -> tensor<?x?xf32>
+  return %d : tensor<?x?xf32>
+}

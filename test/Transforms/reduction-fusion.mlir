@@ -1,0 +1,120 @@
+// RUN: fuse-opt %s --convert-fuse-to-linalg --fuse-elementwise-fusion --fuse-reduction-fusion --fuse-name-kernels | FileCheck %s
+// RUN: fuse-opt %s --convert-fuse-to-linalg --fuse-name-kernels | FileCheck %s --check-prefix=EAGER
+
+// fuse-reduction-fusion: a reduction and the generics over its rows are one
+// kernel (one fuse.group, one name); values passed inside never reach
+// memory (fuse-map-to-gpu).
+
+// softmax: both reductions, the prologue exp(x - max) and the division that
+// reads the sum broadcast over the row.
+// CHECK-LABEL: func @softmax
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}} attrs = {fuse.group = [[G:[0-9]+]] : i64, fuse.kernel = "fused_reduce_max_sub_exp_reduce_sum_div_[[K:[0-9]+]]", fuse.ops = ["reduce_max"]}
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]{{.*}} attrs = {fuse.group = [[G]] : i64, fuse.kernel = "fused_reduce_max_sub_exp_reduce_sum_div_[[K]]", fuse.ops = ["sub", "exp"]}
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}} attrs = {fuse.group = [[G]] : i64, fuse.kernel = "fused_reduce_max_sub_exp_reduce_sum_div_[[K]]", fuse.ops = ["reduce_sum"]}
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]{{.*}} attrs = {fuse.group = [[G]] : i64, fuse.kernel = "fused_reduce_max_sub_exp_reduce_sum_div_[[K]]", fuse.ops = ["div"]}
+// CHECK-NOT: linalg.generic
+// CHECK: return
+// Eager: one kernel per op.
+// EAGER-LABEL: func @softmax
+// EAGER: fuse.kernel = "reduce_max_0"
+// EAGER: fuse.kernel = "sub_1"
+// EAGER: fuse.kernel = "exp_2"
+// EAGER: fuse.kernel = "reduce_sum_3"
+// EAGER: fuse.kernel = "div_4"
+func.func @softmax(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %m = fuse.reduce_max %x {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?x1xf32>
+  %d = fuse.sub %x, %m : tensor<?x?xf32>, tensor<?x1xf32> -> tensor<?x?xf32>
+  %e = fuse.exp %d : tensor<?x?xf32>
+  %s = fuse.reduce_sum %e {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?x1xf32>
+  %r = fuse.div %e, %s : tensor<?x?xf32>, tensor<?x1xf32> -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+
+// layer norm: two means (each with its division), the values over the
+// rows with the dimension kept (var + eps, rsqrt), scale and shift read
+// broadcast along the row.
+// CHECK-LABEL: func @layer_norm
+// CHECK-COUNT-7: fuse.group = [[G:[0-9]+]] : i64, fuse.kernel = "fused_reduce_mean_sub_mul_reduce_mean_add_plus4_{{[0-9]+}}"
+// CHECK-NOT: linalg.generic
+// CHECK: return
+// Eager: a mean is one kernel of two generics (the sum, the division).
+// EAGER-LABEL: func @layer_norm
+// EAGER: fuse.group = [[G1:[0-9]+]] : i64, fuse.kernel = "reduce_mean_[[K1:[0-9]+]]", fuse.ops = ["reduce_mean"]
+// EAGER: fuse.group = [[G1]] : i64, fuse.kernel = "reduce_mean_[[K1]]", fuse.ops = []
+// EAGER: fuse.kernel = "sub_
+// EAGER: fuse.kernel = "mul_
+// EAGER: fuse.group = [[G2:[0-9]+]] : i64, fuse.kernel = "reduce_mean_[[K2:[0-9]+]]", fuse.ops = ["reduce_mean"]
+// EAGER: fuse.group = [[G2]] : i64, fuse.kernel = "reduce_mean_[[K2]]", fuse.ops = []
+func.func @layer_norm(%x: tensor<?x?xf32>, %w: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?x?xf32> {
+  %mean = fuse.reduce_mean %x {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?x1xf32>
+  %c = fuse.sub %x, %mean : tensor<?x?xf32>, tensor<?x1xf32> -> tensor<?x?xf32>
+  %sq = fuse.mul %c, %c : tensor<?x?xf32>
+  %var = fuse.reduce_mean %sq {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?x1xf32>
+  %eps = fuse.constant 1.0e-5 : tensor<f32>
+  %ve = fuse.add %var, %eps : tensor<?x1xf32>, tensor<f32> -> tensor<?x1xf32>
+  %r = fuse.rsqrt %ve : tensor<?x1xf32>
+  %n = fuse.mul %c, %r : tensor<?x?xf32>, tensor<?x1xf32> -> tensor<?x?xf32>
+  %s = fuse.mul %n, %w : tensor<?x?xf32>, tensor<?xf32> -> tensor<?x?xf32>
+  %y = fuse.add %s, %b : tensor<?x?xf32>, tensor<?xf32> -> tensor<?x?xf32>
+  return %y : tensor<?x?xf32>
+}
+
+// Reductions over different rows stay apart.
+// CHECK-LABEL: func @rows_and_columns
+// CHECK: iterator_types = ["parallel", "reduction"]{{.*}} attrs = {fuse.kernel = "reduce_sum_{{[0-9]+}}", fuse.ops = ["reduce_sum"]}
+// CHECK: iterator_types = ["reduction", "parallel"]{{.*}} attrs = {fuse.kernel = "reduce_sum_{{[0-9]+}}", fuse.ops = ["reduce_sum"]}
+func.func @rows_and_columns(%x: tensor<?x?xf32>) -> (tensor<?xf32>, tensor<?xf32>) {
+  %r = fuse.reduce_sum %x {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?xf32>
+  %c = fuse.reduce_sum %x {dims = array<i64: 0>} : tensor<?x?xf32> -> tensor<?xf32>
+  return %r, %c : tensor<?xf32>, tensor<?xf32>
+}
+
+// A value of the rows is an epilogue; the reduction of its results over
+// another space is a kernel of its own.
+// CHECK-LABEL: func @sum_then_max
+// CHECK: fuse.group = [[G:[0-9]+]] : i64, fuse.kernel = "fused_reduce_sum_exp_[[K:[0-9]+]]", fuse.ops = ["reduce_sum"]
+// CHECK: fuse.group = [[G]] : i64, fuse.kernel = "fused_reduce_sum_exp_[[K]]", fuse.ops = ["exp"]
+// CHECK: {fuse.kernel = "reduce_max_{{[0-9]+}}", fuse.ops = ["reduce_max"]}
+func.func @sum_then_max(%x: tensor<?x?xf32>) -> tensor<f32> {
+  %r = fuse.reduce_sum %x {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?xf32>
+  %e = fuse.exp %r : tensor<?xf32>
+  %m = fuse.reduce_max %e {dims = array<i64: 0>} : tensor<?xf32> -> tensor<f32>
+  return %m : tensor<f32>
+}
+
+// A reduction over dimension 0 keeps the columns: a generic that reads its
+// result along the row is over its rows. One over dimension 1 keeps the
+// rows: the same read is a transpose, and the generic stays out.
+// CHECK-LABEL: func @columns
+// CHECK: fuse.group = [[G:[0-9]+]] : i64, fuse.kernel = "fused_reduce_sum_add_[[K:[0-9]+]]", fuse.ops = ["reduce_sum"]
+// CHECK: fuse.group = [[G]] : i64, fuse.kernel = "fused_reduce_sum_add_[[K]]", fuse.ops = ["add"]
+func.func @columns(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %c = fuse.reduce_sum %x {dims = array<i64: 0>} : tensor<4x4xf32> -> tensor<4xf32>
+  %y = fuse.add %x, %c : tensor<4x4xf32>, tensor<4xf32> -> tensor<4x4xf32>
+  return %y : tensor<4x4xf32>
+}
+
+// CHECK-LABEL: func @transposed_read
+// CHECK: {fuse.kernel = "reduce_sum_{{[0-9]+}}", fuse.ops = ["reduce_sum"]}
+// CHECK: {fuse.kernel = "add_{{[0-9]+}}", fuse.ops = ["add"]}
+func.func @transposed_read(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %r = fuse.reduce_sum %x {dims = array<i64: 1>} : tensor<4x4xf32> -> tensor<4xf32>
+  %z = fuse.add %x, %r : tensor<4x4xf32>, tensor<4xf32> -> tensor<4x4xf32>
+  return %z : tensor<4x4xf32>
+}
+
+// The members become adjacent: an op between them that uses a member's
+// result moves after the kernel.
+// CHECK-LABEL: func @adjacent
+// CHECK: %[[MAX:.+]] = linalg.generic {{.*}}fuse.group = [[G:[0-9]+]] : i64{{.*}}fuse.ops = ["reduce_max"]
+// CHECK-NOT: tensor.expand_shape
+// CHECK: %[[DIV:.+]] = linalg.generic {{.*}}fuse.group = [[G]] : i64{{.*}}fuse.ops = ["sub", "exp", "div"]
+// CHECK: tensor.expand_shape %[[MAX]]
+// CHECK: return %[[DIV]]
+func.func @adjacent(%x: tensor<?x?xf32>) -> (tensor<?x?xf32>, tensor<?x1xf32>) {
+  %m = fuse.reduce_max %x {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?x1xf32>
+  %d = fuse.sub %x, %m : tensor<?x?xf32>, tensor<?x1xf32> -> tensor<?x?xf32>
+  %e = fuse.exp %d : tensor<?x?xf32>
+  %r = fuse.div %e, %m : tensor<?x?xf32>, tensor<?x1xf32> -> tensor<?x?xf32>
+  return %r, %m : tensor<?x?xf32>, tensor<?x1xf32>
+}
