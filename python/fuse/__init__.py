@@ -1,4 +1,5 @@
-"""fuse: compile elementwise numpy programs into fused kernels.
+"""fuse: compile elementwise numpy programs (and their reductions) into fused
+kernels.
 
     import numpy as np
     import fuse
@@ -41,19 +42,27 @@ from ._trace import (
     floor,
     gelu,
     hardswish,
+    layer_norm,
     leaky_relu,
     log,
+    log_softmax,
     maximum,
     minimum,
     mul,
     neg,
     pow,
     reciprocal,
+    reduce_max,
+    reduce_mean,
+    reduce_min,
+    reduce_sum,
     relu,
+    rms_norm,
     rsqrt,
     sigmoid,
     silu,
     sin,
+    softmax,
     sqrt,
     sub,
     tanh,
@@ -67,4 +76,6 @@ __all__ = [
     "abs", "add", "cast", "ceil", "clamp", "clip", "cos", "div", "erf", "exp", "floor",
     "gelu", "hardswish", "leaky_relu", "log", "maximum", "minimum", "mul", "neg", "pow",
     "reciprocal", "relu", "rsqrt", "sigmoid", "silu", "sin", "sqrt", "sub", "tanh", "where",
+    "reduce_sum", "reduce_max", "reduce_min", "reduce_mean",
+    "softmax", "log_softmax", "layer_norm", "rms_norm",
 ]

@@ -266,6 +266,8 @@ class Graph:
             return f"fuse.cmp {node.extra}, {ops[0]}, {ops[1]} : {types[0]}, {types[1]} -> {rtype}"
         if op == "select":
             return f"fuse.select {', '.join(ops)} : {', '.join(types)} -> {rtype}"
+        if op.startswith("reduce_"):
+            return f"fuse.{op} {ops[0]}{node.attrs} : {types[0]} -> {rtype}"
         if len(ops) == 2:
             if types[0] == types[1] == rtype:
                 return f"fuse.{op} {ops[0]}, {ops[1]} : {rtype}"
@@ -354,7 +356,7 @@ class Tensor:
     __rfloordiv__ = __floordiv__
     def __mod__(self, other): _unsupported("%", "fuse has no remainder op; use a - fuse.floor(a / b) * b")
     __rmod__ = __mod__
-    def __matmul__(self, other): _unsupported("@", "fuse compiles elementwise ops only")
+    def __matmul__(self, other): _unsupported("@", "fuse has no matrix product")
     __rmatmul__ = __matmul__
 
     def _no_value(self, use, instead):
@@ -393,8 +395,9 @@ class Tensor:
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         name = f"numpy.{ufunc.__name__}"
         if method != "__call__":
-            _unsupported(f"{name}.{method}", "fuse compiles elementwise ops, with no "
-                         "reductions or accumulations")
+            _unsupported(f"{name}.{method}", "fuse has no ufunc methods; for reductions use "
+                         "np.sum, np.max, np.min or np.mean (or the Tensor methods and "
+                         "fuse.reduce_sum, ...)")
         if kwargs:
             _unsupported(f"{name} with {_dtypes.listing(sorted(kwargs))}=",
                          "fuse's numpy functions take their operands only")
@@ -416,7 +419,7 @@ class Tensor:
             raise AttributeError(name)
         raise UnsupportedAttributeError(
             f"fuse: Tensor.{name} is not supported: a traced Tensor stands for an array in "
-            f"an elementwise program, with no reductions, reshapes, transposes or "
+            f"a program of elementwise ops and reductions, with no reshapes, transposes or "
             f"indexing; it has the attributes {_dtypes.listing(_TENSOR_ATTRIBUTES)} and "
             f"the methods {_dtypes.listing(_TENSOR_METHODS)}; use Python's operators, the "
             f"fuse functions (fuse.exp, fuse.where, ...) and numpy's elementwise functions "
@@ -434,9 +437,20 @@ class Tensor:
     def sigmoid(self): return sigmoid(self)
     def abs(self): return _unary("abs", self)
 
+    # Reductions, with numpy's arguments (axis, keepdims; dtype=, out=, initial=
+    # and where= are refused).
+    def sum(self, *args, **kwargs):
+        return _numpy_reduction("sum", "Tensor.sum", self, args, kwargs)
+    def max(self, *args, **kwargs):
+        return _numpy_reduction("max", "Tensor.max", self, args, kwargs)
+    def min(self, *args, **kwargs):
+        return _numpy_reduction("min", "Tensor.min", self, args, kwargs)
+    def mean(self, *args, **kwargs):
+        return _numpy_reduction("mean", "Tensor.mean", self, args, kwargs)
+
 
 class UnsupportedAttributeError(TypeError, AttributeError):
-    """An attribute or method that fuse.Tensor does not have (x.sum(),
+    """An attribute or method that fuse.Tensor does not have (x.prod(),
     x.reshape, x.T): a TypeError that says what fuse supports instead, and
     an AttributeError, so that hasattr() is False."""
 
@@ -699,6 +713,155 @@ def cast(x, dtype):
     return graph.cast(x, name)
 
 
+# Reductions.
+
+# numpy's AxisError (a ValueError and an IndexError), where numpy has it.
+_AxisError = getattr(getattr(np, "exceptions", np), "AxisError", ValueError)
+
+
+def _axes(x, axis, what):
+    """numpy's `axis` of `x` (None: every axis; an int or a tuple of ints,
+    negative ones counting from the end) as a sorted tuple of dimensions."""
+    rank = len(x._shape)
+    if axis is None:
+        return tuple(range(rank))
+    axes = []
+    for a in (tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)):
+        if isinstance(a, (bool, np.bool_)) or not isinstance(a, (int, np.integer, Tensor,
+                                                                  SymbolicSize)):
+            raise TypeError(f"fuse: {what}: axis must be None, an int or a tuple of ints, "
+                            f"got {type(a).__name__} {a!r}")
+        a = a.__index__()  # a Tensor or SymbolicSize says why it has no value
+        if not -rank <= a < rank:
+            raise _AxisError(f"fuse: {what}: axis {a} is out of bounds for a Tensor of rank "
+                             f"{rank} (axes are in [{-rank}, {rank}))")
+        if a % rank in axes:
+            raise ValueError(f"fuse: {what}: axis {a} is repeated in axis={axis!r} "
+                             f"(rank {rank})")
+        axes.append(a % rank)
+    return tuple(sorted(axes))
+
+
+def _reduce(op, x, axis, keepdims):
+    what = f"fuse.{op}"
+    x = _check_operand(x, what)
+    graph = _graph_of([x], what)
+    if not isinstance(keepdims, (bool, np.bool_)):
+        raise TypeError(f"fuse: {what}: keepdims must be True or False, got "
+                        f"{type(keepdims).__name__} {keepdims!r}")
+    dims = _axes(x, axis, what)
+    if op == "reduce_sum" and x.dtype_name == "i1":
+        x = graph.cast(x, "i64")  # a count, as numpy's and PyTorch's sums of bools
+    elif op == "reduce_mean" and _dtypes.category(x.dtype_name) != FLOAT:
+        raise TypeError(f"fuse: {what} takes floats, not {x.dtype}; cast first, as in "
+                        f"fuse.{op}(fuse.cast(x, np.float32)) (numpy's mean of integers is "
+                        f"float64)")
+    elif x.dtype_name == "i1":
+        raise TypeError(f"fuse: {what} of a bool tensor is not supported: fuse's reductions "
+                        f"take numbers; cast it to an integer type first")
+    if not dims:
+        return x  # nothing to reduce (a 0-d Tensor, or axis=())
+    shape = tuple(1 if i in dims else d for i, d in enumerate(x._shape)
+                  if keepdims or i not in dims)
+    return graph.add(op, [x], x.dtype_name, shape, weak=x.weak,
+                     attrs=f" {{dims = array<i64: {', '.join(map(str, dims))}>}}")
+
+
+def reduce_sum(x, axis=None, keepdims=False):
+    """The sum over `axis` (numpy's: None for all axes, an int or a tuple of
+    ints, negative ones counting from the end), with the reduced axes kept as
+    size 1 when `keepdims`. The result has x's dtype: float16 and bfloat16
+    accumulate in float32, integers wrap around; bools are counted (int64).
+    An empty sum is 0."""
+    return _reduce("reduce_sum", x, axis, keepdims)
+
+
+def reduce_max(x, axis=None, keepdims=False):
+    """The largest element over `axis` (as reduce_sum's); NaN when one is NaN.
+    Empty reductions are an error when the program runs."""
+    return _reduce("reduce_max", x, axis, keepdims)
+
+
+def reduce_min(x, axis=None, keepdims=False):
+    """The smallest element over `axis` (as reduce_sum's); NaN when one is NaN.
+    Empty reductions are an error when the program runs."""
+    return _reduce("reduce_min", x, axis, keepdims)
+
+
+def reduce_mean(x, axis=None, keepdims=False):
+    """The mean over `axis` (as reduce_sum's): the sum divided by the number of
+    elements, for floats only (cast integers first). An empty mean is NaN."""
+    return _reduce("reduce_mean", x, axis, keepdims)
+
+
+def softmax(x, axis=-1):
+    """exp(x - max) / sum(exp(x - max)) over `axis` (the last by default): a
+    composition of reduce_max, sub, exp, reduce_sum and div, which fuses
+    into one kernel."""
+    e = exp(x - reduce_max(x, axis, keepdims=True))
+    return e / reduce_sum(e, axis, keepdims=True)
+
+
+def log_softmax(x, axis=-1):
+    """x - max - log(sum(exp(x - max))) over `axis` (the last by default)."""
+    shifted = x - reduce_max(x, axis, keepdims=True)
+    return shifted - log(reduce_sum(exp(shifted), axis, keepdims=True))
+
+
+def layer_norm(x, weight=None, bias=None, eps=1e-5):
+    """torch.nn.functional.layer_norm over the last axis: (x - mean) *
+    rsqrt(var + eps) * weight + bias, with the mean and the (biased)
+    variance of each row; `weight` and `bias` (Tensors of the last axis's
+    size, or None) broadcast. It computes in x's dtype."""
+    centered = x - reduce_mean(x, -1, keepdims=True)
+    y = centered * rsqrt(reduce_mean(centered * centered, -1, keepdims=True) + eps)
+    y = y if weight is None else y * weight
+    return y if bias is None else y + bias
+
+
+def rms_norm(x, weight=None, eps=1e-6):
+    """x * rsqrt(mean(x * x) + eps) * weight, with the mean over the last axis
+    (torch.nn.functional.rms_norm); it computes in x's dtype."""
+    y = x * rsqrt(reduce_mean(x * x, -1, keepdims=True) + eps)
+    return y if weight is None else y * weight
+
+
+_REDUCTIONS = {"sum": reduce_sum, "max": reduce_max, "min": reduce_min, "mean": reduce_mean}
+# numpy's parameters of each reduction after the array, in its order.
+_NUMPY_PARAMS = {"sum": ("axis", "dtype", "out", "keepdims", "initial", "where"),
+                 "max": ("axis", "out", "keepdims", "initial", "where"),
+                 "min": ("axis", "out", "keepdims", "initial", "where"),
+                 "mean": ("axis", "dtype", "out", "keepdims", "where")}
+
+
+def _numpy_reduction(name, what, x, args, kwargs):
+    """numpy's reduction `name` (np.sum(x, ...) or x.sum(...)) with numpy's
+    arguments: axis and keepdims; dtype=None and out=None are accepted, any
+    other value of theirs and initial= and where= are refused."""
+    params = _NUMPY_PARAMS[name]
+    if len(args) > len(params):
+        raise TypeError(f"fuse: {what} takes at most {len(params)} arguments after the "
+                        f"array ({', '.join(params)}), got {len(args)}")
+    given = dict(zip(params, args))
+    for key, value in kwargs.items():
+        if key not in params or key in given:
+            raise TypeError(f"fuse: {what} got "
+                            + (f"two values for {key!r}" if key in given
+                               else f"an unexpected argument {key!r}"))
+        given[key] = value
+    refused = [k for k, v in given.items()
+               if k not in ("axis", "keepdims") and not (k in ("dtype", "out") and v is None)]
+    if refused:
+        _unsupported(f"{what} with {_dtypes.listing(f'{k}=' for k in refused)}",
+                     "fuse's reductions take axis= and keepdims= only; the result has the "
+                     "array's dtype (cast before or after with fuse.cast or .astype)")
+    return _REDUCTIONS[name](x, given.get("axis"), given.get("keepdims", False))
+
+
+def _numpy_function(name):
+    return lambda a, *args, **kwargs: _numpy_reduction(name, f"numpy.{name}", a, args, kwargs)
+
+
 _UFUNCS = {
     "add": add, "subtract": sub, "multiply": mul, "true_divide": div, "divide": div,
     "power": pow, "negative": neg, "positive": lambda x: x, "absolute": abs,
@@ -724,6 +887,10 @@ _UFUNCS = {
 _ARRAY_FUNCTIONS = {
     "where": where,
     "clip": lambda a, a_min=None, a_max=None: clamp(a, a_min, a_max),
+    # numpy 1.x names np.max and np.min amax and amin; numpy 2 has both.
+    **{numpy_name: _numpy_function(name) for numpy_name, name in (
+        ("sum", "sum"), ("max", "max"), ("amax", "max"), ("min", "min"), ("amin", "min"),
+        ("mean", "mean"))},
 }
 _NUMPY_NAMES = sorted(_UFUNCS) + sorted(_ARRAY_FUNCTIONS)
 _SUPPORTED_NUMPY = (f"fuse has no such op; the numpy functions it supports on Tensors are "

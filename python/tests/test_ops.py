@@ -321,3 +321,21 @@ def test_more_numpy_ufuncs(rng):
                 np.array([1, 2, 4, 8], np.float32))
     with pytest.raises(TypeError, match="supported on bool tensors"):
         fuse.jit(np.invert)(np.arange(4, dtype=np.int32))
+
+
+@pytest.mark.parametrize("dtype", NUMERIC)
+def test_reductions(dtype, rng):
+    # Small integers, whose sums every dtype holds exactly (float sums of
+    # other values are checked within their error bound, and keepdims, NaNs
+    # and empty reductions, in test_reductions.py).
+    x = rng.integers(-8, 9, SHAPE).astype(dtype)
+    f = fuse.jit(lambda x: (fuse.reduce_sum(x, -1), fuse.reduce_max(x, 0), fuse.reduce_min(x)))
+    total, largest, smallest = f(x)
+    assert_same(total, np.sum(x, -1, dtype=dtype))
+    assert_same(largest, np.max(x, 0))
+    assert_same(smallest, np.min(x))
+    if dtype in FLOATS:
+        # The mean is the sum divided by the count in the accumulation type.
+        compute = np.float64 if dtype == "float64" else np.float32
+        assert_same(fuse.jit(lambda x: fuse.reduce_mean(x, -1))(x),
+                    (np.sum(x, -1, dtype=compute) / compute(SHAPE[-1])).astype(dtype))

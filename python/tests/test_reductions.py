@@ -1,0 +1,378 @@
+"""Reductions (fuse.reduce_sum, reduce_max, reduce_min, reduce_mean, the
+Tensor methods and numpy functions that make them) and the compositions
+built on them (softmax, log_softmax, layer_norm, rms_norm), against numpy.
+
+max and min are exact, so they are compared bit for bit with numpy. Sums and
+means are compared with the exact sum (math.fsum of the float64 values)
+within the bound that fuse states for its serial accumulation:
+    |got - exact| <= (n - 1) * u * sum(|x|) + the rounding of the result
+(u the unit roundoff of the accumulation type: float32 for float16, bfloat16
+and float32, float64 for float64), never bit for bit with numpy's own sum,
+whose pairwise order differs.
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+import fuse
+from conftest import FLOATS, INTS, NUMERIC, assert_same, random_array
+
+# The unit roundoff of each result type, and of the type it accumulates in.
+UNIT = {"float16": 2.0 ** -11, "bfloat16": 2.0 ** -8, "float32": 2.0 ** -24,
+        "float64": 2.0 ** -53}
+ACCUMULATE = {"float16": 2.0 ** -24, "bfloat16": 2.0 ** -24, "float32": 2.0 ** -24,
+              "float64": 2.0 ** -53}
+SHAPE = (4, 7, 5)
+AXES = [None, 0, -1, (0, 2), (2, 0)]
+
+
+def _axes(axis, ndim):
+    if axis is None:
+        return tuple(range(ndim))
+    return tuple(sorted(a % ndim for a in (axis if isinstance(axis, tuple) else (axis,))))
+
+
+def _fsum(x, axis, keepdims):
+    """The exactly rounded float64 sum of x over `axis`."""
+    axes = _axes(axis, x.ndim)
+    moved = np.moveaxis(np.asarray(x, np.float64), axes, range(-len(axes), 0))
+    kept = moved.shape[:x.ndim - len(axes)]
+    rows = moved.reshape(int(np.prod(kept, dtype=np.int64)), -1)
+    sums = np.array([math.fsum(row.tolist()) for row in rows]).reshape(kept)
+    return np.expand_dims(sums, axes) if keepdims else sums
+
+
+def assert_sum_within_bound(got, x, axis, keepdims, dtype, mean=False):
+    """`got`, the sum (or mean) of `x`'s values over `axis` computed in fuse
+    type `dtype`, within the bound of serial accumulation from the exact
+    result; NaNs in the same places."""
+    exact = _fsum(x, axis, keepdims)
+    n = x.size // max(exact.size, 1)
+    absolute = _fsum(np.abs(x.astype(np.float64)), axis, keepdims)
+    # First order in u, times 1.01 for the higher orders.
+    error = 1.01 * max(n - 1, 0) * ACCUMULATE[dtype] * absolute
+    if mean:
+        exact, absolute, error = exact / n, absolute / n, error / n
+    rounding = (UNIT[dtype] + ACCUMULATE[dtype]) * (np.abs(exact) + error)
+    bound = error + rounding + np.finfo(np.float16).smallest_subnormal * (dtype == "float16")
+    assert got.shape == exact.shape, (got.shape, exact.shape)
+    got = got.astype(np.float64)
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(exact), err_msg="NaNs differ")
+    ok = np.isnan(exact) | (np.abs(got - exact) <= bound)
+    assert ok.all(), (f"{int((~ok).sum())} over the bound: got {got[~ok][:4]}, exact "
+                      f"{exact[~ok][:4]}, bound {bound[~ok][:4]}")
+
+
+def to_bfloat16(x):
+    """float32 values rounded to bfloat16 (to nearest, ties to even), as
+    float32: the values a fuse.cast to bfloat16 gives."""
+    bits = x.astype(np.float32).view(np.uint32).astype(np.uint64)
+    bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
+    return bits.astype(np.uint32).view(np.float32)
+
+
+@pytest.mark.parametrize("keepdims", [False, True])
+@pytest.mark.parametrize("axis", AXES, ids=str)
+@pytest.mark.parametrize("dtype", NUMERIC + ["bfloat16"])
+def test_reductions(dtype, axis, keepdims, rng):
+
+    def reductions(x):
+        if dtype == "bfloat16":
+            x = fuse.cast(x, "bfloat16")
+        results = (x.sum(axis, keepdims=keepdims), x.max(axis, keepdims=keepdims),
+                   x.min(axis, keepdims=keepdims))
+        if dtype not in INTS:
+            results += (x.mean(axis, keepdims=keepdims),)
+        return tuple(fuse.cast(r, np.float32) for r in results) if dtype == "bfloat16" \
+            else results
+
+    x = random_array(rng, "float32" if dtype == "bfloat16" else dtype, SHAPE)
+    got = fuse.jit(reductions)(x)
+    # The values that are reduced (bfloat16's, as float32).
+    values = to_bfloat16(x) if dtype == "bfloat16" else x
+    assert_same(got[1], np.max(values, axis, keepdims=keepdims))
+    assert_same(got[2], np.min(values, axis, keepdims=keepdims))
+    if dtype in INTS:
+        assert_same(got[0], np.sum(x, axis, dtype=x.dtype, keepdims=keepdims))
+        return
+    assert_sum_within_bound(got[0], values, axis, keepdims, dtype)
+    assert_sum_within_bound(got[3], values, axis, keepdims, dtype, mean=True)
+    assert got[0].dtype == got[3].dtype == values.dtype
+
+
+@pytest.mark.parametrize("axis", [-1, 0])
+@pytest.mark.parametrize("n", [1, 7, 32, 1000, 4096, 100000])
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_row_lengths(dtype, n, axis, rng):
+    # Rows of n elements along the last axis, or columns along the first.
+    shape = (3, n) if axis == -1 else (n, 3)
+    x = random_array(rng, dtype, shape)
+    f = fuse.jit(lambda x: (fuse.reduce_sum(x, axis), fuse.reduce_max(x, axis),
+                            fuse.reduce_min(x, axis), fuse.reduce_mean(x, axis)))
+    total, largest, smallest, mean = f(x)
+    assert_sum_within_bound(total, x, axis, False, dtype)
+    assert_sum_within_bound(mean, x, axis, False, dtype, mean=True)
+    assert_same(largest, np.max(x, axis))
+    assert_same(smallest, np.min(x, axis))
+    # Values of one sign: the bound is then relative to the sum itself (of
+    # about 2, so that float16 does not overflow).
+    positive = ((np.abs(x) + 0.5) / n).astype(dtype)
+    assert_sum_within_bound(f(positive)[0], positive, axis, False, dtype)
+    # Small integers: every partial sum is exact in the accumulation type, so
+    # the sum is the exact one rounded once, and the mean one division (in
+    # the accumulation type) of it: a lost or repeated element shows.
+    integers = rng.integers(-8, 9, shape)
+    total, _, _, mean = f(integers.astype(dtype))
+    exact = integers.sum(axis)
+    accumulate = np.float64 if dtype == "float64" else np.float32
+    assert_same(total, exact.astype(dtype))
+    assert_same(mean, (exact.astype(accumulate) / accumulate(n)).astype(dtype))
+
+
+def test_max_and_min_of_one_sign():
+    # The largest of negative values and the smallest of positive ones (an
+    # identity of 0 would give 0), and rows of infinities.
+    x = -np.arange(1, 22, dtype=np.float32).reshape(3, 7)
+    x[2] = -np.inf
+    f = fuse.jit(lambda x: (x.max(-1), (-x).min(-1)))
+    largest, smallest = f(x)
+    assert_same(largest, np.array([-1, -8, -np.inf], np.float32))
+    assert_same(smallest, np.array([1, 8, np.inf], np.float32))
+
+
+@pytest.mark.parametrize("dtype", INTS)
+def test_integer_sums_wrap_around(dtype):
+    big = np.iinfo(dtype).max // 3
+    x = np.full((2, 7), big, dtype)
+    x[1] = -big
+    got = fuse.jit(lambda x: fuse.reduce_sum(x, -1))(x)
+    with np.errstate(over="ignore"):
+        assert_same(got, np.sum(x, -1, dtype=dtype))
+    assert int(got[0]) != 7 * int(big)
+
+
+def test_bool_sums_count():
+    m = np.array([[True, False, True], [False, False, False]])
+    assert_same(fuse.jit(lambda m: m.sum(-1))(m), np.array([2, 0], np.int64))
+    assert_same(fuse.jit(np.sum)(m), np.int64(2))
+
+
+@pytest.mark.parametrize("op", ["max", "min"])
+def test_nan_propagates(op):
+    x = np.arange(24, dtype=np.float32).reshape(4, 6)
+    x[0, 0] = x[1, 5] = x[2, 3] = np.nan
+    f = fuse.jit(lambda x: (getattr(x, op)(-1), getattr(x, op)(0), getattr(x, op)()))
+    by_row, by_column, everything = f(x)
+    reference = getattr(np, op)
+    assert_same(by_row, reference(x, -1))
+    assert_same(by_column, reference(x, 0))
+    assert np.isnan(everything)
+    assert np.isnan(by_row[:3]).all() and not np.isnan(by_row[3])
+
+
+def test_nan_in_sums():
+    x = np.ones((2, 5), np.float32)
+    x[0, 2] = np.nan
+    total, mean = fuse.jit(lambda x: (x.sum(-1), x.mean(-1)))(x)
+    assert_same(total, np.array([np.nan, 5], np.float32))
+    assert_same(mean, np.array([np.nan, 1], np.float32))
+
+
+@pytest.mark.parametrize("shape,axis", [((3, 0), -1), ((0, 3), 0), ((0, 3), None)])
+def test_empty_sum_and_mean(shape, axis):
+    x = np.zeros(shape, np.float32)
+    total, mean = fuse.jit(lambda x: (x.sum(axis), x.mean(axis)))(x)
+    expected_shape = np.sum(x, axis).shape
+    assert total.shape == mean.shape == expected_shape
+    assert (total == 0).all() and np.isnan(mean).all()  # an empty sum may be -0.0
+    assert_same(fuse.jit(lambda x: x.sum(axis))(np.zeros(shape, np.int32)),
+                np.zeros(expected_shape, np.int32))
+
+
+@pytest.mark.parametrize("op", ["max", "min"])
+def test_empty_max_and_min_are_errors(op):
+    f = fuse.jit(lambda x: getattr(x, op)(-1))
+    with pytest.raises(fuse.FuseError, match=rf"dimension 1 of the operand is 0, and an empty "
+                                             rf"reduce_{op} has no value"):
+        f(np.zeros((3, 0), np.float32))
+    # The same program runs on rows that are not empty.
+    assert_same(f(np.ones((3, 2), np.float32)), np.ones(3, np.float32))
+
+
+def test_numpy_functions(rng):
+    x = random_array(rng, "float64", (5, 6))
+
+    types = []
+
+    @fuse.jit
+    def f(x):
+        types.append(np.sum(x, 1, None, None, True).type)  # keepdims, positional
+        # A keepdims result broadcasts against x, as in numpy.
+        return (np.max(x, axis=1), x - np.amax(x, 0, None, True), np.min(x), np.amin(x, (0, 1)),
+                np.sum(x, 1, None, None, False), np.mean(x, axis=-1, keepdims=False),
+                x.max(axis=(1,)), x.min(0, None, False))
+
+    got = f(x)
+    assert types == ["tensor<?x1xf64>"]
+    for g, e in zip(got[:4], (np.max(x, 1), x - np.max(x, 0, keepdims=True), np.min(x),
+                              np.min(x))):
+        assert_same(g, e)
+    assert_sum_within_bound(got[4], x, 1, False, "float64")
+    assert_sum_within_bound(got[5], x, -1, False, "float64", mean=True)
+    assert_same(got[6], np.max(x, 1))
+    assert_same(got[7], np.min(x, 0))
+
+
+def test_no_axes_to_reduce(rng):
+    # A 0-d Tensor, or axis=(): nothing to reduce, as in numpy.
+    x = random_array(rng, "float32", (3, 4))
+    f = fuse.jit(lambda x, s: (x.sum(()), s.max(), np.mean(s)))
+    same, scalar_max, scalar_mean = f(x, np.float32(2.5))
+    assert_same(same, x)
+    assert_same(scalar_max, np.float32(2.5))
+    assert_same(scalar_mean, np.float32(2.5))
+
+
+def test_dims_in_the_program():
+    f = fuse.jit(lambda x: (fuse.reduce_sum(x, (-1, 0), keepdims=True), fuse.reduce_max(x, 1)))
+    text = f.trace(np.ones((2, 3, 4), np.float32))
+    assert ("fuse.reduce_sum %x {dims = array<i64: 0, 2>} : tensor<?x?x?xf32> -> "
+            "tensor<1x?x1xf32>") in text
+    assert "fuse.reduce_max %x {dims = array<i64: 1>} : tensor<?x?x?xf32> -> tensor<?x?xf32>" \
+        in text
+
+
+@pytest.mark.parametrize("fn,error,match", [
+    (lambda x: x.sum(2), np.AxisError if hasattr(np, "AxisError") else ValueError,
+     r"^fuse: fuse\.reduce_sum: axis 2 is out of bounds for a Tensor of rank 2 \(axes are in "
+     r"\[-2, 2\)\)"),
+    (lambda x: np.max(x, axis=-3), ValueError,
+     r"^fuse: fuse\.reduce_max: axis -3 is out of bounds for a Tensor of rank 2"),
+    (lambda x: fuse.reduce_min(x, (0, -2)), ValueError,
+     r"^fuse: fuse\.reduce_min: axis -2 is repeated in axis=\(0, -2\) \(rank 2\)"),
+    (lambda x: x.mean(1.0), TypeError,
+     r"^fuse: fuse\.reduce_mean: axis must be None, an int or a tuple of ints, got float 1\.0"),
+    (lambda x: x.sum(keepdims="yes"), TypeError, r"keepdims must be True or False"),
+    (lambda x: np.sum(x, dtype=np.float64), TypeError,
+     r"^fuse: numpy\.sum with dtype= is not supported: fuse's reductions take axis= and "
+     r"keepdims= only; the result has the array's dtype \(cast before or after with "
+     r"fuse\.cast or \.astype\)"),
+    (lambda x: np.max(x, out=np.zeros(3)), TypeError, r"^fuse: numpy\.max with out= is not"),
+    (lambda x: np.min(x, initial=0.0, where=True), TypeError,
+     r"^fuse: numpy\.min with initial= and where= is not supported"),
+    (lambda x: np.mean(x, where=x > 0), TypeError, r"^fuse: numpy\.mean with where= is not"),
+    (lambda x: x.sum(0, np.float64), TypeError, r"^fuse: Tensor\.sum with dtype= is not"),
+    (lambda x: x.max(0, None, True, 1, 2, 3), TypeError,
+     r"^fuse: Tensor\.max takes at most 5 arguments after the array \(axis, out, keepdims, "
+     r"initial, where\), got 6"),
+    (lambda x: x.min(axes=0), TypeError, r"^fuse: Tensor\.min got an unexpected argument 'axes'"),
+    (lambda x: x.sum(0, axis=1), TypeError, r"^fuse: Tensor\.sum got two values for 'axis'"),
+    (lambda x: x.sum(x.shape[0]), TypeError, r"is a symbolic size, not a number"),
+    (lambda x: np.add.reduce(x), TypeError, r"for reductions use np\.sum"),
+], ids=["out-of-bounds", "negative-out-of-bounds", "repeated", "float-axis", "keepdims",
+        "dtype", "out", "initial-where", "mean-where", "method-dtype", "too-many", "unexpected",
+        "twice", "symbolic-axis", "ufunc-reduce"])
+def test_bad_reductions(fn, error, match):
+    with pytest.raises(error, match=match):
+        fuse.jit(fn)(np.ones((3, 4), np.float32))
+
+
+def test_reductions_refuse_what_they_do_not_take():
+    with pytest.raises(TypeError, match=r"^fuse: fuse\.reduce_mean takes floats, not int32; "
+                                        r"cast first, as in fuse\.reduce_mean\(fuse\.cast\(x, "
+                                        r"np\.float32\)\)"):
+        fuse.jit(lambda x: x.mean())(np.ones(3, np.int32))
+    with pytest.raises(TypeError, match=r"^fuse: fuse\.reduce_max of a bool tensor is not "
+                                        r"supported"):
+        fuse.jit(np.max)(np.ones(3, np.bool_))
+    with pytest.raises(TypeError, match="needs at least one fuse Tensor"):
+        fuse.reduce_sum(np.float32(1))
+    # Casting first is the way.
+    assert_same(fuse.jit(lambda x: fuse.cast(x, np.float32).mean())(np.arange(4, dtype=np.int32)),
+                np.float32(1.5))
+
+
+# Compositions, against float64 numpy formulas.
+
+def _softmax(x, axis=-1):
+    e = np.exp(x - x.max(axis, keepdims=True))
+    return e / e.sum(axis, keepdims=True)
+
+
+def _log_softmax(x, axis=-1):
+    shifted = x - x.max(axis, keepdims=True)
+    return shifted - np.log(np.exp(shifted).sum(axis, keepdims=True))
+
+
+def _layer_norm(x, weight, bias, eps=1e-5):
+    centered = x - x.mean(-1, keepdims=True)
+    return centered / np.sqrt((centered ** 2).mean(-1, keepdims=True) + eps) * weight + bias
+
+
+def _rms_norm(x, weight, eps=1e-6):
+    return x / np.sqrt((x * x).mean(-1, keepdims=True) + eps) * weight
+
+
+def assert_close(got, reference, dtype, n, scale=1.0):
+    """Within (n + 16) roundings of the accumulation and 16 of the result
+    type, relative to |reference| + scale: what a few ops and a sum of n
+    terms can lose."""
+    assert got.dtype == np.dtype(dtype) and got.shape == reference.shape
+    tolerance = (n * ACCUMULATE[dtype] + 16 * UNIT[dtype]) * (np.abs(reference) + scale)
+    error = np.abs(got.astype(np.float64) - reference)
+    assert (error <= tolerance).all(), (f"{int((error > tolerance).sum())} over: largest error "
+                                        f"{error.max()}, tolerance there "
+                                        f"{tolerance.flat[error.argmax()]}")
+
+
+SIZES = [(5, 7), (3, 1000), (1000,)]
+
+
+@pytest.mark.parametrize("shape", SIZES, ids=str)
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_softmax_and_log_softmax(dtype, shape, rng):
+    x = random_array(rng, dtype, shape)
+    x64 = x.astype(np.float64)
+    probabilities, logs, by_column = fuse.jit(
+        lambda x: (fuse.softmax(x), fuse.log_softmax(x), fuse.softmax(x, axis=0)))(x)
+    n = shape[-1]
+    assert_close(probabilities, _softmax(x64), dtype, n, scale=0.0)
+    assert_close(logs, _log_softmax(x64), dtype, n)
+    assert_close(by_column, _softmax(x64, 0), dtype, shape[0], scale=0.0)
+
+
+@pytest.mark.parametrize("shape", SIZES, ids=str)
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_layer_norm_and_rms_norm(dtype, shape, rng):
+    x = random_array(rng, dtype, shape)
+    weight = random_array(rng, dtype, shape[-1:], 0.5, 2.0)
+    bias = random_array(rng, dtype, shape[-1:])
+    x64, w64, b64 = (a.astype(np.float64) for a in (x, weight, bias))
+    f = fuse.jit(lambda x, w, b: (fuse.layer_norm(x, w, b), fuse.layer_norm(x),
+                                  fuse.rms_norm(x, w), fuse.rms_norm(x, eps=0.5)))
+    with_affine, plain, rms, rms_eps = f(x, weight, bias)
+    n = shape[-1]
+    # The normalized values are O(1); the weight scales them by up to 2.
+    assert_close(with_affine, _layer_norm(x64, w64, b64), dtype, n, scale=4.0)
+    assert_close(plain, _layer_norm(x64, 1.0, 0.0), dtype, n, scale=2.0)
+    assert_close(rms, _rms_norm(x64, w64), dtype, n, scale=4.0)
+    assert_close(rms_eps, _rms_norm(x64, 1.0, eps=0.5), dtype, n, scale=2.0)
+
+
+def test_softmax_is_one_kernel(rng):
+    x = random_array(rng, "float32", (8, 100))
+    (function,) = fuse.report(fuse.softmax, x)["functions"]
+    assert function["fused"]["kernel_count"] == 1
+    f = fuse.jit(fuse.softmax, profile=True)
+    f(x)
+    assert len(f.last_profile) == 1
+
+
+def test_layer_norm_epsilon_has_the_tensor_dtype():
+    # eps is a constant of x's dtype: float16 stays float16.
+    x = np.ones((2, 3), np.float16)
+    f = fuse.jit(lambda x: fuse.layer_norm(x, eps=1e-3))
+    assert_same(f(x), np.zeros((2, 3), np.float16))
+    assert "f32" not in f.mlir
