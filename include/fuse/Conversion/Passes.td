@@ -29,7 +29,7 @@ def ConvertFuseToLinalg : Pass<"convert-fuse-to-linalg", "mlir::func::FuncOp"> {
 }
 
 def FuseMapToGPU : Pass<"fuse-map-to-gpu", "mlir::ModuleOp"> {
-  let summary = "Map bufferized elementwise kernels to vectorized gpu.launch ops";
+  let summary = "Map bufferized kernels to gpu.launch ops: elementwise ones vectorized, reductions a thread per row";
   let description = [{
     Every elementwise `linalg.generic` on memrefs becomes one `gpu.launch`
     over a 1-D grid of the flattened iteration space. Each thread owns one
@@ -51,6 +51,20 @@ def FuseMapToGPU : Pass<"fuse-map-to-gpu", "mlir::ModuleOp"> {
     the dynamic sizes. The launch is named after the kernel (`fuse.kernel`),
     so that outlining gives `gpu.func @fused_add_relu_0`. The module gets
     `fuse.kernels`, the kernel names in launch order.
+
+    A kernel with reductions (a reduction generic, or the generics of a
+    `fuse.group`: fuse-reduction-fusion) is one launch with a thread per
+    point of the dimensions the reductions keep (a row). The thread runs the
+    members in order: a reduction loops over its row into an accumulator
+    that starts from the value of the linalg.fill before it (absorbed); a
+    generic over the rows computes scalars; a generic over the whole space
+    is computed where a later member reads it and, when its results are used
+    after the kernel, in a loop of its own that stores them. Values passed
+    inside the kernel stay in registers. With `cpu-threads`, a row of one
+    reduced dimension (the innermost) is read in vectors of `vector-bytes`
+    of the narrowest element: lane i accumulates elements i, i + lanes, ...,
+    the lanes combine pairwise, the rest of the row follows one element at
+    a time.
 
     With `profile`, each launch is bracketed by calls to the runtime,
     `fuse_kernel_begin(id, bytes)` and `fuse_kernel_end(id)`, where `id`

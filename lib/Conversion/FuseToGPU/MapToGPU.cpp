@@ -1,4 +1,7 @@
-//===- MapToGPU.cpp - elementwise kernels to vectorized gpu.launch -------===//
+//===- MapToGPU.cpp - kernels to gpu.launch ------------------------------===//
+//
+// Kernels with reductions are RowKernelBuilder's (below): a thread per row.
+// Elementwise kernels:
 //
 // One gpu.launch per bufferized elementwise generic, over the flattened
 // iteration space. A thread owns one or two vectors of V lanes, V elements
@@ -693,9 +696,9 @@ private:
 /// of a `fuse.group` (or one reduction) in program order. Each thread owns
 /// one point of the space P of the dimensions the reductions keep (a row,
 /// for a reduction over the last dimension) and runs every member there:
-///  - a reduction loops over its row (the reduced dimensions R) into a
-///    scalar accumulator, starting from the value its output was filled
-///    with (the linalg.fill before it, which the kernel absorbs);
+///  - a reduction loops over its row (the reduced dimensions R) into an
+///    accumulator, starting from the value its output was filled with (the
+///    linalg.fill before it, which the kernel absorbs);
 ///  - a member over P computes scalars from scalars;
 ///  - a member over P x R is computed where a later member reads it, inside
 ///    that member's loop over the row (again for each reader: nothing goes
@@ -703,6 +706,13 @@ private:
 ///    after the kernel, which stores them.
 /// Values that stay in the kernel never reach memory: their buffers lose
 /// every use, and canonicalization removes them.
+///
+/// With `lanes` > 1 (the cpu target's vectors), a row of one reduced
+/// dimension, the innermost, is read `lanes` elements at a time: lane i of
+/// an accumulator takes elements i, i + lanes, ..., the lanes are combined
+/// pairwise (lanes / 2 apart, then lanes / 4, ...), and the elements past
+/// the last whole vector follow one at a time. Every access along the row
+/// is contiguous or the same for the whole row.
 class RowKernelBuilder {
 public:
   /// What each member sees of the buffers written before it in the kernel.
@@ -719,13 +729,14 @@ public:
                    ArrayRef<utils::IteratorType> iterators,
                    ArrayRef<Value> sizes,
                    const DenseMap<Operation *, Value> &fills,
-                   function_ref<bool(OpOperand &)> isLiveOut, OpBuilder &b,
-                   Location loc)
+                   function_ref<bool(OpOperand &)> isLiveOut, int64_t lanes,
+                   OpBuilder &b, Location loc)
       : members(members), sizes(sizes), fills(fills), isLiveOut(isLiveOut),
         b(b), loc(loc) {
     for (auto [d, iterator] : llvm::enumerate(iterators))
       (iterator == utils::IteratorType::reduction ? reduced : kept)
           .push_back(d);
+    this->lanes = lanes > 1 && vectorizable() ? lanes : 1;
   }
 
   /// Emits the code of global thread `thread` (an index below the number of
@@ -750,11 +761,10 @@ public:
       if (op.getNumReductionLoops() > 0)
         emitReduction(k, point, state);
       else if (op.getNumLoops() == kept.size())
-        emitOverPoint(k, point, point, state);
+        emitOverPoint(k, point, state);
       else if (keepsRows(op))
-        emitOverPoint(k, point,
-                      merge(point, SmallVector<Value>(reduced.size(), zero())),
-                      state);
+        emitOverPoint(
+            k, merge(point, SmallVector<Value>(reduced.size(), zero())), state);
       else
         emitOverRow(k, point, state);
     }
@@ -789,6 +799,48 @@ private:
     });
   }
 
+  /// The op that combines a reduction's accumulator with an element: the
+  /// yielded value, computed from the accumulator by one of the
+  /// associative ops that fuse's reductions use.
+  static Operation *combiner(linalg::GenericOp op) {
+    if (op.getNumDpsInits() != 1)
+      return nullptr;
+    Block &body = op.getRegion().front();
+    Value yielded = body.getTerminator()->getOperand(0);
+    Operation *def = yielded.getDefiningOp();
+    if (!def || !isa<arith::AddFOp, arith::AddIOp, arith::MaximumFOp,
+                     arith::MinimumFOp, arith::MaxSIOp, arith::MinSIOp>(def))
+      return nullptr;
+    Value acc = body.getArguments().back();
+    return def->getOperand(0) == acc || def->getOperand(1) == acc ? def
+                                                                  : nullptr;
+  }
+
+  /// Whether the rows can be read `lanes` at a time: one reduced dimension,
+  /// the innermost; every access along it contiguous or the same for the
+  /// whole row; every reduction a known combination; no i1 in memory.
+  bool vectorizable() {
+    int64_t innermost = kept.size() + reduced.size() - 1;
+    if (reduced.size() != 1 || reduced.front() != innermost)
+      return false;
+    for (linalg::GenericOp op : members) {
+      if (op.getNumReductionLoops() > 0 && !combiner(op))
+        return false;
+      if (op.getNumLoops() != static_cast<unsigned>(innermost + 1))
+        continue;
+      for (OpOperand &operand : op->getOpOperands()) {
+        if (getElementTypeOrSelf(operand.get().getType()).isInteger(1))
+          return false;
+        AffineMap map = op.getMatchingIndexingMap(&operand);
+        for (auto [k, expr] : llvm::enumerate(map.getResults()))
+          if (auto dim = dyn_cast<AffineDimExpr>(expr))
+            if (dim.getPosition() == innermost && k + 1 != map.getNumResults())
+              return false;
+      }
+    }
+    return true;
+  }
+
   Value zero() { return arith::ConstantIndexOp::create(b, loc, 0); }
   Value one() { return arith::ConstantIndexOp::create(b, loc, 1); }
 
@@ -814,58 +866,109 @@ private:
     return at;
   }
 
-  /// The body of `op` on `args` (its block's arguments), cloned here.
-  SmallVector<Value> runBody(linalg::GenericOp op, ArrayRef<Value> args) {
+  /// `value` in `width` lanes: itself, or a splat of a scalar.
+  Value widen(Value value, int64_t width) {
+    if (width == 1 || isa<VectorType>(value.getType()))
+      return value;
+    return vector::BroadcastOp::create(
+        b, loc, VectorType::get({width}, value.getType()), value);
+  }
+
+  /// The body of `op` on `args` (its block's arguments), cloned here; with
+  /// `width` > 1 each op computes `width` lanes.
+  SmallVector<Value> runBody(linalg::GenericOp op, ArrayRef<Value> args,
+                             int64_t width) {
     Block &body = op.getRegion().front();
     IRMapping mapping;
     mapping.map(body.getArguments(), args);
-    for (Operation &inner : body.without_terminator())
-      b.clone(inner, mapping);
-    return llvm::map_to_vector(
-        body.getTerminator()->getOperands(),
-        [&](Value v) { return mapping.lookupOrDefault(v); });
+    auto lookup = [&](Value value) {
+      Value mapped = mapping.lookupOrDefault(value);
+      return widen(mapped, width);
+    };
+    for (Operation &inner : body.without_terminator()) {
+      if (width == 1) {
+        b.clone(inner, mapping);
+        continue;
+      }
+      if (auto constant = dyn_cast<arith::ConstantOp>(inner)) {
+        auto type = VectorType::get({width}, constant.getType());
+        mapping.map(constant.getResult(),
+                    arith::ConstantOp::create(
+                        b, loc, type,
+                        DenseElementsAttr::get(type, constant.getValue())));
+        continue;
+      }
+      OperationState state(inner.getLoc(), inner.getName());
+      for (Value operand : inner.getOperands())
+        state.addOperands(lookup(operand));
+      for (Type type : inner.getResultTypes())
+        state.addTypes(VectorType::get({width}, type));
+      state.addAttributes(inner.getAttrs());
+      mapping.map(inner.getResults(), b.create(state)->getResults());
+    }
+    return llvm::map_to_vector(body.getTerminator()->getOperands(),
+                               [&](Value v) { return lookup(v); });
   }
 
-  /// The value of input `operand` of member `k` at its loop indices `at`.
+  /// The value of input `operand` of member `k` at its loop indices `at`
+  /// (with `width` lanes from there along the innermost dimension).
   Value valueAt(unsigned k, OpOperand &operand, ArrayRef<Value> at,
-                Cache &cache) {
+                int64_t width, Cache &cache) {
     const State &state = states[k];
     Value buffer = operand.get();
     if (Value scalar = state.scalars.lookup(buffer))
-      return scalar;
+      return widen(scalar, width);
     auto lazy = state.lazy.find(buffer);
     if (lazy != state.lazy.end())
-      return evaluate(lazy->second.first, at, cache)[lazy->second.second];
-    return memref::LoadOp::create(
-        b, loc, buffer,
-        indicesOf(
-            linalg::GenericOp(members[k]).getMatchingIndexingMap(&operand),
-            at));
+      return evaluate(lazy->second.first, at, width,
+                      cache)[lazy->second.second];
+    AffineMap map =
+        linalg::GenericOp(members[k]).getMatchingIndexingMap(&operand);
+    SmallVector<Value> indices = indicesOf(map, at);
+    Type element = cast<MemRefType>(buffer.getType()).getElementType();
+    auto last = map.getNumResults()
+                    ? dyn_cast<AffineDimExpr>(map.getResults().back())
+                    : nullptr;
+    if (width > 1 && last && last.getPosition() + 1 == map.getNumDims())
+      return vector::LoadOp::create(
+          b, loc, VectorType::get({width}, element), buffer, indices,
+          /*nontemporal=*/false, llvm::MaybeAlign(storageBytes(element)));
+    return widen(memref::LoadOp::create(b, loc, buffer, indices), width);
   }
 
   /// The results of member `k` (over P x R) at loop indices `at`, computed
   /// once per loop body.
-  ArrayRef<Value> evaluate(unsigned k, ArrayRef<Value> at, Cache &cache) {
+  ArrayRef<Value> evaluate(unsigned k, ArrayRef<Value> at, int64_t width,
+                           Cache &cache) {
     auto it = cache.find(k);
     if (it != cache.end())
       return it->second;
     linalg::GenericOp op = members[k];
     SmallVector<Value> args;
     for (OpOperand *input : op.getDpsInputOperands())
-      args.push_back(valueAt(k, *input, at, cache));
+      args.push_back(valueAt(k, *input, at, width, cache));
     for (Value init : op.getDpsInits())
       args.push_back(init); // never read (an elementwise body)
-    SmallVector<Value> results = runBody(op, args);
+    SmallVector<Value> results = runBody(op, args, width);
     return cache[k] = std::move(results);
   }
 
-  /// Loops over the row, outermost first, carrying `carried`; returns the
+  /// Loops over the row from `lower` (the innermost dimension's first
+  /// index) in steps of `step` up to `upper` (its bound; the dimension's
+  /// size when null), outermost first, carrying `carried`; returns the
   /// loops (their results are the carried values after the row).
-  SmallVector<scf::ForOp> rowLoops(ValueRange carried,
-                                   SmallVector<Value> &row) {
+  SmallVector<scf::ForOp> rowLoops(ValueRange carried, SmallVector<Value> &row,
+                                   Value lower = nullptr, Value upper = nullptr,
+                                   int64_t step = 1) {
     SmallVector<scf::ForOp> loops;
     for (int64_t d : reduced) {
-      auto loop = scf::ForOp::create(b, loc, zero(), sizes[d], one(), carried);
+      bool innermost = d == reduced.back();
+      auto loop = scf::ForOp::create(
+          b, loc, innermost && lower ? lower : zero(),
+          innermost && upper ? upper : sizes[d],
+          innermost ? arith::ConstantIndexOp::create(b, loc, step).getResult()
+                    : one(),
+          carried);
       if (!carried.empty()) {
         carried = loop.getRegionIterArgs();
         b.setInsertionPointToStart(loop.getBody());
@@ -878,10 +981,41 @@ private:
     return loops;
   }
 
+  /// Ends `loops` (with iter_args) by yielding `next` from the innermost;
+  /// continues after the outermost and returns its results.
+  SmallVector<Value> closeLoops(MutableArrayRef<scf::ForOp> loops,
+                                ValueRange next) {
+    for (int64_t i = loops.size() - 1; i >= 0; --i) {
+      b.setInsertionPointToEnd(loops[i].getBody());
+      scf::YieldOp::create(b, loc,
+                           i + 1 == static_cast<int64_t>(loops.size())
+                               ? next
+                               : ValueRange(loops[i + 1].getResults()));
+    }
+    b.setInsertionPointAfter(loops.front());
+    return SmallVector<Value>(loops.front().getResults());
+  }
+
+  /// The start of the elements past the last whole vector of the row.
+  Value vectorEnd() {
+    Value size = sizes[reduced.back()];
+    Value width = arith::ConstantIndexOp::create(b, loc, lanes);
+    return arith::SubIOp::create(b, loc, size,
+                                 arith::RemUIOp::create(b, loc, size, width));
+  }
+
   void store(Value value, OpOperand &init, ArrayRef<Value> at) {
     auto op = cast<linalg::GenericOp>(init.getOwner());
-    memref::StoreOp::create(b, loc, value, init.get(),
-                            indicesOf(op.getMatchingIndexingMap(&init), at));
+    SmallVector<Value> indices =
+        indicesOf(op.getMatchingIndexingMap(&init), at);
+    if (auto type = dyn_cast<VectorType>(value.getType())) {
+      vector::StoreOp::create(
+          b, loc, value, init.get(), indices,
+          /*nontemporal=*/false,
+          llvm::MaybeAlign(storageBytes(type.getElementType())));
+      return;
+    }
+    memref::StoreOp::create(b, loc, value, init.get(), indices);
   }
 
   /// Records what member `k` wrote for the members after it.
@@ -893,6 +1027,23 @@ private:
       state.scalars[buffer] = scalar;
     else
       state.lazy[buffer] = lazy;
+  }
+
+  /// The accumulators of reduction `k` after the row part [lower, upper)
+  /// of the innermost dimension, `width` lanes at a time, from `initial`.
+  SmallVector<Value> accumulate(unsigned k, ArrayRef<Value> point,
+                                ValueRange initial, Value lower, Value upper,
+                                int64_t width) {
+    linalg::GenericOp op = members[k];
+    SmallVector<Value> row;
+    SmallVector<scf::ForOp> loops = rowLoops(initial, row, lower, upper, width);
+    SmallVector<Value> at = merge(point, row);
+    Cache cache;
+    SmallVector<Value> args;
+    for (OpOperand *input : op.getDpsInputOperands())
+      args.push_back(valueAt(k, *input, at, width, cache));
+    llvm::append_range(args, loops.back().getRegionIterArgs());
+    return closeLoops(loops, runBody(op, args, width));
   }
 
   void emitReduction(unsigned k, ArrayRef<Value> point, State &state) {
@@ -909,25 +1060,33 @@ private:
                                   indicesOf(op.getMatchingIndexingMap(&init),
                                             merge(point, noRow))));
     }
-    SmallVector<Value> row;
-    SmallVector<scf::ForOp> loops = rowLoops(initial, row);
-    SmallVector<Value> at = merge(point, row);
-    Cache cache;
-    SmallVector<Value> args;
-    for (OpOperand *input : op.getDpsInputOperands())
-      args.push_back(valueAt(k, *input, at, cache));
-    llvm::append_range(args, loops.back().getRegionIterArgs());
-    SmallVector<Value> next = runBody(op, args);
-    for (int64_t i = loops.size() - 1; i >= 0; --i) {
-      b.setInsertionPointToEnd(loops[i].getBody());
-      scf::YieldOp::create(b, loc,
-                           i + 1 == static_cast<int64_t>(loops.size())
-                               ? ValueRange(next)
-                               : ValueRange(loops[i + 1].getResults()));
+    SmallVector<Value> results;
+    if (lanes == 1) {
+      results = accumulate(k, point, initial, nullptr, nullptr, 1);
+    } else {
+      // Whole vectors into `lanes` partial accumulators from the initial
+      // value, combined pairwise; then the rest one at a time.
+      Value end = vectorEnd();
+      SmallVector<Value> partial = accumulate(
+          k, point, widen(initial.front(), lanes), zero(), end, lanes);
+      Operation *combine = combiner(op);
+      Value acc = partial.front();
+      for (int64_t half = lanes / 2; half >= 1; half /= 2) {
+        auto low = vector::ShuffleOp::create(
+            b, loc, acc, acc, llvm::to_vector(llvm::seq<int64_t>(0, half)));
+        auto high = vector::ShuffleOp::create(
+            b, loc, acc, acc,
+            llvm::to_vector(llvm::seq<int64_t>(half, 2 * half)));
+        OperationState state(loc, combine->getName());
+        state.addOperands({low, high});
+        state.addTypes(low.getType());
+        state.addAttributes(combine->getAttrs());
+        acc = b.create(state)->getResult(0);
+      }
+      Value combined = vector::ExtractOp::create(b, loc, acc, 0);
+      results = accumulate(k, point, combined, end, nullptr, 1);
     }
-    b.setInsertionPointAfter(loops.front());
-    for (auto [init, result] :
-         llvm::zip(op.getDpsInitsMutable(), loops.front().getResults())) {
+    for (auto [init, result] : llvm::zip(op.getDpsInitsMutable(), results)) {
       if (isLiveOut(init))
         store(result, init, merge(point, noRow));
       define(state, init.get(), result, {});
@@ -936,16 +1095,15 @@ private:
 
   /// A member over the rows, at loop indices `at` of the thread's point:
   /// the point itself, or the point with 0 for each kept dimension.
-  void emitOverPoint(unsigned k, ArrayRef<Value> point, ArrayRef<Value> at,
-                     State &state) {
+  void emitOverPoint(unsigned k, ArrayRef<Value> at, State &state) {
     linalg::GenericOp op = members[k];
     Cache cache;
     SmallVector<Value> args;
     for (OpOperand *input : op.getDpsInputOperands())
-      args.push_back(valueAt(k, *input, at, cache));
+      args.push_back(valueAt(k, *input, at, 1, cache));
     for (Value init : op.getDpsInits())
       args.push_back(init);
-    SmallVector<Value> results = runBody(op, args);
+    SmallVector<Value> results = runBody(op, args, 1);
     for (auto [init, result] : llvm::zip(op.getDpsInitsMutable(), results)) {
       if (isLiveOut(init))
         store(result, init, at);
@@ -953,21 +1111,33 @@ private:
     }
   }
 
+  /// Stores the results of member `k` used after the kernel over the row
+  /// part [lower, upper), `width` lanes at a time.
+  void storeRow(unsigned k, ArrayRef<Value> point, Value lower, Value upper,
+                int64_t width) {
+    linalg::GenericOp op = members[k];
+    OpBuilder::InsertionGuard guard(b);
+    SmallVector<Value> row;
+    rowLoops({}, row, lower, upper, width);
+    SmallVector<Value> at = merge(point, row);
+    Cache cache;
+    SmallVector<Value> results(evaluate(k, at, width, cache));
+    for (auto [init, result] : llvm::zip(op.getDpsInitsMutable(), results))
+      if (isLiveOut(init))
+        store(result, init, at);
+  }
+
   void emitOverRow(unsigned k, ArrayRef<Value> point, State &state) {
     linalg::GenericOp op = members[k];
-    bool stored = llvm::any_of(op.getDpsInitsMutable(), [&](OpOperand &init) {
-      return isLiveOut(init);
-    });
-    if (stored) {
-      OpBuilder::InsertionGuard guard(b);
-      SmallVector<Value> row;
-      SmallVector<scf::ForOp> loops = rowLoops({}, row);
-      SmallVector<Value> at = merge(point, row);
-      Cache cache;
-      SmallVector<Value> results(evaluate(k, at, cache));
-      for (auto [init, result] : llvm::zip(op.getDpsInitsMutable(), results))
-        if (isLiveOut(init))
-          store(result, init, at);
+    if (llvm::any_of(op.getDpsInitsMutable(),
+                     [&](OpOperand &init) { return isLiveOut(init); })) {
+      if (lanes == 1) {
+        storeRow(k, point, nullptr, nullptr, 1);
+      } else {
+        Value end = vectorEnd();
+        storeRow(k, point, zero(), end, lanes);
+        storeRow(k, point, end, nullptr, 1);
+      }
     }
     for (auto [i, init] : llvm::enumerate(op.getDpsInits()))
       define(state, init, Value(), {k, static_cast<unsigned>(i)});
@@ -979,6 +1149,7 @@ private:
   function_ref<bool(OpOperand &)> isLiveOut;
   OpBuilder &b;
   Location loc;
+  int64_t lanes = 1;
   SmallVector<int64_t> kept, reduced;
   SmallVector<State> states;
 };
@@ -1223,7 +1394,20 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, thread,
                               points));
     b.setInsertionPointToStart(&ifInRange.getThenRegion().front());
-    RowKernelBuilder(members, iterators, sizes, fills, isLiveOut, b, loc)
+    // A CPU thread reads its row in vectors of `vector-bytes` of the
+    // narrowest element; a GPU thread one element at a time.
+    int64_t lanes = 1;
+    if (cpuThreads) {
+      int64_t narrowest = vectorBytes;
+      for (linalg::GenericOp op : members)
+        for (Value operand : op->getOperands())
+          if (isa<MemRefType>(operand.getType()))
+            narrowest = std::min(narrowest, storageBytes(operand.getType()));
+      lanes = llvm::PowerOf2Ceil(std::max<int64_t>(1, vectorBytes / narrowest));
+      if (lanes * narrowest > vectorBytes)
+        lanes /= 2;
+    }
+    RowKernelBuilder(members, iterators, sizes, fills, isLiveOut, lanes, b, loc)
         .emit(thread);
     b.setInsertionPointToEnd(&launch.getBody().front());
     gpu::TerminatorOp::create(b, loc);

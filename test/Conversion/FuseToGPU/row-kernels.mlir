@@ -1,0 +1,74 @@
+// RUN: fuse-opt %s --fuse-pipeline=fused --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --fuse-map-to-gpu --canonicalize | FileCheck %s
+// RUN: fuse-opt %s --fuse-pipeline=fused --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --fuse-map-to-gpu="cpu-threads=true vector-bytes=16" --canonicalize | FileCheck %s --check-prefix=CPU
+
+// A kernel with reductions (here softmax, one fuse.group) is one launch
+// with a thread per row. The reductions loop over the row into registers,
+// starting from their fills' values; exp(x - max) is computed again where
+// each member reads it; only the result is stored: no buffer for the max,
+// the exps or the sum.
+
+// CHECK-LABEL: func @softmax(
+// CHECK-SAME: %[[X:.+]]: memref<?x?xf32>) -> memref<?x?xf32>
+// CHECK-DAG: %[[ZERO:.+]] = arith.constant -0.000000e+00 : f32
+// CHECK-DAG: %[[NEG_INF:.+]] = arith.constant 0xFF800000 : f32
+// CHECK: %[[OUT:.+]] = memref.alloc(%{{.+}}, %{{.+}}) {alignment = 64 : i64} : memref<?x?xf32>
+// CHECK-NOT: memref.alloc
+// CHECK: %[[ROWS:.+]] = memref.dim %[[X]], %c0
+// CHECK: %[[COLS:.+]] = memref.dim %[[X]], %c1
+// CHECK: %[[GRID:.+]] = arith.ceildivui %[[ROWS]], %c256
+// CHECK: gpu.launch blocks(%[[B:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[GRID]], %{{.+}} = %c1{{.*}}) threads(%[[T:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %c256, {{.*}}) module(@fuse_kernels) function(@fused_reduce_max_sub_exp_reduce_sum_div_0)
+// CHECK: %[[BASE:.+]] = arith.muli %[[B]], %c256
+// CHECK: %[[ROW:.+]] = arith.addi %[[BASE]], %[[T]]
+// CHECK: %[[IN:.+]] = arith.cmpi ult, %[[ROW]], %[[ROWS]]
+// CHECK: scf.if %[[IN]] {
+// CHECK: %[[MAX:.+]] = scf.for %[[J:.+]] = %c0 to %[[COLS]] step %c1 iter_args(%[[ACC:.+]] = %[[NEG_INF]]) -> (f32) {
+// CHECK-NEXT: %[[V:.+]] = memref.load %[[X]][%[[ROW]], %[[J]]]
+// CHECK-NEXT: %[[M:.+]] = arith.maximumf %[[ACC]], %[[V]] : f32
+// CHECK-NEXT: scf.yield %[[M]]
+// CHECK: %[[SUM:.+]] = scf.for %[[J:.+]] = %c0 to %[[COLS]] step %c1 iter_args(%[[ACC:.+]] = %[[ZERO]]) -> (f32) {
+// CHECK-NEXT: %[[V:.+]] = memref.load %[[X]][%[[ROW]], %[[J]]]
+// CHECK-NEXT: %[[D:.+]] = arith.subf %[[V]], %[[MAX]]
+// CHECK-NEXT: %[[E:.+]] = math.exp %[[D]]
+// CHECK-NEXT: %[[S:.+]] = arith.addf %[[ACC]], %[[E]]
+// CHECK-NEXT: scf.yield %[[S]]
+// CHECK: scf.for %[[J:.+]] = %c0 to %[[COLS]] step %c1 {
+// CHECK-NEXT: %[[V:.+]] = memref.load %[[X]][%[[ROW]], %[[J]]]
+// CHECK-NEXT: %[[D:.+]] = arith.subf %[[V]], %[[MAX]]
+// CHECK-NEXT: %[[E:.+]] = math.exp %[[D]]
+// CHECK-NEXT: %[[R:.+]] = arith.divf %[[E]], %[[SUM]]
+// CHECK-NEXT: memref.store %[[R]], %[[OUT]][%[[ROW]], %[[J]]]
+// CHECK-NOT: linalg.
+// CHECK: return %[[OUT]]
+
+// On the cpu target a thread reads its row in vectors (here 4 x f32): lane
+// i accumulates elements i, i + 4, ...; the lanes combine pairwise; the
+// elements past the last whole vector follow one at a time.
+// CPU-LABEL: func @softmax(
+// CPU: scf.if
+// CPU: %[[REM:.+]] = arith.remui %[[COLS:.+]], %c4
+// CPU: %[[END:.+]] = arith.subi %[[COLS]], %[[REM]]
+// CPU: %[[VMAX:.+]] = scf.for %[[J:.+]] = %c0 to %[[END]] step %c4 iter_args(%[[ACC:.+]] = %{{.+}}) -> (vector<4xf32>) {
+// CPU-NEXT: %[[V:.+]] = vector.load %{{.+}}[%[[ROW:.+]], %[[J]]] {alignment = 4 : i64} : memref<?x?xf32>, vector<4xf32>
+// CPU-NEXT: arith.maximumf %[[ACC]], %[[V]] : vector<4xf32>
+// CPU: %[[LOW:.+]] = vector.shuffle %[[VMAX]], %[[VMAX]] [0, 1]
+// CPU: %[[HIGH:.+]] = vector.shuffle %[[VMAX]], %[[VMAX]] [2, 3]
+// CPU: %[[HALF:.+]] = arith.maximumf %[[LOW]], %[[HIGH]] : vector<2xf32>
+// CPU: %[[LANES:.+]] = arith.maximumf %{{.+}}, %{{.+}} : vector<1xf32>
+// CPU: %[[COMBINED:.+]] = vector.extract %[[LANES]][0]
+// CPU: %[[MAX:.+]] = scf.for %[[J:.+]] = %[[END]] to %[[COLS]] step %c1 iter_args(%[[ACC:.+]] = %[[COMBINED]]) -> (f32) {
+// CPU: scf.for {{.*}} -> (vector<4xf32>) {
+// CPU: math.exp %{{.+}} : vector<4xf32>
+// CPU: arith.addf %{{.+}}, %{{.+}} : vector<4xf32>
+// CPU: scf.for {{.*}} step %c4 {
+// CPU: arith.divf %{{.+}}, %{{.+}} : vector<4xf32>
+// CPU: vector.store
+// CPU: scf.for {{.*}} step %c1 {
+// CPU: memref.store
+func.func @softmax(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %m = fuse.reduce_max %x {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?x1xf32>
+  %d = fuse.sub %x, %m : tensor<?x?xf32>, tensor<?x1xf32> -> tensor<?x?xf32>
+  %e = fuse.exp %d : tensor<?x?xf32>
+  %s = fuse.reduce_sum %e {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?x1xf32>
+  %r = fuse.div %e, %s : tensor<?x?xf32>, tensor<?x1xf32> -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
