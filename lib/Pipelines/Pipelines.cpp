@@ -193,7 +193,9 @@ static void addKernelPasses(OpPassManager &pm,
     fusion.horizontal = options.horizontal;
     fusion.remarks = options.remarks;
     pm.addNestedPass<func::FuncOp>(fuse::createFuseElementwiseFusion(fusion));
-    pm.addNestedPass<func::FuncOp>(fuse::createFuseReductionFusion());
+    fuse::FuseReductionFusionOptions reductions;
+    reductions.remarks = options.remarks;
+    pm.addNestedPass<func::FuncOp>(fuse::createFuseReductionFusion(reductions));
   }
   pm.addPass(fuse::createFuseNameKernels());
   // No CSE here: merging the kernels' tensor.empty inits into one makes

@@ -321,20 +321,10 @@ void fuseGroup(ArrayRef<linalg::GenericOp> group) {
     op.erase();
 }
 
-std::string opName(linalg::GenericOp op) {
-  ArrayAttr names = FuseDialect::OpsAttrHelper(op.getContext()).getAttr(op);
-  if (!names || names.empty())
-    return "linalg.generic";
-  std::string text = "'fuse.";
-  for (auto [i, name] : llvm::enumerate(names))
-    text += (i ? "+" : "") + cast<StringAttr>(name).getValue().str();
-  return text + "'";
-}
-
 void emitRemark(Unfused pair) {
   InFlightDiagnostic remark = pair.consumer.emitRemark()
                               << "not fused with its producer "
-                              << opName(pair.producer) << ": ";
+                              << describeOps(pair.producer) << ": ";
   if (pair.reason == Reason::Broadcast) {
     std::string types;
     llvm::raw_string_ostream os(types);

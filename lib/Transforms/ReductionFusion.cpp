@@ -158,9 +158,66 @@ struct Rows {
   }
 };
 
+/// Why a generic next to a reduction's kernel stayed out of it.
+enum class Reason { Space, Position, Cycle };
+
+/// A producer/consumer pair that stayed apart, one of them in a kernel with
+/// a reduction.
+struct Unfused {
+  linalg::GenericOp producer;
+  linalg::GenericOp consumer;
+  Reason reason;
+};
+
+void emitRemark(const Unfused &pair) {
+  linalg::GenericOp consumer = pair.consumer, producer = pair.producer;
+  InFlightDiagnostic remark = consumer.emitRemark()
+                              << "not fused with its producer "
+                              << describeOps(producer) << ": ";
+  switch (pair.reason) {
+  case Reason::Space:
+    remark << "the two iterate over different spaces (a kernel with a "
+              "reduction takes the generics over its whole space or over "
+              "its rows)";
+    break;
+  case Reason::Position:
+    remark << "this op reads that result at other positions than its own "
+              "row, which the kernel's thread does not have";
+    break;
+  case Reason::Cycle:
+    remark << "fusing them would create a cycle through an op outside the "
+              "kernel";
+    break;
+  }
+  remark.attachNote(producer.getLoc()) << "producer is here";
+}
+
 class ReductionGrouping {
 public:
   explicit ReductionGrouping(Block &block) : block(block) {}
+
+  /// The pairs next to a reduction's kernel that ended up in different
+  /// kernels (after run()), each once.
+  SmallVector<Unfused> unfused() const {
+    auto group = [&](Operation *op) -> std::optional<unsigned> {
+      auto it = groupOf.find(op);
+      if (it == groupOf.end())
+        return std::nullopt;
+      return it->second;
+    };
+    SmallVector<Unfused> pairs;
+    for (const Unfused &pair : rejected) {
+      std::optional<unsigned> producer = group(pair.producer);
+      if (producer && producer == group(pair.consumer))
+        continue;
+      if (llvm::none_of(pairs, [&](const Unfused &seen) {
+            return seen.producer == pair.producer &&
+                   seen.consumer == pair.consumer;
+          }))
+        pairs.push_back(pair);
+    }
+    return pairs;
+  }
 
   /// Groups every reduction of the block with its neighbours; returns the
   /// groups of more than one generic, each in program order.
@@ -216,15 +273,30 @@ private:
       for (Operation *neighbour : neighbours) {
         auto candidate = dyn_cast<linalg::GenericOp>(neighbour);
         if (!candidate || members.contains(candidate) ||
-            grouped.contains(candidate) || !candidate.hasPureTensorSemantics())
+            !candidate.hasPureTensorSemantics())
           continue;
+        // The pair as producer and consumer, for a remark.
+        bool produces = llvm::any_of(candidate->getResults(), [&](Value r) {
+          return llvm::is_contained(op.getDpsInputs(), r);
+        });
+        auto reject = [&](Reason reason) {
+          rejected.push_back(
+              {produces ? candidate : op, produces ? op : candidate, reason});
+        };
         Rows::Kind kind = rows.kindOf(candidate);
-        if (kind == Rows::Kind::None)
+        if (grouped.contains(candidate) || kind == Rows::Kind::None) {
+          reject(Reason::Space);
           continue;
+        }
         kinds[candidate] = kind;
-        if (!readsFit(candidate, members, rows) ||
-            createsCycle(members, candidate))
+        if (!readsFit(candidate, members, rows)) {
+          reject(Reason::Position);
           continue;
+        }
+        if (createsCycle(members, candidate)) {
+          reject(Reason::Cycle);
+          continue;
+        }
         members.insert(candidate);
         worklist.push_back(candidate);
       }
@@ -233,8 +305,11 @@ private:
     for (Operation &op : block)
       if (members.contains(&op))
         group.push_back(cast<linalg::GenericOp>(op));
-    for (linalg::GenericOp op : group)
+    for (linalg::GenericOp op : group) {
       grouped.insert(op);
+      groupOf[op] = groups;
+    }
+    ++groups;
     return group;
   }
 
@@ -324,7 +399,10 @@ private:
 
   Block &block;
   DenseSet<Operation *> grouped;
+  DenseMap<Operation *, unsigned> groupOf;
+  unsigned groups = 0;
   DenseMap<Operation *, Rows::Kind> kinds;
+  SmallVector<Unfused> rejected;
 };
 
 /// Whether `op` or an op in its regions uses a value that `from` contains.
@@ -369,6 +447,8 @@ void makeAdjacent(ArrayRef<linalg::GenericOp> group) {
 
 struct FuseReductionFusionPass
     : fuse::impl::FuseReductionFusionBase<FuseReductionFusionPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     FuseDialect::GroupAttrHelper groupAttr(&getContext());
     int64_t next = 0;
@@ -378,13 +458,17 @@ struct FuseReductionFusionPass
       for (auto op : block.getOps<linalg::GenericOp>())
         if (groupAttr.isAttrPresent(op))
           groupAttr.removeAttr(op);
-      for (ArrayRef<linalg::GenericOp> group : ReductionGrouping(block).run()) {
+      ReductionGrouping grouping(block);
+      for (ArrayRef<linalg::GenericOp> group : grouping.run()) {
         makeAdjacent(group);
         IntegerAttr id =
             IntegerAttr::get(IntegerType::get(&getContext(), 64), next++);
         for (linalg::GenericOp op : group)
           groupAttr.setAttr(op, id);
       }
+      if (remarks)
+        for (const Unfused &pair : grouping.unfused())
+          emitRemark(pair);
     }
   }
 };

@@ -66,7 +66,18 @@ def FuseReductionFusion
     group as one launch whose threads each own a row, and values passed
     inside it never reach memory: softmax written as reduce_max, sub, exp,
     reduce_sum, div reads its input once and writes its result once.
+
+    With `remarks`, each producer/consumer pair next to a reduction's kernel
+    that stays apart gets a remark at the consumer saying why (different
+    spaces, a read at other positions than the row, a cycle), with a note
+    at the producer. fuse-elementwise-fusion's remarks come before this
+    pass: a pair they name may still end up in one kernel here (the report
+    leaves such pairs out).
   }];
+  let options = [
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Emit a remark for each pair next to a reduction left unfused">,
+  ];
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 

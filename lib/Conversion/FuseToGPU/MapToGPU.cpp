@@ -53,6 +53,12 @@ namespace {
 /// registers with no spill; the sigmoid DAG and the chains of
 /// bench/sass.py keep one, and with it less code than Triton's kernels.
 constexpr int64_t kExpensiveOpCost = 10;
+
+/// The partial accumulators of a reduction over a row on the cpu target
+/// (RowKernelBuilder), whatever the host's vectors and element types: 32
+/// f32 lanes are two AVX-512 registers or four AVX2 ones, and 32 is a
+/// warp's width.
+constexpr int64_t kReductionLanes = 32;
 constexpr int64_t kTwoVectorBudget = 88;
 
 /// How a launch covers the flattened iteration space: thread `t` of block
@@ -707,12 +713,14 @@ private:
 /// Values that stay in the kernel never reach memory: their buffers lose
 /// every use, and canonicalization removes them.
 ///
-/// With `lanes` > 1 (the cpu target's vectors), a row of one reduced
-/// dimension, the innermost, is read `lanes` elements at a time: lane i of
-/// an accumulator takes elements i, i + lanes, ..., the lanes are combined
-/// pairwise (lanes / 2 apart, then lanes / 4, ...), and the elements past
-/// the last whole vector follow one at a time. Every access along the row
-/// is contiguous or the same for the whole row.
+/// With `lanes` > 1 (the cpu target: kReductionLanes), a row of one
+/// reduced dimension, the innermost, is read `lanes` elements at a time:
+/// lane i of an accumulator takes elements i, i + lanes, ... (the last
+/// vector masked to the row), and the lanes are combined pairwise (lanes /
+/// 2 apart, then lanes / 4, ...). The order depends on nothing but the
+/// row: not on the host's vectors, not on the element types around the
+/// reduction, so a fused kernel and an eager one give the same bits. Every
+/// access along the row is contiguous or the same for the whole row.
 class RowKernelBuilder {
 public:
   /// What each member sees of the buffers written before it in the kernel.
@@ -929,10 +937,17 @@ private:
     auto last = map.getNumResults()
                     ? dyn_cast<AffineDimExpr>(map.getResults().back())
                     : nullptr;
-    if (width > 1 && last && last.getPosition() + 1 == map.getNumDims())
-      return vector::LoadOp::create(
-          b, loc, VectorType::get({width}, element), buffer, indices,
-          /*nontemporal=*/false, llvm::MaybeAlign(storageBytes(element)));
+    if (width > 1 && last && last.getPosition() + 1 == map.getNumDims()) {
+      auto type = VectorType::get({width}, element);
+      auto alignment = llvm::MaybeAlign(storageBytes(element));
+      if (mask)
+        return vector::MaskedLoadOp::create(
+            b, loc, type, buffer, indices, mask,
+            arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type)),
+            alignment);
+      return vector::LoadOp::create(b, loc, type, buffer, indices,
+                                    /*nontemporal=*/false, alignment);
+    }
     return widen(memref::LoadOp::create(b, loc, buffer, indices), width);
   }
 
@@ -1065,12 +1080,32 @@ private:
       results = accumulate(k, point, initial, nullptr, nullptr, 1);
     } else {
       // Whole vectors into `lanes` partial accumulators from the initial
-      // value, combined pairwise; then the rest one at a time.
+      // value, then the rest of the row as one masked vector (the lanes
+      // past the row keep their value), then the lanes pairwise.
       Value end = vectorEnd();
       SmallVector<Value> partial = accumulate(
           k, point, widen(initial.front(), lanes), zero(), end, lanes);
+      Value count = arith::SubIOp::create(b, loc, sizes[reduced.back()], end);
+      // lane < count, in arith (the cpu pipeline lowers no vector mask op).
+      auto laneType = VectorType::get({lanes}, b.getI64Type());
+      Value laneIds = arith::ConstantOp::create(
+          b, loc, laneType,
+          DenseElementsAttr::get(laneType, ArrayRef<int64_t>(llvm::to_vector(
+                                               llvm::seq<int64_t>(0, lanes)))));
+      mask = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::ult, laneIds,
+          widen(arith::IndexCastUIOp::create(b, loc, b.getI64Type(), count),
+                lanes));
+      Cache cache;
+      SmallVector<Value> args;
+      SmallVector<Value> at = merge(point, {end});
+      for (OpOperand *input : op.getDpsInputOperands())
+        args.push_back(valueAt(k, *input, at, lanes, cache));
+      args.push_back(partial.front());
+      Value last = runBody(op, args, lanes).front();
+      Value acc = arith::SelectOp::create(b, loc, mask, last, partial.front());
+      mask = nullptr;
       Operation *combine = combiner(op);
-      Value acc = partial.front();
       for (int64_t half = lanes / 2; half >= 1; half /= 2) {
         auto low = vector::ShuffleOp::create(
             b, loc, acc, acc, llvm::to_vector(llvm::seq<int64_t>(0, half)));
@@ -1083,8 +1118,7 @@ private:
         state.addAttributes(combine->getAttrs());
         acc = b.create(state)->getResult(0);
       }
-      Value combined = vector::ExtractOp::create(b, loc, acc, 0);
-      results = accumulate(k, point, combined, end, nullptr, 1);
+      results = {vector::ExtractOp::create(b, loc, acc, 0)};
     }
     for (auto [init, result] : llvm::zip(op.getDpsInitsMutable(), results)) {
       if (isLiveOut(init))
@@ -1150,6 +1184,8 @@ private:
   OpBuilder &b;
   Location loc;
   int64_t lanes = 1;
+  /// The lanes of the row in range, while the last vector is computed.
+  Value mask;
   SmallVector<int64_t> kept, reduced;
   SmallVector<State> states;
 };
@@ -1394,19 +1430,9 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, thread,
                               points));
     b.setInsertionPointToStart(&ifInRange.getThenRegion().front());
-    // A CPU thread reads its row in vectors of `vector-bytes` of the
-    // narrowest element; a GPU thread one element at a time.
-    int64_t lanes = 1;
-    if (cpuThreads) {
-      int64_t narrowest = vectorBytes;
-      for (linalg::GenericOp op : members)
-        for (Value operand : op->getOperands())
-          if (isa<MemRefType>(operand.getType()))
-            narrowest = std::min(narrowest, storageBytes(operand.getType()));
-      lanes = llvm::PowerOf2Ceil(std::max<int64_t>(1, vectorBytes / narrowest));
-      if (lanes * narrowest > vectorBytes)
-        lanes /= 2;
-    }
+    // A CPU thread reads its row in vectors; a GPU thread one element at a
+    // time.
+    int64_t lanes = cpuThreads ? kReductionLanes : 1;
     RowKernelBuilder(members, iterators, sizes, fills, isLiveOut, lanes, b, loc)
         .emit(thread);
     b.setInsertionPointToEnd(&launch.getBody().front());

@@ -40,27 +40,39 @@
 // CHECK-NOT: linalg.
 // CHECK: return %[[OUT]]
 
-// On the cpu target a thread reads its row in vectors (here 4 x f32): lane
-// i accumulates elements i, i + 4, ...; the lanes combine pairwise; the
-// elements past the last whole vector follow one at a time.
+// On the cpu target a thread reads its row in vectors of 32 lanes,
+// whatever vector-bytes and the element types: lane i accumulates elements
+// i, i + 32, ...; the last vector is masked to the row (lanes past it keep
+// their value); the lanes combine pairwise, 16 apart, then 8, 4, 2, 1.
 // CPU-LABEL: func @softmax(
 // CPU: scf.if
-// CPU: %[[REM:.+]] = arith.remui %[[COLS:.+]], %c4
+// CPU: %[[REM:.+]] = arith.remui %[[COLS:.+]], %c32
 // CPU: %[[END:.+]] = arith.subi %[[COLS]], %[[REM]]
-// CPU: %[[VMAX:.+]] = scf.for %[[J:.+]] = %c0 to %[[END]] step %c4 iter_args(%[[ACC:.+]] = %{{.+}}) -> (vector<4xf32>) {
-// CPU-NEXT: %[[V:.+]] = vector.load %{{.+}}[%[[ROW:.+]], %[[J]]] {alignment = 4 : i64} : memref<?x?xf32>, vector<4xf32>
-// CPU-NEXT: arith.maximumf %[[ACC]], %[[V]] : vector<4xf32>
-// CPU: %[[LOW:.+]] = vector.shuffle %[[VMAX]], %[[VMAX]] [0, 1]
-// CPU: %[[HIGH:.+]] = vector.shuffle %[[VMAX]], %[[VMAX]] [2, 3]
-// CPU: %[[HALF:.+]] = arith.maximumf %[[LOW]], %[[HIGH]] : vector<2xf32>
-// CPU: %[[LANES:.+]] = arith.maximumf %{{.+}}, %{{.+}} : vector<1xf32>
-// CPU: %[[COMBINED:.+]] = vector.extract %[[LANES]][0]
-// CPU: %[[MAX:.+]] = scf.for %[[J:.+]] = %[[END]] to %[[COLS]] step %c1 iter_args(%[[ACC:.+]] = %[[COMBINED]]) -> (f32) {
-// CPU: scf.for {{.*}} -> (vector<4xf32>) {
-// CPU: math.exp %{{.+}} : vector<4xf32>
-// CPU: arith.addf %{{.+}}, %{{.+}} : vector<4xf32>
-// CPU: scf.for {{.*}} step %c4 {
-// CPU: arith.divf %{{.+}}, %{{.+}} : vector<4xf32>
+// CPU: %[[VMAX:.+]] = scf.for %[[J:.+]] = %c0 to %[[END]] step %c32 iter_args(%[[ACC:.+]] = %{{.+}}) -> (vector<32xf32>) {
+// CPU-NEXT: %[[V:.+]] = vector.load %[[X:.+]][%[[ROW:.+]], %[[J]]] {alignment = 4 : i64} : memref<?x?xf32>, vector<32xf32>
+// CPU-NEXT: %[[M:.+]] = arith.maximumf %[[ACC]], %[[V]] : vector<32xf32>
+// CPU-NEXT: scf.yield %[[M]]
+// CPU: %[[COUNT:.+]] = arith.subi %[[COLS]], %[[END]]
+// CPU: %[[COUNT64:.+]] = arith.index_castui %[[COUNT]] : index to i64
+// CPU: %[[SPLAT:.+]] = vector.broadcast %[[COUNT64]] : i64 to vector<32xi64>
+// CPU: %[[MASK:.+]] = arith.cmpi ugt, %[[SPLAT]], %{{.+}} : vector<32xi64>
+// CPU: %[[LAST:.+]] = vector.maskedload %[[X]][%[[ROW]], %[[END]]], %[[MASK]], %{{.+}} {alignment = 4 : i64}
+// CPU: %[[NEXT:.+]] = arith.maximumf %[[VMAX]], %[[LAST]] : vector<32xf32>
+// CPU: %[[LANES:.+]] = arith.select %[[MASK]], %[[NEXT]], %[[VMAX]]
+// CPU: %[[LOW:.+]] = vector.shuffle %[[LANES]], %[[LANES]] [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]
+// CPU: %[[HIGH:.+]] = vector.shuffle %[[LANES]], %[[LANES]] [16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31]
+// CPU: arith.maximumf %[[LOW]], %[[HIGH]] : vector<16xf32>
+// CPU: arith.maximumf %{{.+}}, %{{.+}} : vector<8xf32>
+// CPU: arith.maximumf %{{.+}}, %{{.+}} : vector<4xf32>
+// CPU: arith.maximumf %{{.+}}, %{{.+}} : vector<2xf32>
+// CPU: %[[ONE:.+]] = arith.maximumf %{{.+}}, %{{.+}} : vector<1xf32>
+// CPU: %[[MAX:.+]] = vector.extract %[[ONE]][0]
+// CPU: scf.for {{.*}} step %c32 iter_args({{.*}}) -> (vector<32xf32>) {
+// CPU: math.exp %{{.+}} : vector<32xf32>
+// CPU: arith.addf %{{.+}}, %{{.+}} : vector<32xf32>
+// CPU: vector.maskedload
+// CPU: scf.for {{.*}} step %c32 {
+// CPU: arith.divf %{{.+}}, %{{.+}} : vector<32xf32>
 // CPU: vector.store
 // CPU: scf.for {{.*}} step %c1 {
 // CPU: memref.store

@@ -65,6 +65,16 @@ SmallVector<OpOperand *> fuse::trafficOperands(linalg::GenericOp op) {
   return trafficOperands({op}, [](OpOperand &) { return true; });
 }
 
+std::string fuse::describeOps(linalg::GenericOp op) {
+  ArrayAttr names = FuseDialect::OpsAttrHelper(op.getContext()).getAttr(op);
+  if (!names || names.empty())
+    return "linalg.generic";
+  std::string text = "'fuse.";
+  for (auto [i, name] : llvm::enumerate(names))
+    text += (i ? "+" : "") + cast<StringAttr>(name).getValue().str();
+  return text + "'";
+}
+
 std::optional<int64_t> fuse::kernelGroup(Operation *op) {
   if (IntegerAttr group =
           FuseDialect::GroupAttrHelper(op->getContext()).getAttr(op))

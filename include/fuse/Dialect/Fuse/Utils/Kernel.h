@@ -47,6 +47,10 @@ trafficOperands(llvm::ArrayRef<mlir::linalg::GenericOp> members,
 llvm::SmallVector<mlir::OpOperand *>
 trafficOperands(mlir::linalg::GenericOp op);
 
+/// The fuse ops a generic computes, as remarks name a producer:
+/// `'fuse.add+relu'`, or `linalg.generic` for one that came from none.
+std::string describeOps(mlir::linalg::GenericOp op);
+
 /// The `fuse.group` of `op`, if it is a part of a kernel of several
 /// generics.
 std::optional<int64_t> kernelGroup(mlir::Operation *op);

@@ -1,0 +1,39 @@
+// RUN: fuse-opt %s --convert-fuse-to-linalg --fuse-elementwise-fusion "--fuse-reduction-fusion=remarks=true" -split-input-file -verify-diagnostics
+
+// With remarks, fuse-reduction-fusion says why a generic next to a kernel
+// with a reduction stayed out of it, with a note at the producer. Pairs in
+// one kernel get none (verify-diagnostics fails on any unexpected remark).
+
+func.func @softmax_is_quiet(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %m = fuse.reduce_max %x {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?x1xf32>
+  %d = fuse.sub %x, %m : tensor<?x?xf32>, tensor<?x1xf32> -> tensor<?x?xf32>
+  %e = fuse.exp %d : tensor<?x?xf32>
+  %s = fuse.reduce_sum %e {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?x1xf32>
+  %r = fuse.div %e, %s : tensor<?x?xf32>, tensor<?x1xf32> -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+
+// -----
+
+// A reduction of the rows' values over another dimension is a kernel of its
+// own.
+func.func @other_space(%x: tensor<?x?xf32>) -> tensor<f32> {
+  %r = fuse.reduce_sum %x {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?xf32>
+  // expected-note @+1 {{producer is here}}
+  %e = fuse.exp %r : tensor<?xf32>
+  // expected-remark @+1 {{not fused with its producer 'fuse.exp': the two iterate over different spaces (a kernel with a reduction takes the generics over its whole space or over its rows)}}
+  %m = fuse.reduce_max %e {dims = array<i64: 0>} : tensor<?xf32> -> tensor<f32>
+  return %m : tensor<f32>
+}
+
+// -----
+
+// The sums of the rows read along each row: element (i, j) needs row j's
+// sum, which thread i does not have.
+func.func @transposed(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  // expected-note @+1 {{producer is here}}
+  %r = fuse.reduce_sum %x {dims = array<i64: 1>} : tensor<4x4xf32> -> tensor<4xf32>
+  // expected-remark @+1 {{not fused with its producer 'fuse.reduce_sum': this op reads that result at other positions than its own row, which the kernel's thread does not have}}
+  %z = fuse.add %x, %r : tensor<4x4xf32>, tensor<4xf32> -> tensor<4x4xf32>
+  return %z : tensor<4x4xf32>
+}
