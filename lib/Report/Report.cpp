@@ -456,15 +456,7 @@ fuse::buildReport(ModuleOp module, const PipelineOptions &options) {
     report.symbols = symbols.name(used, report.names);
     report.fused = std::move(*fusedKernels);
     report.eager = std::move(*eagerKernels);
-    // A pair that fuse-elementwise-fusion left apart may be in one kernel
-    // after all: fuse-reduction-fusion joins generics over a reduction's
-    // rows.
-    for (UnfusedPair &pair : unfused[report.name])
-      if (llvm::none_of(report.fused.kernels, [&](const KernelReport &kernel) {
-            return llvm::is_contained(kernel.opPositions, pair.producer) &&
-                   llvm::is_contained(kernel.opPositions, pair.consumer);
-          }))
-        report.unfused.push_back(std::move(pair));
+    report.unfused = std::move(unfused[report.name]);
     reports.push_back(std::move(report));
   }
   return reports;

@@ -321,22 +321,19 @@ void fuseGroup(ArrayRef<linalg::GenericOp> group) {
     op.erase();
 }
 
-void emitRemark(Unfused pair) {
-  InFlightDiagnostic remark = pair.consumer.emitRemark()
-                              << "not fused with its producer "
-                              << describeOps(pair.producer) << ": ";
-  if (pair.reason == Reason::Broadcast) {
-    std::string types;
-    llvm::raw_string_ostream os(types);
-    os << pair.consumer->getOperand(pair.operand).getType() << " to "
-       << pair.consumer->getResult(0).getType();
-    remark << "this op reads that result broadcast from " << types
-           << ", so the two iterate over different spaces";
-  } else {
-    remark << "fusing them would create a cycle through an op outside the "
-              "kernel";
-  }
-  remark.attachNote(pair.producer.getLoc()) << "producer is here";
+std::string remarkText(Unfused pair) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "not fused with its producer " << describeOps(pair.producer) << ": ";
+  if (pair.reason == Reason::Broadcast)
+    os << "this op reads that result broadcast from "
+       << pair.consumer->getOperand(pair.operand).getType() << " to "
+       << pair.consumer->getResult(0).getType()
+       << ", so the two iterate over different spaces";
+  else
+    os << "fusing them would create a cycle through an op outside the "
+          "kernel";
+  return text;
 }
 
 struct FuseElementwiseFusionPass
@@ -400,11 +397,35 @@ struct FuseElementwiseFusionPass
       }
     }
 
+    // With reductions in the block, fuse-reduction-fusion may still join a
+    // pair: it emits the remarks of the pairs it leaves apart too.
+    bool deferred = llvm::any_of(
+        block.getOps<linalg::GenericOp>(),
+        [](linalg::GenericOp op) { return op.getNumReductionLoops() > 0; });
+    SmallVector<Attribute> records;
     if (remarks)
-      for (Unfused pair : unfused)
-        if (grouping.find(*grouping.indexOf(pair.consumer)) !=
+      for (Unfused pair : unfused) {
+        if (grouping.find(*grouping.indexOf(pair.consumer)) ==
             grouping.find(*grouping.indexOf(pair.producer)))
-          emitRemark(pair);
+          continue;
+        if (!deferred) {
+          emitUnfusedRemark(pair.consumer.getLoc(), pair.producer.getLoc(),
+                            remarkText(pair));
+          continue;
+        }
+        Builder b(&getContext());
+        records.push_back(b.getDictionaryAttr(
+            {b.getNamedAttr("consumer", LocationAttr(pair.consumer.getLoc())),
+             b.getNamedAttr("producer", LocationAttr(pair.producer.getLoc())),
+             b.getNamedAttr("message", b.getStringAttr(remarkText(pair)))}));
+      }
+    if (!records.empty()) {
+      FuseDialect::UnfusedAttrHelper helper(&getContext());
+      func::FuncOp func = getOperation();
+      if (ArrayAttr previous = helper.getAttr(func))
+        records.insert(records.begin(), previous.begin(), previous.end());
+      helper.setAttr(func, ArrayAttr::get(&getContext(), records));
+    }
 
     bool changed = false;
     for (auto &group : grouping.groups()) {

@@ -171,25 +171,24 @@ struct Unfused {
 
 void emitRemark(const Unfused &pair) {
   linalg::GenericOp consumer = pair.consumer, producer = pair.producer;
-  InFlightDiagnostic remark = consumer.emitRemark()
-                              << "not fused with its producer "
-                              << describeOps(producer) << ": ";
+  std::string text =
+      "not fused with its producer " + describeOps(producer) + ": ";
   switch (pair.reason) {
   case Reason::Space:
-    remark << "the two iterate over different spaces (a kernel with a "
-              "reduction takes the generics over its whole space or over "
-              "its rows)";
+    text += "the two iterate over different spaces (a kernel with a "
+            "reduction takes the generics over its whole space or over its "
+            "rows)";
     break;
   case Reason::Position:
-    remark << "this op reads that result at other positions than its own "
-              "row, which the kernel's thread does not have";
+    text += "this op reads that result at other positions than its own "
+            "row, which the kernel's thread does not have";
     break;
   case Reason::Cycle:
-    remark << "fusing them would create a cycle through an op outside the "
-              "kernel";
+    text += "fusing them would create a cycle through an op outside the "
+            "kernel";
     break;
   }
-  remark.attachNote(producer.getLoc()) << "producer is here";
+  emitUnfusedRemark(consumer.getLoc(), producer.getLoc(), text);
 }
 
 class ReductionGrouping {
@@ -469,6 +468,43 @@ struct FuseReductionFusionPass
       if (remarks)
         for (const Unfused &pair : grouping.unfused())
           emitRemark(pair);
+    }
+    emitElementwiseRemarks();
+  }
+
+  /// Emits fuse-elementwise-fusion's remarks (`fuse.unfused`) for the pairs
+  /// that are in different kernels now.
+  void emitElementwiseRemarks() {
+    FuseDialect::UnfusedAttrHelper helper(&getContext());
+    func::FuncOp func = getOperation();
+    ArrayAttr records = helper.getAttr(func);
+    if (!records)
+      return;
+    helper.removeAttr(func);
+    if (!remarks)
+      return;
+    // The kernel of each fused op's location: its generic's group, or the
+    // generic itself.
+    FuseDialect::GroupAttrHelper groupAttr(&getContext());
+    DenseMap<Location, const void *> kernelOf;
+    func.walk([&](linalg::GenericOp op) {
+      const void *kernel = op.getOperation();
+      if (IntegerAttr group = groupAttr.getAttr(op))
+        kernel = group.getAsOpaquePointer();
+      SmallVector<Location> locations = {op.getLoc()};
+      if (auto fused = dyn_cast<FusedLoc>(op.getLoc()))
+        llvm::append_range(locations, fused.getLocations());
+      for (Location location : locations)
+        kernelOf[location] = kernel;
+    });
+    for (auto record : records.getAsRange<DictionaryAttr>()) {
+      Location consumer = cast<LocationAttr>(record.get("consumer"));
+      Location producer = cast<LocationAttr>(record.get("producer"));
+      const void *kernel = kernelOf.lookup(consumer);
+      if (kernel && kernel == kernelOf.lookup(producer))
+        continue;
+      emitUnfusedRemark(consumer, producer,
+                        cast<StringAttr>(record.get("message")).getValue());
     }
   }
 };

@@ -1,8 +1,12 @@
-// RUN: fuse-opt %s --convert-fuse-to-linalg --fuse-elementwise-fusion "--fuse-reduction-fusion=remarks=true" -split-input-file -verify-diagnostics
+// RUN: fuse-opt %s --convert-fuse-to-linalg "--fuse-elementwise-fusion=remarks=true" "--fuse-reduction-fusion=remarks=true" -split-input-file -verify-diagnostics
+// RUN: fuse-opt %s --fuse-pipeline=fused --fuse-remarks -split-input-file -verify-diagnostics
 
 // With remarks, fuse-reduction-fusion says why a generic next to a kernel
 // with a reduction stayed out of it, with a note at the producer. Pairs in
-// one kernel get none (verify-diagnostics fails on any unexpected remark).
+// one kernel get none (verify-diagnostics fails on any unexpected remark):
+// in the pipeline, fuse-elementwise-fusion's remarks about softmax's pairs
+// (a broadcast read, a cycle through the sum) are dropped, since
+// fuse-reduction-fusion joins them.
 
 func.func @softmax_is_quiet(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %m = fuse.reduce_max %x {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?x1xf32>
@@ -36,4 +40,17 @@ func.func @transposed(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
   // expected-remark @+1 {{not fused with its producer 'fuse.reduce_sum': this op reads that result at other positions than its own row, which the kernel's thread does not have}}
   %z = fuse.add %x, %r : tensor<4x4xf32>, tensor<4xf32> -> tensor<4x4xf32>
   return %z : tensor<4x4xf32>
+}
+
+// -----
+
+// In a function with a reduction, fuse-elementwise-fusion's remark about a
+// pair that no kernel joins still comes (emitted by fuse-reduction-fusion).
+func.func @elementwise_pair_apart(%x: tensor<?x?xf32>, %g: tensor<?xf32>) -> (tensor<?x?xf32>, tensor<?xf32>) {
+  // expected-note @+1 {{producer is here}}
+  %s = fuse.sigmoid %g : tensor<?xf32>
+  // expected-remark @+1 {{not fused with its producer 'fuse.sigmoid': this op reads that result broadcast from tensor<?xf32> to tensor<?x?xf32>, so the two iterate over different spaces}}
+  %y = fuse.mul %x, %s : tensor<?x?xf32>, tensor<?xf32> -> tensor<?x?xf32>
+  %c = fuse.reduce_sum %x {dims = array<i64: 0>} : tensor<?x?xf32> -> tensor<?xf32>
+  return %y, %c : tensor<?x?xf32>, tensor<?xf32>
 }

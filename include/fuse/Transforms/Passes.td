@@ -31,7 +31,9 @@ def FuseElementwiseFusion
     space, so the two stay apart; so do merges that would create a cycle
     through an op outside the kernel. With `remarks`, each producer/consumer
     pair that was not fused gets a remark at the consumer saying why, with a
-    note at the producer.
+    note at the producer; in a function with reductions the remarks go to
+    the function's `fuse.unfused` instead, and fuse-reduction-fusion emits
+    those of the pairs it does not join either.
   }];
   let options = [
     Option<"horizontal", "horizontal", "bool", /*default=*/"true",
@@ -70,9 +72,8 @@ def FuseReductionFusion
     With `remarks`, each producer/consumer pair next to a reduction's kernel
     that stays apart gets a remark at the consumer saying why (different
     spaces, a read at other positions than the row, a cycle), with a note
-    at the producer. fuse-elementwise-fusion's remarks come before this
-    pass: a pair they name may still end up in one kernel here (the report
-    leaves such pairs out).
+    at the producer; so does each pair of fuse-elementwise-fusion's
+    remarks in `fuse.unfused` that is in two kernels after this pass.
   }];
   let options = [
     Option<"remarks", "remarks", "bool", /*default=*/"false",

@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/TypeUtilities.h"
 
@@ -73,6 +74,12 @@ std::string fuse::describeOps(linalg::GenericOp op) {
   for (auto [i, name] : llvm::enumerate(names))
     text += (i ? "+" : "") + cast<StringAttr>(name).getValue().str();
   return text + "'";
+}
+
+void fuse::emitUnfusedRemark(Location consumer, Location producer,
+                             StringRef message) {
+  mlir::emitRemark(consumer, message).attachNote(producer)
+      << "producer is here";
 }
 
 std::optional<int64_t> fuse::kernelGroup(Operation *op) {

@@ -42,13 +42,18 @@ def Fuse_Dialect : Dialect {
   //  - `fuse.kernels` on the module: the kernels' names in launch order
   //    (fuse-map-to-gpu), which profile records index;
   //  - `fuse.result` on a memref.alloc: the function result it is
-  //    (fuse-own-results, for fuse-result-allocs).
+  //    (fuse-own-results, for fuse-result-allocs);
+  //  - `fuse.unfused` on a func.func: the remarks of fuse-elementwise-
+  //    fusion about pairs it left apart in a function with reductions, each
+  //    {consumer, producer, message}, which fuse-reduction-fusion emits for
+  //    the pairs that it does not join either.
   let discardableAttrs = (ins
     "::mlir::ArrayAttr":$ops,
     "::mlir::IntegerAttr":$group,
     "::mlir::StringAttr":$kernel,
     "::mlir::ArrayAttr":$kernels,
-    "::mlir::IntegerAttr":$result
+    "::mlir::IntegerAttr":$result,
+    "::mlir::ArrayAttr":$unfused
   );
 }
 

@@ -51,6 +51,11 @@ trafficOperands(mlir::linalg::GenericOp op);
 /// `'fuse.add+relu'`, or `linalg.generic` for one that came from none.
 std::string describeOps(mlir::linalg::GenericOp op);
 
+/// A fusion pass's remark about a producer/consumer pair it left apart:
+/// `message` at `consumer`, and a note "producer is here" at `producer`.
+void emitUnfusedRemark(mlir::Location consumer, mlir::Location producer,
+                       llvm::StringRef message);
+
 /// The `fuse.group` of `op`, if it is a part of a kernel of several
 /// generics.
 std::optional<int64_t> kernelGroup(mlir::Operation *op);
