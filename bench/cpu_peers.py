@@ -2,7 +2,7 @@
 """fuse's CPU target against its peers (IREE, JAX, numpy; PyTorch when
 installed) on the same programs.
 
-Six programs, each written once per system below (f32 unless said):
+Eight programs, each written once per system below (f32 unless said):
 
   add_relu      relu(a + b), 1e7 elements
   bias_gelu     gelu_tanh(x * w + b), x and w 4096x4096, b [4096] broadcast
@@ -13,6 +13,12 @@ Six programs, each written once per system below (f32 unless said):
   mlp_epilogue  gelu_tanh(x + bias) + residual, 4096x4096, bias [4096]
                 broadcast over the rows
   mixed_f16     f16(sigmoid(f32(a)) * f32(b) + f32(a)), a and b f16, 1e7
+  softmax       softmax over the last axis, exp(x - max) / sum, x 8192x1024
+  layer_norm    layer norm over the last axis as torch's (biased variance,
+                eps 1e-5), x 8192x1024, weight and bias [1024]
+
+The last two reduce each row; IREE gets them as a chain of linalg.generic
+ops with a reduction iterator (the others are one elementwise generic).
 
 and the systems, each in a worker process of its own (so that each has its
 own thread pools and environment) that the script drives one call at a time:
@@ -122,10 +128,11 @@ PACKAGES = ["iree-base-compiler", "iree-base-runtime", "jax", "numpy",
 NEEDED_MODULES = ["iree.compiler", "iree.runtime", "jax", "numpy"]
 TORCH_CPU_INDEX = "https://download.pytorch.org/whl/cpu"
 
-# Sizes: n elements for the 1-D programs, rows x cols for the 2-D ones.
-Sizes = namedtuple("Sizes", "n rows cols")
-FULL = Sizes(10**7, 4096, 4096)
-QUICK = Sizes(10**5, 256, 256)
+# Sizes: n elements for the 1-D programs, rows x cols for the 2-D ones,
+# norm_rows x norm_cols for the row reductions (softmax, layer norm).
+Sizes = namedtuple("Sizes", "n rows cols norm_rows norm_cols")
+FULL = Sizes(10**7, 4096, 4096, 8192, 1024)
+QUICK = Sizes(10**5, 256, 256, 512, 256)
 
 WARMUP_CALLS = 3
 MIN_REP_MS = 20.0    # back-to-back calls per repetition: about this long
@@ -144,15 +151,18 @@ PROGRAMS = {}
 
 def program(name, description, inputs, shapes, result, fuse, numpy_fn,
             jax_fn, torch_fn, iree_body, rtol=1e-5, atol=1e-6,
-            reference_kw=None):
+            reference_kw=None, iree_text=None):
     """inputs: (name, numpy dtype name); shapes: Sizes -> each input's
     shape; result: the result's numpy dtype name; reference_kw: keywords
-    that make numpy_fn compute in float64 (for programs that cast)."""
+    that make numpy_fn compute in float64 (for programs that cast);
+    iree_text: for a program that is not one elementwise linalg.generic
+    (iree_body None), a function of the input shapes that returns IREE's
+    whole func.func @main."""
     PROGRAMS[name] = dict(
         description=description, inputs=inputs, shapes=shapes, result=result,
         fuse=fuse, numpy=numpy_fn, jax=jax_fn, torch=torch_fn,
         iree_body=iree_body, rtol=rtol, atol=atol,
-        reference_kw=reference_kw or {})
+        reference_kw=reference_kw or {}, iree_text=iree_text)
 
 
 def gelu_tanh_numpy(h):
@@ -440,13 +450,223 @@ func.func @mixed_f16(%a: tensor<?xf16>, %b: tensor<?xf16>) -> tensor<?xf16> {
     reference_kw=dict(compute=np.float64, out=np.float64))
 
 
+# 7. softmax over the last axis: exp(x - max) / sum(exp(x - max)).
+
+def softmax_numpy(x):
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def softmax_jax(x):
+    import jax
+    return jax.nn.softmax(x, axis=-1)
+
+
+def softmax_torch(x):
+    import torch
+    return torch.softmax(x, dim=-1)
+
+
+def row_maps(*kinds):
+    """affine maps on (d0, d1) for linalg.generic: "x" the whole 2-D
+    element, "row" the row's value (d0), "col" the column's (d1)."""
+    exprs = {"x": "d0, d1", "row": "d0", "col": "d1"}
+    return ", ".join(f"affine_map<(d0, d1) -> ({exprs[k]})>" for k in kinds)
+
+
+def softmax_iree(shapes):
+    """Three generics: the rows' max and sum of exp(x - max) (reduction
+    iterators, from linalg.fill of their identities) and the quotient."""
+    (rows, cols), = shapes
+    x, r = f"tensor<{rows}x{cols}xf32>", f"tensor<{rows}xf32>"
+    return f"""
+func.func @main(%x_in: {x}) -> {x} {{
+  %neg_inf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant -0.0 : f32
+  %row = tensor.empty() : {r}
+  %max_init = linalg.fill ins(%neg_inf : f32) outs(%row : {r}) -> {r}
+  %max = linalg.generic {{indexing_maps = [{row_maps("x", "row")}],
+                         iterator_types = ["parallel", "reduction"]}}
+      ins(%x_in : {x}) outs(%max_init : {r}) {{
+  ^bb0(%x: f32, %acc: f32):
+    %m = arith.maximumf %acc, %x : f32
+    linalg.yield %m : f32
+  }} -> {r}
+  %sum_init = linalg.fill ins(%zero : f32) outs(%row : {r}) -> {r}
+  %sum = linalg.generic {{indexing_maps = [{row_maps("x", "row", "row")}],
+                         iterator_types = ["parallel", "reduction"]}}
+      ins(%x_in, %max : {x}, {r}) outs(%sum_init : {r}) {{
+  ^bb0(%x: f32, %m: f32, %acc: f32):
+    %d = arith.subf %x, %m : f32
+    %e = math.exp %d : f32
+    %s = arith.addf %acc, %e : f32
+    linalg.yield %s : f32
+  }} -> {r}
+  %init = tensor.empty() : {x}
+  %y = linalg.generic {{indexing_maps = [{row_maps("x", "row", "row", "x")}],
+                       iterator_types = ["parallel", "parallel"]}}
+      ins(%x_in, %max, %sum : {x}, {r}, {r}) outs(%init : {x}) {{
+  ^bb0(%x: f32, %m: f32, %s: f32, %out: f32):
+    %d = arith.subf %x, %m : f32
+    %e = math.exp %d : f32
+    %q = arith.divf %e, %s : f32
+    linalg.yield %q : f32
+  }} -> {x}
+  return %y : {x}
+}}
+"""
+
+
+program(
+    "softmax", "softmax over the last axis, exp(x - max) / sum",
+    [("x", "float32")], lambda s: [(s.norm_rows, s.norm_cols)], "float32",
+    """
+func.func @softmax(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %max = fuse.reduce_max %x {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?x1xf32>
+  %shifted = fuse.sub %x, %max : tensor<?x?xf32>, tensor<?x1xf32> -> tensor<?x?xf32>
+  %e = fuse.exp %shifted : tensor<?x?xf32>
+  %sum = fuse.reduce_sum %e {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?x1xf32>
+  %y = fuse.div %e, %sum : tensor<?x?xf32>, tensor<?x1xf32> -> tensor<?x?xf32>
+  return %y : tensor<?x?xf32>
+}
+""",
+    softmax_numpy, softmax_jax, softmax_torch, None, iree_text=softmax_iree,
+    # Every term of the sum is positive, so the documented bound of an f32
+    # sum, (n - 1) * 2^-24 * sum|e|, is relative to the sum: 6.1e-5 for
+    # n = 1024 (1.5e-5 for --quick's 256); exp of the rounded x - max
+    # (|x - max| <= 4) and the division add a few 2^-24. rtol 1e-4 covers
+    # it; atol only for the smallest results (about 7e-5 here).
+    rtol=1e-4, atol=1e-9)
+
+
+# 8. Layer norm over the last axis, as torch.nn.functional.layer_norm:
+# (x - mean) / sqrt(var + eps) * weight + bias, biased variance, eps 1e-5.
+
+LAYER_NORM_EPS = 1e-5
+
+
+def layer_norm_numpy(x, weight, bias):
+    mean = x.mean(axis=-1, keepdims=True)
+    centered = x - mean
+    var = (centered * centered).mean(axis=-1, keepdims=True)
+    return centered / np.sqrt(var + LAYER_NORM_EPS) * weight + bias
+
+
+def layer_norm_jax(x, weight, bias):
+    import jax
+    import jax.numpy as jnp
+    mean = jnp.mean(x, axis=-1, keepdims=True)
+    centered = x - mean
+    var = jnp.mean(centered * centered, axis=-1, keepdims=True)
+    return centered * jax.lax.rsqrt(var + LAYER_NORM_EPS) * weight + bias
+
+
+def layer_norm_torch(x, weight, bias):
+    import torch
+    return torch.nn.functional.layer_norm(x, weight.shape, weight, bias,
+                                          LAYER_NORM_EPS)
+
+
+def layer_norm_iree(shapes):
+    """Three generics: the rows' sum of x, their sum of (x - mean)^2
+    (reduction iterators) and the normalized, scaled and shifted result."""
+    (rows, cols), (w_cols,), (b_cols,) = shapes
+    assert w_cols == b_cols == cols
+    x, r = f"tensor<{rows}x{cols}xf32>", f"tensor<{rows}xf32>"
+    c = f"tensor<{cols}xf32>"
+    return f"""
+func.func @main(%x_in: {x}, %weight_in: {c}, %bias_in: {c}) -> {x} {{
+  %zero = arith.constant -0.0 : f32
+  %row = tensor.empty() : {r}
+  %sum_init = linalg.fill ins(%zero : f32) outs(%row : {r}) -> {r}
+  %sum = linalg.generic {{indexing_maps = [{row_maps("x", "row")}],
+                         iterator_types = ["parallel", "reduction"]}}
+      ins(%x_in : {x}) outs(%sum_init : {r}) {{
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %acc, %x : f32
+    linalg.yield %s : f32
+  }} -> {r}
+  %sq_init = linalg.fill ins(%zero : f32) outs(%row : {r}) -> {r}
+  %sq = linalg.generic {{indexing_maps = [{row_maps("x", "row", "row")}],
+                        iterator_types = ["parallel", "reduction"]}}
+      ins(%x_in, %sum : {x}, {r}) outs(%sq_init : {r}) {{
+  ^bb0(%x: f32, %s: f32, %acc: f32):
+    %n = arith.constant {float(cols)!r} : f32
+    %mean = arith.divf %s, %n : f32
+    %d = arith.subf %x, %mean : f32
+    %d2 = arith.mulf %d, %d : f32
+    %a = arith.addf %acc, %d2 : f32
+    linalg.yield %a : f32
+  }} -> {r}
+  %init = tensor.empty() : {x}
+  %y = linalg.generic {{indexing_maps = [{row_maps("x", "row", "row", "col", "col", "x")}],
+                       iterator_types = ["parallel", "parallel"]}}
+      ins(%x_in, %sum, %sq, %weight_in, %bias_in : {x}, {r}, {r}, {c}, {c})
+      outs(%init : {x}) {{
+  ^bb0(%x: f32, %s: f32, %q: f32, %w: f32, %b: f32, %out: f32):
+    %n = arith.constant {float(cols)!r} : f32
+    %eps = arith.constant {LAYER_NORM_EPS:.6e} : f32
+    %mean = arith.divf %s, %n : f32
+    %var = arith.divf %q, %n : f32
+    %ve = arith.addf %var, %eps : f32
+    %rstd = math.rsqrt %ve : f32
+    %d = arith.subf %x, %mean : f32
+    %norm = arith.mulf %d, %rstd : f32
+    %scaled = arith.mulf %norm, %w : f32
+    %y = arith.addf %scaled, %b : f32
+    linalg.yield %y : f32
+  }} -> {x}
+  return %y : {x}
+}}
+"""
+
+
+program(
+    "layer_norm", "layer norm over the last axis (biased variance, eps "
+    "1e-5), weight and bias [cols]",
+    [("x", "float32"), ("weight", "float32"), ("bias", "float32")],
+    lambda s: [(s.norm_rows, s.norm_cols), (s.norm_cols,), (s.norm_cols,)],
+    "float32",
+    """
+func.func @layer_norm(%x: tensor<?x?xf32>, %weight: tensor<?xf32>, %bias: tensor<?xf32>) -> tensor<?x?xf32> {
+  %eps = fuse.constant 1.0e-05 : tensor<f32>
+  %mean = fuse.reduce_mean %x {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?x1xf32>
+  %centered = fuse.sub %x, %mean : tensor<?x?xf32>, tensor<?x1xf32> -> tensor<?x?xf32>
+  %sq = fuse.mul %centered, %centered : tensor<?x?xf32>
+  %var = fuse.reduce_mean %sq {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?x1xf32>
+  %ve = fuse.add %var, %eps : tensor<?x1xf32>, tensor<f32> -> tensor<?x1xf32>
+  %rstd = fuse.rsqrt %ve : tensor<?x1xf32>
+  %norm = fuse.mul %centered, %rstd : tensor<?x?xf32>, tensor<?x1xf32> -> tensor<?x?xf32>
+  %scaled = fuse.mul %norm, %weight : tensor<?x?xf32>, tensor<?xf32> -> tensor<?x?xf32>
+  %y = fuse.add %scaled, %bias : tensor<?x?xf32>, tensor<?xf32> -> tensor<?x?xf32>
+  return %y : tensor<?x?xf32>
+}
+""",
+    layer_norm_numpy, layer_norm_jax, layer_norm_torch, None,
+    iree_text=layer_norm_iree,
+    # The documented bounds, n = 1024 columns of [-2, 2] (mean |x| = 1,
+    # var about 4/3, so rstd about 0.87), |weight| <= 2: the mean is off by
+    # at most (n - 1) * 2^-24 * mean|x| = 6.1e-5; the variance (a sum of
+    # squares, positive terms, and first-order insensitive to the mean's
+    # error) by 6.1e-5 relative, rstd by half that. So |y - ref| <=
+    # |w| * rstd * (6.1e-5 + |x - mean| * 3.1e-5) + a few 2^-24 * |y|,
+    # about 2.1e-4 at worst (|x - mean| = 2, |w| = 2): atol 2.5e-4 and
+    # rtol 1e-4. The errors seen are far below (sums of rounding errors
+    # that cancel); a variance divided by n - 1 instead of n (torch's
+    # unbiased one) is off by up to 1.8e-3 on these inputs and fails.
+    rtol=1e-4, atol=2.5e-4)
+
+
 MLIR_TYPES = {"float32": "f32", "float16": "f16"}
 
 
 def iree_text(spec, shapes):
     """func.func @main on the static shapes: one linalg.generic over the
     result's shape; an input of lower rank is indexed by the innermost
-    dimensions (broadcast over the others), as numpy does."""
+    dimensions (broadcast over the others), as numpy does. A program with
+    its own iree_text (the row reductions) gives its whole function."""
+    if spec.get("iree_text"):
+        return spec["iree_text"](shapes)
     out_shape = np.broadcast_shapes(*shapes)
     rank = len(out_shape)
     dims = [f"d{i}" for i in range(rank)]
@@ -1117,7 +1337,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true",
                         help=f"small sizes ({QUICK.n} elements, "
-                        f"{QUICK.rows}x{QUICK.cols}) and 3 repetitions: a "
+                        f"{QUICK.rows}x{QUICK.cols}, "
+                        f"{QUICK.norm_rows}x{QUICK.norm_cols} for softmax "
+                        "and layer_norm) and 3 repetitions: a "
                         "smoke test, not a measurement")
     parser.add_argument("--reps", type=int,
                         help="repetitions (default 15; 3 with --quick)")

@@ -51,6 +51,14 @@ def mlp_epilogue(x, bias, residual):
     return (torch.nn.functional.gelu(x + bias, approximate="tanh") + residual) * 0.5
 
 
+def softmax(x):
+    return torch.softmax(x, dim=-1)
+
+
+def layer_norm(x, weight, bias):
+    return torch.nn.functional.layer_norm(x, weight.shape, weight, bias, 1e-5)
+
+
 def rows(n):
     return max(1, n // 1024)
 
@@ -66,6 +74,13 @@ PROGRAMS = {
     "mlp_epilogue": (mlp_epilogue,
                      lambda n: [(rows(n), 1024), (1024,), (rows(n), 1024)],
                      lambda n: 12 * rows(n) * 1024 + 4 * 1024),
+    # Row reductions over the last axis (examples/softmax.mlir and
+    # examples/layer_norm.mlir): fused, one kernel that reads x once and
+    # writes y once.
+    "softmax": (softmax, lambda n: [(rows(n), 1024)],
+                lambda n: 8 * rows(n) * 1024),
+    "layer_norm": (layer_norm, lambda n: [(rows(n), 1024), (1024,), (1024,)],
+                   lambda n: 8 * rows(n) * 1024 + 8 * 1024),
 }
 
 
