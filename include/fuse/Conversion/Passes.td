@@ -29,7 +29,7 @@ def ConvertFuseToLinalg : Pass<"convert-fuse-to-linalg", "mlir::func::FuncOp"> {
 }
 
 def FuseMapToGPU : Pass<"fuse-map-to-gpu", "mlir::ModuleOp"> {
-  let summary = "Map bufferized kernels to gpu.launch ops: elementwise ones vectorized, reductions a thread per row";
+  let summary = "Map bufferized kernels to gpu.launch ops: elementwise ones vectorized, reductions a warp per row";
   let description = [{
     Every elementwise `linalg.generic` on memrefs becomes one `gpu.launch`
     over a 1-D grid of the flattened iteration space. Each thread owns one
@@ -53,9 +53,12 @@ def FuseMapToGPU : Pass<"fuse-map-to-gpu", "mlir::ModuleOp"> {
     `fuse.kernels`, the kernel names in launch order.
 
     A kernel with reductions (a reduction generic, or the generics of a
-    `fuse.group`: fuse-reduction-fusion) is one launch with a thread per
-    point of the dimensions the reductions keep (a row). The thread runs the
-    members in order: a reduction loops over its row into an accumulator
+    `fuse.group`: fuse-reduction-fusion) is one launch with a warp per
+    point of the dimensions the reductions keep (a row), or a thread when
+    an accumulator has 64 bits or the row cannot be read 32 lanes at a time.
+    The warp's lanes take elements 32 apart and combine their accumulators
+    with shuffles (lane i with lane i + 16, then + 8, ...); values of the
+    row are stored by lane 0. The members run in order: a reduction loops over its row into an accumulator
     that starts from the value of the linalg.fill before it (absorbed); a
     generic over the rows computes scalars; a generic over the whole space
     is computed where a later member reads it and, when its results are used

@@ -1,6 +1,7 @@
 //===- MapToGPU.cpp - kernels to gpu.launch ------------------------------===//
 //
-// Kernels with reductions are RowKernelBuilder's (below): a thread per row.
+// Kernels with reductions are RowKernelBuilder's (below): a warp or a thread
+// per row.
 // Elementwise kernels:
 //
 // One gpu.launch per bufferized elementwise generic, over the flattened
@@ -747,6 +748,27 @@ public:
     this->lanes = lanes > 1 && vectorizable() ? lanes : 1;
   }
 
+  /// Whether a warp can own each row (the GPU's form): the rows can be read
+  /// kReductionLanes at a time, and every accumulator has 32 bits (what a
+  /// warp shuffle moves).
+  bool fitsWarps() {
+    if (!vectorizable())
+      return false;
+    return llvm::all_of(members, [](linalg::GenericOp op) {
+      return op.getNumReductionLoops() == 0 ||
+             llvm::all_of(op.getDpsInits(), [](Value init) {
+               Type element = getElementTypeOrSelf(init.getType());
+               return element.getIntOrFloatBitWidth() == 32;
+             });
+    });
+  }
+
+  /// Makes the kernel's rows a warp's each: lane `lane` (below
+  /// kReductionLanes) of the warp reads elements lane, lane + 32, ... of the
+  /// row, and the warp combines its lanes with shuffles in the cpu target's
+  /// order (lane i with lane i + 16, then + 8, ...).
+  void useWarp(Value lane) { this->lane = lane; }
+
   /// Emits the code of global thread `thread` (an index below the number of
   /// points of P).
   void emit(Value thread) {
@@ -826,7 +848,9 @@ private:
 
   /// Whether the rows can be read `lanes` at a time: one reduced dimension,
   /// the innermost; every access along it contiguous or the same for the
-  /// whole row; every reduction a known combination; no i1 in memory.
+  /// whole row; every reduction a known combination. (What the generics
+  /// around a reduction are must not decide it: the order of a sum would
+  /// differ between its fused and eager kernels.)
   bool vectorizable() {
     int64_t innermost = kept.size() + reduced.size() - 1;
     if (reduced.size() != 1 || reduced.front() != innermost)
@@ -837,8 +861,6 @@ private:
       if (op.getNumLoops() != static_cast<unsigned>(innermost + 1))
         continue;
       for (OpOperand &operand : op->getOpOperands()) {
-        if (getElementTypeOrSelf(operand.get().getType()).isInteger(1))
-          return false;
         AffineMap map = op.getMatchingIndexingMap(&operand);
         for (auto [k, expr] : llvm::enumerate(map.getResults()))
           if (auto dim = dyn_cast<AffineDimExpr>(expr))
@@ -937,6 +959,37 @@ private:
     auto last = map.getNumResults()
                     ? dyn_cast<AffineDimExpr>(map.getResults().back())
                     : nullptr;
+    if (width > 1 && last && last.getPosition() + 1 == map.getNumDims() &&
+        element.isInteger(1)) {
+      // i1 is bit-packed in vectors but byte-sized in memory: lane by
+      // lane, those past the row not read.
+      SmallVector<Value> elements;
+      for (int64_t l = 0; l < width; ++l) {
+        SmallVector<Value> at(indices);
+        at.back() = arith::AddIOp::create(
+            b, loc, at.back(), arith::ConstantIndexOp::create(b, loc, l));
+        if (!mask) {
+          elements.push_back(memref::LoadOp::create(b, loc, buffer, at));
+          continue;
+        }
+        auto inRow = scf::IfOp::create(
+            b, loc, TypeRange{element},
+            vector::ExtractOp::create(b, loc, mask, l),
+            /*addThenBlock=*/true, /*addElseBlock=*/true);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(inRow.thenBlock());
+        scf::YieldOp::create(b, loc,
+                             ValueRange{memref::LoadOp::create(b, loc, buffer,
+                                                               at)});
+        b.setInsertionPointToStart(inRow.elseBlock());
+        scf::YieldOp::create(
+            b, loc,
+            ValueRange{arith::ConstantIntOp::create(b, loc, element, 0)});
+        elements.push_back(inRow.getResult(0));
+      }
+      return vector::FromElementsOp::create(
+          b, loc, VectorType::get({width}, element), elements);
+    }
     if (width > 1 && last && last.getPosition() + 1 == map.getNumDims()) {
       auto type = VectorType::get({width}, element);
       auto alignment = llvm::MaybeAlign(storageBytes(element));
@@ -1019,11 +1072,37 @@ private:
                                  arith::RemUIOp::create(b, loc, size, width));
   }
 
+  /// Stores a value of the row (the same in every lane of a warp): from
+  /// lane 0 alone.
+  void storeOnce(Value value, OpOperand &init, ArrayRef<Value> at) {
+    if (!lane)
+      return store(value, init, at);
+    OpBuilder::InsertionGuard guard(b);
+    auto first = scf::IfOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, zero()));
+    b.setInsertionPointToStart(&first.getThenRegion().front());
+    store(value, init, at);
+  }
+
   void store(Value value, OpOperand &init, ArrayRef<Value> at) {
     auto op = cast<linalg::GenericOp>(init.getOwner());
     SmallVector<Value> indices =
         indicesOf(op.getMatchingIndexingMap(&init), at);
-    if (auto type = dyn_cast<VectorType>(value.getType())) {
+    auto vectorType = dyn_cast<VectorType>(value.getType());
+    if (vectorType && vectorType.getElementType().isInteger(1)) {
+      // Lane by lane: i1 is a byte in memory.
+      for (int64_t l = 0; l < vectorType.getNumElements(); ++l) {
+        SmallVector<Value> at(indices);
+        at.back() = arith::AddIOp::create(
+            b, loc, at.back(), arith::ConstantIndexOp::create(b, loc, l));
+        memref::StoreOp::create(b, loc,
+                                vector::ExtractOp::create(b, loc, value, l),
+                                init.get(), at);
+      }
+      return;
+    }
+    if (auto type = vectorType) {
       vector::StoreOp::create(
           b, loc, value, init.get(), indices,
           /*nontemporal=*/false,
@@ -1048,10 +1127,11 @@ private:
   /// of the innermost dimension, `width` lanes at a time, from `initial`.
   SmallVector<Value> accumulate(unsigned k, ArrayRef<Value> point,
                                 ValueRange initial, Value lower, Value upper,
-                                int64_t width) {
+                                int64_t width, int64_t step = 0) {
     linalg::GenericOp op = members[k];
     SmallVector<Value> row;
-    SmallVector<scf::ForOp> loops = rowLoops(initial, row, lower, upper, width);
+    SmallVector<scf::ForOp> loops =
+        rowLoops(initial, row, lower, upper, step ? step : width);
     SmallVector<Value> at = merge(point, row);
     Cache cache;
     SmallVector<Value> args;
@@ -1076,7 +1156,29 @@ private:
                                             merge(point, noRow))));
     }
     SmallVector<Value> results;
-    if (lanes == 1) {
+    if (lane) {
+      // The warp's lanes take the row kReductionLanes apart; then lane i
+      // combines with lane i + 16, i + 8, ... (lane 0 ends with the value)
+      // and gives it to every lane.
+      Value partial =
+          accumulate(k, point, initial, lane, nullptr, 1, kReductionLanes)
+              .front();
+      Operation *combine = combiner(op);
+      for (int64_t offset = kReductionLanes / 2; offset >= 1; offset /= 2) {
+        Value other =
+            gpu::ShuffleOp::create(b, loc, partial, offset, kReductionLanes,
+                                   gpu::ShuffleMode::DOWN)
+                .getShuffleResult();
+        OperationState state(loc, combine->getName());
+        state.addOperands({partial, other});
+        state.addTypes(partial.getType());
+        state.addAttributes(combine->getAttrs());
+        partial = b.create(state)->getResult(0);
+      }
+      results = {gpu::ShuffleOp::create(b, loc, partial, 0, kReductionLanes,
+                                        gpu::ShuffleMode::IDX)
+                     .getShuffleResult()};
+    } else if (lanes == 1) {
       results = accumulate(k, point, initial, nullptr, nullptr, 1);
     } else {
       // Whole vectors into `lanes` partial accumulators from the initial
@@ -1122,7 +1224,7 @@ private:
     }
     for (auto [init, result] : llvm::zip(op.getDpsInitsMutable(), results)) {
       if (isLiveOut(init))
-        store(result, init, merge(point, noRow));
+        storeOnce(result, init, merge(point, noRow));
       define(state, init.get(), result, {});
     }
   }
@@ -1140,7 +1242,7 @@ private:
     SmallVector<Value> results = runBody(op, args, 1);
     for (auto [init, result] : llvm::zip(op.getDpsInitsMutable(), results)) {
       if (isLiveOut(init))
-        store(result, init, at);
+        storeOnce(result, init, at);
       define(state, init.get(), result, {});
     }
   }
@@ -1148,11 +1250,11 @@ private:
   /// Stores the results of member `k` used after the kernel over the row
   /// part [lower, upper), `width` lanes at a time.
   void storeRow(unsigned k, ArrayRef<Value> point, Value lower, Value upper,
-                int64_t width) {
+                int64_t width, int64_t step = 0) {
     linalg::GenericOp op = members[k];
     OpBuilder::InsertionGuard guard(b);
     SmallVector<Value> row;
-    rowLoops({}, row, lower, upper, width);
+    rowLoops({}, row, lower, upper, step ? step : width);
     SmallVector<Value> at = merge(point, row);
     Cache cache;
     SmallVector<Value> results(evaluate(k, at, width, cache));
@@ -1165,7 +1267,9 @@ private:
     linalg::GenericOp op = members[k];
     if (llvm::any_of(op.getDpsInitsMutable(),
                      [&](OpOperand &init) { return isLiveOut(init); })) {
-      if (lanes == 1) {
+      if (lane) {
+        storeRow(k, point, lane, nullptr, 1, kReductionLanes);
+      } else if (lanes == 1) {
         storeRow(k, point, nullptr, nullptr, 1);
       } else {
         Value end = vectorEnd();
@@ -1186,6 +1290,8 @@ private:
   int64_t lanes = 1;
   /// The lanes of the row in range, while the last vector is computed.
   Value mask;
+  /// The thread's lane in its warp, when a warp owns each row.
+  Value lane;
   SmallVector<int64_t> kept, reduced;
   SmallVector<State> states;
 };
@@ -1417,7 +1523,19 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
       });
     };
 
-    gpu::LaunchOp launch = launchOver(b, loc, points, blockSize, name, id,
+    // A CPU thread reads its row in vectors. On the GPU a warp owns each
+    // row when it can, else a thread.
+    int64_t lanes = cpuThreads ? kReductionLanes : 1;
+    RowKernelBuilder builder(members, iterators, sizes, fills, isLiveOut, lanes,
+                             b, loc);
+    bool warps =
+        !cpuThreads && blockSize % kReductionLanes == 0 && builder.fitsWarps();
+    Value threads = points;
+    if (warps)
+      threads = arith::MulIOp::create(
+          b, loc, points,
+          arith::ConstantIndexOp::create(b, loc, kReductionLanes));
+    gpu::LaunchOp launch = launchOver(b, loc, threads, blockSize, name, id,
                                       trafficOperands(members, isLiveOut));
     Value thread = arith::AddIOp::create(
         b, loc,
@@ -1428,13 +1546,15 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
     auto ifInRange = scf::IfOp::create(
         b, loc,
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, thread,
-                              points));
+                              threads));
     b.setInsertionPointToStart(&ifInRange.getThenRegion().front());
-    // A CPU thread reads its row in vectors; a GPU thread one element at a
-    // time.
-    int64_t lanes = cpuThreads ? kReductionLanes : 1;
-    RowKernelBuilder(members, iterators, sizes, fills, isLiveOut, lanes, b, loc)
-        .emit(thread);
+    Value row = thread;
+    if (warps) {
+      Value width = arith::ConstantIndexOp::create(b, loc, kReductionLanes);
+      row = arith::DivUIOp::create(b, loc, thread, width);
+      builder.useWarp(arith::RemUIOp::create(b, loc, thread, width));
+    }
+    builder.emit(row);
     b.setInsertionPointToEnd(&launch.getBody().front());
     gpu::TerminatorOp::create(b, loc);
     for (linalg::GenericOp op : llvm::reverse(members))

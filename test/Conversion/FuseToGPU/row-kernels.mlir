@@ -2,10 +2,12 @@
 // RUN: fuse-opt %s --fuse-pipeline=fused --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --fuse-map-to-gpu="cpu-threads=true vector-bytes=16" --canonicalize | FileCheck %s --check-prefix=CPU
 
 // A kernel with reductions (here softmax, one fuse.group) is one launch
-// with a thread per row. The reductions loop over the row into registers,
-// starting from their fills' values; exp(x - max) is computed again where
-// each member reads it; only the result is stored: no buffer for the max,
-// the exps or the sum.
+// with a warp per row: 32 threads per row, lane l taking elements l,
+// l + 32, ... (contiguous across the warp). Each reduction loops into a
+// register from its fill's value, the lanes combine with shuffles (lane i
+// with i + 16, then 8, 4, 2, 1) and lane 0's value goes to every lane;
+// exp(x - max) is computed again where each member reads it; only the
+// result is stored: no buffer for the max, the exps or the sum.
 
 // CHECK-LABEL: func @softmax(
 // CHECK-SAME: %[[X:.+]]: memref<?x?xf32>) -> memref<?x?xf32>
@@ -15,23 +17,33 @@
 // CHECK-NOT: memref.alloc
 // CHECK: %[[ROWS:.+]] = memref.dim %[[X]], %c0
 // CHECK: %[[COLS:.+]] = memref.dim %[[X]], %c1
-// CHECK: %[[GRID:.+]] = arith.ceildivui %[[ROWS]], %c256
+// CHECK: %[[THREADS:.+]] = arith.muli %[[ROWS]], %c32
+// CHECK: %[[GRID:.+]] = arith.ceildivui %[[THREADS]], %c256
 // CHECK: gpu.launch blocks(%[[B:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[GRID]], %{{.+}} = %c1{{.*}}) threads(%[[T:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %c256, {{.*}}) module(@fuse_kernels) function(@fused_reduce_max_sub_exp_reduce_sum_div_0)
 // CHECK: %[[BASE:.+]] = arith.muli %[[B]], %c256
-// CHECK: %[[ROW:.+]] = arith.addi %[[BASE]], %[[T]]
-// CHECK: %[[IN:.+]] = arith.cmpi ult, %[[ROW]], %[[ROWS]]
+// CHECK: %[[THREAD:.+]] = arith.addi %[[BASE]], %[[T]]
+// CHECK: %[[IN:.+]] = arith.cmpi ult, %[[THREAD]], %[[THREADS]]
 // CHECK: scf.if %[[IN]] {
-// CHECK: %[[MAX:.+]] = scf.for %[[J:.+]] = %c0 to %[[COLS]] step %c1 iter_args(%[[ACC:.+]] = %[[NEG_INF]]) -> (f32) {
+// CHECK: %[[ROW:.+]] = arith.divui %[[THREAD]], %c32
+// CHECK: %[[LANE:.+]] = arith.remui %[[THREAD]], %c32
+// CHECK: %[[PART:.+]] = scf.for %[[J:.+]] = %[[LANE]] to %[[COLS]] step %c32 iter_args(%[[ACC:.+]] = %[[NEG_INF]]) -> (f32) {
 // CHECK-NEXT: %[[V:.+]] = memref.load %[[X]][%[[ROW]], %[[J]]]
 // CHECK-NEXT: %[[M:.+]] = arith.maximumf %[[ACC]], %[[V]] : f32
 // CHECK-NEXT: scf.yield %[[M]]
-// CHECK: %[[SUM:.+]] = scf.for %[[J:.+]] = %c0 to %[[COLS]] step %c1 iter_args(%[[ACC:.+]] = %[[ZERO]]) -> (f32) {
+// CHECK: %[[S16:.+]], %{{.+}} = gpu.shuffle  down %[[PART]], %c16_i32, %c32_i32 : f32
+// CHECK-NEXT: %[[M16:.+]] = arith.maximumf %[[PART]], %[[S16]] : f32
+// CHECK-NEXT: %[[S8:.+]], %{{.+}} = gpu.shuffle  down %[[M16]], %c8_i32, %c32_i32 : f32
+// CHECK: gpu.shuffle  down %{{.+}}, %c1_i32, %c32_i32 : f32
+// CHECK-NEXT: %[[M1:.+]] = arith.maximumf
+// CHECK-NEXT: %[[MAX:.+]], %{{.+}} = gpu.shuffle  idx %[[M1]], %c0_i32, %c32_i32 : f32
+// CHECK: %[[SUMPART:.+]] = scf.for %[[J:.+]] = %[[LANE]] to %[[COLS]] step %c32 iter_args(%[[ACC:.+]] = %[[ZERO]]) -> (f32) {
 // CHECK-NEXT: %[[V:.+]] = memref.load %[[X]][%[[ROW]], %[[J]]]
 // CHECK-NEXT: %[[D:.+]] = arith.subf %[[V]], %[[MAX]]
 // CHECK-NEXT: %[[E:.+]] = math.exp %[[D]]
 // CHECK-NEXT: %[[S:.+]] = arith.addf %[[ACC]], %[[E]]
 // CHECK-NEXT: scf.yield %[[S]]
-// CHECK: scf.for %[[J:.+]] = %c0 to %[[COLS]] step %c1 {
+// CHECK: %[[SUM:.+]], %{{.+}} = gpu.shuffle  idx %{{.+}}, %c0_i32, %c32_i32 : f32
+// CHECK: scf.for %[[J:.+]] = %[[LANE]] to %[[COLS]] step %c32 {
 // CHECK-NEXT: %[[V:.+]] = memref.load %[[X]][%[[ROW]], %[[J]]]
 // CHECK-NEXT: %[[D:.+]] = arith.subf %[[V]], %[[MAX]]
 // CHECK-NEXT: %[[E:.+]] = math.exp %[[D]]
@@ -83,4 +95,22 @@ func.func @softmax(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %s = fuse.reduce_sum %e {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?x1xf32>
   %r = fuse.div %e, %s : tensor<?x?xf32>, tensor<?x1xf32> -> tensor<?x?xf32>
   return %r : tensor<?x?xf32>
+}
+
+// A 64-bit accumulator does not fit a shuffle: a thread per row, in order;
+// the row sum is stored by that thread.
+// CHECK-LABEL: func @sum_f64(
+// CHECK: gpu.launch
+// CHECK: %[[ROW:.+]] = arith.addi
+// CHECK: scf.if
+// CHECK-NEXT: %[[SUM:.+]] = scf.for %[[J:.+]] = %c0 to %{{.+}} step %c1 iter_args(%[[ACC:.+]] = %{{.+}}) -> (f64) {
+// CHECK-NEXT: memref.load %{{.+}}[%[[ROW]], %[[J]]]
+// CHECK-NEXT: arith.addf
+// CHECK: memref.store %[[SUM]], %{{.+}}[%[[ROW]]]
+// CHECK-NOT: gpu.shuffle
+// CPU-LABEL: func @sum_f64(
+// CPU: vector<32xf64>
+func.func @sum_f64(%x: tensor<?x?xf64>) -> tensor<?xf64> {
+  %s = fuse.reduce_sum %x {dims = array<i64: 1>} : tensor<?x?xf64> -> tensor<?xf64>
+  return %s : tensor<?xf64>
 }

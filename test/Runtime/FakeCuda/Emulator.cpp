@@ -30,14 +30,13 @@
 // FAKE_CUDA_THREADS, default the host's cores, at most 8; small grids on
 // the launching thread alone). The threads of a block run one after
 // another on one host thread, each to completion, which is exact for
-// kernels without block-level synchronization: fuse's elementwise kernels
-// have none. A kernel with a barrier (bar.sync) or a warp shuffle needs
-// its threads interleaved; the design for that is to run each thread of
-// such a block as a fiber (ucontext) whose barrier intrinsic switches to the
-// next thread of the block, the block resuming past the barrier when all
-// have reached it, with the thread ids below being per fiber instead of
-// per host thread. Until then those intrinsics are not in the table, so
-// such a kernel is refused at load instead of computing wrong values.
+// kernels without synchronization: fuse's elementwise kernels have none.
+// A kernel with warp shuffles (shfl.sync: fuse's row reductions) runs each
+// warp's threads as fibers (ucontext) instead: a shuffle stores the lane's
+// value and switches to the next lane until every lane of the warp has
+// arrived; the last computes every lane's result, and the lanes go on, as
+// the warp's shfl.sync does. A barrier (bar.sync) is not in the table, so
+// a kernel with one is refused at load instead of computing wrong values.
 //
 //===----------------------------------------------------------------------===//
 
@@ -54,7 +53,14 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <ucontext.h>
 #include <vector>
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FAKECUDA_ASAN 1
+#include <sanitizer/common_interface_defs.h>
+#endif
+#endif
 #if defined(__SSE__)
 #include <xmmintrin.h>
 #endif
@@ -68,6 +74,8 @@ namespace {
 
 constexpr int kErrorIllegalAddress = 700;
 constexpr int kErrorMisalignedAddress = 716;
+
+void faultInWarp();
 
 /// The GPU thread a host thread is running, and where it stops on a fault.
 struct ThreadState {
@@ -99,6 +107,7 @@ thread_local ThreadState self;
                 self.ctaid[2]);
   self.fault.code = code;
   self.fault.what = text;
+  faultInWarp();
   std::longjmp(*self.stop, 1);
 }
 
@@ -110,6 +119,166 @@ void access(void *pointer, uint64_t bytes, uint64_t alignment) {
     return;
   if (!findAllocation(address, bytes, self.lastBegin, self.lastEnd))
     fault(kErrorIllegalAddress, "out-of-bounds", address, bytes);
+}
+
+//===----------------------------------------------------------------------===//
+// Warps as fibers
+//===----------------------------------------------------------------------===//
+
+constexpr unsigned kWarpLanes = 32;
+constexpr size_t kLaneStackBytes = 256 * 1024;
+
+/// The threads of one warp, run as fibers by a scheduler on the host
+/// thread's own stack.
+struct Warp {
+  ucontext_t scheduler;
+  ucontext_t lanes[kWarpLanes];
+  std::vector<char> stacks = std::vector<char>(kWarpLanes * kLaneStackBytes);
+  unsigned count = 0, current = 0, arrived = 0;
+  uint64_t generation = 0;
+  bool done[kWarpLanes];
+  unsigned tid[kWarpLanes][3];
+  uint32_t slots[kWarpLanes], results[kWarpLanes];
+  void (*kernel)(void **) = nullptr;
+  void **params = nullptr;
+  bool faulted = false;
+#ifdef FAKECUDA_ASAN
+  const void *schedulerBottom = nullptr;
+  size_t schedulerSize = 0;
+#endif
+};
+
+/// The warp the host thread is running, while it runs one.
+thread_local Warp *warp = nullptr;
+
+void runThread(void (*kernel)(void **), void **params);
+
+/// Switches from the running lane to the scheduler (`dying`: for good).
+void toScheduler(bool dying) {
+  Warp &w = *warp;
+#ifdef FAKECUDA_ASAN
+  void *fake = nullptr;
+  __sanitizer_start_switch_fiber(dying ? nullptr : &fake, w.schedulerBottom,
+                                 w.schedulerSize);
+  swapcontext(&w.lanes[w.current], &w.scheduler);
+  __sanitizer_finish_switch_fiber(fake, nullptr, nullptr);
+#else
+  (void)dying;
+  swapcontext(&w.lanes[w.current], &w.scheduler);
+#endif
+}
+
+/// The body of a lane's fiber: the GPU thread, then back for good.
+void laneMain() {
+#ifdef FAKECUDA_ASAN
+  __sanitizer_finish_switch_fiber(nullptr, &warp->schedulerBottom,
+                                  &warp->schedulerSize);
+#endif
+  runThread(warp->kernel, warp->params);
+  warp->done[warp->current] = true;
+  toScheduler(/*dying=*/true);
+}
+
+/// A fault in a lane: the scheduler stops the warp, from its own stack.
+void faultInWarp() {
+  if (!warp)
+    return;
+  warp->faulted = true;
+  toScheduler(/*dying=*/true);
+}
+
+/// Runs lanes [0, count) of `w` (ids in w.tid) to the end; false on a
+/// fault (self.fault says which).
+bool runWarp(Warp &w) {
+  for (unsigned l = 0; l < w.count; ++l) {
+    w.done[l] = false;
+    getcontext(&w.lanes[l]);
+    w.lanes[l].uc_stack.ss_sp = w.stacks.data() + l * kLaneStackBytes;
+    w.lanes[l].uc_stack.ss_size = kLaneStackBytes;
+    w.lanes[l].uc_link = nullptr;
+    makecontext(&w.lanes[l], laneMain, 0);
+  }
+  w.arrived = 0;
+  w.faulted = false;
+  warp = &w;
+  for (unsigned left = w.count; left && !w.faulted;) {
+    for (unsigned l = 0; l < w.count && !w.faulted; ++l) {
+      if (w.done[l])
+        continue;
+      w.current = l;
+      std::copy(w.tid[l], w.tid[l] + 3, self.tid);
+#ifdef FAKECUDA_ASAN
+      void *fake = nullptr;
+      __sanitizer_start_switch_fiber(&fake, w.lanes[l].uc_stack.ss_sp,
+                                     kLaneStackBytes);
+      swapcontext(&w.scheduler, &w.lanes[l]);
+      __sanitizer_finish_switch_fiber(fake, nullptr, nullptr);
+#else
+      swapcontext(&w.scheduler, &w.lanes[l]);
+#endif
+      if (w.done[l])
+        --left;
+    }
+  }
+  warp = nullptr;
+  return !w.faulted;
+}
+
+/// shfl.sync with a full mask over the whole warp (clamp 31), as fuse's
+/// kernels use it: the lane offers `bits` and gets the value of lane
+/// source(lane) (its own when that is not a lane of the warp).
+template <typename Source> uint32_t shuffle(uint32_t bits, Source source) {
+  if (!warp) {
+    std::fprintf(stderr, "fake driver: a warp shuffle in a kernel that was "
+                         "not run as warps\n");
+    std::abort();
+  }
+  Warp &w = *warp;
+  unsigned lane = w.current;
+  w.slots[lane] = bits;
+  uint64_t generation = w.generation;
+  unsigned live = 0;
+  for (unsigned l = 0; l < w.count; ++l)
+    live += !w.done[l];
+  if (++w.arrived == live) {
+    for (unsigned l = 0; l < w.count; ++l) {
+      unsigned from = source(l);
+      w.results[l] =
+          from < w.count && !w.done[from] ? w.slots[from] : w.slots[l];
+    }
+    w.arrived = 0;
+    ++w.generation;
+  } else {
+    while (w.generation == generation)
+      toScheduler(/*dying=*/false);
+  }
+  return w.results[lane];
+}
+
+uint32_t bitsOf(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  return bits;
+}
+float floatOf(uint32_t bits) {
+  float value;
+  std::memcpy(&value, &bits, 4);
+  return value;
+}
+
+float shflDownF32(unsigned, float value, unsigned offset, unsigned) {
+  return floatOf(
+      shuffle(bitsOf(value), [&](unsigned l) { return l + offset; }));
+}
+unsigned shflDownI32(unsigned, unsigned value, unsigned offset, unsigned) {
+  return shuffle(value, [&](unsigned l) { return l + offset; });
+}
+float shflIdxF32(unsigned, float value, unsigned index, unsigned) {
+  return floatOf(
+      shuffle(bitsOf(value), [&](unsigned) { return index % kWarpLanes; }));
+}
+unsigned shflIdxI32(unsigned, unsigned value, unsigned index, unsigned) {
+  return shuffle(value, [&](unsigned) { return index % kWarpLanes; });
 }
 
 //===----------------------------------------------------------------------===//
@@ -368,6 +537,12 @@ struct Entry {
 const Entry kTable[] = {
     {"fuse.access void (ptr, i64, i64)", FN(access)},
     {"llvm.nvvm.read.ptx.sreg.tid.x i32 ()", FN(tidX)},
+    {"llvm.nvvm.shfl.sync.down.f32 float (i32, float, i32, i32)",
+     FN(shflDownF32)},
+    {"llvm.nvvm.shfl.sync.down.i32 i32 (i32, i32, i32, i32)", FN(shflDownI32)},
+    {"llvm.nvvm.shfl.sync.idx.f32 float (i32, float, i32, i32)",
+     FN(shflIdxF32)},
+    {"llvm.nvvm.shfl.sync.idx.i32 i32 (i32, i32, i32, i32)", FN(shflIdxI32)},
     {"llvm.nvvm.read.ptx.sreg.tid.y i32 ()", FN(tidY)},
     {"llvm.nvvm.read.ptx.sreg.tid.z i32 ()", FN(tidZ)},
     {"llvm.nvvm.read.ptx.sreg.ntid.x i32 ()", FN(ntidX)},
@@ -476,7 +651,7 @@ void *fakecuda::resolveEmulated(const char *key) {
 }
 
 Fault fakecuda::runGrid(void (*kernel)(void **), const unsigned grid[3],
-                        const unsigned block[3], void **params) {
+                        const unsigned block[3], void **params, bool warps) {
   uint64_t blocks = uint64_t(grid[0]) * grid[1] * grid[2];
   uint64_t perBlock = uint64_t(block[0]) * block[1] * block[2];
   std::atomic<uint64_t> next{0};
@@ -492,6 +667,9 @@ Fault fakecuda::runGrid(void (*kernel)(void **), const unsigned grid[3],
     _mm_setcsr(0x1f80);
 #endif
     std::jmp_buf stop;
+    std::unique_ptr<Warp> lanes;
+    if (warps)
+      lanes = std::make_unique<Warp>();
     self = ThreadState();
     std::copy(block, block + 3, self.ntid);
     std::copy(grid, grid + 3, self.nctaid);
@@ -501,11 +679,27 @@ Fault fakecuda::runGrid(void (*kernel)(void **), const unsigned grid[3],
         self.ctaid[0] = unsigned(b % grid[0]);
         self.ctaid[1] = unsigned(b / grid[0] % grid[1]);
         self.ctaid[2] = unsigned(b / grid[0] / grid[1]);
-        for (uint64_t t = 0; t < perBlock; ++t) {
+        for (uint64_t t = 0; t < perBlock && !warps; ++t) {
           self.tid[0] = unsigned(t % block[0]);
           self.tid[1] = unsigned(t / block[0] % block[1]);
           self.tid[2] = unsigned(t / block[0] / block[1]);
           runThread(kernel, params);
+        }
+        // Warps of consecutive thread ids, as on the GPU.
+        for (uint64_t first = 0; warps && first < perBlock;
+             first += kWarpLanes) {
+          Warp &w = *lanes;
+          w.kernel = kernel;
+          w.params = params;
+          w.count = unsigned(std::min<uint64_t>(kWarpLanes, perBlock - first));
+          for (unsigned l = 0; l < w.count; ++l) {
+            uint64_t t = first + l;
+            w.tid[l][0] = unsigned(t % block[0]);
+            w.tid[l][1] = unsigned(t / block[0] % block[1]);
+            w.tid[l][2] = unsigned(t / block[0] / block[1]);
+          }
+          if (!runWarp(w))
+            std::longjmp(stop, 1);
         }
       }
     } else {

@@ -34,9 +34,11 @@ struct Fault {
 };
 
 /// Runs `kernel` (one GPU thread, FuseHostKernel::run) over the grid, with
-/// the launch's kernelParams. Returns the first fault; code 0 if none.
+/// the launch's kernelParams; with `warps` (a kernel with warp shuffles)
+/// each warp's threads interleaved as fibers. Returns the first fault;
+/// code 0 if none.
 Fault runGrid(void (*kernel)(void **), const unsigned grid[3],
-              const unsigned block[3], void **params);
+              const unsigned block[3], void **params, bool warps);
 
 } // namespace fakecuda
 

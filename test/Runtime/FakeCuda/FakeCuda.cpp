@@ -184,6 +184,9 @@ constexpr int kJitErrorLogBufferSize = 6;
 
 struct Module {
   std::vector<std::string> entries;
+  // Whether its kernels exchange values within warps (shfl.sync): they run
+  // with each warp's threads interleaved.
+  bool warps = false;
   // The host build's kernels, by entry.
   std::map<std::string, void (*)(void **)> kernels;
   // One function object per entry; CUfunction points at its name.
@@ -1168,6 +1171,8 @@ FAKE_CUDA_API CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
   auto *loaded = new Module();
   loaded->entries = std::move(entries);
   loaded->kernels = std::move(kernels);
+  loaded->warps =
+      std::strstr(static_cast<const char *>(image), "shfl.sync") != nullptr;
   state().modules.insert(loaded);
   *module = loaded;
   return call.done(CUDA_SUCCESS);
@@ -1264,8 +1269,8 @@ FAKE_CUDA_API CUresult cuLaunchKernel(CUfunction function, unsigned gridX,
   // the calls that follow it is what the GPU does, as far as they can see.
   const unsigned grid[3] = {gridX, gridY, gridZ};
   const unsigned block[3] = {blockX, blockY, blockZ};
-  fakecuda::Fault fault =
-      fakecuda::runGrid(module->kernels.at(*name), grid, block, params);
+  fakecuda::Fault fault = fakecuda::runGrid(module->kernels.at(*name), grid,
+                                            block, params, module->warps);
   if (fault.code) {
     // As on a GPU: the launch succeeds and the context is lost.
     state().lost = fault.code;
