@@ -262,33 +262,17 @@ FailureOr<SizeExpr> dimOf(Value tensor, int64_t k, Symbols &symbols) {
   return failure();
 }
 
-/// The sizes of `op`'s loops, each from an operand that spans it, outputs
-/// first (an elementwise generic's output spans every loop).
+/// The sizes of `op`'s loops (loopSources).
 FailureOr<SmallVector<SizeExpr>> loopSizes(linalg::GenericOp op,
                                            Symbols &symbols) {
-  SmallVector<std::optional<SizeExpr>> loops(op.getNumLoops());
-  SmallVector<OpOperand *> operands;
-  for (OpOperand &init : op.getDpsInitsMutable())
-    operands.push_back(&init);
-  llvm::append_range(operands, op.getDpsInputOperands());
-  for (OpOperand *operandPtr : operands) {
-    OpOperand &operand = *operandPtr;
-    for (auto [k, expr] :
-         llvm::enumerate(op.getMatchingIndexingMap(&operand).getResults())) {
-      auto d = dyn_cast<AffineDimExpr>(expr);
-      if (!d || loops[d.getPosition()])
-        continue;
-      FailureOr<SizeExpr> size = dimOf(operand.get(), k, symbols);
-      if (failed(size))
-        return failure();
-      loops[d.getPosition()] = *size;
-    }
-  }
   SmallVector<SizeExpr> sizes;
-  for (std::optional<SizeExpr> &loop : loops) {
-    if (!loop)
+  for (auto [operand, k] : loopSources(op, /*outputsFirst=*/true)) {
+    if (!operand)
       return failure();
-    sizes.push_back(*loop);
+    FailureOr<SizeExpr> size = dimOf(operand->get(), k, symbols);
+    if (failed(size))
+      return failure();
+    sizes.push_back(*size);
   }
   return sizes;
 }

@@ -65,31 +65,18 @@ std::optional<OpFoldResult> dimOf(Value tensor, int64_t k) {
   return std::nullopt;
 }
 
-/// The sizes of `op`'s loops, each read from an operand that spans it,
-/// outputs first (an elementwise generic's output spans every loop).
+/// The sizes of `op`'s loops (loopSources).
 std::optional<SmallVector<OpFoldResult>> loopSizes(linalg::GenericOp op) {
-  SmallVector<std::optional<OpFoldResult>> sizes(op.getNumLoops());
-  SmallVector<OpOperand *> operands;
-  for (OpOperand &init : op.getDpsInitsMutable())
-    operands.push_back(&init);
-  llvm::append_range(operands, op.getDpsInputOperands());
-  for (OpOperand *operandPtr : operands) {
-    OpOperand &operand = *operandPtr;
-    if (!isa<RankedTensorType>(operand.get().getType()))
-      continue;
-    for (auto [k, expr] :
-         llvm::enumerate(op.getMatchingIndexingMap(&operand).getResults()))
-      if (auto dim = dyn_cast<AffineDimExpr>(expr))
-        if (!sizes[dim.getPosition()])
-          sizes[dim.getPosition()] = dimOf(operand.get(), k);
-  }
-  SmallVector<OpFoldResult> result;
-  for (std::optional<OpFoldResult> size : sizes) {
+  SmallVector<OpFoldResult> sizes;
+  for (auto [operand, k] : loopSources(op, /*outputsFirst=*/true)) {
+    if (!operand || !isa<RankedTensorType>(operand->get().getType()))
+      return std::nullopt;
+    std::optional<OpFoldResult> size = dimOf(operand->get(), k);
     if (!size)
       return std::nullopt;
-    result.push_back(*size);
+    sizes.push_back(*size);
   }
-  return result;
+  return sizes;
 }
 
 /// Whether `map` reads the kept loops of `iterators`, in order, and nothing

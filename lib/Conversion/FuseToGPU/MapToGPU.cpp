@@ -972,15 +972,14 @@ private:
           elements.push_back(memref::LoadOp::create(b, loc, buffer, at));
           continue;
         }
-        auto inRow = scf::IfOp::create(
-            b, loc, TypeRange{element},
-            vector::ExtractOp::create(b, loc, mask, l),
-            /*addThenBlock=*/true, /*addElseBlock=*/true);
+        auto inRow =
+            scf::IfOp::create(b, loc, TypeRange{element},
+                              vector::ExtractOp::create(b, loc, mask, l),
+                              /*addThenBlock=*/true, /*addElseBlock=*/true);
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPointToStart(inRow.thenBlock());
-        scf::YieldOp::create(b, loc,
-                             ValueRange{memref::LoadOp::create(b, loc, buffer,
-                                                               at)});
+        scf::YieldOp::create(
+            b, loc, ValueRange{memref::LoadOp::create(b, loc, buffer, at)});
         b.setInsertionPointToStart(inRow.elseBlock());
         scf::YieldOp::create(
             b, loc,
@@ -1430,24 +1429,16 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
   }
 
   /// The size of loop `d` of `op`, read on the host from an operand that
-  /// spans it.
+  /// spans it (loopSources).
   static Value loopSize(OpBuilder &b, Location loc, linalg::GenericOp op,
                         int64_t d) {
-    for (OpOperand &operand : op->getOpOperands()) {
-      auto type = dyn_cast<MemRefType>(operand.get().getType());
-      if (!type)
-        continue;
-      for (auto [k, expr] :
-           llvm::enumerate(op.getMatchingIndexingMap(&operand).getResults())) {
-        auto dim = dyn_cast<AffineDimExpr>(expr);
-        if (!dim || dim.getPosition() != d)
-          continue;
-        if (!type.isDynamicDim(k))
-          return arith::ConstantIndexOp::create(b, loc, type.getDimSize(k));
-        return memref::DimOp::create(b, loc, operand.get(), k);
-      }
-    }
-    return nullptr;
+    auto [operand, k] = loopSources(op, /*outputsFirst=*/false)[d];
+    if (!operand)
+      return nullptr;
+    auto type = cast<MemRefType>(operand->get().getType());
+    if (!type.isDynamicDim(k))
+      return arith::ConstantIndexOp::create(b, loc, type.getDimSize(k));
+    return memref::DimOp::create(b, loc, operand->get(), k);
   }
 
   /// One launch for a kernel with reductions (RowKernelBuilder): one thread

@@ -255,27 +255,19 @@ template <typename Source> uint32_t shuffle(uint32_t bits, Source source) {
   return w.results[lane];
 }
 
-uint32_t bitsOf(float value) {
-  uint32_t bits;
-  std::memcpy(&bits, &value, 4);
-  return bits;
-}
-float floatOf(uint32_t bits) {
-  float value;
-  std::memcpy(&value, &bits, 4);
-  return value;
-}
+float bitsAsFloat(uint32_t b);
+uint32_t floatBits(float f);
 
 float shflDownF32(unsigned, float value, unsigned offset, unsigned) {
-  return floatOf(
-      shuffle(bitsOf(value), [&](unsigned l) { return l + offset; }));
+  return bitsAsFloat(
+      shuffle(floatBits(value), [&](unsigned l) { return l + offset; }));
 }
 unsigned shflDownI32(unsigned, unsigned value, unsigned offset, unsigned) {
   return shuffle(value, [&](unsigned l) { return l + offset; });
 }
 float shflIdxF32(unsigned, float value, unsigned index, unsigned) {
-  return floatOf(
-      shuffle(bitsOf(value), [&](unsigned) { return index % kWarpLanes; }));
+  return bitsAsFloat(
+      shuffle(floatBits(value), [&](unsigned) { return index % kWarpLanes; }));
 }
 unsigned shflIdxI32(unsigned, unsigned value, unsigned index, unsigned) {
   return shuffle(value, [&](unsigned) { return index % kWarpLanes; });

@@ -82,6 +82,22 @@ void fuse::emitUnfusedRemark(Location consumer, Location producer,
       << "producer is here";
 }
 
+SmallVector<std::pair<OpOperand *, unsigned>>
+fuse::loopSources(linalg::GenericOp op, bool outputsFirst) {
+  SmallVector<std::pair<OpOperand *, unsigned>> sources(op.getNumLoops(),
+                                                        {nullptr, 0});
+  SmallVector<OpOperand *> operands = op.getDpsInputOperands();
+  for (OpOperand &init : op.getDpsInitsMutable())
+    operands.insert(outputsFirst ? operands.begin() : operands.end(), &init);
+  for (OpOperand *operand : operands)
+    for (auto [k, expr] :
+         llvm::enumerate(op.getMatchingIndexingMap(operand).getResults()))
+      if (auto dim = dyn_cast<AffineDimExpr>(expr))
+        if (!sources[dim.getPosition()].first)
+          sources[dim.getPosition()] = {operand, static_cast<unsigned>(k)};
+  return sources;
+}
+
 std::optional<int64_t> fuse::kernelGroup(Operation *op) {
   if (IntegerAttr group =
           FuseDialect::GroupAttrHelper(op->getContext()).getAttr(op))

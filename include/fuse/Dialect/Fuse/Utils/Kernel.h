@@ -56,6 +56,15 @@ std::string describeOps(mlir::linalg::GenericOp op);
 void emitUnfusedRemark(mlir::Location consumer, mlir::Location producer,
                        llvm::StringRef message);
 
+/// For each loop of `op`, an operand whose indexing map spans it and the
+/// position in the operand's shape, or a null operand for a loop that none
+/// spans. `outputsFirst`: outputs before inputs (on tensors, an elementwise
+/// generic's output is the tensor.empty of its iteration space); else
+/// inputs first (on buffers, what the kernel reads anyway, not a buffer
+/// that a kernel with reductions may keep in registers).
+llvm::SmallVector<std::pair<mlir::OpOperand *, unsigned>>
+loopSources(mlir::linalg::GenericOp op, bool outputsFirst);
+
 /// The `fuse.group` of `op`, if it is a part of a kernel of several
 /// generics.
 std::optional<int64_t> kernelGroup(mlir::Operation *op);
