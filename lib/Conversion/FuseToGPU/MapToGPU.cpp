@@ -36,6 +36,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace fuse {
 #define GEN_PASS_DEF_FUSEMAPTOGPU
@@ -1494,18 +1495,31 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
       inKernel.insert(fill);
     }
     // The kernel runs where its last generic was: a buffer it writes must
-    // not be used before that by anything else (its sizes aside).
+    // not be used before that by anything else (its sizes aside); views of
+    // it (a memref.cast to the function's result type) only where their
+    // own users are.
     Block *block = members.back()->getBlock();
+    SmallVector<Value> written;
     for (linalg::GenericOp op : members)
-      for (Value buffer : op.getDpsInits())
-        for (Operation *user : buffer.getUsers()) {
-          Operation *ancestor = block->findAncestorOpInBlock(*user);
-          if (!inKernel.contains(user) && !isa<memref::DimOp>(user) &&
-              ancestor && ancestor->isBeforeInBlock(members.back()))
-            return user->emitError("kernel ")
-                   << name << " writes a buffer that this op uses before the "
-                   << "kernel's last generic";
+      llvm::append_range(written, op.getDpsInits());
+    while (!written.empty()) {
+      Value buffer = written.pop_back_val();
+      for (Operation *user : buffer.getUsers()) {
+        if (inKernel.contains(user) || isa<memref::DimOp>(user))
+          continue;
+        if (auto view = dyn_cast<ViewLikeOpInterface>(user)) {
+          if (view.getViewSource() == buffer) {
+            written.push_back(view->getResult(0));
+            continue;
+          }
         }
+        Operation *ancestor = block->findAncestorOpInBlock(*user);
+        if (ancestor && ancestor->isBeforeInBlock(members.back()))
+          return user->emitError("kernel ")
+                 << name << " writes a buffer that this op uses before the "
+                 << "kernel's last generic";
+      }
+    }
     auto isLiveOut = [&](OpOperand &init) {
       if (isa<BlockArgument>(init.get()))
         return true;

@@ -31,6 +31,18 @@ namespace fuse {
 
 using namespace mlir;
 
+/// fptosi of an integral-valued float (an exponent), a NaN taken as 0:
+/// LLVM makes fptosi of NaN poison, and folds that through the rest of a
+/// lane whose NaN it can see (a NaN constant before exp); the lane's result
+/// is NaN through its other operands.
+static Value exponentToInt(OpBuilder &b, Location loc, Type intType, Value k) {
+  Value isNaN = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, k, k);
+  Value zero = arith::ConstantOp::create(
+      b, loc, k.getType(), cast<TypedAttr>(b.getZeroAttr(k.getType())));
+  return arith::FPToSIOp::create(
+      b, loc, intType, arith::SelectOp::create(b, loc, isNaN, zero, k));
+}
+
 namespace {
 
 /// Converts only the target math ops with `patterns`, never folding, and
@@ -142,7 +154,7 @@ struct ExpF32 : MathPattern<math::ExpOp> {
       p = fma(p, r, c.f32(coefficient));
     Value r2 = arith::MulFOp::create(rewriter, loc, r, r);
     Value y = arith::AddFOp::create(rewriter, loc, fma(p, r2, r), c.f32(1.0f));
-    Value k2i = arith::FPToSIOp::create(rewriter, loc, c.intType, k);
+    Value k2i = exponentToInt(rewriter, loc, c.intType, k);
     Value k1i = arith::ShRSIOp::create(rewriter, loc, k2i, c.i32(1));
     k2i = arith::SubIOp::create(rewriter, loc, k2i, k1i);
     auto powerOfTwo = [&](Value exponent) -> Value {
@@ -560,7 +572,7 @@ struct PowF32 : MathPattern<math::PowFOp> {
     auto [result, outside] = powByCases(f, x, y, bounded, [&](Value use) {
       // exp t, with t = 0 in the lanes that do not use it.
       auto [k, r] = reduceByLn2(f, f.select(use, t, f.c(0.0)));
-      Value ki = arith::FPToSIOp::create(rewriter, loc, f.intType, k);
+      Value ki = exponentToInt(rewriter, loc, f.intType, k);
       return f.mul(f.add(expm1Reduced(f, r), f.c(1.0)), f.powerOfTwo(ki));
     });
     Value fast = arith::TruncFOp::create(rewriter, loc, type, result);
@@ -698,7 +710,7 @@ struct PowF64 : MathPattern<math::PowFOp> {
       Value r =
           f.sub(f.div(f.mul(z, c), f.sub(c, f.c(2.0))), f.add(w, f.mul(z, w)));
       Value e = f.sub(f.c(1.0), f.sub(r, z));
-      Value ni = arith::FPToSIOp::create(rewriter, loc, f.intType, n);
+      Value ni = exponentToInt(rewriter, loc, f.intType, n);
       return f.scaleByPowerOfTwo(e, ni);
     });
     replaceWithLibraryLanes(rewriter, op, outside, result);
@@ -717,7 +729,7 @@ static Value expF64(F64Builder &f, Value x) {
   x = f.select(f.cmp(P::OGT, x, high), high, x);
   auto [k, r] = reduceByLn2(f, x);
   Value y = f.add(expm1Reduced(f, r), f.c(1.0));
-  Value ki = arith::FPToSIOp::create(f.b, f.loc, f.intType, k);
+  Value ki = exponentToInt(f.b, f.loc, f.intType, k);
   return f.scaleByPowerOfTwo(y, ki);
 }
 
@@ -781,7 +793,7 @@ struct TanhF64 : MathPattern<math::TanhOp> {
     Value y = f.mul(ac, f.select(large, f.c(2.0), f.c(-2.0)));
     auto [k, r] = reduceByLn2(f, y);
     Value e = expm1Reduced(f, r);
-    Value ki = arith::FPToSIOp::create(rewriter, f.loc, f.intType, k);
+    Value ki = exponentToInt(rewriter, f.loc, f.intType, k);
     Value scale = f.powerOfTwo(ki);
     Value t = f.add(f.sub(scale, f.c(1.0)), f.mul(scale, e));
     Value q = f.div(
