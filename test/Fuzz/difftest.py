@@ -9,8 +9,15 @@ DAG of 1-60 ops drawn from the whole dialect (docs/dialect.md) over arguments
 of rank 0-4 with static, static-1 (broadcast) and dynamic (`?`) dimensions,
 0-d and dense constants, f16/f32/f64/i32/i64/i1 inputs, bf16 only as an
 intermediate (casts and constants), producers with several consumers and 1-4
-results. Every program is run by `FUSE_RUN --target=cpu` (or the target
-given) fused and with `--fusion=off`, and
+results. Reductions (reduce_sum, reduce_max, reduce_min, reduce_mean) run over
+the last dimension, all of them, a leading run or any set (sometimes listed
+out of order), keeping the reduced dimensions (size 1) or, for leading ones,
+dropping them; their result is often broadcast back against their operand
+(x - max(x), x / sum(x), ...), and some are softmax (reduce_max, sub, exp,
+reduce_sum, div) or layer norm (reduce_mean, sub, mul, reduce_mean, add,
+rsqrt, mul) chains. A max or min of an empty dimension (an error) is never
+generated: it becomes a sum. Every program is run by `FUSE_RUN --target=cpu`
+(or the target given) fused and with `--fusion=off`, and
   * the fused and the eager results must be bit-identical (same bytes),
     except for the sign and payload of NaNs and the sign of zeros, which
     IEEE 754 and the targets leave open (counted on the `elements:` line);
@@ -18,7 +25,9 @@ given) fused and with `--fusion=off`, and
   * on a target other than the CPU, each result computed by correctly
     rounded ops only (every op but exp log rsqrt tanh sigmoid silu sin cos
     erf gelu hardswish and float pow, whose algorithms differ between the
-    targets) must also be bit-identical to the CPU target's fused result
+    targets, and f64 reduce_sum and reduce_mean, which add in another order
+    on the GPU: docs/dialect.md, Reductions) must also be bit-identical to
+    the CPU target's fused result
     (NaN and zero signs aside): this covers the elements the reference does
     not bound. The program then runs a third time, fused on the CPU.
 `--target=cuda` runs the kernels on the driver that `FUSE_LIBCUDA` names
@@ -81,6 +90,7 @@ E accumulates along the path. An op with inputs x_i (bounds E_i) gives
     (exp: e^hi, log: 1/lo, sqrt, rsqrt, reciprocal at lo or min|x|, tanh,
     sigmoid, erf at min|x|; sin cos 1, silu 1.1, gelu 1.2, hardswish 1.5,
     leaky_relu max(1, |alpha|)), capped by the width of the function's range.
+    Reductions: see below.
     floor, ceil, float -> integer and -> i1 casts and cmp are exact again where
     the whole interval gives one answer; x - x, max(x, x), min(x, x), cmp x, x
     are exact for finite x; a non-finite result that every corner of the input
@@ -94,6 +104,22 @@ E accumulates along the path. An op with inputs x_i (bounds E_i) gives
     smallest normal of the compute type (the formulas underflow for subnormal
     results in f32/f64, as PyTorch's do); none where exact inputs give
     exactly 0 (sin(0), tanh(0), exp(-1000)).
+Reductions (check_ops.reduce_ref and sum_allowance): integers and max/min of
+exact values are exact (NaN propagates); max/min of bounded values are within
+the largest bound of their row (the extreme of the boxes [x - E, x + E]).
+A float sum is within
+    E_sum = sum(E_i) + (n-1) u sum(|x_i| + E_i)
+of the exact sum of the reference values (the inputs' bounds, plus the
+bound of recursive summation in any order; u = 2^-24 for f16, bf16 and f32,
+which accumulate in f32, 2^-53 for f64; n the number of elements reduced),
+a mean within E_sum / n of the exact mean, and the result within
+    E_sum (/ n) + ulp_C(m) + ulp_R(m), m = max(|ref|, |exact|) + E_sum (/ n)
+of the exact value rounded to the compute type and then the result type
+(ulp_R only for f16 and bf16, which round once more); exact where E_sum is 0.
+A row with a non-finite element gives what that element decides (exact). A
+sum whose row has sum(|x| + E) near the largest value of the compute type is
+unbounded (a running total may overflow, in an order-dependent way), and so
+is any sum or mean that is zero (the sign of a zero sum depends on the order).
 An element becomes unbounded where an input is unbounded (select with a known
 condition looks at the chosen side only), where the bound reaches the largest
 finite value, where a bounded input gives a non-finite reference or the
@@ -137,6 +163,7 @@ UNARY_NUMERIC = ["neg", "abs", "relu", "floor", "ceil"]
 UNARY_FLOAT = ["exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid", "silu", "sin",
                "cos", "erf", "reciprocal", "hardswish", "gelu", "leaky_relu"]
 BINARY = ["add", "sub", "mul", "div", "max", "min", "pow"]
+REDUCE = co.REDUCTIONS
 # Float ops whose algorithm is the target's own (libdevice on the GPU,
 # fuse's expansions on the CPU): results differ between targets within the
 # tolerance. Every other op is correctly rounded or exact on every target.
@@ -290,6 +317,15 @@ class Program:
         dims = [self.nodes[i].dims for i in node.operands]
         if node.op in BINARY or node.op in ("cmp", "select"):
             return broadcast_dims(*dims)
+        if node.op in REDUCE:
+            # Dimensions out of range (a shrunk reproducer) are left out
+            # here; evaluating the node rejects them.
+            reduced = set(node.attrs["dims"])
+            if node.attrs["keepdims"]:
+                return tuple((1, False) if k in reduced else d
+                             for k, d in enumerate(dims[0]))
+            return tuple(d for k, d in enumerate(dims[0])
+                         if k not in reduced)
         return dims[0]
 
     def retype(self):
@@ -370,6 +406,10 @@ class Program:
                           f"{tys[0]}, {tys[1]}, {tys[2]} -> {ty[i]}")
         if op == "cast":
             return lhs + f"fuse.cast {ops[0]} : {tys[0]} to {ty[i]}"
+        if op in REDUCE:
+            return lhs + (f"fuse.{op} {ops[0]} "
+                          f"{co.dims_attr(node.attrs['dims'])} : {tys[0]} "
+                          f"-> {ty[i]}")
         attrs = []
         if op == "gelu" and "approximate" in node.attrs:
             attrs.append(f"approximate = \"{node.attrs['approximate']}\"")
@@ -802,6 +842,96 @@ def eval_cast(node, x):
         return finish_float(dst, "cast", ref, None, E + R, unk, zs, had)
 
 
+def check_reduce(node, dims):
+    """Raises Unspecified unless the reduction is one the dialect defines
+    and the generator makes: dims non-empty, in range, no repeats; the
+    dropped form only for leading dimensions (so that the other dimensions
+    keep their positions from the right); max and min of no element (an
+    error) never; mean of floats only."""
+    reduced = list(node.attrs["dims"])
+    rank = len(dims)
+    if not reduced or len(set(reduced)) != len(reduced) or \
+            any(not 0 <= k < rank for k in reduced):
+        raise Unspecified(f"{node.op} over dims {reduced} of rank {rank}")
+    if not node.attrs["keepdims"] and sorted(reduced) != list(
+            range(len(reduced))):
+        raise Unspecified(f"{node.op} dropping dims {reduced}, not leading")
+    if node.op in ("reduce_max", "reduce_min") and any(
+            dims[k][0] == 0 for k in reduced):
+        raise Unspecified(f"{node.op} of an empty dimension (an error)")
+    if node.op == "reduce_mean" and node.dtype not in FLOATS:
+        raise Unspecified("reduce_mean of integers")
+    if node.dtype != node.operand_dtype:
+        raise Unspecified(f"{node.op} to another type")
+
+
+def eval_reduce(node, dims, x):
+    """A reduction (check_ops.reduce_ref): sums and means within
+        (sum of the row's input bounds + (n-1) u sum(|x| + E)) (/ n)
+    of the exact value, plus the roundings (check_ops.sum_allowance);
+    max and min within the largest bound of their row (monotone, no
+    rounding). A row with an unbounded element is unbounded, and so is a
+    sum whose running total could leave the range of the compute type
+    (sum(|x| + E) of the row's finite elements near the largest value) or
+    whose result could overflow the result type."""
+    check_reduce(node, dims)
+    t, op, reduced = node.dtype, node.op, list(node.attrs["dims"])
+    keep = node.attrs["keepdims"]
+    shape = x.ref.shape
+    out_shape = co.reduced_shape(shape, reduced, keep)
+    _, unk_rows = co.reduce_rows(x.unk, reduced)
+    unk = unk_rows.any(axis=1).reshape(out_shape)
+    if t not in FLOATS:
+        ref, _ = co.reduce_ref(op, t, x.ref, reduced, keep)
+        return State(as_objects(ref), unk=unk)
+    _, rows = co.reduce_rows(x.ref, reduced)
+    _, errs = co.reduce_rows(np.where(x.unk, 0.0, x.err), reduced)
+    _, zrows = co.reduce_rows(x.zs, reduced)
+    rows, errs = rows.astype(np.float64), errs.astype(np.float64)
+    n = rows.shape[1]
+    with np.errstate(all="ignore"):
+        finite = np.isfinite(rows)
+        E_rows = np.where(finite, errs, 0.0)
+        if op in ("reduce_max", "reduce_min"):
+            fn = np.max if op == "reduce_max" else np.min
+            ref = fn(rows, axis=1) if n else np.zeros(len(rows))
+            # Monotone: the extreme of the boxes [x - E, x + E].
+            lo = fn(rows - E_rows, axis=1) if n else ref
+            hi = fn(rows + E_rows, axis=1) if n else ref
+            # An infinite or NaN result comes from exact elements alone.
+            P = np.where(np.isfinite(ref), np.maximum(ref - lo, hi - ref),
+                         0.0)
+            zero = (rows == 0) & finite
+            both = (zero & np.signbit(rows)).any(axis=1) & \
+                (zero & ~np.signbit(rows)).any(axis=1)
+            zs = (ref == 0) & (both | (zero & zrows).any(axis=1) |
+                               (P > 0))
+            err = P
+        else:
+            exact = np.array([co.exact_sum(row) for row in rows])
+            P = E_rows.sum(axis=1)
+            total = (np.abs(np.where(finite, rows, 0.0)) + E_rows).sum(axis=1)
+            A = max(n - 1, 0) * co.unit_roundoff(t) * total
+            big = max_finite(co.COMPUTE[t])
+            unk = unk | ((total * (1 + n * co.unit_roundoff(t)) >= big) &
+                         ~np.isnan(exact)).reshape(out_shape)
+            # A non-finite element (exact) decides a non-finite sum on its
+            # own (NaN, inf, inf - inf).
+            bound = np.where(finite.all(axis=1), P + A, 0.0)
+            if op == "reduce_mean":
+                exact = exact / n if n else np.full(len(rows), np.nan)
+                bound = bound / max(n, 1)
+            ref = round_to(t, exact)
+            err = co.sum_allowance(t, ref, exact, bound)
+            # The sign of a zero sum depends on the order of the additions.
+            zs = ref == 0
+        ref = ref.reshape(out_shape)
+        err = err.reshape(out_shape)
+        zs = zs.reshape(out_shape)
+        had = err > 0
+        return finish_float(t, op, ref, None, err, unk, zs, had)
+
+
 def evaluate(prog):
     """The State of every node (raises Unspecified)."""
     states = []
@@ -813,6 +943,10 @@ def evaluate(prog):
 def eval_node(prog, node, states):
     if node.kind in ("arg", "const"):
         return leaf_state(node.dtype, node.data)
+    if node.op in REDUCE:
+        operand = prog.nodes[node.operands[0]]
+        node.operand_dtype = operand.dtype
+        return eval_reduce(node, operand.dims, states[node.operands[0]])
     shape = shape_of(node.dims)
     ins = [states[j].broadcast(shape) for j in node.operands]
     same = len(node.operands) == 2 and node.operands[0] == node.operands[1]
@@ -943,10 +1077,11 @@ class Generator:
                 dims.append((self.D[k], dyn))
         return tuple(dims)
 
-    def argument(self, dtype=None):
+    def argument(self, dtype=None, min_rank=0):
         dtype = dtype or self.pick(INPUT_TYPES, [0.22, 0.28, 0.13, 0.14, 0.1,
                                                  0.13])
         rank = self.pick([0, 1, 2, 3, 4], [0.08, 0.22, 0.3, 0.25, 0.15])
+        rank = max(rank, min_rank)
         dims = self.random_dims(rank, True)
         return self.add(Node("arg", dtype, dims,
                              data=self.data(dtype, shape_of(dims))))
@@ -1037,12 +1172,15 @@ class Generator:
 
     OPS = (UNARY_NUMERIC + UNARY_FLOAT +
            ["clamp", "gelu_tanh"] + BINARY + ["cmp", "select", "cast",
-                                              "constant"])
+                                              "constant", "reduce"])
     WEIGHTS = ([1.0] * 5 + [0.55] * 14 + [1.3, 0.5] +
-               [2.4, 1.8, 2.4, 1.4, 1.2, 1.2, 1.0] + [2.0, 2.0, 3.0, 0.4])
+               [2.4, 1.8, 2.4, 1.4, 1.2, 1.2, 1.0] + [2.0, 2.0, 3.0, 0.4,
+                                                      1.6])
 
     def step(self):
         op = self.pick(self.OPS, self.WEIGHTS)
+        if op == "reduce":
+            return self.reduction()
         if op in UNARY_NUMERIC or op == "clamp":
             x = self.need(NUMERIC)
             t = self.prog.nodes[x].dtype
@@ -1096,6 +1234,92 @@ class Generator:
             dst = self.pick(ANY, [3, 2, 3, 2, 2, 2, 1.5])
             return self.cast(x, dst)
         return self.constant(self.pick(ANY))
+
+    # Reductions -------------------------------------------------------------
+
+    def reduce_op(self, op, x, dims, keepdims):
+        """fuse.OP of x over dims (an empty max or min becomes a sum)."""
+        node = self.prog.nodes[x]
+        if op in ("reduce_max", "reduce_min") and any(
+                node.dims[k][0] == 0 for k in dims):
+            op = "reduce_sum"
+        return self.op(op, node.dtype, [x], dims=tuple(dims),
+                       keepdims=keepdims)
+
+    def reduce_dims(self, rank):
+        """(dims, keepdims): the last dimension, all, a leading run
+        (dropped or kept), or any set (kept), sometimes out of order."""
+        kind = self.pick(["last", "all", "leading", "any"],
+                         [0.35, 0.2, 0.2, 0.25])
+        if kind == "last":
+            dims = [rank - 1]
+        elif kind == "all":
+            dims = list(range(rank))
+        elif kind == "leading":
+            dims = list(range(int(self.rng.integers(1, rank + 1))))
+        else:
+            count = int(self.rng.integers(1, rank + 1))
+            dims = sorted(int(k) for k in self.rng.choice(rank, count,
+                                                          replace=False))
+        leading = dims == list(range(len(dims)))
+        keep = not leading or self.chance(0.5)
+        if len(dims) > 1 and self.chance(0.2):
+            dims = [int(k) for k in self.rng.permutation(dims)]
+        return dims, keep
+
+    def reduction(self):
+        """A reduction, often with its result broadcast back against its
+        operand (x - max(x), x / sum(x), ...), a softmax or a layer norm."""
+        pool = [i for i, n in enumerate(self.prog.nodes)
+                if n.dtype in NUMERIC and n.dims]
+        unused = [i for i in pool if self.uses[i] == 0]
+        if unused and self.chance(0.6):
+            x = self.pick(unused)
+        elif pool and self.chance(0.85):
+            x = self.pick(pool)
+        else:
+            x = self.argument(self.pick(["f16", "f32", "f64", "i32", "i64"],
+                                        [0.3, 0.35, 0.15, 0.1, 0.1]),
+                              min_rank=1)
+        t = self.prog.nodes[x].dtype
+        dims, keep = self.reduce_dims(len(self.prog.nodes[x].dims))
+        pattern = self.pick(["plain", "back", "softmax", "layernorm"],
+                            [0.45, 0.25, 0.15, 0.15])
+        if t not in FLOATS and pattern in ("softmax", "layernorm"):
+            pattern = "back"
+        if pattern == "softmax":
+            return self.softmax(x, dims)
+        if pattern == "layernorm":
+            return self.layernorm(x, dims)
+        ops = ["reduce_sum", "reduce_max", "reduce_min", "reduce_mean"]
+        op = self.pick(ops, [3, 2, 1.5, 2] if t in FLOATS else [3, 2, 1.5, 0])
+        if pattern == "back":
+            keep = True
+        r = self.reduce_op(op, x, dims, keep)
+        if pattern == "back":
+            binary = self.pick(["sub", "div", "add", "mul", "max", "min"],
+                               [3, 2, 1, 1, 1, 1])
+            a, b = (x, r) if self.chance(0.8) else (r, x)
+            return self.op(binary, t, [a, b])
+        return r
+
+    def softmax(self, x, dims):
+        t = self.prog.nodes[x].dtype
+        m = self.reduce_op("reduce_max", x, dims, True)
+        e = self.op("exp", t, [self.op("sub", t, [x, m])])
+        z = self.reduce_op("reduce_sum", e, dims, True)
+        return self.op("div", t, [e, z])
+
+    def layernorm(self, x, dims):
+        t = self.prog.nodes[x].dtype
+        mu = self.reduce_op("reduce_mean", x, dims, True)
+        d = self.op("sub", t, [x, mu])
+        v = self.reduce_op("reduce_mean", self.op("mul", t, [d, d]), dims,
+                           True)
+        eps = self.add(Node("const", t, (), data=self.scalar_data(
+            t, [1e-5, 1e-3, 0.1])))
+        rs = self.op("rsqrt", t, [self.op("add", t, [v, eps])])
+        return self.op("mul", t, [d, rs])
 
     def second(self, a, op):
         """A second operand with the dtype of `a`."""
@@ -1238,7 +1462,11 @@ class Outcome:
     def signature(self):
         """What must stay the same while minimizing."""
         if self.kind in ("CRASH", "ERROR"):
-            text = re.sub(r"[^\n]*?:\d+:\d+: ", "", self.message)
+            # Not the locations (a fused one lists every op of a kernel)
+            # nor the names of kernels, which change as ops go.
+            text = re.sub(r"loc\(fused\[[^\]]*\]\)", "loc", self.message)
+            text = re.sub(r"[^\n]*?:\d+:\d+: ", "", text)
+            text = re.sub(r'"[^"]*"', '""', text)
             text = re.sub(r"%[\w]+|\d+|tensor<[^>]*>", "#", text)
             return self.kind, text[:200]
         return self.kind, self.nan_only, self.targets
@@ -1264,7 +1492,9 @@ def same_on_every_target(prog):
     for node in prog.nodes:
         ok = node.kind != "op" or not (
             node.op in TARGET_DEPENDENT
-            or (node.op == "pow" and node.dtype in FLOATS))
+            or (node.op == "pow" and node.dtype in FLOATS)
+            or (node.op in ("reduce_sum", "reduce_mean") and
+                node.dtype == "f64"))
         same.append(ok and all(same[j] for j in node.operands))
     return same
 
