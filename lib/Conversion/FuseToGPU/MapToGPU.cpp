@@ -872,6 +872,39 @@ private:
     return true;
   }
 
+  /// `combine` (a reduction's combiner) applied to `lhs` and `rhs`.
+  Value combineWith(Operation *combine, Value lhs, Value rhs) {
+    OperationState state(loc, combine->getName());
+    state.addOperands({lhs, rhs});
+    state.addTypes(lhs.getType());
+    state.addAttributes(combine->getAttrs());
+    return b.create(state)->getResult(0);
+  }
+
+  /// The identity of `combine`, in its type: what a partial accumulator
+  /// starts from (-0.0 or 0 for a sum, -inf or the smallest integer for
+  /// max, +inf or the largest for min).
+  Value identityOf(Operation *combine) {
+    Type type = combine->getResult(0).getType();
+    TypedAttr value;
+    if (auto floatType = dyn_cast<FloatType>(type)) {
+      const llvm::fltSemantics &semantics = floatType.getFloatSemantics();
+      value = b.getFloatAttr(
+          type, isa<arith::MaximumFOp>(combine)
+                    ? APFloat::getInf(semantics, /*Negative=*/true)
+                : isa<arith::MinimumFOp>(combine)
+                    ? APFloat::getInf(semantics, /*Negative=*/false)
+                    : APFloat::getZero(semantics, /*Negative=*/true));
+    } else {
+      unsigned width = type.getIntOrFloatBitWidth();
+      value = b.getIntegerAttr(
+          type, isa<arith::MaxSIOp>(combine)   ? APInt::getSignedMinValue(width)
+                : isa<arith::MinSIOp>(combine) ? APInt::getSignedMaxValue(width)
+                                               : APInt(width, 0));
+    }
+    return arith::ConstantOp::create(b, loc, value);
+  }
+
   Value zero() { return arith::ConstantIndexOp::create(b, loc, 0); }
   Value one() { return arith::ConstantIndexOp::create(b, loc, 1); }
 
@@ -1160,33 +1193,35 @@ private:
       // The warp's lanes take the row kReductionLanes apart; then lane i
       // combines with lane i + 16, i + 8, ... (lane 0 ends with the value)
       // and gives it to every lane.
-      Value partial =
-          accumulate(k, point, initial, lane, nullptr, 1, kReductionLanes)
-              .front();
+      // Every lane starts from the identity; the initial value joins the
+      // combined lanes at the end (the same bits when it is the identity,
+      // as a fill from convert-fuse-to-linalg is).
       Operation *combine = combiner(op);
-      for (int64_t offset = kReductionLanes / 2; offset >= 1; offset /= 2) {
-        Value other =
-            gpu::ShuffleOp::create(b, loc, partial, offset, kReductionLanes,
-                                   gpu::ShuffleMode::DOWN)
-                .getShuffleResult();
-        OperationState state(loc, combine->getName());
-        state.addOperands({partial, other});
-        state.addTypes(partial.getType());
-        state.addAttributes(combine->getAttrs());
-        partial = b.create(state)->getResult(0);
-      }
-      results = {gpu::ShuffleOp::create(b, loc, partial, 0, kReductionLanes,
-                                        gpu::ShuffleMode::IDX)
-                     .getShuffleResult()};
+      Value partial = accumulate(k, point, identityOf(combine), lane, nullptr,
+                                 1, kReductionLanes)
+                          .front();
+      for (int64_t offset = kReductionLanes / 2; offset >= 1; offset /= 2)
+        partial = combineWith(combine, partial,
+                              gpu::ShuffleOp::create(b, loc, partial, offset,
+                                                     kReductionLanes,
+                                                     gpu::ShuffleMode::DOWN)
+                                  .getShuffleResult());
+      results = {combineWith(combine, initial.front(),
+                             gpu::ShuffleOp::create(b, loc, partial, 0,
+                                                    kReductionLanes,
+                                                    gpu::ShuffleMode::IDX)
+                                 .getShuffleResult())};
     } else if (lanes == 1) {
       results = accumulate(k, point, initial, nullptr, nullptr, 1);
     } else {
-      // Whole vectors into `lanes` partial accumulators from the initial
-      // value, then the rest of the row as one masked vector (the lanes
-      // past the row keep their value), then the lanes pairwise.
+      // Whole vectors into `lanes` partial accumulators from the identity,
+      // then the rest of the row as one masked vector (the lanes past the
+      // row keep their value), then the lanes pairwise, then the initial
+      // value (as the warp's).
+      Operation *combine = combiner(op);
       Value end = vectorEnd();
       SmallVector<Value> partial = accumulate(
-          k, point, widen(initial.front(), lanes), zero(), end, lanes);
+          k, point, widen(identityOf(combine), lanes), zero(), end, lanes);
       Value count = arith::SubIOp::create(b, loc, sizes[reduced.back()], end);
       // lane < count, in arith (the cpu pipeline lowers no vector mask op).
       auto laneType = VectorType::get({lanes}, b.getI64Type());
@@ -1207,20 +1242,16 @@ private:
       Value last = runBody(op, args, lanes).front();
       Value acc = arith::SelectOp::create(b, loc, mask, last, partial.front());
       mask = nullptr;
-      Operation *combine = combiner(op);
-      for (int64_t half = lanes / 2; half >= 1; half /= 2) {
-        auto low = vector::ShuffleOp::create(
-            b, loc, acc, acc, llvm::to_vector(llvm::seq<int64_t>(0, half)));
-        auto high = vector::ShuffleOp::create(
-            b, loc, acc, acc,
-            llvm::to_vector(llvm::seq<int64_t>(half, 2 * half)));
-        OperationState state(loc, combine->getName());
-        state.addOperands({low, high});
-        state.addTypes(low.getType());
-        state.addAttributes(combine->getAttrs());
-        acc = b.create(state)->getResult(0);
-      }
-      results = {vector::ExtractOp::create(b, loc, acc, 0)};
+      for (int64_t half = lanes / 2; half >= 1; half /= 2)
+        acc = combineWith(
+            combine,
+            vector::ShuffleOp::create(
+                b, loc, acc, acc, llvm::to_vector(llvm::seq<int64_t>(0, half))),
+            vector::ShuffleOp::create(
+                b, loc, acc, acc,
+                llvm::to_vector(llvm::seq<int64_t>(half, 2 * half))));
+      results = {combineWith(combine, initial.front(),
+                             vector::ExtractOp::create(b, loc, acc, 0))};
     }
     for (auto [init, result] : llvm::zip(op.getDpsInitsMutable(), results)) {
       if (isLiveOut(init))
