@@ -10,7 +10,10 @@
 // CHECK-NOT:     call
 // CHECK:         %[[LOW:.+]] = arith.cmpf olt, %[[X]], %{{.+}} : vector<4xf32>
 // CHECK:         %[[K:.+]] = math.floor
-// CHECK:         %[[KI:.+]] = arith.fptosi %[[K]] : vector<4xf32> to vector<4xi32>
+// A NaN k (from a NaN x) is converted as 0: fptosi of NaN is poison.
+// CHECK:         %[[NAN:.+]] = arith.cmpf uno, %[[K]], %[[K]] : vector<4xf32>
+// CHECK:         %[[KSAFE:.+]] = arith.select %[[NAN]], %{{.+}}, %[[K]]
+// CHECK:         %[[KI:.+]] = arith.fptosi %[[KSAFE]] : vector<4xf32> to vector<4xi32>
 // CHECK:         %[[K1:.+]] = arith.shrsi %[[KI]], %{{.+}} : vector<4xi32>
 // CHECK:         %[[K2:.+]] = arith.subi %[[KI]], %[[K1]] : vector<4xi32>
 // CHECK:         %[[E1:.+]] = arith.addi %[[K1]],
