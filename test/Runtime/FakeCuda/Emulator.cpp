@@ -659,8 +659,9 @@ Fault fakecuda::runGrid(void (*kernel)(void **), const unsigned grid[3],
     _mm_setcsr(0x1f80);
 #endif
     std::jmp_buf stop;
-    std::unique_ptr<Warp> lanes;
-    if (warps)
+    // A host thread's warp and its lanes' stacks (8 MiB), made once.
+    static thread_local std::unique_ptr<Warp> lanes;
+    if (warps && !lanes)
       lanes = std::make_unique<Warp>();
     self = ThreadState();
     std::copy(block, block + 3, self.ntid);
