@@ -839,8 +839,7 @@ private:
     Block &body = op.getRegion().front();
     Value yielded = body.getTerminator()->getOperand(0);
     Operation *def = yielded.getDefiningOp();
-    if (!def || !isa<arith::AddFOp, arith::AddIOp, arith::MaximumFOp,
-                     arith::MinimumFOp, arith::MaxSIOp, arith::MinSIOp>(def))
+    if (!def || !combinerIdentity(def->getName(), yielded.getType()))
       return nullptr;
     Value acc = body.getArguments().back();
     return def->getOperand(0) == acc || def->getOperand(1) == acc ? def
@@ -881,28 +880,12 @@ private:
     return b.create(state)->getResult(0);
   }
 
-  /// The identity of `combine`, in its type: what a partial accumulator
-  /// starts from (-0.0 or 0 for a sum, -inf or the smallest integer for
-  /// max, +inf or the largest for min).
+  /// The identity of `combine` (combinerIdentity): what a partial
+  /// accumulator starts from.
   Value identityOf(Operation *combine) {
     Type type = combine->getResult(0).getType();
-    TypedAttr value;
-    if (auto floatType = dyn_cast<FloatType>(type)) {
-      const llvm::fltSemantics &semantics = floatType.getFloatSemantics();
-      value = b.getFloatAttr(
-          type, isa<arith::MaximumFOp>(combine)
-                    ? APFloat::getInf(semantics, /*Negative=*/true)
-                : isa<arith::MinimumFOp>(combine)
-                    ? APFloat::getInf(semantics, /*Negative=*/false)
-                    : APFloat::getZero(semantics, /*Negative=*/true));
-    } else {
-      unsigned width = type.getIntOrFloatBitWidth();
-      value = b.getIntegerAttr(
-          type, isa<arith::MaxSIOp>(combine)   ? APInt::getSignedMinValue(width)
-                : isa<arith::MinSIOp>(combine) ? APInt::getSignedMaxValue(width)
-                                               : APInt(width, 0));
-    }
-    return arith::ConstantOp::create(b, loc, value);
+    return arith::ConstantOp::create(
+        b, loc, combinerIdentity(combine->getName(), type));
   }
 
   Value zero() { return arith::ConstantIndexOp::create(b, loc, 0); }

@@ -9,6 +9,7 @@
 #include "fuse/Conversion/FuseToLinalg/FuseToLinalg.h"
 #include "fuse/Conversion/Passes.h"
 #include "fuse/Dialect/Fuse/IR/FuseOps.h"
+#include "fuse/Dialect/Fuse/Utils/Kernel.h"
 #include "fuse/Dialect/Fuse/Utils/Location.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -677,39 +678,20 @@ readThroughUnitDims(tensor::ExpandShapeOp expand, AffineMap map) {
           AffineMap::get(map.getNumDims(), 0, exprs, map.getContext())};
 }
 
-/// The value that a reduction's accumulator starts from: -0.0 (sum and mean
-/// of floats: x + -0.0 is x, also for x = -0.0), 0, -inf or the smallest
-/// integer (max), inf or the largest integer (min).
-static TypedAttr reductionIdentity(Operation *op, Type type) {
-  Builder b(op->getContext());
-  if (auto floatType = dyn_cast<FloatType>(type)) {
-    const llvm::fltSemantics &semantics = floatType.getFloatSemantics();
-    if (isa<ReduceMaxOp>(op))
-      return b.getFloatAttr(type, APFloat::getInf(semantics, true));
-    if (isa<ReduceMinOp>(op))
-      return b.getFloatAttr(type, APFloat::getInf(semantics, false));
-    return b.getFloatAttr(type, APFloat::getZero(semantics, true));
-  }
-  unsigned width = type.getIntOrFloatBitWidth();
-  if (isa<ReduceMaxOp>(op))
-    return b.getIntegerAttr(type, APInt::getSignedMinValue(width));
-  if (isa<ReduceMinOp>(op))
-    return b.getIntegerAttr(type, APInt::getSignedMaxValue(width));
-  return b.getIntegerAttr(type, 0);
-}
-
-/// One step of a reduction: the accumulator combined with one element.
-static Value combine(Operation *op, OpBuilder &b, Location loc, Value acc,
-                     Value x) {
-  bool isFloat = isa<FloatType>(acc.getType());
-  if (isa<ReduceMaxOp>(op))
-    return isFloat ? Value(arith::MaximumFOp::create(b, loc, acc, x))
-                   : Value(arith::MaxSIOp::create(b, loc, acc, x));
-  if (isa<ReduceMinOp>(op))
-    return isFloat ? Value(arith::MinimumFOp::create(b, loc, acc, x))
-                   : Value(arith::MinSIOp::create(b, loc, acc, x));
-  return isFloat ? Value(arith::AddFOp::create(b, loc, acc, x))
-                 : Value(arith::AddIOp::create(b, loc, acc, x));
+/// The arith op that combines a reduction's accumulator of `type` with an
+/// element: addf/addi for sum and mean, maximumf/maxsi for max,
+/// minimumf/minsi for min (NaN propagates). Its identity
+/// (combinerIdentity) is where the accumulator starts.
+static OperationName combinerOf(Operation *op, Type type) {
+  bool isFloat = isa<FloatType>(type);
+  StringRef name =
+      isa<ReduceMaxOp>(op)   ? (isFloat ? arith::MaximumFOp::getOperationName()
+                                        : arith::MaxSIOp::getOperationName())
+      : isa<ReduceMinOp>(op) ? (isFloat ? arith::MinimumFOp::getOperationName()
+                                        : arith::MinSIOp::getOperationName())
+                             : (isFloat ? arith::AddFOp::getOperationName()
+                                        : arith::AddIOp::getOperationName());
+  return OperationName(name, op->getContext());
 }
 
 namespace {
@@ -861,8 +843,9 @@ template <typename OpTy> struct ReductionLowering : OpConversionPattern<OpTy> {
       keptExprs.push_back(rewriter.getAffineDimExpr(d));
     }
     Value empty = tensor::EmptyOp::create(rewriter, loc, keptSizes, accType);
-    Value identity = arith::ConstantOp::create(rewriter, loc,
-                                               reductionIdentity(op, accType));
+    OperationName combiner = combinerOf(op, accType);
+    Value identity = arith::ConstantOp::create(
+        rewriter, loc, combinerIdentity(combiner, accType));
     Value init =
         linalg::FillOp::create(rewriter, loc, identity, empty).getResult(0);
     SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank),
@@ -875,8 +858,10 @@ template <typename OpTy> struct ReductionLowering : OpConversionPattern<OpTy> {
           Value x = args[0];
           if (x.getType() != accType)
             x = arith::ExtFOp::create(b, bodyLoc, accType, x);
-          linalg::YieldOp::create(b, bodyLoc,
-                                  combine(op, b, bodyLoc, args[1], x));
+          OperationState state(bodyLoc, combiner);
+          state.addOperands({args[1], x});
+          state.addTypes(accType);
+          linalg::YieldOp::create(b, bodyLoc, b.create(state)->getResult(0));
         });
     FuseDialect::OpsAttrHelper(context).setAttr(reduce, opsAttr);
     Value result = reduce.getResult(0);

@@ -76,6 +76,29 @@ std::string fuse::describeOps(linalg::GenericOp op) {
   return text + "'";
 }
 
+TypedAttr fuse::combinerIdentity(OperationName combiner, Type type) {
+  Builder b(type.getContext());
+  StringRef name = combiner.getStringRef();
+  if (auto floatType = dyn_cast<FloatType>(type)) {
+    const llvm::fltSemantics &semantics = floatType.getFloatSemantics();
+    if (name == arith::AddFOp::getOperationName())
+      return b.getFloatAttr(type, APFloat::getZero(semantics, true));
+    if (name == arith::MaximumFOp::getOperationName())
+      return b.getFloatAttr(type, APFloat::getInf(semantics, true));
+    if (name == arith::MinimumFOp::getOperationName())
+      return b.getFloatAttr(type, APFloat::getInf(semantics, false));
+    return {};
+  }
+  unsigned width = type.getIntOrFloatBitWidth();
+  if (name == arith::AddIOp::getOperationName())
+    return b.getIntegerAttr(type, 0);
+  if (name == arith::MaxSIOp::getOperationName())
+    return b.getIntegerAttr(type, APInt::getSignedMinValue(width));
+  if (name == arith::MinSIOp::getOperationName())
+    return b.getIntegerAttr(type, APInt::getSignedMaxValue(width));
+  return {};
+}
+
 void fuse::emitUnfusedRemark(Location consumer, Location producer,
                              StringRef message) {
   mlir::emitRemark(consumer, message).attachNote(producer)

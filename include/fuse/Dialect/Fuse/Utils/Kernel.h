@@ -51,6 +51,13 @@ trafficOperands(mlir::linalg::GenericOp op);
 /// `'fuse.add+relu'`, or `linalg.generic` for one that came from none.
 std::string describeOps(mlir::linalg::GenericOp op);
 
+/// The identity of a reduction's combining op `combiner` (arith.addf,
+/// addi, maximumf, minimumf, maxsi, minsi) in `type`, what an accumulator
+/// starts from: -0.0 or 0 for a sum (x + -0.0 is x, -0.0 included), -inf or
+/// the smallest integer for max, +inf or the largest for min; null for any
+/// other op.
+mlir::TypedAttr combinerIdentity(mlir::OperationName combiner, mlir::Type type);
+
 /// A fusion pass's remark about a producer/consumer pair it left apart:
 /// `message` at `consumer`, and a note "producer is here" at `producer`.
 void emitUnfusedRemark(mlir::Location consumer, mlir::Location producer,
