@@ -278,7 +278,7 @@ FailureOr<SmallVector<SizeExpr>> loopSizes(linalg::GenericOp op,
 }
 
 FailureOr<VariantReport> countKernels(func::FuncOp func, Symbols &symbols,
-                                      const OpTags &tags) {
+                                      const OpTags &tags, int64_t blockSize) {
   VariantReport report;
   MLIRContext *ctx = func.getContext();
   FuseDialect::KernelAttrHelper kernelAttr(ctx);
@@ -315,6 +315,19 @@ FailureOr<VariantReport> countKernels(func::FuncOp func, Symbols &symbols,
           kernel.ops.push_back(cast<StringAttr>(opName).getValue().str());
     }
     kernel.opPositions.assign(positions.begin(), positions.end());
+    if (std::optional<RowForm> form = rowFormOf(members, blockSize)) {
+      linalg::GenericOp reduction =
+          *llvm::find_if(members, [](linalg::GenericOp op) {
+            return op.getNumReductionLoops() > 0;
+          });
+      RowsReport rows{SizeExpr::constant(1), SizeExpr::constant(1), form->lanes,
+                      form->warps};
+      for (int64_t d : form->kept)
+        rows.count = rows.count * loops[reduction][d];
+      for (int64_t d : form->reduced)
+        rows.length = rows.length * loops[reduction][d];
+      kernel.rows = rows;
+    }
     kernel.elements = SizeExpr::constant(1);
     for (const SizeExpr &loop : loops[widest])
       kernel.elements = kernel.elements * loop;
@@ -424,9 +437,10 @@ fuse::buildReport(ModuleOp module, const PipelineOptions &options) {
       continue;
     auto eagerFunc = (*eager)->lookupSymbol<func::FuncOp>(func.getSymName());
     Symbols symbols(func);
-    FailureOr<VariantReport> fusedKernels = countKernels(func, symbols, tags);
+    FailureOr<VariantReport> fusedKernels =
+        countKernels(func, symbols, tags, options.blockSize);
     FailureOr<VariantReport> eagerKernels =
-        countKernels(eagerFunc, symbols, tags);
+        countKernels(eagerFunc, symbols, tags, options.blockSize);
     if (failed(fusedKernels) || failed(eagerKernels))
       return failure();
     FunctionReport report;
@@ -493,6 +507,21 @@ std::string fuse::summarize(const KernelReport &kernel,
          kernel.bytesWritten.str(names) + ")";
 }
 
+std::string fuse::RowsReport::gpu() const {
+  std::string text = warps ? "warp per row" : "thread per row";
+  // Fewer rows than an H100's or H200's 132 SMs leave SMs without work.
+  std::optional<int64_t> rows = count.asConstant();
+  if (rows && *rows < 132)
+    text += " (" + plural(*rows, warps ? "warp" : "thread") + " in all)";
+  return text;
+}
+
+std::string fuse::RowsReport::cpu() const {
+  return lanes ? "thread per row, " + std::to_string(kReductionLanes) +
+                     "-lane vectors"
+               : "thread per row, element by element";
+}
+
 std::string fuse::describeSizes(const FunctionReport &report) {
   std::string text;
   for (auto [i, symbol] : llvm::enumerate(report.symbols))
@@ -515,6 +544,19 @@ static void printVariant(llvm::raw_ostream &os, llvm::StringRef label,
   printTable(os, "    ", rows);
 }
 
+/// How the fused variant's kernels with reductions take their rows.
+static void printRows(llvm::raw_ostream &os, const VariantReport &variant,
+                      llvm::ArrayRef<std::string> names) {
+  std::vector<std::vector<std::string>> rows = {
+      {"kernel with reductions", "rows", "length", "GPU", "CPU"}};
+  for (const KernelReport &kernel : variant.kernels)
+    if (const std::optional<RowsReport> &form = kernel.rows)
+      rows.push_back({kernel.name, form->count.str(names),
+                      form->length.str(names), form->gpu(), form->cpu()});
+  if (rows.size() > 1)
+    printTable(os, "    ", rows);
+}
+
 void fuse::printReport(llvm::ArrayRef<FunctionReport> reports,
                        llvm::raw_ostream &os) {
   for (auto [i, report] : llvm::enumerate(reports)) {
@@ -525,6 +567,7 @@ void fuse::printReport(llvm::ArrayRef<FunctionReport> reports,
       os << "  " << describeSizes(report);
     os << "\n";
     printVariant(os, "fused", report.fused, report.names);
+    printRows(os, report.fused, report.names);
     printVariant(os, "eager", report.eager, report.names);
     SizeExpr fusedBytes =
         report.fused.bytesRead() + report.fused.bytesWritten();
@@ -547,14 +590,22 @@ static llvm::json::Object variantToJSON(const VariantReport &variant,
     llvm::json::Array ops;
     for (const std::string &op : kernel.ops)
       ops.push_back(op);
-    kernels.push_back(llvm::json::Object{
+    llvm::json::Object object{
         {"name", kernel.name},
         {"ops", std::move(ops)},
         {"elements", kernel.elements.str(names)},
         {"bytes_read", kernel.bytesRead.str(names)},
         {"bytes_written", kernel.bytesWritten.str(names)},
         {"bytes", (kernel.bytesRead + kernel.bytesWritten).str(names)},
-    });
+    };
+    if (const std::optional<RowsReport> &rows = kernel.rows)
+      object["rows"] = llvm::json::Object{
+          {"count", rows->count.str(names)},
+          {"length", rows->length.str(names)},
+          {"gpu", rows->gpu()},
+          {"cpu", rows->cpu()},
+      };
+    kernels.push_back(std::move(object));
   }
   SizeExpr read = variant.bytesRead(), written = variant.bytesWritten();
   return llvm::json::Object{

@@ -80,6 +80,16 @@ def _variant(label, variant):
     return lines + _table(rows, "    ")
 
 
+def _rows(variant):
+    """How the kernels with reductions take their rows (fused variant)."""
+    rows = [["kernel with reductions", "rows", "length", "GPU", "CPU"]]
+    for k in variant["kernels"]:
+        if "rows" in k:
+            r = k["rows"]
+            rows.append([k["name"], r["count"], r["length"], r["gpu"], r["cpu"]])
+    return _table(rows, "    ") if len(rows) > 1 else []
+
+
 def format_report(report, arrays=None):
     """The text of `fuse-opt --fuse-report` from its JSON; with `arrays`
     (the arguments), also the byte counts at their sizes."""
@@ -90,7 +100,8 @@ def format_report(report, arrays=None):
             header += f"{', ' if j else '  '}{s['name']} = argument {s['argument']} " \
                       f"dimension {s['dimension']}"
         fused, eager = fn["fused"], fn["eager"]
-        lines = [header] + _variant("fused", fused) + _variant("eager", eager)
+        lines = ([header] + _variant("fused", fused) + _rows(fused)
+                 + _variant("eager", eager))
         line = (f"  fused vs eager: {fused['kernel_count']} vs "
                 f"{_plural(eager['kernel_count'], 'kernel')}, {fused['bytes']} vs "
                 f"{eager['bytes']} bytes")

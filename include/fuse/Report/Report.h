@@ -52,6 +52,22 @@ private:
   std::map<std::vector<unsigned>, int64_t> terms;
 };
 
+/// How a kernel with reductions takes its rows (RowForm).
+struct RowsReport {
+  SizeExpr count;
+  /// Elements per row.
+  SizeExpr length;
+  /// Read kReductionLanes at a time (the CPU's vectors, a warp's lanes).
+  bool lanes = false;
+  /// A warp per row on the GPU (else a thread).
+  bool warps = false;
+
+  /// "warp per row", and how many in all when there are few rows.
+  std::string gpu() const;
+  /// "thread per row, 32-lane vectors" or "..., element by element".
+  std::string cpu() const;
+};
+
 struct KernelReport {
   std::string name;
   std::vector<std::string> ops;
@@ -61,6 +77,8 @@ struct KernelReport {
   SizeExpr elements;
   SizeExpr bytesRead;
   SizeExpr bytesWritten;
+  /// For a kernel with reductions.
+  std::optional<RowsReport> rows;
 };
 
 struct VariantReport {

@@ -56,11 +56,6 @@ namespace {
 /// bench/sass.py keep one, and with it less code than Triton's kernels.
 constexpr int64_t kExpensiveOpCost = 10;
 
-/// The partial accumulators of a reduction over a row on the cpu target
-/// (RowKernelBuilder), whatever the host's vectors and element types: 32
-/// f32 lanes are two AVX-512 registers or four AVX2 ones, and 32 is a
-/// warp's width.
-constexpr int64_t kReductionLanes = 32;
 constexpr int64_t kTwoVectorBudget = 88;
 
 /// How a launch covers the flattened iteration space: thread `t` of block
@@ -735,34 +730,16 @@ public:
     DenseMap<Value, std::pair<unsigned, unsigned>> lazy;
   };
 
-  RowKernelBuilder(ArrayRef<linalg::GenericOp> members,
-                   ArrayRef<utils::IteratorType> iterators,
+  /// With `vectors`, rows that `form` reads in lanes are read in vectors
+  /// of kReductionLanes (the cpu target).
+  RowKernelBuilder(ArrayRef<linalg::GenericOp> members, const RowForm &form,
                    ArrayRef<Value> sizes,
                    const DenseMap<Operation *, Value> &fills,
-                   function_ref<bool(OpOperand &)> isLiveOut, int64_t lanes,
+                   function_ref<bool(OpOperand &)> isLiveOut, bool vectors,
                    OpBuilder &b, Location loc)
       : members(members), sizes(sizes), fills(fills), isLiveOut(isLiveOut),
-        b(b), loc(loc) {
-    for (auto [d, iterator] : llvm::enumerate(iterators))
-      (iterator == utils::IteratorType::reduction ? reduced : kept)
-          .push_back(d);
-    this->lanes = lanes > 1 && vectorizable() ? lanes : 1;
-  }
-
-  /// Whether a warp can own each row (the GPU's form): the rows can be read
-  /// kReductionLanes at a time, and every accumulator has 32 bits (what a
-  /// warp shuffle moves).
-  bool fitsWarps() {
-    if (!vectorizable())
-      return false;
-    return llvm::all_of(members, [](linalg::GenericOp op) {
-      return op.getNumReductionLoops() == 0 ||
-             llvm::all_of(op.getDpsInits(), [](Value init) {
-               Type element = getElementTypeOrSelf(init.getType());
-               return element.getIntOrFloatBitWidth() == 32;
-             });
-    });
-  }
+        b(b), loc(loc), lanes(vectors && form.lanes ? kReductionLanes : 1),
+        kept(form.kept), reduced(form.reduced) {}
 
   /// Makes the kernel's rows a warp's each: lane `lane` (below
   /// kReductionLanes) of the warp reads elements lane, lane + 32, ... of the
@@ -828,47 +805,6 @@ private:
       return llvm::all_of(reduced,
                           [&](int64_t d) { return type.getDimSize(d) == 1; });
     });
-  }
-
-  /// The op that combines a reduction's accumulator with an element: the
-  /// yielded value, computed from the accumulator by one of the
-  /// associative ops that fuse's reductions use.
-  static Operation *combiner(linalg::GenericOp op) {
-    if (op.getNumDpsInits() != 1)
-      return nullptr;
-    Block &body = op.getRegion().front();
-    Value yielded = body.getTerminator()->getOperand(0);
-    Operation *def = yielded.getDefiningOp();
-    if (!def || !combinerIdentity(def->getName(), yielded.getType()))
-      return nullptr;
-    Value acc = body.getArguments().back();
-    return def->getOperand(0) == acc || def->getOperand(1) == acc ? def
-                                                                  : nullptr;
-  }
-
-  /// Whether the rows can be read `lanes` at a time: one reduced dimension,
-  /// the innermost; every access along it contiguous or the same for the
-  /// whole row; every reduction a known combination. (What the generics
-  /// around a reduction are must not decide it: the order of a sum would
-  /// differ between its fused and eager kernels.)
-  bool vectorizable() {
-    int64_t innermost = kept.size() + reduced.size() - 1;
-    if (reduced.size() != 1 || reduced.front() != innermost)
-      return false;
-    for (linalg::GenericOp op : members) {
-      if (op.getNumReductionLoops() > 0 && !combiner(op))
-        return false;
-      if (op.getNumLoops() != static_cast<unsigned>(innermost + 1))
-        continue;
-      for (OpOperand &operand : op->getOpOperands()) {
-        AffineMap map = op.getMatchingIndexingMap(&operand);
-        for (auto [k, expr] : llvm::enumerate(map.getResults()))
-          if (auto dim = dyn_cast<AffineDimExpr>(expr))
-            if (dim.getPosition() == innermost && k + 1 != map.getNumResults())
-              return false;
-      }
-    }
-    return true;
   }
 
   /// `combine` (a reduction's combiner) applied to `lhs` and `rhs`.
@@ -1179,7 +1115,7 @@ private:
       // Every lane starts from the identity; the initial value joins the
       // combined lanes at the end (the same bits when it is the identity,
       // as a fill from convert-fuse-to-linalg is).
-      Operation *combine = combiner(op);
+      Operation *combine = reductionCombiner(op);
       Value partial = accumulate(k, point, identityOf(combine), lane, nullptr,
                                  1, kReductionLanes)
                           .front();
@@ -1201,7 +1137,7 @@ private:
       // then the rest of the row as one masked vector (the lanes past the
       // row keep their value), then the lanes pairwise, then the initial
       // value (as the warp's).
-      Operation *combine = combiner(op);
+      Operation *combine = reductionCombiner(op);
       Value end = vectorEnd();
       SmallVector<Value> partial = accumulate(
           k, point, widen(identityOf(combine), lanes), zero(), end, lanes);
@@ -1544,11 +1480,10 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
 
     // A CPU thread reads its row in vectors. On the GPU a warp owns each
     // row when it can, else a thread.
-    int64_t lanes = cpuThreads ? kReductionLanes : 1;
-    RowKernelBuilder builder(members, iterators, sizes, fills, isLiveOut, lanes,
+    RowForm form = *rowFormOf(members, blockSize);
+    RowKernelBuilder builder(members, form, sizes, fills, isLiveOut, cpuThreads,
                              b, loc);
-    bool warps =
-        !cpuThreads && blockSize % kReductionLanes == 0 && builder.fitsWarps();
+    bool warps = !cpuThreads && form.warps;
     Value threads = points;
     if (warps)
       threads = arith::MulIOp::create(

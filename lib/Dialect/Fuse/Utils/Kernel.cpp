@@ -99,6 +99,56 @@ TypedAttr fuse::combinerIdentity(OperationName combiner, Type type) {
   return {};
 }
 
+Operation *fuse::reductionCombiner(linalg::GenericOp op) {
+  if (op.getNumDpsInits() != 1)
+    return nullptr;
+  Block &body = op.getRegion().front();
+  Value yielded = body.getTerminator()->getOperand(0);
+  Operation *def = yielded.getDefiningOp();
+  if (!def || !combinerIdentity(def->getName(), yielded.getType()))
+    return nullptr;
+  Value acc = body.getArguments().back();
+  return def->getOperand(0) == acc || def->getOperand(1) == acc ? def : nullptr;
+}
+
+std::optional<fuse::RowForm>
+fuse::rowFormOf(ArrayRef<linalg::GenericOp> members, int64_t blockSize) {
+  auto reduction = llvm::find_if(members, [](linalg::GenericOp op) {
+    return op.getNumReductionLoops() > 0;
+  });
+  if (reduction == members.end())
+    return std::nullopt;
+  RowForm form;
+  for (auto [d, iterator] :
+       llvm::enumerate(linalg::GenericOp(*reduction).getIteratorTypesArray()))
+    (iterator == utils::IteratorType::reduction ? form.reduced : form.kept)
+        .push_back(d);
+  int64_t innermost = form.kept.size() + form.reduced.size() - 1;
+  form.lanes = form.reduced.size() == 1 && form.reduced.front() == innermost;
+  for (linalg::GenericOp op : members) {
+    if (op.getNumReductionLoops() > 0 && !reductionCombiner(op))
+      form.lanes = false;
+    if (op.getNumLoops() != static_cast<unsigned>(innermost + 1))
+      continue;
+    for (OpOperand &operand : op->getOpOperands()) {
+      AffineMap map = op.getMatchingIndexingMap(&operand);
+      for (auto [k, expr] : llvm::enumerate(map.getResults()))
+        if (auto dim = dyn_cast<AffineDimExpr>(expr))
+          if (dim.getPosition() == innermost && k + 1 != map.getNumResults())
+            form.lanes = false;
+    }
+  }
+  form.warps = form.lanes && blockSize % kReductionLanes == 0 &&
+               llvm::all_of(members, [](linalg::GenericOp op) {
+                 return op.getNumReductionLoops() == 0 ||
+                        llvm::all_of(op.getDpsInits(), [](Value init) {
+                          return getElementTypeOrSelf(init.getType())
+                                     .getIntOrFloatBitWidth() == 32;
+                        });
+               });
+  return form;
+}
+
 void fuse::emitUnfusedRemark(Location consumer, Location producer,
                              StringRef message) {
   mlir::emitRemark(consumer, message).attachNote(producer)

@@ -58,6 +58,42 @@ std::string describeOps(mlir::linalg::GenericOp op);
 /// other op.
 mlir::TypedAttr combinerIdentity(mlir::OperationName combiner, mlir::Type type);
 
+/// The lanes that take a row of a kernel with reductions apart, whatever
+/// the host's vectors and the element types: a GPU warp's threads, or the
+/// CPU target's partial accumulators (32 f32 lanes are two AVX-512
+/// registers or four AVX2 ones). Lane i takes elements i, i + 32, ... of
+/// the row; the lanes are combined pairwise, 16 apart, then 8, ...
+inline constexpr int64_t kReductionLanes = 32;
+
+/// The op of a reduction generic (one output) that combines its
+/// accumulator with an element: the yielded value, one of the ops that
+/// combinerIdentity knows, applied to the accumulator; null otherwise.
+mlir::Operation *reductionCombiner(mlir::linalg::GenericOp op);
+
+/// How fuse-map-to-gpu takes the rows of a kernel with reductions; the
+/// report says it. A row is the kernel's reduced loops at one point of its
+/// kept ones.
+struct RowForm {
+  /// The kernel's loops (those of its reductions), outermost first.
+  llvm::SmallVector<int64_t> kept, reduced;
+  /// The rows are read kReductionLanes at a time (CPU vectors, GPU warp
+  /// lanes): one reduced loop, the innermost; every access along it
+  /// contiguous or the same for the whole row; every reduction a known
+  /// combination. Else one element at a time. What the generics around a
+  /// reduction are never decides it: the order of a sum would differ
+  /// between its fused and eager kernels.
+  bool lanes = false;
+  /// On the GPU, a warp owns each row (else a thread): lanes, every
+  /// accumulator of 32 bits (what a shuffle moves), and blocks of whole
+  /// warps.
+  bool warps = false;
+};
+
+/// The RowForm of the kernel of `members` (in program order) launched in
+/// blocks of `blockSize` threads; nullopt when no member is a reduction.
+std::optional<RowForm>
+rowFormOf(llvm::ArrayRef<mlir::linalg::GenericOp> members, int64_t blockSize);
+
 /// A fusion pass's remark about a producer/consumer pair it left apart:
 /// `message` at `consumer`, and a note "producer is here" at `producer`.
 void emitUnfusedRemark(mlir::Location consumer, mlir::Location producer,
