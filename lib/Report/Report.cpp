@@ -291,13 +291,10 @@ FailureOr<VariantReport> countKernels(func::FuncOp func, Symbols &symbols,
   for (ArrayRef<linalg::GenericOp> members : kernels) {
     linalg::GenericOp front = members.front();
     StringAttr name = kernelAttr.getAttr(front);
-    KernelReport kernel;
-    kernel.name = name.getValue().str();
-    // Each member's loops; the kernel's elements are those of its widest
+    // Each member's loops; a kernel's elements are those of its widest
     // member (a reduction's or an elementwise generic's over the whole
     // space, not a mean's division over the rows).
     DenseMap<Operation *, SmallVector<SizeExpr>> loops;
-    std::set<unsigned> positions;
     linalg::GenericOp widest = front;
     for (linalg::GenericOp op : members) {
       FailureOr<SmallVector<SizeExpr>> sizes = loopSizes(op, symbols);
@@ -308,29 +305,7 @@ FailureOr<VariantReport> countKernels(func::FuncOp func, Symbols &symbols,
       loops[op] = std::move(*sizes);
       if (op.getNumLoops() > widest.getNumLoops())
         widest = op;
-      for (unsigned position : tags.positions(op.getLoc()))
-        positions.insert(position);
-      if (ArrayAttr ops = FuseDialect::OpsAttrHelper(ctx).getAttr(op))
-        for (Attribute opName : ops)
-          kernel.ops.push_back(cast<StringAttr>(opName).getValue().str());
     }
-    kernel.opPositions.assign(positions.begin(), positions.end());
-    if (std::optional<RowForm> form = rowFormOf(members, blockSize)) {
-      linalg::GenericOp reduction =
-          *llvm::find_if(members, [](linalg::GenericOp op) {
-            return op.getNumReductionLoops() > 0;
-          });
-      RowsReport rows{SizeExpr::constant(1), SizeExpr::constant(1), form->lanes,
-                      form->warps};
-      for (int64_t d : form->kept)
-        rows.count = rows.count * loops[reduction][d];
-      for (int64_t d : form->reduced)
-        rows.length = rows.length * loops[reduction][d];
-      kernel.rows = rows;
-    }
-    kernel.elements = SizeExpr::constant(1);
-    for (const SizeExpr &loop : loops[widest])
-      kernel.elements = kernel.elements * loop;
     auto isLiveOut = [&](OpOperand &init) {
       auto op = cast<linalg::GenericOp>(init.getOwner());
       return llvm::any_of(
@@ -340,22 +315,118 @@ FailureOr<VariantReport> countKernels(func::FuncOp func, Symbols &symbols,
             });
           });
     };
-    for (OpOperand *operand : trafficOperands(members, isLiveOut)) {
-      // The elements of the loops the operand's map spans (all of them for
-      // an output, the kept ones for a reduction's).
+    // The ops of `named` in program order; the positions of `placed`.
+    auto describe = [&](KernelReport &kernel, ArrayRef<linalg::GenericOp> named,
+                        ArrayRef<linalg::GenericOp> placed) {
+      std::set<unsigned> positions;
+      for (linalg::GenericOp op : placed)
+        for (unsigned position : tags.positions(op.getLoc()))
+          positions.insert(position);
+      kernel.opPositions.assign(positions.begin(), positions.end());
+      for (linalg::GenericOp op : named)
+        if (ArrayAttr ops = FuseDialect::OpsAttrHelper(ctx).getAttr(op))
+          for (Attribute opName : ops)
+            kernel.ops.push_back(cast<StringAttr>(opName).getValue().str());
+    };
+    // The bytes of `operand` (of a member): the elements of the loops its
+    // map spans (all of them for an output, the kept ones for a
+    // reduction's), each buffer in full.
+    auto bytesOf = [&](OpOperand *operand) {
       auto op = cast<linalg::GenericOp>(operand->getOwner());
       SizeExpr elements = SizeExpr::constant(1);
       for (AffineExpr expr : op.getMatchingIndexingMap(operand).getResults())
         if (auto d = dyn_cast<AffineDimExpr>(expr))
           elements = elements * loops[op][d.getPosition()];
-      SizeExpr bytes =
-          elements * SizeExpr::constant(storageBytes(operand->get().getType()));
-      if (op.isDpsInput(operand))
-        kernel.bytesRead = kernel.bytesRead + bytes;
-      else
-        kernel.bytesWritten = kernel.bytesWritten + bytes;
+      return elements *
+             SizeExpr::constant(storageBytes(operand->get().getType()));
+    };
+    SmallVector<OpOperand *> traffic = trafficOperands(members, isLiveOut);
+    std::optional<RowForm> form = rowFormOf(members, blockSize, isLiveOut);
+    std::optional<RowsReport> rows;
+    linalg::GenericOp reduction;
+    if (form) {
+      reduction = *llvm::find_if(members, [](linalg::GenericOp op) {
+        return op.getNumReductionLoops() > 0;
+      });
+      rows = RowsReport{SizeExpr::constant(1), SizeExpr::constant(1),
+                        form->lanes, form->warps};
+      rows->inPieces = form->pieces && !form->split;
+      for (int64_t d : form->kept)
+        rows->count = rows->count * loops[reduction][d];
+      for (int64_t d : form->reduced)
+        rows->length = rows->length * loops[reduction][d];
     }
-    report.kernels.push_back(std::move(kernel));
+    if (!form || !form->split) {
+      KernelReport kernel;
+      kernel.name = name.getValue().str();
+      describe(kernel, members, members);
+      kernel.rows = rows;
+      kernel.elements = SizeExpr::constant(1);
+      for (const SizeExpr &loop : loops[widest])
+        kernel.elements = kernel.elements * loop;
+      for (OpOperand *operand : traffic) {
+        if (cast<linalg::GenericOp>(operand->getOwner()).isDpsInput(operand))
+          kernel.bytesRead = kernel.bytesRead + bytesOf(operand);
+        else
+          kernel.bytesWritten = kernel.bytesWritten + bytesOf(operand);
+      }
+      report.kernels.push_back(std::move(kernel));
+      continue;
+    }
+
+    // Split (RowForm::split): the members over the whole space and the
+    // reductions' partial values, then those values, the members over the
+    // rows and the outputs.
+    SmallVector<linalg::GenericOp> overWhole, overRows, reductions;
+    for (linalg::GenericOp op : members) {
+      bool whole =
+          op.getNumLoops() ==
+              static_cast<unsigned>(form->kept.size() + form->reduced.size()) &&
+          !keepsRows(op, form->reduced);
+      if (op.getNumReductionLoops() > 0)
+        reductions.push_back(op);
+      else
+        (whole ? overWhole : overRows).push_back(op);
+    }
+    SizeExpr partialBytes;
+    for (linalg::GenericOp op : reductions)
+      partialBytes = partialBytes +
+                     rows->count * SizeExpr::constant(kRowPieces) *
+                         SizeExpr::constant(
+                             storageBytes(op.getDpsInits().front().getType()));
+    KernelReport pieces;
+    pieces.name = name.getValue().str() + "_pieces";
+    SmallVector<linalg::GenericOp> firstNamed;
+    for (linalg::GenericOp op : members)
+      if (!llvm::is_contained(overRows, op))
+        firstNamed.push_back(op);
+    describe(pieces, firstNamed, overWhole);
+    pieces.elements = rows->count * rows->length;
+    pieces.rows = *rows;
+    pieces.rows->pieces = true;
+    pieces.bytesWritten = partialBytes;
+    KernelReport finish;
+    finish.name = name.getValue().str();
+    SmallVector<linalg::GenericOp> secondNamed;
+    for (linalg::GenericOp op : members)
+      if (!llvm::is_contained(overWhole, op))
+        secondNamed.push_back(op);
+    describe(finish, secondNamed, secondNamed);
+    finish.elements = rows->count * SizeExpr::constant(kRowPieces);
+    finish.rows = RowsReport{rows->count, SizeExpr::constant(kRowPieces), true,
+                             form->warps};
+    finish.bytesRead = partialBytes;
+    for (OpOperand *operand : traffic) {
+      auto op = cast<linalg::GenericOp>(operand->getOwner());
+      if (!op.isDpsInput(operand))
+        finish.bytesWritten = finish.bytesWritten + bytesOf(operand);
+      else if (llvm::is_contained(overRows, op))
+        finish.bytesRead = finish.bytesRead + bytesOf(operand);
+      else
+        pieces.bytesRead = pieces.bytesRead + bytesOf(operand);
+    }
+    report.kernels.push_back(std::move(pieces));
+    report.kernels.push_back(std::move(finish));
   }
   return report;
 }
@@ -508,7 +579,12 @@ std::string fuse::summarize(const KernelReport &kernel,
 }
 
 std::string fuse::RowsReport::gpu() const {
+  if (pieces)
+    return std::string(warps ? "warp" : "thread") + " per piece, " +
+           std::to_string(kRowPieces) + " pieces per row";
   std::string text = warps ? "warp per row" : "thread per row";
+  if (inPieces)
+    text += " in " + std::to_string(kRowPieces) + " pieces";
   // Fewer rows than an H100's or H200's 132 SMs leave SMs without work.
   std::optional<int64_t> rows = count.asConstant();
   if (rows && *rows < 132)
@@ -517,9 +593,15 @@ std::string fuse::RowsReport::gpu() const {
 }
 
 std::string fuse::RowsReport::cpu() const {
-  return lanes ? "thread per row, " + std::to_string(kReductionLanes) +
-                     "-lane vectors"
-               : "thread per row, element by element";
+  if (pieces)
+    return "thread per piece, " + std::to_string(kReductionLanes) +
+           "-lane vectors";
+  std::string text = "thread per row";
+  if (inPieces)
+    text += " in " + std::to_string(kRowPieces) + " pieces";
+  return text + (lanes
+                     ? ", " + std::to_string(kReductionLanes) + "-lane vectors"
+                     : ", element by element");
 }
 
 std::string fuse::describeSizes(const FunctionReport &report) {

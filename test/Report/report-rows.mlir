@@ -7,7 +7,8 @@
 // per row on the GPU when the row is one innermost dimension read in 32
 // lanes and every accumulator has 32 bits; else a thread per row. The CPU
 // reads such rows in 32-lane vectors. A constant number of rows below 132
-// (the SMs of an H100 or H200) says how few warps or threads that is.
+// (the SMs of an H100 or H200) says how few warps or threads that is, and
+// such rows read in lanes are reduced in 4096 pieces.
 
 // CHECK-LABEL: @softmax  N = argument 0 dimension 0, M = argument 0 dimension 1
 // CHECK:         kernel with reductions                     rows  length  GPU           CPU
@@ -31,18 +32,26 @@ func.func @softmax(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
   return %y : tensor<?x?xf32>
 }
 
-// A full reduction of a vector is one row: one warp on the GPU. An f64 sum
-// has 64-bit accumulators (a thread per row), a sum over two dimensions is
-// read element by element, and so is one over the leading dimension (each
-// of the 4 columns a row), as is an f16 sum over a middle dimension.
+// A full reduction of a vector is one row, split (RowForm::split): a first
+// kernel gives each of 4096 pieces of the row a warp and writes 4096 f32
+// partial sums (16384 bytes), a second reduces them as a row of 4096. An
+// f64 sum has 64-bit accumulators (a thread per row), a sum over two
+// dimensions is read element by element, and so is one over the leading
+// dimension (each of the 4 columns a row), as is an f16 sum over a middle
+// dimension.
 // CHECK-LABEL: @forms  N = {{.*}}
-// CHECK:         kernel with reductions  rows  length  GPU                                CPU
-// CHECK-NEXT:    reduce_sum_1            1     N       warp per row (1 warp in all)       thread per row, 32-lane vectors
-// CHECK-NEXT:    reduce_sum_2            M     K       thread per row                     thread per row, 32-lane vectors
-// CHECK-NEXT:    reduce_sum_3            1     M*K     thread per row (1 thread in all)   thread per row, element by element
-// CHECK-NEXT:    reduce_max_4            4     L       thread per row (4 threads in all)  thread per row, element by element
-// CHECK-NEXT:    reduce_sum_5            P*R   Q       thread per row                     thread per row, element by element
-// CHECK-NEXT:  eager: 5 kernels, {{.*}}
+// CHECK-NEXT:    fused: 6 kernels, {{.*}}
+// CHECK-NEXT:      kernel               ops         elements  read     written
+// CHECK-NEXT:      reduce_sum_1_pieces  reduce_sum  N         4*N      16384
+// CHECK-NEXT:      reduce_sum_1         reduce_sum  4096      16384    4
+// CHECK:         kernel with reductions  rows  length  GPU                                  CPU
+// CHECK-NEXT:    reduce_sum_1_pieces     1     N       warp per piece, 4096 pieces per row  thread per piece, 32-lane vectors
+// CHECK-NEXT:    reduce_sum_1            1     4096    warp per row (1 warp in all)         thread per row, 32-lane vectors
+// CHECK-NEXT:    reduce_sum_2            M     K       thread per row                       thread per row, 32-lane vectors
+// CHECK-NEXT:    reduce_sum_3            1     M*K     thread per row (1 thread in all)     thread per row, element by element
+// CHECK-NEXT:    reduce_max_4            4     L       thread per row (4 threads in all)    thread per row, element by element
+// CHECK-NEXT:    reduce_sum_5            P*R   Q       thread per row                       thread per row, element by element
+// CHECK-NEXT:  eager: 6 kernels, {{.*}}
 func.func @forms(%x: tensor<?xf32>, %y: tensor<?x?xf64>, %z: tensor<?x4xf32>, %w: tensor<?x?x?xf16>)
     -> (tensor<f32>, tensor<?xf64>, tensor<f64>, tensor<4xf32>, tensor<?x?xf16>) {
   %s = fuse.reduce_sum %x {dims = array<i64: 0>} : tensor<?xf32> -> tensor<f32>
@@ -51,4 +60,44 @@ func.func @forms(%x: tensor<?xf32>, %y: tensor<?x?xf64>, %z: tensor<?x4xf32>, %w
   %u = fuse.reduce_max %z {dims = array<i64: 0>} : tensor<?x4xf32> -> tensor<4xf32>
   %v = fuse.reduce_sum %w {dims = array<i64: 1>} : tensor<?x?x?xf16> -> tensor<?x?xf16>
   return %s, %r, %t, %u, %v : tensor<f32>, tensor<?xf64>, tensor<f64>, tensor<4xf32>, tensor<?x?xf16>
+}
+
+// Split with a prologue and an epilogue: the square is computed in the
+// first kernel (x read once, 12*N bytes; 3 x 4096 partial sums written,
+// 49152), the second reads the partial sums and writes the 3 sums (12). An
+// f16 mean accumulates in f32 (4096 x 4 bytes of partial sums); its
+// division and rounding to f16 run in the second kernel, which writes 2
+// bytes. Eager, the square is a kernel of its own and the sum is split
+// the same way (the same bits).
+// CHECK-LABEL: @split  N = argument 0 dimension 1, M = argument 1 dimension 0
+// CHECK-NEXT:    fused: 4 kernels, 12*N + 2*M + 131086 bytes (read 12*N + 2*M + 65536, written 65550)
+// CHECK-NEXT:      kernel                         ops             elements  read   written
+// CHECK-NEXT:      fused_mul_reduce_sum_6_pieces  mul reduce_sum  3*N       12*N   49152
+// CHECK-NEXT:      fused_mul_reduce_sum_6         reduce_sum      12288     49152  12
+// CHECK-NEXT:      reduce_mean_7_pieces           reduce_mean     M         2*M    16384
+// CHECK-NEXT:      reduce_mean_7                  reduce_mean     4096      16384  2
+// CHECK-NEXT:      kernel with reductions         rows  length  GPU                                  CPU
+// CHECK-NEXT:      fused_mul_reduce_sum_6_pieces  3     N       warp per piece, 4096 pieces per row  thread per piece, 32-lane vectors
+// CHECK-NEXT:      fused_mul_reduce_sum_6         3     4096    warp per row (3 warps in all)        thread per row, 32-lane vectors
+// CHECK-NEXT:      reduce_mean_7_pieces           1     M       warp per piece, 4096 pieces per row  thread per piece, 32-lane vectors
+// CHECK-NEXT:      reduce_mean_7                  1     4096    warp per row (1 warp in all)         thread per row, 32-lane vectors
+// CHECK-NEXT:    eager: 5 kernels, 36*N + 2*M + 131086 bytes (read 24*N + 2*M + 65536, written 12*N + 65550)
+func.func @split(%x: tensor<3x?xf32>, %v: tensor<?xf16>) -> (tensor<3xf32>, tensor<f16>) {
+  %sq = fuse.mul %x, %x : tensor<3x?xf32>, tensor<3x?xf32> -> tensor<3x?xf32>
+  %s = fuse.reduce_sum %sq {dims = array<i64: 1>} : tensor<3x?xf32> -> tensor<3xf32>
+  %m = fuse.reduce_mean %v {dims = array<i64: 0>} : tensor<?xf16> -> tensor<f16>
+  return %s, %m : tensor<3xf32>, tensor<f16>
+}
+
+// A member over the whole space reads the sum: one kernel, each row still
+// reduced in 4096 pieces (the order of the eager, split sum), by one warp.
+// CHECK-LABEL: @pieces  N = argument 0 dimension 1
+// CHECK-NEXT:    fused: 1 kernel, 24*N + 12 bytes (read 12*N, written 12*N + 12)
+// CHECK:           kernel with reductions  rows  length  GPU                                           CPU
+// CHECK-NEXT:      fused_reduce_sum_div_8  3     N       warp per row in 4096 pieces (3 warps in all)  thread per row in 4096 pieces, 32-lane vectors
+// CHECK-NEXT:    eager: 3 kernels, 36*N + 98328 bytes (read 24*N + 49164, written 12*N + 49164)
+func.func @pieces(%x: tensor<3x?xf32>) -> (tensor<3x?xf32>, tensor<3x1xf32>) {
+  %s = fuse.reduce_sum %x {dims = array<i64: 1>} : tensor<3x?xf32> -> tensor<3x1xf32>
+  %y = fuse.div %x, %s : tensor<3x?xf32>, tensor<3x1xf32> -> tensor<3x?xf32>
+  return %y, %s : tensor<3x?xf32>, tensor<3x1xf32>
 }

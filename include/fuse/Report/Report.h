@@ -61,6 +61,11 @@ struct RowsReport {
   bool lanes = false;
   /// A warp per row on the GPU (else a thread).
   bool warps = false;
+  /// The first launch of a split kernel (RowForm::split): a warp (or
+  /// thread) per piece of a row.
+  bool pieces = false;
+  /// Rows reduced in pieces in one launch (RowForm::pieces, not split).
+  bool inPieces = false;
 
   /// "warp per row", and how many in all when there are few rows.
   std::string gpu() const;

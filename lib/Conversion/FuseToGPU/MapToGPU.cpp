@@ -739,13 +739,25 @@ public:
                    OpBuilder &b, Location loc)
       : members(members), sizes(sizes), fills(fills), isLiveOut(isLiveOut),
         b(b), loc(loc), lanes(vectors && form.lanes ? kReductionLanes : 1),
-        kept(form.kept), reduced(form.reduced) {}
+        pieceOrder(form.pieces), kept(form.kept), reduced(form.reduced) {}
 
   /// Makes the kernel's rows a warp's each: lane `lane` (below
   /// kReductionLanes) of the warp reads elements lane, lane + 32, ... of the
   /// row, and the warp combines its lanes with shuffles in the cpu target's
   /// order (lane i with lane i + 16, then + 8, ...).
   void useWarp(Value lane) { this->lane = lane; }
+
+  /// Makes the thread reduce the part [lower, upper) of its row alone,
+  /// from the identity, and store the value of member `k` (a reduction) in
+  /// `partials[k]` at (point, `piece`): the first launch of a split kernel
+  /// (RowForm::split). Members over the rows are the second launch's.
+  void usePiece(Value lower, Value upper, Value piece,
+                DenseMap<unsigned, Value> partials) {
+    rowLower = lower;
+    rowUpper = upper;
+    this->piece = piece;
+    this->partials = std::move(partials);
+  }
 
   /// Emits the code of global thread `thread` (an index below the number of
   /// points of P).
@@ -766,11 +778,14 @@ public:
     for (auto [k, member] : llvm::enumerate(members)) {
       linalg::GenericOp op = member;
       states.push_back(state);
+      bool overRow = op.getNumLoops() > kept.size() && !keepsRows(op, reduced);
       if (op.getNumReductionLoops() > 0)
         emitReduction(k, point, state);
+      else if (piece && !overRow)
+        continue;
       else if (op.getNumLoops() == kept.size())
         emitOverPoint(k, point, state);
-      else if (keepsRows(op))
+      else if (keepsRows(op, reduced))
         emitOverPoint(
             k, merge(point, SmallVector<Value>(reduced.size(), zero())), state);
       else
@@ -796,16 +811,6 @@ public:
 
 private:
   using Cache = DenseMap<unsigned, SmallVector<Value>>;
-
-  /// Whether `op` (over the whole space's loops) computes values of the
-  /// rows with the reduced dimensions kept: its outputs have size 1 there.
-  bool keepsRows(linalg::GenericOp op) {
-    return llvm::all_of(op.getDpsInits(), [&](Value init) {
-      auto type = cast<MemRefType>(init.getType());
-      return llvm::all_of(reduced,
-                          [&](int64_t d) { return type.getDimSize(d) == 1; });
-    });
-  }
 
   /// `combine` (a reduction's combiner) applied to `lhs` and `rhs`.
   Value combineWith(Operation *combine, Value lhs, Value rhs) {
@@ -1016,25 +1021,36 @@ private:
     return SmallVector<Value>(loops.front().getResults());
   }
 
-  /// The start of the elements past the last whole vector of the row.
-  Value vectorEnd() {
-    Value size = sizes[reduced.back()];
+  /// The start of the elements past the last whole vector of the row
+  /// part [lower, upper) (the whole row when null).
+  Value vectorEnd(Value lower = nullptr, Value upper = nullptr) {
+    Value size = upper ? upper : sizes[reduced.back()];
+    Value length = lower ? arith::SubIOp::create(b, loc, size, lower) : size;
     Value width = arith::ConstantIndexOp::create(b, loc, lanes);
     return arith::SubIOp::create(b, loc, size,
-                                 arith::RemUIOp::create(b, loc, size, width));
+                                 arith::RemUIOp::create(b, loc, length, width));
   }
 
   /// Stores a value of the row (the same in every lane of a warp): from
   /// lane 0 alone.
   void storeOnce(Value value, OpOperand &init, ArrayRef<Value> at) {
-    if (!lane)
-      return store(value, init, at);
+    auto op = cast<linalg::GenericOp>(init.getOwner());
+    storeOnce(value, init.get(),
+              indicesOf(op.getMatchingIndexingMap(&init), at));
+  }
+
+  /// Stores scalar `value` in `buffer` at `indices`, from lane 0 alone in a
+  /// warp.
+  void storeOnce(Value value, Value buffer, ArrayRef<Value> indices) {
     OpBuilder::InsertionGuard guard(b);
-    auto first = scf::IfOp::create(
-        b, loc,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, zero()));
-    b.setInsertionPointToStart(&first.getThenRegion().front());
-    store(value, init, at);
+    if (lane) {
+      auto first = scf::IfOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
+                                zero()));
+      b.setInsertionPointToStart(&first.getThenRegion().front());
+    }
+    memref::StoreOp::create(b, loc, value, buffer, indices);
   }
 
   void store(Value value, OpOperand &init, ArrayRef<Value> at) {
@@ -1093,12 +1109,93 @@ private:
     return closeLoops(loops, runBody(op, args, width));
   }
 
+  /// Lanes of a warp combined: lane i with lane i + 16, i + 8, ... (lane 0
+  /// ends with the value), which every lane then gets from lane 0.
+  Value combineWarp(Operation *combine, Value partial) {
+    for (int64_t offset = kReductionLanes / 2; offset >= 1; offset /= 2)
+      partial = combineWith(combine, partial,
+                            gpu::ShuffleOp::create(b, loc, partial, offset,
+                                                   kReductionLanes,
+                                                   gpu::ShuffleMode::DOWN)
+                                .getShuffleResult());
+    return gpu::ShuffleOp::create(b, loc, partial, 0, kReductionLanes,
+                                  gpu::ShuffleMode::IDX)
+        .getShuffleResult();
+  }
+
+  /// The lanes of vector `acc` combined pairwise, lanes / 2 apart, then
+  /// lanes / 4, ... (the warp's order).
+  Value combineVector(Operation *combine, Value acc) {
+    for (int64_t half = lanes / 2; half >= 1; half /= 2)
+      acc = combineWith(
+          combine,
+          vector::ShuffleOp::create(
+              b, loc, acc, acc, llvm::to_vector(llvm::seq<int64_t>(0, half))),
+          vector::ShuffleOp::create(
+              b, loc, acc, acc,
+              llvm::to_vector(llvm::seq<int64_t>(half, 2 * half))));
+    return vector::ExtractOp::create(b, loc, acc, 0);
+  }
+
+  /// Reduction `k` over the part [lower, upper) of the row at `point` (the
+  /// whole row when null), from the identity: in a warp's lanes or a
+  /// vector's kReductionLanes apart and then combined (the value in every
+  /// lane), or one element after the other.
+  Value reduceRange(unsigned k, ArrayRef<Value> point, Value lower,
+                    Value upper) {
+    linalg::GenericOp op = members[k];
+    Operation *combine = reductionCombiner(op);
+    if (lane) {
+      Value partial =
+          accumulate(k, point, identityOf(combine),
+                     lower ? arith::AddIOp::create(b, loc, lower, lane) : lane,
+                     upper, 1, kReductionLanes)
+              .front();
+      return combineWarp(combine, partial);
+    }
+    if (lanes == 1)
+      return accumulate(k, point, identityOf(combine), lower, upper, 1).front();
+    // Whole vectors into `lanes` partial accumulators from the identity,
+    // then the rest as one masked vector (the lanes past it keep their
+    // value), then the lanes pairwise.
+    lower = lower ? lower : zero();
+    upper = upper ? upper : sizes[reduced.back()];
+    Value end = vectorEnd(lower, upper);
+    SmallVector<Value> partial = accumulate(
+        k, point, widen(identityOf(combine), lanes), lower, end, lanes);
+    Value count = arith::SubIOp::create(b, loc, upper, end);
+    // lane < count, in arith (the cpu pipeline lowers no vector mask op).
+    auto laneType = VectorType::get({lanes}, b.getI64Type());
+    Value laneIds = arith::ConstantOp::create(
+        b, loc, laneType,
+        DenseElementsAttr::get(laneType, ArrayRef<int64_t>(llvm::to_vector(
+                                             llvm::seq<int64_t>(0, lanes)))));
+    mask = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ult, laneIds,
+        widen(arith::IndexCastUIOp::create(b, loc, b.getI64Type(), count),
+              lanes));
+    Cache cache;
+    SmallVector<Value> args;
+    SmallVector<Value> at = merge(point, {end});
+    for (OpOperand *input : op.getDpsInputOperands())
+      args.push_back(valueAt(k, *input, at, lanes, cache));
+    args.push_back(partial.front());
+    Value last = runBody(op, args, lanes).front();
+    Value acc = arith::SelectOp::create(b, loc, mask, last, partial.front());
+    mask = nullptr;
+    return combineVector(combine, acc);
+  }
+
   void emitReduction(unsigned k, ArrayRef<Value> point, State &state) {
     linalg::GenericOp op = members[k];
     OpBuilder::InsertionGuard guard(b);
     SmallVector<Value> noRow(reduced.size(), zero());
     SmallVector<Value> initial;
     for (OpOperand &init : op.getDpsInitsMutable()) {
+      if (piece) {
+        initial.push_back(identityOf(reductionCombiner(op)));
+        continue;
+      }
       Value filled = fills.lookup(op);
       initial.push_back(filled && op.getNumDpsInits() == 1
                             ? filled
@@ -1107,74 +1204,79 @@ private:
                                   indicesOf(op.getMatchingIndexingMap(&init),
                                             merge(point, noRow))));
     }
+    Operation *combine = reductionCombiner(op);
     SmallVector<Value> results;
-    if (lane) {
-      // The warp's lanes take the row kReductionLanes apart; then lane i
-      // combines with lane i + 16, i + 8, ... (lane 0 ends with the value)
-      // and gives it to every lane.
-      // Every lane starts from the identity; the initial value joins the
-      // combined lanes at the end (the same bits when it is the identity,
-      // as a fill from convert-fuse-to-linalg is).
-      Operation *combine = reductionCombiner(op);
-      Value partial = accumulate(k, point, identityOf(combine), lane, nullptr,
-                                 1, kReductionLanes)
-                          .front();
-      for (int64_t offset = kReductionLanes / 2; offset >= 1; offset /= 2)
-        partial = combineWith(combine, partial,
-                              gpu::ShuffleOp::create(b, loc, partial, offset,
-                                                     kReductionLanes,
-                                                     gpu::ShuffleMode::DOWN)
-                                  .getShuffleResult());
-      results = {combineWith(combine, initial.front(),
-                             gpu::ShuffleOp::create(b, loc, partial, 0,
-                                                    kReductionLanes,
-                                                    gpu::ShuffleMode::IDX)
-                                 .getShuffleResult())};
-    } else if (lanes == 1) {
-      results = accumulate(k, point, initial, nullptr, nullptr, 1);
+    if (!pieceOrder || piece) {
+      // The row (or the piece of it that the thread owns): a thread's
+      // accumulator starts from the initial value; lanes start from the
+      // identity, and the initial value joins the combined lanes at the end
+      // (the same bits when it is the identity, as a fill from
+      // convert-fuse-to-linalg is).
+      if (!lane && lanes == 1)
+        results = accumulate(k, point, initial, rowLower, rowUpper, 1);
+      else
+        results = {combineWith(combine, initial.front(),
+                               reduceRange(k, point, rowLower, rowUpper))};
     } else {
-      // Whole vectors into `lanes` partial accumulators from the identity,
-      // then the rest of the row as one masked vector (the lanes past the
-      // row keep their value), then the lanes pairwise, then the initial
-      // value (as the warp's).
-      Operation *combine = reductionCombiner(op);
-      Value end = vectorEnd();
-      SmallVector<Value> partial = accumulate(
-          k, point, widen(identityOf(combine), lanes), zero(), end, lanes);
-      Value count = arith::SubIOp::create(b, loc, sizes[reduced.back()], end);
-      // lane < count, in arith (the cpu pipeline lowers no vector mask op).
-      auto laneType = VectorType::get({lanes}, b.getI64Type());
-      Value laneIds = arith::ConstantOp::create(
-          b, loc, laneType,
-          DenseElementsAttr::get(laneType, ArrayRef<int64_t>(llvm::to_vector(
-                                               llvm::seq<int64_t>(0, lanes)))));
-      mask = arith::CmpIOp::create(
-          b, loc, arith::CmpIPredicate::ult, laneIds,
-          widen(arith::IndexCastUIOp::create(b, loc, b.getI64Type(), count),
-                lanes));
-      Cache cache;
-      SmallVector<Value> args;
-      SmallVector<Value> at = merge(point, {end});
-      for (OpOperand *input : op.getDpsInputOperands())
-        args.push_back(valueAt(k, *input, at, lanes, cache));
-      args.push_back(partial.front());
-      Value last = runBody(op, args, lanes).front();
-      Value acc = arith::SelectOp::create(b, loc, mask, last, partial.front());
-      mask = nullptr;
-      for (int64_t half = lanes / 2; half >= 1; half /= 2)
-        acc = combineWith(
-            combine,
-            vector::ShuffleOp::create(
-                b, loc, acc, acc, llvm::to_vector(llvm::seq<int64_t>(0, half))),
-            vector::ShuffleOp::create(
-                b, loc, acc, acc,
-                llvm::to_vector(llvm::seq<int64_t>(half, 2 * half))));
-      results = {combineWith(combine, initial.front(),
-                             vector::ExtractOp::create(b, loc, acc, 0))};
+      // The row in kRowPieces pieces (RowForm::pieces), in one launch: each
+      // piece reduced from the identity, and the pieces' values reduced as
+      // a row of kRowPieces elements (value p in lane p mod 32), the
+      // order of the split kernel's two launches.
+      Value length = sizes[reduced.back()];
+      Value pieces = arith::ConstantIndexOp::create(b, loc, kRowPieces);
+      Value pieceLength = arith::CeilDivUIOp::create(b, loc, length, pieces);
+      Value width = arith::ConstantIndexOp::create(b, loc, kReductionLanes);
+      Value identity = identityOf(combine);
+      Value start = lane        ? identity
+                    : lanes > 1 ? widen(identity, lanes)
+                                : initial.front();
+      auto loop =
+          scf::ForOp::create(b, loc, zero(), pieces, one(), ValueRange{start});
+      b.setInsertionPointToStart(loop.getBody());
+      Value p = loop.getInductionVar();
+      Value acc = loop.getRegionIterArgs().front();
+      Value lower = arith::MinUIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, p, pieceLength), length);
+      Value upper = arith::MinUIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, lower, pieceLength), length);
+      Value value = reduceRange(k, point, lower, upper);
+      Value slot = arith::RemUIOp::create(b, loc, p, width);
+      Value next;
+      if (lane) {
+        next = arith::SelectOp::create(
+            b, loc,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, slot),
+            combineWith(combine, acc, value), acc);
+      } else if (lanes > 1) {
+        OpFoldResult position = slot;
+        next = vector::InsertOp::create(
+            b, loc,
+            combineWith(combine,
+                        vector::ExtractOp::create(b, loc, acc, position),
+                        value),
+            acc, position);
+      } else {
+        next = combineWith(combine, acc, value);
+      }
+      scf::YieldOp::create(b, loc, next);
+      b.setInsertionPointAfter(loop);
+      Value reducedPieces = loop.getResult(0);
+      if (lane)
+        reducedPieces = combineWarp(combine, reducedPieces);
+      else if (lanes > 1)
+        reducedPieces = combineVector(combine, reducedPieces);
+      results = {lane || lanes > 1
+                     ? combineWith(combine, initial.front(), reducedPieces)
+                     : reducedPieces};
     }
     for (auto [init, result] : llvm::zip(op.getDpsInitsMutable(), results)) {
-      if (isLiveOut(init))
+      if (piece) {
+        SmallVector<Value> at(point);
+        at.push_back(piece);
+        storeOnce(result, partials.lookup(k), at);
+      } else if (isLiveOut(init)) {
         storeOnce(result, init, merge(point, noRow));
+      }
       define(state, init.get(), result, {});
     }
   }
@@ -1238,10 +1340,17 @@ private:
   OpBuilder &b;
   Location loc;
   int64_t lanes = 1;
+  /// Rows reduced in kRowPieces pieces (RowForm::pieces).
+  bool pieceOrder = false;
   /// The lanes of the row in range, while the last vector is computed.
   Value mask;
   /// The thread's lane in its warp, when a warp owns each row.
   Value lane;
+  /// The part of the row that the thread reduces (see usePiece); null for
+  /// the whole row.
+  Value rowLower, rowUpper;
+  Value piece;
+  DenseMap<unsigned, Value> partials;
   SmallVector<int64_t> kept, reduced;
   SmallVector<State> states;
 };
@@ -1279,11 +1388,11 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
                : StringAttr::get(&getContext(),
                                  "kernel_" + std::to_string(names.size()));
       linalg::GenericOp front = members.front();
-      if (members.size() == 1 && front.getNumReductionLoops() == 0)
+      if (members.size() == 1 && front.getNumReductionLoops() == 0) {
         mapKernel(front, kernelName, names.size());
-      else if (failed(mapRowKernel(members, kernelName, names.size())))
+        names.push_back(kernelName);
+      } else if (failed(mapRowKernel(members, kernelName, names)))
         return signalPassFailure();
-      names.push_back(kernelName);
     }
     FuseDialect::KernelsAttrHelper(&getContext())
         .setAttr(getOperation(), ArrayAttr::get(&getContext(), names));
@@ -1322,12 +1431,12 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
     return cost * width <= kTwoVectorBudget ? 2 : 1;
   }
 
-  /// Bytes the kernel reads and writes (`traffic`, from trafficOperands),
-  /// each operand's buffer in full.
-  Value bytesMoved(OpBuilder &b, Location loc, ArrayRef<OpOperand *> traffic) {
+  /// Bytes the kernel reads and writes (`traffic`: the buffers of
+  /// trafficOperands, and a split kernel's partial values), each buffer in
+  /// full.
+  Value bytesMoved(OpBuilder &b, Location loc, ArrayRef<Value> traffic) {
     Value total = arith::ConstantIntOp::create(b, loc, 0, 64);
-    for (OpOperand *opOperand : traffic) {
-      Value operand = opOperand->get();
+    for (Value operand : traffic) {
       auto type = cast<MemRefType>(operand.getType());
       Value size = arith::ConstantIndexOp::create(
           b, loc, storageBytes(type.getElementType()));
@@ -1341,13 +1450,26 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
     return total;
   }
 
+  /// Whether `op`, a member of a kernel with reductions of form `form`,
+  /// computes values over the whole space (a reduction, or a member neither
+  /// over the rows nor over the rows with the reduced dimensions kept).
+  static bool overRow(linalg::GenericOp op, const RowForm &form) {
+    return op.getNumLoops() == form.kept.size() + form.reduced.size() &&
+           !keepsRows(op, form.reduced);
+  }
+
+  static SmallVector<Value> buffersOf(ArrayRef<OpOperand *> operands) {
+    return llvm::map_to_vector(
+        operands, [](OpOperand *operand) { return operand->get(); });
+  }
+
   /// One launch of `perBlock` positions per block of `blockSize` threads
   /// over `total` positions, when there are any (a launch of 0 blocks would
   /// be an error), bracketed by the profile's calls with the bytes of
   /// `traffic`. The body is left for the caller, without its terminator.
   gpu::LaunchOp launchOver(OpBuilder &b, Location loc, Value total,
                            int64_t perBlock, StringAttr name, int64_t id,
-                           ArrayRef<OpOperand *> traffic) {
+                           ArrayRef<Value> traffic) {
     Value grid = arith::CeilDivUIOp::create(
         b, loc, total, arith::ConstantIndexOp::create(b, loc, perBlock));
     Value blockDim = arith::ConstantIndexOp::create(b, loc, blockSize);
@@ -1395,7 +1517,7 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
   /// One launch for a kernel with reductions (RowKernelBuilder): one thread
   /// per point of the kept dimensions.
   LogicalResult mapRowKernel(ArrayRef<linalg::GenericOp> members,
-                             StringAttr name, int64_t id) {
+                             StringAttr name, SmallVector<Attribute> &names) {
     auto reduction = llvm::find_if(members, [](linalg::GenericOp op) {
       return op.getNumReductionLoops() > 0;
     });
@@ -1413,14 +1535,11 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
     OpBuilder b(members.back());
     Location loc = first.getLoc();
     SmallVector<Value> sizes;
-    Value points = arith::ConstantIndexOp::create(b, loc, 1);
-    for (auto [d, iterator] : llvm::enumerate(iterators)) {
+    for (int64_t d = 0, e = iterators.size(); d < e; ++d) {
       sizes.push_back(loopSize(b, loc, first, d));
       if (!sizes.back())
         return first.emitError("kernel ")
                << name << ": no operand gives the size of loop " << d;
-      if (iterator == utils::IteratorType::parallel)
-        points = arith::MulIOp::create(b, loc, points, sizes.back());
     }
 
     // The fills of the reductions' outputs give the accumulators' initial
@@ -1470,27 +1589,147 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
                  << "kernel's last generic";
       }
     }
+    // Sizes read on the host (loopSize's memref.dim) do not keep a buffer.
     auto isLiveOut = [&](OpOperand &init) {
       if (isa<BlockArgument>(init.get()))
         return true;
       return llvm::any_of(init.get().getUsers(), [&](Operation *user) {
-        return !inKernel.contains(user);
+        return !inKernel.contains(user) && !isa<memref::DimOp>(user);
       });
     };
 
+    RowForm form = *rowFormOf(members, blockSize, isLiveOut);
+    if (!form.split) {
+      emitRowLaunch(b, loc, members, form, sizes, fills, isLiveOut, name,
+                    names);
+    } else {
+      // Split: the first launch writes a partial value per piece of each row
+      // for each reduction; then new reductions of those values (a row of
+      // kRowPieces each, from the outputs' fills) and the members over the
+      // rows are one kernel with reductions, the second launch.
+      auto pieceName =
+          StringAttr::get(&getContext(), name.getValue() + "_pieces");
+      SmallVector<linalg::GenericOp> second;
+      DenseMap<unsigned, Value> partials;
+      DenseMap<Operation *, Value> secondFills;
+      SmallVector<int64_t> shape;
+      for (int64_t d : form.kept)
+        shape.push_back(first.getStaticLoopRanges()[d]);
+      shape.push_back(kRowPieces);
+      for (auto [k, member] : llvm::enumerate(members)) {
+        linalg::GenericOp op = member;
+        if (op.getNumReductionLoops() == 0)
+          continue;
+        Type element = getElementTypeOrSelf(op.getDpsInits().front());
+        partials[k] =
+            memref::AllocOp::create(b, loc, MemRefType::get(shape, element),
+                                    b.getI64IntegerAttr(kMaxVectorAlignment));
+      }
+      emitRowLaunch(b, loc, members, form, sizes, fills, isLiveOut, pieceName,
+                    names, &partials);
+      b.setInsertionPoint(members.back());
+
+      // The second launch's members, in program order.
+      SmallVector<Value> secondSizes;
+      for (int64_t d : form.kept)
+        secondSizes.push_back(sizes[d]);
+      secondSizes.push_back(arith::ConstantIndexOp::create(b, loc, kRowPieces));
+      SmallVector<linalg::GenericOp> created;
+      for (auto [k, member] : llvm::enumerate(members)) {
+        linalg::GenericOp op = member;
+        if (op.getNumReductionLoops() == 0) {
+          if (!overRow(op, form))
+            second.push_back(op);
+          continue;
+        }
+        Operation *combine = reductionCombiner(op);
+        Value init = op.getDpsInits().front();
+        auto reduce = linalg::GenericOp::create(
+            b, loc, TypeRange{}, ValueRange{partials[k]}, ValueRange{init},
+            {b.getMultiDimIdentityMap(sizes.size()),
+             op.getMatchingIndexingMap(op.getDpsInitOperand(0))},
+            op.getIteratorTypesArray(),
+            [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+              OperationState state(nestedLoc, combine->getName());
+              state.addOperands({args[1], args[0]});
+              state.addTypes(args[1].getType());
+              state.addAttributes(combine->getAttrs());
+              linalg::YieldOp::create(nested, nestedLoc,
+                                      nested.create(state)->getResults());
+            });
+        if (Value filled = fills.lookup(op))
+          secondFills[reduce] = filled;
+        // Part of the kernel: its output is live out as the reduction's.
+        inKernel.insert(reduce);
+        created.push_back(reduce);
+        second.push_back(reduce);
+      }
+      RowForm secondForm = *rowFormOf(second, blockSize, isLiveOut);
+      secondForm.pieces = secondForm.split = false;
+      emitRowLaunch(b, loc, second, secondForm, secondSizes, secondFills,
+                    isLiveOut, name, names);
+      for (linalg::GenericOp op : llvm::reverse(created))
+        op.erase();
+    }
+    for (linalg::GenericOp op : llvm::reverse(members))
+      op.erase();
+    for (linalg::FillOp fill : absorbed)
+      fill.erase();
+    return success();
+  }
+
+  /// One launch of the kernel with reductions of `members` (see
+  /// RowKernelBuilder), named `name` (appended to `names`, whose size is
+  /// its id); with `partials`, the first launch of a split kernel, which
+  /// stores each reduction's partial values there.
+  void emitRowLaunch(OpBuilder &b, Location loc,
+                     ArrayRef<linalg::GenericOp> members, const RowForm &form,
+                     ArrayRef<Value> sizes,
+                     const DenseMap<Operation *, Value> &fills,
+                     function_ref<bool(OpOperand &)> isLiveOut, StringAttr name,
+                     SmallVector<Attribute> &names,
+                     const DenseMap<unsigned, Value> *partials = nullptr) {
+    int64_t id = names.size();
+    names.push_back(name);
+    OpBuilder::InsertionGuard guard(b);
     // A CPU thread reads its row in vectors. On the GPU a warp owns each
-    // row when it can, else a thread.
-    RowForm form = *rowFormOf(members, blockSize);
+    // row (or piece) when it can, else a thread.
     RowKernelBuilder builder(members, form, sizes, fills, isLiveOut, cpuThreads,
                              b, loc);
     bool warps = !cpuThreads && form.warps;
+    Value points = arith::ConstantIndexOp::create(b, loc, 1);
+    for (int64_t d : form.kept)
+      points = arith::MulIOp::create(b, loc, points, sizes[d]);
+    Value pieces = arith::ConstantIndexOp::create(b, loc, kRowPieces);
     Value threads = points;
+    if (partials)
+      threads = arith::MulIOp::create(b, loc, threads, pieces);
     if (warps)
       threads = arith::MulIOp::create(
-          b, loc, points,
+          b, loc, threads,
           arith::ConstantIndexOp::create(b, loc, kReductionLanes));
-    gpu::LaunchOp launch = launchOver(b, loc, threads, blockSize, name, id,
-                                      trafficOperands(members, isLiveOut));
+    SmallVector<Value> traffic;
+    Value length, pieceLength;
+    if (partials) {
+      // The members over the whole space read, the partial values written.
+      SmallVector<linalg::GenericOp> rowMembers;
+      for (linalg::GenericOp op : members)
+        if (overRow(op, form))
+          rowMembers.push_back(op);
+      traffic = buffersOf(
+          trafficOperands(rowMembers, [](OpOperand &) { return false; }));
+      for (linalg::GenericOp op : rowMembers)
+        if (op.getNumReductionLoops() > 0)
+          traffic.push_back(partials->lookup(
+              std::distance(members.begin(), llvm::find(members, op))));
+      // The length of a piece, on the host.
+      length = sizes[form.reduced.back()];
+      pieceLength = arith::CeilDivUIOp::create(b, loc, length, pieces);
+    } else {
+      traffic = buffersOf(trafficOperands(members, isLiveOut));
+    }
+    gpu::LaunchOp launch =
+        launchOver(b, loc, threads, blockSize, name, id, traffic);
     Value thread = arith::AddIOp::create(
         b, loc,
         arith::MulIOp::create(
@@ -1508,14 +1747,20 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
       row = arith::DivUIOp::create(b, loc, thread, width);
       builder.useWarp(arith::RemUIOp::create(b, loc, thread, width));
     }
+    if (partials) {
+      // Piece p of the row: [min(p * length', length), min(that + length',
+      // length)), length' = ceil(length / kRowPieces).
+      Value piece = arith::RemUIOp::create(b, loc, row, pieces);
+      row = arith::DivUIOp::create(b, loc, row, pieces);
+      Value lower = arith::MinUIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, piece, pieceLength), length);
+      Value upper = arith::MinUIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, lower, pieceLength), length);
+      builder.usePiece(lower, upper, piece, *partials);
+    }
     builder.emit(row);
     b.setInsertionPointToEnd(&launch.getBody().front());
     gpu::TerminatorOp::create(b, loc);
-    for (linalg::GenericOp op : llvm::reverse(members))
-      op.erase();
-    for (linalg::FillOp fill : absorbed)
-      fill.erase();
-    return success();
   }
 
   void mapKernel(linalg::GenericOp op, StringAttr name, int64_t id) {
@@ -1591,7 +1836,7 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
     }
 
     gpu::LaunchOp launch = launchOver(b, loc, total, layout.perBlock(), name,
-                                      id, trafficOperands(op));
+                                      id, buffersOf(trafficOperands(op)));
     b.setInsertionPointToStart(&launch.getBody().front());
     KernelBuilder(op, b, host, total, layout)
         .emit(launch.getBlockIds().x, launch.getThreadIds().x);

@@ -114,3 +114,87 @@ func.func @sum_f64(%x: tensor<?x?xf64>) -> tensor<?xf64> {
   %s = fuse.reduce_sum %x {dims = array<i64: 1>} : tensor<?x?xf64> -> tensor<?xf64>
   return %s : tensor<?xf64>
 }
+
+// A constant number of rows below 132 (here one: a full reduction) is
+// split (RowForm::split): the first launch gives each of 4096 pieces of
+// ceil(n / 4096) elements a warp (131072 threads), which reduces its piece
+// from the identity (the square computed in its loop) and stores the value
+// in a buffer of 4096; the second reduces that buffer as a row, a warp,
+// and stores the sum.
+
+// CHECK-LABEL: func @sum_squares(
+// CHECK-SAME: %[[X:.+]]: memref<?xf32>) -> memref<f32>
+// CHECK: %[[N:.+]] = memref.dim %[[X]], %c0
+// CHECK: %[[SUM:.+]] = memref.alloc() {alignment = 64 : i64} : memref<f32>
+// CHECK: %[[PIECES:.+]] = memref.alloc() {alignment = 16 : i64} : memref<4096xf32>
+// CHECK: %[[LEN:.+]] = arith.ceildivui %[[N]], %c4096
+// CHECK: gpu.launch blocks({{.*}}) in (%{{.+}} = %c512, {{.*}} function(@fused_mul_reduce_sum_{{[0-9]+}}_pieces)
+// CHECK: arith.cmpi ult, %[[THREAD:.+]], %c131072
+// CHECK: %[[WARP:.+]] = arith.divui %[[THREAD]], %c32
+// CHECK: %[[LANE:.+]] = arith.remui %[[THREAD]], %c32
+// CHECK: %[[PIECE:.+]] = arith.remui %[[WARP]], %c4096
+// CHECK: %[[START:.+]] = arith.muli %[[PIECE]], %[[LEN]]
+// CHECK: %[[LO:.+]] = arith.minui %[[START]], %[[N]]
+// CHECK: %[[END:.+]] = arith.addi %[[LO]], %[[LEN]]
+// CHECK: %[[HI:.+]] = arith.minui %[[END]], %[[N]]
+// CHECK: %[[FIRST:.+]] = arith.addi %[[LO]], %[[LANE]]
+// CHECK: scf.for %[[J:.+]] = %[[FIRST]] to %[[HI]] step %c32 iter_args(%{{.+}} = %cst) -> (f32) {
+// CHECK: memref.load %[[X]][%[[J]]]
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK-COUNT-5: gpu.shuffle down
+// CHECK: %[[PART:.+]], %{{.+}} = gpu.shuffle idx
+// CHECK: scf.if
+// CHECK-NEXT: memref.store %[[PART]], %[[PIECES]][%[[PIECE]]] : memref<4096xf32>
+// CHECK: gpu.launch blocks({{.*}}) in (%{{.+}} = %c1, {{.*}} function(@fused_mul_reduce_sum_{{[0-9]+}})
+// CHECK: scf.for %[[K:.+]] = %{{.+}} to %c4096 step %c32
+// CHECK-NEXT: memref.load %[[PIECES]][%[[K]]]
+// CHECK-COUNT-5: gpu.shuffle down
+// CHECK: %[[TOTAL:.+]], %{{.+}} = gpu.shuffle idx
+// CHECK: memref.store %[[TOTAL]], %[[SUM]][] : memref<f32>
+
+// CPU-LABEL: func @sum_squares(
+// CPU: function(@fused_mul_reduce_sum_{{[0-9]+}}_pieces)
+// CPU: vector.load
+// CPU: vector.maskedload
+// CPU: memref.store %{{.+}}, %{{.+}}[%{{.+}}] : memref<4096xf32>
+// CPU: function(@fused_mul_reduce_sum_{{[0-9]+}})
+func.func @sum_squares(%x: tensor<?xf32>) -> tensor<f32> {
+  %sq = fuse.mul %x, %x : tensor<?xf32>, tensor<?xf32> -> tensor<?xf32>
+  %s = fuse.reduce_sum %sq {dims = array<i64: 0>} : tensor<?xf32> -> tensor<f32>
+  return %s : tensor<f32>
+}
+
+// Few rows whose sums a member over the whole space reads: one launch, a
+// warp per row going over the 4096 pieces, each reduced from the identity
+// and combined into lane p mod 32, the lanes combined at the end: the
+// order of the split form (and of the eager, split sum).
+
+// CHECK-LABEL: func @pieces(
+// CHECK: function(@fused_reduce_sum_div_{{[0-9]+}})
+// CHECK: %[[LANE:.+]] = arith.remui %{{.+}}, %c32
+// CHECK: %[[LEN:.+]] = arith.ceildivui %{{.+}}, %c4096
+// CHECK: %[[ROWSUM:.+]] = scf.for %[[P:.+]] = %c0 to %c4096 step %c1 iter_args(%[[ACC:.+]] = %cst) -> (f32) {
+// CHECK: scf.for
+// CHECK-COUNT-5: gpu.shuffle down
+// CHECK: %[[V:.+]], %{{.+}} = gpu.shuffle idx
+// CHECK: %[[SLOT:.+]] = arith.remui %[[P]], %c32
+// CHECK: %[[MINE:.+]] = arith.cmpi eq, %[[LANE]], %[[SLOT]]
+// CHECK: %[[SUM:.+]] = arith.addf %[[ACC]], %[[V]]
+// CHECK: %[[NEXT:.+]] = arith.select %[[MINE]], %[[SUM]], %[[ACC]]
+// CHECK: scf.yield %[[NEXT]]
+// CHECK-COUNT-5: gpu.shuffle down %{{.+}}
+// CHECK: gpu.shuffle idx
+// CHECK: arith.divf
+
+// CPU-LABEL: func @pieces(
+// CPU: scf.for %[[P:.+]] = %c0 to %c4096 step %c1 iter_args(%[[ACC:.+]] = %{{.+}}) -> (vector<32xf32>) {
+// CPU: %[[SLOT:.+]] = arith.remui %[[P]], %c32
+// CPU: %[[OLD:.+]] = vector.extract %[[ACC]][%[[SLOT]]]
+// CPU: %[[NEW:.+]] = arith.addf %[[OLD]], %{{.+}} : f32
+// CPU: vector.insert %[[NEW]], %[[ACC]] [%[[SLOT]]]
+func.func @pieces(%x: tensor<3x?xf32>) -> tensor<3x?xf32> {
+  %s = fuse.reduce_sum %x {dims = array<i64: 1>} : tensor<3x?xf32> -> tensor<3x1xf32>
+  %y = fuse.div %x, %s : tensor<3x?xf32>, tensor<3x1xf32> -> tensor<3x?xf32>
+  return %y : tensor<3x?xf32>
+}

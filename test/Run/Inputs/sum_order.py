@@ -1,27 +1,56 @@
 """Checks a row sum computed by fuse-run against the summation order that
-docs/dialect.md states for the cpu target, bit for bit: element i of a row
-goes to partial sum i mod 32 (from -0.0, in increasing i), and the 32
-partial sums are combined pairwise, 16 apart, then 8, 4, 2, 1.
+docs/dialect.md states, bit for bit: element i of a row goes to partial
+sum i mod 32 (from -0.0, in increasing i), and the 32 partial sums are
+combined pairwise, 16 apart, then 8, 4, 2, 1. With --pieces (a kernel with
+a constant number of rows below 132), each row of n elements is first cut
+into 4096 pieces of ceil(n / 4096) elements, each piece summed in that
+order, and the 4096 sums summed in that order again.
 
-usage: sum_order.py INPUT.npy RESULT.npy
-INPUT is f16 (widened to f32 exactly) or f32, 2-D; RESULT the f32 sums of
-its rows. Prints `same bits as the documented order (N rows)` or the first
-row that differs."""
+usage: sum_order.py [--square] [--pieces] INPUT.npy RESULT.npy
+INPUT is f16 (widened to f32 exactly) or f32, 1-D (one row) or 2-D;
+RESULT the f32 sums of its rows (of the squares, rounded to f32, with
+--square). Prints `same bits as the documented order (N rows)` or the
+first row that differs."""
 import sys
 
 import numpy as np
 
-x = np.load(sys.argv[1]).astype(np.float32)
-got = np.load(sys.argv[2])
-lanes = 32
-partial = np.full((x.shape[0], lanes), -0.0, np.float32)
-for j in range(0, x.shape[1], lanes):
-    block = x[:, j:j + lanes]
-    partial[:, :block.shape[1]] += block
-while lanes > 1:
-    lanes //= 2
-    partial = partial[:, :lanes] + partial[:, lanes:2 * lanes]
-want = partial[:, 0]
+LANES, PIECES = 32, 4096
+
+
+def lanes_sum(x):
+    """The documented order over the last axis of a 2-D f32 array."""
+    partial = np.full((x.shape[0], LANES), -0.0, np.float32)
+    for j in range(0, x.shape[1], LANES):
+        block = x[:, j:j + LANES]
+        partial[:, :block.shape[1]] += block
+    lanes = LANES
+    while lanes > 1:
+        lanes //= 2
+        partial = partial[:, :lanes] + partial[:, lanes:2 * lanes]
+    return partial[:, 0]
+
+
+def pieces_sum(x):
+    rows, n = x.shape
+    length = -(-n // PIECES)
+    padded = np.full((rows, PIECES * length), -0.0, np.float32)
+    padded[:, :n] = x
+    # x + -0.0 is x: the identity past the row changes no partial sum.
+    pieces = lanes_sum(padded.reshape(rows * PIECES, length))
+    return lanes_sum(pieces.reshape(rows, PIECES))
+
+
+args = sys.argv[1:]
+square = "--square" in args
+pieces = "--pieces" in args
+paths = [a for a in args if not a.startswith("--")]
+x = np.load(paths[0]).astype(np.float32)
+x = x.reshape(1, -1) if x.ndim == 1 else x
+if square:
+    x = x * x
+got = np.load(paths[1]).reshape(-1)
+want = pieces_sum(x) if pieces else lanes_sum(x)
 differ = np.flatnonzero(want.view(np.uint32) != got.view(np.uint32))
 if differ.size:
     row = differ[0]

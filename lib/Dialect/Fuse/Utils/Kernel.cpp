@@ -5,10 +5,12 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
 
@@ -111,8 +113,18 @@ Operation *fuse::reductionCombiner(linalg::GenericOp op) {
   return def->getOperand(0) == acc || def->getOperand(1) == acc ? def : nullptr;
 }
 
+bool fuse::keepsRows(linalg::GenericOp op, ArrayRef<int64_t> reduced) {
+  return llvm::all_of(op.getDpsInits(), [&](Value init) {
+    auto type = cast<ShapedType>(init.getType());
+    return type.getRank() == op.getNumLoops() &&
+           llvm::all_of(reduced,
+                        [&](int64_t d) { return type.getDimSize(d) == 1; });
+  });
+}
+
 std::optional<fuse::RowForm>
-fuse::rowFormOf(ArrayRef<linalg::GenericOp> members, int64_t blockSize) {
+fuse::rowFormOf(ArrayRef<linalg::GenericOp> members, int64_t blockSize,
+                function_ref<bool(OpOperand &)> isLiveOut) {
   auto reduction = llvm::find_if(members, [](linalg::GenericOp op) {
     return op.getNumReductionLoops() > 0;
   });
@@ -146,6 +158,59 @@ fuse::rowFormOf(ArrayRef<linalg::GenericOp> members, int64_t blockSize) {
                                      .getIntOrFloatBitWidth() == 32;
                         });
                });
+
+  SmallVector<int64_t> ranges =
+      linalg::GenericOp(*reduction).getStaticLoopRanges();
+  int64_t rows = 1;
+  for (int64_t d : form.kept)
+    rows = ShapedType::isDynamic(ranges[d]) || rows < 0 ? -1 : rows * ranges[d];
+  if (rows >= 0)
+    form.rows = rows;
+  form.pieces = form.lanes && form.rows && *form.rows < kFewRows;
+  form.split = form.pieces;
+  // What the members define (results on tensors, buffers on memrefs) that
+  // a reduction's value went into, and the values of the members over the
+  // whole space other than reductions (which the first launch recomputes
+  // where it reads them).
+  llvm::SmallDenseSet<Value> fromReduction, overRowValues, pointValues;
+  auto readsAny = [](linalg::GenericOp op,
+                     const llvm::SmallDenseSet<Value> &values) {
+    return llvm::any_of(op.getDpsInputs(), [&](Value input) {
+      // Through views (of a buffer) and reshapes (of a tensor).
+      while (Operation *def = input.getDefiningOp()) {
+        if (auto view = dyn_cast<ViewLikeOpInterface>(def))
+          input = view.getViewSource();
+        else if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def))
+          input = def->getOperand(0);
+        else
+          break;
+      }
+      return values.contains(input);
+    });
+  };
+  for (linalg::GenericOp op : members) {
+    bool reduction = op.getNumReductionLoops() > 0;
+    bool overRow = reduction ||
+                   (op.getNumLoops() == static_cast<unsigned>(innermost + 1) &&
+                    !keepsRows(op, form.reduced));
+    bool reads = readsAny(op, fromReduction);
+    bool liveOut = llvm::any_of(op.getDpsInitsMutable(), isLiveOut);
+    if ((overRow &&
+         (reads || readsAny(op, pointValues) || (!reduction && liveOut))) ||
+        (!overRow && readsAny(op, overRowValues)))
+      form.split = false;
+    for (OpOperand &init : op.getDpsInitsMutable()) {
+      Value value = op.hasPureTensorSemantics()
+                        ? Value(op.getTiedOpResult(&init))
+                        : init.get();
+      if (reads || reduction)
+        fromReduction.insert(value);
+      if (overRow && !reduction)
+        overRowValues.insert(value);
+      if (!overRow)
+        pointValues.insert(value);
+    }
+  }
   return form;
 }
 

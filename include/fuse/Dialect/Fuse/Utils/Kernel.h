@@ -87,12 +87,45 @@ struct RowForm {
   /// accumulator of 32 bits (what a shuffle moves), and blocks of whole
   /// warps.
   bool warps = false;
+  /// The number of rows, when it is a constant.
+  std::optional<int64_t> rows;
+  /// The order of a reduction with a constant number of rows below
+  /// kFewRows, read in lanes (a full reduction of a vector, a sum over the
+  /// rows of a 3 x N matrix): each row is cut into kRowPieces pieces of
+  /// ceil(length / kRowPieces) elements, each piece reduced from the
+  /// identity as a row, and the kRowPieces values reduced as a row of that
+  /// length, then combined with the initial value. It depends on the
+  /// reduction alone (its rows), so that fused and eager kernels agree.
+  bool pieces = false;
+  /// Pieces in two launches: the first gives each piece a warp (or thread)
+  /// of its own and stores the pieces' values; the second reduces them
+  /// and runs the members over the rows. When no member over the whole
+  /// space reads a reduction's value or is used after the kernel (else the
+  /// pieces are one launch, a warp or thread per row): a full reduction
+  /// takes the whole GPU.
+  bool split = false;
 };
 
+/// Fewer rows than an H100's or H200's 132 SMs would leave SMs without
+/// work, a warp or thread per row.
+inline constexpr int64_t kFewRows = 132;
+
+/// The pieces of each row of a split kernel (RowForm::split): 4096 warps
+/// (131072 threads) for a full reduction.
+inline constexpr int64_t kRowPieces = 4096;
+
 /// The RowForm of the kernel of `members` (in program order) launched in
-/// blocks of `blockSize` threads; nullopt when no member is a reduction.
+/// blocks of `blockSize` threads, whose outputs `isLiveOut` are used after
+/// it; nullopt when no member is a reduction.
 std::optional<RowForm>
-rowFormOf(llvm::ArrayRef<mlir::linalg::GenericOp> members, int64_t blockSize);
+rowFormOf(llvm::ArrayRef<mlir::linalg::GenericOp> members, int64_t blockSize,
+          llvm::function_ref<bool(mlir::OpOperand &)> isLiveOut);
+
+/// Whether `op`, a member of a kernel with reductions, computes values of
+/// the rows with the reduced loops `reduced` kept: its outputs span all of
+/// its loops and have size 1 there (`var + eps` over `tensor<?x1xf32>`);
+/// false for a reduction.
+bool keepsRows(mlir::linalg::GenericOp op, llvm::ArrayRef<int64_t> reduced);
 
 /// A fusion pass's remark about a producer/consumer pair it left apart:
 /// `message` at `consumer`, and a note "producer is here" at `producer`.

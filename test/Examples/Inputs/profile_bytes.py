@@ -1,0 +1,48 @@
+"""Checks that the bytes the profile records for each launch are the bytes
+the report counts for its kernel, fused and eager.
+
+usage: profile_bytes.py FUSE_OPT FUSE_RUN PROGRAM.mlir SHAPE...
+Each SHAPE (`100x100`, `100`) is an argument's; the arguments are random
+f32-or-the-argument's-type data (fuse-run's rand:). Prints one line per
+kernel of each variant, `fused NAME: B bytes` when the trace's bytes equal
+the report's count evaluated at the shapes, else a line with `differ`."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+fuse_opt, fuse_run, program = sys.argv[1:4]
+shapes = [[int(d) for d in s.split("x")] for s in sys.argv[4:]]
+
+
+def evaluate(text, values):
+    total = 0
+    for term in text.replace(" - ", " + -").split(" + "):
+        product = 1
+        for factor in term.split("*"):
+            product *= int(factor) if factor.lstrip("-").isdigit() else values[factor]
+        total += product
+    return total
+
+
+report = json.loads(subprocess.run([fuse_opt, program, "--fuse-report=json"],
+                                   check=True, capture_output=True, text=True).stdout)
+(function,) = report["functions"]
+values = {s["name"]: shapes[s["argument"]][s["dimension"]] for s in function["sizes"]}
+with tempfile.TemporaryDirectory() as tmp:
+    for variant, flags in (("fused", []), ("eager", ["--fusion=off"])):
+        trace = os.path.join(tmp, variant + ".json")
+        subprocess.run([fuse_run, program, "--target=cpu", "--trace=" + trace, *flags]
+                       + [f"--input=rand:{'x'.join(map(str, s))}" for s in shapes],
+                       check=True, capture_output=True)
+        events = [e for e in json.load(open(trace))["traceEvents"]
+                  if e.get("ph") == "X" and e.get("cat") == "kernel"]
+        recorded = {e["name"]: e["args"]["bytes"] for e in events}
+        for kernel in function[variant]["kernels"]:
+            want = evaluate(kernel["bytes"], values)
+            got = recorded.get(kernel["name"])
+            if got == want:
+                print(f"{variant} {kernel['name']}: {want} bytes")
+            else:
+                print(f"{variant} {kernel['name']}: profile {got} and report {want} bytes differ")
