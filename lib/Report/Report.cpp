@@ -190,6 +190,14 @@ private:
 FailureOr<SizeExpr> sizeOf(OpFoldResult extent, Symbols &symbols) {
   if (std::optional<int64_t> value = getConstantIntValue(extent))
     return SizeExpr::constant(*value);
+  if (auto mul = cast<Value>(extent).getDefiningOp<arith::MulIOp>()) {
+    // A collapsed size (convert-fuse-to-linalg).
+    FailureOr<SizeExpr> lhs = sizeOf(mul.getLhs(), symbols);
+    FailureOr<SizeExpr> rhs = sizeOf(mul.getRhs(), symbols);
+    if (failed(lhs) || failed(rhs))
+      return failure();
+    return *lhs * *rhs;
+  }
   auto dim = cast<Value>(extent).getDefiningOp<tensor::DimOp>();
   auto arg = dim ? dyn_cast<BlockArgument>(dim.getSource()) : BlockArgument();
   std::optional<int64_t> index = dim ? dim.getConstantIndex() : std::nullopt;
@@ -259,6 +267,19 @@ FailureOr<SizeExpr> dimOf(Value tensor, int64_t k, Symbols &symbols) {
     return dimOf(linalgOp.getDpsInits()[result.getResultNumber()], k, symbols);
   if (auto empty = dyn_cast<tensor::EmptyOp>(result.getOwner()))
     return sizeOf(empty.getMixedSizes()[k], symbols);
+  if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(result.getOwner())) {
+    // The product of the dimensions it groups.
+    SizeExpr size = SizeExpr::constant(1);
+    SmallVector<ReassociationIndices> groups =
+        collapse.getReassociationIndices();
+    for (int64_t d : groups[k]) {
+      FailureOr<SizeExpr> part = dimOf(collapse.getSrc(), d, symbols);
+      if (failed(part))
+        return failure();
+      size = size * *part;
+    }
+    return size;
+  }
   return failure();
 }
 

@@ -16,11 +16,13 @@
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
@@ -776,6 +778,23 @@ struct ConstantLowering : OpConversionPattern<ConstantOp> {
   }
 };
 
+/// a * b, a constant when both are.
+static OpFoldResult multiply(OpBuilder &b, Location loc, OpFoldResult lhs,
+                             OpFoldResult rhs) {
+  std::optional<int64_t> x = getConstantIntValue(lhs),
+                         y = getConstantIntValue(rhs);
+  if (x && y)
+    return b.getIndexAttr(*x * *y);
+  if (x == 1)
+    return rhs;
+  if (y == 1)
+    return lhs;
+  return arith::MulIOp::create(b, loc,
+                               getValueOrCreateConstantIndexOp(b, loc, lhs),
+                               getValueOrCreateConstantIndexOp(b, loc, rhs))
+      .getResult();
+}
+
 /// A reduction as a linalg.generic that reduces over `dims` into a tensor
 /// without them, accumulating in f32 for f16/bf16 data, from the identity
 /// of its combination; a mean's division by the count and the rounding of
@@ -831,15 +850,43 @@ template <typename OpTy> struct ReductionLowering : OpConversionPattern<OpTy> {
       }
     }
 
+    // Several reduced dimensions, the innermost ones: one row of their
+    // product (a view of the operand, taken up through the elementwise
+    // generics before it, see the pass), so that the row is read in lanes
+    // (docs/dialect.md, "Reductions").
+    int64_t loops = rank;
+    SmallVector<OpFoldResult> loopSizes(operandSizes);
+    bool collapsed = false;
+    auto reducesLoop = [&](int64_t d) {
+      return collapsed ? d == loops - 1 : isReduced(d);
+    };
+    int64_t trailing = dims.size();
+    if (trailing >= 2 &&
+        llvm::all_of(llvm::seq<int64_t>(rank - trailing, rank), isReduced)) {
+      SmallVector<ReassociationIndices> groups;
+      for (int64_t d = 0; d < rank - trailing; ++d)
+        groups.push_back({d});
+      groups.push_back(
+          llvm::to_vector(llvm::seq<int64_t>(rank - trailing, rank)));
+      input = tensor::CollapseShapeOp::create(rewriter, loc, input, groups);
+      loops = rank - trailing + 1;
+      loopSizes.resize(loops - 1);
+      OpFoldResult row = rewriter.getIndexAttr(1);
+      for (int64_t d = rank - trailing; d < rank; ++d)
+        row = multiply(rewriter, loc, row, operandSizes[d]);
+      loopSizes.push_back(row);
+      collapsed = true;
+    }
+
     SmallVector<OpFoldResult> keptSizes;
     SmallVector<AffineExpr> keptExprs;
     SmallVector<utils::IteratorType> iterators;
-    for (int64_t d = 0; d < rank; ++d) {
-      iterators.push_back(isReduced(d) ? utils::IteratorType::reduction
-                                       : utils::IteratorType::parallel);
-      if (isReduced(d))
+    for (int64_t d = 0; d < loops; ++d) {
+      iterators.push_back(reducesLoop(d) ? utils::IteratorType::reduction
+                                         : utils::IteratorType::parallel);
+      if (reducesLoop(d))
         continue;
-      keptSizes.push_back(operandSizes[d]);
+      keptSizes.push_back(loopSizes[d]);
       keptExprs.push_back(rewriter.getAffineDimExpr(d));
     }
     Value empty = tensor::EmptyOp::create(rewriter, loc, keptSizes, accType);
@@ -848,8 +895,9 @@ template <typename OpTy> struct ReductionLowering : OpConversionPattern<OpTy> {
         rewriter, loc, combinerIdentity(combiner, accType));
     Value init =
         linalg::FillOp::create(rewriter, loc, identity, empty).getResult(0);
-    SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank),
-                                   AffineMap::get(rank, 0, keptExprs, context)};
+    SmallVector<AffineMap> maps = {
+        rewriter.getMultiDimIdentityMap(loops),
+        AffineMap::get(loops, 0, keptExprs, context)};
     auto opsAttr = rewriter.getStrArrayAttr({name});
     auto reduce = linalg::GenericOp::create(
         rewriter, loc, TypeRange{init.getType()}, ValueRange{input},
@@ -968,6 +1016,59 @@ void fuse::populateFuseToLinalgConversionPatterns(RewritePatternSet &patterns,
 //===----------------------------------------------------------------------===//
 
 namespace {
+/// tensor.collapse_shape of the result of an elementwise generic that
+/// nothing else reads, where every indexing map keeps each group of
+/// collapsed dimensions together (a broadcast along part of a group does
+/// not): the generic over the collapsed space, reading collapsed operands,
+/// with its attributes (fuse.ops).
+struct CollapseElementwiseProducer : OpRewritePattern<tensor::CollapseShapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tensor::CollapseShapeOp collapse,
+                                PatternRewriter &rewriter) const override {
+    auto producer = collapse.getSrc().getDefiningOp<linalg::GenericOp>();
+    if (!producer || !isElementwiseKernel(producer) ||
+        !collapse.getSrc().hasOneUse() || producer.getNumDpsInits() != 1)
+      return failure();
+    SmallVector<ReassociationIndices> groups =
+        collapse.getReassociationIndices();
+    if (!linalg::areDimSequencesPreserved(producer.getIndexingMapsArray(),
+                                          groups))
+      return failure();
+    FailureOr<linalg::CollapseResult> collapsed =
+        linalg::collapseOpIterationDims(producer, groups, rewriter);
+    if (failed(collapsed))
+      return failure();
+    linalg::LinalgOp op = collapsed->collapsedOp;
+    op->setDiscardableAttrs(producer->getDiscardableAttrDictionary());
+    // Its output: a tensor.empty of the collapsed sizes (products), as the
+    // fusion passes size an elementwise generic's loops.
+    for (OpOperand &init : op.getDpsInitsMutable()) {
+      auto view = init.get().getDefiningOp<tensor::CollapseShapeOp>();
+      auto empty =
+          view ? view.getSrc().getDefiningOp<tensor::EmptyOp>() : nullptr;
+      if (!empty)
+        continue;
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPoint(view);
+      SmallVector<OpFoldResult> sizes;
+      for (const ReassociationIndices &group : view.getReassociationIndices()) {
+        OpFoldResult size = rewriter.getIndexAttr(1);
+        for (int64_t d : group)
+          size =
+              multiply(rewriter, view.getLoc(), size, empty.getMixedSizes()[d]);
+        sizes.push_back(size);
+      }
+      rewriter.modifyOpInPlace(op, [&] {
+        init.set(tensor::EmptyOp::create(rewriter, view.getLoc(), sizes,
+                                         empty.getType().getElementType()));
+      });
+    }
+    rewriter.replaceOp(producer, collapsed->results);
+    return success();
+  }
+};
+
 struct ConvertFuseToLinalgPass
     : fuse::impl::ConvertFuseToLinalgBase<ConvertFuseToLinalgPass> {
   void runOnOperation() override {
@@ -983,6 +1084,23 @@ struct ConvertFuseToLinalgPass
     populateFuseToLinalgConversionPatterns(patterns, sizes, nextGroup);
     if (failed(applyPartialConversion(func, target, std::move(patterns))))
       return signalPassFailure();
+
+    // A reduction's collapsed operand (several innermost dimensions as one
+    // row) goes up through the elementwise generics that compute it and
+    // nothing else, which then iterate over the collapsed space: they stay
+    // fusable with the reduction, and the views reach the arguments.
+    SmallVector<Operation *> collapses;
+    func.walk([&](tensor::CollapseShapeOp op) { collapses.push_back(op); });
+    if (!collapses.empty()) {
+      RewritePatternSet folds(&getContext());
+      folds.add<CollapseElementwiseProducer>(&getContext());
+      tensor::CollapseShapeOp::getCanonicalizationPatterns(folds,
+                                                           &getContext());
+      GreedyRewriteConfig config;
+      config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+      if (failed(applyOpPatternsGreedily(collapses, std::move(folds), config)))
+        return signalPassFailure();
+    }
 
     // Constants folded into every kernel that reads them are now unused.
     func.walk([](arith::ConstantOp constant) {

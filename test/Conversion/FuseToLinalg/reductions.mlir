@@ -5,13 +5,15 @@
 // (max: -inf, min: +inf, sum and mean: -0.0 or 0), accumulating f16/bf16
 // in f32. A mean's division and the rounding to f16/bf16 are a second
 // generic of the same kernel (fuse.group). Kept dimensions are a
-// tensor.expand_shape, which elementwise generics read through.
+// tensor.expand_shape, which elementwise generics read through. Several
+// reduced dimensions that are the innermost ones are one row: the operand
+// is collapsed (and so are the elementwise generics that compute it).
 
 // CHECK-DAG: #[[$ID2:.+]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-DAG: #[[$ROWS:.+]] = affine_map<(d0, d1) -> (d0)>
 // CHECK-DAG: #[[$ID1:.+]] = affine_map<(d0) -> (d0)>
 // CHECK-DAG: #[[$COLS:.+]] = affine_map<(d0, d1) -> (d1)>
-// CHECK-DAG: #[[$ALL:.+]] = affine_map<(d0, d1) -> ()>
+// CHECK-DAG: #[[$ALL:.+]] = affine_map<(d0) -> ()>
 // CHECK-DAG: #[[$ID3:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 // CHECK-DAG: #[[$MIDDLE:.+]] = affine_map<(d0, d1, d2) -> (d1)>
 
@@ -71,12 +73,14 @@ func.func @sum_columns(%x: tensor<?x8xi32>) -> tensor<8xi32> {
   return %0 : tensor<8xi32>
 }
 
-// Every dimension, kept: a 0-d reduction expanded to 1x1; no run-time
-// check for static sizes.
+// Every dimension, kept: one row of 6, a 0-d reduction expanded to 1x1;
+// no run-time check for static sizes.
 // CHECK-LABEL: func @min_all_kept
+// CHECK-SAME: (%[[X:.+]]: tensor<2x3xf64>)
 // CHECK-NOT: cf.assert
+// CHECK: %[[ROW:.+]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1]] : tensor<2x3xf64> into tensor<6xf64>
 // CHECK: %[[INF:.+]] = arith.constant 0x7FF0000000000000 : f64
-// CHECK: %[[MIN:.+]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ALL]]], iterator_types = ["reduction", "reduction"]}
+// CHECK: %[[MIN:.+]] = linalg.generic {indexing_maps = [#[[$ID1]], #[[$ALL]]], iterator_types = ["reduction"]} ins(%[[ROW]] : tensor<6xf64>)
 // CHECK: arith.minimumf
 // CHECK: tensor.expand_shape %[[MIN]] [] output_shape [1, 1] : tensor<f64> into tensor<1x1xf64>
 func.func @min_all_kept(%x: tensor<2x3xf64>) -> tensor<1x1xf64> {
@@ -104,4 +108,31 @@ func.func @broadcast_back(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %m = fuse.reduce_max %x {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?x1xf32>
   %d = fuse.sub %x, %m : tensor<?x?xf32>, tensor<?x1xf32> -> tensor<?x?xf32>
   return %d : tensor<?x?xf32>
+}
+
+// A sum over every element of x * x: the row is x collapsed, and the
+// multiplication, which only the sum reads, goes over the collapsed space
+// too (its output an empty tensor of the product of the sizes), so the two
+// fuse. The exp + bias before the second sum reads the bias broadcast
+// along the row's inner dimension: it keeps its two dimensions, and the
+// sum reads its result collapsed.
+// CHECK-LABEL: func @all_of_a_product
+// CHECK-SAME: (%[[X:.+]]: tensor<?x?xf32>, %[[B:.+]]: tensor<?xf32>)
+// CHECK-DAG: %[[N:.+]] = tensor.dim %[[X]], %c0
+// CHECK-DAG: %[[M:.+]] = tensor.dim %[[X]], %c1
+// CHECK: %[[XROW:.+]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1]] : tensor<?x?xf32> into tensor<?xf32>
+// CHECK: %[[NM:.+]] = arith.muli %[[N]], %[[M]] : index
+// CHECK: %[[OUT:.+]] = tensor.empty(%[[NM]]) : tensor<?xf32>
+// CHECK: %[[SQ:.+]] = linalg.generic {indexing_maps = [#[[$ID1]], #[[$ID1]]], iterator_types = ["parallel"]} ins(%[[XROW]] : tensor<?xf32>) outs(%[[OUT]] : tensor<?xf32>) attrs = {fuse.ops = ["mul"]}
+// CHECK: linalg.generic {indexing_maps = [#[[$ID1]], #[[$ALL]]], iterator_types = ["reduction"]} ins(%[[SQ]] : tensor<?xf32>) {{.*}} attrs = {fuse.ops = ["reduce_sum"]}
+// CHECK: %[[BIASED:.+]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$COLS]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} {{.*}} attrs = {fuse.ops = ["add"]}
+// CHECK: %[[BROW:.+]] = tensor.collapse_shape %[[BIASED]] {{\[}}[0, 1]] : tensor<?x?xf32> into tensor<?xf32>
+// CHECK: linalg.generic {indexing_maps = [#[[$ID1]], #[[$ALL]]], iterator_types = ["reduction"]} ins(%[[BROW]] : tensor<?xf32>)
+func.func @all_of_a_product(%x: tensor<?x?xf32>, %b: tensor<?xf32>) -> (tensor<f32>, tensor<f32>) {
+  %sq = fuse.mul %x, %x : tensor<?x?xf32>, tensor<?x?xf32> -> tensor<?x?xf32>
+  %s = fuse.reduce_sum %sq {dims = array<i64: 0, 1>} : tensor<?x?xf32> -> tensor<f32>
+  %e = fuse.exp %x : tensor<?x?xf32>
+  %eb = fuse.add %e, %b : tensor<?x?xf32>, tensor<?xf32> -> tensor<?x?xf32>
+  %t = fuse.reduce_sum %eb {dims = array<i64: 1, 0>} : tensor<?x?xf32> -> tensor<f32>
+  return %s, %t : tensor<f32>, tensor<f32>
 }
