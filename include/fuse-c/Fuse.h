@@ -113,6 +113,9 @@ char *fuse_last_profile_json(const fuse_program *program);
  * the JSON of `fuse-opt --fuse-report=json`. */
 char *fuse_report_json(const char *mlir_text, char **error);
 
+/* The same report as the text of `fuse-opt --fuse-report`. */
+char *fuse_report_text(const char *mlir_text, char **error);
+
 /* The Graphviz graph of `fuse-opt --fuse-report=dot`: the fused kernels, or
  * the eager ones when `fusion` is 0. */
 char *fuse_report_dot(const char *mlir_text, int32_t fusion, char **error);

@@ -315,7 +315,11 @@ extern "C" char *fuse_last_profile_json(const fuse_program *program) {
       llvm::formatv("{0}", llvm::json::Value(std::move(kernels))).str());
 }
 
-extern "C" char *fuse_report_json(const char *mlirText, char **error) {
+/// The report of `mlirText` written by `write`, or null with `error` set.
+static char *reportAs(const char *mlirText, char **error,
+                      llvm::function_ref<void(ArrayRef<fuse::FunctionReport>,
+                                              llvm::raw_ostream &)>
+                          write) {
   std::unique_ptr<MLIRContext> context = newContext();
   Parsed parsed(*context, mlirText);
   if (!parsed.module) {
@@ -328,7 +332,22 @@ extern "C" char *fuse_report_json(const char *mlirText, char **error) {
     setError(error, parsed.messages());
     return nullptr;
   }
-  return copyString(llvm::formatv("{0}", fuse::reportToJSON(*report)).str());
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  write(*report, os);
+  return copyString(text);
+}
+
+extern "C" char *fuse_report_json(const char *mlirText, char **error) {
+  return reportAs(
+      mlirText, error,
+      [](ArrayRef<fuse::FunctionReport> report, llvm::raw_ostream &os) {
+        os << llvm::formatv("{0}", fuse::reportToJSON(report));
+      });
+}
+
+extern "C" char *fuse_report_text(const char *mlirText, char **error) {
+  return reportAs(mlirText, error, fuse::printReport);
 }
 
 extern "C" char *fuse_report_dot(const char *mlirText, int32_t fusion,

@@ -102,6 +102,7 @@ def _declare(lib, Array):
         # Owned strings come back as void pointers so that they can be freed.
         "fuse_last_profile_json": (ctypes.c_void_p, [prog]),
         "fuse_report_json": (ctypes.c_void_p, [ctypes.c_char_p, c_char_pp]),
+        "fuse_report_text": (ctypes.c_void_p, [ctypes.c_char_p, c_char_pp]),
         "fuse_ptx": (ctypes.c_void_p, [ctypes.c_char_p, ctypes.c_char_p,
                                        ctypes.c_int32, c_char_pp]),
         "fuse_free_string": (None, [ctypes.c_void_p]),
@@ -191,6 +192,14 @@ def report_json(text):
     if not ptr:
         check_error(error, "fuse_report_json")
     return json.loads(take_string(ptr))
+
+
+def report_text(text):
+    error = ctypes.c_void_p()
+    ptr = lib().fuse_report_text(text.encode(), ctypes.byref(error))
+    if not ptr:
+        check_error(error, "fuse_report_text")
+    return take_string(ptr)
 
 
 def ptx(text, chip=None, fusion=True):

@@ -1,6 +1,6 @@
 """fuse.explain: what fusion buys for a function, as `fuse-opt --fuse-report`
-prints it (kernels, ops, bytes; fused vs eager), and as the picture of
-`--fuse-report=dot` in Jupyter."""
+prints it (kernels, ops, bytes; fused vs eager: the C++ report's own text),
+and as the picture of `--fuse-report=dot` in Jupyter."""
 
 import ctypes
 import html
@@ -47,75 +47,20 @@ def evaluate(text, values):
     return total
 
 
-def _ratio(eager, fused):
-    """fused/eager when one is a multiple of the other (as the C++ report)."""
-    e, f = parse_size(eager), parse_size(fused)
-    if not e or set(e) != set(f):
-        return None
-    ratios = {f[m] / c for m, c in e.items()}
-    return ratios.pop() if len(ratios) == 1 else None
-
-
-def _plural(n, word):
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
-def _table(rows, indent):
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    lines = []
-    for row in rows:
-        cells = [cell.ljust(widths[i] + 2) if i + 1 < len(row) else cell
-                 for i, cell in enumerate(row)]
-        lines.append(indent + "".join(cells))
-    return lines
-
-
-def _variant(label, variant):
-    lines = [f"  {label}: {_plural(variant['kernel_count'], 'kernel')}, {variant['bytes']} bytes "
-             f"(read {variant['bytes_read']}, written {variant['bytes_written']})"]
-    rows = [["kernel", "ops", "elements", "read", "written"]]
-    for k in variant["kernels"]:
-        rows.append([k["name"], " ".join(k["ops"]), k["elements"], k["bytes_read"],
-                     k["bytes_written"]])
-    return lines + _table(rows, "    ")
-
-
-def _rows(variant):
-    """How the kernels with reductions take their rows (fused variant)."""
-    rows = [["kernel with reductions", "rows", "length", "GPU", "CPU"]]
-    for k in variant["kernels"]:
-        if "rows" in k:
-            r = k["rows"]
-            rows.append([k["name"], r["count"], r["length"], r["gpu"], r["cpu"]])
-    return _table(rows, "    ") if len(rows) > 1 else []
-
-
-def format_report(report, arrays=None):
-    """The text of `fuse-opt --fuse-report` from its JSON; with `arrays`
-    (the arguments), also the byte counts at their sizes."""
-    blocks = []
-    for fn in report["functions"]:
-        header = f"@{fn['name']}"
-        for j, s in enumerate(fn["sizes"]):
-            header += f"{', ' if j else '  '}{s['name']} = argument {s['argument']} " \
-                      f"dimension {s['dimension']}"
-        fused, eager = fn["fused"], fn["eager"]
-        lines = ([header] + _variant("fused", fused) + _rows(fused)
-                 + _variant("eager", eager))
-        line = (f"  fused vs eager: {fused['kernel_count']} vs "
-                f"{_plural(eager['kernel_count'], 'kernel')}, {fused['bytes']} vs "
-                f"{eager['bytes']} bytes")
-        ratio = _ratio(eager["bytes"], fused["bytes"])
-        if ratio is not None:
-            line += f" ({ratio:.2f}x the traffic)"
-        lines.append(line)
-        if arrays is not None:
-            values = {s["name"]: arrays[s["argument"]].shape[s["dimension"]]
-                      for s in fn["sizes"]}
-            at = ", ".join(f"{k} = {v}" for k, v in values.items())
-            fb, eb = evaluate(fused["bytes"], values), evaluate(eager["bytes"], values)
-            lines.append(f"  at {at or 'these sizes'}: fused {fb:,} bytes, eager {eb:,} bytes")
-        blocks.append("\n".join(lines))
+def format_report(text, report=None, arrays=None):
+    """`text`, the report as `fuse-opt --fuse-report` prints it; with
+    `arrays` (the arguments) and `report` (its JSON), each function's block
+    followed by its byte counts at their sizes."""
+    if arrays is None:
+        return text
+    blocks = text.rstrip("\n").split("\n\n")
+    for i, fn in enumerate(report["functions"]):
+        values = {s["name"]: arrays[s["argument"]].shape[s["dimension"]]
+                  for s in fn["sizes"]}
+        at = ", ".join(f"{k} = {v}" for k, v in values.items())
+        fb = evaluate(fn["fused"]["bytes"], values)
+        eb = evaluate(fn["eager"]["bytes"], values)
+        blocks[i] += f"\n  at {at or 'these sizes'}: fused {fb:,} bytes, eager {eb:,} bytes"
     return "\n\n".join(blocks) + "\n"
 
 
@@ -206,7 +151,9 @@ def explain(fn, *args, **kwargs):
     fuse MLIR text. The result is that text (an `Explanation`, a str),
     which Jupyter shows as the picture of the kernels."""
     if isinstance(fn, str):
-        return Explanation(format_report(_capi.report_json(fn)), fn)
+        return Explanation(_capi.report_text(fn), fn)
     jitted = fn if isinstance(fn, _jit._Jitted) else _jit.jit(fn)
     trace, arrays = jitted._trace_and_arrays(args, kwargs)
-    return Explanation(format_report(_capi.report_json(trace.mlir), arrays), trace.mlir)
+    text = format_report(_capi.report_text(trace.mlir), _capi.report_json(trace.mlir),
+                         arrays)
+    return Explanation(text, trace.mlir)
