@@ -434,8 +434,8 @@ FailureOr<VariantReport> countKernels(func::FuncOp func, Symbols &symbols,
         secondNamed.push_back(op);
     describe(finish, secondNamed, secondNamed);
     finish.elements = rows->count * SizeExpr::constant(kRowPieces);
-    finish.rows = RowsReport{rows->count, SizeExpr::constant(kRowPieces), true,
-                             form->warps};
+    finish.rows = RowsReport{rows->count, SizeExpr::constant(kRowPieces),
+                             form->lanes, form->warps};
     finish.bytesRead = partialBytes;
     for (OpOperand *operand : traffic) {
       auto op = cast<linalg::GenericOp>(operand->getOwner());
@@ -615,8 +615,9 @@ std::string fuse::RowsReport::gpu() const {
 
 std::string fuse::RowsReport::cpu() const {
   if (pieces)
-    return "thread per piece, " + std::to_string(kReductionLanes) +
-           "-lane vectors";
+    return lanes ? "thread per piece, " + std::to_string(kReductionLanes) +
+                       "-lane vectors"
+                 : "thread per piece, element by element";
   std::string text = "thread per row";
   if (inPieces)
     text += " in " + std::to_string(kRowPieces) + " pieces";

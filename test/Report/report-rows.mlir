@@ -39,9 +39,11 @@ func.func @softmax(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
 // dimensions of a matrix it is one row of M*K (the innermost dimensions
 // collapsed), split too (4096 f64 partial sums, 32768 bytes). A reduction
 // over the leading dimension is read element by element (each of the 4
-// columns a row), as is an f16 sum over a middle dimension.
+// columns a row), split as well (a thread per piece), as is an f16 sum
+// over a middle dimension (not split: the number of rows is not a
+// constant).
 // CHECK-LABEL: @forms  N = {{.*}}
-// CHECK-NEXT:    fused: 7 kernels, {{.*}}
+// CHECK-NEXT:    fused: 8 kernels, {{.*}}
 // CHECK-NEXT:      kernel               ops         elements  read     written
 // CHECK-NEXT:      reduce_sum_1_pieces  reduce_sum  N         4*N      16384
 // CHECK-NEXT:      reduce_sum_1         reduce_sum  4096      16384    4
@@ -54,9 +56,10 @@ func.func @softmax(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
 // CHECK-NEXT:    reduce_sum_2            M     K       thread per row                         thread per row, 32-lane vectors
 // CHECK-NEXT:    reduce_sum_3_pieces     1     M*K     thread per piece, 4096 pieces per row  thread per piece, 32-lane vectors
 // CHECK-NEXT:    reduce_sum_3            1     4096    thread per row (1 thread in all)       thread per row, 32-lane vectors
-// CHECK-NEXT:    reduce_max_4            4     L       thread per row (4 threads in all)      thread per row, element by element
+// CHECK-NEXT:    reduce_max_4_pieces     4     L       thread per piece, 4096 pieces per row  thread per piece, element by element
+// CHECK-NEXT:    reduce_max_4            4     4096    thread per row (4 threads in all)      thread per row, element by element
 // CHECK-NEXT:    reduce_sum_5            P*R   Q       thread per row                         thread per row, element by element
-// CHECK-NEXT:  eager: 7 kernels, {{.*}}
+// CHECK-NEXT:  eager: 8 kernels, {{.*}}
 func.func @forms(%x: tensor<?xf32>, %y: tensor<?x?xf64>, %z: tensor<?x4xf32>, %w: tensor<?x?x?xf16>)
     -> (tensor<f32>, tensor<?xf64>, tensor<f64>, tensor<4xf32>, tensor<?x?xf16>) {
   %s = fuse.reduce_sum %x {dims = array<i64: 0>} : tensor<?xf32> -> tensor<f32>

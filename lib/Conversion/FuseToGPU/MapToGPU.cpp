@@ -1644,11 +1644,18 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
         }
         Operation *combine = reductionCombiner(op);
         Value init = op.getDpsInits().front();
+        // Over (the kept loops, the pieces): the partial values in order,
+        // into the output at the kept loops.
+        int64_t loops = form.kept.size() + 1;
+        SmallVector<utils::IteratorType> iterators(
+            form.kept.size(), utils::IteratorType::parallel);
+        iterators.push_back(utils::IteratorType::reduction);
         auto reduce = linalg::GenericOp::create(
             b, loc, TypeRange{}, ValueRange{partials[k]}, ValueRange{init},
-            {b.getMultiDimIdentityMap(sizes.size()),
-             op.getMatchingIndexingMap(op.getDpsInitOperand(0))},
-            op.getIteratorTypesArray(),
+            {b.getMultiDimIdentityMap(loops),
+             AffineMap::getMultiDimIdentityMap(loops, b.getContext())
+                 .dropResult(loops - 1)},
+            iterators,
             [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
               OperationState state(nestedLoc, combine->getName());
               state.addOperands({args[1], args[0]});
@@ -1664,8 +1671,12 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
         created.push_back(reduce);
         second.push_back(reduce);
       }
+      // The pieces' values in the order of one launch's pieces: in lanes
+      // when the rows are, else one after the other.
       RowForm secondForm = *rowFormOf(second, blockSize, isLiveOut);
       secondForm.pieces = secondForm.split = false;
+      secondForm.lanes = form.lanes;
+      secondForm.warps = form.warps;
       emitRowLaunch(b, loc, second, secondForm, secondSizes, secondFills,
                     isLiveOut, name, names);
       for (linalg::GenericOp op : llvm::reverse(created))
@@ -1750,8 +1761,19 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
     if (partials) {
       // Piece p of the row: [min(p * length', length), min(that + length',
       // length)), length' = ceil(length / kRowPieces).
-      Value piece = arith::RemUIOp::create(b, loc, row, pieces);
-      row = arith::DivUIOp::create(b, loc, row, pieces);
+      // Read in lanes, a warp's (or thread's) piece is contiguous: threads
+      // of a row are neighbours. Else neighbouring threads take the same
+      // piece of neighbouring rows (columns, for dims = [0]), whose
+      // elements are neighbours.
+      Value piece, point;
+      if (form.lanes) {
+        piece = arith::RemUIOp::create(b, loc, row, pieces);
+        point = arith::DivUIOp::create(b, loc, row, pieces);
+      } else {
+        piece = arith::DivUIOp::create(b, loc, row, points);
+        point = arith::RemUIOp::create(b, loc, row, points);
+      }
+      row = point;
       Value lower = arith::MinUIOp::create(
           b, loc, arith::MulIOp::create(b, loc, piece, pieceLength), length);
       Value upper = arith::MinUIOp::create(

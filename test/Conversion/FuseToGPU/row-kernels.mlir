@@ -198,3 +198,26 @@ func.func @pieces(%x: tensor<3x?xf32>) -> tensor<3x?xf32> {
   %y = fuse.div %x, %s : tensor<3x?xf32>, tensor<3x1xf32> -> tensor<3x?xf32>
   return %y : tensor<3x?xf32>
 }
+
+// Columns (dims = [0] of an N x 4 matrix): 4 rows not read in lanes, split
+// too. A thread per piece, neighbouring threads on neighbouring columns of
+// the same piece (column = thread mod 4, piece = thread / 4), each summing
+// its piece one element after the other; then a thread per column sums
+// its 4096 pieces one after the other.
+
+// CHECK-LABEL: func @columns(
+// CHECK-SAME: %[[X:.+]]: memref<?x4xf32>) -> memref<4xf32>
+// CHECK: %[[PIECES:.+]] = memref.alloc() {alignment = 16 : i64} : memref<4x4096xf32>
+// CHECK: function(@reduce_sum_{{[0-9]+}}_pieces)
+// CHECK: %[[PIECE:.+]] = arith.divui %[[THREAD:.+]], %c4
+// CHECK: %[[COLUMN:.+]] = arith.remui %[[THREAD]], %c4
+// CHECK: scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step %c1 iter_args
+// CHECK-NEXT: memref.load %[[X]][%[[I]], %[[COLUMN]]]
+// CHECK: memref.store %{{.+}}, %[[PIECES]][%[[COLUMN]], %[[PIECE]]]
+// CHECK: function(@reduce_sum_{{[0-9]+}})
+// CHECK: scf.for %[[P:.+]] = %c0 to %c4096 step %c1 iter_args
+// CHECK-NEXT: memref.load %[[PIECES]][%{{.+}}, %[[P]]]
+func.func @columns(%x: tensor<?x4xf32>) -> tensor<4xf32> {
+  %s = fuse.reduce_sum %x {dims = array<i64: 0>} : tensor<?x4xf32> -> tensor<4xf32>
+  return %s : tensor<4xf32>
+}

@@ -4,9 +4,11 @@ sum i mod 32 (from -0.0, in increasing i), and the 32 partial sums are
 combined pairwise, 16 apart, then 8, 4, 2, 1. With --pieces (a kernel with
 a constant number of rows below 132), each row of n elements is first cut
 into 4096 pieces of ceil(n / 4096) elements, each piece summed in that
-order, and the 4096 sums summed in that order again.
+order, and the 4096 sums summed in that order again. With --columns the
+rows are INPUT's columns (dims = [0]), which are not read in lanes: each
+piece, then the 4096 pieces' sums, one element after the other.
 
-usage: sum_order.py [--square] [--pieces] INPUT.npy RESULT.npy
+usage: sum_order.py [--square] [--pieces] [--columns] INPUT.npy RESULT.npy
 INPUT is f16 (widened to f32 exactly) or f32, 1-D (one row) or 2-D;
 RESULT the f32 sums of its rows (of the squares, rounded to f32, with
 --square). Prints `same bits as the documented order (N rows)` or the
@@ -31,26 +33,38 @@ def lanes_sum(x):
     return partial[:, 0]
 
 
-def pieces_sum(x):
+def serial_sum(x):
+    """One element after the other over the last axis, from -0.0."""
+    acc = np.full(x.shape[0], -0.0, np.float32)
+    for j in range(x.shape[1]):
+        acc += x[:, j]
+    return acc
+
+
+def pieces_sum(x, reduce=lanes_sum):
     rows, n = x.shape
     length = -(-n // PIECES)
     padded = np.full((rows, PIECES * length), -0.0, np.float32)
     padded[:, :n] = x
     # x + -0.0 is x: the identity past the row changes no partial sum.
-    pieces = lanes_sum(padded.reshape(rows * PIECES, length))
-    return lanes_sum(pieces.reshape(rows, PIECES))
+    pieces = reduce(padded.reshape(rows * PIECES, length))
+    return reduce(pieces.reshape(rows, PIECES))
 
 
 args = sys.argv[1:]
 square = "--square" in args
 pieces = "--pieces" in args
+columns = "--columns" in args
 paths = [a for a in args if not a.startswith("--")]
 x = np.load(paths[0]).astype(np.float32)
 x = x.reshape(1, -1) if x.ndim == 1 else x
+if columns:
+    x = np.ascontiguousarray(x.T)
 if square:
     x = x * x
 got = np.load(paths[1]).reshape(-1)
-want = pieces_sum(x) if pieces else lanes_sum(x)
+reduce = serial_sum if columns else lanes_sum
+want = pieces_sum(x, reduce) if pieces else reduce(x)
 differ = np.flatnonzero(want.view(np.uint32) != got.view(np.uint32))
 if differ.size:
     row = differ[0]

@@ -166,7 +166,11 @@ fuse::rowFormOf(ArrayRef<linalg::GenericOp> members, int64_t blockSize,
     rows = ShapedType::isDynamic(ranges[d]) || rows < 0 ? -1 : rows * ranges[d];
   if (rows >= 0)
     form.rows = rows;
-  form.pieces = form.lanes && form.rows && *form.rows < kFewRows;
+  bool known = llvm::all_of(members, [](linalg::GenericOp op) {
+    return op.getNumReductionLoops() == 0 || reductionCombiner(op);
+  });
+  form.pieces =
+      form.reduced.size() == 1 && known && form.rows && *form.rows < kFewRows;
   form.split = form.pieces;
   // What the members define (results on tensors, buffers on memrefs) that
   // a reduction's value went into, and the values of the members over the
@@ -190,6 +194,13 @@ fuse::rowFormOf(ArrayRef<linalg::GenericOp> members, int64_t blockSize,
   };
   for (linalg::GenericOp op : members) {
     bool reduction = op.getNumReductionLoops() > 0;
+    // The second launch iterates over (kept loops, pieces): a member over
+    // the rows with the reduced loops kept fits it only when those are
+    // the innermost.
+    if (!reduction && form.reduced.front() != innermost &&
+        op.getNumLoops() == static_cast<unsigned>(innermost + 1) &&
+        keepsRows(op, form.reduced))
+      form.split = false;
     bool overRow = reduction ||
                    (op.getNumLoops() == static_cast<unsigned>(innermost + 1) &&
                     !keepsRows(op, form.reduced));

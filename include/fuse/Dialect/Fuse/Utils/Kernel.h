@@ -89,13 +89,14 @@ struct RowForm {
   bool warps = false;
   /// The number of rows, when it is a constant.
   std::optional<int64_t> rows;
-  /// The order of a reduction with a constant number of rows below
-  /// kFewRows, read in lanes (a full reduction of a vector, a sum over the
-  /// rows of a 3 x N matrix): each row is cut into kRowPieces pieces of
-  /// ceil(length / kRowPieces) elements, each piece reduced from the
-  /// identity as a row, and the kRowPieces values reduced as a row of that
-  /// length, then combined with the initial value. It depends on the
-  /// reduction alone (its rows), so that fused and eager kernels agree.
+  /// The order of a reduction over one loop with a constant number of rows
+  /// below kFewRows (a full reduction of a vector, a sum over the rows of a
+  /// 3 x N matrix, over the columns of an N x 4 one): each row is cut into
+  /// kRowPieces pieces of ceil(length / kRowPieces) elements, each piece
+  /// reduced from the identity as a row, and the kRowPieces values reduced
+  /// as a row of that length (in lanes when the rows are), then combined
+  /// with the initial value. It depends on the reduction alone (its rows),
+  /// so that fused and eager kernels agree.
   bool pieces = false;
   /// Pieces in two launches: the first gives each piece a warp (or thread)
   /// of its own and stores the pieces' values; the second reduces them
