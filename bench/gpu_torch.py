@@ -59,6 +59,10 @@ def layer_norm(x, weight, bias):
     return torch.nn.functional.layer_norm(x, weight.shape, weight, bias, 1e-5)
 
 
+def mse_loss(p, t):
+    return torch.nn.functional.mse_loss(p, t)
+
+
 def rows(n):
     return max(1, n // 1024)
 
@@ -81,6 +85,11 @@ PROGRAMS = {
                 lambda n: 8 * rows(n) * 1024),
     "layer_norm": (layer_norm, lambda n: [(rows(n), 1024), (1024,), (1024,)],
                    lambda n: 8 * rows(n) * 1024 + 8 * 1024),
+    # A full reduction (examples/mse_loss.mlir): two kernels, the first
+    # reads p and t once and writes 4096 partial sums, the second reads
+    # them and writes the loss.
+    "mse_loss": (mse_loss, lambda n: [(rows(n), 1024), (rows(n), 1024)],
+                 lambda n: 8 * rows(n) * 1024 + 2 * 4096 * 4 + 4),
 }
 
 

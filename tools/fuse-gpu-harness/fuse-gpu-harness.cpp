@@ -13,6 +13,8 @@
 //       [--json FILE]
 //
 // A shape is comma-separated sizes where N is the size and R is N / 1024.
+// A result is TYPE, of the highest rank of the inputs, or TYPE:RANK
+// (`f32:0`, a scalar: a full reduction).
 // --json appends one JSON object per size to FILE (the row's numbers, and
 // the host's seconds for the inputs, the CPU reference and the comparison).
 // The host's work is most of the check's time at 1e8 elements: inputs come
@@ -289,6 +291,17 @@ void call(void *function, std::vector<int64_t> &results,
 
 } // namespace
 
+/// The cpu target allocates each result with this (fuse-result-allocs; the
+/// JIT hands over the caller's array when there is one). The harness has
+/// none: a fresh buffer, which it frees with std::free. Exported to the
+/// programs it loads (ENABLE_EXPORTS).
+extern "C" void *fuse_result_alloc(int64_t index, int64_t bytes) {
+  (void)index;
+  size_t size =
+      (static_cast<size_t>(std::max<int64_t>(bytes, 1)) + 63) / 64 * 64;
+  return std::aligned_alloc(64, size);
+}
+
 int main(int argc, char **argv) {
   std::string name, cpuPath, cudaPath, entry, jsonPath;
   std::vector<std::string> argSpecs, resultTypes, sizes;
@@ -367,8 +380,13 @@ int main(int argc, char **argv) {
     }
     size_t resultWords = 0;
     std::vector<TypeInfo> results;
-    for (const std::string &r : resultTypes)
-      results.push_back(typeOf(r));
+    std::vector<int64_t> resultRanks;
+    for (const std::string &r : resultTypes) {
+      size_t colon = r.find(':');
+      results.push_back(typeOf(r.substr(0, colon)));
+      resultRanks.push_back(
+          colon == std::string::npos ? -1 : std::atoi(r.c_str() + colon + 1));
+    }
 
     // CPU reference.
     std::vector<std::vector<int64_t>> cpuArgs, gpuArgs;
@@ -378,10 +396,16 @@ int main(int argc, char **argv) {
     }
     // Ranks of the results are those of the broadcast of the inputs: the
     // highest input rank.
-    size_t rank = 0;
+    size_t inputRank = 0;
     for (const Tensor &t : inputs)
-      rank = std::max(rank, t.shape.size());
-    resultWords = results.size() * (3 + 2 * rank);
+      inputRank = std::max(inputRank, t.shape.size());
+    // Result r's descriptor: 3 + 2 * rank words from resultAt[r].
+    std::vector<size_t> ranks, resultAt;
+    for (int64_t r : resultRanks) {
+      ranks.push_back(r < 0 ? inputRank : static_cast<size_t>(r));
+      resultAt.push_back(resultWords);
+      resultWords += 3 + 2 * ranks.back();
+    }
     std::vector<int64_t> cpuResults(resultWords), gpuResults(resultWords);
     double inputSeconds = secondsSince(started);
     started = std::chrono::steady_clock::now();
@@ -398,7 +422,7 @@ int main(int argc, char **argv) {
       if (run > 0)
         for (size_t r = 0; r < results.size(); ++r)
           fuse::rt::deviceFree(
-              reinterpret_cast<void *>(gpuResults[r * (3 + 2 * rank)]));
+              reinterpret_cast<void *>(gpuResults[resultAt[r]]));
       fuse::rt::beginRun(fuse::rt::Mode::CUDA);
       call(cudaFn, gpuResults, gpuArgs);
       fuse::rt::endRun();
@@ -418,10 +442,10 @@ int main(int argc, char **argv) {
     int64_t mismatches = 0, resultElements = 0;
     double maxError = 0;
     for (size_t r = 0; r < results.size(); ++r) {
-      int64_t *c = cpuResults.data() + r * (3 + 2 * rank);
-      int64_t *g = gpuResults.data() + r * (3 + 2 * rank);
+      int64_t *c = cpuResults.data() + resultAt[r];
+      int64_t *g = gpuResults.data() + resultAt[r];
       int64_t elements = 1;
-      for (size_t d = 0; d < rank; ++d)
+      for (size_t d = 0; d < ranks[r]; ++d)
         elements *= c[3 + d];
       if (r == 0)
         resultElements = elements;

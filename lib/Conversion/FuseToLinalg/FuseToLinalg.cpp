@@ -1017,10 +1017,10 @@ void fuse::populateFuseToLinalgConversionPatterns(RewritePatternSet &patterns,
 
 namespace {
 /// tensor.collapse_shape of the result of an elementwise generic that
-/// nothing else reads, where every indexing map keeps each group of
-/// collapsed dimensions together (a broadcast along part of a group does
-/// not): the generic over the collapsed space, reading collapsed operands,
-/// with its attributes (fuse.ops).
+/// nothing else reads (only such views of it), where every indexing map keeps
+/// each group of collapsed dimensions together (a broadcast along part of a
+/// group does not): the generic over the collapsed space, reading collapsed
+/// operands, with its attributes (fuse.ops).
 struct CollapseElementwiseProducer : OpRewritePattern<tensor::CollapseShapeOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -1028,13 +1028,21 @@ struct CollapseElementwiseProducer : OpRewritePattern<tensor::CollapseShapeOp> {
                                 PatternRewriter &rewriter) const override {
     auto producer = collapse.getSrc().getDefiningOp<linalg::GenericOp>();
     if (!producer || !isElementwiseKernel(producer) ||
-        !collapse.getSrc().hasOneUse() || producer.getNumDpsInits() != 1)
+        producer.getNumDpsInits() != 1)
       return failure();
+    // Only these views read it (one per operand that reads it: `d * d`).
     SmallVector<ReassociationIndices> groups =
         collapse.getReassociationIndices();
+    for (Operation *user : collapse.getSrc().getUsers()) {
+      auto other = dyn_cast<tensor::CollapseShapeOp>(user);
+      if (!other || other.getReassociationIndices() != groups)
+        return failure();
+    }
     if (!linalg::areDimSequencesPreserved(producer.getIndexingMapsArray(),
                                           groups))
       return failure();
+    // Where the producer is: before every view of it, not at this one.
+    rewriter.setInsertionPoint(producer);
     FailureOr<linalg::CollapseResult> collapsed =
         linalg::collapseOpIterationDims(producer, groups, rewriter);
     if (failed(collapsed))
@@ -1089,16 +1097,18 @@ struct ConvertFuseToLinalgPass
     // row) goes up through the elementwise generics that compute it and
     // nothing else, which then iterate over the collapsed space: they stay
     // fusable with the reduction, and the views reach the arguments.
-    SmallVector<Operation *> collapses;
-    func.walk([&](tensor::CollapseShapeOp op) { collapses.push_back(op); });
-    if (!collapses.empty()) {
-      RewritePatternSet folds(&getContext());
-      folds.add<CollapseElementwiseProducer>(&getContext());
-      tensor::CollapseShapeOp::getCanonicalizationPatterns(folds,
-                                                           &getContext());
-      GreedyRewriteConfig config;
-      config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
-      if (failed(applyOpPatternsGreedily(collapses, std::move(folds), config)))
+    // One generic further up per round, until none moves.
+    RewritePatternSet folds(&getContext());
+    folds.add<CollapseElementwiseProducer>(&getContext());
+    tensor::CollapseShapeOp::getCanonicalizationPatterns(folds, &getContext());
+    FrozenRewritePatternSet frozen(std::move(folds));
+    for (bool changed = true; changed;) {
+      SmallVector<Operation *> collapses;
+      func.walk([&](tensor::CollapseShapeOp op) { collapses.push_back(op); });
+      changed = false;
+      if (!collapses.empty() &&
+          failed(applyOpPatternsGreedily(collapses, frozen,
+                                         GreedyRewriteConfig(), &changed)))
         return signalPassFailure();
     }
 

@@ -136,3 +136,17 @@ func.func @all_of_a_product(%x: tensor<?x?xf32>, %b: tensor<?xf32>) -> (tensor<f
   %t = fuse.reduce_sum %eb {dims = array<i64: 1, 0>} : tensor<?x?xf32> -> tensor<f32>
   return %s, %t : tensor<f32>, tensor<f32>
 }
+
+// Two reductions of one producer over all of it: the producer is collapsed
+// once, where it was (before both), and both read its collapsed result.
+// CHECK-LABEL: func @two_of_one_producer
+// CHECK: %[[ROW:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0, 1]] : tensor<5x7xf32> into tensor<35xf32>
+// CHECK: %[[CAST:.+]] = linalg.generic {indexing_maps = [#[[$ID1]], #[[$ID1]]], iterator_types = ["parallel"]} ins(%[[ROW]] : tensor<35xf32>) {{.*}} attrs = {fuse.ops = ["cast"]}
+// CHECK: linalg.generic {{.*}} ins(%[[CAST]] : tensor<35xbf16>) {{.*}}fuse.ops = ["reduce_sum"]
+// CHECK: linalg.generic {{.*}} ins(%[[CAST]] : tensor<35xbf16>) {{.*}}fuse.ops = ["reduce_max"]
+func.func @two_of_one_producer(%x: tensor<5x7xf32>) -> (tensor<bf16>, tensor<bf16>) {
+  %b = fuse.cast %x : tensor<5x7xf32> to tensor<5x7xbf16>
+  %s = fuse.reduce_sum %b {dims = array<i64: 0, 1>} : tensor<5x7xbf16> -> tensor<bf16>
+  %m = fuse.reduce_max %b {dims = array<i64: 0, 1>} : tensor<5x7xbf16> -> tensor<bf16>
+  return %s, %m : tensor<bf16>, tensor<bf16>
+}
