@@ -606,9 +606,9 @@ std::string fuse::RowsReport::gpu() const {
   std::string text = warps ? "warp per row" : "thread per row";
   if (inPieces)
     text += " in " + std::to_string(kRowPieces) + " pieces";
-  // Fewer rows than an H100's or H200's 132 SMs leave SMs without work.
+  // Few rows leave SMs without work (kFewRows).
   std::optional<int64_t> rows = count.asConstant();
-  if (rows && *rows < 132)
+  if (rows && *rows < kFewRows)
     text += " (" + plural(*rows, warps ? "warp" : "thread") + " in all)";
   return text;
 }
