@@ -860,9 +860,12 @@ template <typename OpTy> struct ReductionLowering : OpConversionPattern<OpTy> {
     auto reducesLoop = [&](int64_t d) {
       return collapsed ? d == loops - 1 : isReduced(d);
     };
+    // (Not a tensor with a static 0 among them: memref.collapse_shape would
+    // take the group as static once bufferized, its result type not.)
     int64_t trailing = dims.size();
     if (trailing >= 2 &&
-        llvm::all_of(llvm::seq<int64_t>(rank - trailing, rank), isReduced)) {
+        llvm::all_of(llvm::seq<int64_t>(rank - trailing, rank), isReduced) &&
+        !llvm::is_contained(inputType.getShape(), 0)) {
       SmallVector<ReassociationIndices> groups;
       for (int64_t d = 0; d < rank - trailing; ++d)
         groups.push_back({d});
@@ -1029,6 +1032,12 @@ struct CollapseElementwiseProducer : OpRewritePattern<tensor::CollapseShapeOp> {
     auto producer = collapse.getSrc().getDefiningOp<linalg::GenericOp>();
     if (!producer || !isElementwiseKernel(producer) ||
         producer.getNumDpsInits() != 1)
+      return failure();
+    // No operand with a static 0 (see ReductionLowering).
+    if (llvm::any_of(producer->getOperandTypes(), [](Type type) {
+          auto shaped = dyn_cast<ShapedType>(type);
+          return shaped && llvm::is_contained(shaped.getShape(), 0);
+        }))
       return failure();
     // Only these views read it (one per operand that reads it: `d * d`).
     SmallVector<ReassociationIndices> groups =

@@ -12,6 +12,8 @@
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"
 #include "fuse/Dialect/Fuse/Utils/Kernel.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
@@ -76,6 +78,41 @@ struct FoldExceptTargetMath : RewritePattern {
   }
 };
 
+/// A tensor.collapse_shape of a tensor with a static 0 (nothing to read):
+/// an empty tensor of its result's sizes. Bufferized, the view would be a
+/// memref.collapse_shape whose group upstream takes as static (0) while
+/// its result type keeps the collapse's dynamic size, which the verifier
+/// refuses; a tensor whose shape became static 0 after the collapse was
+/// made (a size that broadcasting equated to 0) gets there.
+struct CollapseOfNothing : OpRewritePattern<tensor::CollapseShapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tensor::CollapseShapeOp op,
+                                PatternRewriter &rewriter) const override {
+    RankedTensorType source = op.getSrcType();
+    if (!llvm::is_contained(source.getShape(), 0))
+      return failure();
+    RankedTensorType result = op.getResultType();
+    SmallVector<Value> sizes;
+    for (auto [d, group] : llvm::enumerate(op.getReassociationIndices())) {
+      if (!result.isDynamicDim(d))
+        continue;
+      bool empty = llvm::any_of(
+          group, [&](int64_t k) { return source.getDimSize(k) == 0; });
+      Value size =
+          arith::ConstantIndexOp::create(rewriter, op.getLoc(), empty ? 0 : 1);
+      for (int64_t k : group)
+        if (!empty)
+          size = arith::MulIOp::create(
+              rewriter, op.getLoc(), size,
+              tensor::DimOp::create(rewriter, op.getLoc(), op.getSrc(), k));
+      sizes.push_back(size);
+    }
+    rewriter.replaceOpWithNewOp<tensor::EmptyOp>(op, result, sizes);
+    return success();
+  }
+};
+
 struct FuseCanonicalizePass
     : fuse::impl::FuseCanonicalizeBase<FuseCanonicalizePass> {
   LogicalResult initialize(MLIRContext *context) override {
@@ -84,7 +121,7 @@ struct FuseCanonicalizePass
       dialect->getCanonicalizationPatterns(owned);
     for (RegisteredOperationName op : context->getRegisteredOperations())
       op.getCanonicalizationPatterns(owned, context);
-    owned.add<FoldExceptTargetMath>(context);
+    owned.add<FoldExceptTargetMath, CollapseOfNothing>(context);
     patterns = std::make_shared<FrozenRewritePatternSet>(std::move(owned));
     return success();
   }
