@@ -1030,8 +1030,10 @@ struct CollapseElementwiseProducer : OpRewritePattern<tensor::CollapseShapeOp> {
   LogicalResult matchAndRewrite(tensor::CollapseShapeOp collapse,
                                 PatternRewriter &rewriter) const override {
     auto producer = collapse.getSrc().getDefiningOp<linalg::GenericOp>();
+    // Not a part of a kernel with reductions (a mean's division, a
+    // rounding to f16), whose generics share the reduction's loops.
     if (!producer || !isElementwiseKernel(producer) ||
-        producer.getNumDpsInits() != 1)
+        producer.getNumDpsInits() != 1 || kernelGroup(producer))
       return failure();
     // No operand with a static 0 (see ReductionLowering).
     if (llvm::any_of(producer->getOperandTypes(), [](Type type) {

@@ -150,3 +150,15 @@ func.func @two_of_one_producer(%x: tensor<5x7xf32>) -> (tensor<bf16>, tensor<bf1
   %m = fuse.reduce_max %b {dims = array<i64: 0, 1>} : tensor<5x7xbf16> -> tensor<bf16>
   return %s, %m : tensor<bf16>, tensor<bf16>
 }
+
+// A producer that is part of a kernel with reductions (the rounding of an
+// f16 max to f16) is not collapsed: the minimum over everything reads it
+// collapsed (test/Fuzz/difftest.py seed 380638).
+// CHECK-LABEL: func @min_of_a_max
+// CHECK: %[[ROUNDED:.+]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} {{.*}} attrs = {fuse.group = {{[0-9]+}} : i64, fuse.ops = []}
+// CHECK: tensor.collapse_shape %[[ROUNDED]] {{\[}}[0, 1]]
+func.func @min_of_a_max(%x: tensor<?x?x?xf16>) -> tensor<f16> {
+  %m = fuse.reduce_max %x {dims = array<i64: 2>} : tensor<?x?x?xf16> -> tensor<?x?x1xf16>
+  %n = fuse.reduce_min %m {dims = array<i64: 0, 1, 2>} : tensor<?x?x1xf16> -> tensor<f16>
+  return %n : tensor<f16>
+}
