@@ -400,14 +400,10 @@ FailureOr<VariantReport> countKernels(func::FuncOp func, Symbols &symbols,
     // rows and the outputs.
     SmallVector<linalg::GenericOp> overWhole, overRows, reductions;
     for (linalg::GenericOp op : members) {
-      bool whole =
-          op.getNumLoops() ==
-              static_cast<unsigned>(form->kept.size() + form->reduced.size()) &&
-          !keepsRows(op, form->reduced);
       if (op.getNumReductionLoops() > 0)
         reductions.push_back(op);
       else
-        (whole ? overWhole : overRows).push_back(op);
+        (overWholeSpace(op, *form) ? overWhole : overRows).push_back(op);
     }
     SizeExpr partialBytes;
     for (linalg::GenericOp op : reductions)

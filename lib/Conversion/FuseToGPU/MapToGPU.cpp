@@ -739,7 +739,7 @@ public:
                    OpBuilder &b, Location loc)
       : members(members), sizes(sizes), fills(fills), isLiveOut(isLiveOut),
         b(b), loc(loc), lanes(vectors && form.lanes ? kReductionLanes : 1),
-        pieceOrder(form.pieces), kept(form.kept), reduced(form.reduced) {}
+        form(form), kept(this->form.kept), reduced(this->form.reduced) {}
 
   /// Makes the kernel's rows a warp's each: lane `lane` (below
   /// kReductionLanes) of the warp reads elements lane, lane + 32, ... of the
@@ -778,7 +778,7 @@ public:
     for (auto [k, member] : llvm::enumerate(members)) {
       linalg::GenericOp op = member;
       states.push_back(state);
-      bool overRow = op.getNumLoops() > kept.size() && !keepsRows(op, reduced);
+      bool overRow = overWholeSpace(op, form);
       if (op.getNumReductionLoops() > 0)
         emitReduction(k, point, state);
       else if (piece && !overRow)
@@ -1206,7 +1206,7 @@ private:
     }
     Operation *combine = reductionCombiner(op);
     SmallVector<Value> results;
-    if (!pieceOrder || piece) {
+    if (!form.pieces || piece) {
       // The row (or the piece of it that the thread owns): a thread's
       // accumulator starts from the initial value; lanes start from the
       // identity, and the initial value joins the combined lanes at the end
@@ -1340,8 +1340,6 @@ private:
   OpBuilder &b;
   Location loc;
   int64_t lanes = 1;
-  /// Rows reduced in kRowPieces pieces (RowForm::pieces).
-  bool pieceOrder = false;
   /// The lanes of the row in range, while the last vector is computed.
   Value mask;
   /// The thread's lane in its warp, when a warp owns each row.
@@ -1351,7 +1349,9 @@ private:
   Value rowLower, rowUpper;
   Value piece;
   DenseMap<unsigned, Value> partials;
-  SmallVector<int64_t> kept, reduced;
+  RowForm form;
+  /// The kernel's loops (views of the form's).
+  ArrayRef<int64_t> kept, reduced;
   SmallVector<State> states;
 };
 
@@ -1448,14 +1448,6 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
           arith::IndexCastUIOp::create(b, loc, b.getI64Type(), size));
     }
     return total;
-  }
-
-  /// Whether `op`, a member of a kernel with reductions of form `form`,
-  /// computes values over the whole space (a reduction, or a member neither
-  /// over the rows nor over the rows with the reduced dimensions kept).
-  static bool overRow(linalg::GenericOp op, const RowForm &form) {
-    return op.getNumLoops() == form.kept.size() + form.reduced.size() &&
-           !keepsRows(op, form.reduced);
   }
 
   static SmallVector<Value> buffersOf(ArrayRef<OpOperand *> operands) {
@@ -1638,7 +1630,7 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
       for (auto [k, member] : llvm::enumerate(members)) {
         linalg::GenericOp op = member;
         if (op.getNumReductionLoops() == 0) {
-          if (!overRow(op, form))
+          if (!overWholeSpace(op, form))
             second.push_back(op);
           continue;
         }
@@ -1725,7 +1717,7 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
       // The members over the whole space read, the partial values written.
       SmallVector<linalg::GenericOp> rowMembers;
       for (linalg::GenericOp op : members)
-        if (overRow(op, form))
+        if (overWholeSpace(op, form))
           rowMembers.push_back(op);
       traffic = buffersOf(
           trafficOperands(rowMembers, [](OpOperand &) { return false; }));

@@ -122,6 +122,11 @@ bool fuse::keepsRows(linalg::GenericOp op, ArrayRef<int64_t> reduced) {
   });
 }
 
+bool fuse::overWholeSpace(linalg::GenericOp op, const RowForm &form) {
+  return op.getNumLoops() == form.kept.size() + form.reduced.size() &&
+         !keepsRows(op, form.reduced);
+}
+
 std::optional<fuse::RowForm>
 fuse::rowFormOf(ArrayRef<linalg::GenericOp> members, int64_t blockSize,
                 function_ref<bool(OpOperand &)> isLiveOut) {
@@ -136,10 +141,13 @@ fuse::rowFormOf(ArrayRef<linalg::GenericOp> members, int64_t blockSize,
     (iterator == utils::IteratorType::reduction ? form.reduced : form.kept)
         .push_back(d);
   int64_t innermost = form.kept.size() + form.reduced.size() - 1;
-  form.lanes = form.reduced.size() == 1 && form.reduced.front() == innermost;
+  // Every reduction a combination whose identity is known.
+  bool known = llvm::all_of(members, [](linalg::GenericOp op) {
+    return op.getNumReductionLoops() == 0 || reductionCombiner(op);
+  });
+  form.lanes =
+      known && form.reduced.size() == 1 && form.reduced.front() == innermost;
   for (linalg::GenericOp op : members) {
-    if (op.getNumReductionLoops() > 0 && !reductionCombiner(op))
-      form.lanes = false;
     if (op.getNumLoops() != static_cast<unsigned>(innermost + 1))
       continue;
     for (OpOperand &operand : op->getOpOperands()) {
@@ -166,9 +174,6 @@ fuse::rowFormOf(ArrayRef<linalg::GenericOp> members, int64_t blockSize,
     rows = ShapedType::isDynamic(ranges[d]) || rows < 0 ? -1 : rows * ranges[d];
   if (rows >= 0)
     form.rows = rows;
-  bool known = llvm::all_of(members, [](linalg::GenericOp op) {
-    return op.getNumReductionLoops() == 0 || reductionCombiner(op);
-  });
   form.pieces =
       form.reduced.size() == 1 && known && form.rows && *form.rows < kFewRows;
   form.split = form.pieces;
@@ -201,9 +206,7 @@ fuse::rowFormOf(ArrayRef<linalg::GenericOp> members, int64_t blockSize,
         op.getNumLoops() == static_cast<unsigned>(innermost + 1) &&
         keepsRows(op, form.reduced))
       form.split = false;
-    bool overRow = reduction ||
-                   (op.getNumLoops() == static_cast<unsigned>(innermost + 1) &&
-                    !keepsRows(op, form.reduced));
+    bool overRow = overWholeSpace(op, form);
     bool reads = readsAny(op, fromReduction);
     bool liveOut = llvm::any_of(op.getDpsInitsMutable(), isLiveOut);
     if ((overRow &&

@@ -128,6 +128,12 @@ rowFormOf(llvm::ArrayRef<mlir::linalg::GenericOp> members, int64_t blockSize,
 /// false for a reduction.
 bool keepsRows(mlir::linalg::GenericOp op, llvm::ArrayRef<int64_t> reduced);
 
+/// Whether `op`, a member of a kernel with reductions of form `form`,
+/// iterates over the whole space, rows included: a reduction, or a member
+/// over all of the kernel's loops that does not keep the rows (keepsRows).
+/// The other members compute values of the rows.
+bool overWholeSpace(mlir::linalg::GenericOp op, const RowForm &form);
+
 /// A fusion pass's remark about a producer/consumer pair it left apart:
 /// `message` at `consumer`, and a note "producer is here" at `producer`.
 void emitUnfusedRemark(mlir::Location consumer, mlir::Location producer,
