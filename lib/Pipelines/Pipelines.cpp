@@ -256,7 +256,10 @@ namespace {
 /// (`nvvm.minctasm`, PTX's `.minnctapersm`): as many blocks per SM as the
 /// SM has threads for, which caps registers at 64K / threads per SM (32 on
 /// sm_90). Without it ptxas takes up to 64 registers for a kernel with
-/// math functions and the SM runs a quarter fewer threads.
+/// math functions and the SM runs a quarter fewer threads. A kernel with
+/// reductions that a warp per row takes (its lanes combined with
+/// gpu.shuffle) keeps its row in registers (RowForm::registers) and asks
+/// for half: 64 registers, with 32 rows in flight on each SM.
 struct FullOccupancyPass
     : PassWrapper<FullOccupancyPass, OperationPass<gpu::GPUModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(FullOccupancyPass)
@@ -269,8 +272,15 @@ struct FullOccupancyPass
   void runOnOperation() override {
     Builder b(&getContext());
     getOperation().walk([&](gpu::GPUFuncOp func) {
-      if (func.isKernel())
-        func->setAttr("nvvm.minctasm", b.getI32IntegerAttr(blocksPerSM));
+      if (!func.isKernel())
+        return;
+      bool warpRows =
+          func.walk([](gpu::ShuffleOp) { return WalkResult::interrupt(); })
+              .wasInterrupted();
+      func->setAttr(
+          "nvvm.minctasm",
+          b.getI32IntegerAttr(warpRows ? std::max<int64_t>(1, blocksPerSM / 2)
+                                       : blocksPerSM));
     });
   }
 

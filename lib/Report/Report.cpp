@@ -372,6 +372,7 @@ FailureOr<VariantReport> countKernels(func::FuncOp func, Symbols &symbols,
       rows = RowsReport{SizeExpr::constant(1), SizeExpr::constant(1),
                         form->lanes, form->warps};
       rows->inPieces = form->pieces && !form->split;
+      rows->registers = form->registers;
       for (int64_t d : form->kept)
         rows->count = rows->count * loops[reduction][d];
       for (int64_t d : form->reduced)
@@ -602,6 +603,13 @@ std::string fuse::RowsReport::gpu() const {
   std::string text = warps ? "warp per row" : "thread per row";
   if (inPieces)
     text += " in " + std::to_string(kRowPieces) + " pieces";
+  else if (registers && length.asConstant())
+    text += ", in registers";
+  else if (registers)
+    text += ", in registers up to " + std::to_string(kRowInRegisters) +
+            ", else looped";
+  else if (warps)
+    text += ", looped";
   // Few rows leave SMs without work (kFewRows).
   std::optional<int64_t> rows = count.asConstant();
   if (rows && *rows < kFewRows)

@@ -8,11 +8,12 @@
 // lanes and every accumulator has 32 bits; else a thread per row. The CPU
 // reads such rows in 32-lane vectors. A constant number of rows below 132
 // (the SMs of an H100 or H200) says how few warps or threads that is, and
-// such rows read in lanes are reduced in 4096 pieces.
+// such rows read in lanes are reduced in 4096 pieces. A warp keeps a row
+// of up to 512 elements in registers (else loops over it in each pass).
 
 // CHECK-LABEL: @softmax  N = argument 0 dimension 0, M = argument 0 dimension 1
-// CHECK:         kernel with reductions                     rows  length  GPU           CPU
-// CHECK-NEXT:    fused_reduce_max_sub_exp_reduce_sum_div_0  N     M       warp per row  thread per row, 32-lane vectors
+// CHECK:         kernel with reductions                     rows  length  GPU                                                CPU
+// CHECK-NEXT:    fused_reduce_max_sub_exp_reduce_sum_div_0  N     M       warp per row, in registers up to 512, else looped  thread per row, 32-lane vectors
 // CHECK-NEXT:  eager: 5 kernels, {{.*}}
 // BLOCK48-LABEL: @softmax
 // BLOCK48:         fused_reduce_max_sub_exp_reduce_sum_div_0  N     M       thread per row  thread per row, 32-lane vectors
@@ -20,7 +21,7 @@
 // JSON:        "rows": {
 // JSON-NEXT:     "count": "N",
 // JSON-NEXT:     "cpu": "thread per row, 32-lane vectors",
-// JSON-NEXT:     "gpu": "warp per row",
+// JSON-NEXT:     "gpu": "warp per row, in registers up to 512, else looped",
 // JSON-NEXT:     "length": "M"
 // JSON-NEXT:   }
 func.func @softmax(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
@@ -52,7 +53,7 @@ func.func @softmax(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
 // CHECK-NEXT:      reduce_sum_3         reduce_sum  4096      32768    8
 // CHECK:         kernel with reductions  rows  length  GPU                                    CPU
 // CHECK-NEXT:    reduce_sum_1_pieces     1     N       warp per piece, 4096 pieces per row    thread per piece, 32-lane vectors
-// CHECK-NEXT:    reduce_sum_1            1     4096    warp per row (1 warp in all)           thread per row, 32-lane vectors
+// CHECK-NEXT:    reduce_sum_1            1     4096    warp per row, looped (1 warp in all)   thread per row, 32-lane vectors
 // CHECK-NEXT:    reduce_sum_2            M     K       thread per row                         thread per row, 32-lane vectors
 // CHECK-NEXT:    reduce_sum_3_pieces     1     M*K     thread per piece, 4096 pieces per row  thread per piece, 32-lane vectors
 // CHECK-NEXT:    reduce_sum_3            1     4096    thread per row (1 thread in all)       thread per row, 32-lane vectors
@@ -84,11 +85,11 @@ func.func @forms(%x: tensor<?xf32>, %y: tensor<?x?xf64>, %z: tensor<?x4xf32>, %w
 // CHECK-NEXT:      fused_mul_reduce_sum_6         reduce_sum      12288     49152  12
 // CHECK-NEXT:      reduce_mean_7_pieces           reduce_mean     M         2*M    16384
 // CHECK-NEXT:      reduce_mean_7                  reduce_mean     4096      16384  2
-// CHECK-NEXT:      kernel with reductions         rows  length  GPU                                  CPU
-// CHECK-NEXT:      fused_mul_reduce_sum_6_pieces  3     N       warp per piece, 4096 pieces per row  thread per piece, 32-lane vectors
-// CHECK-NEXT:      fused_mul_reduce_sum_6         3     4096    warp per row (3 warps in all)        thread per row, 32-lane vectors
-// CHECK-NEXT:      reduce_mean_7_pieces           1     M       warp per piece, 4096 pieces per row  thread per piece, 32-lane vectors
-// CHECK-NEXT:      reduce_mean_7                  1     4096    warp per row (1 warp in all)         thread per row, 32-lane vectors
+// CHECK-NEXT:      kernel with reductions         rows  length  GPU                                    CPU
+// CHECK-NEXT:      fused_mul_reduce_sum_6_pieces  3     N       warp per piece, 4096 pieces per row    thread per piece, 32-lane vectors
+// CHECK-NEXT:      fused_mul_reduce_sum_6         3     4096    warp per row, looped (3 warps in all)  thread per row, 32-lane vectors
+// CHECK-NEXT:      reduce_mean_7_pieces           1     M       warp per piece, 4096 pieces per row    thread per piece, 32-lane vectors
+// CHECK-NEXT:      reduce_mean_7                  1     4096    warp per row, looped (1 warp in all)   thread per row, 32-lane vectors
 // CHECK-NEXT:    eager: 5 kernels, 36*N + 2*M + 131086 bytes (read 24*N + 2*M + 65536, written 12*N + 65550)
 func.func @split(%x: tensor<3x?xf32>, %v: tensor<?xf16>) -> (tensor<3xf32>, tensor<f16>) {
   %sq = fuse.mul %x, %x : tensor<3x?xf32>, tensor<3x?xf32> -> tensor<3x?xf32>
@@ -108,4 +109,20 @@ func.func @pieces(%x: tensor<3x?xf32>) -> (tensor<3x?xf32>, tensor<3x1xf32>) {
   %s = fuse.reduce_sum %x {dims = array<i64: 1>} : tensor<3x?xf32> -> tensor<3x1xf32>
   %y = fuse.div %x, %s : tensor<3x?xf32>, tensor<3x1xf32> -> tensor<3x?xf32>
   return %y, %s : tensor<3x?xf32>, tensor<3x1xf32>
+}
+
+// A warp keeps a row of at most 512 elements in registers between its
+// passes: with a constant length the report says which (a dynamic length
+// is tested at run time: "in registers up to 512, else looped").
+// CHECK-LABEL: @row_lengths  N = argument 0 dimension 0, M = argument 1 dimension 0
+// CHECK:         kernel with reductions   rows  length  GPU                         CPU
+// CHECK-NEXT:    fused_reduce_sum_div_9   N     100     warp per row, in registers  thread per row, 32-lane vectors
+// CHECK-NEXT:    fused_reduce_max_sub_10  M     1000    warp per row, looped        thread per row, 32-lane vectors
+// CHECK-NEXT:  eager: 4 kernels, {{.*}}
+func.func @row_lengths(%x: tensor<?x100xf32>, %z: tensor<?x1000xf32>) -> (tensor<?x100xf32>, tensor<?x1000xf32>) {
+  %s = fuse.reduce_sum %x {dims = array<i64: 1>} : tensor<?x100xf32> -> tensor<?x1xf32>
+  %y = fuse.div %x, %s : tensor<?x100xf32>, tensor<?x1xf32> -> tensor<?x100xf32>
+  %m = fuse.reduce_max %z {dims = array<i64: 1>} : tensor<?x1000xf32> -> tensor<?x1xf32>
+  %w = fuse.sub %z, %m : tensor<?x1000xf32>, tensor<?x1xf32> -> tensor<?x1000xf32>
+  return %y, %w : tensor<?x100xf32>, tensor<?x1000xf32>
 }

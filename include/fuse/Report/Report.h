@@ -66,8 +66,11 @@ struct RowsReport {
   bool pieces = false;
   /// Rows reduced in pieces in one launch (RowForm::pieces, not split).
   bool inPieces = false;
+  /// A warp's row kept in registers (RowForm::registers).
+  bool registers = false;
 
-  /// "warp per row", and how many in all when there are few rows.
+  /// "warp per row, in registers" (or "..., looped"), and how many in
+  /// all when there are few rows.
   std::string gpu() const;
   /// "thread per row, 32-lane vectors" or "..., element by element".
   std::string cpu() const;

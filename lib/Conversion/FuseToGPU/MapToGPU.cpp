@@ -747,6 +747,17 @@ public:
   /// order (lane i with lane i + 16, then + 8, ...).
   void useWarp(Value lane) { this->lane = lane; }
 
+  /// Makes the warp keep its row in registers (RowForm::registers), or
+  /// loop over it in each pass (`keep` false). Lane l holds elements l +
+  /// 32 c of the row for c below the row's length over 32 (a constant
+  /// length), or below kRowInRegisters / 32, each under a test against the
+  /// length (a dynamic one, at most kRowInRegisters at run time).
+  void keepRow(bool keep) {
+    chunks = !keep         ? 0
+             : form.length ? llvm::divideCeil(*form.length, kReductionLanes)
+                           : kRowInRegisters / kReductionLanes;
+  }
+
   /// Makes the thread reduce the part [lower, upper) of its row alone,
   /// from the identity, and store the value of member `k` (a reduction) in
   /// `partials[k]` at (point, `piece`): the first launch of a split kernel
@@ -762,6 +773,9 @@ public:
   /// Emits the code of global thread `thread` (an index below the number of
   /// points of P).
   void emit(Value thread) {
+    states.clear();
+    rowValues.clear();
+    chunkIndices.clear();
     // The thread's point of P, outermost first.
     SmallVector<Value> point(kept.size());
     Value rest = thread;
@@ -912,6 +926,8 @@ private:
                       cache)[lazy->second.second];
     AffineMap map =
         linalg::GenericOp(members[k]).getMatchingIndexingMap(&operand);
+    if (chunk >= 0 && map.isFunctionOfDim(reduced.back()))
+      return valueInRegisters(buffer, map, at);
     SmallVector<Value> indices = indicesOf(map, at);
     Type element = cast<MemRefType>(buffer.getType()).getElementType();
     auto last = map.getNumResults()
@@ -959,6 +975,89 @@ private:
                                     /*nontemporal=*/false, alignment);
     }
     return widen(memref::LoadOp::create(b, loc, buffer, indices), width);
+  }
+
+  /// The lane's element `chunk` of the row of `buffer` read through `map`
+  /// at loop indices `at`, read once for every pass (keepRow): before the
+  /// first pass's test of the chunk against the row's length, under a test
+  /// of its own (0 past the row).
+  Value valueInRegisters(Value buffer, AffineMap map, ArrayRef<Value> at) {
+    SmallVector<Value> &values = rowValues[{buffer, map}];
+    values.resize(chunks);
+    Value &value = values[chunk];
+    if (value)
+      return value;
+    OpBuilder::InsertionGuard guard(b);
+    if (chunkTest)
+      b.setInsertionPoint(chunkTest);
+    SmallVector<Value> indices = indicesOf(map, at);
+    if (!chunkTest)
+      return value = memref::LoadOp::create(b, loc, buffer, indices);
+    Type element = cast<MemRefType>(buffer.getType()).getElementType();
+    auto inRow =
+        scf::IfOp::create(b, loc, TypeRange{element}, chunkTest.getCondition(),
+                          /*addThenBlock=*/true, /*addElseBlock=*/true);
+    b.setInsertionPointToStart(inRow.thenBlock());
+    scf::YieldOp::create(
+        b, loc, ValueRange{memref::LoadOp::create(b, loc, buffer, indices)});
+    b.setInsertionPointToStart(inRow.elseBlock());
+    scf::YieldOp::create(b, loc,
+                         ValueRange{arith::ConstantOp::create(
+                             b, loc, cast<TypedAttr>(b.getZeroAttr(element)))});
+    return value = inRow.getResult(0);
+  }
+
+  /// Runs `body` at each of the lane's elements of its row in registers
+  /// (keepRow), in order, carrying `carried` from one to the next; returns
+  /// the carried values after the row. An element that may be past the row
+  /// runs under a test of its index against the length (the carried values
+  /// unchanged past it).
+  SmallVector<Value> forEachInRegisters(
+      ArrayRef<Value> point, ValueRange carried,
+      function_ref<SmallVector<Value>(ArrayRef<Value> at, ValueRange carried)>
+          body) {
+    SmallVector<Value> values(carried);
+    Value length = sizes[reduced.back()];
+    chunkIndices.resize(chunks);
+    for (int64_t c = 0; c < chunks; ++c) {
+      auto &[index, inRow] = chunkIndices[c];
+      if (!index) {
+        index = arith::AddIOp::create(
+            b, loc, lane,
+            arith::ConstantIndexOp::create(b, loc, c * kReductionLanes));
+        if (!form.length || (c + 1) * kReductionLanes > *form.length)
+          inRow = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                        index, length);
+      }
+      SmallVector<Value> at = merge(point, {index});
+      chunk = c;
+      if (!inRow) {
+        values = body(at, values);
+        continue;
+      }
+      chunkTest =
+          values.empty()
+              ? scf::IfOp::create(b, loc, inRow, /*withElseRegion=*/false)
+              : scf::IfOp::create(b, loc, ValueRange(values).getTypes(), inRow,
+                                  /*addThenBlock=*/true,
+                                  /*addElseBlock=*/true);
+      {
+        OpBuilder::InsertionGuard guard(b);
+        if (values.empty()) {
+          b.setInsertionPoint(chunkTest.thenBlock()->getTerminator());
+          body(at, values);
+        } else {
+          b.setInsertionPointToStart(chunkTest.thenBlock());
+          scf::YieldOp::create(b, loc, body(at, values));
+          b.setInsertionPointToStart(chunkTest.elseBlock());
+          scf::YieldOp::create(b, loc, values);
+        }
+      }
+      values = SmallVector<Value>(chunkTest.getResults());
+      chunkTest = nullptr;
+    }
+    chunk = -1;
+    return values;
   }
 
   /// The results of member `k` (over P x R) at loop indices `at`, computed
@@ -1145,6 +1244,20 @@ private:
                     Value upper) {
     linalg::GenericOp op = members[k];
     Operation *combine = reductionCombiner(op);
+    if (lane && chunks) {
+      Value partial = forEachInRegisters(
+                          point, identityOf(combine),
+                          [&](ArrayRef<Value> at, ValueRange acc) {
+                            Cache cache;
+                            SmallVector<Value> args;
+                            for (OpOperand *input : op.getDpsInputOperands())
+                              args.push_back(valueAt(k, *input, at, 1, cache));
+                            llvm::append_range(args, acc);
+                            return runBody(op, args, 1);
+                          })
+                          .front();
+      return combineWarp(combine, partial);
+    }
     if (lane) {
       Value partial =
           accumulate(k, point, identityOf(combine),
@@ -1230,8 +1343,14 @@ private:
       Value start = lane        ? identity
                     : lanes > 1 ? widen(identity, lanes)
                                 : initial.front();
+      // Past the last element, pieces are empty: their identity would
+      // leave every accumulator as it is (the same bits), so the loop ends
+      // at the first (a row shorter than kRowPieces, one element a piece,
+      // takes as many steps as it has elements).
+      Value filled = arith::CeilDivUIOp::create(
+          b, loc, length, arith::MaxUIOp::create(b, loc, pieceLength, one()));
       auto loop =
-          scf::ForOp::create(b, loc, zero(), pieces, one(), ValueRange{start});
+          scf::ForOp::create(b, loc, zero(), filled, one(), ValueRange{start});
       b.setInsertionPointToStart(loop.getBody());
       Value p = loop.getInductionVar();
       Value acc = loop.getRegionIterArgs().front();
@@ -1319,7 +1438,17 @@ private:
     linalg::GenericOp op = members[k];
     if (llvm::any_of(op.getDpsInitsMutable(),
                      [&](OpOperand &init) { return isLiveOut(init); })) {
-      if (lane) {
+      if (lane && chunks) {
+        forEachInRegisters(point, {}, [&](ArrayRef<Value> at, ValueRange) {
+          Cache cache;
+          SmallVector<Value> results(evaluate(k, at, 1, cache));
+          for (auto [init, result] :
+               llvm::zip(op.getDpsInitsMutable(), results))
+            if (isLiveOut(init))
+              store(result, init, at);
+          return SmallVector<Value>();
+        });
+      } else if (lane) {
         storeRow(k, point, lane, nullptr, 1, kReductionLanes);
       } else if (lanes == 1) {
         storeRow(k, point, nullptr, nullptr, 1);
@@ -1344,6 +1473,17 @@ private:
   Value mask;
   /// The thread's lane in its warp, when a warp owns each row.
   Value lane;
+  /// The lane's elements of its row in registers (keepRow; 0: a loop over
+  /// the row in each pass), the one being emitted (-1 outside), and the
+  /// test of its index against the row's length around it, if any.
+  int64_t chunks = 0, chunk = -1;
+  scf::IfOp chunkTest;
+  /// The lane's elements of the rows read, by (buffer, indexing map), one
+  /// per chunk (null until read).
+  DenseMap<std::pair<Value, AffineMap>, SmallVector<Value>> rowValues;
+  /// Each chunk's index in the row and, when it may be past the row's end,
+  /// its test against the length (created by the first pass).
+  SmallVector<std::pair<Value, Value>> chunkIndices;
   /// The part of the row that the thread reduces (see usePiece); null for
   /// the whole row.
   Value rowLower, rowUpper;
@@ -1669,6 +1809,8 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
       secondForm.pieces = secondForm.split = false;
       secondForm.lanes = form.lanes;
       secondForm.warps = form.warps;
+      // Rows of kRowPieces loop in each pass (rowFormOf).
+      static_assert(kRowPieces > kRowInRegisters);
       emitRowLaunch(b, loc, second, secondForm, secondSizes, secondFills,
                     isLiveOut, name, names);
       for (linalg::GenericOp op : llvm::reverse(created))
@@ -1772,7 +1914,27 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
           b, loc, arith::AddIOp::create(b, loc, lower, pieceLength), length);
       builder.usePiece(lower, upper, piece, *partials);
     }
-    builder.emit(row);
+    if (!warps || partials || !form.registers) {
+      builder.emit(row);
+    } else if (form.length) {
+      builder.keepRow(true);
+      builder.emit(row);
+    } else {
+      // A dynamic length: the row in registers when it fits.
+      Value length = sizes[form.reduced.back()];
+      auto fits = scf::IfOp::create(
+          b, loc,
+          arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::ule, length,
+              arith::ConstantIndexOp::create(b, loc, kRowInRegisters)),
+          /*withElseRegion=*/true);
+      b.setInsertionPoint(fits.thenBlock()->getTerminator());
+      builder.keepRow(true);
+      builder.emit(row);
+      b.setInsertionPoint(fits.elseBlock()->getTerminator());
+      builder.keepRow(false);
+      builder.emit(row);
+    }
     b.setInsertionPointToEnd(&launch.getBody().front());
     gpu::TerminatorOp::create(b, loc);
   }

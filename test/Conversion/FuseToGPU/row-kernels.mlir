@@ -3,11 +3,15 @@
 
 // A kernel with reductions (here softmax, one fuse.group) is one launch
 // with a warp per row: 32 threads per row, lane l taking elements l,
-// l + 32, ... (contiguous across the warp). Each reduction loops into a
-// register from its fill's value, the lanes combine with shuffles (lane i
-// with i + 16, then 8, 4, 2, 1) and lane 0's value goes to every lane;
+// l + 32, ... (contiguous across the warp). Each reduction accumulates in
+// a register from its fill's value, the lanes combine with shuffles (lane
+// i with i + 16, then 8, 4, 2, 1) and lane 0's value goes to every lane;
 // exp(x - max) is computed again where each member reads it; only the
 // result is stored: no buffer for the max, the exps or the sum.
+// A row of at most 512 elements stays in registers: each lane reads its
+// elements once (l + 32 c for c < 16, each tested against the length),
+// in the first pass, and the later passes use them. A longer row loops
+// over the row in each pass, reading it again.
 
 // CHECK-LABEL: func @softmax(
 // CHECK-SAME: %[[X:.+]]: memref<?x?xf32>) -> memref<?x?xf32>
@@ -26,7 +30,43 @@
 // CHECK: scf.if %[[IN]] {
 // CHECK: %[[ROW:.+]] = arith.divui %[[THREAD]], %c32
 // CHECK: %[[LANE:.+]] = arith.remui %[[THREAD]], %c32
-// CHECK: %[[PART:.+]] = scf.for %[[J:.+]] = %[[LANE]] to %[[COLS]] step %c32 iter_args(%[[ACC:.+]] = %[[NEG_INF]]) -> (f32) {
+// CHECK: %[[FITS:.+]] = arith.cmpi ule, %[[COLS]], %c512
+// CHECK: scf.if %[[FITS]] {
+// First pass: element l (max(-inf, x) folded to x), then l + 32, ...
+// CHECK-NEXT: %[[IN0:.+]] = arith.cmpi ult, %[[LANE]], %[[COLS]]
+// CHECK-NEXT: %[[E0:.+]]:2 = scf.if %[[IN0]] -> (f32, f32) {
+// CHECK-NEXT: %[[V0:.+]] = memref.load %[[X]][%[[ROW]], %[[LANE]]]
+// CHECK-NEXT: scf.yield %[[V0]], %[[V0]]
+// CHECK-NEXT: } else {
+// CHECK-NEXT: scf.yield %{{.+}}, %[[NEG_INF]]
+// CHECK: %[[J1:.+]] = arith.addi %[[LANE]], %c32
+// CHECK-NEXT: %[[IN1:.+]] = arith.cmpi ult, %[[J1]], %[[COLS]]
+// CHECK-NEXT: %[[E1:.+]]:2 = scf.if %[[IN1]] -> (f32, f32) {
+// CHECK-NEXT: %[[V1:.+]] = memref.load %[[X]][%[[ROW]], %[[J1]]]
+// CHECK-NEXT: %[[M1:.+]] = arith.maximumf %[[E0]]#1, %[[V1]] : f32
+// CHECK-NEXT: scf.yield %[[V1]], %[[M1]]
+// CHECK-COUNT-14: memref.load %[[X]]
+// CHECK: gpu.shuffle  down %{{.+}}, %c16_i32, %c32_i32 : f32
+// CHECK: %[[MAX:.+]], %{{.+}} = gpu.shuffle  idx %{{.+}}, %c0_i32, %c32_i32 : f32
+// Second pass: no load, the elements of the first.
+// CHECK-NOT: memref.load
+// CHECK: scf.if %[[IN0]] -> (f32) {
+// CHECK-NEXT: %[[D0:.+]] = arith.subf %[[E0]]#0, %[[MAX]]
+// CHECK-NEXT: math.exp %[[D0]]
+// CHECK-NOT: memref.load
+// CHECK: %[[SUM:.+]], %{{.+}} = gpu.shuffle  idx %{{.+}}, %c0_i32, %c32_i32 : f32
+// Third pass: the result stored, element by element.
+// CHECK-NOT: memref.load
+// CHECK: scf.if %[[IN0]] {
+// CHECK-NEXT: %[[D0:.+]] = arith.subf %[[E0]]#0, %[[MAX]]
+// CHECK-NEXT: %[[X0:.+]] = math.exp %[[D0]]
+// CHECK-NEXT: %[[R0:.+]] = arith.divf %[[X0]], %[[SUM]]
+// CHECK-NEXT: memref.store %[[R0]], %[[OUT]][%[[ROW]], %[[LANE]]]
+// CHECK-NOT: memref.load
+// CHECK-COUNT-15: memref.store
+// CHECK-NOT: memref.load
+// CHECK: } else {
+// CHECK-NEXT: %[[PART:.+]] = scf.for %[[J:.+]] = %[[LANE]] to %[[COLS]] step %c32 iter_args(%[[ACC:.+]] = %[[NEG_INF]]) -> (f32) {
 // CHECK-NEXT: %[[V:.+]] = memref.load %[[X]][%[[ROW]], %[[J]]]
 // CHECK-NEXT: %[[M:.+]] = arith.maximumf %[[ACC]], %[[V]] : f32
 // CHECK-NEXT: scf.yield %[[M]]
@@ -173,8 +213,12 @@ func.func @sum_squares(%x: tensor<?xf32>) -> tensor<f32> {
 // CHECK-LABEL: func @pieces(
 // CHECK: function(@fused_reduce_sum_div_{{[0-9]+}})
 // CHECK: %[[LANE:.+]] = arith.remui %{{.+}}, %c32
-// CHECK: %[[LEN:.+]] = arith.ceildivui %{{.+}}, %c4096
-// CHECK: %[[ROWSUM:.+]] = scf.for %[[P:.+]] = %c0 to %c4096 step %c1 iter_args(%[[ACC:.+]] = %cst) -> (f32) {
+// CHECK: %[[LEN:.+]] = arith.ceildivui %[[N:.+]], %c4096
+// Pieces past the row's end are empty (their identity changes nothing):
+// the loop ends at the last one that is not.
+// CHECK: %[[STEP:.+]] = arith.maxui %[[LEN]], %c1
+// CHECK: %[[FILLED:.+]] = arith.ceildivui %[[N]], %[[STEP]]
+// CHECK: %[[ROWSUM:.+]] = scf.for %[[P:.+]] = %c0 to %[[FILLED]] step %c1 iter_args(%[[ACC:.+]] = %cst) -> (f32) {
 // CHECK: scf.for
 // CHECK-COUNT-5: gpu.shuffle down
 // CHECK: %[[V:.+]], %{{.+}} = gpu.shuffle idx
@@ -188,7 +232,7 @@ func.func @sum_squares(%x: tensor<?xf32>) -> tensor<f32> {
 // CHECK: arith.divf
 
 // CPU-LABEL: func @pieces(
-// CPU: scf.for %[[P:.+]] = %c0 to %c4096 step %c1 iter_args(%[[ACC:.+]] = %{{.+}}) -> (vector<32xf32>) {
+// CPU: scf.for %[[P:.+]] = %c0 to %{{.+}} step %c1 iter_args(%[[ACC:.+]] = %{{.+}}) -> (vector<32xf32>) {
 // CPU: %[[SLOT:.+]] = arith.remui %[[P]], %c32
 // CPU: %[[OLD:.+]] = vector.extract %[[ACC]][%[[SLOT]]]
 // CPU: %[[NEW:.+]] = arith.addf %[[OLD]], %{{.+}} : f32
@@ -220,4 +264,55 @@ func.func @pieces(%x: tensor<3x?xf32>) -> tensor<3x?xf32> {
 func.func @columns(%x: tensor<?x4xf32>) -> tensor<4xf32> {
   %s = fuse.reduce_sum %x {dims = array<i64: 0>} : tensor<?x4xf32> -> tensor<4xf32>
   return %s : tensor<4xf32>
+}
+
+// A constant length up to 512 is in registers with no test of the length
+// at run time: 100 elements are 4 per lane, the first 3 in the row for
+// every lane, the last (l + 96) tested against 100; each read once.
+// CHECK-LABEL: func @registers_100(
+// CHECK-SAME: %[[X:.+]]: memref<?x100xf32>)
+// CHECK: gpu.launch
+// CHECK: %[[LANE:.+]] = arith.remui %{{.+}}, %c32
+// CHECK-NOT: %c512
+// CHECK-NEXT: %[[V0:.+]] = memref.load %[[X]][%[[ROW:.+]], %[[LANE]]]
+// CHECK-NEXT: %[[J1:.+]] = arith.addi %[[LANE]], %c32
+// CHECK-NEXT: %[[V1:.+]] = memref.load %[[X]][%[[ROW]], %[[J1]]]
+// CHECK-NEXT: %[[S1:.+]] = arith.addf %[[V0]], %[[V1]]
+// CHECK-NEXT: %[[J2:.+]] = arith.addi %[[LANE]], %c64
+// CHECK-NEXT: %[[V2:.+]] = memref.load %[[X]][%[[ROW]], %[[J2]]]
+// CHECK-NEXT: %[[S2:.+]] = arith.addf %[[S1]], %[[V2]]
+// CHECK-NEXT: %[[J3:.+]] = arith.addi %[[LANE]], %c96
+// CHECK-NEXT: %[[IN3:.+]] = arith.cmpi ult, %[[J3]], %c100
+// CHECK-NEXT: %[[E3:.+]]:2 = scf.if %[[IN3]] -> (f32, f32) {
+// CHECK-NEXT: %[[V3:.+]] = memref.load %[[X]][%[[ROW]], %[[J3]]]
+// CHECK-NEXT: %[[S3:.+]] = arith.addf %[[S2]], %[[V3]]
+// CHECK-NEXT: scf.yield %[[V3]], %[[S3]]
+// CHECK: %[[SUM:.+]], %{{.+}} = gpu.shuffle  idx
+// CHECK-NOT: memref.load
+// CHECK: %[[Y0:.+]] = arith.divf %[[V0]], %[[SUM]]
+// CHECK-NEXT: memref.store %[[Y0]], %{{.+}}[%[[ROW]], %[[LANE]]]
+// CHECK-NOT: memref.load
+// CHECK: scf.if %[[IN3]] {
+// CHECK-NEXT: %[[Y3:.+]] = arith.divf %[[E3]]#0, %[[SUM]]
+// CHECK-NEXT: memref.store %[[Y3]], %{{.+}}[%[[ROW]], %[[J3]]]
+// CHECK-NOT: memref.load
+// CHECK: return
+func.func @registers_100(%x: tensor<?x100xf32>) -> tensor<?x100xf32> {
+  %s = fuse.reduce_sum %x {dims = array<i64: 1>} : tensor<?x100xf32> -> tensor<?x1xf32>
+  %y = fuse.div %x, %s : tensor<?x100xf32>, tensor<?x1xf32> -> tensor<?x100xf32>
+  return %y : tensor<?x100xf32>
+}
+
+// A constant length above 512 loops in each pass, with no test either.
+// CHECK-LABEL: func @looped_1024(
+// CHECK-NOT: %c512
+// CHECK: scf.for %{{.+}} = %[[LANE:.+]] to %c1024 step %c32 iter_args(
+// CHECK: memref.load
+// CHECK: scf.for %{{.+}} = %[[LANE]] to %c1024 step %c32 {
+// CHECK: memref.load
+// CHECK: return
+func.func @looped_1024(%x: tensor<?x1024xf32>) -> tensor<?x1024xf32> {
+  %s = fuse.reduce_sum %x {dims = array<i64: 1>} : tensor<?x1024xf32> -> tensor<?x1xf32>
+  %y = fuse.div %x, %s : tensor<?x1024xf32>, tensor<?x1xf32> -> tensor<?x1024xf32>
+  return %y : tensor<?x1024xf32>
 }

@@ -177,6 +177,11 @@ fuse::rowFormOf(ArrayRef<linalg::GenericOp> members, int64_t blockSize,
   form.pieces =
       form.reduced.size() == 1 && known && form.rows && *form.rows < kFewRows;
   form.split = form.pieces;
+  if (form.reduced.size() == 1 &&
+      !ShapedType::isDynamic(ranges[form.reduced.front()]))
+    form.length = ranges[form.reduced.front()];
+  form.registers = form.warps && !form.pieces &&
+                   (!form.length || *form.length <= kRowInRegisters);
   // What the members define (results on tensors, buffers on memrefs) that
   // a reduction's value went into, and the values of the members over the
   // whole space other than reductions (which the first launch recomputes

@@ -89,6 +89,16 @@ struct RowForm {
   bool warps = false;
   /// The number of rows, when it is a constant.
   std::optional<int64_t> rows;
+  /// The length of a row, when it is a constant (one reduced loop).
+  std::optional<int64_t> length;
+  /// On the GPU, a warp keeps its row in registers (warps, not in pieces):
+  /// each lane reads its elements of every input along the row once, and
+  /// every pass over the row (each reduction, each member stored over the
+  /// row) uses them, the passes unrolled. For rows of at most
+  /// kRowInRegisters elements: a constant length, or, for a dynamic one,
+  /// chosen at run time. Longer rows loop over the row in each pass,
+  /// reading it again (from the caches, mostly).
+  bool registers = false;
   /// The order of a reduction over one loop with a constant number of rows
   /// below kFewRows (a full reduction of a vector, a sum over the rows of a
   /// 3 x N matrix, over the columns of an N x 4 one): each row is cut into
@@ -110,6 +120,10 @@ struct RowForm {
 /// Fewer rows than an H100's or H200's 132 SMs would leave SMs without
 /// work, a warp or thread per row.
 inline constexpr int64_t kFewRows = 132;
+
+/// The longest row a warp keeps in registers (RowForm::registers): 16
+/// elements of each input per lane.
+inline constexpr int64_t kRowInRegisters = 512;
 
 /// The pieces of each row of a split kernel (RowForm::split): 4096 warps
 /// (131072 threads) for a full reduction.
