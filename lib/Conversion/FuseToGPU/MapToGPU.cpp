@@ -1745,8 +1745,9 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
       DenseMap<unsigned, Value> partials;
       DenseMap<Operation *, Value> secondFills;
       SmallVector<int64_t> shape;
+      SmallVector<int64_t> ranges = first.getStaticLoopRanges();
       for (int64_t d : form.kept)
-        shape.push_back(first.getStaticLoopRanges()[d]);
+        shape.push_back(ranges[d]);
       shape.push_back(kRowPieces);
       for (auto [k, member] : llvm::enumerate(members)) {
         linalg::GenericOp op = member;
