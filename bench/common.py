@@ -1,10 +1,25 @@
 """What both benchmarks share: the commit and the tools of a run, and tables."""
 import datetime
 import hashlib
+import importlib.util
 import subprocess
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def _sizes_module():
+    """python/fuse/_sizes.py (no imports of its own), loaded by its path:
+    the one reader of the report's JSON sizes."""
+    spec = importlib.util.spec_from_file_location(
+        "fuse_report_sizes", ROOT / "python" / "fuse" / "_sizes.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+size_at = _sizes_module().size_at
+size_text = _sizes_module().size_text
 
 
 def git(*a):

@@ -48,7 +48,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
-from common import git, print_table, tool_ids  # noqa: E402
+from common import git, print_table, size_at, size_text, tool_ids  # noqa: E402
 COLUMNS = 1000  # the MLP epilogue's row length (the bias)
 GELU_C = math.sqrt(2.0 / math.pi)
 
@@ -171,10 +171,8 @@ def fused_bytes(build, program, shapes):
     function = json.loads(out)["functions"][0]
     sizes = {s["name"]: shapes[s["argument"]][s["dimension"]]
              for s in function["sizes"]}
-    expression = function["fused"]["bytes"]
-    if not re.fullmatch(r"[\w\s*+]+", expression):
-        raise RuntimeError(f"unexpected byte count {expression!r}")
-    return eval(expression, {"__builtins__": {}}, sizes), expression
+    size = function["fused"]["bytes"]
+    return size_at(size, sizes), size_text(size)
 
 
 def time_numpy(fn, args, budget_s=1.0, min_runs=5, max_runs=30):

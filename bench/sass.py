@@ -52,7 +52,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
-from common import git, print_table, tool_ids  # noqa: E402
+from common import git, print_table, size_at, tool_ids  # noqa: E402
 from compile_time import CYCLE, chain_program  # noqa: E402
 
 # The model: H200 SXM.
@@ -566,9 +566,11 @@ def add_widths(rows, key):
     return total
 
 
-def evaluate(polynomial, value=1 << 20):
-    """A report polynomial ("12*N*M + 4*M") at every size = value."""
-    return eval(re.sub(r"\b[A-Z]\b", str(value), polynomial), {}, {})
+def evaluate(size, value=1 << 20):
+    """A report size at every dynamic size = value."""
+    symbols = {} if isinstance(size, int) else {
+        s: value for term in size["terms"] for s in term["symbols"]}
+    return size_at(size, symbols)
 
 
 def measure(kernels, per_kernel_bytes):

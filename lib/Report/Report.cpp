@@ -93,9 +93,8 @@ std::optional<double> SizeExpr::ratioTo(const SizeExpr &other) const {
   return ratio;
 }
 
-std::string SizeExpr::str(ArrayRef<std::string> names) const {
-  if (terms.empty())
-    return "0";
+std::vector<std::pair<std::vector<unsigned>, int64_t>>
+SizeExpr::orderedTerms() const {
   // Highest degree first; within a degree, by symbol order.
   std::vector<std::pair<std::vector<unsigned>, int64_t>> ordered(terms.begin(),
                                                                  terms.end());
@@ -104,8 +103,14 @@ std::string SizeExpr::str(ArrayRef<std::string> names) const {
       return a.first.size() > b.first.size();
     return a.first < b.first;
   });
+  return ordered;
+}
+
+std::string SizeExpr::str(ArrayRef<std::string> names) const {
+  if (terms.empty())
+    return "0";
   std::string text;
-  for (auto [i, term] : llvm::enumerate(ordered)) {
+  for (auto [i, term] : llvm::enumerate(orderedTerms())) {
     auto [monomial, coefficient] = term;
     if (i)
       text += coefficient < 0 ? " - " : " + ";
@@ -123,6 +128,20 @@ std::string SizeExpr::str(ArrayRef<std::string> names) const {
       text += std::to_string(magnitude) + "*" + factors;
   }
   return text;
+}
+
+llvm::json::Value SizeExpr::toJSON(ArrayRef<std::string> names) const {
+  if (std::optional<int64_t> value = asConstant())
+    return *value;
+  llvm::json::Array list;
+  for (auto [monomial, coefficient] : orderedTerms()) {
+    llvm::json::Array symbols;
+    for (unsigned id : monomial)
+      symbols.push_back(names[id]);
+    list.push_back(llvm::json::Object{{"coefficient", coefficient},
+                                      {"symbols", std::move(symbols)}});
+  }
+  return llvm::json::Object{{"terms", std::move(list)}, {"text", str(names)}};
 }
 
 SizeExpr VariantReport::bytesRead() const {
@@ -701,15 +720,15 @@ static llvm::json::Object variantToJSON(const VariantReport &variant,
     llvm::json::Object object{
         {"name", kernel.name},
         {"ops", std::move(ops)},
-        {"elements", kernel.elements.str(names)},
-        {"bytes_read", kernel.bytesRead.str(names)},
-        {"bytes_written", kernel.bytesWritten.str(names)},
-        {"bytes", (kernel.bytesRead + kernel.bytesWritten).str(names)},
+        {"elements", kernel.elements.toJSON(names)},
+        {"bytes_read", kernel.bytesRead.toJSON(names)},
+        {"bytes_written", kernel.bytesWritten.toJSON(names)},
+        {"bytes", (kernel.bytesRead + kernel.bytesWritten).toJSON(names)},
     };
     if (const std::optional<RowsReport> &rows = kernel.rows)
       object["rows"] = llvm::json::Object{
-          {"count", rows->count.str(names)},
-          {"length", rows->length.str(names)},
+          {"count", rows->count.toJSON(names)},
+          {"length", rows->length.toJSON(names)},
           {"gpu", rows->gpu()},
           {"cpu", rows->cpu()},
       };
@@ -718,9 +737,9 @@ static llvm::json::Object variantToJSON(const VariantReport &variant,
   SizeExpr read = variant.bytesRead(), written = variant.bytesWritten();
   return llvm::json::Object{
       {"kernel_count", static_cast<int64_t>(variant.kernels.size())},
-      {"bytes_read", read.str(names)},
-      {"bytes_written", written.str(names)},
-      {"bytes", (read + written).str(names)},
+      {"bytes_read", read.toJSON(names)},
+      {"bytes_written", written.toJSON(names)},
+      {"bytes", (read + written).toJSON(names)},
       {"kernels", std::move(kernels)},
   };
 }

@@ -26,6 +26,7 @@ from ._device import DeviceArray
 from ._jit import CacheInfo, clear_cache, jit
 from ._program import Program, TensorType, compile
 from ._report import explain, report
+from ._sizes import size_at
 from ._trace import (
     SymbolicSize,
     Tensor,
@@ -71,7 +72,7 @@ from ._trace import (
 
 __all__ = [
     "FuseError", "LibraryNotFoundError", "library_path", "DeviceArray", "CacheInfo",
-    "clear_cache", "jit", "Program", "TensorType", "compile", "explain", "report",
+    "clear_cache", "jit", "Program", "TensorType", "compile", "explain", "report", "size_at",
     "SymbolicSize", "Tensor",
     "abs", "add", "cast", "ceil", "clamp", "clip", "cos", "div", "erf", "exp", "floor",
     "gelu", "hardswish", "leaky_relu", "log", "maximum", "minimum", "mul", "neg", "pow",

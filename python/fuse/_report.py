@@ -4,47 +4,11 @@ and as the picture of `--fuse-report=dot` in Jupyter."""
 
 import ctypes
 import html
-import re
 import shutil
 import subprocess
 
 from . import _capi, _jit
-
-_TERM_SPLIT = re.compile(r" ([+-]) ")
-
-
-def parse_size(text):
-    """A byte or element count of the report ('8*N*M + 12*N', '4096') as
-    {tuple of sorted symbols: coefficient}."""
-    terms = {}
-    text = text.strip()
-    sign = 1
-    if text.startswith("-"):
-        sign, text = -1, text[1:]
-    parts = _TERM_SPLIT.split(text)
-    for i in range(0, len(parts), 2):
-        if i:
-            sign = -1 if parts[i - 1] == "-" else 1
-        coefficient, symbols = 1, []
-        for factor in parts[i].split("*"):
-            if factor.isdigit():
-                coefficient *= int(factor)
-            else:
-                symbols.append(factor)
-        monomial = tuple(sorted(symbols))
-        terms[monomial] = terms.get(monomial, 0) + sign * coefficient
-    return {m: c for m, c in terms.items() if c}
-
-
-def evaluate(text, values):
-    """The value of a report count for {symbol: size}."""
-    total = 0
-    for monomial, coefficient in parse_size(text).items():
-        product = coefficient
-        for symbol in monomial:
-            product *= values[symbol]
-        total += product
-    return total
+from ._sizes import size_at
 
 
 def format_report(text, report=None, arrays=None):
@@ -58,8 +22,8 @@ def format_report(text, report=None, arrays=None):
         values = {s["name"]: arrays[s["argument"]].shape[s["dimension"]]
                   for s in fn["sizes"]}
         at = ", ".join(f"{k} = {v}" for k, v in values.items())
-        fb = evaluate(fn["fused"]["bytes"], values)
-        eb = evaluate(fn["eager"]["bytes"], values)
+        fb = size_at(fn["fused"]["bytes"], values)
+        eb = size_at(fn["eager"]["bytes"], values)
         blocks[i] += f"\n  at {at or 'these sizes'}: fused {fb:,} bytes, eager {eb:,} bytes"
     return "\n\n".join(blocks) + "\n"
 

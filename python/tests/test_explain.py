@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import fuse
-from fuse import _report
+from fuse._sizes import size_at, size_text
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -125,14 +125,32 @@ def test_report_json():
     report = fuse.report(add_relu, a, a)
     (fn,) = report["functions"]
     assert fn["fused"]["kernel_count"] == 1 and fn["eager"]["kernel_count"] == 2
-    assert fn["fused"]["bytes"] == "12*N" and fn["eager"]["bytes"] == "20*N"
+    assert fn["fused"]["bytes"] == {
+        "terms": [{"coefficient": 12, "symbols": ["N"]}], "text": "12*N"}
+    assert fn["eager"]["bytes"]["text"] == "20*N"
 
 
-def test_size_expressions():
-    assert _report.parse_size("8*N*M + 12*N") == {("M", "N"): 8, ("N",): 12}
-    assert _report.parse_size("4096") == {(): 4096}
-    assert _report.parse_size("-N + 3") == {("N",): -1, (): 3}
-    assert _report.evaluate("8*N*M + 12*N - 4", {"N": 2, "M": 3}) == 68
+def test_report_sizes():
+    """Sizes are numbers for static shapes, terms for dynamic ones; size_at
+    evaluates both."""
+    text = """
+func.func @f(%x: tensor<?x?xf32>, %s: tensor<200x8xf32>) -> (tensor<?x?xf32>, tensor<200xf32>) {
+  %y = fuse.mul %x, %x : tensor<?x?xf32>
+  %z = fuse.mul %y, %x : tensor<?x?xf32>
+  %r = fuse.reduce_sum %s {dims = array<i64: 1>} : tensor<200x8xf32> -> tensor<200xf32>
+  return %z, %r : tensor<?x?xf32>, tensor<200xf32>
+}"""
+    (fn,) = fuse.report(text)["functions"]
+    reduce_kernel = [k for k in fn["fused"]["kernels"] if "rows" in k][0]
+    assert reduce_kernel["bytes"] == 200 * 8 * 4 + 200 * 4
+    assert reduce_kernel["rows"]["count"] == 200 and reduce_kernel["rows"]["length"] == 8
+    assert fn["fused"]["bytes"]["terms"] == [
+        {"coefficient": 8, "symbols": ["N", "M"]}, {"coefficient": 7200, "symbols": []}]
+    assert size_at(fn["fused"]["bytes"], {"N": 3, "M": 5}) == 8 * 15 + 7200
+    assert size_at(7, {}) == 7
+    assert fuse.size_at is size_at
+    assert size_text(fn["fused"]["bytes"]) == "8*N*M + 7200"
+    assert size_text(4096) == "4096"
 
 
 def _fuse_opt():

@@ -2,7 +2,9 @@
 
 // The JSON form of the report. Keys print in alphabetical order: a function's
 // "eager" and "fused" come before its "name". Counted by hand like
-// report.mlir; kernels are numbered across this module.
+// report.mlir; kernels are numbered across this module. A size (bytes,
+// elements) is a number when it is a constant, else its terms (coefficient
+// and symbols, highest degree first) and its text (see @mixed_sizes).
 
 // add_relu, every field.
 // fused: fused_add_relu_0 reads a,b (8*N), writes c (4*N): 12*N.
@@ -10,26 +12,136 @@
 // CHECK-LABEL: "functions": [
 // CHECK-NEXT:    {
 // CHECK-NEXT:      "eager": {
-// CHECK-NEXT:        "bytes": "20*N",
-// CHECK-NEXT:        "bytes_read": "12*N",
-// CHECK-NEXT:        "bytes_written": "8*N",
+// CHECK-NEXT:        "bytes": {
+// CHECK-NEXT:          "terms": [
+// CHECK-NEXT:            {
+// CHECK-NEXT:              "coefficient": 20,
+// CHECK-NEXT:              "symbols": [
+// CHECK-NEXT:                "N"
+// CHECK-NEXT:              ]
+// CHECK-NEXT:            }
+// CHECK-NEXT:          ],
+// CHECK-NEXT:          "text": "20*N"
+// CHECK-NEXT:        },
+// CHECK-NEXT:        "bytes_read": {
+// CHECK-NEXT:          "terms": [
+// CHECK-NEXT:            {
+// CHECK-NEXT:              "coefficient": 12,
+// CHECK-NEXT:              "symbols": [
+// CHECK-NEXT:                "N"
+// CHECK-NEXT:              ]
+// CHECK-NEXT:            }
+// CHECK-NEXT:          ],
+// CHECK-NEXT:          "text": "12*N"
+// CHECK-NEXT:        },
+// CHECK-NEXT:        "bytes_written": {
+// CHECK-NEXT:          "terms": [
+// CHECK-NEXT:            {
+// CHECK-NEXT:              "coefficient": 8,
+// CHECK-NEXT:              "symbols": [
+// CHECK-NEXT:                "N"
+// CHECK-NEXT:              ]
+// CHECK-NEXT:            }
+// CHECK-NEXT:          ],
+// CHECK-NEXT:          "text": "8*N"
+// CHECK-NEXT:        },
 // CHECK-NEXT:        "kernel_count": 2,
 // CHECK-NEXT:        "kernels": [
 // CHECK-NEXT:          {
-// CHECK-NEXT:            "bytes": "12*N",
-// CHECK-NEXT:            "bytes_read": "8*N",
-// CHECK-NEXT:            "bytes_written": "4*N",
-// CHECK-NEXT:            "elements": "N",
+// CHECK-NEXT:            "bytes": {
+// CHECK-NEXT:              "terms": [
+// CHECK-NEXT:                {
+// CHECK-NEXT:                  "coefficient": 12,
+// CHECK-NEXT:                  "symbols": [
+// CHECK-NEXT:                    "N"
+// CHECK-NEXT:                  ]
+// CHECK-NEXT:                }
+// CHECK-NEXT:              ],
+// CHECK-NEXT:              "text": "12*N"
+// CHECK-NEXT:            },
+// CHECK-NEXT:            "bytes_read": {
+// CHECK-NEXT:              "terms": [
+// CHECK-NEXT:                {
+// CHECK-NEXT:                  "coefficient": 8,
+// CHECK-NEXT:                  "symbols": [
+// CHECK-NEXT:                    "N"
+// CHECK-NEXT:                  ]
+// CHECK-NEXT:                }
+// CHECK-NEXT:              ],
+// CHECK-NEXT:              "text": "8*N"
+// CHECK-NEXT:            },
+// CHECK-NEXT:            "bytes_written": {
+// CHECK-NEXT:              "terms": [
+// CHECK-NEXT:                {
+// CHECK-NEXT:                  "coefficient": 4,
+// CHECK-NEXT:                  "symbols": [
+// CHECK-NEXT:                    "N"
+// CHECK-NEXT:                  ]
+// CHECK-NEXT:                }
+// CHECK-NEXT:              ],
+// CHECK-NEXT:              "text": "4*N"
+// CHECK-NEXT:            },
+// CHECK-NEXT:            "elements": {
+// CHECK-NEXT:              "terms": [
+// CHECK-NEXT:                {
+// CHECK-NEXT:                  "coefficient": 1,
+// CHECK-NEXT:                  "symbols": [
+// CHECK-NEXT:                    "N"
+// CHECK-NEXT:                  ]
+// CHECK-NEXT:                }
+// CHECK-NEXT:              ],
+// CHECK-NEXT:              "text": "N"
+// CHECK-NEXT:            },
 // CHECK-NEXT:            "name": "add_0",
 // CHECK-NEXT:            "ops": [
 // CHECK-NEXT:              "add"
 // CHECK-NEXT:            ]
 // CHECK-NEXT:          },
 // CHECK-NEXT:          {
-// CHECK-NEXT:            "bytes": "8*N",
-// CHECK-NEXT:            "bytes_read": "4*N",
-// CHECK-NEXT:            "bytes_written": "4*N",
-// CHECK-NEXT:            "elements": "N",
+// CHECK-NEXT:            "bytes": {
+// CHECK-NEXT:              "terms": [
+// CHECK-NEXT:                {
+// CHECK-NEXT:                  "coefficient": 8,
+// CHECK-NEXT:                  "symbols": [
+// CHECK-NEXT:                    "N"
+// CHECK-NEXT:                  ]
+// CHECK-NEXT:                }
+// CHECK-NEXT:              ],
+// CHECK-NEXT:              "text": "8*N"
+// CHECK-NEXT:            },
+// CHECK-NEXT:            "bytes_read": {
+// CHECK-NEXT:              "terms": [
+// CHECK-NEXT:                {
+// CHECK-NEXT:                  "coefficient": 4,
+// CHECK-NEXT:                  "symbols": [
+// CHECK-NEXT:                    "N"
+// CHECK-NEXT:                  ]
+// CHECK-NEXT:                }
+// CHECK-NEXT:              ],
+// CHECK-NEXT:              "text": "4*N"
+// CHECK-NEXT:            },
+// CHECK-NEXT:            "bytes_written": {
+// CHECK-NEXT:              "terms": [
+// CHECK-NEXT:                {
+// CHECK-NEXT:                  "coefficient": 4,
+// CHECK-NEXT:                  "symbols": [
+// CHECK-NEXT:                    "N"
+// CHECK-NEXT:                  ]
+// CHECK-NEXT:                }
+// CHECK-NEXT:              ],
+// CHECK-NEXT:              "text": "4*N"
+// CHECK-NEXT:            },
+// CHECK-NEXT:            "elements": {
+// CHECK-NEXT:              "terms": [
+// CHECK-NEXT:                {
+// CHECK-NEXT:                  "coefficient": 1,
+// CHECK-NEXT:                  "symbols": [
+// CHECK-NEXT:                    "N"
+// CHECK-NEXT:                  ]
+// CHECK-NEXT:                }
+// CHECK-NEXT:              ],
+// CHECK-NEXT:              "text": "N"
+// CHECK-NEXT:            },
 // CHECK-NEXT:            "name": "relu_1",
 // CHECK-NEXT:            "ops": [
 // CHECK-NEXT:              "relu"
@@ -38,16 +150,86 @@
 // CHECK-NEXT:        ]
 // CHECK-NEXT:      },
 // CHECK-NEXT:      "fused": {
-// CHECK-NEXT:        "bytes": "12*N",
-// CHECK-NEXT:        "bytes_read": "8*N",
-// CHECK-NEXT:        "bytes_written": "4*N",
+// CHECK-NEXT:        "bytes": {
+// CHECK-NEXT:          "terms": [
+// CHECK-NEXT:            {
+// CHECK-NEXT:              "coefficient": 12,
+// CHECK-NEXT:              "symbols": [
+// CHECK-NEXT:                "N"
+// CHECK-NEXT:              ]
+// CHECK-NEXT:            }
+// CHECK-NEXT:          ],
+// CHECK-NEXT:          "text": "12*N"
+// CHECK-NEXT:        },
+// CHECK-NEXT:        "bytes_read": {
+// CHECK-NEXT:          "terms": [
+// CHECK-NEXT:            {
+// CHECK-NEXT:              "coefficient": 8,
+// CHECK-NEXT:              "symbols": [
+// CHECK-NEXT:                "N"
+// CHECK-NEXT:              ]
+// CHECK-NEXT:            }
+// CHECK-NEXT:          ],
+// CHECK-NEXT:          "text": "8*N"
+// CHECK-NEXT:        },
+// CHECK-NEXT:        "bytes_written": {
+// CHECK-NEXT:          "terms": [
+// CHECK-NEXT:            {
+// CHECK-NEXT:              "coefficient": 4,
+// CHECK-NEXT:              "symbols": [
+// CHECK-NEXT:                "N"
+// CHECK-NEXT:              ]
+// CHECK-NEXT:            }
+// CHECK-NEXT:          ],
+// CHECK-NEXT:          "text": "4*N"
+// CHECK-NEXT:        },
 // CHECK-NEXT:        "kernel_count": 1,
 // CHECK-NEXT:        "kernels": [
 // CHECK-NEXT:          {
-// CHECK-NEXT:            "bytes": "12*N",
-// CHECK-NEXT:            "bytes_read": "8*N",
-// CHECK-NEXT:            "bytes_written": "4*N",
-// CHECK-NEXT:            "elements": "N",
+// CHECK-NEXT:            "bytes": {
+// CHECK-NEXT:              "terms": [
+// CHECK-NEXT:                {
+// CHECK-NEXT:                  "coefficient": 12,
+// CHECK-NEXT:                  "symbols": [
+// CHECK-NEXT:                    "N"
+// CHECK-NEXT:                  ]
+// CHECK-NEXT:                }
+// CHECK-NEXT:              ],
+// CHECK-NEXT:              "text": "12*N"
+// CHECK-NEXT:            },
+// CHECK-NEXT:            "bytes_read": {
+// CHECK-NEXT:              "terms": [
+// CHECK-NEXT:                {
+// CHECK-NEXT:                  "coefficient": 8,
+// CHECK-NEXT:                  "symbols": [
+// CHECK-NEXT:                    "N"
+// CHECK-NEXT:                  ]
+// CHECK-NEXT:                }
+// CHECK-NEXT:              ],
+// CHECK-NEXT:              "text": "8*N"
+// CHECK-NEXT:            },
+// CHECK-NEXT:            "bytes_written": {
+// CHECK-NEXT:              "terms": [
+// CHECK-NEXT:                {
+// CHECK-NEXT:                  "coefficient": 4,
+// CHECK-NEXT:                  "symbols": [
+// CHECK-NEXT:                    "N"
+// CHECK-NEXT:                  ]
+// CHECK-NEXT:                }
+// CHECK-NEXT:              ],
+// CHECK-NEXT:              "text": "4*N"
+// CHECK-NEXT:            },
+// CHECK-NEXT:            "elements": {
+// CHECK-NEXT:              "terms": [
+// CHECK-NEXT:                {
+// CHECK-NEXT:                  "coefficient": 1,
+// CHECK-NEXT:                  "symbols": [
+// CHECK-NEXT:                    "N"
+// CHECK-NEXT:                  ]
+// CHECK-NEXT:                }
+// CHECK-NEXT:              ],
+// CHECK-NEXT:              "text": "N"
+// CHECK-NEXT:            },
 // CHECK-NEXT:            "name": "fused_add_relu_0",
 // CHECK-NEXT:            "ops": [
 // CHECK-NEXT:              "add",
@@ -74,27 +256,157 @@ func.func @add_relu(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
 // Horizontal fusion: one kernel reads a, b, c once (12*N), writes 12*N.
 // eager: three kernels of 8*N + 4*N = 12*N each.
 // CHECK:           "eager": {
-// CHECK-NEXT:        "bytes": "36*N",
-// CHECK-NEXT:        "bytes_read": "24*N",
-// CHECK-NEXT:        "bytes_written": "12*N",
+// CHECK-NEXT:        "bytes": {
+// CHECK-NEXT:          "terms": [
+// CHECK-NEXT:            {
+// CHECK-NEXT:              "coefficient": 36,
+// CHECK-NEXT:              "symbols": [
+// CHECK-NEXT:                "N"
+// CHECK-NEXT:              ]
+// CHECK-NEXT:            }
+// CHECK-NEXT:          ],
+// CHECK-NEXT:          "text": "36*N"
+// CHECK-NEXT:        },
+// CHECK-NEXT:        "bytes_read": {
+// CHECK-NEXT:          "terms": [
+// CHECK-NEXT:            {
+// CHECK-NEXT:              "coefficient": 24,
+// CHECK-NEXT:              "symbols": [
+// CHECK-NEXT:                "N"
+// CHECK-NEXT:              ]
+// CHECK-NEXT:            }
+// CHECK-NEXT:          ],
+// CHECK-NEXT:          "text": "24*N"
+// CHECK-NEXT:        },
+// CHECK-NEXT:        "bytes_written": {
+// CHECK-NEXT:          "terms": [
+// CHECK-NEXT:            {
+// CHECK-NEXT:              "coefficient": 12,
+// CHECK-NEXT:              "symbols": [
+// CHECK-NEXT:                "N"
+// CHECK-NEXT:              ]
+// CHECK-NEXT:            }
+// CHECK-NEXT:          ],
+// CHECK-NEXT:          "text": "12*N"
+// CHECK-NEXT:        },
 // CHECK-NEXT:        "kernel_count": 3,
-// CHECK:               "bytes": "12*N",
+// CHECK:               "bytes": {
+// CHECK-NEXT:                 "terms": [
+// CHECK-NEXT:                   {
+// CHECK-NEXT:                     "coefficient": 12,
+// CHECK-NEXT:                     "symbols": [
+// CHECK-NEXT:                       "N"
+// CHECK-NEXT:                     ]
+// CHECK-NEXT:                   }
+// CHECK-NEXT:                 ],
+// CHECK-NEXT:                 "text": "12*N"
+// CHECK-NEXT:               },
 // CHECK:               "name": "add_2",
-// CHECK:               "bytes": "12*N",
+// CHECK:               "bytes": {
+// CHECK-NEXT:                 "terms": [
+// CHECK-NEXT:                   {
+// CHECK-NEXT:                     "coefficient": 12,
+// CHECK-NEXT:                     "symbols": [
+// CHECK-NEXT:                       "N"
+// CHECK-NEXT:                     ]
+// CHECK-NEXT:                   }
+// CHECK-NEXT:                 ],
+// CHECK-NEXT:                 "text": "12*N"
+// CHECK-NEXT:               },
 // CHECK:               "name": "sub_3",
-// CHECK:               "bytes": "12*N",
+// CHECK:               "bytes": {
+// CHECK-NEXT:                 "terms": [
+// CHECK-NEXT:                   {
+// CHECK-NEXT:                     "coefficient": 12,
+// CHECK-NEXT:                     "symbols": [
+// CHECK-NEXT:                       "N"
+// CHECK-NEXT:                     ]
+// CHECK-NEXT:                   }
+// CHECK-NEXT:                 ],
+// CHECK-NEXT:                 "text": "12*N"
+// CHECK-NEXT:               },
 // CHECK:               "name": "mul_4",
 // CHECK:           "fused": {
-// CHECK-NEXT:        "bytes": "24*N",
-// CHECK-NEXT:        "bytes_read": "12*N",
-// CHECK-NEXT:        "bytes_written": "12*N",
+// CHECK-NEXT:        "bytes": {
+// CHECK-NEXT:          "terms": [
+// CHECK-NEXT:            {
+// CHECK-NEXT:              "coefficient": 24,
+// CHECK-NEXT:              "symbols": [
+// CHECK-NEXT:                "N"
+// CHECK-NEXT:              ]
+// CHECK-NEXT:            }
+// CHECK-NEXT:          ],
+// CHECK-NEXT:          "text": "24*N"
+// CHECK-NEXT:        },
+// CHECK-NEXT:        "bytes_read": {
+// CHECK-NEXT:          "terms": [
+// CHECK-NEXT:            {
+// CHECK-NEXT:              "coefficient": 12,
+// CHECK-NEXT:              "symbols": [
+// CHECK-NEXT:                "N"
+// CHECK-NEXT:              ]
+// CHECK-NEXT:            }
+// CHECK-NEXT:          ],
+// CHECK-NEXT:          "text": "12*N"
+// CHECK-NEXT:        },
+// CHECK-NEXT:        "bytes_written": {
+// CHECK-NEXT:          "terms": [
+// CHECK-NEXT:            {
+// CHECK-NEXT:              "coefficient": 12,
+// CHECK-NEXT:              "symbols": [
+// CHECK-NEXT:                "N"
+// CHECK-NEXT:              ]
+// CHECK-NEXT:            }
+// CHECK-NEXT:          ],
+// CHECK-NEXT:          "text": "12*N"
+// CHECK-NEXT:        },
 // CHECK-NEXT:        "kernel_count": 1,
 // CHECK-NEXT:        "kernels": [
 // CHECK-NEXT:          {
-// CHECK-NEXT:            "bytes": "24*N",
-// CHECK-NEXT:            "bytes_read": "12*N",
-// CHECK-NEXT:            "bytes_written": "12*N",
-// CHECK-NEXT:            "elements": "N",
+// CHECK-NEXT:            "bytes": {
+// CHECK-NEXT:              "terms": [
+// CHECK-NEXT:                {
+// CHECK-NEXT:                  "coefficient": 24,
+// CHECK-NEXT:                  "symbols": [
+// CHECK-NEXT:                    "N"
+// CHECK-NEXT:                  ]
+// CHECK-NEXT:                }
+// CHECK-NEXT:              ],
+// CHECK-NEXT:              "text": "24*N"
+// CHECK-NEXT:            },
+// CHECK-NEXT:            "bytes_read": {
+// CHECK-NEXT:              "terms": [
+// CHECK-NEXT:                {
+// CHECK-NEXT:                  "coefficient": 12,
+// CHECK-NEXT:                  "symbols": [
+// CHECK-NEXT:                    "N"
+// CHECK-NEXT:                  ]
+// CHECK-NEXT:                }
+// CHECK-NEXT:              ],
+// CHECK-NEXT:              "text": "12*N"
+// CHECK-NEXT:            },
+// CHECK-NEXT:            "bytes_written": {
+// CHECK-NEXT:              "terms": [
+// CHECK-NEXT:                {
+// CHECK-NEXT:                  "coefficient": 12,
+// CHECK-NEXT:                  "symbols": [
+// CHECK-NEXT:                    "N"
+// CHECK-NEXT:                  ]
+// CHECK-NEXT:                }
+// CHECK-NEXT:              ],
+// CHECK-NEXT:              "text": "12*N"
+// CHECK-NEXT:            },
+// CHECK-NEXT:            "elements": {
+// CHECK-NEXT:              "terms": [
+// CHECK-NEXT:                {
+// CHECK-NEXT:                  "coefficient": 1,
+// CHECK-NEXT:                  "symbols": [
+// CHECK-NEXT:                    "N"
+// CHECK-NEXT:                  ]
+// CHECK-NEXT:                }
+// CHECK-NEXT:              ],
+// CHECK-NEXT:              "text": "N"
+// CHECK-NEXT:            },
 // CHECK-NEXT:            "name": "fused_add_sub_mul_1",
 // CHECK-NEXT:            "ops": [
 // CHECK-NEXT:              "add",
@@ -118,38 +430,285 @@ func.func @horizontal(%a: tensor<?xf32>, %b: tensor<?xf32>, %c: tensor<?xf32>) -
 //        4*N*M (8*N*M + 4*N). Read 4*N*M + 8*N, written 4*N*M + 4*N.
 // eager: exp 8*N, mul 8*N*M + 4*N, relu 8*N*M: 16*N*M + 12*N.
 // CHECK:           "eager": {
-// CHECK-NEXT:        "bytes": "16*N*M + 12*N",
-// CHECK-NEXT:        "bytes_read": "8*N*M + 8*N",
-// CHECK-NEXT:        "bytes_written": "8*N*M + 4*N",
+// CHECK-NEXT:        "bytes": {
+// CHECK-NEXT:          "terms": [
+// CHECK-NEXT:            {
+// CHECK-NEXT:              "coefficient": 16,
+// CHECK-NEXT:              "symbols": [
+// CHECK-NEXT:                "N",
+// CHECK-NEXT:                "M"
+// CHECK-NEXT:              ]
+// CHECK-NEXT:            },
+// CHECK-NEXT:            {
+// CHECK-NEXT:              "coefficient": 12,
+// CHECK-NEXT:              "symbols": [
+// CHECK-NEXT:                "N"
+// CHECK-NEXT:              ]
+// CHECK-NEXT:            }
+// CHECK-NEXT:          ],
+// CHECK-NEXT:          "text": "16*N*M + 12*N"
+// CHECK-NEXT:        },
+// CHECK-NEXT:        "bytes_read": {
+// CHECK-NEXT:          "terms": [
+// CHECK-NEXT:            {
+// CHECK-NEXT:              "coefficient": 8,
+// CHECK-NEXT:              "symbols": [
+// CHECK-NEXT:                "N",
+// CHECK-NEXT:                "M"
+// CHECK-NEXT:              ]
+// CHECK-NEXT:            },
+// CHECK-NEXT:            {
+// CHECK-NEXT:              "coefficient": 8,
+// CHECK-NEXT:              "symbols": [
+// CHECK-NEXT:                "N"
+// CHECK-NEXT:              ]
+// CHECK-NEXT:            }
+// CHECK-NEXT:          ],
+// CHECK-NEXT:          "text": "8*N*M + 8*N"
+// CHECK-NEXT:        },
+// CHECK-NEXT:        "bytes_written": {
+// CHECK-NEXT:          "terms": [
+// CHECK-NEXT:            {
+// CHECK-NEXT:              "coefficient": 8,
+// CHECK-NEXT:              "symbols": [
+// CHECK-NEXT:                "N",
+// CHECK-NEXT:                "M"
+// CHECK-NEXT:              ]
+// CHECK-NEXT:            },
+// CHECK-NEXT:            {
+// CHECK-NEXT:              "coefficient": 4,
+// CHECK-NEXT:              "symbols": [
+// CHECK-NEXT:                "N"
+// CHECK-NEXT:              ]
+// CHECK-NEXT:            }
+// CHECK-NEXT:          ],
+// CHECK-NEXT:          "text": "8*N*M + 4*N"
+// CHECK-NEXT:        },
 // CHECK-NEXT:        "kernel_count": 3,
-// CHECK:               "bytes": "8*N",
+// CHECK:               "bytes": {
+// CHECK-NEXT:                 "terms": [
+// CHECK-NEXT:                   {
+// CHECK-NEXT:                     "coefficient": 8,
+// CHECK-NEXT:                     "symbols": [
+// CHECK-NEXT:                       "N"
+// CHECK-NEXT:                     ]
+// CHECK-NEXT:                   }
+// CHECK-NEXT:                 ],
+// CHECK-NEXT:                 "text": "8*N"
+// CHECK-NEXT:               },
 // CHECK:               "name": "exp_5",
-// CHECK:               "bytes": "8*N*M + 4*N",
-// CHECK:               "elements": "N*M",
+// CHECK:               "bytes": {
+// CHECK-NEXT:                 "terms": [
+// CHECK-NEXT:                   {
+// CHECK-NEXT:                     "coefficient": 8,
+// CHECK-NEXT:                     "symbols": [
+// CHECK-NEXT:                       "N",
+// CHECK-NEXT:                       "M"
+// CHECK-NEXT:                     ]
+// CHECK-NEXT:                   },
+// CHECK-NEXT:                   {
+// CHECK-NEXT:                     "coefficient": 4,
+// CHECK-NEXT:                     "symbols": [
+// CHECK-NEXT:                       "N"
+// CHECK-NEXT:                     ]
+// CHECK-NEXT:                   }
+// CHECK-NEXT:                 ],
+// CHECK-NEXT:                 "text": "8*N*M + 4*N"
+// CHECK-NEXT:               },
+// CHECK:               "elements": {
+// CHECK-NEXT:                 "terms": [
+// CHECK-NEXT:                   {
+// CHECK-NEXT:                     "coefficient": 1,
+// CHECK-NEXT:                     "symbols": [
+// CHECK-NEXT:                       "N",
+// CHECK-NEXT:                       "M"
+// CHECK-NEXT:                     ]
+// CHECK-NEXT:                   }
+// CHECK-NEXT:                 ],
+// CHECK-NEXT:                 "text": "N*M"
+// CHECK-NEXT:               },
 // CHECK:               "name": "mul_6",
-// CHECK:               "bytes": "8*N*M",
+// CHECK:               "bytes": {
+// CHECK-NEXT:                 "terms": [
+// CHECK-NEXT:                   {
+// CHECK-NEXT:                     "coefficient": 8,
+// CHECK-NEXT:                     "symbols": [
+// CHECK-NEXT:                       "N",
+// CHECK-NEXT:                       "M"
+// CHECK-NEXT:                     ]
+// CHECK-NEXT:                   }
+// CHECK-NEXT:                 ],
+// CHECK-NEXT:                 "text": "8*N*M"
+// CHECK-NEXT:               },
 // CHECK:               "name": "relu_7",
 // CHECK:           "fused": {
-// CHECK-NEXT:        "bytes": "8*N*M + 12*N",
-// CHECK-NEXT:        "bytes_read": "4*N*M + 8*N",
-// CHECK-NEXT:        "bytes_written": "4*N*M + 4*N",
+// CHECK-NEXT:        "bytes": {
+// CHECK-NEXT:          "terms": [
+// CHECK-NEXT:            {
+// CHECK-NEXT:              "coefficient": 8,
+// CHECK-NEXT:              "symbols": [
+// CHECK-NEXT:                "N",
+// CHECK-NEXT:                "M"
+// CHECK-NEXT:              ]
+// CHECK-NEXT:            },
+// CHECK-NEXT:            {
+// CHECK-NEXT:              "coefficient": 12,
+// CHECK-NEXT:              "symbols": [
+// CHECK-NEXT:                "N"
+// CHECK-NEXT:              ]
+// CHECK-NEXT:            }
+// CHECK-NEXT:          ],
+// CHECK-NEXT:          "text": "8*N*M + 12*N"
+// CHECK-NEXT:        },
+// CHECK-NEXT:        "bytes_read": {
+// CHECK-NEXT:          "terms": [
+// CHECK-NEXT:            {
+// CHECK-NEXT:              "coefficient": 4,
+// CHECK-NEXT:              "symbols": [
+// CHECK-NEXT:                "N",
+// CHECK-NEXT:                "M"
+// CHECK-NEXT:              ]
+// CHECK-NEXT:            },
+// CHECK-NEXT:            {
+// CHECK-NEXT:              "coefficient": 8,
+// CHECK-NEXT:              "symbols": [
+// CHECK-NEXT:                "N"
+// CHECK-NEXT:              ]
+// CHECK-NEXT:            }
+// CHECK-NEXT:          ],
+// CHECK-NEXT:          "text": "4*N*M + 8*N"
+// CHECK-NEXT:        },
+// CHECK-NEXT:        "bytes_written": {
+// CHECK-NEXT:          "terms": [
+// CHECK-NEXT:            {
+// CHECK-NEXT:              "coefficient": 4,
+// CHECK-NEXT:              "symbols": [
+// CHECK-NEXT:                "N",
+// CHECK-NEXT:                "M"
+// CHECK-NEXT:              ]
+// CHECK-NEXT:            },
+// CHECK-NEXT:            {
+// CHECK-NEXT:              "coefficient": 4,
+// CHECK-NEXT:              "symbols": [
+// CHECK-NEXT:                "N"
+// CHECK-NEXT:              ]
+// CHECK-NEXT:            }
+// CHECK-NEXT:          ],
+// CHECK-NEXT:          "text": "4*N*M + 4*N"
+// CHECK-NEXT:        },
 // CHECK-NEXT:        "kernel_count": 2,
 // CHECK-NEXT:        "kernels": [
 // CHECK-NEXT:          {
-// CHECK-NEXT:            "bytes": "8*N",
-// CHECK-NEXT:            "bytes_read": "4*N",
-// CHECK-NEXT:            "bytes_written": "4*N",
-// CHECK-NEXT:            "elements": "N",
+// CHECK-NEXT:            "bytes": {
+// CHECK-NEXT:              "terms": [
+// CHECK-NEXT:                {
+// CHECK-NEXT:                  "coefficient": 8,
+// CHECK-NEXT:                  "symbols": [
+// CHECK-NEXT:                    "N"
+// CHECK-NEXT:                  ]
+// CHECK-NEXT:                }
+// CHECK-NEXT:              ],
+// CHECK-NEXT:              "text": "8*N"
+// CHECK-NEXT:            },
+// CHECK-NEXT:            "bytes_read": {
+// CHECK-NEXT:              "terms": [
+// CHECK-NEXT:                {
+// CHECK-NEXT:                  "coefficient": 4,
+// CHECK-NEXT:                  "symbols": [
+// CHECK-NEXT:                    "N"
+// CHECK-NEXT:                  ]
+// CHECK-NEXT:                }
+// CHECK-NEXT:              ],
+// CHECK-NEXT:              "text": "4*N"
+// CHECK-NEXT:            },
+// CHECK-NEXT:            "bytes_written": {
+// CHECK-NEXT:              "terms": [
+// CHECK-NEXT:                {
+// CHECK-NEXT:                  "coefficient": 4,
+// CHECK-NEXT:                  "symbols": [
+// CHECK-NEXT:                    "N"
+// CHECK-NEXT:                  ]
+// CHECK-NEXT:                }
+// CHECK-NEXT:              ],
+// CHECK-NEXT:              "text": "4*N"
+// CHECK-NEXT:            },
+// CHECK-NEXT:            "elements": {
+// CHECK-NEXT:              "terms": [
+// CHECK-NEXT:                {
+// CHECK-NEXT:                  "coefficient": 1,
+// CHECK-NEXT:                  "symbols": [
+// CHECK-NEXT:                    "N"
+// CHECK-NEXT:                  ]
+// CHECK-NEXT:                }
+// CHECK-NEXT:              ],
+// CHECK-NEXT:              "text": "N"
+// CHECK-NEXT:            },
 // CHECK-NEXT:            "name": "exp_2",
 // CHECK-NEXT:            "ops": [
 // CHECK-NEXT:              "exp"
 // CHECK-NEXT:            ]
 // CHECK-NEXT:          },
 // CHECK-NEXT:          {
-// CHECK-NEXT:            "bytes": "8*N*M + 4*N",
-// CHECK-NEXT:            "bytes_read": "4*N*M + 4*N",
-// CHECK-NEXT:            "bytes_written": "4*N*M",
-// CHECK-NEXT:            "elements": "N*M",
+// CHECK-NEXT:            "bytes": {
+// CHECK-NEXT:              "terms": [
+// CHECK-NEXT:                {
+// CHECK-NEXT:                  "coefficient": 8,
+// CHECK-NEXT:                  "symbols": [
+// CHECK-NEXT:                    "N",
+// CHECK-NEXT:                    "M"
+// CHECK-NEXT:                  ]
+// CHECK-NEXT:                },
+// CHECK-NEXT:                {
+// CHECK-NEXT:                  "coefficient": 4,
+// CHECK-NEXT:                  "symbols": [
+// CHECK-NEXT:                    "N"
+// CHECK-NEXT:                  ]
+// CHECK-NEXT:                }
+// CHECK-NEXT:              ],
+// CHECK-NEXT:              "text": "8*N*M + 4*N"
+// CHECK-NEXT:            },
+// CHECK-NEXT:            "bytes_read": {
+// CHECK-NEXT:              "terms": [
+// CHECK-NEXT:                {
+// CHECK-NEXT:                  "coefficient": 4,
+// CHECK-NEXT:                  "symbols": [
+// CHECK-NEXT:                    "N",
+// CHECK-NEXT:                    "M"
+// CHECK-NEXT:                  ]
+// CHECK-NEXT:                },
+// CHECK-NEXT:                {
+// CHECK-NEXT:                  "coefficient": 4,
+// CHECK-NEXT:                  "symbols": [
+// CHECK-NEXT:                    "N"
+// CHECK-NEXT:                  ]
+// CHECK-NEXT:                }
+// CHECK-NEXT:              ],
+// CHECK-NEXT:              "text": "4*N*M + 4*N"
+// CHECK-NEXT:            },
+// CHECK-NEXT:            "bytes_written": {
+// CHECK-NEXT:              "terms": [
+// CHECK-NEXT:                {
+// CHECK-NEXT:                  "coefficient": 4,
+// CHECK-NEXT:                  "symbols": [
+// CHECK-NEXT:                    "N",
+// CHECK-NEXT:                    "M"
+// CHECK-NEXT:                  ]
+// CHECK-NEXT:                }
+// CHECK-NEXT:              ],
+// CHECK-NEXT:              "text": "4*N*M"
+// CHECK-NEXT:            },
+// CHECK-NEXT:            "elements": {
+// CHECK-NEXT:              "terms": [
+// CHECK-NEXT:                {
+// CHECK-NEXT:                  "coefficient": 1,
+// CHECK-NEXT:                  "symbols": [
+// CHECK-NEXT:                    "N",
+// CHECK-NEXT:                    "M"
+// CHECK-NEXT:                  ]
+// CHECK-NEXT:                }
+// CHECK-NEXT:              ],
+// CHECK-NEXT:              "text": "N*M"
+// CHECK-NEXT:            },
 // CHECK-NEXT:            "name": "fused_mul_relu_3",
 // CHECK-NEXT:            "ops": [
 // CHECK-NEXT:              "mul",
@@ -182,26 +741,166 @@ func.func @broadcast_boundary(%v: tensor<?xf32>, %x: tensor<?x?xf32>) -> tensor<
 // the mask (N). eager: cmp reads 8*N writes N (9*N); select reads N + 8*N
 // writes 4*N (13*N).
 // CHECK:           "eager": {
-// CHECK-NEXT:        "bytes": "22*N",
-// CHECK-NEXT:        "bytes_read": "17*N",
-// CHECK-NEXT:        "bytes_written": "5*N",
+// CHECK-NEXT:        "bytes": {
+// CHECK-NEXT:          "terms": [
+// CHECK-NEXT:            {
+// CHECK-NEXT:              "coefficient": 22,
+// CHECK-NEXT:              "symbols": [
+// CHECK-NEXT:                "N"
+// CHECK-NEXT:              ]
+// CHECK-NEXT:            }
+// CHECK-NEXT:          ],
+// CHECK-NEXT:          "text": "22*N"
+// CHECK-NEXT:        },
+// CHECK-NEXT:        "bytes_read": {
+// CHECK-NEXT:          "terms": [
+// CHECK-NEXT:            {
+// CHECK-NEXT:              "coefficient": 17,
+// CHECK-NEXT:              "symbols": [
+// CHECK-NEXT:                "N"
+// CHECK-NEXT:              ]
+// CHECK-NEXT:            }
+// CHECK-NEXT:          ],
+// CHECK-NEXT:          "text": "17*N"
+// CHECK-NEXT:        },
+// CHECK-NEXT:        "bytes_written": {
+// CHECK-NEXT:          "terms": [
+// CHECK-NEXT:            {
+// CHECK-NEXT:              "coefficient": 5,
+// CHECK-NEXT:              "symbols": [
+// CHECK-NEXT:                "N"
+// CHECK-NEXT:              ]
+// CHECK-NEXT:            }
+// CHECK-NEXT:          ],
+// CHECK-NEXT:          "text": "5*N"
+// CHECK-NEXT:        },
 // CHECK-NEXT:        "kernel_count": 2,
 // CHECK-NEXT:        "kernels": [
 // CHECK-NEXT:          {
-// CHECK-NEXT:            "bytes": "9*N",
-// CHECK-NEXT:            "bytes_read": "8*N",
-// CHECK-NEXT:            "bytes_written": "N",
-// CHECK-NEXT:            "elements": "N",
+// CHECK-NEXT:            "bytes": {
+// CHECK-NEXT:              "terms": [
+// CHECK-NEXT:                {
+// CHECK-NEXT:                  "coefficient": 9,
+// CHECK-NEXT:                  "symbols": [
+// CHECK-NEXT:                    "N"
+// CHECK-NEXT:                  ]
+// CHECK-NEXT:                }
+// CHECK-NEXT:              ],
+// CHECK-NEXT:              "text": "9*N"
+// CHECK-NEXT:            },
+// CHECK-NEXT:            "bytes_read": {
+// CHECK-NEXT:              "terms": [
+// CHECK-NEXT:                {
+// CHECK-NEXT:                  "coefficient": 8,
+// CHECK-NEXT:                  "symbols": [
+// CHECK-NEXT:                    "N"
+// CHECK-NEXT:                  ]
+// CHECK-NEXT:                }
+// CHECK-NEXT:              ],
+// CHECK-NEXT:              "text": "8*N"
+// CHECK-NEXT:            },
+// CHECK-NEXT:            "bytes_written": {
+// CHECK-NEXT:              "terms": [
+// CHECK-NEXT:                {
+// CHECK-NEXT:                  "coefficient": 1,
+// CHECK-NEXT:                  "symbols": [
+// CHECK-NEXT:                    "N"
+// CHECK-NEXT:                  ]
+// CHECK-NEXT:                }
+// CHECK-NEXT:              ],
+// CHECK-NEXT:              "text": "N"
+// CHECK-NEXT:            },
+// CHECK-NEXT:            "elements": {
+// CHECK-NEXT:              "terms": [
+// CHECK-NEXT:                {
+// CHECK-NEXT:                  "coefficient": 1,
+// CHECK-NEXT:                  "symbols": [
+// CHECK-NEXT:                    "N"
+// CHECK-NEXT:                  ]
+// CHECK-NEXT:                }
+// CHECK-NEXT:              ],
+// CHECK-NEXT:              "text": "N"
+// CHECK-NEXT:            },
 // CHECK-NEXT:            "name": "cmp_8",
-// CHECK:                 "bytes": "13*N",
-// CHECK-NEXT:            "bytes_read": "9*N",
-// CHECK-NEXT:            "bytes_written": "4*N",
-// CHECK-NEXT:            "elements": "N",
+// CHECK:                 "bytes": {
+// CHECK-NEXT:                   "terms": [
+// CHECK-NEXT:                     {
+// CHECK-NEXT:                       "coefficient": 13,
+// CHECK-NEXT:                       "symbols": [
+// CHECK-NEXT:                         "N"
+// CHECK-NEXT:                       ]
+// CHECK-NEXT:                     }
+// CHECK-NEXT:                   ],
+// CHECK-NEXT:                   "text": "13*N"
+// CHECK-NEXT:                 },
+// CHECK-NEXT:            "bytes_read": {
+// CHECK-NEXT:              "terms": [
+// CHECK-NEXT:                {
+// CHECK-NEXT:                  "coefficient": 9,
+// CHECK-NEXT:                  "symbols": [
+// CHECK-NEXT:                    "N"
+// CHECK-NEXT:                  ]
+// CHECK-NEXT:                }
+// CHECK-NEXT:              ],
+// CHECK-NEXT:              "text": "9*N"
+// CHECK-NEXT:            },
+// CHECK-NEXT:            "bytes_written": {
+// CHECK-NEXT:              "terms": [
+// CHECK-NEXT:                {
+// CHECK-NEXT:                  "coefficient": 4,
+// CHECK-NEXT:                  "symbols": [
+// CHECK-NEXT:                    "N"
+// CHECK-NEXT:                  ]
+// CHECK-NEXT:                }
+// CHECK-NEXT:              ],
+// CHECK-NEXT:              "text": "4*N"
+// CHECK-NEXT:            },
+// CHECK-NEXT:            "elements": {
+// CHECK-NEXT:              "terms": [
+// CHECK-NEXT:                {
+// CHECK-NEXT:                  "coefficient": 1,
+// CHECK-NEXT:                  "symbols": [
+// CHECK-NEXT:                    "N"
+// CHECK-NEXT:                  ]
+// CHECK-NEXT:                }
+// CHECK-NEXT:              ],
+// CHECK-NEXT:              "text": "N"
+// CHECK-NEXT:            },
 // CHECK-NEXT:            "name": "select_9",
 // CHECK:           "fused": {
-// CHECK-NEXT:        "bytes": "13*N",
-// CHECK-NEXT:        "bytes_read": "8*N",
-// CHECK-NEXT:        "bytes_written": "5*N",
+// CHECK-NEXT:        "bytes": {
+// CHECK-NEXT:          "terms": [
+// CHECK-NEXT:            {
+// CHECK-NEXT:              "coefficient": 13,
+// CHECK-NEXT:              "symbols": [
+// CHECK-NEXT:                "N"
+// CHECK-NEXT:              ]
+// CHECK-NEXT:            }
+// CHECK-NEXT:          ],
+// CHECK-NEXT:          "text": "13*N"
+// CHECK-NEXT:        },
+// CHECK-NEXT:        "bytes_read": {
+// CHECK-NEXT:          "terms": [
+// CHECK-NEXT:            {
+// CHECK-NEXT:              "coefficient": 8,
+// CHECK-NEXT:              "symbols": [
+// CHECK-NEXT:                "N"
+// CHECK-NEXT:              ]
+// CHECK-NEXT:            }
+// CHECK-NEXT:          ],
+// CHECK-NEXT:          "text": "8*N"
+// CHECK-NEXT:        },
+// CHECK-NEXT:        "bytes_written": {
+// CHECK-NEXT:          "terms": [
+// CHECK-NEXT:            {
+// CHECK-NEXT:              "coefficient": 5,
+// CHECK-NEXT:              "symbols": [
+// CHECK-NEXT:                "N"
+// CHECK-NEXT:              ]
+// CHECK-NEXT:            }
+// CHECK-NEXT:          ],
+// CHECK-NEXT:          "text": "5*N"
+// CHECK-NEXT:        },
 // CHECK-NEXT:        "kernel_count": 1,
 // CHECK:                 "name": "fused_cmp_select_4",
 // CHECK-NEXT:            "ops": [
@@ -213,4 +912,36 @@ func.func @cmp_select(%a: tensor<?xf32>, %b: tensor<?xf32>) -> (tensor<?xf32>, t
   %m = fuse.cmp gt, %a, %b : tensor<?xf32>, tensor<?xf32> -> tensor<?xi1>
   %0 = fuse.select %m, %a, %b : tensor<?xi1>, tensor<?xf32>, tensor<?xf32> -> tensor<?xf32>
   return %0, %m : tensor<?xf32>, tensor<?xi1>
+}
+
+// Static and dynamic shapes in one function: the static kernel's sizes are
+// numbers, the totals a symbolic term and a constant one.
+// CHECK:            "fused": {
+// CHECK-NEXT:        "bytes": {
+// CHECK-NEXT:          "terms": [
+// CHECK-NEXT:            {
+// CHECK-NEXT:              "coefficient": 8,
+// CHECK-NEXT:              "symbols": [
+// CHECK-NEXT:                "N"
+// CHECK-NEXT:              ]
+// CHECK-NEXT:            },
+// CHECK-NEXT:            {
+// CHECK-NEXT:              "coefficient": 32,
+// CHECK-NEXT:              "symbols": []
+// CHECK-NEXT:            }
+// CHECK-NEXT:          ],
+// CHECK-NEXT:          "text": "8*N + 32"
+// CHECK-NEXT:        },
+// CHECK:               "name": "relu_{{[0-9]+}}",
+// CHECK:             {
+// CHECK-NEXT:            "bytes": 32,
+// CHECK-NEXT:            "bytes_read": 16,
+// CHECK-NEXT:            "bytes_written": 16,
+// CHECK-NEXT:            "elements": 4,
+// CHECK-NEXT:            "name": "relu_{{[0-9]+}}",
+// CHECK:             "name": "mixed_sizes",
+func.func @mixed_sizes(%x: tensor<?xf32>, %s: tensor<4xf32>) -> (tensor<?xf32>, tensor<4xf32>) {
+  %0 = fuse.relu %x : tensor<?xf32>
+  %1 = fuse.relu %s : tensor<4xf32>
+  return %0, %1 : tensor<?xf32>, tensor<4xf32>
 }

@@ -19,10 +19,30 @@
 // BLOCK48:         fused_reduce_max_sub_exp_reduce_sum_div_0  N     M       thread per row  thread per row, 32-lane vectors
 // JSON:        "name": "fused_reduce_max_sub_exp_reduce_sum_div_0",
 // JSON:        "rows": {
-// JSON-NEXT:     "count": "N",
+// JSON-NEXT:     "count": {
+// JSON-NEXT:       "terms": [
+// JSON-NEXT:         {
+// JSON-NEXT:           "coefficient": 1,
+// JSON-NEXT:           "symbols": [
+// JSON-NEXT:             "N"
+// JSON-NEXT:           ]
+// JSON-NEXT:         }
+// JSON-NEXT:       ],
+// JSON-NEXT:       "text": "N"
+// JSON-NEXT:     },
 // JSON-NEXT:     "cpu": "thread per row, 32-lane vectors",
 // JSON-NEXT:     "gpu": "warp per row, in registers up to 512, else looped",
-// JSON-NEXT:     "length": "M"
+// JSON-NEXT:     "length": {
+// JSON-NEXT:       "terms": [
+// JSON-NEXT:         {
+// JSON-NEXT:           "coefficient": 1,
+// JSON-NEXT:           "symbols": [
+// JSON-NEXT:             "M"
+// JSON-NEXT:           ]
+// JSON-NEXT:         }
+// JSON-NEXT:       ],
+// JSON-NEXT:       "text": "M"
+// JSON-NEXT:     }
 // JSON-NEXT:   }
 func.func @softmax(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %max = fuse.reduce_max %x {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?x1xf32>

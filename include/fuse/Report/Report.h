@@ -46,8 +46,16 @@ public:
   std::optional<double> ratioTo(const SizeExpr &other) const;
   /// E.g. `8*M*N + 4*N`; symbols are written with `names`.
   std::string str(llvm::ArrayRef<std::string> names) const;
+  /// The JSON report's form: a number when no symbol occurs, else
+  /// `{"terms": [{"coefficient": 8, "symbols": ["M", "N"]}, ...], "text":
+  /// "8*M*N + 4*N"}`, the terms in the order of `str` (a symbol repeated
+  /// for a power).
+  llvm::json::Value toJSON(llvm::ArrayRef<std::string> names) const;
 
 private:
+  /// The terms, highest degree first, then by symbol order.
+  std::vector<std::pair<std::vector<unsigned>, int64_t>> orderedTerms() const;
+
   /// Monomial (sorted symbol ids, repeated for powers) -> coefficient.
   std::map<std::vector<unsigned>, int64_t> terms;
 };

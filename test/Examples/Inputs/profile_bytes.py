@@ -6,24 +6,23 @@ Each SHAPE (`100x100`, `100`) is an argument's; the arguments are random
 f32-or-the-argument's-type data (fuse-run's rand:). Prints one line per
 kernel of each variant, `fused NAME: B bytes` when the trace's bytes equal
 the report's count evaluated at the shapes, else a line with `differ`."""
+import importlib.util
 import json
 import os
 import subprocess
 import sys
 import tempfile
 
+# The report's sizes are read by python/fuse/_sizes.py, loaded by its path.
+_spec = importlib.util.spec_from_file_location(
+    "fuse_report_sizes", os.path.join(os.path.dirname(__file__), os.pardir,
+                                      os.pardir, os.pardir, "python", "fuse",
+                                      "_sizes.py"))
+_sizes = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_sizes)
+
 fuse_opt, fuse_run, program = sys.argv[1:4]
 shapes = [[int(d) for d in s.split("x")] for s in sys.argv[4:]]
-
-
-def evaluate(text, values):
-    total = 0
-    for term in text.replace(" - ", " + -").split(" + "):
-        product = 1
-        for factor in term.split("*"):
-            product *= int(factor) if factor.lstrip("-").isdigit() else values[factor]
-        total += product
-    return total
 
 
 report = json.loads(subprocess.run([fuse_opt, program, "--fuse-report=json"],
@@ -40,7 +39,7 @@ with tempfile.TemporaryDirectory() as tmp:
                   if e.get("ph") == "X" and e.get("cat") == "kernel"]
         recorded = {e["name"]: e["args"]["bytes"] for e in events}
         for kernel in function[variant]["kernels"]:
-            want = evaluate(kernel["bytes"], values)
+            want = _sizes.size_at(kernel["bytes"], values)
             got = recorded.get(kernel["name"])
             if got == want:
                 print(f"{variant} {kernel['name']}: {want} bytes")
