@@ -1,9 +1,10 @@
 """ctypes bindings of the C API (include/fuse-c/Fuse.h).
 
 The library is loaded on first use, so that tracing (`fn.mlir`) works
-without it. It is looked for, in order, in `$FUSE_LIB_DIR`, in the
-package's `_lib/` folder (where the build copies it), and in `build/lib` of the
-source tree that holds this package.
+without it. It is looked for, in order, in `$FUSE_LIB_DIR`, in `build/lib`
+of the source tree that holds this package (used from python/), and in the
+package's `_lib/` folder (an installed package: the build stages it in
+build/python with the library there).
 """
 
 import ctypes
@@ -61,9 +62,9 @@ def candidate_dirs():
     dirs = []
     if os.environ.get("FUSE_LIB_DIR"):
         dirs.append(os.environ["FUSE_LIB_DIR"])
-    dirs.append(os.path.join(here, "_lib"))
     # <repo>/python/fuse -> <repo>/build/lib
     dirs.append(os.path.join(os.path.dirname(os.path.dirname(here)), "build", "lib"))
+    dirs.append(os.path.join(here, "_lib"))
     return dirs
 
 
@@ -159,7 +160,7 @@ def lib():
                 raise LibraryNotFoundError(
                     f"fuse: cannot load {LIBRARY_NAME}; looked in:\n" + "\n".join(tried) +
                     "\nBuild it (scripts/test or cmake --build build) and either install "
-                    "the package with `pip install ./python` after the build, or set "
+                    "the package with `pip install ./build/python` after the build, or set "
                     "FUSE_LIB_DIR to the folder that holds it.")
     return _lib
 
