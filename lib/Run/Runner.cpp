@@ -3,6 +3,7 @@
 #include "fuse/Run/Runner.h"
 
 #include "fuse/Dialect/Fuse/IR/FuseDialect.h"
+#include "fuse/Dialect/Fuse/Transforms/Passes.h"
 #include "fuse/Dialect/Fuse/Utils/Kernel.h"
 #include "fuse/Dialect/Fuse/Utils/Location.h"
 #include "fuse/Emulator/HostKernels.h"
@@ -282,46 +283,44 @@ Executable::lower(ModuleOp module, const RunOptions &options,
           "); choose one with " + options.entryOption);
   }
 
-  // Host code only allocates and launches; an op that would touch tensor
-  // data outside a kernel has no place in it.
-  Operation *unsupported = nullptr;
-  func.walk([&](Operation *op) {
-    if (!unsupported && op != func && !isa<func::ReturnOp>(op) &&
-        !isa_and_nonnull<FuseDialect>(op->getDialect()))
-      unsupported = op;
+  // Only the entry is compiled. fuse-check-program is the one check of
+  // what it may hold (fuse ops, ranked tensors of fuse's element types),
+  // run here before the signature is read.
+  OwningOpRef<ModuleOp> clone = module.clone();
+  for (func::FuncOp other :
+       llvm::make_early_inc_range(clone->getOps<func::FuncOp>()))
+    if (other.getSymName() != func.getSymName())
+      other.erase();
+  std::string diagnostics;
+  ScopedDiagnosticHandler capture(context, [&](Diagnostic &diag) {
+    llvm::raw_string_ostream os(diagnostics);
+    os << formatLocation(diag.getLocation()) << ": " << diag << "\n";
+    return success();
   });
-  if (unsupported)
-    return llvm::createStringError(
-        formatLocation(unsupported->getLoc()) + ": '" +
-        unsupported->getName().getStringRef().str() +
-        "' is not supported: fuse-run runs functions made of fuse ops only");
+  {
+    PassManager check(context);
+    check.addPass(createFuseCheckProgram());
+    if (failed(check.run(*clone)))
+      return llvm::createStringError(llvm::StringRef(diagnostics).rtrim());
+  }
 
   auto executable = std::unique_ptr<Executable>(new Executable());
   executable->entryName = func.getSymName().str();
   executable->runTarget = options.target;
   executable->vectorBytes = std::clamp<int64_t>(
       kernelVectorBytes(options.target, pipeline), 1, kMaxVectorAlignment);
+  // Ranked tensors of fuse's element types (fuse-check-program).
   auto specOf = [&](Type type, llvm::StringRef what,
                     size_t index) -> llvm::Expected<TensorSpec> {
-    auto tensor = dyn_cast<RankedTensorType>(type);
-    std::optional<DType> dtype =
-        tensor ? fromMLIRType(tensor.getElementType()) : std::nullopt;
-    if (!dtype) {
-      std::string text;
-      llvm::raw_string_ostream os(text);
-      os << type;
-      return llvm::createStringError(
-          "@" + executable->entryName + " " + what.str() + " " +
-          std::to_string(index) + " has type " + text +
-          "; fuse-run takes ranked tensors of " + dtypeSpellings());
-    }
+    auto tensor = cast<RankedTensorType>(type);
+    DType dtype = *fromMLIRType(tensor.getElementType());
     if (tensor.getRank() > static_cast<int64_t>(kMaxRank))
       return llvm::createStringError(
           "@" + executable->entryName + " " + what.str() + " " +
           std::to_string(index) + " has rank " +
           std::to_string(tensor.getRank()) + "; fuse runs tensors of rank " +
           std::to_string(kMaxRank) + " at most (numpy 1.x's limit)");
-    return TensorSpec{tensor.getShape().vec(), *dtype};
+    return TensorSpec{tensor.getShape().vec(), dtype};
   };
   for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
     llvm::Expected<TensorSpec> spec = specOf(type, "argument", i);
@@ -341,20 +340,7 @@ Executable::lower(ModuleOp module, const RunOptions &options,
     executable->resultSpecs.push_back(*spec);
   }
 
-  // Only the entry is compiled.
-  OwningOpRef<ModuleOp> clone = module.clone();
-  for (func::FuncOp other :
-       llvm::make_early_inc_range(clone->getOps<func::FuncOp>()))
-    if (other.getSymName() != executable->entryName)
-      other.erase();
-
-  std::string diagnostics;
   {
-    ScopedDiagnosticHandler capture(context, [&](Diagnostic &diag) {
-      llvm::raw_string_ostream os(diagnostics);
-      os << formatLocation(diag.getLocation()) << ": " << diag << "\n";
-      return success();
-    });
     PassManager pm(context);
     buildExecutablePipeline(pm, options.target, pipeline);
     if (failed(pm.run(*clone)))
