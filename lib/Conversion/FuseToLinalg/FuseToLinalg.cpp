@@ -1,8 +1,8 @@
 //===- FuseToLinalg.cpp - fuse ops to linalg.generic ----------*- C++ -*-===//
 //
-// Every fuse op becomes one linalg.generic (the eager form). The scalar
-// semantics of each op, written down in docs/dialect.md, live in
-// buildScalar() below.
+// Every fuse op becomes one linalg.generic (the eager form). The body of
+// an elementwise op's generic is its scalar semantics (ScalarOpInterface,
+// lib/Dialect/Fuse/IR/FuseScalar.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,9 +23,6 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
-#include "llvm/ADT/TypeSwitch.h"
-
-#include <cmath>
 
 namespace fuse {
 #define GEN_PASS_DEF_CONVERTFUSETOLINALG
@@ -297,350 +294,6 @@ SmallVector<Value> FunctionSizes::get(Value value) const {
 }
 
 //===----------------------------------------------------------------------===//
-// Scalar semantics of each op
-//===----------------------------------------------------------------------===//
-
-static Value floatConstant(OpBuilder &b, Location loc, Type type,
-                           double value) {
-  return arith::ConstantOp::create(b, loc, type, b.getFloatAttr(type, value));
-}
-
-static Value intConstant(OpBuilder &b, Location loc, Type type, int64_t value) {
-  return arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, value));
-}
-
-static bool isHalf(Type type) { return type.isF16() || type.isBF16(); }
-
-/// Element type conversion with the semantics of fuse.cast.
-static Value convertScalar(OpBuilder &b, Location loc, Value value, Type to) {
-  Type from = value.getType();
-  if (from == to)
-    return value;
-  if (to.isInteger(1)) {
-    if (isa<FloatType>(from))
-      return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, value,
-                                   floatConstant(b, loc, from, 0.0));
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, value,
-                                 intConstant(b, loc, from, 0));
-  }
-  if (from.isInteger(1)) {
-    if (isa<FloatType>(to))
-      return arith::UIToFPOp::create(b, loc, to, value);
-    return arith::ExtUIOp::create(b, loc, to, value);
-  }
-  bool fromFloat = isa<FloatType>(from), toFloat = isa<FloatType>(to);
-  if (fromFloat && toFloat) {
-    unsigned fromWidth = from.getIntOrFloatBitWidth();
-    unsigned toWidth = to.getIntOrFloatBitWidth();
-    if (fromWidth == toWidth) // f16 <-> bf16 goes through f32
-      value = arith::ExtFOp::create(b, loc, b.getF32Type(), value);
-    if (value.getType().getIntOrFloatBitWidth() < toWidth)
-      return arith::ExtFOp::create(b, loc, to, value);
-    return arith::TruncFOp::create(b, loc, to, value);
-  }
-  if (fromFloat)
-    return arith::FPToSIOp::create(b, loc, to, value);
-  if (toFloat)
-    return arith::SIToFPOp::create(b, loc, to, value);
-  if (from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth())
-    return arith::ExtSIOp::create(b, loc, to, value);
-  return arith::TruncIOp::create(b, loc, to, value);
-}
-
-/// Integer power by squaring over every bit of the exponent, so that it
-/// vectorizes (no loop). Negative exponents give 1 for base 1, +-1 for base
-/// -1 and 0 otherwise.
-static Value integerPow(OpBuilder &b, Location loc, Value base, Value exp) {
-  Type type = base.getType();
-  unsigned width = type.getIntOrFloatBitWidth();
-  Value zero = intConstant(b, loc, type, 0), one = intConstant(b, loc, type, 1);
-  Value minusOne = intConstant(b, loc, type, -1);
-  Value result = one, square = base, rest = exp;
-  for (unsigned bit = 0; bit + 1 < width; ++bit) {
-    Value low = arith::AndIOp::create(b, loc, rest, one);
-    Value isSet =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, low, zero);
-    Value product = arith::MulIOp::create(b, loc, result, square);
-    result = arith::SelectOp::create(b, loc, isSet, product, result);
-    square = arith::MulIOp::create(b, loc, square, square);
-    rest = arith::ShRUIOp::create(b, loc, rest, one);
-  }
-  Value odd =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
-                            arith::AndIOp::create(b, loc, exp, one), zero);
-  Value baseIsOne =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, base, one);
-  Value baseIsMinusOne =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, base, minusOne);
-  Value signOfMinusOne = arith::SelectOp::create(b, loc, odd, minusOne, one);
-  Value negative = arith::SelectOp::create(
-      b, loc, baseIsOne, one,
-      arith::SelectOp::create(b, loc, baseIsMinusOne, signOfMinusOne, zero));
-  Value expNegative =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, exp, zero);
-  return arith::SelectOp::create(b, loc, expNegative, negative, result);
-}
-
-/// Integer division truncating toward zero; x / 0 is 0 and INT_MIN / -1
-/// wraps, instead of the undefined behaviour of the hardware instruction.
-static Value integerDiv(OpBuilder &b, Location loc, Value lhs, Value rhs) {
-  Type type = lhs.getType();
-  Value zero = intConstant(b, loc, type, 0), one = intConstant(b, loc, type, 1);
-  Value minusOne = intConstant(b, loc, type, -1);
-  Value isZero =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rhs, zero);
-  Value isMinusOne =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rhs, minusOne);
-  Value unsafe = arith::OrIOp::create(b, loc, isZero, isMinusOne);
-  Value divisor = arith::SelectOp::create(b, loc, unsafe, one, rhs);
-  Value quotient = arith::DivSIOp::create(b, loc, lhs, divisor);
-  Value negated = arith::SubIOp::create(b, loc, zero, lhs);
-  Value special = arith::SelectOp::create(b, loc, isZero, zero, negated);
-  return arith::SelectOp::create(b, loc, unsafe, special, quotient);
-}
-
-/// 1 / (1 + e^-x). In f32 the division is marked `afn`: the GPU may
-/// compute it with its approximate reciprocal (within 1 ulp over the whole
-/// range, subnormal results kept; fuse-math-to-libdevice), which has no
-/// slow path; the CPU's code divides either way
-/// (test/Pipelines/gpu-sigmoid.mlir).
-static Value sigmoid(OpBuilder &b, Location loc, Value x) {
-  Type type = x.getType();
-  Value one = floatConstant(b, loc, type, 1.0);
-  Value expNeg = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x));
-  auto flags =
-      type.isF32() ? arith::FastMathFlags::afn : arith::FastMathFlags::none;
-  return arith::DivFOp::create(
-      b, loc, one, arith::AddFOp::create(b, loc, one, expNeg), flags);
-}
-
-static Value gelu(OpBuilder &b, Location loc, Value x, bool tanhForm) {
-  Type type = x.getType();
-  Value half = floatConstant(b, loc, type, 0.5);
-  Value one = floatConstant(b, loc, type, 1.0);
-  Value inner;
-  if (tanhForm) {
-    // 0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x^3)))
-    Value cube =
-        arith::MulFOp::create(b, loc, x, arith::MulFOp::create(b, loc, x, x));
-    Value poly = arith::AddFOp::create(
-        b, loc, x,
-        arith::MulFOp::create(b, loc, floatConstant(b, loc, type, 0.044715),
-                              cube));
-    Value scaled = arith::MulFOp::create(
-        b, loc, floatConstant(b, loc, type, std::sqrt(2.0 / M_PI)), poly);
-    inner = math::TanhOp::create(b, loc, scaled);
-  } else {
-    // x * 0.5 * (1 + erf(x / sqrt(2)))
-    inner = math::ErfOp::create(
-        b, loc,
-        arith::MulFOp::create(b, loc, x,
-                              floatConstant(b, loc, type, M_SQRT1_2)));
-  }
-  Value halfX = arith::MulFOp::create(b, loc, x, half);
-  return arith::MulFOp::create(b, loc, halfX,
-                               arith::AddFOp::create(b, loc, one, inner));
-}
-
-/// A scalar bound attribute of clamp as a constant of `type`.
-static Value boundConstant(OpBuilder &b, Location loc, Type type,
-                           Attribute attr) {
-  if (auto f = dyn_cast<FloatAttr>(attr))
-    return floatConstant(b, loc, type, f.getValueAsDouble());
-  return intConstant(b, loc, type, cast<IntegerAttr>(attr).getInt());
-}
-
-static arith::CmpFPredicate floatPredicate(CmpPredicate p) {
-  switch (p) {
-  case CmpPredicate::eq:
-    return arith::CmpFPredicate::OEQ;
-  case CmpPredicate::ne:
-    return arith::CmpFPredicate::UNE;
-  case CmpPredicate::lt:
-    return arith::CmpFPredicate::OLT;
-  case CmpPredicate::le:
-    return arith::CmpFPredicate::OLE;
-  case CmpPredicate::gt:
-    return arith::CmpFPredicate::OGT;
-  case CmpPredicate::ge:
-    return arith::CmpFPredicate::OGE;
-  }
-  llvm_unreachable("unknown predicate");
-}
-
-static arith::CmpIPredicate intPredicate(CmpPredicate p, bool isUnsigned) {
-  switch (p) {
-  case CmpPredicate::eq:
-    return arith::CmpIPredicate::eq;
-  case CmpPredicate::ne:
-    return arith::CmpIPredicate::ne;
-  case CmpPredicate::lt:
-    return isUnsigned ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt;
-  case CmpPredicate::le:
-    return isUnsigned ? arith::CmpIPredicate::ule : arith::CmpIPredicate::sle;
-  case CmpPredicate::gt:
-    return isUnsigned ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::sgt;
-  case CmpPredicate::ge:
-    return isUnsigned ? arith::CmpIPredicate::uge : arith::CmpIPredicate::sge;
-  }
-  llvm_unreachable("unknown predicate");
-}
-
-/// The scalar computation of `op` on `args` (already of the compute type:
-/// f32 for f16/bf16 data, the element type otherwise).
-static Value buildComputation(Operation *op, OpBuilder &b, Location loc,
-                              ValueRange args) {
-  Value x = args.front();
-  Type type = x.getType();
-  bool isFloat = isa<FloatType>(type);
-  auto zero = [&]() {
-    return isFloat ? floatConstant(b, loc, type, 0.0)
-                   : intConstant(b, loc, type, 0);
-  };
-  return llvm::TypeSwitch<Operation *, Value>(op)
-      .Case<NegOp>([&](auto) -> Value {
-        if (isFloat)
-          return arith::NegFOp::create(b, loc, x);
-        return arith::SubIOp::create(b, loc, zero(), x);
-      })
-      .Case<AbsOp>([&](auto) -> Value {
-        if (isFloat)
-          return math::AbsFOp::create(b, loc, x);
-        return math::AbsIOp::create(b, loc, x);
-      })
-      .Case<ReluOp>([&](auto) -> Value {
-        if (isFloat)
-          return arith::MaximumFOp::create(b, loc, x, zero());
-        return arith::MaxSIOp::create(b, loc, x, zero());
-      })
-      .Case<FloorOp>([&](auto) -> Value {
-        return isFloat ? Value(math::FloorOp::create(b, loc, x)) : x;
-      })
-      .Case<CeilOp>([&](auto) -> Value {
-        return isFloat ? Value(math::CeilOp::create(b, loc, x)) : x;
-      })
-      .Case<ExpOp>([&](auto) { return math::ExpOp::create(b, loc, x); })
-      .Case<LogOp>([&](auto) { return math::LogOp::create(b, loc, x); })
-      .Case<SqrtOp>([&](auto) { return math::SqrtOp::create(b, loc, x); })
-      .Case<RsqrtOp>([&](auto) { return math::RsqrtOp::create(b, loc, x); })
-      .Case<TanhOp>([&](auto) { return math::TanhOp::create(b, loc, x); })
-      .Case<SinOp>([&](auto) { return math::SinOp::create(b, loc, x); })
-      .Case<CosOp>([&](auto) { return math::CosOp::create(b, loc, x); })
-      .Case<ErfOp>([&](auto) { return math::ErfOp::create(b, loc, x); })
-      .Case<SigmoidOp>([&](auto) { return sigmoid(b, loc, x); })
-      .Case<SiluOp>([&](auto) -> Value {
-        return arith::MulFOp::create(b, loc, x, sigmoid(b, loc, x));
-      })
-      .Case<ReciprocalOp>([&](auto) -> Value {
-        return arith::DivFOp::create(b, loc, floatConstant(b, loc, type, 1.0),
-                                     x);
-      })
-      .Case<HardswishOp>([&](auto) -> Value {
-        // x * relu6(x + 3) / 6, NaN propagating like torch.nn.Hardswish.
-        Value shifted =
-            arith::AddFOp::create(b, loc, x, floatConstant(b, loc, type, 3.0));
-        Value relu6 = arith::MinimumFOp::create(
-            b, loc, arith::MaximumFOp::create(b, loc, shifted, zero()),
-            floatConstant(b, loc, type, 6.0));
-        return arith::DivFOp::create(b, loc,
-                                     arith::MulFOp::create(b, loc, x, relu6),
-                                     floatConstant(b, loc, type, 6.0));
-      })
-      .Case<GeluOp>([&](GeluOp gop) {
-        return gelu(b, loc, x, gop.getApproximate() == "tanh");
-      })
-      .Case<ClampOp>([&](ClampOp cop) {
-        Value result = x;
-        if (Attribute min = cop.getMinAttr()) {
-          Value bound = boundConstant(b, loc, type, min);
-          result = isFloat
-                       ? Value(arith::MaximumFOp::create(b, loc, result, bound))
-                       : Value(arith::MaxSIOp::create(b, loc, result, bound));
-        }
-        if (Attribute max = cop.getMaxAttr()) {
-          Value bound = boundConstant(b, loc, type, max);
-          result = isFloat
-                       ? Value(arith::MinimumFOp::create(b, loc, result, bound))
-                       : Value(arith::MinSIOp::create(b, loc, result, bound));
-        }
-        return result;
-      })
-      .Case<LeakyReluOp>([&](LeakyReluOp lop) -> Value {
-        Value alpha = floatConstant(b, loc, type, lop.getAlphaValue());
-        Value nonNegative =
-            arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE, x, zero());
-        return arith::SelectOp::create(b, loc, nonNegative, x,
-                                       arith::MulFOp::create(b, loc, alpha, x));
-      })
-      .Case<AddOp>([&](auto) -> Value {
-        if (isFloat)
-          return arith::AddFOp::create(b, loc, x, args[1]);
-        return arith::AddIOp::create(b, loc, x, args[1]);
-      })
-      .Case<SubOp>([&](auto) -> Value {
-        if (isFloat)
-          return arith::SubFOp::create(b, loc, x, args[1]);
-        return arith::SubIOp::create(b, loc, x, args[1]);
-      })
-      .Case<MulOp>([&](auto) -> Value {
-        if (isFloat)
-          return arith::MulFOp::create(b, loc, x, args[1]);
-        return arith::MulIOp::create(b, loc, x, args[1]);
-      })
-      .Case<DivOp>([&](auto) -> Value {
-        if (isFloat)
-          return arith::DivFOp::create(b, loc, x, args[1]);
-        return integerDiv(b, loc, x, args[1]);
-      })
-      .Case<MaxOp>([&](auto) -> Value {
-        if (isFloat)
-          return arith::MaximumFOp::create(b, loc, x, args[1]);
-        return arith::MaxSIOp::create(b, loc, x, args[1]);
-      })
-      .Case<MinOp>([&](auto) -> Value {
-        if (isFloat)
-          return arith::MinimumFOp::create(b, loc, x, args[1]);
-        return arith::MinSIOp::create(b, loc, x, args[1]);
-      })
-      .Case<PowOp>([&](auto) -> Value {
-        if (isFloat)
-          return math::PowFOp::create(b, loc, x, args[1]);
-        return integerPow(b, loc, x, args[1]);
-      })
-      .Case<CmpOp>([&](CmpOp cop) -> Value {
-        if (isFloat)
-          return arith::CmpFOp::create(
-              b, loc, floatPredicate(cop.getPredicate()), x, args[1]);
-        return arith::CmpIOp::create(
-            b, loc, intPredicate(cop.getPredicate(), type.isInteger(1)), x,
-            args[1]);
-      })
-      .Default([](Operation *) -> Value {
-        llvm_unreachable("op without a scalar lowering");
-      });
-}
-
-/// The scalar body of `op`: f16/bf16 data is computed in f32 and rounded
-/// once at the end, as PyTorch does; casts convert directly.
-static Value buildScalar(Operation *op, OpBuilder &b, Location loc,
-                         ValueRange args, Type resultElement) {
-  if (isa<CastOp>(op))
-    return convertScalar(b, loc, args[0], resultElement);
-  if (isa<SelectOp>(op))
-    return arith::SelectOp::create(b, loc, args[0], args[1], args[2]);
-  Type dataType = args[0].getType();
-  if (!isHalf(dataType))
-    return buildComputation(op, b, loc, args);
-  SmallVector<Value> wide;
-  for (Value arg : args)
-    wide.push_back(arith::ExtFOp::create(b, loc, b.getF32Type(), arg));
-  Value result = buildComputation(op, b, loc, wide);
-  if (result.getType() == resultElement)
-    return result;
-  return arith::TruncFOp::create(b, loc, resultElement, result);
-}
-
-//===----------------------------------------------------------------------===//
 // Patterns
 //===----------------------------------------------------------------------===//
 
@@ -698,23 +351,27 @@ static OperationName combinerOf(Operation *op, Type type) {
 
 namespace {
 
-template <typename OpTy>
-struct ElementwiseLowering : OpConversionPattern<OpTy> {
+/// Every elementwise op (ScalarOpInterface): one generic over the result's
+/// shape, each operand read through its broadcast, the op's buildScalar its
+/// body.
+struct ElementwiseLowering : OpInterfaceConversionPattern<ScalarOpInterface> {
   ElementwiseLowering(MLIRContext *context, const DynamicSizes &sizes)
-      : OpConversionPattern<OpTy>(context), sizes(sizes) {}
+      : OpInterfaceConversionPattern<ScalarOpInterface>(context), sizes(sizes) {
+  }
 
   LogicalResult
-  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+  matchAndRewrite(ScalarOpInterface op, ArrayRef<Value> operands,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto resultType = cast<RankedTensorType>(op.getType());
+    Value opResult = op->getResult(0);
+    auto resultType = cast<RankedTensorType>(opResult.getType());
     SmallVector<Value> inputs;
     SmallVector<AffineMap> maps;
     // Per operand: a splat constant folded into the body, or the index of
     // the input it reads (an operand used twice is read once).
     SmallVector<TypedAttr> inlined;
     SmallVector<unsigned> inputOf;
-    for (Value operand : adaptor.getOperands()) {
+    for (Value operand : operands) {
       DenseElementsAttr constant;
       if (matchPattern(operand, m_Constant(&constant)) && constant.isSplat()) {
         inlined.push_back(constant.getSplatValue<TypedAttr>());
@@ -740,7 +397,7 @@ struct ElementwiseLowering : OpConversionPattern<OpTy> {
 
     Value init = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
                                          resultType.getElementType(),
-                                         sizes.get(op.getResult()));
+                                         sizes.get(opResult));
     SmallVector<utils::IteratorType> iterators(resultType.getRank(),
                                                utils::IteratorType::parallel);
     auto generic = linalg::GenericOp::create(
@@ -752,7 +409,7 @@ struct ElementwiseLowering : OpConversionPattern<OpTy> {
                 attr ? Value(arith::ConstantOp::create(b, bodyLoc, attr))
                      : blockArgs[input]);
           Value result =
-              buildScalar(op, b, bodyLoc, args, resultType.getElementType());
+              op.buildScalar(b, bodyLoc, args, resultType.getElementType());
           linalg::YieldOp::create(b, bodyLoc, result);
         });
     StringRef name = op->getName().stripDialect();
@@ -816,7 +473,7 @@ template <typename OpTy> struct ReductionLowering : OpConversionPattern<OpTy> {
     auto inputType = cast<RankedTensorType>(input.getType());
     RankedTensorType resultType = op.getType();
     Type element = inputType.getElementType();
-    Type accType = isHalf(element) ? rewriter.getF32Type() : element;
+    Type accType = computeElementType(element);
     int64_t rank = inputType.getRank();
     ArrayRef<int64_t> dims = op.getDims();
     auto isReduced = [&](int64_t d) { return llvm::is_contained(dims, d); };
@@ -993,21 +650,12 @@ template <typename OpTy> struct ReductionLowering : OpConversionPattern<OpTy> {
   int64_t &nextGroup;
 };
 
-template <typename... OpTys>
-void addElementwise(RewritePatternSet &patterns, const DynamicSizes &sizes) {
-  (patterns.add<ElementwiseLowering<OpTys>>(patterns.getContext(), sizes), ...);
-}
-
 } // namespace
 
 void fuse::populateFuseToLinalgConversionPatterns(RewritePatternSet &patterns,
                                                   const DynamicSizes &sizes,
                                                   int64_t &nextGroup) {
-  addElementwise<NegOp, AbsOp, ReluOp, FloorOp, CeilOp, ExpOp, LogOp, SqrtOp,
-                 RsqrtOp, TanhOp, SigmoidOp, SiluOp, SinOp, CosOp, ErfOp,
-                 ReciprocalOp, HardswishOp, GeluOp, ClampOp, LeakyReluOp, AddOp,
-                 SubOp, MulOp, DivOp, MaxOp, MinOp, PowOp, CmpOp, SelectOp,
-                 CastOp>(patterns, sizes);
+  patterns.add<ElementwiseLowering>(patterns.getContext(), sizes);
   patterns.add<ConstantLowering>(patterns.getContext());
   patterns.add<ReductionLowering<ReduceSumOp>, ReductionLowering<ReduceMaxOp>,
                ReductionLowering<ReduceMinOp>, ReductionLowering<ReduceMeanOp>>(

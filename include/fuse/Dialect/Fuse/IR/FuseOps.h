@@ -4,6 +4,7 @@
 #define FUSE_DIALECT_FUSE_IR_FUSEOPS_H
 
 #include "fuse/Dialect/Fuse/IR/FuseDialect.h"
+#include "fuse/Dialect/Fuse/IR/FuseInterfaces.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"

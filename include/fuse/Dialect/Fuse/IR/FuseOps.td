@@ -2,7 +2,8 @@
 //
 // Operations of the `fuse` dialect. Adding an elementwise op is a few lines:
 // pick the family class (unary float, unary numeric, binary), give the
-// mnemonic and the formula, and add its scalar body to FuseToLinalg.
+// mnemonic and the formula, and write its buildScalar (ScalarOpInterface)
+// in lib/Dialect/Fuse/IR/FuseScalar.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,6 +11,7 @@
 #define FUSE_DIALECT_FUSE_IR_FUSEOPS_TD
 
 include "fuse/Dialect/Fuse/IR/FuseDialect.td"
+include "fuse/Dialect/Fuse/IR/FuseInterfaces.td"
 include "mlir/IR/BuiltinAttributeInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
@@ -34,6 +36,10 @@ def Fuse_Reduction : NativeOpTrait<"Reduction"> {
 class Fuse_Op<string mnemonic, list<Trait> traits = []>
     : Op<Fuse_Dialect, mnemonic, !listconcat(traits, [Fuse_KnownAttributes])>;
 
+// An elementwise op: its scalar semantics (buildScalar) are in
+// lib/Dialect/Fuse/IR/FuseScalar.cpp.
+def Fuse_ScalarOp : DeclareOpInterfaceMethods<Fuse_ScalarOpInterface>;
+
 //===----------------------------------------------------------------------===//
 // Unary operations: the result type is the operand type.
 //===----------------------------------------------------------------------===//
@@ -41,7 +47,8 @@ class Fuse_Op<string mnemonic, list<Trait> traits = []>
 class Fuse_UnaryOp<string mnemonic, TypeConstraint tensorType, string formula,
                    list<Trait> traits = []>
     : Fuse_Op<mnemonic, !listconcat(traits, [Pure, Elementwise,
-                                             SameOperandsAndResultType])> {
+                                             SameOperandsAndResultType,
+                                             Fuse_ScalarOp])> {
   let summary = "elementwise " # formula;
   let description = "Computes `" # formula # "` for every element of the "
     # "operand. The result has the operand's type.\n\n"
@@ -139,7 +146,7 @@ def Fuse_LeakyReluOp : Fuse_UnaryOp<"leaky_relu", Fuse_FloatTensor,
 //===----------------------------------------------------------------------===//
 
 class Fuse_BinaryOp<string mnemonic, string formula>
-    : Fuse_Op<mnemonic, [Pure, Fuse_BroadcastOperands]> {
+    : Fuse_Op<mnemonic, [Pure, Fuse_BroadcastOperands, Fuse_ScalarOp]> {
   let summary = "elementwise " # formula # " with broadcasting";
   let description = "Computes `" # formula # "` elementwise after numpy "
     # "broadcasting of the operands. Both operands have the same element "
@@ -221,7 +228,8 @@ def Fuse_ReduceMeanOp : Fuse_ReduceOp<"reduce_mean", Fuse_FloatTensor,
 // Comparison and selection.
 //===----------------------------------------------------------------------===//
 
-def Fuse_CmpOp : Fuse_Op<"cmp", [Pure, Fuse_BroadcastOperands]> {
+def Fuse_CmpOp : Fuse_Op<"cmp", [Pure, Fuse_BroadcastOperands,
+                                 Fuse_ScalarOp]> {
   let summary = "elementwise comparison with broadcasting";
   let description = [{
     Compares the operands elementwise after broadcasting and yields `i1`.
@@ -243,7 +251,8 @@ def Fuse_CmpOp : Fuse_Op<"cmp", [Pure, Fuse_BroadcastOperands]> {
   }];
 }
 
-def Fuse_SelectOp : Fuse_Op<"select", [Pure, Fuse_BroadcastOperands]> {
+def Fuse_SelectOp : Fuse_Op<"select", [Pure, Fuse_BroadcastOperands,
+                                       Fuse_ScalarOp]> {
   let summary = "elementwise selection with three-way broadcasting";
   let description = [{
     Yields `true_value` where `cond` is true and `false_value` elsewhere,
@@ -268,7 +277,7 @@ def Fuse_SelectOp : Fuse_Op<"select", [Pure, Fuse_BroadcastOperands]> {
 // Casts and constants.
 //===----------------------------------------------------------------------===//
 
-def Fuse_CastOp : Fuse_Op<"cast", [Pure]> {
+def Fuse_CastOp : Fuse_Op<"cast", [Pure, Fuse_ScalarOp]> {
   let summary = "elementwise element type conversion";
   let description = [{
     Converts every element to the result's element type; the shape does not
