@@ -1,6 +1,7 @@
 //===- FuseOps.cpp - fuse dialect operations -----------------*- C++ -*-===//
 
 #include "fuse/Dialect/Fuse/IR/FuseOps.h"
+#include "fuse/Dialect/Fuse/IR/FuseScalar.h"
 #include "fuse/Dialect/Fuse/Utils/Broadcast.h"
 
 #include "mlir/IR/Builders.h"

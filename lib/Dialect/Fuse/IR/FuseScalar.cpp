@@ -2,11 +2,14 @@
 //
 // The scalar semantics of every elementwise fuse op (ScalarOpInterface),
 // as docs/dialect.md states them: one buildScalar per op, on the elements
-// of its operands. convert-fuse-to-linalg makes each op a linalg.generic
-// whose body is built here.
+// of its operands (the ops that are one math or arith op get theirs from
+// their ODS family: Fuse_UnaryMathOp, Fuse_ArithBinaryOp).
+// convert-fuse-to-linalg makes each op a linalg.generic whose body is built
+// here.
 //
 //===----------------------------------------------------------------------===//
 
+#include "fuse/Dialect/Fuse/IR/FuseScalar.h"
 #include "fuse/Dialect/Fuse/IR/FuseOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -45,12 +48,9 @@ static Value zeroOf(OpBuilder &b, Location loc, Type type) {
                               : intConstant(b, loc, type, 0);
 }
 
-/// `compute` applied to `args` in their compute type (computeElementType):
-/// f16 and bf16 extended to f32, the result rounded once to
-/// `resultElement`.
-static Value inComputeType(OpBuilder &b, Location loc, ValueRange args,
-                           Type resultElement,
-                           function_ref<Value(ValueRange)> compute) {
+Value fuse::inComputeType(OpBuilder &b, Location loc, ValueRange args,
+                          Type resultElement,
+                          function_ref<Value(ValueRange)> compute) {
   Type data = args.front().getType();
   Type wide = computeElementType(data);
   if (wide == data)
@@ -62,26 +62,6 @@ static Value inComputeType(OpBuilder &b, Location loc, ValueRange args,
   if (result.getType() == resultElement)
     return result;
   return arith::TruncFOp::create(b, loc, resultElement, result);
-}
-
-/// A binary op: `FloatOp` on floats, `IntOp` on integers.
-template <typename FloatOp, typename IntOp>
-static Value binary(OpBuilder &b, Location loc, ValueRange args,
-                    Type resultElement) {
-  return inComputeType(b, loc, args, resultElement, [&](ValueRange x) {
-    if (isFloat(x[0]))
-      return Value(FloatOp::create(b, loc, x[0], x[1]));
-    return Value(IntOp::create(b, loc, x[0], x[1]));
-  });
-}
-
-/// A unary math function (floats only).
-template <typename MathOp>
-static Value unaryMath(OpBuilder &b, Location loc, ValueRange args,
-                       Type resultElement) {
-  return inComputeType(b, loc, args, resultElement, [&](ValueRange x) {
-    return Value(MathOp::create(b, loc, x[0]));
-  });
 }
 
 /// Integer power by squaring over every bit of the exponent, so that it
@@ -245,46 +225,6 @@ Value CeilOp::buildScalar(OpBuilder &b, Location loc, ValueRange args,
   });
 }
 
-Value ExpOp::buildScalar(OpBuilder &b, Location loc, ValueRange args,
-                         Type resultElement) {
-  return unaryMath<math::ExpOp>(b, loc, args, resultElement);
-}
-
-Value LogOp::buildScalar(OpBuilder &b, Location loc, ValueRange args,
-                         Type resultElement) {
-  return unaryMath<math::LogOp>(b, loc, args, resultElement);
-}
-
-Value SqrtOp::buildScalar(OpBuilder &b, Location loc, ValueRange args,
-                          Type resultElement) {
-  return unaryMath<math::SqrtOp>(b, loc, args, resultElement);
-}
-
-Value RsqrtOp::buildScalar(OpBuilder &b, Location loc, ValueRange args,
-                           Type resultElement) {
-  return unaryMath<math::RsqrtOp>(b, loc, args, resultElement);
-}
-
-Value TanhOp::buildScalar(OpBuilder &b, Location loc, ValueRange args,
-                          Type resultElement) {
-  return unaryMath<math::TanhOp>(b, loc, args, resultElement);
-}
-
-Value SinOp::buildScalar(OpBuilder &b, Location loc, ValueRange args,
-                         Type resultElement) {
-  return unaryMath<math::SinOp>(b, loc, args, resultElement);
-}
-
-Value CosOp::buildScalar(OpBuilder &b, Location loc, ValueRange args,
-                         Type resultElement) {
-  return unaryMath<math::CosOp>(b, loc, args, resultElement);
-}
-
-Value ErfOp::buildScalar(OpBuilder &b, Location loc, ValueRange args,
-                         Type resultElement) {
-  return unaryMath<math::ErfOp>(b, loc, args, resultElement);
-}
-
 Value SigmoidOp::buildScalar(OpBuilder &b, Location loc, ValueRange args,
                              Type resultElement) {
   return inComputeType(b, loc, args, resultElement,
@@ -396,21 +336,6 @@ Value LeakyReluOp::buildScalar(OpBuilder &b, Location loc, ValueRange args,
 // Binary ops
 //===----------------------------------------------------------------------===//
 
-Value AddOp::buildScalar(OpBuilder &b, Location loc, ValueRange args,
-                         Type resultElement) {
-  return binary<arith::AddFOp, arith::AddIOp>(b, loc, args, resultElement);
-}
-
-Value SubOp::buildScalar(OpBuilder &b, Location loc, ValueRange args,
-                         Type resultElement) {
-  return binary<arith::SubFOp, arith::SubIOp>(b, loc, args, resultElement);
-}
-
-Value MulOp::buildScalar(OpBuilder &b, Location loc, ValueRange args,
-                         Type resultElement) {
-  return binary<arith::MulFOp, arith::MulIOp>(b, loc, args, resultElement);
-}
-
 /// Integers: truncating toward zero, x / 0 = 0 (integerDiv).
 Value DivOp::buildScalar(OpBuilder &b, Location loc, ValueRange args,
                          Type resultElement) {
@@ -419,18 +344,6 @@ Value DivOp::buildScalar(OpBuilder &b, Location loc, ValueRange args,
       return Value(arith::DivFOp::create(b, loc, x[0], x[1]));
     return integerDiv(b, loc, x[0], x[1]);
   });
-}
-
-/// NaN propagates.
-Value MaxOp::buildScalar(OpBuilder &b, Location loc, ValueRange args,
-                         Type resultElement) {
-  return binary<arith::MaximumFOp, arith::MaxSIOp>(b, loc, args, resultElement);
-}
-
-/// NaN propagates.
-Value MinOp::buildScalar(OpBuilder &b, Location loc, ValueRange args,
-                         Type resultElement) {
-  return binary<arith::MinimumFOp, arith::MinSIOp>(b, loc, args, resultElement);
 }
 
 /// Integers: by squaring (integerPow).

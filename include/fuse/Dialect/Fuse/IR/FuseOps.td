@@ -3,7 +3,8 @@
 // Operations of the `fuse` dialect. Adding an elementwise op is a few lines:
 // pick the family class (unary float, unary numeric, binary), give the
 // mnemonic and the formula, and write its buildScalar (ScalarOpInterface)
-// in lib/Dialect/Fuse/IR/FuseScalar.cpp.
+// in lib/Dialect/Fuse/IR/FuseScalar.cpp, or, for an op that is one math or
+// arith op, name it in a Fuse_UnaryMathOp or Fuse_ArithBinaryOp line.
 //
 //===----------------------------------------------------------------------===//
 
@@ -64,21 +65,34 @@ class Fuse_UnaryFloatOp<string mnemonic, string formula>
 class Fuse_UnaryNumericOp<string mnemonic, string formula>
     : Fuse_UnaryOp<mnemonic, Fuse_NumericTensor, formula>;
 
+// A float op that is one math dialect op `mathOp` (in the compute type).
+class Fuse_UnaryMathOp<string mnemonic, string formula, string mathOp>
+    : Fuse_UnaryFloatOp<mnemonic, formula> {
+  let extraClassDefinition = [{
+    ::mlir::Value $cppClass::buildScalar(::mlir::OpBuilder &b,
+        ::mlir::Location loc, ::mlir::ValueRange args,
+        ::mlir::Type resultElement) {
+      return ::fuse::unaryMath<::mlir::math::}] # mathOp # [{>(
+          b, loc, args, resultElement);
+    }
+  }];
+}
+
 def Fuse_NegOp : Fuse_UnaryNumericOp<"neg", "-x">;
 def Fuse_AbsOp : Fuse_UnaryNumericOp<"abs", "|x|">;
 def Fuse_ReluOp : Fuse_UnaryNumericOp<"relu", "max(x, 0) (NaN stays NaN)">;
 def Fuse_FloorOp : Fuse_UnaryNumericOp<"floor", "floor(x) (integers unchanged)">;
 def Fuse_CeilOp : Fuse_UnaryNumericOp<"ceil", "ceil(x) (integers unchanged)">;
-def Fuse_ExpOp : Fuse_UnaryFloatOp<"exp", "e^x">;
-def Fuse_LogOp : Fuse_UnaryFloatOp<"log", "ln(x)">;
-def Fuse_SqrtOp : Fuse_UnaryFloatOp<"sqrt", "sqrt(x)">;
-def Fuse_RsqrtOp : Fuse_UnaryFloatOp<"rsqrt", "1 / sqrt(x)">;
-def Fuse_TanhOp : Fuse_UnaryFloatOp<"tanh", "tanh(x)">;
+def Fuse_ExpOp : Fuse_UnaryMathOp<"exp", "e^x", "ExpOp">;
+def Fuse_LogOp : Fuse_UnaryMathOp<"log", "ln(x)", "LogOp">;
+def Fuse_SqrtOp : Fuse_UnaryMathOp<"sqrt", "sqrt(x)", "SqrtOp">;
+def Fuse_RsqrtOp : Fuse_UnaryMathOp<"rsqrt", "1 / sqrt(x)", "RsqrtOp">;
+def Fuse_TanhOp : Fuse_UnaryMathOp<"tanh", "tanh(x)", "TanhOp">;
 def Fuse_SigmoidOp : Fuse_UnaryFloatOp<"sigmoid", "1 / (1 + e^-x)">;
 def Fuse_SiluOp : Fuse_UnaryFloatOp<"silu", "x / (1 + e^-x)">;
-def Fuse_SinOp : Fuse_UnaryFloatOp<"sin", "sin(x)">;
-def Fuse_CosOp : Fuse_UnaryFloatOp<"cos", "cos(x)">;
-def Fuse_ErfOp : Fuse_UnaryFloatOp<"erf", "erf(x)">;
+def Fuse_SinOp : Fuse_UnaryMathOp<"sin", "sin(x)", "SinOp">;
+def Fuse_CosOp : Fuse_UnaryMathOp<"cos", "cos(x)", "CosOp">;
+def Fuse_ErfOp : Fuse_UnaryMathOp<"erf", "erf(x)", "ErfOp">;
 def Fuse_ReciprocalOp : Fuse_UnaryFloatOp<"reciprocal", "1 / x">;
 def Fuse_HardswishOp : Fuse_UnaryFloatOp<"hardswish",
                                          "x * min(max(x + 3, 0), 6) / 6">;
@@ -171,13 +185,30 @@ class Fuse_BinaryOp<string mnemonic, string formula>
   ];
 }
 
-def Fuse_AddOp : Fuse_BinaryOp<"add", "lhs + rhs">;
-def Fuse_SubOp : Fuse_BinaryOp<"sub", "lhs - rhs">;
-def Fuse_MulOp : Fuse_BinaryOp<"mul", "lhs * rhs">;
+// A binary op that is one arith op: `floatOp` on floats, `intOp` on
+// integers (in the compute type).
+class Fuse_ArithBinaryOp<string mnemonic, string formula, string floatOp,
+                         string intOp>
+    : Fuse_BinaryOp<mnemonic, formula> {
+  let extraClassDefinition = [{
+    ::mlir::Value $cppClass::buildScalar(::mlir::OpBuilder &b,
+        ::mlir::Location loc, ::mlir::ValueRange args,
+        ::mlir::Type resultElement) {
+      return ::fuse::binaryArith<::mlir::arith::}] # floatOp
+        # [{, ::mlir::arith::}] # intOp # [{>(b, loc, args, resultElement);
+    }
+  }];
+}
+
+def Fuse_AddOp : Fuse_ArithBinaryOp<"add", "lhs + rhs", "AddFOp", "AddIOp">;
+def Fuse_SubOp : Fuse_ArithBinaryOp<"sub", "lhs - rhs", "SubFOp", "SubIOp">;
+def Fuse_MulOp : Fuse_ArithBinaryOp<"mul", "lhs * rhs", "MulFOp", "MulIOp">;
 def Fuse_DivOp : Fuse_BinaryOp<"div",
     "lhs / rhs (integers: truncated toward zero)">;
-def Fuse_MaxOp : Fuse_BinaryOp<"max", "max(lhs, rhs) (NaN propagates)">;
-def Fuse_MinOp : Fuse_BinaryOp<"min", "min(lhs, rhs) (NaN propagates)">;
+def Fuse_MaxOp : Fuse_ArithBinaryOp<"max", "max(lhs, rhs) (NaN propagates)",
+                                    "MaximumFOp", "MaxSIOp">;
+def Fuse_MinOp : Fuse_ArithBinaryOp<"min", "min(lhs, rhs) (NaN propagates)",
+                                    "MinimumFOp", "MinSIOp">;
 def Fuse_PowOp : Fuse_BinaryOp<"pow", "lhs ^ rhs">;
 
 //===----------------------------------------------------------------------===//
