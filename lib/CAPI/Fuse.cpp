@@ -7,7 +7,7 @@
 #include "fuse/Pipelines/Pipelines.h"
 #include "fuse/Report/Graph.h"
 #include "fuse/Report/Report.h"
-#include "fuse/Run/Runner.h"
+#include "fuse/Execution/Executable.h"
 #include "fuse/Runtime/Runtime.h"
 
 #include "mlir/IR/Diagnostics.h"

@@ -247,7 +247,7 @@ def FuseMathToLibm : Pass<"fuse-math-to-libm", "mlir::ModuleOp"> {
     intrinsic calls at run time. A fused kernel shows the optimizer constants
     that an eager kernel loads from memory, so a fused and an eager run could
     differ. As calls, the functions are never folded: the JIT marks every
-    call to the C library `nobuiltin` (see Runner.cpp), and this pass does
+    call to the C library `nobuiltin` (see Executable.cpp), and this pass does
     not fold them either (upstream's dialect conversion would, with the
     compiler host's functions).
 

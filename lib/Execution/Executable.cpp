@@ -1,6 +1,6 @@
-//===- Runner.cpp - compile a fuse function and run it ---------*- C++ -*-===//
+//===- Executable.cpp - compile a fuse function and run it -----*- C++ -*-===//
 
-#include "fuse/Run/Runner.h"
+#include "fuse/Execution/Executable.h"
 
 #include "fuse/Dialect/Fuse/IR/FuseDialect.h"
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"

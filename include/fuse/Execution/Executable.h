@@ -1,4 +1,4 @@
-//===- Runner.h - compile a fuse function and run it ------------*- C++ -*-===//
+//===- Executable.h - compile a fuse function and run it --------*- C++ -*-===//
 //
 // What fuse-run does, as a library: JIT-compile one function of a fuse
 // module for the CPU or CUDA target and call it on host arrays. Inputs go
@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FUSE_RUN_RUNNER_H
-#define FUSE_RUN_RUNNER_H
+#ifndef FUSE_EXECUTION_EXECUTABLE_H
+#define FUSE_EXECUTION_EXECUTABLE_H
 
 #include "fuse-c/Fuse.h"
 #include "fuse/Pipelines/Pipelines.h"
@@ -200,4 +200,4 @@ compileForRequest(mlir::ModuleOp module, RunOptions options,
 
 } // namespace fuse
 
-#endif // FUSE_RUN_RUNNER_H
+#endif // FUSE_EXECUTION_EXECUTABLE_H
