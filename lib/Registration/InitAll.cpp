@@ -12,6 +12,7 @@
 #include "fuse/InitAllPasses.h"
 
 #include "fuse/Conversion/Passes.h"
+#include "fuse/Target/PTX/Passes.h"
 #include "fuse/Dialect/Fuse/IR/FuseDialect.h"
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"
 #include "fuse/Pipelines/Pipelines.h"
@@ -219,6 +220,7 @@ void fuse::registerAllPasses() {
   registerUBToLLVMConversionPass();
 
   fuse::registerFuseConversionPasses();
+  fuse::registerFuseTargetPTXPasses();
   fuse::registerFusePasses();
   fuse::registerFuseLinalgPasses();
   fuse::registerPipelines();

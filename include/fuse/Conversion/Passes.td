@@ -210,26 +210,6 @@ def FuseHostToDevice : Pass<"fuse-host-to-device", "mlir::func::FuncOp"> {
   let dependentDialects = ["mlir::gpu::GPUDialect"];
 }
 
-def FuseGPUModuleToPTX : Pass<"fuse-gpu-module-to-ptx", "mlir::ModuleOp"> {
-  let summary = "Compile each gpu.module with an #nvvm.target to PTX";
-  let description = [{
-    Replaces every `gpu.module` by a `gpu.binary` holding the PTX of its
-    kernels (`#gpu.object<#nvvm.target<...>, properties = {O = 2 : i32},
-    assembly = "...">`), as upstream `gpu-module-to-binary{format=isa}`
-    does, with three differences:
-
-    - The target's `link` libraries (libdevice) are loaded and linked only
-      when the kernels call a function they do not define, such as
-      `__nv_tanhf`; kernels of plain arithmetic skip reading libdevice.
-    - A kernel that calls such a function when the target links no library
-      is refused with an error at the call's source location (the fuse op
-      that needs the function), and so is a function no library defines.
-    - The object has no compile-time properties, so that the same program
-      gives the same IR on every run.
-  }];
-  let dependentDialects = ["mlir::gpu::GPUDialect"];
-}
-
 def FuseMathToLibm : Pass<"fuse-math-to-libm", "mlir::ModuleOp"> {
   let summary = "Call the C library for the math functions that are not "
                 "correctly rounded";

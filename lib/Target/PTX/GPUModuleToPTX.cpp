@@ -1,6 +1,6 @@
 //===- GPUModuleToPTX.cpp - gpu.module -> gpu.binary with PTX -------------===//
 
-#include "fuse/Conversion/Passes.h"
+#include "fuse/Target/PTX/Passes.h"
 #include "fuse/Emulator/HostKernels.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -14,7 +14,7 @@
 
 namespace fuse {
 #define GEN_PASS_DEF_FUSEGPUMODULETOPTX
-#include "fuse/Conversion/Passes.h.inc"
+#include "fuse/Target/PTX/Passes.h.inc"
 } // namespace fuse
 
 using namespace mlir;
