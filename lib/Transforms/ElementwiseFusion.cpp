@@ -347,11 +347,16 @@ struct FuseElementwiseFusionPass
 
   void runOnBlock(Block &block) {
     // A kernel whose results nobody uses computes nothing worth a launch
-    // (or a place in a fused kernel's name).
+    // (or a place in a fused kernel's name), and neither do the tensors
+    // that only feed one: the tensor.expand_shape of a reduction's kept
+    // dimensions, its linalg.fill, its tensor.empty. Left for the
+    // canonicalizer, a dead reduction would join a group (reduction
+    // fusion) and leave it without a reduction when it is removed.
     for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block)))
-      if (auto generic = dyn_cast<linalg::GenericOp>(op))
-        if (generic.hasPureTensorSemantics() && generic->use_empty())
-          generic.erase();
+      if (isa<linalg::GenericOp, linalg::FillOp, tensor::ExpandShapeOp,
+              tensor::CollapseShapeOp, tensor::EmptyOp>(op) &&
+          isOpTriviallyDead(&op))
+        op.erase();
     Grouping grouping(block);
     if (grouping.candidates().empty())
       return;

@@ -77,3 +77,35 @@ func.func @nested(%n: index, %m: index, %c: i1) -> (tensor<?xf32>, tensor<?xf32>
   %y = fuse.relu %t : tensor<?xf32>
   return %r, %y : tensor<?xf32>, tensor<?xf32>
 }
+
+// -----
+
+// A dead softmax over a live producer (difftest seed 400305): the dead
+// chain, with the tensor.expand_shape of its kept dimension, is erased
+// before fusion. Left to the canonicalizer, its reductions joined the
+// producer's group and were removed after it, leaving a group without a
+// reduction, which fuse-map-to-gpu refused.
+// CHECK-LABEL: func @dead_softmax
+// CHECK-NOT: fuse.group
+// CHECK-NOT: "reduction"
+// CHECK: fuse.kernel = "cast_0"
+// CHECK-NOT: fuse.group
+// CHECK-NOT: "reduction"
+// CHECK: fuse.kernel = "fused_cast_mul_gelu_cmp_1"
+// CHECK-NOT: fuse.group
+// CHECK-NOT: "reduction"
+// CHECK: return
+func.func @dead_softmax(%a: tensor<16xf16>) -> tensor<16xi1> {
+  %x = fuse.cast %a : tensor<16xf16> to tensor<16xbf16>
+  %c = fuse.constant 3 : tensor<i32>
+  %k = fuse.cast %c : tensor<i32> to tensor<bf16>
+  %m = fuse.mul %x, %k : tensor<16xbf16>, tensor<bf16> -> tensor<16xbf16>
+  %g = fuse.gelu %m {approximate = "tanh"} : tensor<16xbf16>
+  %r = fuse.cmp le, %m, %g : tensor<16xbf16>, tensor<16xbf16> -> tensor<16xi1>
+  %mx = fuse.reduce_max %m {dims = array<i64: 0>} : tensor<16xbf16> -> tensor<1xbf16>
+  %d = fuse.sub %m, %mx : tensor<16xbf16>, tensor<1xbf16> -> tensor<16xbf16>
+  %e = fuse.exp %d : tensor<16xbf16>
+  %s = fuse.reduce_sum %e {dims = array<i64: 0>} : tensor<16xbf16> -> tensor<1xbf16>
+  %y = fuse.div %e, %s : tensor<16xbf16>, tensor<1xbf16> -> tensor<16xbf16>
+  return %r : tensor<16xi1>
+}
