@@ -162,3 +162,18 @@ func.func @min_of_a_max(%x: tensor<?x?x?xf16>) -> tensor<f16> {
   %n = fuse.reduce_min %m {dims = array<i64: 0, 1, 2>} : tensor<?x?x1xf16> -> tensor<f16>
   return %n : tensor<f16>
 }
+
+// A producer that reads a size-1 dimension at index 0 (`a` of 1 x 3
+// broadcast over the rows: the map (d0, d1) -> (0, d1)) keeps its two
+// dimensions: the mean reads its result collapsed (difftest seed 400903:
+// upstream's check read the constant as a dimension, and the generic was
+// collapsed with `a` read as 3 elements of a row of 9, now and then).
+// CHECK-LABEL: func @broadcast_size_one
+// CHECK: %[[DIV:.+]] = linalg.generic {indexing_maps = [#[[$ROW0:.+]], #[[$ID2]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%{{.+}}, %{{.+}} : tensor<1x3xf32>, tensor<3x3xf32>) outs(%{{.+}} : tensor<3x3xf32>) attrs = {fuse.ops = ["div"]}
+// CHECK: %[[ROW:.+]] = tensor.collapse_shape %[[DIV]] {{\[}}[0, 1]] : tensor<3x3xf32> into tensor<9xf32>
+// CHECK: linalg.generic {{.*}} ins(%[[ROW]] : tensor<9xf32>) {{.*}}fuse.ops = ["reduce_mean"]
+func.func @broadcast_size_one(%a: tensor<1x3xf32>, %x: tensor<3x3xf32>) -> tensor<f32> {
+  %d = fuse.div %a, %x : tensor<1x3xf32>, tensor<3x3xf32> -> tensor<3x3xf32>
+  %m = fuse.reduce_mean %d {dims = array<i64: 0, 1>} : tensor<3x3xf32> -> tensor<f32>
+  return %m : tensor<f32>
+}
