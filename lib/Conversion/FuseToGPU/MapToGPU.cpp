@@ -946,19 +946,8 @@ private:
           elements.push_back(memref::LoadOp::create(b, loc, buffer, at));
           continue;
         }
-        auto inRow =
-            scf::IfOp::create(b, loc, TypeRange{element},
-                              vector::ExtractOp::create(b, loc, mask, l),
-                              /*addThenBlock=*/true, /*addElseBlock=*/true);
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPointToStart(inRow.thenBlock());
-        scf::YieldOp::create(
-            b, loc, ValueRange{memref::LoadOp::create(b, loc, buffer, at)});
-        b.setInsertionPointToStart(inRow.elseBlock());
-        scf::YieldOp::create(
-            b, loc,
-            ValueRange{arith::ConstantIntOp::create(b, loc, element, 0)});
-        elements.push_back(inRow.getResult(0));
+        elements.push_back(
+            loadOrZero(vector::ExtractOp::create(b, loc, mask, l), buffer, at));
       }
       return vector::FromElementsOp::create(
           b, loc, VectorType::get({width}, element), elements);
@@ -993,18 +982,23 @@ private:
     SmallVector<Value> indices = indicesOf(map, at);
     if (!chunkTest)
       return value = memref::LoadOp::create(b, loc, buffer, indices);
+    return value = loadOrZero(chunkTest.getCondition(), buffer, indices);
+  }
+
+  /// `buffer` at `indices` where `inRow` holds, else 0 (nothing read).
+  Value loadOrZero(Value inRow, Value buffer, ArrayRef<Value> indices) {
     Type element = cast<MemRefType>(buffer.getType()).getElementType();
-    auto inRow =
-        scf::IfOp::create(b, loc, TypeRange{element}, chunkTest.getCondition(),
-                          /*addThenBlock=*/true, /*addElseBlock=*/true);
-    b.setInsertionPointToStart(inRow.thenBlock());
+    auto load = scf::IfOp::create(b, loc, TypeRange{element}, inRow,
+                                  /*addThenBlock=*/true, /*addElseBlock=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(load.thenBlock());
     scf::YieldOp::create(
         b, loc, ValueRange{memref::LoadOp::create(b, loc, buffer, indices)});
-    b.setInsertionPointToStart(inRow.elseBlock());
+    b.setInsertionPointToStart(load.elseBlock());
     scf::YieldOp::create(b, loc,
                          ValueRange{arith::ConstantOp::create(
                              b, loc, cast<TypedAttr>(b.getZeroAttr(element)))});
-    return value = inRow.getResult(0);
+    return load.getResult(0);
   }
 
   /// Runs `body` at each of the lane's elements of its row in registers
@@ -1195,17 +1189,24 @@ private:
   SmallVector<Value> accumulate(unsigned k, ArrayRef<Value> point,
                                 ValueRange initial, Value lower, Value upper,
                                 int64_t width, int64_t step = 0) {
-    linalg::GenericOp op = members[k];
     SmallVector<Value> row;
     SmallVector<scf::ForOp> loops =
         rowLoops(initial, row, lower, upper, step ? step : width);
-    SmallVector<Value> at = merge(point, row);
+    return closeLoops(loops, reduceStep(k, merge(point, row), width,
+                                        loops.back().getRegionIterArgs()));
+  }
+
+  /// One step of reduction `k` at loop indices `at` (`width` lanes): its
+  /// body on its inputs there and the accumulators `acc`.
+  SmallVector<Value> reduceStep(unsigned k, ArrayRef<Value> at, int64_t width,
+                                ValueRange acc) {
+    linalg::GenericOp op = members[k];
     Cache cache;
     SmallVector<Value> args;
     for (OpOperand *input : op.getDpsInputOperands())
       args.push_back(valueAt(k, *input, at, width, cache));
-    llvm::append_range(args, loops.back().getRegionIterArgs());
-    return closeLoops(loops, runBody(op, args, width));
+    llvm::append_range(args, acc);
+    return runBody(op, args, width);
   }
 
   /// Lanes of a warp combined: lane i with lane i + 16, i + 8, ... (lane 0
@@ -1245,17 +1246,12 @@ private:
     linalg::GenericOp op = members[k];
     Operation *combine = reductionCombiner(op);
     if (lane && chunks) {
-      Value partial = forEachInRegisters(
-                          point, identityOf(combine),
-                          [&](ArrayRef<Value> at, ValueRange acc) {
-                            Cache cache;
-                            SmallVector<Value> args;
-                            for (OpOperand *input : op.getDpsInputOperands())
-                              args.push_back(valueAt(k, *input, at, 1, cache));
-                            llvm::append_range(args, acc);
-                            return runBody(op, args, 1);
-                          })
-                          .front();
+      Value partial =
+          forEachInRegisters(point, identityOf(combine),
+                             [&](ArrayRef<Value> at, ValueRange acc) {
+                               return reduceStep(k, at, 1, acc);
+                             })
+              .front();
       return combineWarp(combine, partial);
     }
     if (lane) {
@@ -1287,13 +1283,8 @@ private:
         b, loc, arith::CmpIPredicate::ult, laneIds,
         widen(arith::IndexCastUIOp::create(b, loc, b.getI64Type(), count),
               lanes));
-    Cache cache;
-    SmallVector<Value> args;
-    SmallVector<Value> at = merge(point, {end});
-    for (OpOperand *input : op.getDpsInputOperands())
-      args.push_back(valueAt(k, *input, at, lanes, cache));
-    args.push_back(partial.front());
-    Value last = runBody(op, args, lanes).front();
+    Value last =
+        reduceStep(k, merge(point, {end}), lanes, partial.front()).front();
     Value acc = arith::SelectOp::create(b, loc, mask, last, partial.front());
     mask = nullptr;
     return combineVector(combine, acc);
@@ -1422,11 +1413,16 @@ private:
   /// part [lower, upper), `width` lanes at a time.
   void storeRow(unsigned k, ArrayRef<Value> point, Value lower, Value upper,
                 int64_t width, int64_t step = 0) {
-    linalg::GenericOp op = members[k];
     OpBuilder::InsertionGuard guard(b);
     SmallVector<Value> row;
     rowLoops({}, row, lower, upper, step ? step : width);
-    SmallVector<Value> at = merge(point, row);
+    storeAt(k, merge(point, row), width);
+  }
+
+  /// Stores the results of member `k` used after the kernel at loop
+  /// indices `at` (`width` lanes).
+  void storeAt(unsigned k, ArrayRef<Value> at, int64_t width) {
+    linalg::GenericOp op = members[k];
     Cache cache;
     SmallVector<Value> results(evaluate(k, at, width, cache));
     for (auto [init, result] : llvm::zip(op.getDpsInitsMutable(), results))
@@ -1440,12 +1436,7 @@ private:
                      [&](OpOperand &init) { return isLiveOut(init); })) {
       if (lane && chunks) {
         forEachInRegisters(point, {}, [&](ArrayRef<Value> at, ValueRange) {
-          Cache cache;
-          SmallVector<Value> results(evaluate(k, at, 1, cache));
-          for (auto [init, result] :
-               llvm::zip(op.getDpsInitsMutable(), results))
-            if (isLiveOut(init))
-              store(result, init, at);
+          storeAt(k, at, 1);
           return SmallVector<Value>();
         });
       } else if (lane) {
