@@ -18,8 +18,9 @@ def _sizes_module():
     return module
 
 
-size_at = _sizes_module().size_at
-size_text = _sizes_module().size_text
+_sizes = _sizes_module()
+size_at = _sizes.size_at
+size_text = _sizes.size_text
 
 
 def git(*a):

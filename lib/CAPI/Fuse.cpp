@@ -3,11 +3,11 @@
 #include "fuse-c/Fuse.h"
 
 #include "fuse/Dialect/Fuse/Utils/Kernel.h"
+#include "fuse/Execution/Executable.h"
 #include "fuse/InitAllDialects.h"
 #include "fuse/Pipelines/Pipelines.h"
 #include "fuse/Report/Graph.h"
 #include "fuse/Report/Report.h"
-#include "fuse/Execution/Executable.h"
 #include "fuse/Runtime/Runtime.h"
 
 #include "mlir/IR/Diagnostics.h"

@@ -3,8 +3,8 @@
 #include "fuse/Pipelines/Pipelines.h"
 
 #include "fuse/Conversion/Passes.h"
-#include "fuse/Target/PTX/Passes.h"
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"
+#include "fuse/Target/PTX/Passes.h"
 #include "fuse/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"

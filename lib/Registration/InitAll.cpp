@@ -12,10 +12,10 @@
 #include "fuse/InitAllPasses.h"
 
 #include "fuse/Conversion/Passes.h"
-#include "fuse/Target/PTX/Passes.h"
 #include "fuse/Dialect/Fuse/IR/FuseDialect.h"
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"
 #include "fuse/Pipelines/Pipelines.h"
+#include "fuse/Target/PTX/Passes.h"
 #include "fuse/Transforms/Passes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"

@@ -7,9 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "fuse/Execution/Executable.h"
 #include "fuse/InitAllDialects.h"
 #include "fuse/Pipelines/Pipelines.h"
-#include "fuse/Execution/Executable.h"
 #include "fuse/Runtime/Npy.h"
 #include "fuse/Runtime/Runtime.h"
 

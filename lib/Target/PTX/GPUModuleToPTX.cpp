@@ -1,7 +1,7 @@
 //===- GPUModuleToPTX.cpp - gpu.module -> gpu.binary with PTX -------------===//
 
-#include "fuse/Target/PTX/Passes.h"
 #include "fuse/Emulator/HostKernels.h"
+#include "fuse/Target/PTX/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
