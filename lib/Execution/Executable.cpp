@@ -248,12 +248,15 @@ size_t descriptorWords(size_t rank) { return 3 + 2 * rank; }
 
 Executable::~Executable() = default;
 
-llvm::Expected<std::pair<std::unique_ptr<Executable>, OwningOpRef<ModuleOp>>>
-Executable::lower(ModuleOp module, const RunOptions &options,
-                  const llvm::TargetMachine &machine) {
+llvm::Expected<Executable::Lowered>
+Executable::lower(ModuleOp module, const RunOptions &options) {
   MLIRContext *context = module.getContext();
+  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine =
+      cpuTargetMachine(options.cpu);
+  if (!machine)
+    return machine.takeError();
   PipelineOptions pipeline = options.pipeline;
-  pipeline.cpuRegisterBytes = cpuRegisterBytes(machine);
+  pipeline.cpuRegisterBytes = cpuRegisterBytes(**machine);
   func::FuncOp func;
   // `second` and `@second` name the same function.
   llvm::StringRef entry = llvm::StringRef(options.entry).ltrim('@');
@@ -353,7 +356,7 @@ Executable::lower(ModuleOp module, const RunOptions &options,
   DialectRegistry registry;
   registerLLVMIRTranslations(registry);
   context->appendDialectRegistry(registry);
-  return std::make_pair(std::move(executable), std::move(clone));
+  return Lowered{std::move(executable), std::move(clone), std::move(*machine)};
 }
 
 llvm::Expected<int> fuse::cpuThreads(const RunOptions &options) {
@@ -454,14 +457,10 @@ Executable::compile(ModuleOp module, const RunOptions &options) {
   // A driver without a GPU runs the kernels' LLVM IR on the host.
   if (options.target == Target::CUDA)
     hostkernels::enableIfDriverRunsKernelsOnHost();
-  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine =
-      cpuTargetMachine(options.cpu);
-  if (!machine)
-    return machine.takeError();
-  auto lowered = lower(module, options, **machine);
+  llvm::Expected<Lowered> lowered = lower(module, options);
   if (!lowered)
     return lowered.takeError();
-  auto &[executable, clone] = *lowered;
+  auto &[executable, clone, machine] = *lowered;
 
   llvm::Expected<int> threads = cpuThreads(options);
   if (!threads)
@@ -477,7 +476,7 @@ Executable::compile(ModuleOp module, const RunOptions &options) {
   engineOptions.transformer = optimizer;
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
   auto engine =
-      ExecutionEngine::create(*clone, engineOptions, std::move(*machine));
+      ExecutionEngine::create(*clone, engineOptions, std::move(machine));
   if (!engine)
     return engine.takeError();
   executable->engine = std::move(*engine);
@@ -499,29 +498,26 @@ llvm::Expected<std::string> Executable::assemble(ModuleOp module,
   if (options.target != Target::CPU)
     return llvm::createStringError(
         "assembly is the cpu target's; the cuda target's kernels are PTX");
-  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine =
-      cpuTargetMachine(options.cpu);
-  if (!machine)
-    return machine.takeError();
-  auto lowered = lower(module, options, **machine);
+  llvm::Expected<Lowered> lowered = lower(module, options);
   if (!lowered)
     return lowered.takeError();
+  std::unique_ptr<llvm::TargetMachine> &machine = lowered->machine;
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
-      translateModuleToLLVMIR(*lowered->second, llvmContext);
+      translateModuleToLLVMIR(*lowered->module, llvmContext);
   if (!llvmModule)
     return llvm::createStringError("cannot translate the program to LLVM IR");
   ExecutionEngine::setupTargetTripleAndDataLayout(llvmModule.get(),
-                                                  machine->get());
+                                                  machine.get());
   if (llvm::Error error = cpuOptimizer()(llvmModule.get()))
     return std::move(error);
   llvm::SmallString<0> text;
   llvm::raw_svector_ostream os(text);
   llvm::legacy::PassManager passes;
-  if ((*machine)->addPassesToEmitFile(passes, os, nullptr,
-                                      llvm::CodeGenFileType::AssemblyFile))
+  if (machine->addPassesToEmitFile(passes, os, nullptr,
+                                   llvm::CodeGenFileType::AssemblyFile))
     return llvm::createStringError("LLVM cannot emit assembly for " +
-                                   (*machine)->getTargetCPU().str());
+                                   machine->getTargetCPU().str());
   passes.run(*llvmModule);
   return text.str().str();
 }

@@ -154,14 +154,21 @@ public:
 
 private:
   Executable() = default;
+  /// What compile() and assemble() both start from.
+  struct Lowered {
+    /// The entry's signature, kernels and options; no code yet.
+    std::unique_ptr<Executable> executable;
+    /// A copy of the program holding only the entry, in the LLVM dialect.
+    mlir::OwningOpRef<mlir::ModuleOp> module;
+    /// The machine of `options.cpu` that the host code (and the cpu
+    /// target's kernels) is compiled for.
+    std::unique_ptr<llvm::TargetMachine> machine;
+  };
   /// Chooses the entry, records its signature in a new Executable and
   /// lowers a copy of `module` holding only the entry through the
-  /// executable pipeline of `options.target` (the LLVM dialect), for the
-  /// host code (and cpu kernels) of `machine`.
-  static llvm::Expected<
-      std::pair<std::unique_ptr<Executable>, mlir::OwningOpRef<mlir::ModuleOp>>>
-  lower(mlir::ModuleOp module, const RunOptions &options,
-        const llvm::TargetMachine &machine);
+  /// executable pipeline of `options.target` for the CPU `options.cpu`.
+  static llvm::Expected<Lowered> lower(mlir::ModuleOp module,
+                                       const RunOptions &options);
   /// Checks `operands` against the signature: count, dtypes, ranks, static
   /// sizes. Errors name the argument, what was expected and what was given.
   llvm::Error checkOperands(llvm::ArrayRef<Operand> operands) const;
