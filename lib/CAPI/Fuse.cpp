@@ -8,7 +8,6 @@
 #include "fuse/Pipelines/Pipelines.h"
 #include "fuse/Report/Graph.h"
 #include "fuse/Report/Report.h"
-#include "fuse/Runtime/Runtime.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -26,8 +25,6 @@ struct fuse_program {
   std::unique_ptr<MLIRContext> context;
   std::unique_ptr<fuse::Executable> executable;
   std::string targetNote;
-  /// The kernels of this program's last run.
-  std::vector<fuse::rt::KernelRecord> lastKernels;
 };
 
 namespace {
@@ -267,7 +264,6 @@ extern "C" int32_t fuse_run_into(fuse_program *program,
     return 1;
   llvm::Expected<std::vector<fuse::HostArray>> outputs =
       program->executable->run(operands, outOperands);
-  program->lastKernels = fuse::rt::kernelRecords();
   if (!outputs) {
     setError(error, llvm::toString(outputs.takeError()));
     return 1;
@@ -286,7 +282,6 @@ extern "C" int32_t fuse_run_device(fuse_program *program,
     return 1;
   llvm::Expected<std::vector<fuse::Executable::Operand>> outputs =
       program->executable->runOnDevice(operands, stream);
-  program->lastKernels = fuse::rt::kernelRecords();
   if (!outputs) {
     setError(error, llvm::toString(outputs.takeError()));
     return 1;
@@ -298,21 +293,12 @@ extern "C" int32_t fuse_run_device(fuse_program *program,
 
 extern "C" void fuse_free_device(void *data) {
   if (data)
-    fuse::rt::deviceFree(data);
+    fuse::Executable::freeBuffer(fuse::Target::CUDA, data);
 }
 
 extern "C" char *fuse_last_profile_json(const fuse_program *program) {
-  llvm::json::Array kernels;
-  const std::vector<std::string> &names = program->executable->kernelNames();
-  for (const fuse::rt::KernelRecord &record : program->lastKernels)
-    kernels.push_back(llvm::json::Object{
-        {"name", record.id >= 0 && size_t(record.id) < names.size()
-                     ? names[record.id]
-                     : std::string("?")},
-        {"bytes", record.bytes},
-        {"ms", record.ms}});
   return copyString(
-      llvm::formatv("{0}", llvm::json::Value(std::move(kernels))).str());
+      llvm::formatv("{0}", program->executable->profile().kernelsJSON()).str());
 }
 
 /// The report of `mlirText` written by `write`, or null with `error` set.
@@ -398,4 +384,6 @@ extern "C" char *fuse_ptx(const char *mlirText, const char *chip,
 extern "C" void fuse_free_string(char *text) { std::free(text); }
 // A result buffer is either a kernel's own (the runtime's host cache) or
 // std::malloc'ed; hostFree takes both.
-extern "C" void fuse_free_buffer(void *data) { fuse::rt::hostFree(data); }
+extern "C" void fuse_free_buffer(void *data) {
+  fuse::Executable::freeBuffer(fuse::Target::CPU, data);
+}

@@ -18,6 +18,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/IR/InstrTypes.h"
@@ -656,11 +657,41 @@ Executable::invoke(llvm::ArrayRef<Operand> operands,
   return outputs;
 }
 
-void Executable::freeResult(void *data) const {
-  if (runTarget == Target::CUDA)
+void Executable::freeBuffer(Target target, void *data) {
+  if (target == Target::CUDA)
     rt::deviceFree(data);
   else
     rt::hostFree(data);
+}
+
+void Executable::recordProfile() {
+  // The runtime numbers kernels and copies in one sequence.
+  const std::vector<rt::CopyRecord> &copies = rt::copyRecords();
+  const std::vector<rt::KernelRecord> &launches = rt::kernelRecords();
+  lastProfile.events.clear();
+  size_t c = 0, k = 0;
+  while (c < copies.size() || k < launches.size()) {
+    ProfileEvent event;
+    if (k == launches.size() ||
+        (c < copies.size() && copies[c].sequence < launches[k].sequence)) {
+      const rt::CopyRecord &copy = copies[c++];
+      event.kind = copy.toDevice ? ProfileEvent::Kind::CopyToDevice
+                                 : ProfileEvent::Kind::CopyToHost;
+      event.name =
+          copy.toDevice ? "memcpy host->device" : "memcpy device->host";
+      event.bytes = copy.bytes;
+      event.ms = copy.ms;
+    } else {
+      const rt::KernelRecord &launch = launches[k++];
+      event.kernel = launch.id;
+      event.name = launch.id >= 0 && size_t(launch.id) < kernels.size()
+                       ? kernels[launch.id]
+                       : "?";
+      event.bytes = launch.bytes;
+      event.ms = launch.ms;
+    }
+    lastProfile.events.push_back(std::move(event));
+  }
 }
 
 bool Executable::isAligned(const void *data) const {
@@ -678,9 +709,11 @@ Executable::run(llvm::ArrayRef<Operand> inputs, llvm::ArrayRef<Operand> outs) {
     return std::move(error);
   if (llvm::Error error = checkOuts(inputs, outs))
     return std::move(error);
+  lastProfile = {};
   bool cuda = runTarget == Target::CUDA;
   rt::clearError();
   rt::beginRun(cuda ? rt::Mode::CUDA : rt::Mode::CPU);
+  llvm::scope_exit profileAtExit([this] { recordProfile(); });
 
   // Device copies of the inputs (CUDA) or the host arrays themselves,
   // except that kernels load whole vectors: data that is not aligned to the
@@ -868,10 +901,12 @@ Executable::runOnDevice(llvm::ArrayRef<Operand> inputs, uint64_t stream) {
           "): its device data is not " + std::to_string(vectorBytes) +
           "-byte aligned, which the kernels' vector loads need; pass a copy "
           "(a view at an offset is not aligned)");
+  lastProfile = {};
   rt::clearError();
   // The inputs may still be being written on their producer's stream: the
   // run goes on that stream, after them.
   rt::beginRun(rt::Mode::CUDA, stream);
+  llvm::scope_exit profileAtExit([this] { recordProfile(); });
   if (!rt::lastError().empty()) {
     rt::endRun();
     return llvm::createStringError(rt::lastError());

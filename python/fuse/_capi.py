@@ -70,8 +70,9 @@ def candidate_dirs():
 
 _lib = None
 _lib_lock = threading.Lock()
-# The runtime keeps one run's records (the profile) globally: runs, and the
-# reads of their profiles, are serialized.
+# The runtime keeps the state of the run in progress (its error, its
+# records, the stream) globally: runs are serialized. A program's profile is
+# its last run's, read under the same lock.
 run_lock = threading.RLock()
 
 

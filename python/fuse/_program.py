@@ -290,8 +290,7 @@ class Program:
     @property
     def last_profile(self):
         """The kernels of the last run, [{"name", "bytes", "ms"}...] (None
-        before the first): read from the library when asked, so that a run
-        that nobody profiles pays nothing for it."""
+        before the first), as the library recorded it."""
         if not self._ran:
             return None
         with _capi.run_lock:

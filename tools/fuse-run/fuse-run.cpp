@@ -11,7 +11,6 @@
 #include "fuse/InitAllDialects.h"
 #include "fuse/Pipelines/Pipelines.h"
 #include "fuse/Runtime/Npy.h"
-#include "fuse/Runtime/Runtime.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -22,21 +21,17 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <map>
 #include <optional>
 #include <random>
-#include <thread>
 
 using namespace mlir;
 using namespace fuse;
@@ -545,151 +540,17 @@ static int64_t compare(const HostArray &got, const HostArray &want,
 // Profile
 //===----------------------------------------------------------------------===//
 
-namespace {
-struct KernelStats {
-  int64_t calls = 0;
-  double ms = 0;
-  int64_t bytes = 0;
-};
-struct Profile {
-  std::map<int64_t, KernelStats> kernels;
-  KernelStats toDevice, toHost;
-  llvm::json::Array trace;
-  double clockUs = 0;
-  int64_t launchesPerRun = 0;
-
-  void addRun(const Executable &executable, unsigned run) {
-    launchesPerRun = rt::kernelRecords().size();
-    auto event = [&](llvm::StringRef name, llvm::StringRef category, double ms,
-                     int64_t bytes, int64_t tid) {
-      trace.push_back(llvm::json::Object{
-          {"name", name},
-          {"cat", category},
-          {"ph", "X"},
-          {"ts", clockUs},
-          {"dur", ms * 1000},
-          {"pid", 0},
-          {"tid", tid},
-          {"args", llvm::json::Object{{"bytes", bytes}, {"run", run}}}});
-      clockUs += ms * 1000;
-    };
-    // Events in the order they happened, laid end to end: the durations are
-    // measured, the start times follow from them.
-    const auto &copies = rt::copyRecords();
-    const auto &kernelRecords = rt::kernelRecords();
-    size_t c = 0, k = 0;
-    while (c < copies.size() || k < kernelRecords.size()) {
-      if (k == kernelRecords.size() ||
-          (c < copies.size() &&
-           copies[c].sequence < kernelRecords[k].sequence)) {
-        const rt::CopyRecord &copy = copies[c++];
-        KernelStats &stats = copy.toDevice ? toDevice : toHost;
-        stats.calls++;
-        stats.ms += copy.ms;
-        stats.bytes += copy.bytes;
-        event(copy.toDevice ? "memcpy host->device" : "memcpy device->host",
-              "copy", copy.ms, copy.bytes, 1);
-        continue;
-      }
-      const rt::KernelRecord &kernel = kernelRecords[k++];
-      KernelStats &stats = kernels[kernel.id];
-      stats.calls++;
-      stats.ms += kernel.ms;
-      stats.bytes += kernel.bytes;
-      event(executable.kernelNames()[kernel.id], "kernel", kernel.ms,
-            kernel.bytes, 0);
-    }
-  }
-};
-} // namespace
-
-static std::string formatBytes(double bytes) {
-  const char *units[] = {"B", "KB", "MB", "GB", "TB"};
-  int unit = 0;
-  while (bytes >= 1000 && unit < 4) {
-    bytes /= 1000;
-    ++unit;
-  }
-  return llvm::formatv("{0:F2} {1}", bytes, units[unit]).str();
-}
-
-static void printProfile(const Profile &profile, const Executable &executable,
-                         double copyBandwidth, unsigned runs) {
-  std::vector<std::vector<std::string>> rows = {{"Name", "Calls", "Total ms",
-                                                 "Mean ms", "Bytes/call",
-                                                 "GB/s", "% copy BW"}};
-  auto row = [&](const std::string &name, const KernelStats &stats) {
-    double gbps = stats.ms > 0 ? stats.bytes / (stats.ms * 1e6) : 0;
-    rows.push_back(
-        {name, std::to_string(stats.calls),
-         llvm::formatv("{0:F3}", stats.ms).str(),
-         llvm::formatv("{0:F3}", stats.calls ? stats.ms / stats.calls : 0)
-             .str(),
-         formatBytes(stats.calls ? double(stats.bytes) / stats.calls : 0),
-         llvm::formatv("{0:F1}", gbps).str(),
-         copyBandwidth > 0
-             ? llvm::formatv("{0:F1}%", 100 * gbps / copyBandwidth).str()
-             : std::string("-")});
-  };
-  for (const auto &[id, stats] : profile.kernels)
-    row(executable.kernelNames()[id], stats);
-  if (profile.toDevice.calls)
-    row("[memcpy host->device]", profile.toDevice);
-  if (profile.toHost.calls)
-    row("[memcpy device->host]", profile.toHost);
-  std::vector<size_t> widths(rows.front().size(), 0);
-  for (const auto &r : rows)
-    for (size_t i = 0; i < r.size(); ++i)
-      widths[i] = std::max(widths[i], r[i].size());
-  for (auto [n, r] : llvm::enumerate(rows)) {
-    std::string line;
-    for (size_t i = 0; i < r.size(); ++i) {
-      std::string pad(widths[i] - r[i].size(), ' ');
-      line += i == 0 ? r[i] + pad : "  " + pad + r[i];
-    }
-    llvm::outs() << line << "\n";
-    if (n == 0)
-      llvm::outs() << std::string(line.size(), '-') << "\n";
-  }
-  llvm::outs() << "kernels per run: " << profile.launchesPerRun << " ("
+/// The table of `--profile`, then what it covers.
+static void printProfile(const ProfileSummary &profile, double copyBandwidth,
+                         unsigned runs) {
+  llvm::outs() << profile.table(copyBandwidth);
+  llvm::outs() << "kernels per run: " << profile.launchesPerRun() << " ("
                << (fusionFlag == Fusion::On ? "fused" : "eager") << "), "
                << runs << " profiled run" << (runs == 1 ? "" : "s");
   if (copyBandwidth > 0)
     llvm::outs() << llvm::formatv(", copy bandwidth {0:F1} GB/s",
                                   copyBandwidth);
   llvm::outs() << "\n";
-}
-
-/// The host's memcpy bandwidth (bytes read + written) on `threads` threads,
-/// each copying its share: the CPU target's reference for "% copy BW",
-/// with as many threads as its kernels run on.
-static double measureHostCopyBandwidth(int threads) {
-  constexpr size_t kBytes = size_t(64) << 20;
-  std::vector<char> a(kBytes, 1), b(kBytes, 2);
-  size_t share = (kBytes / threads + 63) & ~size_t(63);
-  double best = 0;
-  for (int i = 0; i < 3; ++i) {
-    a[i] = static_cast<char>(i);
-    auto start = std::chrono::steady_clock::now();
-    std::vector<std::thread> workers;
-    for (int t = 0; t < threads; ++t) {
-      size_t begin = std::min(kBytes, t * share);
-      size_t end = std::min(kBytes, begin + share);
-      workers.emplace_back([&, begin, end] {
-        std::memcpy(b.data() + begin, a.data() + begin, end - begin);
-      });
-    }
-    for (std::thread &worker : workers)
-      worker.join();
-    double s =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-            .count();
-    // Read the copy back so that it cannot be optimized away.
-    volatile char sink = b[i];
-    (void)sink;
-    best = std::max(best, 2.0 * kBytes / (s * 1e9));
-  }
-  return best;
 }
 
 /// Whether `a` and `b` name the same file, existing or not. Devices such as
@@ -850,7 +711,7 @@ int main(int argc, char **argv) {
   for (const HostArray &array : inputs)
     inputPointers.push_back(&array);
 
-  Profile profile;
+  ProfileSummary profile;
   std::vector<HostArray> results;
   for (unsigned run = 0; run < repeatFlag; ++run) {
     llvm::Expected<std::vector<HostArray>> outputs =
@@ -858,7 +719,7 @@ int main(int argc, char **argv) {
     if (!outputs)
       return fail(llvm::toString(outputs.takeError()));
     if (run > 0 || repeatFlag == 1)
-      profile.addRun(**executable, run);
+      profile.add((*executable)->profile(), run);
     results = std::move(*outputs);
   }
 
@@ -905,18 +766,12 @@ int main(int argc, char **argv) {
       printResult(result, i);
   }
 
-  if (profileFlag) {
-    double bandwidth = options.target == Target::CUDA
-                           ? rt::measureCopyBandwidth()
-                           : measureHostCopyBandwidth((*executable)->threads());
-    printProfile(profile, **executable, bandwidth,
+  if (profileFlag)
+    printProfile(profile,
+                 measureCopyBandwidth(options.target, (*executable)->threads()),
                  repeatFlag > 1 ? repeatFlag - 1 : 1);
-  }
   if (!traceFlag.empty()) {
-    std::string json =
-        llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
-                                   {"traceEvents", std::move(profile.trace)},
-                                   {"displayTimeUnit", "ms"}}));
+    std::string json = llvm::formatv("{0:2}", profile.chromeTrace());
     if (int status = writeOutput("--trace", traceFlag, json))
       return status;
   }

@@ -2,8 +2,9 @@
 //
 // What fuse-run does, as a library: JIT-compile one function of a fuse
 // module for the CPU or CUDA target and call it on host arrays. Inputs go
-// to the device once and results come back once; the runtime records each
-// kernel launch and copy (fuse/Runtime/Runtime.h).
+// to the device once and results come back once; each run's kernel launches
+// and copies are its profile (fuse/Execution/Profile.h). Only this library
+// talks to the runtime (fuse/Runtime/Runtime.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +12,7 @@
 #define FUSE_EXECUTION_EXECUTABLE_H
 
 #include "fuse-c/Fuse.h"
+#include "fuse/Execution/Profile.h"
 #include "fuse/Pipelines/Pipelines.h"
 #include "fuse/Runtime/Npy.h"
 
@@ -118,7 +120,7 @@ public:
   int threads() const { return threadCount; }
   const std::vector<TensorSpec> &inputs() const { return inputSpecs; }
   const std::vector<TensorSpec> &results() const { return resultSpecs; }
-  /// Kernel names, indexed by rt::KernelRecord::id.
+  /// Kernel names, in the program's order (ProfileEvent::kernel).
   const std::vector<std::string> &kernelNames() const { return kernels; }
   Target target() const { return runTarget; }
 
@@ -130,8 +132,8 @@ public:
   };
 
   /// Runs the function once on host arrays (read in place on the CPU
-  /// target, copied to the device once on the cuda target). The runtime's
-  /// records describe the run.
+  /// target, copied to the device once on the cuda target). profile()
+  /// then describes the run.
   ///
   /// `outs`, empty or one per result (a null `data` for none), are the
   /// caller's arrays for the results: of the result's dtype and shape,
@@ -150,7 +152,13 @@ public:
   llvm::Expected<std::vector<Operand>>
   runOnDevice(llvm::ArrayRef<Operand> inputs, uint64_t stream);
   /// Frees a result buffer of runOnDevice.
-  void freeResult(void *data) const;
+  void freeResult(void *data) const { freeBuffer(runTarget, data); }
+  /// Frees a result buffer of `target` that a run returned (on the cuda
+  /// target, device memory).
+  static void freeBuffer(Target target, void *data);
+  /// What the last run (run or runOnDevice) did, failed runs included:
+  /// its kernel launches and copies.
+  const RunProfile &profile() const { return lastProfile; }
 
 private:
   Executable() = default;
@@ -195,6 +203,10 @@ private:
   int64_t vectorBytes = 16;
   /// OpenMP threads of the cpu target's launches (cpuThreads).
   int threadCount = 1;
+  RunProfile lastProfile;
+  /// Reads the runtime's records of the run that just ended into
+  /// lastProfile.
+  void recordProfile();
 };
 
 /// Executable::compile, except that for an Auto request whose GPU driver
