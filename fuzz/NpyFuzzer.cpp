@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fuse/Runtime/Npy.h"
+#include "fuse/Support/Npy.h"
 
 #include "llvm/Support/Error.h"
 

@@ -1,6 +1,6 @@
 //===- NpyTest.cpp - host arrays, .npy files, element access --------------===//
 
-#include "fuse/Runtime/Npy.h"
+#include "fuse/Support/Npy.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/Endian.h"

@@ -17,7 +17,7 @@
 extern "C" {
 #endif
 
-/* Element types, in this order (include/fuse/Runtime/DTypes.def). */
+/* Element types, in this order (include/fuse/Support/DTypes.def). */
 enum {
   FUSE_F16 = 0,
   FUSE_BF16 = 1,

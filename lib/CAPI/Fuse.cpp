@@ -176,7 +176,7 @@ extern "C" int32_t fuse_alignment(void) { return fuse::kMaxVectorAlignment; }
 #define FUSE_DTYPE(ENUM, C, MLIR, NUMPY, BYTES, NPY)                           \
   static_assert(FUSE_##C == static_cast<int>(fuse::DType::ENUM),               \
                 "FUSE_" #C " is not DType::" #ENUM);
-#include "fuse/Runtime/DTypes.def"
+#include "fuse/Support/DTypes.def"
 
 extern "C" const char *fuse_dtype_spelling(int32_t code) {
   if (code < 0 || code >= fuse::kNumDTypes)

@@ -63,7 +63,7 @@ def from_enum(code):
 
 def check_codes(spellings):
     """Raises RuntimeError unless `spellings`, the library's element types by
-    C API code (fuse_dtype_spelling, from include/fuse/Runtime/DTypes.def),
+    C API code (fuse_dtype_spelling, from include/fuse/Support/DTypes.def),
     are this table's."""
     mine = [name for name, _ in sorted(_INFO.items(), key=lambda i: i[1][0])]
     if list(spellings) != mine:

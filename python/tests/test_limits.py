@@ -102,7 +102,7 @@ def test_entry_with_or_without_at(entry):
 
 
 def test_element_types_are_the_libraries():
-    # The library numbers its element types by include/fuse/Runtime/DTypes.def
+    # The library numbers its element types by include/fuse/Support/DTypes.def
     # (fuse_dtype_spelling); the package's table is checked against it when
     # the library loads, and a different order is an error that says so.
     lib = _capi.lib()

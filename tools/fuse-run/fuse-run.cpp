@@ -10,7 +10,7 @@
 #include "fuse/Execution/Executable.h"
 #include "fuse/InitAllDialects.h"
 #include "fuse/Pipelines/Pipelines.h"
-#include "fuse/Runtime/Npy.h"
+#include "fuse/Support/Npy.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"

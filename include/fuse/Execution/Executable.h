@@ -14,7 +14,7 @@
 #include "fuse-c/Fuse.h"
 #include "fuse/Execution/Profile.h"
 #include "fuse/Pipelines/Pipelines.h"
-#include "fuse/Runtime/Npy.h"
+#include "fuse/Support/Npy.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/Error.h"

@@ -3,7 +3,7 @@
 #ifndef FUSE_DIALECT_FUSE_UTILS_KERNEL_H
 #define FUSE_DIALECT_FUSE_UTILS_KERNEL_H
 
-#include "fuse/Runtime/DTypes.h"
+#include "fuse/Support/DTypes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 

@@ -14,10 +14,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FUSE_RUNTIME_NPY_H
-#define FUSE_RUNTIME_NPY_H
+#ifndef FUSE_SUPPORT_NPY_H
+#define FUSE_SUPPORT_NPY_H
 
-#include "fuse/Runtime/DTypes.h"
+#include "fuse/Support/DTypes.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -108,4 +108,4 @@ void setFromDouble(HostArray &array, int64_t index, double value);
 
 } // namespace fuse
 
-#endif // FUSE_RUNTIME_NPY_H
+#endif // FUSE_SUPPORT_NPY_H

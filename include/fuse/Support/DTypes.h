@@ -2,12 +2,12 @@
 //
 // fuse::DType and what each element type is called and occupies, all from
 // DTypes.def. Header-only, with no dependency beyond LLVM's ADT: the
-// runtime's .npy code, the runner and the program check use it alike.
+// .npy code, the runner and the program check use it alike.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FUSE_RUNTIME_DTYPES_H
-#define FUSE_RUNTIME_DTYPES_H
+#ifndef FUSE_SUPPORT_DTYPES_H
+#define FUSE_SUPPORT_DTYPES_H
 
 #include "llvm/ADT/StringRef.h"
 
@@ -20,13 +20,13 @@ namespace fuse {
 /// fuse's element types, in the order of DTypes.def (the C API's codes).
 enum class DType {
 #define FUSE_DTYPE(ENUM, C, MLIR, NUMPY, BYTES, NPY) ENUM,
-#include "fuse/Runtime/DTypes.def"
+#include "fuse/Support/DTypes.def"
 };
 
 /// How many DTypes there are.
 inline constexpr int kNumDTypes = 0
 #define FUSE_DTYPE(ENUM, C, MLIR, NUMPY, BYTES, NPY) +1
-#include "fuse/Runtime/DTypes.def"
+#include "fuse/Support/DTypes.def"
     ;
 
 namespace detail {
@@ -37,7 +37,7 @@ struct DTypeInfo {
 };
 inline constexpr DTypeInfo kDTypeInfo[] = {
 #define FUSE_DTYPE(ENUM, C, MLIR, NUMPY, BYTES, NPY) {MLIR, NUMPY, BYTES, NPY},
-#include "fuse/Runtime/DTypes.def"
+#include "fuse/Support/DTypes.def"
 };
 } // namespace detail
 
@@ -83,4 +83,4 @@ inline std::string dtypeSpellings() {
 
 } // namespace fuse
 
-#endif // FUSE_RUNTIME_DTYPES_H
+#endif // FUSE_SUPPORT_DTYPES_H
