@@ -222,6 +222,6 @@ void fuse::registerAllPasses() {
   fuse::registerFuseConversionPasses();
   fuse::registerFuseTargetPTXPasses();
   fuse::registerFusePasses();
-  fuse::registerFuseLinalgPasses();
+  fuse::registerFuseTransformsPasses();
   fuse::registerPipelines();
 }

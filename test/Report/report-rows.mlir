@@ -3,7 +3,7 @@
 // RUN: fuse-opt %s --fuse-report=json | FileCheck %s --check-prefix=JSON
 
 // How each kernel with reductions takes its rows, the same choice as
-// fuse-map-to-gpu's (test/Conversion/FuseToGPU/row-kernels.mlir): a warp
+// fuse-map-to-gpu's (test/Conversion/LinalgToGPU/row-kernels.mlir): a warp
 // per row on the GPU when the row is one innermost dimension read in 32
 // lanes and every accumulator has 32 bits; else a thread per row. The CPU
 // reads such rows in 32-lane vectors. A constant number of rows below 132

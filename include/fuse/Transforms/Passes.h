@@ -1,10 +1,15 @@
-//===- Passes.h - passes on kernels in linalg -------------------*- C++ -*-===//
+//===- Passes.h - fuse's passes on linalg and memref ------------*- C++ -*-===//
 
 #ifndef FUSE_TRANSFORMS_PASSES_H
 #define FUSE_TRANSFORMS_PASSES_H
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 

@@ -1,8 +1,10 @@
-//===- Passes.td - passes on kernels in linalg --------------*- tablegen -*-===//
+//===- Passes.td - fuse's passes on linalg and memref ------*- tablegen -*-===//
 //
-// Passes on the linalg.generic kernels that convert-fuse-to-linalg creates:
-// they read and write the fuse dialect's discardable attributes (fuse.ops,
-// fuse.kernel) but no fuse op.
+// The passes that keep the program's form: first on the linalg.generic
+// kernels that convert-fuse-to-linalg creates (fusion, names), which read
+// and write the fuse dialect's discardable attributes (fuse.ops, fuse.kernel)
+// but no fuse op; then on the bufferized host code around the kernels
+// (results, sizes, asserts, device memory).
 //
 //===----------------------------------------------------------------------===//
 
@@ -93,6 +95,86 @@ def FuseNameKernels : Pass<"fuse-name-kernels", "mlir::ModuleOp"> {
     listed (`fused_add_mul_exp_tanh_sub_plus3_2`). The same program always
     gets the same names.
   }];
+}
+
+//===----------------------------------------------------------------------===//
+// The bufferized host code
+//===----------------------------------------------------------------------===//
+
+def FuseOwnResults : Pass<"fuse-own-results", "mlir::func::FuncOp"> {
+  let summary = "Make every returned buffer a fresh allocation";
+  let description = [{
+    After bufferization a function may return one of its arguments, a
+    constant (`memref.get_global`) or the same buffer twice. The runtime
+    owns and frees every result, so such results are copied into a new
+    buffer; results that are already fresh allocations are left alone.
+    Each result's allocation then gets `fuse.result = i`, its position
+    among the results (fuse-result-allocs).
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect"];
+}
+
+def FuseBufferSizes : Pass<"fuse-buffer-sizes", "mlir::func::FuncOp"> {
+  let summary = "Read the sizes of tensor arguments from their buffers";
+  let description = [{
+    Replaces each `tensor.dim` of a tensor argument of the function by a
+    `memref.dim` of one `bufferization.to_buffer ... read_only` of the
+    argument, which bufferization turns into the argument's buffer. Runs
+    right before `one-shot-bufferize`; the bufferized code is the same.
+
+    Bufferization's analysis looks at every use of a tensor for each of
+    the tensor's uses: an argument of rank R read with R `tensor.dim`s made
+    it quadratic in the rank. The argument now has one use.
+  }];
+  let dependentDialects = [
+    "mlir::bufferization::BufferizationDialect",
+    "mlir::memref::MemRefDialect",
+  ];
+}
+
+def FuseResultAllocs : Pass<"fuse-result-allocs", "mlir::ModuleOp"> {
+  let summary = "Allocate each result with the runtime's fuse_result_alloc";
+  let description = [{
+    For the cpu target: each `memref.alloc` marked `fuse.result = i` by
+    fuse-own-results becomes, in the LLVM dialect, a call of the runtime's
+    `fuse_result_alloc(i, bytes)` (and the memref descriptor around its
+    pointer) instead of `malloc`. The runtime returns the caller's own
+    array for result `i` when the call gave one (`out=` in Python,
+    Executable::run's `outs`), so that the kernels write into it directly,
+    and a buffer of its host cache otherwise. Other allocations are left to
+    the usual lowering; uses of the converted ones go through
+    `unrealized_conversion_cast`s that the end of the pipeline removes.
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+}
+
+def FuseSplitAsserts : Pass<"fuse-split-asserts", "mlir::ModuleOp"> {
+  let summary = "End the block after each cf.assert of a function";
+  let description = [{
+    Splits the block after every `cf.assert` that is directly in a
+    function, with a `cf.br` to the rest, working from the last assert to
+    the first. Runs right before the host code is lowered to the LLVM
+    dialect; the canonicalizer merges the blocks again.
+
+    Lowering `cf.assert` splits its block at the assert and moves every
+    later operation of the block; with one assert per checked dimension,
+    a program of rank R moved O(R^2) operations. After this pass each
+    operation moves once.
+  }];
+  let dependentDialects = ["mlir::cf::ControlFlowDialect"];
+}
+
+def FuseHostToDevice : Pass<"fuse-host-to-device", "mlir::func::FuncOp"> {
+  let summary = "Keep every buffer a kernel touches in device memory";
+  let description = [{
+    For the cuda target: host-side `memref.alloc`/`memref.dealloc`/
+    `memref.copy` become `gpu.alloc`/`gpu.dealloc`/`gpu.memcpy`, and a
+    constant (`memref.get_global`) read by
+    a kernel is copied to a device buffer once per call. Function arguments
+    are expected in device memory already (the runtime copies inputs up once
+    and results down once).
+  }];
+  let dependentDialects = ["mlir::gpu::GPUDialect"];
 }
 
 #endif // FUSE_TRANSFORMS_PASSES_TD

@@ -1,12 +1,12 @@
 //===- OwnResults.cpp - every returned buffer freshly allocated ----------===//
 
-#include "fuse/Conversion/Passes.h"
 #include "fuse/Dialect/Fuse/IR/FuseDialect.h"
 #include "fuse/Dialect/Fuse/Utils/Kernel.h"
+#include "fuse/Transforms/Passes.h"
 
 namespace fuse {
 #define GEN_PASS_DEF_FUSEOWNRESULTS
-#include "fuse/Conversion/Passes.h.inc"
+#include "fuse/Transforms/Passes.h.inc"
 } // namespace fuse
 
 using namespace mlir;

@@ -10,14 +10,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fuse/Conversion/Passes.h"
+#include "fuse/Transforms/Passes.h"
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
 namespace fuse {
 #define GEN_PASS_DEF_FUSESPLITASSERTS
-#include "fuse/Conversion/Passes.h.inc"
+#include "fuse/Transforms/Passes.h.inc"
 } // namespace fuse
 
 using namespace mlir;

@@ -10,13 +10,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fuse/Conversion/Passes.h"
+#include "fuse/Transforms/Passes.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 
 namespace fuse {
 #define GEN_PASS_DEF_FUSEBUFFERSIZES
-#include "fuse/Conversion/Passes.h.inc"
+#include "fuse/Transforms/Passes.h.inc"
 } // namespace fuse
 
 using namespace mlir;

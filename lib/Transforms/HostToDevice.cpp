@@ -1,10 +1,10 @@
 //===- HostToDevice.cpp - kernel buffers in device memory ----------------===//
 
-#include "fuse/Conversion/Passes.h"
+#include "fuse/Transforms/Passes.h"
 
 namespace fuse {
 #define GEN_PASS_DEF_FUSEHOSTTODEVICE
-#include "fuse/Conversion/Passes.h.inc"
+#include "fuse/Transforms/Passes.h.inc"
 } // namespace fuse
 
 using namespace mlir;

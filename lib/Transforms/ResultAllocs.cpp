@@ -6,9 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fuse/Conversion/Passes.h"
 #include "fuse/Dialect/Fuse/IR/FuseDialect.h"
 #include "fuse/Dialect/Fuse/Utils/Kernel.h"
+#include "fuse/Transforms/Passes.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
@@ -19,7 +19,7 @@
 
 namespace fuse {
 #define GEN_PASS_DEF_FUSERESULTALLOCS
-#include "fuse/Conversion/Passes.h.inc"
+#include "fuse/Transforms/Passes.h.inc"
 } // namespace fuse
 
 using namespace mlir;
