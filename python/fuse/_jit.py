@@ -7,9 +7,7 @@ import threading
 import weakref
 from collections import namedtuple
 
-import numpy as np
-
-from . import _capi, _device, _dtypes, _program, _trace
+from . import _arguments, _capi, _dtypes, _program, _trace
 
 CacheInfo = namedtuple("CacheInfo", "hits misses traces compiles size")
 CacheInfo.__doc__ = """Counters of a jitted function: calls that found their
@@ -27,9 +25,6 @@ DEFAULT_MAX_CACHE = 64
 _programs = weakref.WeakValueDictionary()
 _programs_lock = threading.Lock()
 
-_INT64 = np.iinfo(np.int64)
-_INT32 = np.iinfo(np.int32)
-
 
 def clear_cache():
     """Forgets every compiled program (jitted functions trace again)."""
@@ -37,30 +32,6 @@ def clear_cache():
         _programs.clear()
     for jitted in list(_Jitted._instances):
         jitted.cache_clear()
-
-
-def _is_python_scalar(value):
-    # np.float64 is a float too, but a numpy scalar is a 0-d array.
-    return isinstance(value, (bool, int, float)) and not isinstance(value, np.generic)
-
-
-def _is_array(value):
-    if isinstance(value, (type, np.dtype, str)):
-        # np.float16 (the type) has __array__.
-        return False
-    if isinstance(value, (np.ndarray, np.generic, list, tuple)):
-        return True
-    try:
-        return (hasattr(value, "__array__") or hasattr(value, "__cuda_array_interface__")
-                or hasattr(value, "__dlpack__"))
-    except Exception:
-        # An array interface that fails when read (PyTorch's for a tensor
-        # that requires grad): reading it again says why.
-        return True
-
-
-# Whether a size is 1 (the short path's key), as a fast callable.
-_ONE = (1).__eq__
 
 
 class _Jitted:
@@ -178,34 +149,15 @@ class _Jitted:
         (array, fuse dtype, scalar) per input, scalar the Python scalar an
         input was made from (else None)."""
         leaves, rebuild, structure = self._leaves(args, kwargs)
-        # Arrays first: on GPU arrays, Python scalars are constants.
-        kinds, named = [], []
-        for index, (name, value) in enumerate(leaves):
-            if name in self.static_argnames:
-                kinds.append("const")
-            elif _is_python_scalar(value):
-                kinds.append("scalar")
-            elif _is_array(value):
-                array, dtype = _program.prepare_argument(value, index)
-                kinds.append((array, dtype))
-                named.append((f"argument {name!r}", value, array))
-            else:
-                kinds.append("const")
-        _program.check_one_side(named)
-        on_gpu = any(isinstance(a, _device.DeviceInput) for _, _, a in named)
+        arguments = _arguments.jit_arguments(leaves, self.static_argnames, self.__name__)
         key, spec, arrays = [structure], [], []
-        for (name, value), kind in zip(leaves, kinds):
-            if kind == "scalar" and not on_gpu:
+        for (name, value), (kind, array, dtype) in zip(leaves, arguments):
+            if kind == "scalar":
                 # A run-time 0-d argument: the key has its kind, not its value.
-                dtype = _dtypes.carrier(value)
-                if dtype == "i64" and not _INT64.min <= value <= _INT64.max:
-                    raise OverflowError(f"fuse: argument {name!r} = {value} does not fit "
-                                        f"int64, which holds an int argument")
                 key.append(("scalar", dtype))
                 spec.append(("scalar", name, dtype))
-                arrays.append((np.asarray(value, _dtypes.to_numpy(dtype)), dtype, value))
-            elif isinstance(kind, tuple):
-                array, dtype = kind
+                arrays.append((array, dtype, value))
+            elif kind == "tensor":
                 # A size of 1 stays static so that it broadcasts; others are
                 # `?`. Host and GPU arrays of the same dtypes and ranks have
                 # one key: they run the same program.
@@ -214,12 +166,6 @@ class _Jitted:
                 spec.append(("tensor", name, dtype, shape))
                 arrays.append((array, dtype, None))
             else:
-                try:
-                    hash(value)
-                except TypeError:
-                    raise TypeError(f"fuse: argument {name!r} of {self.__name__} is a "
-                                    f"{type(value).__name__}, which is neither an array nor a "
-                                    f"constant fuse can specialize on") from None
                 key.append(("const", type(value).__qualname__,
                             repr(value) if isinstance(value, float) else value))
                 spec.append(("const", value))
@@ -256,39 +202,11 @@ class _Jitted:
             self._last = entry
         return key, entry, arrays
 
-    def _inputs(self, trace, arrays):
-        """(array, fuse dtype) of each input; Python scalars converted from
-        their carrier dtype to the one the trace gives them (as numpy's
-        astype, which fuse.cast matches)."""
-        for i in trace.int32_inputs:
-            value = arrays[i][2]
-            if not _INT32.min <= value <= _INT32.max:
-                raise OverflowError(f"fuse: argument {trace.input_names[i]!r} = {value} does "
-                                    f"not fit int32, the type {self.__name__} uses it as")
-        inputs = [(a, dtype) for a, dtype, _ in arrays]
-        for i, dtype in trace.scalar_inputs.items():
-            inputs[i] = (inputs[i][0].astype(_dtypes.to_numpy(dtype)), dtype)
-        return inputs
-
-    @staticmethod
-    def _fast_key(args):
-        """The _fast key of positional arguments that are all numpy arrays
-        the library reads as they are, else None. (An array not aligned for
-        the kernels' vectors, a view at an offset, is copied by the library
-        itself.)"""
-        key = []
-        for a in args:
-            if (type(a) is not np.ndarray or not a.flags.c_contiguous
-                    or not a.dtype.isnative):
-                return None
-            key.append((a.dtype.num, tuple(map(_ONE, a.shape))))
-        return tuple(key)
-
     def __call__(self, *args, **kwargs):
         # out= is the caller's arrays for the results (unless the function
         # has a parameter of that name).
         out = kwargs.pop("out", None) if not self._takes_out else None
-        fast = None if kwargs else self._fast_key(args)
+        fast = None if kwargs else _arguments.fast_key(args)
         hit = self._fast.get(fast) if fast is not None else None
         if hit is not None:
             # The arguments need what the full path did for the same key:
@@ -311,7 +229,7 @@ class _Jitted:
                 return self._fn(*args, **kwargs)
             key, entry, arrays = self._lookup(args, kwargs, compile_it=True)
             trace, program = entry
-            inputs = self._inputs(trace, arrays)
+            inputs = _arguments.jit_inputs(trace, arrays, self.__name__)
             if fast is not None and all(a is i for a, (i, _) in zip(args, inputs)):
                 with self._lock:
                     # Unless another call evicted it meanwhile.

@@ -7,7 +7,7 @@ import weakref
 
 import numpy as np
 
-from . import _capi, _device, _dtypes
+from . import _arguments, _capi, _device, _dtypes
 
 
 def _type_str(dtype, shape):
@@ -35,76 +35,6 @@ class TensorType:
 
     def __hash__(self):
         return hash((self.dtype, self.shape))
-
-
-def check_host_array(value, index):
-    """`value` (not a GPU array: see _device.device_input) as a numpy array
-    the C API can read, or TypeError."""
-    if isinstance(value, np.ma.MaskedArray):
-        # Its data would be read with the masked elements as they are.
-        raise TypeError(f"fuse: argument {index} is a numpy masked array; fuse reads plain "
-                        f"arrays only, and would ignore its mask: pass x.filled(value) to "
-                        f"replace the masked elements, or x.data to use them as they are")
-    if isinstance(value, np.ndarray):
-        return value
-    if isinstance(value, np.generic):
-        return np.asarray(value)
-    if hasattr(value, "__dlpack__") and not hasattr(value, "__array__"):
-        # A host DLPack producer without the array interface.
-        try:
-            return np.from_dlpack(value)
-        except Exception as e:
-            raise TypeError(f"fuse: argument {index} ({type(value).__name__}) could not be "
-                            f"read through DLPack: {e}") from None
-    try:
-        return np.asarray(value)
-    except Exception as e:
-        raise TypeError(f"fuse: argument {index} ({type(value).__name__}) is not an "
-                        f"array: {e}") from None
-
-
-def prepare_argument(value, index):
-    """(array, fuse dtype) of an array argument: a _device.DeviceInput for a
-    GPU array (read in place), otherwise a numpy array from prepare()."""
-    device = _device.device_input(value, f"argument {index}")
-    if device is not None:
-        return device, device.dtype
-    return prepare(check_host_array(value, index), index)
-
-
-def _type_name(value):
-    module = type(value).__module__.split(".")[0]
-    return type(value).__qualname__ if module == "builtins" else \
-        f"{module}.{type(value).__qualname__}"
-
-
-def check_one_side(arguments):
-    """TypeError unless the arrays of one call are all in host memory or all
-    on the GPU. `arguments`: (name, value, array from prepare_argument)."""
-    host = [(n, v, a) for n, v, a in arguments if not isinstance(a, _device.DeviceInput)]
-    gpu = [(n, v, a) for n, v, a in arguments if isinstance(a, _device.DeviceInput)]
-    if not host or not gpu:
-        return
-    (hn, hv, ha), (gn, gv, _) = host[0], gpu[0]
-    hint = " (a Python scalar goes with either)" if ha.ndim == 0 else ""
-    raise TypeError(
-        f"fuse: {hn} ({_type_name(hv)}) is in host memory but {gn} ({_type_name(gv)}) is on "
-        f"the GPU; the arrays of one call must be all host (numpy) arrays or all GPU arrays: "
-        f"move {hn} to the GPU{hint}, or {gn} to the host")
-
-
-def prepare(array, index):
-    """A C-contiguous, native-byte-order, aligned (_capi.ALIGNMENT) copy of
-    `array` when it is not one already, and its fuse dtype."""
-    dtype = _dtypes.from_numpy(array.dtype, what=f"argument {index}")
-    if not array.dtype.isnative:
-        array = array.astype(array.dtype.newbyteorder("="))
-    if not array.flags.c_contiguous:
-        array = np.ascontiguousarray(array)
-    if array.ctypes.data % _capi.ALIGNMENT and _device.needs_alignment(dtype, array.shape):
-        # A view at an offset (x[1:]): the library reads arrays in place.
-        array = array.copy()
-    return array, dtype
 
 
 def _owned_array(lib, result):
@@ -192,26 +122,17 @@ class Program:
         return self.run(args, out=out)
 
     def run(self, args, out=None):
-        if len(args) != len(self.inputs):
-            raise TypeError(f"fuse: the program takes {len(self.inputs)} argument(s), "
-                            f"{len(args)} given")
-        arrays, named = [], []
-        for i, (value, spec) in enumerate(zip(args, self.inputs)):
-            array = value
-            if isinstance(value, (bool, int, float)) and spec.dtype != "bf16":
-                array = np.asarray(value, _dtypes.to_numpy(spec.dtype))
-            arrays.append(prepare_argument(array, i))
-            named.append((f"argument {i}", value, arrays[-1][0]))
-        check_one_side(named)
+        arrays = _arguments.program_arguments(args, self.inputs)
         return self.run_prepared(arrays, None if out is None else self.check_out(out))
 
     def run_prepared(self, arrays, out=None):
-        """Runs on (array, fuse dtype) pairs from prepare_argument(), all of
-        them numpy arrays (results are numpy arrays) or all GPU arrays
-        (results are arrays of the first one's kind). `out`: None, or one
-        numpy array (or None) per result for the results to be written into
-        (see check_out); those arrays are the results returned."""
-        if arrays and isinstance(arrays[0][0], _device.DeviceInput):
+        """Runs on (array, fuse dtype) pairs from
+        _arguments.prepare_argument(), all of them numpy arrays (results are
+        numpy arrays) or all GPU arrays (results are arrays of the first
+        one's kind). `out`: None, or one numpy array (or None) per result for
+        the results to be written into (see check_out); those arrays are the
+        results returned."""
+        if arrays and isinstance(arrays[0][0], _arguments.DeviceInput):
             if out is not None:
                 raise TypeError("fuse: out= takes numpy arrays, for numpy inputs; GPU arrays "
                                 "get new GPU arrays as results")
@@ -244,32 +165,9 @@ class Program:
                 for i, o in enumerate(out)]
 
     def check_out(self, out):
-        """The caller's arrays for the results (`out=`) as a list with one
-        entry per result: a numpy array, or a tuple or list of them (None
-        for a result without one). Each is C-contiguous, writeable and of
-        the result's dtype; the library checks shapes, alignment and
-        overlaps."""
-        many = isinstance(out, (tuple, list))
-        arrays = list(out) if many else [out]
-        if len(arrays) != len(self.results):
-            raise TypeError(f"fuse: out= has {len(arrays)} array(s) for {len(self.results)} "
-                            f"result(s)")
-        for i, (array, result) in enumerate(zip(arrays, self.results)):
-            if array is None and many:
-                continue
-            if type(array) is not np.ndarray:
-                raise TypeError(f"fuse: out= for result {i} is a {type(array).__name__}, not "
-                                f"a numpy array")
-            want = _dtypes.to_numpy(result.dtype)
-            if array.dtype != want:
-                raise TypeError(f"fuse: out= for result {i} is {array.dtype}; the result is "
-                                f"{want}")
-            if not (array.flags.c_contiguous and array.flags.writeable
-                    and array.dtype.isnative):
-                raise TypeError(f"fuse: out= for result {i} must be a C-contiguous, "
-                                f"writeable array in native byte order (the kernels write "
-                                f"it in place)")
-        return arrays
+        """The caller's arrays for the results (`out=`), one per result, or
+        TypeError (see _arguments.check_out)."""
+        return _arguments.check_out(out, self.results)
 
     @staticmethod
     def _c_arrays(arrays):
@@ -305,13 +203,7 @@ class Program:
                             f"and this one runs on the {self.target}{why}; compile with "
                             f"target='cuda' (or 'auto' on a machine with a usable GPU), or pass "
                             f"numpy arrays")
-        # The C API waits for one stream: the producers' work must be on it.
-        streams = {i.stream for i in inputs if i.stream is not None}
-        if len(streams) > 1:
-            raise ValueError(f"fuse: the GPU arguments come from different streams "
-                             f"({', '.join(hex(s) for s in sorted(streams))}); fuse waits for "
-                             f"one: synchronize the others first, or use one stream")
-        stream = streams.pop() if streams else 0
+        stream = _arguments.common_stream(inputs)
         c_inputs = self._c_arrays([(i.data, i.dtype, i.shape) for i in inputs])
         results = (_capi.Array * max(len(self.results), 1))()
         error = ctypes.c_void_p()

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import fuse
-from fuse import _device
+from fuse import _arguments
 from conftest import assert_same
 from gpu_fakes import CaiArray, DLPackOnlyArray
 
@@ -218,16 +218,16 @@ def test_dlpack_producer_errors_are_type_errors():
 def test_dlpack_capsule_is_read_in_place():
     x = np.arange(12, dtype=np.int64).reshape(3, 4)
     producer = DLPackOnlyArray(x)
-    arg = _device.device_input(producer, "argument 0")
+    arg = _arguments.device_input(producer, "argument 0")
     assert (arg.data, arg.dtype, arg.shape, arg.stream) == (x.ctypes.data, "i64", (3, 4), 1)
     # The producer is asked to order its work before the legacy default stream.
     assert producer.streams == [1]
     # byte_offset is added; explicit row-major strides are contiguous.
-    arg = _device.device_input(DLPackOnlyArray(x, strides=(4, 1), offset=16), "argument 0")
+    arg = _arguments.device_input(DLPackOnlyArray(x, strides=(4, 1), offset=16), "argument 0")
     assert arg.data == x.ctypes.data and arg.shape == (3, 4)
-    arg = _device.device_input(DLPackOnlyArray(x.astype(np.bool_)), "argument 0")
+    arg = _arguments.device_input(DLPackOnlyArray(x.astype(np.bool_)), "argument 0")
     assert arg.dtype == "i1"
-    bf16 = _device.device_input(DLPackOnlyArray(x.astype(np.int16), dtype=(4, 16)), "x")
+    bf16 = _arguments.device_input(DLPackOnlyArray(x.astype(np.int16), dtype=(4, 16)), "x")
     assert bf16.dtype == "bf16"
 
 
@@ -267,7 +267,7 @@ def test_device_array():
     bf16 = fuse.DeviceArray(lib, 0x3000, "bf16", ())
     assert bf16.dtype == "bfloat16" and bf16.__cuda_array_interface__["typestr"] == "<V2"
     # A DeviceArray passed back in is a GPU argument, read in place.
-    arg = _device.device_input(array, "argument 0")
+    arg = _arguments.device_input(array, "argument 0")
     assert (arg.data, arg.dtype, arg.shape, arg.stream) == (0x1000, "f32", (2, 3), None)
     del array, bf16, arg
     assert sorted(lib.freed) == [0x1000, 0x2000, 0x3000]

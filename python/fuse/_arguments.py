@@ -1,0 +1,535 @@
+"""The arguments of a call: the one home of every decision about how what a
+caller passes to a compiled Program or a jitted function becomes what the C
+API receives.
+
+A host array (a numpy array, or anything numpy reads as one) is checked and,
+where the kernels need it, converted or copied (prepare_argument, prepare); a
+GPU array is recognized and checked to be read in place (device_input, which
+makes a DeviceInput); the arrays of one call are all host arrays or all GPU
+arrays (check_one_side); a Program's arguments (program_arguments) and its
+`out=` arrays (check_out) are checked against its signature; and a jitted
+function's arguments are classified as arrays, run-time Python scalars and
+constants of its trace (jit_arguments), whose Python scalars then take the
+types the trace gives them (jit_inputs).
+
+The C structs are _capi's, and the reading of a DLPack capsule (its ctypes
+structs) is _device's; Program (_program.py) and fuse.jit (_jit.py) call the
+functions here.
+"""
+
+import sys
+
+import numpy as np
+
+from . import _capi, _device, _dtypes
+from ._device import DLPACK_CPU, DLPACK_CUDA, STREAM_LEGACY
+
+_INT64 = np.iinfo(np.int64)
+_INT32 = np.iinfo(np.int32)
+
+
+#===------------------------------------------------------------------------===#
+# Host arrays
+#===------------------------------------------------------------------------===#
+
+def check_host_array(value, index):
+    """`value` (not a GPU array: see device_input) as a numpy array the C API
+    can read, or TypeError."""
+    if isinstance(value, np.ma.MaskedArray):
+        # Its data would be read with the masked elements as they are.
+        raise TypeError(f"fuse: argument {index} is a numpy masked array; fuse reads plain "
+                        f"arrays only, and would ignore its mask: pass x.filled(value) to "
+                        f"replace the masked elements, or x.data to use them as they are")
+    if isinstance(value, np.ndarray):
+        return value
+    if isinstance(value, np.generic):
+        return np.asarray(value)
+    if hasattr(value, "__dlpack__") and not hasattr(value, "__array__"):
+        # A host DLPack producer without the array interface.
+        try:
+            return np.from_dlpack(value)
+        except Exception as e:
+            raise TypeError(f"fuse: argument {index} ({type(value).__name__}) could not be "
+                            f"read through DLPack: {e}") from None
+    try:
+        return np.asarray(value)
+    except Exception as e:
+        raise TypeError(f"fuse: argument {index} ({type(value).__name__}) is not an "
+                        f"array: {e}") from None
+
+
+def needs_alignment(dtype, shape):
+    """Whether an array's data must be _capi.ALIGNMENT-aligned (the kernels
+    load and store numbers that many bytes at a time, at addresses they
+    assume aligned: fresh allocations are, views at an offset may not be):
+    numbers, more than one of them (a single one is read as a scalar)."""
+    return dtype != "i1" and int(np.prod(shape, dtype=np.int64)) > 1
+
+
+def prepare(array, index):
+    """A C-contiguous, native-byte-order, aligned (_capi.ALIGNMENT) copy of
+    `array` when it is not one already, and its fuse dtype."""
+    dtype = _dtypes.from_numpy(array.dtype, what=f"argument {index}")
+    if not array.dtype.isnative:
+        array = array.astype(array.dtype.newbyteorder("="))
+    if not array.flags.c_contiguous:
+        array = np.ascontiguousarray(array)
+    if array.ctypes.data % _capi.ALIGNMENT and needs_alignment(dtype, array.shape):
+        # A view at an offset (x[1:]): the library reads arrays in place.
+        array = array.copy()
+    return array, dtype
+
+
+def prepare_argument(value, index):
+    """(array, fuse dtype) of an array argument: a DeviceInput for a GPU
+    array (read in place), otherwise a numpy array from prepare()."""
+    device = device_input(value, f"argument {index}")
+    if device is not None:
+        return device, device.dtype
+    return prepare(check_host_array(value, index), index)
+
+
+#===------------------------------------------------------------------------===#
+# GPU arrays
+#
+# Recognized: PyTorch CUDA tensors (read through torch, which also gives the
+# current stream and bfloat16), objects with `__cuda_array_interface__`
+# (CuPy, Numba, ...; version 2 or 3) and DLPack producers on a CUDA device
+# (through their `__cuda_array_interface__` when they have one, otherwise
+# through the DLPack capsule, which _device reads).
+#===------------------------------------------------------------------------===#
+
+_CONTIGUOUS_HINT = ("make it contiguous first (x.contiguous() in PyTorch, "
+                    "cupy.ascontiguousarray(x) in CuPy): fuse does not copy GPU arrays")
+
+
+class DeviceInput:
+    """A GPU array argument: its device pointer, fuse dtype, shape, the stream
+    its producer wrote it on (None: nothing to wait for), the producer's kind
+    ('torch', 'cupy' or None) and the object itself, which keeps the memory
+    alive while fuse reads it."""
+
+    __slots__ = ("data", "dtype", "shape", "stream", "kind", "value", "keep")
+
+    def __init__(self, data, dtype, shape, stream, kind, value, keep=None):
+        self.data = data
+        self.dtype = dtype
+        self.shape = tuple(shape)
+        self.stream = stream
+        self.kind = kind
+        self.value = value
+        self.keep = keep
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+
+def _module_of(value):
+    return type(value).__module__.split(".")[0]
+
+
+def _torch_tensor(value):
+    """torch, if `value` is a torch.Tensor (torch is then already imported)."""
+    if _module_of(value) != "torch":
+        return None
+    torch = sys.modules.get("torch")
+    return torch if torch is not None and isinstance(value, torch.Tensor) else None
+
+
+def _check_rank(shape, what):
+    if len(shape) > _capi.MAX_RANK:
+        raise TypeError(f"fuse: {what} has rank {len(shape)}; fuse takes at most rank "
+                        f"{_capi.MAX_RANK}")
+
+
+def _check_device(index, what, where):
+    if index not in (None, 0):
+        raise TypeError(f"fuse: {what} is on CUDA device {index} ({where}); fuse runs on "
+                        f"device 0 only: move it there (x.to('cuda:0'), or create it under "
+                        f"cupy.cuda.Device(0))")
+
+
+def _c_contiguous(shape, strides, itemsize):
+    """Whether byte `strides` describe a row-major array of `shape` (sizes of
+    1 may have any stride; an empty array is contiguous)."""
+    if 0 in shape:
+        return True
+    expected = itemsize
+    for size, stride in zip(reversed(shape), reversed(strides)):
+        if size != 1 and stride != expected:
+            return False
+        expected *= size
+    return True
+
+
+def _stream_of(stream, what):
+    """The CUstream to wait for, from an interface's `stream` entry."""
+    if stream is None:
+        return None
+    if isinstance(stream, bool) or not isinstance(stream, int) or stream < 0:
+        raise TypeError(f"fuse: {what} has stream {stream!r} in its "
+                        f"__cuda_array_interface__; expected None or a CUstream as an int")
+    if stream == 0:
+        # The interface forbids 0: it could be the legacy or the per-thread
+        # default stream.
+        raise TypeError(f"fuse: {what} has stream 0 in its __cuda_array_interface__, which "
+                        f"the interface does not allow (ambiguous); its producer should give "
+                        f"None, 1 (legacy default stream) or 2 (per-thread default stream)")
+    return stream
+
+
+def _from_torch(torch, value, what):
+    if value.requires_grad:
+        raise TypeError(f"fuse: {what} is a torch.Tensor that requires grad; fuse does not "
+                        f"record gradients: pass x.detach()")
+    dtypes = {torch.float16: "f16", torch.bfloat16: "bf16", torch.float32: "f32",
+              torch.float64: "f64", torch.int32: "i32", torch.int64: "i64", torch.bool: "i1"}
+    dtype = dtypes.get(value.dtype)
+    if dtype is None:
+        raise TypeError(f"fuse: {what} has dtype {value.dtype}, which fuse does not support; "
+                        f"supported dtypes are {_dtypes.SUPPORTED} (convert with .to(...))")
+    _check_device(value.device.index, what, str(value.device))
+    shape = tuple(value.shape)
+    _check_rank(shape, what)
+    if not value.is_contiguous():
+        raise TypeError(f"fuse: {what} is not C-contiguous (strides {tuple(value.stride())} "
+                        f"elements for shape {shape}); {_CONTIGUOUS_HINT}")
+    # PyTorch enqueues its work on the device's current stream; 0 there is
+    # the legacy default stream.
+    stream = torch.cuda.current_stream(value.device).cuda_stream or STREAM_LEGACY
+    return DeviceInput(value.data_ptr(), dtype, shape, stream, "torch", value)
+
+
+def _from_interface(value, what):
+    try:
+        interface = value.__cuda_array_interface__
+    except Exception as e:
+        raise TypeError(f"fuse: {what} ({type(value).__name__}): reading its "
+                        f"__cuda_array_interface__ failed: {e}") from None
+    try:
+        shape = tuple(int(d) for d in interface["shape"])
+        typestr = interface["typestr"]
+        data = interface["data"]
+        ptr = int(data[0]) if data is not None and data[0] is not None else 0
+    except (KeyError, TypeError, ValueError, IndexError) as e:
+        raise TypeError(f"fuse: {what} ({type(value).__name__}) has a malformed "
+                        f"__cuda_array_interface__ (needs shape, typestr and data=(pointer, "
+                        f"readonly)): {e!r}") from None
+    if interface.get("mask") is not None:
+        raise TypeError(f"fuse: {what} is a masked GPU array; fuse reads plain arrays only")
+    _check_rank(shape, what)
+    try:
+        np_dtype = np.dtype(typestr)
+    except TypeError:
+        np_dtype = None
+    if np_dtype is None or np_dtype.kind == "V":
+        raise TypeError(f"fuse: {what} has typestr {typestr!r}, which fuse cannot identify as "
+                        f"one of its dtypes ({_dtypes.SUPPORTED_NUMPY}); a bfloat16 array "
+                        f"reads as '<V2' through __cuda_array_interface__: pass it as a "
+                        f"torch.Tensor, or convert it")
+    if np_dtype.byteorder == ">":
+        raise TypeError(f"fuse: {what} has typestr {typestr!r}: big-endian GPU data is not "
+                        f"supported")
+    dtype = _dtypes.from_numpy(np_dtype, what=what)
+    strides = interface.get("strides")
+    if strides is not None and not _c_contiguous(shape, strides, np_dtype.itemsize):
+        raise TypeError(f"fuse: {what} is not C-contiguous (strides {tuple(strides)} bytes for "
+                        f"shape {shape}); {_CONTIGUOUS_HINT}")
+    stream = None
+    if interface.get("version", 0) >= 3:
+        stream = _stream_of(interface.get("stream"), what)
+    kind = "cupy" if _module_of(value) == "cupy" else None
+    if kind == "cupy":
+        _check_device(getattr(getattr(value, "device", None), "id", None), what, "CuPy")
+    return DeviceInput(ptr, dtype, shape, stream, kind, value)
+
+
+# (DLDataTypeCode, bits) -> fuse dtype.
+_DLPACK_DTYPES = {(2, 16): "f16", (4, 16): "bf16", (2, 32): "f32", (2, 64): "f64",
+                  (0, 32): "i32", (0, 64): "i64", (6, 8): "i1"}
+_DLPACK_CODES = {0: "int", 1: "uint", 2: "float", 4: "bfloat", 5: "complex", 6: "bool"}
+
+
+def _from_dlpack(value, what):
+    """Reads the DLTensor of a CUDA producer's capsule, which is kept (not
+    consumed: its destructor returns the tensor to the producer) until the
+    run is over."""
+    # Asks the producer to order its work before the legacy default stream,
+    # which fuse then waits for.
+    try:
+        try:
+            capsule = value.__dlpack__(stream=STREAM_LEGACY)
+        except TypeError:
+            # A producer older than the stream argument.
+            capsule = value.__dlpack__()
+    except Exception as e:
+        raise TypeError(f"fuse: {what} ({type(value).__name__}): its __dlpack__ failed: "
+                        f"{e}") from None
+    tensor = _device.capsule_tensor(capsule)
+    if tensor is None:
+        raise TypeError(f"fuse: {what} ({type(value).__name__}): __dlpack__ did not return a "
+                        f"'dltensor' capsule")
+    if tensor.device.device_type != DLPACK_CUDA:
+        raise TypeError(f"fuse: {what}: its DLPack capsule is on device type "
+                        f"{tensor.device.device_type}, not CUDA")
+    _check_device(tensor.device.device_id, what, "DLPack")
+    shape = tuple(tensor.shape[d] for d in range(tensor.ndim))
+    _check_rank(shape, what)
+    code, bits, lanes = tensor.dtype.code, tensor.dtype.bits, tensor.dtype.lanes
+    dtype = _DLPACK_DTYPES.get((code, bits)) if lanes == 1 else None
+    if dtype is None:
+        name = f"{_DLPACK_CODES.get(code, f'code {code}')}{bits}" + (
+            f"x{lanes}" if lanes != 1 else "")
+        raise TypeError(f"fuse: {what} has DLPack dtype {name}, which fuse does not support; "
+                        f"supported dtypes are {_dtypes.SUPPORTED}")
+    if tensor.strides:
+        strides = tuple(tensor.strides[d] for d in range(tensor.ndim))
+        if not _c_contiguous(shape, strides, 1):
+            raise TypeError(f"fuse: {what} is not C-contiguous (strides {strides} elements "
+                            f"for shape {shape}); {_CONTIGUOUS_HINT}")
+    data = (tensor.data or 0) + tensor.byte_offset
+    return DeviceInput(data, dtype, shape, STREAM_LEGACY, None, value, keep=capsule)
+
+
+def _has_interface(value):
+    try:
+        return hasattr(value, "__cuda_array_interface__")
+    except Exception:
+        # The property exists but failed (PyTorch refuses tensors that
+        # require grad this way): _from_interface reports why.
+        return True
+
+
+def _dlpack_device(value):
+    try:
+        device = value.__dlpack_device__()
+        return int(device[0]), int(device[1])
+    except Exception:
+        return None
+
+
+def _checked(arg, what):
+    alignment = _capi.ALIGNMENT
+    if arg.data % alignment and needs_alignment(arg.dtype, arg.shape):
+        raise TypeError(f"fuse: {what}'s data at {arg.data:#x} is not {alignment}-byte "
+                        f"aligned (a view that starts at an offset, such as x[1:]?); fuse's "
+                        f"kernels read {alignment} bytes at a time from aligned addresses and "
+                        f"do not copy GPU arrays: pass a copy (x.clone() in PyTorch, x.copy() "
+                        f"in CuPy)")
+    return arg
+
+
+def device_input(value, what):
+    """A DeviceInput when `value` is a GPU array, None when it is not one
+    (numpy arrays and scalars, host DLPack arrays, lists, Python scalars);
+    TypeError when it is one fuse cannot read in place. `what` names the
+    argument in messages ('argument 0')."""
+    if isinstance(value, (np.ndarray, np.generic)):
+        return None
+    torch = _torch_tensor(value)
+    if torch is not None:
+        return _checked(_from_torch(torch, value, what), what) if value.is_cuda else None
+    dlpack = _dlpack_device(value) if hasattr(value, "__dlpack_device__") else None
+    if dlpack is not None and dlpack[0] not in (DLPACK_CPU, DLPACK_CUDA):
+        raise TypeError(f"fuse: {what} is a DLPack array on device type {dlpack[0]}; fuse "
+                        f"reads host memory (DLPack device type {DLPACK_CPU}) and CUDA device "
+                        f"memory (type {DLPACK_CUDA})")
+    if dlpack is not None and dlpack[0] == DLPACK_CUDA:
+        _check_device(dlpack[1], what, "DLPack")
+    if _has_interface(value):
+        return _checked(_from_interface(value, what), what)
+    if dlpack is not None and dlpack[0] == DLPACK_CUDA:
+        return _checked(_from_dlpack(value, what), what)
+    return None
+
+
+def common_stream(inputs):
+    """The CUstream that a run on GPU arrays (DeviceInputs) waits for: the one
+    their producers wrote them on (0 when none of them gives one), or
+    ValueError when they give several."""
+    # The C API waits for one stream: the producers' work must be on it.
+    streams = {i.stream for i in inputs if i.stream is not None}
+    if len(streams) > 1:
+        raise ValueError(f"fuse: the GPU arguments come from different streams "
+                         f"({', '.join(hex(s) for s in sorted(streams))}); fuse waits for "
+                         f"one: synchronize the others first, or use one stream")
+    return streams.pop() if streams else 0
+
+
+#===------------------------------------------------------------------------===#
+# The arguments of one call
+#===------------------------------------------------------------------------===#
+
+def _type_name(value):
+    module = type(value).__module__.split(".")[0]
+    return type(value).__qualname__ if module == "builtins" else \
+        f"{module}.{type(value).__qualname__}"
+
+
+def check_one_side(arguments):
+    """TypeError unless the arrays of one call are all in host memory or all
+    on the GPU. `arguments`: (name, value, array from prepare_argument)."""
+    host = [(n, v, a) for n, v, a in arguments if not isinstance(a, DeviceInput)]
+    gpu = [(n, v, a) for n, v, a in arguments if isinstance(a, DeviceInput)]
+    if not host or not gpu:
+        return
+    (hn, hv, ha), (gn, gv, _) = host[0], gpu[0]
+    hint = " (a Python scalar goes with either)" if ha.ndim == 0 else ""
+    raise TypeError(
+        f"fuse: {hn} ({_type_name(hv)}) is in host memory but {gn} ({_type_name(gv)}) is on "
+        f"the GPU; the arrays of one call must be all host (numpy) arrays or all GPU arrays: "
+        f"move {hn} to the GPU{hint}, or {gn} to the host")
+
+
+def program_arguments(args, inputs):
+    """(array, fuse dtype) of each argument of a Program's call, as
+    prepare_argument makes them, for Program.run_prepared; `inputs`: the
+    program's input TensorTypes."""
+    if len(args) != len(inputs):
+        raise TypeError(f"fuse: the program takes {len(inputs)} argument(s), "
+                        f"{len(args)} given")
+    arrays, named = [], []
+    for i, (value, spec) in enumerate(zip(args, inputs)):
+        array = value
+        # A Python scalar is a 0-d array of its input's dtype (but bfloat16,
+        # which numpy cannot hold).
+        if isinstance(value, (bool, int, float)) and spec.dtype != "bf16":
+            array = np.asarray(value, _dtypes.to_numpy(spec.dtype))
+        arrays.append(prepare_argument(array, i))
+        named.append((f"argument {i}", value, arrays[-1][0]))
+    check_one_side(named)
+    return arrays
+
+
+def check_out(out, results):
+    """The caller's arrays for the results (`out=`) as a list with one entry
+    per result (`results`: the program's result TensorTypes): a numpy array,
+    or a tuple or list of them (None for a result without one). Each is
+    C-contiguous, writeable and of the result's dtype; the library checks
+    shapes, alignment and overlaps."""
+    many = isinstance(out, (tuple, list))
+    arrays = list(out) if many else [out]
+    if len(arrays) != len(results):
+        raise TypeError(f"fuse: out= has {len(arrays)} array(s) for {len(results)} "
+                        f"result(s)")
+    for i, (array, result) in enumerate(zip(arrays, results)):
+        if array is None and many:
+            continue
+        if type(array) is not np.ndarray:
+            raise TypeError(f"fuse: out= for result {i} is a {type(array).__name__}, not "
+                            f"a numpy array")
+        want = _dtypes.to_numpy(result.dtype)
+        if array.dtype != want:
+            raise TypeError(f"fuse: out= for result {i} is {array.dtype}; the result is "
+                            f"{want}")
+        if not (array.flags.c_contiguous and array.flags.writeable
+                and array.dtype.isnative):
+            raise TypeError(f"fuse: out= for result {i} must be a C-contiguous, "
+                            f"writeable array in native byte order (the kernels write "
+                            f"it in place)")
+    return arrays
+
+
+#===------------------------------------------------------------------------===#
+# The arguments of a jitted function
+#===------------------------------------------------------------------------===#
+
+def _is_python_scalar(value):
+    # np.float64 is a float too, but a numpy scalar is a 0-d array.
+    return isinstance(value, (bool, int, float)) and not isinstance(value, np.generic)
+
+
+def _is_array(value):
+    if isinstance(value, (type, np.dtype, str)):
+        # np.float16 (the type) has __array__.
+        return False
+    if isinstance(value, (np.ndarray, np.generic, list, tuple)):
+        return True
+    try:
+        return (hasattr(value, "__array__") or hasattr(value, "__cuda_array_interface__")
+                or hasattr(value, "__dlpack__"))
+    except Exception:
+        # An array interface that fails when read (PyTorch's for a tensor
+        # that requires grad): reading it again says why.
+        return True
+
+
+def jit_arguments(leaves, static_argnames, function):
+    """What each argument of a call of the jitted function named `function`
+    is, in call order (`leaves`: its (name, value) pairs), as (kind, array,
+    fuse dtype): ("tensor", array, dtype) for an array (from
+    prepare_argument); ("scalar", 0-d array, dtype) for a Python scalar,
+    a run-time argument of its carrier dtype; ("const", None, None) for a
+    value that the trace specializes on (a static argument, a Python scalar
+    next to GPU arrays, any other hashable value)."""
+    # Arrays first: on GPU arrays, Python scalars are constants.
+    kinds, named = [], []
+    for index, (name, value) in enumerate(leaves):
+        if name in static_argnames:
+            kinds.append("const")
+        elif _is_python_scalar(value):
+            kinds.append("scalar")
+        elif _is_array(value):
+            array, dtype = prepare_argument(value, index)
+            kinds.append((array, dtype))
+            named.append((f"argument {name!r}", value, array))
+        else:
+            kinds.append("const")
+    check_one_side(named)
+    on_gpu = any(isinstance(a, DeviceInput) for _, _, a in named)
+    arguments = []
+    for (name, value), kind in zip(leaves, kinds):
+        if kind == "scalar" and not on_gpu:
+            dtype = _dtypes.carrier(value)
+            if dtype == "i64" and not _INT64.min <= value <= _INT64.max:
+                raise OverflowError(f"fuse: argument {name!r} = {value} does not fit "
+                                    f"int64, which holds an int argument")
+            arguments.append(("scalar", np.asarray(value, _dtypes.to_numpy(dtype)), dtype))
+        elif isinstance(kind, tuple):
+            arguments.append(("tensor", *kind))
+        else:
+            try:
+                hash(value)
+            except TypeError:
+                raise TypeError(f"fuse: argument {name!r} of {function} is a "
+                                f"{type(value).__name__}, which is neither an array nor a "
+                                f"constant fuse can specialize on") from None
+            arguments.append(("const", None, None))
+    return arguments
+
+
+def jit_inputs(trace, arrays, function):
+    """(array, fuse dtype) of each input of `trace` (a call of the jitted
+    function named `function`), from its (array, fuse dtype, scalar) triples,
+    scalar the Python scalar an input was made from (else None); Python
+    scalars converted from their carrier dtype to the one the trace gives
+    them (as numpy's astype, which fuse.cast matches)."""
+    for i in trace.int32_inputs:
+        value = arrays[i][2]
+        if not _INT32.min <= value <= _INT32.max:
+            raise OverflowError(f"fuse: argument {trace.input_names[i]!r} = {value} does "
+                                f"not fit int32, the type {function} uses it as")
+    inputs = [(a, dtype) for a, dtype, _ in arrays]
+    for i, dtype in trace.scalar_inputs.items():
+        inputs[i] = (inputs[i][0].astype(_dtypes.to_numpy(dtype)), dtype)
+    return inputs
+
+
+# Whether a size is 1 (the short path's key), as a fast callable.
+_ONE = (1).__eq__
+
+
+def fast_key(args):
+    """The key of a jitted function's short path (its `_fast` cache), for
+    positional arguments that are all numpy arrays the library reads as
+    they are: (dtype, which sizes are 1) of each; else None. (An array not
+    aligned for the kernels' vectors, a view at an offset, is copied by the
+    library itself.)"""
+    key = []
+    for a in args:
+        if (type(a) is not np.ndarray or not a.flags.c_contiguous
+                or not a.dtype.isnative):
+            return None
+        key.append((a.dtype.num, tuple(map(_ONE, a.shape))))
+    return tuple(key)
