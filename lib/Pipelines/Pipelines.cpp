@@ -56,6 +56,10 @@ std::string fuse::libdevicePath(llvm::StringRef toolkit) {
   return (toolkit + "/nvvm/libdevice/libdevice.10.bc").str();
 }
 
+std::string fuse::cudaToolkitOf(const PipelineOptions &options) {
+  return options.cudaToolkit ? *options.cudaToolkit : findCUDAToolkit();
+}
+
 std::string fuse::findCUDAToolkit() {
   SmallVector<std::string> candidates;
   for (const char *var : {"CUDA_HOME", "CUDA_PATH"})
@@ -142,9 +146,11 @@ llvm::Error fuse::checkPipelineOptions(const PipelineOptions &options,
   if (options.optLevel > 3)
     return error(names.optLevel + "=" + llvm::Twine(options.optLevel) +
                  " is out of range: LLVM's optimization levels are 0 to 3");
-  if (!options.cudaToolkit.empty() &&
-      !llvm::sys::fs::exists(libdevicePath(options.cudaToolkit)))
-    return error(names.cudaToolkit + "=" + options.cudaToolkit +
+  // findCUDAToolkit finds only toolkits with libdevice; a given one must
+  // have it too.
+  if (options.cudaToolkit && !options.cudaToolkit->empty() &&
+      !llvm::sys::fs::exists(libdevicePath(*options.cudaToolkit)))
+    return error(names.cudaToolkit + "=" + *options.cudaToolkit +
                  " has no nvvm/libdevice/libdevice.10.bc");
   const llvm::MCSubtargetInfo &info = nvptxSubtargetInfo();
   if (!info.isCPUStringValid(options.chip))
@@ -319,8 +325,9 @@ static void addKernelLowering(OpPassManager &pm,
   target.chip = options.chip;
   target.features = ptxFeatures(options);
   target.optLevel = options.optLevel;
-  if (!options.cudaToolkit.empty())
-    target.linkLibs.push_back(fuse::libdevicePath(options.cudaToolkit));
+  std::string toolkit = fuse::cudaToolkitOf(options);
+  if (!toolkit.empty())
+    target.linkLibs.push_back(fuse::libdevicePath(toolkit));
   pm.addPass(createGpuNVVMAttachTarget(target));
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(std::make_unique<FullOccupancyPass>(

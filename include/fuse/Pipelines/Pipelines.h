@@ -76,9 +76,14 @@ struct PipelineOptions {
   /// libdevice's expf for large |x| (docs/accuracy.md).
   bool approxExp = false;
   /// CUDA toolkit whose libdevice provides the math functions of kernels
-  /// (exp, erf, pow, ...); empty when there is none.
-  std::string cudaToolkit = findCUDAToolkit();
+  /// (exp, erf, pow, ...); empty for none. Unset, findCUDAToolkit() looks
+  /// for one when the kernels' lowering is built (cudaToolkitOf), so that
+  /// what never compiles kernels never searches the disk.
+  std::optional<std::string> cudaToolkit;
 };
+
+/// `options.cudaToolkit`, or the one findCUDAToolkit() finds when unset.
+std::string cudaToolkitOf(const PipelineOptions &options);
 
 /// How a front end spells each option of PipelineOptions, for the errors of
 /// checkPipelineOptions. The defaults are the flags of fuse-opt and fuse-run.
