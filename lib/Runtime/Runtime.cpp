@@ -83,6 +83,8 @@ struct PendingKernel {
   std::chrono::steady_clock::time_point cpuStart;
 };
 
+/// What the process shares: the driver, the device, its context and fuse's
+/// own stream.
 struct State {
   std::mutex mutex;
   void *library = nullptr;
@@ -90,18 +92,10 @@ struct State {
   bool initialized = false;
   CUdevice device = 0;
   CUcontext context = nullptr;
-  /// The stream of the current run: the caller's (runOnDevice), else
-  /// `ownStream`, which fuse creates.
-  CUstream stream = nullptr;
   CUstream ownStream = nullptr;
-  std::string error;
-  /// Whether `error` is the driver's refusal of the kernels' PTX.
-  bool kernelsRefused = false;
-  Mode mode = Mode::CPU;
-  std::vector<PendingKernel> pending;
-  std::vector<KernelRecord> kernels;
-  std::vector<CopyRecord> copies;
-  int64_t sequence = 0;
+  /// Kernel names for errors, by function; a program compiled on one
+  /// thread names them while another thread's run reads them.
+  std::mutex namesMutex;
   std::unordered_map<CUfunction, std::string> functionNames;
   /// The driver's fuseHostKernelsSetCompiler, if it runs kernels on the
   /// host.
@@ -113,11 +107,44 @@ State &state() {
   return *instance;
 }
 
+/// What belongs to the run of the calling thread: its error, its records
+/// and its stream. Runs on different threads do not see each other's.
+struct Run {
+  /// The caller's stream (runOnDevice), or null for fuse's own.
+  CUstream stream = nullptr;
+  std::string error;
+  /// Whether `error` is the driver's refusal of the kernels' PTX.
+  bool kernelsRefused = false;
+  Mode mode = Mode::CPU;
+  std::vector<PendingKernel> pending;
+  std::vector<KernelRecord> kernels;
+  std::vector<CopyRecord> copies;
+  int64_t sequence = 0;
+};
+
+Run &run() {
+  thread_local Run current;
+  return current;
+}
+
+/// The stream of the calling thread's run.
+CUstream runStream() {
+  CUstream stream = run().stream;
+  return stream ? stream : state().ownStream;
+}
+
+/// The name of a kernel that mgpuModuleGetFunction returned.
+std::string functionName(CUfunction function) {
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.namesMutex);
+  return s.functionNames[function];
+}
+
 /// Records `message` as the run's error unless one is already there.
 void fail(const std::string &message) {
-  State &s = state();
-  if (s.error.empty())
-    s.error = message;
+  Run &r = run();
+  if (r.error.empty())
+    r.error = message;
 }
 
 /// Checks a driver result; on failure records "call: NAME: description".
@@ -248,7 +275,7 @@ bool ready() {
     fail("the CUDA runtime was used before initCuda()");
   else
     makeContextCurrent();
-  return s.initialized && s.error.empty();
+  return s.initialized && run().error.empty();
 }
 
 /// The operand of a directive of PTX text (`.version 8.0` -> "8.0"), or
@@ -281,22 +308,23 @@ CUevent newEvent() {
 
 void fuse::rt::beginRun(Mode mode, uint64_t stream) {
   State &s = state();
-  s.mode = mode;
+  Run &r = run();
+  r.mode = mode;
   if (mode == Mode::CUDA && stream && ready()) {
     // The caller's stream: the run's work queues behind what its producers
     // queued there, with no host wait. An event recorded on it first says
     // at once whether it is a stream of this context.
-    s.stream = reinterpret_cast<CUstream>(static_cast<uintptr_t>(stream));
+    r.stream = reinterpret_cast<CUstream>(static_cast<uintptr_t>(stream));
     if (CUevent probe = newEvent()) {
-      check(s.driver.cuEventRecord(probe, s.stream),
+      check(s.driver.cuEventRecord(probe, runStream()),
             "cuEventRecord (the arguments' stream)");
       s.driver.cuEventDestroy(probe);
     }
   }
-  s.sequence = 0;
-  s.pending.clear();
-  s.kernels.clear();
-  s.copies.clear();
+  r.sequence = 0;
+  r.pending.clear();
+  r.kernels.clear();
+  r.copies.clear();
 }
 
 bool fuse::rt::driverRunsKernelsOnHost() {
@@ -310,13 +338,14 @@ void fuse::rt::setHostCompiler(FuseHostCompiler compiler) {
 
 bool fuse::rt::endRun() {
   State &s = state();
-  if (s.mode == Mode::CUDA && s.initialized && makeContextCurrent() &&
-      s.error.empty())
-    check(s.driver.cuStreamSynchronize(s.stream), "cuStreamSynchronize");
-  for (PendingKernel &kernel : s.pending) {
-    if (s.mode == Mode::CUDA && kernel.start && kernel.stop && kernel.stopped) {
+  Run &r = run();
+  if (r.mode == Mode::CUDA && s.initialized && makeContextCurrent() &&
+      r.error.empty())
+    check(s.driver.cuStreamSynchronize(runStream()), "cuStreamSynchronize");
+  for (PendingKernel &kernel : r.pending) {
+    if (r.mode == Mode::CUDA && kernel.start && kernel.stop && kernel.stopped) {
       float ms = 0;
-      if (s.error.empty() &&
+      if (r.error.empty() &&
           check(s.driver.cuEventElapsedTime(&ms, kernel.start, kernel.stop),
                 "cuEventElapsedTime"))
         kernel.record.ms = ms;
@@ -324,56 +353,57 @@ bool fuse::rt::endRun() {
     for (CUevent event : {kernel.start, kernel.stop})
       if (event)
         s.driver.cuEventDestroy(event);
-    s.kernels.push_back(kernel.record);
+    r.kernels.push_back(kernel.record);
   }
-  s.pending.clear();
-  s.stream = s.ownStream;
+  r.pending.clear();
+  r.stream = nullptr;
   restoreCallerContext();
-  return s.error.empty();
+  return r.error.empty();
 }
 
 const std::vector<KernelRecord> &fuse::rt::kernelRecords() {
-  return state().kernels;
+  return run().kernels;
 }
-const std::vector<CopyRecord> &fuse::rt::copyRecords() {
-  return state().copies;
-}
-const std::string &fuse::rt::lastError() { return state().error; }
+const std::vector<CopyRecord> &fuse::rt::copyRecords() { return run().copies; }
+const std::string &fuse::rt::lastError() { return run().error; }
 void fuse::rt::clearError() {
-  state().error.clear();
-  state().kernelsRefused = false;
+  Run &r = run();
+  r.error.clear();
+  r.kernelsRefused = false;
 }
-bool fuse::rt::kernelsRefused() { return state().kernelsRefused; }
+bool fuse::rt::kernelsRefused() { return run().kernelsRefused; }
 
 extern "C" void fuse_kernel_begin(int64_t id, int64_t bytes) {
   State &s = state();
+  Run &r = run();
   PendingKernel kernel;
-  kernel.record.sequence = s.sequence++;
+  kernel.record.sequence = r.sequence++;
   kernel.record.id = id;
   kernel.record.bytes = bytes;
-  if (s.mode == Mode::CUDA) {
+  if (r.mode == Mode::CUDA) {
     if (ready() && (kernel.start = newEvent()) && (kernel.stop = newEvent()))
-      check(s.driver.cuEventRecord(kernel.start, s.stream), "cuEventRecord");
+      check(s.driver.cuEventRecord(kernel.start, runStream()), "cuEventRecord");
   } else {
     kernel.cpuStart = std::chrono::steady_clock::now();
   }
-  s.pending.push_back(kernel);
+  r.pending.push_back(kernel);
 }
 
 extern "C" void fuse_kernel_end(int64_t id) {
   State &s = state();
-  if (s.pending.empty() || s.pending.back().record.id != id) {
+  Run &r = run();
+  if (r.pending.empty() || r.pending.back().record.id != id) {
     fail("profiling hooks out of order (kernel " + std::to_string(id) + ")");
     return;
   }
-  PendingKernel &kernel = s.pending.back();
+  PendingKernel &kernel = r.pending.back();
   // On CUDA, mgpuLaunchKernel recorded the stop event right after the
   // launch; a kernel over no element launches nothing, and its stop event
   // goes right behind its start (an event never recorded has no time).
-  if (s.mode == Mode::CUDA) {
+  if (r.mode == Mode::CUDA) {
     if (kernel.stop && !kernel.stopped && ready())
-      kernel.stopped =
-          check(s.driver.cuEventRecord(kernel.stop, s.stream), "cuEventRecord");
+      kernel.stopped = check(s.driver.cuEventRecord(kernel.stop, runStream()),
+                             "cuEventRecord");
     return;
   }
   kernel.record.ms = std::chrono::duration<double, std::milli>(
@@ -390,7 +420,7 @@ bool fuse::rt::initCuda() {
   std::lock_guard<std::mutex> lock(s.mutex);
   if (s.initialized)
     return true;
-  if (!s.error.empty() || !loadDriver())
+  if (!run().error.empty() || !loadDriver())
     return false;
   Driver &d = s.driver;
   int count = 0;
@@ -413,7 +443,6 @@ bool fuse::rt::initCuda() {
     s.context = nullptr;
     return false;
   }
-  s.stream = s.ownStream;
   s.initialized = true;
   std::atexit(shutdownCuda);
   return true;
@@ -473,26 +502,28 @@ void fuse::rt::deviceFree(void *ptr) {
 
 static bool timedCopy(void *dst, const void *src, size_t bytes, bool toDevice) {
   State &s = state();
+  Run &r = run();
   if (!ready())
     return false;
   CopyRecord record;
-  record.sequence = s.sequence++;
+  record.sequence = r.sequence++;
   record.toDevice = toDevice;
   record.bytes = bytes;
   if (bytes == 0) {
-    s.copies.push_back(record);
+    r.copies.push_back(record);
     return true;
   }
   CUevent start = newEvent(), stop = newEvent();
-  bool ok = start && stop &&
-            check(s.driver.cuEventRecord(start, s.stream), "cuEventRecord") &&
-            check(s.driver.cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
-                                         reinterpret_cast<CUdeviceptr>(src),
-                                         bytes, s.stream),
-                  toDevice ? "cuMemcpyAsync (host to device)"
-                           : "cuMemcpyAsync (device to host)") &&
-            check(s.driver.cuEventRecord(stop, s.stream), "cuEventRecord") &&
-            check(s.driver.cuEventSynchronize(stop), "cuEventSynchronize");
+  bool ok =
+      start && stop &&
+      check(s.driver.cuEventRecord(start, runStream()), "cuEventRecord") &&
+      check(s.driver.cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
+                                   reinterpret_cast<CUdeviceptr>(src), bytes,
+                                   runStream()),
+            toDevice ? "cuMemcpyAsync (host to device)"
+                     : "cuMemcpyAsync (device to host)") &&
+      check(s.driver.cuEventRecord(stop, runStream()), "cuEventRecord") &&
+      check(s.driver.cuEventSynchronize(stop), "cuEventSynchronize");
   float ms = 0;
   ok = ok && check(s.driver.cuEventElapsedTime(&ms, start, stop),
                    "cuEventElapsedTime");
@@ -502,7 +533,7 @@ static bool timedCopy(void *dst, const void *src, size_t bytes, bool toDevice) {
     s.driver.cuEventDestroy(start);
   if (stop)
     s.driver.cuEventDestroy(stop);
-  s.copies.push_back(record);
+  r.copies.push_back(record);
   return ok;
 }
 
@@ -525,16 +556,17 @@ double fuse::rt::measureCopyBandwidth() {
     auto copy = [&] {
       return check(s.driver.cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(b),
                                           reinterpret_cast<CUdeviceptr>(a),
-                                          kBytes, s.stream),
+                                          kBytes, runStream()),
                    "cuMemcpyAsync (device to device)");
     };
     constexpr int kRepeats = 5;
-    bool ok = copy() &&
-              check(s.driver.cuEventRecord(start, s.stream), "cuEventRecord");
+    bool ok = copy() && check(s.driver.cuEventRecord(start, runStream()),
+                              "cuEventRecord");
     for (int i = 0; ok && i < kRepeats; ++i)
       ok = copy();
     float ms = 0;
-    if (ok && check(s.driver.cuEventRecord(stop, s.stream), "cuEventRecord") &&
+    if (ok &&
+        check(s.driver.cuEventRecord(stop, runStream()), "cuEventRecord") &&
         check(s.driver.cuEventSynchronize(stop), "cuEventSynchronize") &&
         check(s.driver.cuEventElapsedTime(&ms, start, stop),
               "cuEventElapsedTime") &&
@@ -643,18 +675,18 @@ extern "C" void *mgpuModuleLoadJIT(void *data, int optLevel) {
              "cuModuleLoadDataEx (PTX JIT)")) {
     // The usual cause is a driver older than the PTX ISA version, which
     // the driver's log may not say: give both versions.
-    s.kernelsRefused = true;
+    run().kernelsRefused = true;
     int version = 0;
     std::string driver = s.driver.cuDriverGetVersion(&version) == 0
                              ? std::to_string(version / 1000) + "." +
                                    std::to_string(version % 1000 / 10)
                              : "unknown";
-    s.error +=
+    run().error +=
         "; the driver supports CUDA " + driver + ", the PTX is ISA version " +
         ptxDirective(static_cast<const char *>(data), ".version") + " for " +
         ptxDirective(static_cast<const char *>(data), ".target");
     if (log[0])
-      s.error += "\nPTX JIT log:\n" + std::string(log);
+      run().error += "\nPTX JIT log:\n" + std::string(log);
     return nullptr;
   }
   return module;
@@ -684,7 +716,10 @@ extern "C" void *mgpuModuleGetFunction(void *module, const char *name) {
   if (!check(s.driver.cuModuleGetFunction(&function, module, name),
              "cuModuleGetFunction"))
     return nullptr;
-  s.functionNames[function] = name;
+  {
+    std::lock_guard<std::mutex> lock(s.namesMutex);
+    s.functionNames[function] = name;
+  }
   return function;
 }
 
@@ -696,11 +731,12 @@ extern "C" void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
   if (!ready() || !function)
     return;
   if (gridX > 0x7fffffff || gridY > 65535 || gridZ > 65535) {
-    fail("kernel " + s.functionNames[function] + " needs a grid of " +
+    fail("kernel " + functionName(function) + " needs a grid of " +
          std::to_string(gridX) + " blocks, more than the device allows");
     return;
   }
-  PendingKernel *profiled = s.pending.empty() ? nullptr : &s.pending.back();
+  PendingKernel *profiled =
+      run().pending.empty() ? nullptr : &run().pending.back();
   if (profiled) {
     KernelRecord &record = profiled->record;
     record.grid[0] = gridX, record.grid[1] = gridY, record.grid[2] = gridZ;
@@ -708,18 +744,18 @@ extern "C" void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
     record.block[2] = blockZ;
   }
   if (!check(s.driver.cuLaunchKernel(function, gridX, gridY, gridZ, blockX,
-                                     blockY, blockZ, smem, s.stream, params,
+                                     blockY, blockZ, smem, runStream(), params,
                                      extra),
-             ("cuLaunchKernel (" + s.functionNames[function] + ")").c_str()))
+             ("cuLaunchKernel (" + functionName(function) + ")").c_str()))
     return;
   // The kernel's stop event goes right behind it on the stream, so that its
   // time is the kernel's alone, not the host's wait for it as well.
   if (profiled && profiled->stop)
-    profiled->stopped = check(s.driver.cuEventRecord(profiled->stop, s.stream),
-                              "cuEventRecord");
+    profiled->stopped = check(
+        s.driver.cuEventRecord(profiled->stop, runStream()), "cuEventRecord");
 }
 
-extern "C" void *mgpuStreamCreate() { return state().stream; }
+extern "C" void *mgpuStreamCreate() { return runStream(); }
 extern "C" void mgpuStreamDestroy(void *) {}
 /// The host code that gpu-async-region generates waits for each kernel;
 /// fuse's need not: every kernel and copy of a run is ordered on the one
@@ -730,7 +766,8 @@ extern "C" void mgpuStreamSynchronize(void *) {}
 extern "C" void mgpuStreamWaitEvent(void *, void *event) {
   State &s = state();
   if (ready() && event)
-    check(s.driver.cuStreamWaitEvent(s.stream, event, 0), "cuStreamWaitEvent");
+    check(s.driver.cuStreamWaitEvent(runStream(), event, 0),
+          "cuStreamWaitEvent");
 }
 extern "C" void *mgpuEventCreate() { return ready() ? newEvent() : nullptr; }
 extern "C" void mgpuEventDestroy(void *event) {
@@ -744,7 +781,7 @@ extern "C" void mgpuEventSynchronize(void *event) {
 extern "C" void mgpuEventRecord(void *event, void *) {
   State &s = state();
   if (ready() && event)
-    check(s.driver.cuEventRecord(event, s.stream), "cuEventRecord");
+    check(s.driver.cuEventRecord(event, runStream()), "cuEventRecord");
 }
 extern "C" void *mgpuMemAlloc(uint64_t sizeBytes, void *, bool isHostShared) {
   if (isHostShared) {
@@ -759,7 +796,7 @@ extern "C" void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *) {
   if (ready() && sizeBytes)
     check(s.driver.cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
                                  reinterpret_cast<CUdeviceptr>(src), sizeBytes,
-                                 s.stream),
+                                 runStream()),
           "cuMemcpyAsync");
 }
 extern "C" void mgpuMemset32(void *dst, unsigned int value, size_t count,
@@ -767,7 +804,7 @@ extern "C" void mgpuMemset32(void *dst, unsigned int value, size_t count,
   State &s = state();
   if (ready() && count)
     check(s.driver.cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(dst), value,
-                                    count, s.stream),
+                                    count, runStream()),
           "cuMemsetD32Async");
 }
 extern "C" void mgpuMemset16(void *dst, unsigned short value, size_t count,
@@ -775,6 +812,6 @@ extern "C" void mgpuMemset16(void *dst, unsigned short value, size_t count,
   State &s = state();
   if (ready() && count)
     check(s.driver.cuMemsetD16Async(reinterpret_cast<CUdeviceptr>(dst), value,
-                                    count, s.stream),
+                                    count, runStream()),
           "cuMemsetD16Async");
 }

@@ -70,10 +70,13 @@ def candidate_dirs():
 
 _lib = None
 _lib_lock = threading.Lock()
-# The runtime keeps the state of the run in progress (its error, its
-# records, the stream) globally: runs are serialized. A program's profile is
-# its last run's, read under the same lock.
-run_lock = threading.RLock()
+# The runtime keeps each thread's run apart (its error, its records, its
+# stream), so runs of different programs go at once; a program's runs, and
+# the reads of its last run's profile, are serialized on the program's own
+# lock. What changes the library's shared state is serialized here:
+# compiling (LLVM, the CUDA driver's start-up, loading kernels), destroying
+# a program, freeing result buffers.
+library_lock = threading.RLock()
 
 
 def _declare(lib, Array):

@@ -94,7 +94,7 @@ class DeviceArray:
         self._ptr = ptr
         self._dtype = dtype
         self._shape = tuple(shape)
-        self._finalizer = weakref.finalize(self, _free_device, lib, _capi.run_lock, ptr) \
+        self._finalizer = weakref.finalize(self, _free_device, lib, _capi.library_lock, ptr) \
             if ptr else None
 
     @property

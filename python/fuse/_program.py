@@ -3,6 +3,7 @@
 import ctypes
 import json
 import math
+import threading
 import weakref
 
 import numpy as np
@@ -56,12 +57,12 @@ def _owned_array(lib, result):
 
 
 def _destroy(lib, handle):
-    with _capi.run_lock:
+    with _capi.library_lock:
         lib.fuse_destroy(handle)
 
 
 def _free_buffer(lib, ptr):
-    with _capi.run_lock:
+    with _capi.library_lock:
         lib.fuse_free_buffer(ptr)
 
 
@@ -80,10 +81,11 @@ class Program:
         self.entry = entry
         self.fusion = bool(fusion)
         self._lib = _capi.lib()
+        # This program's runs one at a time (its last profile is one).
+        self._run_lock = threading.Lock()
         error = ctypes.c_void_p()
-        # Compiling touches the runtime's global state (CUDA start-up, its
-        # error), as runs do.
-        with _capi.run_lock:
+        # Compiling touches the library's shared state (LLVM, CUDA start-up).
+        with _capi.library_lock:
             # fuse_compile clears an earlier compile's runtime error itself.
             handle = self._lib.fuse_compile(text.encode(), (entry or "").encode(),
                                             _capi.TARGETS[target], 1 if fusion else 0,
@@ -152,7 +154,7 @@ class Program:
             outs = self._c_arrays([(0, r.dtype, ()) if o is None else
                                    (o.ctypes.data, r.dtype, o.shape)
                                    for o, r in zip(out, self.results)])
-        with _capi.run_lock:
+        with self._run_lock:
             status = self._lib.fuse_run_into(self._handle, inputs, len(arrays), outs,
                                              0 if out is None else len(out), results,
                                              ctypes.byref(error))
@@ -191,7 +193,7 @@ class Program:
         before the first), as the library recorded it."""
         if not self._ran:
             return None
-        with _capi.run_lock:
+        with self._run_lock:
             profile = self._lib.fuse_last_profile_json(self._handle)
         return json.loads(_capi.take_string(profile)) if profile else None
 
@@ -207,7 +209,7 @@ class Program:
         c_inputs = self._c_arrays([(i.data, i.dtype, i.shape) for i in inputs])
         results = (_capi.Array * max(len(self.results), 1))()
         error = ctypes.c_void_p()
-        with _capi.run_lock:
+        with self._run_lock:
             status = self._lib.fuse_run_device(self._handle, c_inputs, len(inputs), stream,
                                                results, ctypes.byref(error))
             if status != 0:

@@ -399,6 +399,42 @@ def test_threads(rng):
     assert f.cache_info().compiles <= 1 and f.cache_info().traces >= 1
 
 
+def test_programs_run_at_once_with_their_own_profiles(rng):
+    # Runs of different programs are not serialized: each thread's run keeps
+    # its own records in the runtime, so each program's profile is its own.
+    fused = fuse.compile(
+        "func.func @f(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {\n"
+        "  %0 = fuse.add %a, %b : tensor<?xf32>\n"
+        "  %1 = fuse.relu %0 : tensor<?xf32>\n"
+        "  return %1 : tensor<?xf32>\n}\n", target="cpu")
+    eager = fuse.compile(
+        "func.func @g(%x: tensor<?xf32>) -> tensor<?xf32> {\n"
+        "  %0 = fuse.mul %x, %x : tensor<?xf32>\n"
+        "  %1 = fuse.neg %0 : tensor<?xf32>\n"
+        "  return %1 : tensor<?xf32>\n}\n", target="cpu", fusion=False)
+    a, b, x = (random_array(rng, "float32", (5000,)) for _ in range(3))
+    failures = []
+
+    def work(program, args, want, kernels):
+        try:
+            for _ in range(100):
+                (got,) = program(*args)
+                names = [k["name"] for k in program.last_profile]
+                if names != kernels or not np.array_equal(got, want):
+                    failures.append((names, kernels))
+        except fuse.FuseError as error:
+            failures.append(str(error))
+
+    threads = [threading.Thread(target=work, args=(fused, (a, b), np.maximum(a + b, np.float32(0)),
+                                                   ["fused_add_relu_0"])),
+               threading.Thread(target=work, args=(eager, (x,), -(x * x), ["mul_0", "neg_1"]))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert failures == []
+
+
 def test_result_memory_outlives_views(rng):
     f = fuse.jit(lambda x: x + 1)
     x = random_array(rng, "float64", (1000,))

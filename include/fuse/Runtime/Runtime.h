@@ -9,6 +9,11 @@
 // (lastError()), later calls become no-ops, and the caller reports it after
 // the JIT-compiled function returns.
 //
+// A run belongs to the thread that calls beginRun: its error, its records
+// and its stream are that thread's, so runs on several threads at once do
+// not see each other's. The driver, the device's context and fuse's own
+// stream are the process's.
+//
 // FUSE_LIBCUDA overrides the driver library (tests use a fake one).
 //
 //===----------------------------------------------------------------------===//
@@ -48,10 +53,10 @@ struct CopyRecord {
 
 enum class Mode { CPU, CUDA };
 
-/// Starts recording a run in `mode` (clears earlier records). On CUDA, the
-/// run's copies and kernels go to `stream`, a CUstream of the caller in
-/// device 0's primary context (0: fuse's own stream), behind the work
-/// already queued on it.
+/// Starts recording a run of the calling thread in `mode` (clears its
+/// earlier records). On CUDA, the run's copies and kernels go to `stream`,
+/// a CUstream of the caller in device 0's primary context (0: fuse's own
+/// stream), behind the work already queued on it.
 void beginRun(Mode mode, uint64_t stream = 0);
 /// Finishes a run: waits for the device and resolves kernel times.
 /// Returns false (see lastError()) if the device reported an error.
@@ -59,7 +64,8 @@ bool endRun();
 const std::vector<KernelRecord> &kernelRecords();
 const std::vector<CopyRecord> &copyRecords();
 
-/// The first CUDA or runtime error since clearError(), empty if none.
+/// The calling thread's first CUDA or runtime error since clearError(),
+/// empty if none.
 const std::string &lastError();
 void clearError();
 /// Whether the error is the driver's refusal of the kernels' PTX (an older
