@@ -62,8 +62,9 @@ class Fuse_UnaryOp<string mnemonic, TypeConstraint tensorType, string formula,
 
 class Fuse_UnaryFloatOp<string mnemonic, string formula>
     : Fuse_UnaryOp<mnemonic, Fuse_FloatTensor, formula>;
-class Fuse_UnaryNumericOp<string mnemonic, string formula>
-    : Fuse_UnaryOp<mnemonic, Fuse_NumericTensor, formula>;
+class Fuse_UnaryNumericOp<string mnemonic, string formula,
+                          list<Trait> traits = []>
+    : Fuse_UnaryOp<mnemonic, Fuse_NumericTensor, formula, traits>;
 
 // A float op that is one math dialect op `mathOp` (in the compute type).
 class Fuse_UnaryMathOp<string mnemonic, string formula, string mathOp>
@@ -80,9 +81,13 @@ class Fuse_UnaryMathOp<string mnemonic, string formula, string mathOp>
 
 def Fuse_NegOp : Fuse_UnaryNumericOp<"neg", "-x">;
 def Fuse_AbsOp : Fuse_UnaryNumericOp<"abs", "|x|">;
-def Fuse_ReluOp : Fuse_UnaryNumericOp<"relu", "max(x, 0) (NaN stays NaN)">;
-def Fuse_FloorOp : Fuse_UnaryNumericOp<"floor", "floor(x) (integers unchanged)">;
-def Fuse_CeilOp : Fuse_UnaryNumericOp<"ceil", "ceil(x) (integers unchanged)">;
+// f(f(x)) = f(x): the folder (--canonicalize) keeps one (Idempotent).
+def Fuse_ReluOp : Fuse_UnaryNumericOp<"relu", "max(x, 0) (NaN stays NaN)",
+                                      [Idempotent]>;
+def Fuse_FloorOp : Fuse_UnaryNumericOp<"floor", "floor(x) (integers unchanged)",
+                                       [Idempotent]>;
+def Fuse_CeilOp : Fuse_UnaryNumericOp<"ceil", "ceil(x) (integers unchanged)",
+                                      [Idempotent]>;
 def Fuse_ExpOp : Fuse_UnaryMathOp<"exp", "e^x", "ExpOp">;
 def Fuse_LogOp : Fuse_UnaryMathOp<"log", "ln(x)", "LogOp">;
 def Fuse_SqrtOp : Fuse_UnaryMathOp<"sqrt", "sqrt(x)", "SqrtOp">;
