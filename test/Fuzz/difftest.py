@@ -95,7 +95,8 @@ E accumulates along the path. An op with inputs x_i (bounds E_i) gives
     the whole interval gives one answer; x - x, max(x, x), min(x, x), cmp x, x
     are exact for finite x; a non-finite result that every corner of the input
     box gives too (exp overflowing, x / 0, inf + x) is exact.
-  * R, rounding: 2 ulp of the result type at |ref| + P where P > 0 (fuse and
+  * R, rounding: 2 ulp of the result type at |ref| + P where P > 0 or an
+    input is inexact (P may underflow to 0 in float64) (fuse and
     the reference round different values; f16/bf16 round twice; for f64 the
     reference's own float64 arithmetic).
   * T, the op's own error from check_ops.TOLERANCE (rsqrt 1 ulp; exp log tanh
@@ -655,8 +656,10 @@ def eval_float_unary(node, x):
                 P = np.minimum(P, RANGE_WIDTH[op])
         P = np.where(had, P, 0.0)
         magnitude = abs(ref) + P
+        # `had`, not just P > 0: a bound below the smallest subnormal
+        # underflows to 0 in float64 (a subnormal times an inexact value).
         R = 0.0 if op in NO_ROUNDING else np.where(
-            P > 0, 2 * ulp_at(t, magnitude), 0.0)
+            (P > 0) | had, 2 * ulp_at(t, magnitude), 0.0)
         xmag = np.maximum(abs(lo), abs(hi))
         T = tolerance(op, t, ref, magnitude, xmag, ~had & (raw == 0))
         err = P + R + T
@@ -740,8 +743,9 @@ def eval_float_binary(node, a, b, same):
             elif op in ("max", "min"):
                 P = Ea
         magnitude = abs(ref) + P
+        # As for unary ops: P may underflow to 0 where an input is inexact.
         R = 0.0 if op in NO_ROUNDING else np.where(
-            P > 0, 2 * ulp_at(t, magnitude), 0.0)
+            (P > 0) | had, 2 * ulp_at(t, magnitude), 0.0)
         T = tolerance(op, t, ref, magnitude, 0.0, ~had & (raw == 0))
         return finish_float(t, op, ref, raw, P + R + T, unk, zs, had)
 
