@@ -69,12 +69,13 @@ func.func @seven_ops(%a: tensor<4xf32>) -> tensor<4xf32> {
   return %6 : tensor<4xf32>
 }
 
-// The same op twice is listed twice.
+// The same op twice is listed twice (neg: relu, floor and ceil twice fold
+// to one, fold.mlir).
 // CHECK-LABEL: func @repeated_op
-// CHECK: fuse.kernel = "fused_relu_relu_5"
+// CHECK: fuse.kernel = "fused_neg_neg_5"
 func.func @repeated_op(%a: tensor<4xi32>) -> tensor<4xi32> {
-  %0 = fuse.relu %a : tensor<4xi32>
-  %1 = fuse.relu %0 : tensor<4xi32>
+  %0 = fuse.neg %a : tensor<4xi32>
+  %1 = fuse.neg %0 : tensor<4xi32>
   return %1 : tensor<4xi32>
 }
 
