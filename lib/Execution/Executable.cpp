@@ -685,7 +685,7 @@ void Executable::recordProfile() {
       const rt::KernelRecord &launch = launches[k++];
       event.kernel = launch.id;
       event.name = launch.id >= 0 && size_t(launch.id) < kernels.size()
-                       ? kernels[launch.id]
+                       ? llvm::StringRef(kernels[launch.id])
                        : "?";
       event.bytes = launch.bytes;
       event.ms = launch.ms;
@@ -709,7 +709,6 @@ Executable::run(llvm::ArrayRef<Operand> inputs, llvm::ArrayRef<Operand> outs) {
     return std::move(error);
   if (llvm::Error error = checkOuts(inputs, outs))
     return std::move(error);
-  lastProfile = {};
   bool cuda = runTarget == Target::CUDA;
   rt::clearError();
   rt::beginRun(cuda ? rt::Mode::CUDA : rt::Mode::CPU);
@@ -901,7 +900,6 @@ Executable::runOnDevice(llvm::ArrayRef<Operand> inputs, uint64_t stream) {
           "): its device data is not " + std::to_string(vectorBytes) +
           "-byte aligned, which the kernels' vector loads need; pass a copy "
           "(a view at an offset is not aligned)");
-  lastProfile = {};
   rt::clearError();
   // The inputs may still be being written on their producer's stream: the
   // run goes on that stream, after them.

@@ -22,8 +22,9 @@ llvm::json::Value RunProfile::kernelsJSON() const {
   llvm::json::Array kernels;
   for (const ProfileEvent &event : events)
     if (event.kind == ProfileEvent::Kind::Kernel)
-      kernels.push_back(llvm::json::Object{
-          {"name", event.name}, {"bytes", event.bytes}, {"ms", event.ms}});
+      kernels.push_back(llvm::json::Object{{"name", event.name.str()},
+                                           {"bytes", event.bytes},
+                                           {"ms", event.ms}});
   return kernels;
 }
 
@@ -35,13 +36,13 @@ void ProfileSummary::add(const RunProfile &profile, unsigned run) {
                    : event.kind == ProfileEvent::Kind::CopyToDevice ? toDevice
                                                                     : toHost;
     if (kernel)
-      stats.name = event.name;
+      stats.name = event.name.str();
     stats.calls++;
     stats.ms += event.ms;
     stats.bytes += event.bytes;
     // The durations are measured; the start times follow from them.
     trace.push_back(llvm::json::Object{
-        {"name", event.name},
+        {"name", event.name.str()},
         {"cat", kernel ? "kernel" : "copy"},
         {"ph", "X"},
         {"ts", clockUs},

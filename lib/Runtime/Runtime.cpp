@@ -137,7 +137,8 @@ CUstream runStream() {
 std::string functionName(CUfunction function) {
   State &s = state();
   std::lock_guard<std::mutex> lock(s.namesMutex);
-  return s.functionNames[function];
+  auto it = s.functionNames.find(function);
+  return it == s.functionNames.end() ? std::string() : it->second;
 }
 
 /// Records `message` as the run's error unless one is already there.
@@ -743,11 +744,15 @@ extern "C" void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
     record.block[0] = blockX, record.block[1] = blockY,
     record.block[2] = blockZ;
   }
-  if (!check(s.driver.cuLaunchKernel(function, gridX, gridY, gridZ, blockX,
-                                     blockY, blockZ, smem, runStream(), params,
-                                     extra),
-             ("cuLaunchKernel (" + functionName(function) + ")").c_str()))
+  CUresult launched =
+      s.driver.cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY,
+                              blockZ, smem, runStream(), params, extra);
+  // The kernel's name (under the names' lock) only for an error.
+  if (launched != 0) {
+    check(launched,
+          ("cuLaunchKernel (" + functionName(function) + ")").c_str());
     return;
+  }
   // The kernel's stop event goes right behind it on the stream, so that its
   // time is the kernel's alone, not the host's wait for it as well.
   if (profiled && profiled->stop)

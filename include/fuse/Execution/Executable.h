@@ -157,7 +157,8 @@ public:
   /// target, device memory).
   static void freeBuffer(Target target, void *data);
   /// What the last run (run or runOnDevice) did, failed runs included:
-  /// its kernel launches and copies.
+  /// its kernel launches and copies. A call refused before it runs (bad
+  /// arguments) leaves it as it was.
   const RunProfile &profile() const { return lastProfile; }
 
 private:

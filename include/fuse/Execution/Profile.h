@@ -12,6 +12,7 @@
 
 #include "fuse/Pipelines/Pipelines.h"
 
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/JSON.h"
 
 #include <cstdint>
@@ -27,8 +28,10 @@ struct ProfileEvent {
   Kind kind = Kind::Kernel;
   /// The kernel's index in the program's kernels (-1 for a copy).
   int64_t kernel = -1;
-  /// The kernel's name, or `memcpy host->device` / `memcpy device->host`.
-  std::string name;
+  /// The kernel's name (the Executable's own string: a run makes no copy
+  /// of it), or `memcpy host->device` / `memcpy device->host`. Valid while
+  /// the Executable lives.
+  llvm::StringRef name;
   /// Bytes the kernel reads and writes (the report's count), or copies.
   int64_t bytes = 0;
   double ms = 0;
