@@ -40,12 +40,10 @@ void setError(char **error, const std::string &message) {
     *error = copyString(message);
 }
 
-/// The options a caller chose, checked before anything runs; `chip` is the
-/// only one the C API takes.
+/// The options a caller chose, checked before anything runs, named as the
+/// C API's arguments are (`chip`).
 llvm::Error checkOptions(const fuse::PipelineOptions &options) {
-  fuse::PipelineOptionNames names;
-  names.chip = "chip";
-  return fuse::checkPipelineOptions(options, names);
+  return fuse::checkPipelineOptions(options, fuse::OptionSpelling::Key);
 }
 
 std::unique_ptr<MLIRContext> newContext() {

@@ -131,11 +131,31 @@ std::vector<std::string> fuse::nvptxChips() {
   return sortedKeys(nvptxSubtargetInfo().getAllProcessorDescriptions());
 }
 
+llvm::StringRef fuse::optionName(PipelineOption option,
+                                 OptionSpelling spelling) {
+  switch (option) {
+#define FUSE_PIPELINE_OPTION(TYPE, NAME, KEY, FLAG, VALUE, DEFAULT, HELP)      \
+  case PipelineOption::NAME:                                                   \
+    return spelling == OptionSpelling::Flag ? "--" FLAG : KEY;
+#include "fuse/Pipelines/PipelineOptions.def"
+  }
+  llvm_unreachable("every option has a name");
+}
+
 llvm::Error fuse::checkPipelineOptions(const PipelineOptions &options,
-                                       const PipelineOptionNames &names) {
+                                       OptionSpelling spelling) {
   auto error = [](const llvm::Twine &message) {
     return llvm::createStringError(message.str());
   };
+  struct Names {
+    llvm::StringRef blockSize, vectorBytes, chip, features, optLevel,
+        cudaToolkit;
+  } names{optionName(PipelineOption::blockSize, spelling),
+          optionName(PipelineOption::vectorBytes, spelling),
+          optionName(PipelineOption::chip, spelling),
+          optionName(PipelineOption::features, spelling),
+          optionName(PipelineOption::optLevel, spelling),
+          optionName(PipelineOption::cudaToolkit, spelling)};
   if (options.blockSize < 1 || options.blockSize > kMaxBlockSize)
     return error(names.blockSize + "=" + llvm::Twine(options.blockSize) +
                  " is out of range: a CUDA block has 1 to " +
@@ -461,6 +481,66 @@ std::string fuse::collectPTX(ModuleOp module) {
 }
 
 namespace {
+/// Reads a boolean option as LLVM's parser does (true, false, 1, 0, or the
+/// flag alone), and also as on and off.
+class OnOffParser : public llvm::cl::parser<bool> {
+public:
+  using llvm::cl::parser<bool>::parser;
+
+  bool parse(llvm::cl::Option &option, llvm::StringRef name,
+             llvm::StringRef arg, bool &value) {
+    if (arg == "on" || arg == "off") {
+      value = arg == "on";
+      return false;
+    }
+    if (arg.empty() || arg == "true" || arg == "false" || arg == "1" ||
+        arg == "0")
+      return llvm::cl::parser<bool>::parse(option, name, arg, value);
+    return option.error("'" + arg + "' is not on, off, true or false");
+  }
+
+  /// --help shows `--flag[=<on|off>]`.
+  llvm::StringRef getValueName() const override { return "on|off"; }
+};
+
+/// How an option of PipelineOptions.def of type T is read: as a T with
+/// LLVM's parser (booleans also as on/off), and std::optional<std::string>
+/// as a string, set only when given.
+template <typename T> struct OptionTraits {
+  using Value = T;
+  using Parser = llvm::cl::parser<T>;
+};
+template <> struct OptionTraits<bool> {
+  using Value = bool;
+  using Parser = OnOffParser;
+};
+template <> struct OptionTraits<std::optional<std::string>> {
+  using Value = std::string;
+  using Parser = llvm::cl::parser<std::string>;
+};
+
+/// An option's initial value; llvm::cl::init keeps a reference to it, which
+/// lives to the end of the option's construction.
+template <typename T> auto initOf(const T &value) {
+  return llvm::cl::init(value);
+}
+auto initOf(std::nullopt_t) {
+  static const std::string none;
+  return llvm::cl::init(none);
+}
+
+template <typename T, typename Option>
+void assignOption(T &field, const Option &option, bool given) {
+  field = option.getValue();
+}
+template <typename Option>
+void assignOption(std::optional<std::string> &field, const Option &option,
+                  bool given) {
+  if (given)
+    field = option.getValue();
+}
+
+/// The `fuse-lower` pipeline's options: the stage and PipelineOptions.
 struct LowerOptions : PassPipelineOptions<LowerOptions> {
   Option<fuse::Stage> stage{
       *this, "stage", llvm::cl::desc("The stage to lower to"),
@@ -474,27 +554,79 @@ struct LowerOptions : PassPipelineOptions<LowerOptions> {
           clEnumValN(fuse::Stage::CPU, "cpu", "what fuse-run runs on the CPU"),
           clEnumValN(fuse::Stage::CUDA, "cuda",
                      "what fuse-run runs on the GPU"))};
-  Option<bool> fusion{*this, "fusion",
-                      llvm::cl::desc("Fuse kernels (false: eager)"),
-                      llvm::cl::init(true)};
-  Option<bool> horizontal{*this, "horizontal",
-                          llvm::cl::desc("Merge independent kernels"),
-                          llvm::cl::init(true)};
-  Option<int64_t> blockSize{*this, "block-size",
-                            llvm::cl::desc("Threads per block"),
-                            llvm::cl::init(256)};
-  Option<std::string> chip{*this, "chip", llvm::cl::desc("GPU architecture"),
-                           llvm::cl::init("sm_90")};
-  Option<std::string> features{
-      *this, "features",
-      llvm::cl::desc("PTX features (auto: +ptx80 for sm_90)"),
-      llvm::cl::init("auto")};
-  Option<bool> approxExp{
-      *this, "approx-exp",
-      llvm::cl::desc("GPU: f32 exp as ex2.approx.f32 of x * log2(e)"),
-      llvm::cl::init(false)};
+#define FUSE_PIPELINE_OPTION(TYPE, NAME, KEY, FLAG, VALUE, DEFAULT, HELP)      \
+  Option<OptionTraits<TYPE>::Value, OptionTraits<TYPE>::Parser> NAME{          \
+      *this, KEY, llvm::cl::desc(HELP), llvm::cl::value_desc(VALUE),           \
+      initOf(DEFAULT)};
+#include "fuse/Pipelines/PipelineOptions.def"
+
+  fuse::PipelineOptions pipelineOptions() const {
+    fuse::PipelineOptions options;
+#define FUSE_PIPELINE_OPTION(TYPE, NAME, KEY, FLAG, VALUE, DEFAULT, HELP)      \
+  assignOption(options.NAME, NAME, NAME.hasValue());
+#include "fuse/Pipelines/PipelineOptions.def"
+    return options;
+  }
 };
 } // namespace
+
+struct fuse::PipelineFlags::Flags {
+  explicit Flags(llvm::cl::OptionCategory &category)
+      : category(category)
+#define FUSE_PIPELINE_OPTION(TYPE, NAME, KEY, FLAG, VALUE, DEFAULT, HELP)      \
+  , NAME(FLAG, llvm::cl::desc(HELP), llvm::cl::value_desc(VALUE),              \
+         initOf(DEFAULT), llvm::cl::cat(category))
+#include "fuse/Pipelines/PipelineOptions.def"
+  {
+  }
+
+  /// Where --help lists the flags.
+  llvm::cl::OptionCategory &category;
+#define FUSE_PIPELINE_OPTION(TYPE, NAME, KEY, FLAG, VALUE, DEFAULT, HELP)      \
+  llvm::cl::opt<OptionTraits<TYPE>::Value, false, OptionTraits<TYPE>::Parser>  \
+      NAME;
+#include "fuse/Pipelines/PipelineOptions.def"
+};
+
+fuse::PipelineFlags::PipelineFlags(llvm::cl::OptionCategory &category)
+    : flags(std::make_unique<Flags>(category)) {}
+
+fuse::PipelineFlags::~PipelineFlags() = default;
+
+fuse::PipelineOptions fuse::PipelineFlags::options() const {
+  PipelineOptions options;
+#define FUSE_PIPELINE_OPTION(TYPE, NAME, KEY, FLAG, VALUE, DEFAULT, HELP)      \
+  assignOption(options.NAME, flags->NAME, flags->NAME.getNumOccurrences() > 0);
+#include "fuse/Pipelines/PipelineOptions.def"
+  return options;
+}
+
+bool fuse::PipelineFlags::given(PipelineOption option) const {
+  switch (option) {
+#define FUSE_PIPELINE_OPTION(TYPE, NAME, KEY, FLAG, VALUE, DEFAULT, HELP)      \
+  case PipelineOption::NAME:                                                   \
+    return flags->NAME.getNumOccurrences() > 0;
+#include "fuse/Pipelines/PipelineOptions.def"
+  }
+  llvm_unreachable("every option is a flag");
+}
+
+std::vector<llvm::StringRef> fuse::PipelineFlags::givenFlags() const {
+  std::vector<llvm::StringRef> given;
+#define FUSE_PIPELINE_OPTION(TYPE, NAME, KEY, FLAG, VALUE, DEFAULT, HELP)      \
+  if (flags->NAME.getNumOccurrences())                                         \
+    given.push_back("--" FLAG);
+#include "fuse/Pipelines/PipelineOptions.def"
+  return given;
+}
+
+std::vector<llvm::StringRef> fuse::PipelineFlags::allFlags() {
+  return {
+#define FUSE_PIPELINE_OPTION(TYPE, NAME, KEY, FLAG, VALUE, DEFAULT, HELP)      \
+  "--" FLAG,
+#include "fuse/Pipelines/PipelineOptions.def"
+  };
+}
 
 void fuse::registerPipelines() {
   // As PassPipelineRegistration<LowerOptions>, with the options checked:
@@ -509,18 +641,9 @@ void fuse::registerPipelines() {
         LowerOptions lower;
         if (failed(lower.parseFromString(text)))
           return failure();
-        PipelineOptions options;
-        options.fusion = lower.fusion;
-        options.horizontal = lower.horizontal;
-        options.blockSize = lower.blockSize;
-        options.chip = lower.chip;
-        options.features = lower.features;
-        options.approxExp = lower.approxExp;
-        PipelineOptionNames names;
-        names.blockSize = "block-size";
-        names.chip = "chip";
-        names.features = "features";
-        if (llvm::Error error = checkPipelineOptions(options, names))
+        PipelineOptions options = lower.pipelineOptions();
+        if (llvm::Error error =
+                checkPipelineOptions(options, OptionSpelling::Key))
           return errorHandler("fuse-lower: " +
                               llvm::toString(std::move(error)));
         buildPipeline(pm, lower.stage, options);

@@ -6,11 +6,13 @@
 // --fusion and --fuse-remarks only mean something with a pipeline.
 // RUN: not fuse-opt %s --fusion=off 2>&1 | FileCheck %s --check-prefix=NO-PIPELINE
 // RUN: not fuse-opt %s --fuse-remarks 2>&1 | FileCheck %s --check-prefix=NO-PIPELINE
-// NO-PIPELINE: fuse-opt: --fusion, --fuse-horizontal, --fuse-remarks, --block-size, --chip, --ptx-features, --opt-level, --approx-exp and --cuda-toolkit apply to --fuse-pipeline, --fuse-report or --emit
+// NO-PIPELINE: fuse-opt: --fusion, --fuse-horizontal, --fuse-remarks, --block-size, --vector-bytes, --chip, --ptx-features, --opt-level, --approx-exp and --cuda-toolkit apply to --fuse-pipeline, --fuse-report or --emit
 // NO-PIPELINE-NOT: module
 
 // RUN: not fuse-opt %s --fuse-pipeline=fused --fusion=maybe 2>&1 | FileCheck %s --check-prefix=FUSION-VALUE
-// FUSION-VALUE: for the --fusion option: Cannot find option named 'maybe'!
+// RUN: not fuse-opt %s --pass-pipeline='builtin.module(fuse-lower{fusion=maybe})' 2>&1 | FileCheck %s --check-prefix=FUSION-VALUE-LOWER
+// FUSION-VALUE: for the --fusion option: 'maybe' is not on, off, true or false
+// FUSION-VALUE-LOWER: for the --fusion option: 'maybe' is not on, off, true or false
 
 // Option values are checked before anything runs (checkPipelineOptions):
 // one line that names the option, the value and what it takes, exit status
@@ -18,7 +20,16 @@
 // RUN: not fuse-opt %s --emit=ptx --opt-level=4 2>&1 | FileCheck %s --check-prefix=OPT-LEVEL --implicit-check-not=func
 // RUN: not fuse-run %s --target=cpu --opt-level=4 2>&1 | FileCheck %s --check-prefix=OPT-LEVEL-EXEC
 // OPT-LEVEL: fuse-opt: --opt-level=4 is out of range: LLVM's optimization levels are 0 to 3
+// RUN: not fuse-opt %s --pass-pipeline='builtin.module(fuse-lower{opt-level=4})' 2>&1 | FileCheck %s --check-prefix=OPT-LEVEL-LOWER --implicit-check-not=func
 // OPT-LEVEL-EXEC: fuse-run: error: --opt-level=4 is out of range: LLVM's optimization levels are 0 to 3
+// OPT-LEVEL-LOWER: error: fuse-lower: opt-level=4 is out of range: LLVM's optimization levels are 0 to 3
+
+// RUN: not fuse-opt %s --emit=ptx --vector-bytes=0 2>&1 | FileCheck %s --check-prefix=VECTOR-BYTES --implicit-check-not=func
+// RUN: not fuse-run %s --target=cpu --vector-bytes=0 2>&1 | FileCheck %s --check-prefix=VECTOR-BYTES-EXEC
+// RUN: not fuse-opt %s --pass-pipeline='builtin.module(fuse-lower{vector-bytes=0})' 2>&1 | FileCheck %s --check-prefix=VECTOR-BYTES-LOWER --implicit-check-not=func
+// VECTOR-BYTES: fuse-opt: --vector-bytes=0 is out of range: each thread loads 1 byte or more
+// VECTOR-BYTES-EXEC: fuse-run: error: --vector-bytes=0 is out of range: each thread loads 1 byte or more
+// VECTOR-BYTES-LOWER: error: fuse-lower: vector-bytes=0 is out of range: each thread loads 1 byte or more
 
 // RUN: not fuse-opt %s --emit=ptx --block-size=-5 2>&1 | FileCheck %s --check-prefix=BLOCK-SIZE --implicit-check-not=func
 // RUN: not fuse-opt %s --fuse-pipeline=gpu --block-size=-5 2>&1 | FileCheck %s --check-prefix=BLOCK-SIZE --implicit-check-not=func
@@ -66,7 +77,9 @@
 // EMIT: fuse-opt: --emit takes ptx, not 'llvm'
 
 // RUN: not fuse-opt %s --emit=ptx --cuda-toolkit=%t.none 2>&1 | FileCheck %s --check-prefix=TOOLKIT
+// RUN: not fuse-opt %s --pass-pipeline='builtin.module(fuse-lower{cuda-toolkit=%t.none})' 2>&1 | FileCheck %s --check-prefix=TOOLKIT-LOWER
 // TOOLKIT: fuse-opt: --cuda-toolkit={{.*}}.none has no nvvm/libdevice/libdevice.10.bc
+// TOOLKIT-LOWER: error: fuse-lower: cuda-toolkit={{.*}}.none has no nvvm/libdevice/libdevice.10.bc
 
 // Every chip LLVM knows is taken.
 // RUN: fuse-opt %s --emit=ptx --chip=sm_20 | FileCheck %s --check-prefix=OLDEST

@@ -5,6 +5,11 @@
 // RUN: fuse-opt %s --fuse-pipeline=cuda | FileCheck %s --check-prefix=CUDA
 // RUN: fuse-opt %s --pass-pipeline='builtin.module(fuse-lower{stage=gpu fusion=false})' | FileCheck %s --check-prefix=LOWER
 // RUN: not fuse-opt %s --pass-pipeline='builtin.module(fuse-lower{stage=bogus})' 2>&1 | FileCheck %s --check-prefix=BOGUS
+// The pipeline has every option of the flags (PipelineOptions.def), and
+// booleans are on/off or true/false in both.
+// RUN: fuse-opt %s --pass-pipeline='builtin.module(fuse-lower{stage=nvvm opt-level=3})' | FileCheck %s --check-prefix=NVVM-O3
+// RUN: fuse-opt %s --pass-pipeline='builtin.module(fuse-lower{stage=gpu fusion=off})' | FileCheck %s --check-prefix=LOWER
+// RUN: fuse-opt %s --fuse-pipeline=gpu --fusion=false | FileCheck %s --check-prefix=LOWER
 
 // gpu: host code launches an outlined, vectorized kernel; constants are
 // sunk into the kernel instead of passed to it.

@@ -22,6 +22,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/ToolUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -37,55 +38,6 @@ static cl::opt<std::string>
                        "fused, gpu, nvvm, ptx, cpu or cuda"),
               cl::value_desc("stage"), cl::cat(fuseCategory));
 
-enum class Fusion { On, Off };
-static cl::opt<Fusion> fusionFlag(
-    "fusion", cl::desc("Fuse kernels (off: eager, one kernel per op)"),
-    cl::values(clEnumValN(Fusion::On, "on", "fuse (default)"),
-               clEnumValN(Fusion::Off, "off", "eager: one kernel per op")),
-    cl::init(Fusion::On), cl::cat(fuseCategory));
-
-static cl::opt<bool> horizontalFlag(
-    "fuse-horizontal",
-    cl::desc("Merge independent kernels over the same iteration space"),
-    cl::init(true), cl::cat(fuseCategory));
-
-static cl::opt<bool> remarksFlag(
-    "fuse-remarks",
-    cl::desc("Say for each producer/consumer pair left unfused why"),
-    cl::init(false), cl::cat(fuseCategory));
-
-static cl::opt<int64_t> blockSizeFlag("block-size",
-                                      cl::desc("GPU threads per block"),
-                                      cl::init(256), cl::cat(fuseCategory));
-
-static cl::opt<std::string> chipFlag("chip",
-                                     cl::desc("GPU architecture (sm_90)"),
-                                     cl::init("sm_90"), cl::cat(fuseCategory));
-
-static cl::opt<std::string>
-    featuresFlag("ptx-features",
-                 cl::desc("PTX features (auto: +ptx80 for sm_90, LLVM's "
-                          "default for other chips)"),
-                 cl::init("auto"), cl::cat(fuseCategory));
-
-static cl::opt<unsigned>
-    optLevelFlag("opt-level",
-                 cl::desc("LLVM optimization level of the kernels, 0 to 3"),
-                 cl::init(2), cl::cat(fuseCategory));
-
-static cl::opt<bool> approxExpFlag(
-    "approx-exp",
-    cl::desc("GPU kernels: f32 exp as ex2.approx.f32 of x * log2(e), as "
-             "Triton computes it (faster, less accurate for large |x|)"),
-    cl::cat(fuseCategory));
-
-static cl::opt<std::string> cudaToolkitFlag(
-    "cuda-toolkit",
-    cl::desc("CUDA toolkit with libdevice for kernel math functions "
-             "(default: $CUDA_HOME, $CUDA_PATH, /usr/local/cuda, or ptxas's; "
-             "empty: none)"),
-    cl::value_desc("dir"), cl::cat(fuseCategory));
-
 static cl::opt<std::string>
     emitFlag("emit", cl::desc("Print generated code instead of IR: ptx"),
              cl::value_desc("ptx"), cl::cat(fuseCategory));
@@ -97,21 +49,6 @@ static cl::opt<std::string> reportFlag(
              "the fused kernels or with --fusion=off the eager ones, =html "
              "for a page with both pictures, the report and the remarks)"),
     cl::value_desc("text|json|dot|html"), cl::cat(fuseCategory));
-
-static fuse::PipelineOptions pipelineOptions() {
-  fuse::PipelineOptions options;
-  options.fusion = fusionFlag == Fusion::On;
-  options.horizontal = horizontalFlag;
-  options.remarks = remarksFlag;
-  options.blockSize = blockSizeFlag;
-  options.chip = chipFlag;
-  options.features = featuresFlag;
-  options.optLevel = optLevelFlag;
-  options.approxExp = approxExpFlag;
-  if (cudaToolkitFlag.getNumOccurrences())
-    options.cudaToolkit = cudaToolkitFlag;
-  return options;
-}
 
 /// Closes `output` and keeps it, or says why it could not be written (a
 /// full disk, say) instead of LLVM's fatal "IO failure on output stream".
@@ -132,6 +69,7 @@ static LogicalResult keepOutput(llvm::ToolOutputFile &output,
 /// --split-input-file) and prints its report or its PTX.
 static LogicalResult emitModule(std::unique_ptr<llvm::MemoryBuffer> buffer,
                                 DialectRegistry &registry,
+                                const fuse::PipelineOptions &options,
                                 llvm::StringRef inputFile,
                                 llvm::raw_ostream &os) {
   MLIRContext context(registry);
@@ -142,7 +80,6 @@ static LogicalResult emitModule(std::unique_ptr<llvm::MemoryBuffer> buffer,
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return failure();
-  fuse::PipelineOptions options = pipelineOptions();
   if (reportFlag.getNumOccurrences()) {
     FailureOr<std::vector<fuse::FunctionReport>> report =
         fuse::buildReport(*module, options);
@@ -187,6 +124,7 @@ static LogicalResult emitModule(std::unique_ptr<llvm::MemoryBuffer> buffer,
 static LogicalResult runOutputMode(llvm::StringRef inputFile,
                                    llvm::StringRef outputFile,
                                    DialectRegistry &registry,
+                                   const fuse::PipelineOptions &options,
                                    const MlirOptMainConfig &config) {
   if (reportFlag.getNumOccurrences() && reportFlag != "" &&
       reportFlag != "text" && reportFlag != "json" && reportFlag != "dot" &&
@@ -213,7 +151,7 @@ static LogicalResult runOutputMode(llvm::StringRef inputFile,
   }
   auto emit = [&](std::unique_ptr<llvm::MemoryBuffer> buffer,
                   llvm::raw_ostream &os) {
-    return emitModule(std::move(buffer), registry, inputFile, os);
+    return emitModule(std::move(buffer), registry, options, inputFile, os);
   };
   if (failed(splitAndProcessBuffer(std::move(input), emit, output->os(),
                                    config.inputSplitMarker(),
@@ -224,6 +162,7 @@ static LogicalResult runOutputMode(llvm::StringRef inputFile,
 
 int main(int argc, char **argv) {
   fuse::registerAllPasses();
+  fuse::PipelineFlags flags(fuseCategory);
   DialectRegistry registry;
   fuse::registerAllDialects(registry);
   auto [inputFile, outputFile] = registerAndParseCLIOptions(
@@ -241,8 +180,8 @@ int main(int argc, char **argv) {
   }
   // The graph draws one variant: --fusion picks it.
   if (reportFlag.getNumOccurrences() &&
-      ((fusionFlag.getNumOccurrences() && reportFlag != "dot") ||
-       remarksFlag.getNumOccurrences())) {
+      ((flags.given(fuse::PipelineOption::fusion) && reportFlag != "dot") ||
+       flags.given(fuse::PipelineOption::remarks))) {
     llvm::errs() << "fuse-opt: --fuse-report shows fused and eager side by "
                     "side; --fuse-remarks does not apply to it, and --fusion "
                     "only to --fuse-report=dot, which draws one of the two\n";
@@ -252,15 +191,15 @@ int main(int argc, char **argv) {
                   reportFlag.getNumOccurrences() ||
                   emitFlag.getNumOccurrences();
   if (compiles) {
-    if (llvm::Error error = fuse::checkPipelineOptions(pipelineOptions())) {
+    if (llvm::Error error = fuse::checkPipelineOptions(flags.options())) {
       llvm::errs() << "fuse-opt: " << llvm::toString(std::move(error)) << "\n";
       return 1;
     }
   }
   MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
   if (reportFlag.getNumOccurrences() || emitFlag.getNumOccurrences())
-    return asMainReturnCode(
-        runOutputMode(inputFile, outputFile, registry, config));
+    return asMainReturnCode(runOutputMode(inputFile, outputFile, registry,
+                                          flags.options(), config));
 
   if (stageFlag.getNumOccurrences()) {
     std::optional<fuse::Stage> stage = fuse::parseStage(stageFlag);
@@ -271,24 +210,18 @@ int main(int argc, char **argv) {
       return 1;
     }
     MlirOptMainConfig base = config;
-    fuse::PipelineOptions options = pipelineOptions();
+    fuse::PipelineOptions options = flags.options();
     // The stage comes first; passes named on the command line run after it.
     config.setPassPipelineSetupFn([base, stage, options](PassManager &pm) {
       fuse::buildPipeline(pm, *stage, options);
       return base.setupPassPipeline(pm);
     });
-  } else if (fusionFlag.getNumOccurrences() ||
-             remarksFlag.getNumOccurrences() ||
-             horizontalFlag.getNumOccurrences() ||
-             blockSizeFlag.getNumOccurrences() ||
-             chipFlag.getNumOccurrences() || featuresFlag.getNumOccurrences() ||
-             optLevelFlag.getNumOccurrences() ||
-             approxExpFlag.getNumOccurrences() ||
-             cudaToolkitFlag.getNumOccurrences()) {
-    llvm::errs() << "fuse-opt: --fusion, --fuse-horizontal, --fuse-remarks, "
-                    "--block-size, --chip, --ptx-features, --opt-level, "
-                    "--approx-exp and --cuda-toolkit apply to "
-                    "--fuse-pipeline, --fuse-report or --emit\n";
+  } else if (!flags.givenFlags().empty()) {
+    std::vector<llvm::StringRef> all = fuse::PipelineFlags::allFlags();
+    llvm::errs() << "fuse-opt: "
+                 << llvm::join(llvm::ArrayRef(all).drop_back(), ", ") << " and "
+                 << all.back()
+                 << " apply to --fuse-pipeline, --fuse-report or --emit\n";
     return 1;
   }
 

@@ -69,26 +69,6 @@ static cl::opt<TargetRequest> targetFlag(
                clEnumValN(TargetRequest::CPU, "cpu",
                           "the same kernels as host loops")),
     cl::init(TargetRequest::Auto), cl::cat(runCategory));
-enum class Fusion { On, Off };
-static cl::opt<Fusion>
-    fusionFlag("fusion",
-               cl::desc("Fuse kernels (off: eager, one kernel per op)"),
-               cl::values(clEnumValN(Fusion::On, "on", "fuse (default)"),
-                          clEnumValN(Fusion::Off, "off", "eager")),
-               cl::init(Fusion::On), cl::cat(runCategory));
-static cl::opt<std::string>
-    chipFlag("chip",
-             cl::desc("GPU architecture (default: the device's, else sm_90)"),
-             cl::cat(runCategory));
-static cl::opt<unsigned>
-    optLevelFlag("opt-level",
-                 cl::desc("LLVM optimization level of the kernels, 0 to 3"),
-                 cl::init(2), cl::cat(runCategory));
-static cl::opt<bool> approxExpFlag(
-    "approx-exp",
-    cl::desc("cuda target: f32 exp as ex2.approx.f32 of x * log2(e), as "
-             "Triton computes it (faster, less accurate for large |x|)"),
-    cl::cat(runCategory));
 static cl::opt<uint64_t> seedFlag("seed", cl::desc("Seed of rand: inputs"),
                                   cl::init(0), cl::cat(runCategory));
 static cl::opt<unsigned>
@@ -135,10 +115,6 @@ static cl::opt<int> &threadsFlag() {
       cl::init(0), cl::value_desc("N"), cl::cat(runCategory));
   return flag;
 }
-static cl::opt<int64_t> blockSizeFlag("block-size",
-                                      cl::desc("GPU threads per block"),
-                                      cl::init(256), cl::cat(runCategory));
-
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "fuse-run: error: " << message << "\n";
   return 1;
@@ -542,11 +518,11 @@ static int64_t compare(const HostArray &got, const HostArray &want,
 
 /// The table of `--profile`, then what it covers.
 static void printProfile(const ProfileSummary &profile, double copyBandwidth,
-                         unsigned runs) {
+                         unsigned runs, bool fused) {
   llvm::outs() << profile.table(copyBandwidth);
   llvm::outs() << "kernels per run: " << profile.launchesPerRun() << " ("
-               << (fusionFlag == Fusion::On ? "fused" : "eager") << "), "
-               << runs << " profiled run" << (runs == 1 ? "" : "s");
+               << (fused ? "fused" : "eager") << "), " << runs
+               << " profiled run" << (runs == 1 ? "" : "s");
   if (copyBandwidth > 0)
     llvm::outs() << llvm::formatv(", copy bandwidth {0:F1} GB/s",
                                   copyBandwidth);
@@ -599,6 +575,7 @@ int main(int argc, char **argv) {
   if (cl::Option *other = cl::getRegisteredOptions().lookup("threads"))
     other->removeArgument();
   threadsFlag();
+  PipelineFlags pipelineFlags(runCategory);
   cl::HideUnrelatedOptions(runCategory);
   cl::ParseCommandLineOptions(argc, argv,
                               "fuse-run: compile and run a fuse program\n");
@@ -624,8 +601,7 @@ int main(int argc, char **argv) {
   RunOptions options;
   options.entry = entryFlag;
   options.entryOption = "--entry";
-  options.pipeline.fusion = fusionFlag == Fusion::On;
-  options.pipeline.blockSize = blockSizeFlag;
+  options.pipeline = pipelineFlags.options();
   options.threads = threadsFlag();
   std::string note;
   llvm::Expected<Target> chosen = chooseTarget(targetFlag, note);
@@ -634,11 +610,9 @@ int main(int argc, char **argv) {
   if (!note.empty())
     llvm::errs() << "fuse-run: " << note << "\n";
   options.target = *chosen;
-  options.pipeline.optLevel = optLevelFlag;
-  options.pipeline.approxExp = approxExpFlag;
-  if (!chipFlag.empty()) {
-    options.pipeline.chip = chipFlag;
-  } else if (options.target == Target::CUDA) {
+  // The cuda target compiles for the device's architecture unless told.
+  if (options.target == Target::CUDA &&
+      !pipelineFlags.given(PipelineOption::chip)) {
     llvm::Expected<std::string> chip = deviceChip();
     if (!chip)
       return fail(llvm::toString(chip.takeError()));
@@ -769,7 +743,7 @@ int main(int argc, char **argv) {
   if (profileFlag)
     printProfile(profile,
                  measureCopyBandwidth(options.target, (*executable)->threads()),
-                 repeatFlag > 1 ? repeatFlag - 1 : 1);
+                 repeatFlag > 1 ? repeatFlag - 1 : 1, options.pipeline.fusion);
   if (!traceFlag.empty()) {
     std::string json = llvm::formatv("{0:2}", profile.chromeTrace());
     if (int status = writeOutput("--trace", traceFlag, json))

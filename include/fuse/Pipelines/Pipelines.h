@@ -20,9 +20,11 @@
 
 #include "mlir/Pass/PassOptions.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/LogicalResult.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -50,59 +52,72 @@ std::string findCUDAToolkit();
 /// libdevice inside `toolkit`.
 std::string libdevicePath(llvm::StringRef toolkit);
 
+/// Every option of the pipelines, as PipelineOptions.def lists them (with
+/// each one's default and meaning).
 struct PipelineOptions {
-  /// Off gives the eager form: one kernel per op.
-  bool fusion = true;
-  /// Merge independent kernels over the same iteration space.
-  bool horizontal = true;
-  /// Remarks for producer/consumer pairs left unfused.
-  bool remarks = false;
-  int64_t blockSize = 256;
-  int64_t vectorBytes = 16;
+#define FUSE_PIPELINE_OPTION(TYPE, NAME, KEY, FLAG, VALUE, DEFAULT, HELP)      \
+  TYPE NAME = DEFAULT;
+#include "fuse/Pipelines/PipelineOptions.def"
+
   /// Bytes of a vector register of the CPU that the cpu target compiles for
-  /// (AVX-512: 64, AVX2: 32, SSE: 16); see kernelVectorBytes. The runner
-  /// sets it from that CPU; stages printed by fuse-opt use the default.
+  /// (AVX-512: 64, AVX2: 32, SSE: 16); see kernelVectorBytes. Not an option:
+  /// the runner sets it from that CPU; stages printed by fuse-opt use the
+  /// default.
   int64_t cpuRegisterBytes = 64;
-  std::string chip = "sm_90";
-  /// PTX features; "auto" is +ptx80 for sm_90 (which needs PTX ISA 8.0
-  /// features) and LLVM's default for other chips.
-  std::string features = "auto";
-  /// LLVM optimization level of the kernels. 2, not 3: on every example
-  /// and a 1000-op chain the PTX is the same byte for byte, and O3 takes a
-  /// third longer.
-  unsigned optLevel = 2;
-  /// GPU: f32 exp as ex2.approx.f32 of x * log2(e), as Triton computes it
-  /// (fuse-math-to-libdevice's approx-exp): opt-in, less accurate than
-  /// libdevice's expf for large |x| (docs/accuracy.md).
-  bool approxExp = false;
-  /// CUDA toolkit whose libdevice provides the math functions of kernels
-  /// (exp, erf, pow, ...); empty for none. Unset, findCUDAToolkit() looks
-  /// for one when the kernels' lowering is built (cudaToolkitOf), so that
-  /// what never compiles kernels never searches the disk.
-  std::optional<std::string> cudaToolkit;
 };
+
+/// Names each option of PipelineOptions (PipelineOptions.def).
+enum class PipelineOption {
+#define FUSE_PIPELINE_OPTION(TYPE, NAME, KEY, FLAG, VALUE, DEFAULT, HELP) NAME,
+#include "fuse/Pipelines/PipelineOptions.def"
+};
+
+/// How a front end spells an option: `--block-size` (the flags of fuse-opt and
+/// fuse-run) or `block-size` (the `fuse-lower` pipeline's
+/// options and the C API's).
+enum class OptionSpelling { Flag, Key };
+
+/// `option` as `spelling` writes it.
+llvm::StringRef optionName(PipelineOption option, OptionSpelling spelling);
 
 /// `options.cudaToolkit`, or the one findCUDAToolkit() finds when unset.
 std::string cudaToolkitOf(const PipelineOptions &options);
 
-/// How a front end spells each option of PipelineOptions, for the errors of
-/// checkPipelineOptions. The defaults are the flags of fuse-opt and fuse-run.
-struct PipelineOptionNames {
-  llvm::StringRef blockSize = "--block-size";
-  llvm::StringRef vectorBytes = "vector-bytes";
-  llvm::StringRef chip = "--chip";
-  llvm::StringRef features = "--ptx-features";
-  llvm::StringRef optLevel = "--opt-level";
-  llvm::StringRef cudaToolkit = "--cuda-toolkit";
-};
-
 /// Checks every option against what the pipelines and LLVM's NVPTX back end
 /// take, so that a front end refuses bad options before anything runs. The
-/// error names the option as `names` spells it, its value, and what it
-/// takes. Every front end calls it: fuse-opt, fuse-run, the C API and the
-/// `fuse-lower` pipeline.
-llvm::Error checkPipelineOptions(const PipelineOptions &options,
-                                 const PipelineOptionNames &names = {});
+/// error names the option as `spelling` writes it, its value, and what it
+/// takes. Every front end calls it: fuse-opt, fuse-run, the
+/// C API and the `fuse-lower` pipeline.
+llvm::Error
+checkPipelineOptions(const PipelineOptions &options,
+                     OptionSpelling spelling = OptionSpelling::Flag);
+
+/// The options of PipelineOptions as command-line flags of a tool
+/// (`--FLAG` of PipelineOptions.def), bound once for fuse-opt and
+/// fuse-run. Make it in main(), before the command line
+/// is parsed; it lives as long as the flags.
+class PipelineFlags {
+public:
+  explicit PipelineFlags(llvm::cl::OptionCategory &category);
+  ~PipelineFlags();
+
+  /// The options the command line gave, the defaults for the rest.
+  PipelineOptions options() const;
+
+  /// Whether the command line gave `option`.
+  bool given(PipelineOption option) const;
+
+  /// The flags the command line gave, as `--flag`, in the order of
+  /// PipelineOptions.def.
+  std::vector<llvm::StringRef> givenFlags() const;
+
+  /// Every flag, as `--flag`, in the order of PipelineOptions.def.
+  static std::vector<llvm::StringRef> allFlags();
+
+private:
+  struct Flags;
+  std::unique_ptr<Flags> flags;
+};
 
 /// The GPU architectures LLVM's NVPTX back end knows (sm_20, ..., sm_90a,
 /// sm_100, ...), oldest first.
