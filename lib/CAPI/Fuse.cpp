@@ -6,13 +6,11 @@
 #include "fuse/Execution/Executable.h"
 #include "fuse/InitAllDialects.h"
 #include "fuse/Pipelines/Pipelines.h"
-#include "fuse/Report/Graph.h"
-#include "fuse/Report/Report.h"
+#include "fuse/Target/Translations.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
-#include "mlir/Pass/PassManager.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -299,84 +297,53 @@ extern "C" char *fuse_last_profile_json(const fuse_program *program) {
       llvm::formatv("{0}", program->executable->profile().kernelsJSON()).str());
 }
 
-/// The report of `mlirText` written by `write`, or null with `error` set.
-static char *reportAs(const char *mlirText, char **error,
-                      llvm::function_ref<void(ArrayRef<fuse::FunctionReport>,
-                                              llvm::raw_ostream &)>
-                          write) {
+/// `mlirText` printed as `translation` with `options`, or null with
+/// `error` set.
+static char *translateText(const char *mlirText, fuse::Translation translation,
+                           const fuse::PipelineOptions &options, char **error) {
+  if (llvm::Error invalid = checkOptions(options)) {
+    setError(error, llvm::toString(std::move(invalid)));
+    return nullptr;
+  }
   std::unique_ptr<MLIRContext> context = newContext();
   Parsed parsed(*context, mlirText);
   if (!parsed.module) {
-    setError(error, parsed.messages());
-    return nullptr;
-  }
-  FailureOr<std::vector<fuse::FunctionReport>> report =
-      fuse::buildReport(*parsed.module, fuse::PipelineOptions());
-  if (failed(report)) {
     setError(error, parsed.messages());
     return nullptr;
   }
   std::string text;
   llvm::raw_string_ostream os(text);
-  write(*report, os);
+  if (failed(fuse::translate(*parsed.module, translation, options, os))) {
+    setError(error, parsed.messages());
+    return nullptr;
+  }
   return copyString(text);
 }
 
 extern "C" char *fuse_report_json(const char *mlirText, char **error) {
-  return reportAs(
-      mlirText, error,
-      [](ArrayRef<fuse::FunctionReport> report, llvm::raw_ostream &os) {
-        os << llvm::formatv("{0}", fuse::reportToJSON(report));
-      });
+  return translateText(mlirText, fuse::Translation::ReportJSON,
+                       fuse::PipelineOptions(), error);
 }
 
 extern "C" char *fuse_report_text(const char *mlirText, char **error) {
-  return reportAs(mlirText, error, fuse::printReport);
+  return translateText(mlirText, fuse::Translation::Report,
+                       fuse::PipelineOptions(), error);
 }
 
 extern "C" char *fuse_report_dot(const char *mlirText, int32_t fusion,
                                  char **error) {
-  std::unique_ptr<MLIRContext> context = newContext();
-  Parsed parsed(*context, mlirText);
-  if (!parsed.module) {
-    setError(error, parsed.messages());
-    return nullptr;
-  }
-  FailureOr<std::vector<fuse::FunctionReport>> report =
-      fuse::buildReport(*parsed.module, fuse::PipelineOptions());
-  if (failed(report)) {
-    setError(error, parsed.messages());
-    return nullptr;
-  }
-  std::string dot;
-  llvm::raw_string_ostream os(dot);
-  fuse::printReportGraph(*parsed.module, *report, fusion != 0, os);
-  return copyString(dot);
+  fuse::PipelineOptions options;
+  options.fusion = fusion != 0;
+  return translateText(mlirText, fuse::Translation::ReportDot, options, error);
 }
 
 extern "C" char *fuse_ptx(const char *mlirText, const char *chip,
                           int32_t fusion, char **error) {
-  std::unique_ptr<MLIRContext> context = newContext();
-  Parsed parsed(*context, mlirText);
-  if (!parsed.module) {
-    setError(error, parsed.messages());
-    return nullptr;
-  }
   fuse::PipelineOptions options;
   options.fusion = fusion != 0;
   if (chip && *chip)
     options.chip = chip;
-  if (llvm::Error invalid = checkOptions(options)) {
-    setError(error, llvm::toString(std::move(invalid)));
-    return nullptr;
-  }
-  PassManager pm(context.get());
-  fuse::buildPipeline(pm, fuse::Stage::PTX, options);
-  if (failed(pm.run(*parsed.module))) {
-    setError(error, parsed.messages());
-    return nullptr;
-  }
-  return copyString(fuse::collectPTX(*parsed.module));
+  return translateText(mlirText, fuse::Translation::PTX, options, error);
 }
 
 extern "C" void fuse_free_string(char *text) { std::free(text); }

@@ -1,20 +1,20 @@
 //===- fuse-opt.cpp - fuse optimizer driver ------------------------------===//
 //
-// mlir-opt with the fuse dialect, passes and pipelines registered, plus:
+// mlir-opt with the fuse dialect, passes and pipelines registered, the
+// pipelines' options as flags (fuse::PipelineFlags), plus:
 //   --fuse-pipeline=<stage> [--fusion=off]   lower to a stage and print it
 //   --emit=ptx                               print the PTX text
-//   --fuse-report[=json]                     kernels and bytes, fused vs eager
-//   --fuse-report=dot|html                   the same as a picture or a page
+//   --fuse-report[=json|dot|html]            kernels and bytes, fused vs eager
+// The last two are fuse-translate's --fuse-to-ptx and --fuse-report[-FORM].
 //
 //===----------------------------------------------------------------------===//
 
 #include "fuse/InitAllDialects.h"
 #include "fuse/InitAllPasses.h"
 #include "fuse/Pipelines/Pipelines.h"
-#include "fuse/Report/Graph.h"
-#include "fuse/Report/Report.h"
+#include "fuse/Target/Translations.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -65,79 +65,14 @@ static LogicalResult keepOutput(llvm::ToolOutputFile &output,
   return success();
 }
 
-/// Compiles one module (the file, or one part of it with
-/// --split-input-file) and prints its report or its PTX.
-static LogicalResult emitModule(std::unique_ptr<llvm::MemoryBuffer> buffer,
-                                DialectRegistry &registry,
-                                const fuse::PipelineOptions &options,
-                                llvm::StringRef inputFile,
-                                llvm::raw_ostream &os) {
-  MLIRContext context(registry);
-  context.printOpOnDiagnostic(false);
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
-  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!module)
-    return failure();
-  if (reportFlag.getNumOccurrences()) {
-    FailureOr<std::vector<fuse::FunctionReport>> report =
-        fuse::buildReport(*module, options);
-    if (failed(report))
-      return failure();
-    if (reportFlag == "json")
-      os << llvm::formatv("{0:2}", fuse::reportToJSON(*report)) << "\n";
-    else if (reportFlag == "dot")
-      fuse::printReportGraph(*module, *report, options.fusion, os);
-    else if (reportFlag == "html")
-      fuse::printReportPage(*module, *report,
-                            inputFile == "-" ? "standard input" : inputFile,
-                            os);
-    else
-      fuse::printReport(*report, os);
-    return success();
-  }
-  // Where to say that the program has no kernel, if so: at its first
-  // function (read now: the pipeline lowers it to an llvm.func).
-  auto functions = module->getOps<func::FuncOp>();
-  Location programLoc =
-      functions.empty() ? module->getLoc() : (*functions.begin()).getLoc();
-  bool hasFunctions = !functions.empty();
-  PassManager pm(&context);
-  fuse::buildPipeline(pm, fuse::Stage::PTX, options);
-  if (failed(pm.run(*module)))
-    return failure();
-  std::string ptx = fuse::collectPTX(*module);
-  // Returning an argument or a constant needs no kernel; say why the output
-  // is empty rather than leave it silent.
-  if (ptx.empty())
-    emitRemark(programLoc, "no kernel, so no PTX: ")
-        << (hasFunctions ? "no function computes anything on the GPU "
-                           "(returning an argument or a constant needs no "
-                           "kernel)"
-                         : "the program has no function");
-  os << ptx;
-  return success();
-}
-
-/// --emit and --fuse-report print something other than IR.
-static LogicalResult runOutputMode(llvm::StringRef inputFile,
-                                   llvm::StringRef outputFile,
-                                   DialectRegistry &registry,
-                                   const fuse::PipelineOptions &options,
-                                   const MlirOptMainConfig &config) {
-  if (reportFlag.getNumOccurrences() && reportFlag != "" &&
-      reportFlag != "text" && reportFlag != "json" && reportFlag != "dot" &&
-      reportFlag != "html") {
-    llvm::errs() << "fuse-opt: --fuse-report takes text, json, dot or html, "
-                    "not '"
-                 << reportFlag << "'\n";
-    return failure();
-  }
-  if (emitFlag.getNumOccurrences() && emitFlag != "ptx") {
-    llvm::errs() << "fuse-opt: --emit takes ptx, not '" << emitFlag << "'\n";
-    return failure();
-  }
+/// --emit and --fuse-report: each module of the file (or each part with
+/// --split-input-file) printed as `translation`, as fuse-translate does.
+static LogicalResult runTranslation(fuse::Translation translation,
+                                    llvm::StringRef inputFile,
+                                    llvm::StringRef outputFile,
+                                    DialectRegistry &registry,
+                                    const fuse::PipelineOptions &options,
+                                    const MlirOptMainConfig &config) {
   std::string error;
   auto input = openInputFile(inputFile, &error);
   if (!input) {
@@ -149,11 +84,21 @@ static LogicalResult runOutputMode(llvm::StringRef inputFile,
     llvm::errs() << "fuse-opt: " << error << "\n";
     return failure();
   }
-  auto emit = [&](std::unique_ptr<llvm::MemoryBuffer> buffer,
-                  llvm::raw_ostream &os) {
-    return emitModule(std::move(buffer), registry, options, inputFile, os);
+  auto translate = [&](std::unique_ptr<llvm::MemoryBuffer> buffer,
+                       llvm::raw_ostream &os) {
+    MLIRContext context(registry);
+    context.printOpOnDiagnostic(false);
+    llvm::SourceMgr sourceMgr;
+    sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+    SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+    OwningOpRef<ModuleOp> module =
+        parseSourceFile<ModuleOp>(sourceMgr, &context);
+    if (!module)
+      return failure();
+    return fuse::translate(*module, translation, options, os,
+                           inputFile == "-" ? "standard input" : inputFile);
   };
-  if (failed(splitAndProcessBuffer(std::move(input), emit, output->os(),
+  if (failed(splitAndProcessBuffer(std::move(input), translate, output->os(),
                                    config.inputSplitMarker(),
                                    config.outputSplitMarker())))
     return failure();
@@ -178,28 +123,34 @@ int main(int argc, char **argv) {
                     "program themselves; drop --fuse-pipeline\n";
     return 1;
   }
-  // The graph draws one variant: --fusion picks it.
-  if (reportFlag.getNumOccurrences() &&
-      ((flags.given(fuse::PipelineOption::fusion) && reportFlag != "dot") ||
-       flags.given(fuse::PipelineOption::remarks))) {
-    llvm::errs() << "fuse-opt: --fuse-report shows fused and eager side by "
-                    "side; --fuse-remarks does not apply to it, and --fusion "
-                    "only to --fuse-report=dot, which draws one of the two\n";
-    return 1;
-  }
-  bool compiles = stageFlag.getNumOccurrences() ||
-                  reportFlag.getNumOccurrences() ||
-                  emitFlag.getNumOccurrences();
-  if (compiles) {
-    if (llvm::Error error = fuse::checkPipelineOptions(flags.options())) {
-      llvm::errs() << "fuse-opt: " << llvm::toString(std::move(error)) << "\n";
+  // --emit=ptx and --fuse-report=FORM are fuse-translate's translations.
+  std::optional<fuse::Translation> translation;
+  if (reportFlag.getNumOccurrences()) {
+    translation = fuse::parseReportForm(reportFlag);
+    if (!translation) {
+      llvm::errs() << "fuse-opt: --fuse-report takes " << fuse::reportForms()
+                   << ", not '" << reportFlag << "'\n";
       return 1;
     }
+  } else if (emitFlag.getNumOccurrences()) {
+    if (emitFlag != "ptx") {
+      llvm::errs() << "fuse-opt: --emit takes ptx, not '" << emitFlag << "'\n";
+      return 1;
+    }
+    translation = fuse::Translation::PTX;
+  }
+  if (llvm::Error error = translation
+                              ? fuse::checkTranslationFlags(*translation, flags)
+                          : stageFlag.getNumOccurrences()
+                              ? fuse::checkPipelineOptions(flags.options())
+                              : llvm::Error::success()) {
+    llvm::errs() << "fuse-opt: " << llvm::toString(std::move(error)) << "\n";
+    return 1;
   }
   MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
-  if (reportFlag.getNumOccurrences() || emitFlag.getNumOccurrences())
-    return asMainReturnCode(runOutputMode(inputFile, outputFile, registry,
-                                          flags.options(), config));
+  if (translation)
+    return asMainReturnCode(runTranslation(*translation, inputFile, outputFile,
+                                           registry, flags.options(), config));
 
   if (stageFlag.getNumOccurrences()) {
     std::optional<fuse::Stage> stage = fuse::parseStage(stageFlag);

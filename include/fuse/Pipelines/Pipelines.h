@@ -72,8 +72,8 @@ enum class PipelineOption {
 #include "fuse/Pipelines/PipelineOptions.def"
 };
 
-/// How a front end spells an option: `--block-size` (the flags of fuse-opt and
-/// fuse-run) or `block-size` (the `fuse-lower` pipeline's
+/// How a front end spells an option: `--block-size` (the flags of fuse-opt,
+/// fuse-translate and fuse-run) or `block-size` (the `fuse-lower` pipeline's
 /// options and the C API's).
 enum class OptionSpelling { Flag, Key };
 
@@ -86,15 +86,15 @@ std::string cudaToolkitOf(const PipelineOptions &options);
 /// Checks every option against what the pipelines and LLVM's NVPTX back end
 /// take, so that a front end refuses bad options before anything runs. The
 /// error names the option as `spelling` writes it, its value, and what it
-/// takes. Every front end calls it: fuse-opt, fuse-run, the
+/// takes. Every front end calls it: fuse-opt, fuse-translate, fuse-run, the
 /// C API and the `fuse-lower` pipeline.
 llvm::Error
 checkPipelineOptions(const PipelineOptions &options,
                      OptionSpelling spelling = OptionSpelling::Flag);
 
 /// The options of PipelineOptions as command-line flags of a tool
-/// (`--FLAG` of PipelineOptions.def), bound once for fuse-opt and
-/// fuse-run. Make it in main(), before the command line
+/// (`--FLAG` of PipelineOptions.def), bound once for fuse-opt,
+/// fuse-translate and fuse-run. Make it in main(), before the command line
 /// is parsed; it lives as long as the flags.
 class PipelineFlags {
 public:

@@ -1,0 +1,150 @@
+//===- Translations.cpp - what the tools print of a program ---------------===//
+
+#include "fuse/Target/Translations.h"
+
+#include "fuse/InitAllDialects.h"
+#include "fuse/Report/Graph.h"
+#include "fuse/Report/Report.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/WithColor.h"
+
+using namespace mlir;
+
+std::optional<fuse::Translation> fuse::parseReportForm(llvm::StringRef form) {
+  return llvm::StringSwitch<std::optional<Translation>>(form)
+      .Cases({"", "text"}, Translation::Report)
+      .Case("json", Translation::ReportJSON)
+      .Case("dot", Translation::ReportDot)
+      .Case("html", Translation::ReportHTML)
+      .Default(std::nullopt);
+}
+
+llvm::StringRef fuse::reportForms() { return "text, json, dot or html"; }
+
+llvm::Error fuse::checkTranslationFlags(Translation translation,
+                                        const PipelineFlags &flags) {
+  if (translation != Translation::PTX &&
+      ((flags.given(PipelineOption::fusion) &&
+        translation != Translation::ReportDot) ||
+       flags.given(PipelineOption::remarks)))
+    return llvm::createStringError(
+        "--fuse-report shows fused and eager side by side; --fuse-remarks "
+        "does not apply to it, and --fusion only to --fuse-report=dot, which "
+        "draws one of the two");
+  return checkPipelineOptions(flags.options());
+}
+
+/// The kernels' PTX, or a remark that says why there is none.
+static LogicalResult printPTX(ModuleOp module,
+                              const fuse::PipelineOptions &options,
+                              llvm::raw_ostream &os) {
+  // Where to say that the program has no kernel, if so: at its first
+  // function (read now: the pipeline lowers it to an llvm.func).
+  auto functions = module.getOps<func::FuncOp>();
+  Location programLoc =
+      functions.empty() ? module.getLoc() : (*functions.begin()).getLoc();
+  bool hasFunctions = !functions.empty();
+  PassManager pm(module.getContext());
+  fuse::buildPipeline(pm, fuse::Stage::PTX, options);
+  if (failed(pm.run(module)))
+    return failure();
+  std::string ptx = fuse::collectPTX(module);
+  // Returning an argument or a constant needs no kernel; say why the output
+  // is empty rather than leave it silent.
+  if (ptx.empty())
+    emitRemark(programLoc, "no kernel, so no PTX: ")
+        << (hasFunctions ? "no function computes anything on the GPU "
+                           "(returning an argument or a constant needs no "
+                           "kernel)"
+                         : "the program has no function");
+  os << ptx;
+  return success();
+}
+
+LogicalResult fuse::translate(ModuleOp module, Translation translation,
+                              const PipelineOptions &options,
+                              llvm::raw_ostream &os, llvm::StringRef title) {
+  if (translation == Translation::PTX)
+    return printPTX(module, options, os);
+  FailureOr<std::vector<FunctionReport>> report = buildReport(module, options);
+  if (failed(report))
+    return failure();
+  switch (translation) {
+  case Translation::Report:
+    printReport(*report, os);
+    break;
+  case Translation::ReportJSON:
+    os << llvm::formatv("{0:2}", reportToJSON(*report)) << "\n";
+    break;
+  case Translation::ReportDot:
+    printReportGraph(module, *report, options.fusion, os);
+    break;
+  case Translation::ReportHTML:
+    printReportPage(module, *report, title, os);
+    break;
+  case Translation::PTX:
+    llvm_unreachable("printed above");
+  }
+  return success();
+}
+
+/// The program's name in the HTML page: its file, as its location says.
+static std::string programTitle(ModuleOp module) {
+  auto file = dyn_cast<FileLineColLoc>(module.getLoc());
+  if (!file || file.getFilename() == "-" || file.getFilename() == "<stdin>")
+    return "standard input";
+  return file.getFilename().str();
+}
+
+void fuse::registerTranslations(const PipelineFlags &flags,
+                                llvm::StringRef tool) {
+  struct Entry {
+    llvm::StringRef name, description;
+    Translation translation;
+  };
+  static const Entry entries[] = {
+      {"fuse-to-ptx", "The PTX of a fuse program's kernels", Translation::PTX},
+      {"fuse-report",
+       "Each function's kernels, fused ops and bytes moved, "
+       "fused vs eager",
+       Translation::Report},
+      {"fuse-report-json", "The report as JSON", Translation::ReportJSON},
+      {"fuse-report-dot",
+       "A Graphviz graph of the fused kernels (--fusion=off: the eager ones)",
+       Translation::ReportDot},
+      {"fuse-report-html",
+       "A page with both pictures, the report and the remarks",
+       Translation::ReportHTML},
+  };
+  for (const Entry &entry : entries) {
+    Translation translation = entry.translation;
+    TranslateFromMLIRRegistration(
+        entry.name, entry.description,
+        [&flags, tool, translation](Operation *op,
+                                    llvm::raw_ostream &os) -> LogicalResult {
+          // Errors point at the source, as fuse-opt's do, without a dump
+          // of the operation.
+          op->getContext()->printOpOnDiagnostic(false);
+          auto module = dyn_cast<ModuleOp>(op);
+          if (!module)
+            return op->emitError("a fuse program is a builtin.module");
+          // An error of the command line, not of the program: said as
+          // fuse-opt says it, with no location.
+          if (llvm::Error error = checkTranslationFlags(translation, flags)) {
+            llvm::WithColor::error(llvm::errs(), tool)
+                << llvm::toString(std::move(error)) << "\n";
+            return failure();
+          }
+          return translate(module, translation, flags.options(), os,
+                           programTitle(module));
+        },
+        [](DialectRegistry &registry) { registerAllDialects(registry); });
+  }
+}

@@ -1,0 +1,55 @@
+// fuse-translate prints a program as PTX or as the report; fuse-opt's
+// --emit=ptx and --fuse-report[=FORM] are the same translations, with the
+// same flags (PipelineOptions.def).
+
+// RUN: fuse-translate %s --fuse-to-ptx -o %t.translate.ptx
+// RUN: fuse-opt %s --emit=ptx -o %t.opt.ptx
+// RUN: diff %t.translate.ptx %t.opt.ptx
+// RUN: FileCheck %s --check-prefix=PTX < %t.translate.ptx
+// PTX: // gpu.module @fuse_kernels
+// PTX: .target sm_90
+// PTX: .entry fused_add_relu_0(
+
+// RUN: fuse-translate %s --fuse-to-ptx --fusion=off --chip=sm_80 | FileCheck %s --check-prefix=PTX-EAGER
+// PTX-EAGER: .target sm_80
+// PTX-EAGER: .entry add_0(
+// PTX-EAGER: .entry relu_1(
+
+// RUN: fuse-translate %s --fuse-report | FileCheck %s --check-prefix=REPORT
+// REPORT: @add_relu  N = argument 0 dimension 0
+// REPORT-NEXT:   fused: 1 kernel, 12*N bytes (read 8*N, written 4*N)
+
+// RUN: fuse-translate %s --fuse-report-json -o %t.translate.json
+// RUN: fuse-opt %s --fuse-report=json -o %t.opt.json
+// RUN: diff %t.translate.json %t.opt.json
+// RUN: fuse-translate %s --fuse-report-dot --fusion=off -o %t.translate.dot
+// RUN: fuse-opt %s --fuse-report=dot --fusion=off -o %t.opt.dot
+// RUN: diff %t.translate.dot %t.opt.dot
+// RUN: FileCheck %s --check-prefix=DOT < %t.translate.dot
+// DOT: label="add_0
+// RUN: fuse-translate %s --fuse-report-html | FileCheck %s --check-prefix=HTML
+// HTML: <title>fuse report: {{.*}}translations.mlir</title>
+
+// Each part of a split file is translated on its own (mlir-translate joins
+// the outputs with nothing in between unless told).
+// RUN: fuse-translate %S/Inputs/two-programs.mlir --split-input-file --output-split-marker='// -----' --fuse-report | FileCheck %s --check-prefix=SPLIT
+// SPLIT: @first
+// SPLIT: // -----
+// SPLIT: @second
+
+// Bad flags are refused as fuse-opt refuses them, with no output.
+// RUN: not fuse-translate %s --fuse-report --fuse-remarks 2>&1 | FileCheck %s --check-prefix=REMARKS --implicit-check-not=kernel
+// REMARKS: fuse-translate: error: --fuse-report shows fused and eager side by side; --fuse-remarks does not apply to it, and --fusion only to --fuse-report=dot, which draws one of the two
+// RUN: not fuse-translate %s --fuse-to-ptx --block-size=-5 2>&1 | FileCheck %s --check-prefix=BLOCK-SIZE --implicit-check-not=.entry
+// BLOCK-SIZE: fuse-translate: error: --block-size=-5 is out of range: a CUDA block has 1 to 1024 threads
+
+// A program the pipeline refuses: the error points at the op.
+// RUN: not fuse-translate %S/Inputs/not-fuse.mlir --fuse-to-ptx 2>&1 | FileCheck %s --check-prefix=NOT-FUSE
+// NOT-FUSE: not-fuse.mlir:{{[0-9]+}}:{{[0-9]+}}: error:
+// NOT-FUSE-NOT: "func.func"
+
+func.func @add_relu(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = fuse.add %a, %b : tensor<?xf32>
+  %1 = fuse.relu %0 : tensor<?xf32>
+  return %1 : tensor<?xf32>
+}
