@@ -36,20 +36,35 @@
 
 using namespace mlir;
 
+namespace {
+/// The stages, in pipeline order: each one's name and what it gives.
+struct StageName {
+  fuse::Stage stage;
+  llvm::StringLiteral name, meaning;
+};
+constexpr StageName kStages[] = {
+    {fuse::Stage::Linalg, "linalg", "one generic per op"},
+    {fuse::Stage::Fused, "fused", "fused, named kernels"},
+    {fuse::Stage::GPU, "gpu", "gpu.launch, outlined"},
+    {fuse::Stage::NVVM, "nvvm", "kernels in LLVM/NVVM"},
+    {fuse::Stage::PTX, "ptx", "PTX, host code in LLVM"},
+    {fuse::Stage::CPU, "cpu", "what fuse-run runs on the CPU"},
+    {fuse::Stage::CUDA, "cuda", "what fuse-run runs on the GPU"},
+};
+} // namespace
+
 std::optional<fuse::Stage> fuse::parseStage(llvm::StringRef name) {
-  return llvm::StringSwitch<std::optional<Stage>>(name)
-      .Case("linalg", Stage::Linalg)
-      .Case("fused", Stage::Fused)
-      .Case("gpu", Stage::GPU)
-      .Case("nvvm", Stage::NVVM)
-      .Case("ptx", Stage::PTX)
-      .Case("cpu", Stage::CPU)
-      .Case("cuda", Stage::CUDA)
-      .Default(std::nullopt);
+  for (const StageName &known : kStages)
+    if (known.name == name)
+      return known.stage;
+  return std::nullopt;
 }
 
 llvm::StringRef fuse::stageNames() {
-  return "linalg, fused, gpu, nvvm, ptx, cpu, cuda";
+  static const std::string names = llvm::join(
+      llvm::map_range(kStages, [](const StageName &s) { return s.name; }),
+      ", ");
+  return names;
 }
 
 std::string fuse::libdevicePath(llvm::StringRef toolkit) {
@@ -542,18 +557,15 @@ void assignOption(std::optional<std::string> &field, const Option &option,
 
 /// The `fuse-lower` pipeline's options: the stage and PipelineOptions.
 struct LowerOptions : PassPipelineOptions<LowerOptions> {
-  Option<fuse::Stage> stage{
-      *this, "stage", llvm::cl::desc("The stage to lower to"),
-      llvm::cl::init(fuse::Stage::PTX),
-      llvm::cl::values(
-          clEnumValN(fuse::Stage::Linalg, "linalg", "one generic per op"),
-          clEnumValN(fuse::Stage::Fused, "fused", "fused, named kernels"),
-          clEnumValN(fuse::Stage::GPU, "gpu", "gpu.launch, outlined"),
-          clEnumValN(fuse::Stage::NVVM, "nvvm", "kernels in LLVM/NVVM"),
-          clEnumValN(fuse::Stage::PTX, "ptx", "PTX, host code in LLVM"),
-          clEnumValN(fuse::Stage::CPU, "cpu", "what fuse-run runs on the CPU"),
-          clEnumValN(fuse::Stage::CUDA, "cuda",
-                     "what fuse-run runs on the GPU"))};
+  LowerOptions() {
+    for (const StageName &known : kStages)
+      stage.getParser().addLiteralOption(known.name, known.stage,
+                                         known.meaning);
+  }
+
+  Option<fuse::Stage> stage{*this, "stage",
+                            llvm::cl::desc("The stage to lower to"),
+                            llvm::cl::init(fuse::Stage::PTX)};
 #define FUSE_PIPELINE_OPTION(TYPE, NAME, KEY, FLAG, VALUE, DEFAULT, HELP)      \
   Option<OptionTraits<TYPE>::Value, OptionTraits<TYPE>::Parser> NAME{          \
       *this, KEY, llvm::cl::desc(HELP), llvm::cl::value_desc(VALUE),           \
@@ -631,10 +643,10 @@ std::vector<llvm::StringRef> fuse::PipelineFlags::allFlags() {
 void fuse::registerPipelines() {
   // As PassPipelineRegistration<LowerOptions>, with the options checked:
   // a bad value is an error of the pipeline's text, before anything runs.
+  static const std::string description =
+      ("Lower fuse programs to a stage: " + stageNames()).str();
   registerPassPipeline(
-      "fuse-lower",
-      "Lower fuse programs to a stage: linalg, fused, gpu, nvvm, ptx, cpu "
-      "or cuda",
+      "fuse-lower", description,
       [](OpPassManager &pm, llvm::StringRef text,
          llvm::function_ref<LogicalResult(const llvm::Twine &)> errorHandler)
           -> LogicalResult {

@@ -32,11 +32,9 @@ namespace cl = llvm::cl;
 
 static cl::OptionCategory fuseCategory("fuse options");
 
-static cl::opt<std::string>
-    stageFlag("fuse-pipeline",
-              cl::desc("Lower fuse programs to a stage and print it: linalg, "
-                       "fused, gpu, nvvm, ptx, cpu or cuda"),
-              cl::value_desc("stage"), cl::cat(fuseCategory));
+/// Its description, which names the stages, is set in main().
+static cl::opt<std::string> stageFlag("fuse-pipeline", cl::value_desc("stage"),
+                                      cl::cat(fuseCategory));
 
 static cl::opt<std::string>
     emitFlag("emit", cl::desc("Print generated code instead of IR: ptx"),
@@ -108,6 +106,10 @@ static LogicalResult runTranslation(fuse::Translation translation,
 int main(int argc, char **argv) {
   fuse::registerAllPasses();
   fuse::PipelineFlags flags(fuseCategory);
+  static const std::string stageHelp =
+      ("Lower fuse programs to a stage and print it: " + fuse::stageNames())
+          .str();
+  stageFlag.setDescription(stageHelp);
   DialectRegistry registry;
   fuse::registerAllDialects(registry);
   auto [inputFile, outputFile] = registerAndParseCLIOptions(
