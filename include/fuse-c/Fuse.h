@@ -58,10 +58,16 @@ typedef struct {
 
 typedef struct fuse_program fuse_program;
 
+/* `options`, here and below: the compiler's options written as the
+ * `fuse-lower` pipeline's (docs/passes.md), e.g. "fusion=off block-size=128
+ * opt-level=3"; NULL or "": the defaults. An unknown or bad option is an
+ * error that names it. */
+
 /* Compiles function `entry` (NULL or "": the only public one) of the fuse
- * program `mlir_text` for `target`, fused or eager (`fusion` 0). */
+ * program `mlir_text` for `target` with `options`; on the cuda target the
+ * chip is the device's unless `options` names one. */
 fuse_program *fuse_compile(const char *mlir_text, const char *entry,
-                           int32_t target, int32_t fusion, char **error);
+                           int32_t target, const char *options, char **error);
 void fuse_destroy(fuse_program *program);
 
 /* The target the program runs on (auto resolved), and why auto chose the
@@ -117,12 +123,12 @@ char *fuse_report_json(const char *mlir_text, char **error);
 char *fuse_report_text(const char *mlir_text, char **error);
 
 /* The Graphviz graph of `fuse-opt --fuse-report=dot`: the fused kernels, or
- * the eager ones when `fusion` is 0. */
-char *fuse_report_dot(const char *mlir_text, int32_t fusion, char **error);
+ * the eager ones with "fusion=off". */
+char *fuse_report_dot(const char *mlir_text, const char *options,
+                      char **error);
 
-/* The PTX of every kernel for `chip` (NULL: sm_90). */
-char *fuse_ptx(const char *mlir_text, const char *chip, int32_t fusion,
-               char **error);
+/* The PTX of every kernel (for sm_90 unless `options` names a chip). */
+char *fuse_ptx(const char *mlir_text, const char *options, char **error);
 
 void fuse_free_string(char *text);
 void fuse_free_buffer(void *data);

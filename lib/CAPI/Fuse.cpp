@@ -38,10 +38,12 @@ void setError(char **error, const std::string &message) {
     *error = copyString(message);
 }
 
-/// The options a caller chose, checked before anything runs, named as the
-/// C API's arguments are (`chip`).
-llvm::Error checkOptions(const fuse::PipelineOptions &options) {
-  return fuse::checkPipelineOptions(options, fuse::OptionSpelling::Key);
+/// The options a caller wrote (NULL: none), parsed and checked before
+/// anything runs.
+llvm::Expected<fuse::PipelineOptions>
+parseOptions(const char *text,
+             std::vector<fuse::PipelineOption> *given = nullptr) {
+  return fuse::parsePipelineOptions(text ? text : "", given);
 }
 
 std::unique_ptr<MLIRContext> newContext() {
@@ -114,8 +116,15 @@ void fromSpec(const fuse::TensorSpec &spec, fuse_array *type) {
 } // namespace
 
 extern "C" fuse_program *fuse_compile(const char *mlirText, const char *entry,
-                                      int32_t target, int32_t fusion,
+                                      int32_t target, const char *optionText,
                                       char **error) {
+  std::vector<fuse::PipelineOption> given;
+  llvm::Expected<fuse::PipelineOptions> pipeline =
+      parseOptions(optionText, &given);
+  if (!pipeline) {
+    setError(error, llvm::toString(pipeline.takeError()));
+    return nullptr;
+  }
   auto program = std::make_unique<fuse_program>();
   program->context = newContext();
   Parsed parsed(*program->context, mlirText);
@@ -126,7 +135,7 @@ extern "C" fuse_program *fuse_compile(const char *mlirText, const char *entry,
   fuse::RunOptions options;
   options.entry = entry ? entry : "";
   options.entryOption = "entry=";
-  options.pipeline.fusion = fusion != 0;
+  options.pipeline = *pipeline;
   fuse::TargetRequest request =
       target == FUSE_TARGET_CPU    ? fuse::TargetRequest::CPU
       : target == FUSE_TARGET_CUDA ? fuse::TargetRequest::CUDA
@@ -138,17 +147,14 @@ extern "C" fuse_program *fuse_compile(const char *mlirText, const char *entry,
     return nullptr;
   }
   options.target = *chosen;
-  if (options.target == fuse::Target::CUDA) {
+  if (options.target == fuse::Target::CUDA &&
+      !llvm::is_contained(given, fuse::PipelineOption::chip)) {
     llvm::Expected<std::string> chip = fuse::deviceChip();
     if (!chip) {
       setError(error, llvm::toString(chip.takeError()));
       return nullptr;
     }
     options.pipeline.chip = *chip;
-  }
-  if (llvm::Error invalid = checkOptions(options.pipeline)) {
-    setError(error, llvm::toString(std::move(invalid)));
-    return nullptr;
   }
   // A driver too old for the PTX, say: auto runs on the CPU, and says why.
   llvm::Expected<std::unique_ptr<fuse::Executable>> executable =
@@ -300,9 +306,10 @@ extern "C" char *fuse_last_profile_json(const fuse_program *program) {
 /// `mlirText` printed as `translation` with `options`, or null with
 /// `error` set.
 static char *translateText(const char *mlirText, fuse::Translation translation,
-                           const fuse::PipelineOptions &options, char **error) {
-  if (llvm::Error invalid = checkOptions(options)) {
-    setError(error, llvm::toString(std::move(invalid)));
+                           const char *optionText, char **error) {
+  llvm::Expected<fuse::PipelineOptions> options = parseOptions(optionText);
+  if (!options) {
+    setError(error, llvm::toString(options.takeError()));
     return nullptr;
   }
   std::unique_ptr<MLIRContext> context = newContext();
@@ -313,7 +320,7 @@ static char *translateText(const char *mlirText, fuse::Translation translation,
   }
   std::string text;
   llvm::raw_string_ostream os(text);
-  if (failed(fuse::translate(*parsed.module, translation, options, os))) {
+  if (failed(fuse::translate(*parsed.module, translation, *options, os))) {
     setError(error, parsed.messages());
     return nullptr;
   }
@@ -321,28 +328,20 @@ static char *translateText(const char *mlirText, fuse::Translation translation,
 }
 
 extern "C" char *fuse_report_json(const char *mlirText, char **error) {
-  return translateText(mlirText, fuse::Translation::ReportJSON,
-                       fuse::PipelineOptions(), error);
+  return translateText(mlirText, fuse::Translation::ReportJSON, nullptr, error);
 }
 
 extern "C" char *fuse_report_text(const char *mlirText, char **error) {
-  return translateText(mlirText, fuse::Translation::Report,
-                       fuse::PipelineOptions(), error);
+  return translateText(mlirText, fuse::Translation::Report, nullptr, error);
 }
 
-extern "C" char *fuse_report_dot(const char *mlirText, int32_t fusion,
+extern "C" char *fuse_report_dot(const char *mlirText, const char *options,
                                  char **error) {
-  fuse::PipelineOptions options;
-  options.fusion = fusion != 0;
   return translateText(mlirText, fuse::Translation::ReportDot, options, error);
 }
 
-extern "C" char *fuse_ptx(const char *mlirText, const char *chip,
-                          int32_t fusion, char **error) {
-  fuse::PipelineOptions options;
-  options.fusion = fusion != 0;
-  if (chip && *chip)
-    options.chip = chip;
+extern "C" char *fuse_ptx(const char *mlirText, const char *options,
+                          char **error) {
   return translateText(mlirText, fuse::Translation::PTX, options, error);
 }
 

@@ -555,7 +555,9 @@ void assignOption(std::optional<std::string> &field, const Option &option,
     field = option.getValue();
 }
 
-/// The `fuse-lower` pipeline's options: the stage and PipelineOptions.
+/// The `fuse-lower` pipeline's options, the stage and PipelineOptions, for
+/// its help (`fuse-opt --help`); registerPipelines parses them with
+/// parsePipelineOptions.
 struct LowerOptions : PassPipelineOptions<LowerOptions> {
   LowerOptions() {
     for (const StageName &known : kStages)
@@ -571,16 +573,121 @@ struct LowerOptions : PassPipelineOptions<LowerOptions> {
       *this, KEY, llvm::cl::desc(HELP), llvm::cl::value_desc(VALUE),           \
       initOf(DEFAULT)};
 #include "fuse/Pipelines/PipelineOptions.def"
-
-  fuse::PipelineOptions pipelineOptions() const {
-    fuse::PipelineOptions options;
-#define FUSE_PIPELINE_OPTION(TYPE, NAME, KEY, FLAG, VALUE, DEFAULT, HELP)      \
-  assignOption(options.NAME, NAME, NAME.hasValue());
-#include "fuse/Pipelines/PipelineOptions.def"
-    return options;
-  }
 };
 } // namespace
+
+/// One value of an option written as `key=value`: a boolean (on, off,
+/// true, false, 1, 0; the key alone is true), an integer or a string.
+static llvm::Error parseValue(llvm::StringRef key, llvm::StringRef text,
+                              bool present, bool &value) {
+  if (!present) {
+    value = true;
+    return llvm::Error::success();
+  }
+  std::optional<bool> parsed = llvm::StringSwitch<std::optional<bool>>(text)
+                                   .Cases({"on", "true", "1"}, true)
+                                   .Cases({"off", "false", "0"}, false)
+                                   .Default(std::nullopt);
+  if (!parsed)
+    return llvm::createStringError(key + "=" + text +
+                                   ": takes on, off, true or false");
+  value = *parsed;
+  return llvm::Error::success();
+}
+
+template <typename Integer>
+static std::enable_if_t<std::is_integral_v<Integer>, llvm::Error>
+parseValue(llvm::StringRef key, llvm::StringRef text, bool present,
+           Integer &value) {
+  if (!present || text.getAsInteger(10, value))
+    return llvm::createStringError(key + "=" + text +
+                                   ": takes an integer that fits its type");
+  return llvm::Error::success();
+}
+
+static llvm::Error parseValue(llvm::StringRef key, llvm::StringRef text,
+                              bool present, std::string &value) {
+  value = text.str();
+  return llvm::Error::success();
+}
+
+static llvm::Error parseValue(llvm::StringRef key, llvm::StringRef text,
+                              bool present, std::optional<std::string> &value) {
+  value = text.str();
+  return llvm::Error::success();
+}
+
+llvm::Expected<fuse::PipelineOptions>
+fuse::parsePipelineOptions(llvm::StringRef text,
+                           std::vector<PipelineOption> *given,
+                           ExtraOption extra) {
+  PipelineOptions options;
+  std::vector<PipelineOption> seen;
+  llvm::StringRef rest = text.ltrim();
+  while (!rest.empty()) {
+    // key[=value], the value up to a space, or in {...}, '...' or "..."
+    // (as pass options are written).
+    size_t keyEnd = rest.find_first_of("= ");
+    llvm::StringRef key = rest.take_front(keyEnd);
+    rest = rest.drop_front(key.size());
+    bool present = rest.consume_front("=");
+    llvm::StringRef value;
+    if (present) {
+      char open = rest.empty() ? 0 : rest.front();
+      char close = open == '{' ? '}' : open;
+      if (open == '{' || open == '\'' || open == '"') {
+        size_t end = rest.find(close, 1);
+        if (end == llvm::StringRef::npos)
+          return llvm::createStringError(key + "=" + rest + ": no closing " +
+                                         llvm::Twine(close));
+        value = rest.slice(1, end);
+        rest = rest.drop_front(end + 1);
+      } else {
+        value = rest.take_until([](char c) { return c == ' '; });
+        rest = rest.drop_front(value.size());
+      }
+    }
+    rest = rest.ltrim();
+    std::optional<PipelineOption> option;
+    llvm::Error error = [&]() -> llvm::Error {
+#define FUSE_PIPELINE_OPTION(TYPE, NAME, KEY, FLAG, VALUE, DEFAULT, HELP)      \
+  if (key == KEY) {                                                            \
+    option = PipelineOption::NAME;                                             \
+    return parseValue(KEY, value, present, options.NAME);                      \
+  }
+#include "fuse/Pipelines/PipelineOptions.def"
+      return llvm::Error::success();
+    }();
+    if (error)
+      return std::move(error);
+    if (!option && extra) {
+      llvm::Expected<bool> taken = extra(key, value);
+      if (!taken)
+        return taken.takeError();
+      if (*taken)
+        continue;
+    }
+    if (!option)
+      return llvm::createStringError(
+          "no option '" + key + "'; the options are " +
+          llvm::join(optionKeys(), ", ") + " (docs/passes.md)");
+    if (llvm::is_contained(seen, *option))
+      return llvm::createStringError("'" + key + "' is given twice");
+    seen.push_back(*option);
+  }
+  if (llvm::Error error = checkPipelineOptions(options, OptionSpelling::Key))
+    return std::move(error);
+  if (given)
+    *given = std::move(seen);
+  return options;
+}
+
+std::vector<llvm::StringRef> fuse::optionKeys() {
+  return {
+#define FUSE_PIPELINE_OPTION(TYPE, NAME, KEY, FLAG, VALUE, DEFAULT, HELP) KEY,
+#include "fuse/Pipelines/PipelineOptions.def"
+  };
+}
 
 struct fuse::PipelineFlags::Flags {
   explicit Flags(llvm::cl::OptionCategory &category)
@@ -650,15 +757,25 @@ void fuse::registerPipelines() {
       [](OpPassManager &pm, llvm::StringRef text,
          llvm::function_ref<LogicalResult(const llvm::Twine &)> errorHandler)
           -> LogicalResult {
-        LowerOptions lower;
-        if (failed(lower.parseFromString(text)))
-          return failure();
-        PipelineOptions options = lower.pipelineOptions();
-        if (llvm::Error error =
-                checkPipelineOptions(options, OptionSpelling::Key))
+        // stage=... is fuse-lower's own; the rest are PipelineOptions.
+        Stage stage = Stage::PTX;
+        auto takeStage = [&](llvm::StringRef key,
+                             llvm::StringRef value) -> llvm::Expected<bool> {
+          if (key != "stage")
+            return false;
+          std::optional<Stage> parsed = parseStage(value);
+          if (!parsed)
+            return llvm::createStringError("stage=" + value +
+                                           ": the stages are " + stageNames());
+          stage = *parsed;
+          return true;
+        };
+        llvm::Expected<PipelineOptions> options =
+            parsePipelineOptions(text, nullptr, takeStage);
+        if (!options)
           return errorHandler("fuse-lower: " +
-                              llvm::toString(std::move(error)));
-        buildPipeline(pm, lower.stage, options);
+                              llvm::toString(options.takeError()));
+        buildPipeline(pm, stage, *options);
         return success();
       },
       [](llvm::function_ref<void(const detail::PassOptions &)> handler) {

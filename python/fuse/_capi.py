@@ -87,7 +87,7 @@ def _declare(lib, Array):
         "fuse_alignment": (ctypes.c_int32, []),
         "fuse_dtype_spelling": (ctypes.c_char_p, [ctypes.c_int32]),
         "fuse_compile": (prog, [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int32,
-                                ctypes.c_int32, c_char_pp]),
+                                ctypes.c_char_p, c_char_pp]),
         "fuse_destroy": (None, [prog]),
         "fuse_program_target": (ctypes.c_int32, [prog]),
         "fuse_program_target_note": (ctypes.c_char_p, [prog]),
@@ -108,8 +108,9 @@ def _declare(lib, Array):
         "fuse_last_profile_json": (ctypes.c_void_p, [prog]),
         "fuse_report_json": (ctypes.c_void_p, [ctypes.c_char_p, c_char_pp]),
         "fuse_report_text": (ctypes.c_void_p, [ctypes.c_char_p, c_char_pp]),
-        "fuse_ptx": (ctypes.c_void_p, [ctypes.c_char_p, ctypes.c_char_p,
-                                       ctypes.c_int32, c_char_pp]),
+        "fuse_report_dot": (ctypes.c_void_p, [ctypes.c_char_p, ctypes.c_char_p,
+                                              c_char_pp]),
+        "fuse_ptx": (ctypes.c_void_p, [ctypes.c_char_p, ctypes.c_char_p, c_char_pp]),
         "fuse_free_string": (None, [ctypes.c_void_p]),
         "fuse_free_buffer": (None, [ctypes.c_void_p]),
     }
@@ -207,10 +208,46 @@ def report_text(text):
     return take_string(ptr)
 
 
-def ptx(text, chip=None, fusion=True):
+def option_text(fusion=True, options=None):
+    """The compiler's options as the C API takes them: the `fuse-lower`
+    pipeline's text ("fusion=off block-size=128", docs/passes.md).
+    `options` is that text, or a dict such as {"block_size": 128,
+    "opt_level": 3} (a key's _ may be -; True/False are on/off); fusion=False
+    adds fusion=off. An unknown or bad option is the library's error."""
+    parts = [] if fusion else ["fusion=off"]
+    if options is None:
+        pass
+    elif isinstance(options, str):
+        parts.append(options)
+    elif isinstance(options, dict):
+        for key, value in options.items():
+            if isinstance(value, bool):
+                value = "on" if value else "off"
+            value = str(value)
+            if not value or any(c in value for c in " {}'\""):
+                value = "{" + value + "}"
+            parts.append(f"{str(key).replace('_', '-')}={value}")
+    else:
+        raise TypeError(f"fuse: options must be a str or a dict, not "
+                        f"{type(options).__name__}")
+    return " ".join(parts)
+
+
+def ptx(text, options=""):
+    """The PTX of the program's kernels, compiled with `options`
+    (option_text)."""
     error = ctypes.c_void_p()
-    ptr = lib().fuse_ptx(text.encode(), chip.encode() if chip else None,
-                         1 if fusion else 0, ctypes.byref(error))
+    ptr = lib().fuse_ptx(text.encode(), options.encode(), ctypes.byref(error))
     if not ptr:
         check_error(error, "fuse_ptx")
+    return take_string(ptr)
+
+
+def report_dot(text, options=""):
+    """The Graphviz graph of the program's fused kernels (with fusion=off:
+    the eager ones)."""
+    error = ctypes.c_void_p()
+    ptr = lib().fuse_report_dot(text.encode(), options.encode(), ctypes.byref(error))
+    if not ptr:
+        check_error(error, "fuse_report_dot")
     return take_string(ptr)

@@ -40,13 +40,17 @@ class _Jitted:
     _instances = weakref.WeakSet()
 
     def __init__(self, fn, fusion=True, target="auto", profile=False, static_argnames=(),
-                 max_cache=DEFAULT_MAX_CACHE):
+                 max_cache=DEFAULT_MAX_CACHE, options=None):
         if target not in _capi.TARGETS:
             raise ValueError(f"fuse: target must be one of {', '.join(_capi.TARGETS)}, "
                              f"got {target!r}")
         functools.update_wrapper(self, fn)
         self._fn = fn
         self.fusion = bool(fusion)
+        # The compiler's options as given, and as the library takes them
+        # (fusion included).
+        self._options = options
+        self.options = _capi.option_text(fusion, options)
         self.target = target
         self.profile = bool(profile)
         try:
@@ -189,7 +193,7 @@ class _Jitted:
             trace = entry[0]
         program = None
         if compile_it:
-            program, compiled = _program_for(trace, self.target, self.fusion)
+            program, compiled = _program_for(trace, self)
         with self._lock:
             if entry is None:
                 self._traced += 1
@@ -268,11 +272,11 @@ class _Jitted:
     def ptx(self):
         """The PTX (sm_90) of the latest call's program, fused or eager as
         this function is."""
-        return _capi.ptx(self._last_trace().mlir, None, self.fusion)
+        return _capi.ptx(self._last_trace().mlir, self.options)
 
     def ptx_for(self, chip):
         """The PTX of the latest call's program for `chip` (e.g. 'sm_80')."""
-        return _capi.ptx(self._last_trace().mlir, chip, self.fusion)
+        return _capi.ptx(self._last_trace().mlir, f"{self.options} chip={chip}")
 
     @property
     def program(self):
@@ -298,22 +302,24 @@ class _Jitted:
             self._last = None
 
 
-def _program_for(trace, target, fusion):
-    """The compiled program of `trace` and whether it was compiled now."""
-    key = (trace.located_mlir, trace.name, target, fusion)
+def _program_for(trace, jitted):
+    """The compiled program of `trace` for `jitted`'s target and options,
+    and whether it was compiled now."""
+    key = (trace.located_mlir, trace.name, jitted.target, jitted.options)
     # Held while compiling, so that threads calling a new function compile it
     # once.
     with _programs_lock:
         program = _programs.get(key)
         if program is not None:
             return program, 0
-        program = _programs[key] = _program.Program(trace.located_mlir, entry=trace.name,
-                                                    target=target, fusion=fusion)
+        program = _programs[key] = _program.Program(
+            trace.located_mlir, entry=trace.name, target=jitted.target,
+            fusion=jitted.fusion, options=jitted._options)
         return program, 1
 
 
 def jit(fn=None, *, fusion=True, target="auto", profile=False, static_argnames=(),
-        max_cache=DEFAULT_MAX_CACHE):
+        max_cache=DEFAULT_MAX_CACHE, options=None):
     """Compiles a Python function of arrays with fuse.
 
     On the first call with a given signature (each array's dtype and rank,
@@ -337,6 +343,9 @@ def jit(fn=None, *, fusion=True, target="auto", profile=False, static_argnames=(
         in the function needs (`if flag:`).
     max_cache: the most signatures (traces and compiled programs) kept,
         least recently used dropped first; None: no bound.
+    options: the compiler's options, as the `fuse-lower` pipeline takes
+        them (docs/passes.md): a text such as "block-size=128 opt-level=3"
+        or a dict {"block_size": 128, "opt_level": 3}.
 
     Called with `out=` (a numpy array, or a tuple of them for several
     results; unless the function has a parameter of that name), the results
@@ -348,8 +357,8 @@ def jit(fn=None, *, fusion=True, target="auto", profile=False, static_argnames=(
     The jitted function has `.mlir`, `.ptx`, `.trace(*args)`,
     `.cache_info()`, `.cache_clear()`, `.program` and `.max_cache`.
     """
-    options = dict(fusion=fusion, target=target, profile=profile,
-                   static_argnames=static_argnames, max_cache=max_cache)
+    settings = dict(fusion=fusion, target=target, profile=profile,
+                    static_argnames=static_argnames, max_cache=max_cache, options=options)
     if fn is None:
-        return lambda f: _Jitted(f, **options)
-    return _Jitted(fn, **options)
+        return lambda f: _Jitted(f, **settings)
+    return _Jitted(fn, **settings)

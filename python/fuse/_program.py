@@ -73,13 +73,14 @@ class Program:
     >>> (c,) = p(a, b)
     """
 
-    def __init__(self, text, entry=None, target="auto", fusion=True):
+    def __init__(self, text, entry=None, target="auto", fusion=True, options=None):
         if target not in _capi.TARGETS:
             raise ValueError(f"fuse: target must be one of {', '.join(_capi.TARGETS)}, "
                              f"got {target!r}")
         self.text = text
         self.entry = entry
         self.fusion = bool(fusion)
+        self.options = _capi.option_text(fusion, options)
         self._lib = _capi.lib()
         # This program's runs one at a time (its last profile is one).
         self._run_lock = threading.Lock()
@@ -88,8 +89,8 @@ class Program:
         with _capi.library_lock:
             # fuse_compile clears an earlier compile's runtime error itself.
             handle = self._lib.fuse_compile(text.encode(), (entry or "").encode(),
-                                            _capi.TARGETS[target], 1 if fusion else 0,
-                                            ctypes.byref(error))
+                                            _capi.TARGETS[target],
+                                            self.options.encode(), ctypes.byref(error))
         if not handle:
             _capi.check_error(error, "fuse_compile")
         self._handle = handle
@@ -220,8 +221,11 @@ class Program:
                 for r in results[:len(self.results)]]
 
 
-def compile(text, entry=None, target="auto", fusion=True):
+def compile(text, entry=None, target="auto", fusion=True, options=None):
     """Compiles function `entry` (None: the only public one) of the fuse
-    program `text` for `target` ('cpu', 'cuda' or 'auto'), fused or eager.
-    Raises FuseError with the library's diagnostics if it does not compile."""
-    return Program(text, entry=entry, target=target, fusion=fusion)
+    program `text` for `target` ('cpu', 'cuda' or 'auto'), fused or eager,
+    with the compiler's `options` (the `fuse-lower` pipeline's: a text such
+    as "block-size=128 opt-level=3" or a dict {"block_size": 128}; see
+    docs/passes.md). Raises FuseError with the library's diagnostics if it
+    does not compile or an option is unknown or bad."""
+    return Program(text, entry=entry, target=target, fusion=fusion, options=options)

@@ -2,7 +2,6 @@
 prints it (kernels, ops, bytes; fused vs eager: the C++ report's own text),
 and as the picture of `--fuse-report=dot` in Jupyter."""
 
-import ctypes
 import html
 import shutil
 import subprocess
@@ -41,15 +40,7 @@ def report(fn, *args, **kwargs):
 def report_dot(text, fusion=True):
     """The Graphviz graph of `fuse-opt --fuse-report=dot` for MLIR text: the
     fused kernels, or the eager ones with fusion=False."""
-    lib = _capi.lib()
-    fn = lib.fuse_report_dot
-    fn.restype = ctypes.c_void_p
-    fn.argtypes = [ctypes.c_char_p, ctypes.c_int32, ctypes.POINTER(ctypes.c_void_p)]
-    error = ctypes.c_void_p()
-    ptr = fn(text.encode(), 1 if fusion else 0, ctypes.byref(error))
-    if not ptr:
-        _capi.check_error(error, "fuse_report_dot")
-    return _capi.take_string(ptr)
+    return _capi.report_dot(text, _capi.option_text(fusion))
 
 
 def render_svg(dot):

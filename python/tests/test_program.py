@@ -73,3 +73,58 @@ def test_several_functions_need_an_entry():
         fuse.compile(text, target="cpu")
     with pytest.raises(fuse.FuseError, match="no function @h"):
         fuse.compile(text, entry="h", target="cpu")
+
+
+def test_compiler_options_as_text_or_dict(rng):
+    """The compiler's options, written as the `fuse-lower` pipeline's, reach
+    the compiler: as a dict (keys with _ or -, booleans as on/off) or as
+    text."""
+    text = _example("add_relu.mlir")
+    a = random_array(rng, "float32", (10,))
+    program = fuse.compile(text, target="cpu", options={"fusion": False})
+    program(a, a)
+    assert [k["name"] for k in program.last_profile] == ["add_0", "relu_1"]
+    assert program.options == "fusion=off"
+    program = fuse.compile(text, target="cpu", options="opt-level=1 block-size=64")
+    (c,) = program(a, a)
+    assert_same(c, np.maximum(a + a, np.float32(0)))
+    ptx = fuse._capi.ptx(text, fuse._capi.option_text(options={"block_size": 64,
+                                                              "chip": "sm_80"}))
+    assert ".target sm_80" in ptx and ".maxntid 64, 1, 1" in ptx
+
+
+def test_jit_compiler_options(rng):
+    @fuse.jit(target="cpu", options={"block_size": 64})
+    def f(a, b):
+        return np.maximum(a + b, 0)
+
+    a = random_array(rng, "float32", (10,))
+    assert_same(f(a, a), np.maximum(a + a, np.float32(0)))
+    assert f.options == "block-size=64"
+    assert ".maxntid 64, 1, 1" in f.ptx
+    assert ".target sm_80" in f.ptx_for("sm_80")
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"bogus": 1}, "no option 'bogus'; the options are fusion, horizontal, remarks, "
+                   "block-size, vector-bytes, chip, features, opt-level, approx-exp, "
+                   "cuda-toolkit (docs/passes.md)"),
+    ({"block_size": "abc"}, "block-size=abc: takes an integer that fits its type"),
+    ({"block_size": -5}, "block-size=-5 is out of range: a CUDA block has 1 to 1024 threads"),
+    ({"fusion": "maybe"}, "fusion=maybe: takes on, off, true or false"),
+    ("fusion=on fusion=off", "'fusion' is given twice"),
+    ("stage=gpu", "no option 'stage'"),
+    ({"chip": "sm_bogus"}, "chip=sm_bogus is not a GPU architecture that LLVM's NVPTX"),
+])
+def test_bad_compiler_options_say_which(options, message):
+    with pytest.raises(fuse.FuseError) as info:
+        fuse.compile(_example("add_relu.mlir"), target="cpu", options=options)
+    assert message in str(info.value)
+
+
+def test_compiler_options_are_text_or_dict():
+    with pytest.raises(TypeError, match="options must be a str or a dict, not list"):
+        fuse.compile(_example("add_relu.mlir"), target="cpu", options=["fusion=off"])
+    with pytest.raises(fuse.FuseError, match="'fusion' is given twice"):
+        fuse.compile(_example("add_relu.mlir"), target="cpu", fusion=False,
+                     options={"fusion": True})

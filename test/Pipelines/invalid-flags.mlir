@@ -12,7 +12,16 @@
 // RUN: not fuse-opt %s --fuse-pipeline=fused --fusion=maybe 2>&1 | FileCheck %s --check-prefix=FUSION-VALUE
 // RUN: not fuse-opt %s --pass-pipeline='builtin.module(fuse-lower{fusion=maybe})' 2>&1 | FileCheck %s --check-prefix=FUSION-VALUE-LOWER
 // FUSION-VALUE: for the --fusion option: 'maybe' is not on, off, true or false
-// FUSION-VALUE-LOWER: for the --fusion option: 'maybe' is not on, off, true or false
+// FUSION-VALUE-LOWER: error: fuse-lower: fusion=maybe: takes on, off, true or false
+
+// fuse-lower's text (and the C API's options): unknown, repeated and
+// malformed options are errors that say which.
+// RUN: not fuse-opt %s --pass-pipeline='builtin.module(fuse-lower{bogus=1})' 2>&1 | FileCheck %s --check-prefix=UNKNOWN-LOWER
+// RUN: not fuse-opt %s --pass-pipeline='builtin.module(fuse-lower{fusion=off fusion=on})' 2>&1 | FileCheck %s --check-prefix=TWICE-LOWER
+// RUN: not fuse-opt %s --pass-pipeline='builtin.module(fuse-lower{block-size=abc})' 2>&1 | FileCheck %s --check-prefix=INTEGER-LOWER
+// UNKNOWN-LOWER: error: fuse-lower: no option 'bogus'; the options are fusion, horizontal, remarks, block-size, vector-bytes, chip, features, opt-level, approx-exp, cuda-toolkit (docs/passes.md)
+// TWICE-LOWER: error: fuse-lower: 'fusion' is given twice
+// INTEGER-LOWER: error: fuse-lower: block-size=abc: takes an integer that fits its type
 
 // Option values are checked before anything runs (checkPipelineOptions):
 // one line that names the option, the value and what it takes, exit status
@@ -51,7 +60,7 @@
 // RUN: not fuse-run %s --target=cpu --chip=sm_bogus 2>&1 | FileCheck %s --check-prefix=CHIP-EXEC
 // RUN: not fuse-run %s --target=cpu --chip=sm_bogus --dump-ptx=%t.ptx 2>&1 | FileCheck %s --check-prefix=CHIP-EXEC
 // RUN: not fuse-opt %s --pass-pipeline='builtin.module(fuse-lower{chip=sm_bogus})' 2>&1 | FileCheck %s --check-prefix=CHIP-LOWER --implicit-check-not=.version
-// RUN: env PYTHONPATH=%fuse_src_root/python FUSE_LIB_DIR=%fuse_obj_root/lib not %python -c "import fuse, sys; fuse._capi.ptx(open(sys.argv[1]).read(), 'sm_bogus')" %s 2>&1 | FileCheck %s --check-prefix=CHIP-CAPI
+// RUN: env PYTHONPATH=%fuse_src_root/python FUSE_LIB_DIR=%fuse_obj_root/lib not %python -c "import fuse, sys; fuse._capi.ptx(open(sys.argv[1]).read(), 'chip=sm_bogus')" %s 2>&1 | FileCheck %s --check-prefix=CHIP-CAPI
 // CHIP: fuse-opt: --chip=sm_bogus is not a GPU architecture that LLVM's NVPTX back end knows; it knows sm_20, sm_21, sm_30, {{.*}}, sm_89, sm_90, sm_90a, sm_100, sm_100a, {{.*}}{{$}}
 // CHIP-EXEC: fuse-run: error: --chip=sm_bogus is not a GPU architecture that LLVM's NVPTX back end knows; it knows sm_20, {{.*}}, sm_90, sm_90a, sm_100, {{.*}}{{$}}
 // CHIP-LOWER: error: fuse-lower: chip=sm_bogus is not a GPU architecture that LLVM's NVPTX back end knows; it knows sm_20, {{.*}}, sm_90, {{.*}}{{$}}

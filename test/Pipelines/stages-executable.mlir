@@ -46,7 +46,7 @@
 // LOWER: gpu.func @add_0
 // LOWER: gpu.func @relu_1
 
-// BOGUS: for the --stage option: Cannot find option named 'bogus'!
+// BOGUS: error: fuse-lower: stage=bogus: the stages are linalg, fused, gpu, nvvm, ptx, cpu, cuda
 
 func.func @add_relu(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
   %0 = fuse.add %a, %b : tensor<?xf32>

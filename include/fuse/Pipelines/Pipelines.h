@@ -92,6 +92,26 @@ llvm::Error
 checkPipelineOptions(const PipelineOptions &options,
                      OptionSpelling spelling = OptionSpelling::Flag);
 
+/// A caller's own option among PipelineOptions (fuse-lower's `stage`):
+/// given each key that is not one of them, with its value, it says whether
+/// it took it, or why the value is bad.
+using ExtraOption = llvm::function_ref<llvm::Expected<bool>(
+    llvm::StringRef key, llvm::StringRef value)>;
+
+/// Parses options written as pass options are (`fusion=off
+/// block-size=128`, a value with spaces in {...}; empty: the defaults), as
+/// `fuse-lower` and the C API take them, and checks them
+/// (checkPipelineOptions). The error names the unknown, repeated or bad
+/// option, and the options there are. `given`, when not null, gets the
+/// options the text gave; `extra` takes the caller's own.
+llvm::Expected<PipelineOptions>
+parsePipelineOptions(llvm::StringRef text,
+                     std::vector<PipelineOption> *given = nullptr,
+                     ExtraOption extra = nullptr);
+
+/// Every option's key, in the order of PipelineOptions.def.
+std::vector<llvm::StringRef> optionKeys();
+
 /// The options of PipelineOptions as command-line flags of a tool
 /// (`--FLAG` of PipelineOptions.def), bound once for fuse-opt,
 /// fuse-translate and fuse-run. Make it in main(), before the command line
