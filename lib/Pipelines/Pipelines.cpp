@@ -495,23 +495,28 @@ std::string fuse::collectPTX(ModuleOp module) {
   return text;
 }
 
+/// A boolean option's value: on, off, true, false, 1 or 0 (the flag or
+/// key alone is true).
+static std::optional<bool> parseOnOff(llvm::StringRef text) {
+  return llvm::StringSwitch<std::optional<bool>>(text)
+      .Cases({"", "on", "true", "1"}, true)
+      .Cases({"off", "false", "0"}, false)
+      .Default(std::nullopt);
+}
+
 namespace {
-/// Reads a boolean option as LLVM's parser does (true, false, 1, 0, or the
-/// flag alone), and also as on and off.
+/// Reads a boolean flag with parseOnOff.
 class OnOffParser : public llvm::cl::parser<bool> {
 public:
   using llvm::cl::parser<bool>::parser;
 
   bool parse(llvm::cl::Option &option, llvm::StringRef name,
              llvm::StringRef arg, bool &value) {
-    if (arg == "on" || arg == "off") {
-      value = arg == "on";
-      return false;
-    }
-    if (arg.empty() || arg == "true" || arg == "false" || arg == "1" ||
-        arg == "0")
-      return llvm::cl::parser<bool>::parse(option, name, arg, value);
-    return option.error("'" + arg + "' is not on, off, true or false");
+    std::optional<bool> parsed = parseOnOff(arg);
+    if (!parsed)
+      return option.error("'" + arg + "' is not on, off, true or false");
+    value = *parsed;
+    return false;
   }
 
   /// --help shows `--flag[=<on|off>]`.
@@ -580,15 +585,8 @@ struct LowerOptions : PassPipelineOptions<LowerOptions> {
 /// true, false, 1, 0; the key alone is true), an integer or a string.
 static llvm::Error parseValue(llvm::StringRef key, llvm::StringRef text,
                               bool present, bool &value) {
-  if (!present) {
-    value = true;
-    return llvm::Error::success();
-  }
-  std::optional<bool> parsed = llvm::StringSwitch<std::optional<bool>>(text)
-                                   .Cases({"on", "true", "1"}, true)
-                                   .Cases({"off", "false", "0"}, false)
-                                   .Default(std::nullopt);
-  if (!parsed)
+  std::optional<bool> parsed = parseOnOff(present ? text : "");
+  if (!parsed || (present && text.empty()))
     return llvm::createStringError(key + "=" + text +
                                    ": takes on, off, true or false");
   value = *parsed;
