@@ -11,6 +11,7 @@ import ctypes
 import functools
 import json
 import os
+import re
 import threading
 
 from . import _dtypes
@@ -213,13 +214,18 @@ def option_text(fusion=True, options=None):
     pipeline's text ("fusion=off block-size=128", docs/passes.md).
     `options` is that text, or a dict such as {"block_size": 128,
     "opt_level": 3} (a key's _ may be -; True/False are on/off); fusion=False
-    adds fusion=off. An unknown or bad option is the library's error."""
+    adds fusion=off, and only it may say so. An unknown or bad option is the
+    library's error."""
     parts = [] if fusion else ["fusion=off"]
     if options is None:
         pass
     elif isinstance(options, str):
+        if re.search(r"(^|\s)fusion(=|\s|$)", options):
+            raise ValueError("fuse: fusion is the fusion= argument, not one of options")
         parts.append(options)
     elif isinstance(options, dict):
+        if "fusion" in options:
+            raise ValueError("fuse: fusion is the fusion= argument, not one of options")
         for key, value in options.items():
             if isinstance(value, bool):
                 value = "on" if value else "off"

@@ -81,10 +81,10 @@ def test_compiler_options_as_text_or_dict(rng):
     text."""
     text = _example("add_relu.mlir")
     a = random_array(rng, "float32", (10,))
-    program = fuse.compile(text, target="cpu", options={"fusion": False})
+    program = fuse.compile(text, target="cpu", fusion=False, options={"horizontal": False})
     program(a, a)
     assert [k["name"] for k in program.last_profile] == ["add_0", "relu_1"]
-    assert program.options == "fusion=off"
+    assert program.options == "fusion=off horizontal=off"
     program = fuse.compile(text, target="cpu", options="opt-level=1 block-size=64")
     (c,) = program(a, a)
     assert_same(c, np.maximum(a + a, np.float32(0)))
@@ -111,8 +111,8 @@ def test_jit_compiler_options(rng):
                    "cuda-toolkit (docs/passes.md)"),
     ({"block_size": "abc"}, "block-size=abc: takes an integer that fits its type"),
     ({"block_size": -5}, "block-size=-5 is out of range: a CUDA block has 1 to 1024 threads"),
-    ({"fusion": "maybe"}, "fusion=maybe: takes on, off, true or false"),
-    ("fusion=on fusion=off", "'fusion' is given twice"),
+    ({"horizontal": "maybe"}, "horizontal=maybe: takes on, off, true or false"),
+    ("block-size=64 block-size=128", "'block-size' is given twice"),
     ("stage=gpu", "no option 'stage'"),
     ({"chip": "sm_bogus"}, "chip=sm_bogus is not a GPU architecture that LLVM's NVPTX"),
 ])
@@ -125,6 +125,7 @@ def test_bad_compiler_options_say_which(options, message):
 def test_compiler_options_are_text_or_dict():
     with pytest.raises(TypeError, match="options must be a str or a dict, not list"):
         fuse.compile(_example("add_relu.mlir"), target="cpu", options=["fusion=off"])
-    with pytest.raises(fuse.FuseError, match="'fusion' is given twice"):
-        fuse.compile(_example("add_relu.mlir"), target="cpu", fusion=False,
-                     options={"fusion": True})
+    # fusion= alone says whether to fuse (and Program.fusion is it).
+    for options in ({"fusion": True}, "fusion=off", "opt-level=1 fusion"):
+        with pytest.raises(ValueError, match="fusion is the fusion= argument"):
+            fuse.compile(_example("add_relu.mlir"), target="cpu", options=options)
