@@ -155,6 +155,12 @@ extern "C" fuse_program *fuse_compile(const char *mlirText, const char *entry,
       return nullptr;
     }
     options.pipeline.chip = *chip;
+    // The device's architecture, which LLVM may not know.
+    if (llvm::Error invalid = fuse::checkPipelineOptions(
+            options.pipeline, fuse::OptionSpelling::Key)) {
+      setError(error, llvm::toString(std::move(invalid)));
+      return nullptr;
+    }
   }
   // A driver too old for the PTX, say: auto runs on the CPU, and says why.
   llvm::Expected<std::unique_ptr<fuse::Executable>> executable =
