@@ -68,9 +68,24 @@ static LogicalResult printPTX(ModuleOp module,
   return success();
 }
 
+/// The program's name in the HTML page: its file, as its location says.
+/// With --split-input-file, MLIR names each part's buffer "within split at
+/// FILE:LINE offset ": the page names FILE.
+static std::string programTitle(ModuleOp module) {
+  auto file = dyn_cast<FileLineColLoc>(module.getLoc());
+  if (!file)
+    return "standard input";
+  llvm::StringRef name = file.getFilename();
+  if (name.consume_front("within split at "))
+    name = name.rsplit(':').first;
+  if (name == "-" || name == "<stdin>")
+    return "standard input";
+  return name.str();
+}
+
 LogicalResult fuse::translate(ModuleOp module, Translation translation,
                               const PipelineOptions &options,
-                              llvm::raw_ostream &os, llvm::StringRef title) {
+                              llvm::raw_ostream &os) {
   if (translation == Translation::PTX)
     return printPTX(module, options, os);
   FailureOr<std::vector<FunctionReport>> report = buildReport(module, options);
@@ -87,20 +102,12 @@ LogicalResult fuse::translate(ModuleOp module, Translation translation,
     printReportGraph(module, *report, options.fusion, os);
     break;
   case Translation::ReportHTML:
-    printReportPage(module, *report, title, os);
+    printReportPage(module, *report, programTitle(module), os);
     break;
   case Translation::PTX:
     llvm_unreachable("printed above");
   }
   return success();
-}
-
-/// The program's name in the HTML page: its file, as its location says.
-static std::string programTitle(ModuleOp module) {
-  auto file = dyn_cast<FileLineColLoc>(module.getLoc());
-  if (!file || file.getFilename() == "-" || file.getFilename() == "<stdin>")
-    return "standard input";
-  return file.getFilename().str();
 }
 
 void fuse::registerTranslations(const PipelineFlags &flags,
@@ -142,8 +149,7 @@ void fuse::registerTranslations(const PipelineFlags &flags,
                 << llvm::toString(std::move(error)) << "\n";
             return failure();
           }
-          return translate(module, translation, flags.options(), os,
-                           programTitle(module));
+          return translate(module, translation, flags.options(), os);
         },
         [](DialectRegistry &registry) { registerAllDialects(registry); });
   }

@@ -36,6 +36,8 @@
 // SPLIT: @first
 // SPLIT: // -----
 // SPLIT: @second
+// RUN: fuse-translate %S/Inputs/two-programs.mlir --split-input-file --fuse-report-html | FileCheck %s --check-prefix=SPLIT-HTML
+// SPLIT-HTML-COUNT-2: <title>fuse report: {{.*}}Inputs/two-programs.mlir</title>
 
 // Bad flags are refused as fuse-opt refuses them, with no output.
 // RUN: not fuse-translate %s --fuse-report --fuse-remarks 2>&1 | FileCheck %s --check-prefix=REMARKS --implicit-check-not=kernel

@@ -93,8 +93,7 @@ static LogicalResult runTranslation(fuse::Translation translation,
         parseSourceFile<ModuleOp>(sourceMgr, &context);
     if (!module)
       return failure();
-    return fuse::translate(*module, translation, options, os,
-                           inputFile == "-" ? "standard input" : inputFile);
+    return fuse::translate(*module, translation, options, os);
   };
   if (failed(splitAndProcessBuffer(std::move(input), translate, output->os(),
                                    config.inputSplitMarker(),

@@ -44,12 +44,12 @@ llvm::Error checkTranslationFlags(Translation translation,
 /// Prints `module` as `translation` with `options` (which the caller has
 /// checked). PTX lowers `module` to the ptx stage and prints every kernel
 /// module's PTX (collectPTX), with a remark at the first function when
-/// there is none; a report leaves `module` as it is. `title` names the
-/// program in the HTML page. Failures are diagnostics of `module`'s context.
+/// there is none; a report leaves `module` as it is. The HTML page names
+/// the program by the file of `module`'s location ("standard input" for
+/// stdin). Failures are diagnostics of `module`'s context.
 mlir::LogicalResult translate(mlir::ModuleOp module, Translation translation,
                               const PipelineOptions &options,
-                              llvm::raw_ostream &os,
-                              llvm::StringRef title = "");
+                              llvm::raw_ostream &os);
 
 /// Registers the translations for mlirTranslateMain: fuse-to-ptx,
 /// fuse-report, fuse-report-json, fuse-report-dot and fuse-report-html,
