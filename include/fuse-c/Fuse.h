@@ -124,8 +124,7 @@ char *fuse_report_text(const char *mlir_text, char **error);
 
 /* The Graphviz graph of `fuse-opt --fuse-report=dot`: the fused kernels, or
  * the eager ones with "fusion=off". */
-char *fuse_report_dot(const char *mlir_text, const char *options,
-                      char **error);
+char *fuse_report_dot(const char *mlir_text, const char *options, char **error);
 
 /* The PTX of every kernel (for sm_90 unless `options` names a chip). */
 char *fuse_ptx(const char *mlir_text, const char *options, char **error);

@@ -603,14 +603,11 @@ parseValue(llvm::StringRef key, llvm::StringRef text, bool present,
   return llvm::Error::success();
 }
 
-static llvm::Error parseValue(llvm::StringRef key, llvm::StringRef text,
-                              bool present, std::string &value) {
-  value = text.str();
-  return llvm::Error::success();
-}
-
-static llvm::Error parseValue(llvm::StringRef key, llvm::StringRef text,
-                              bool present, std::optional<std::string> &value) {
+/// A string, or std::optional<std::string> set when given.
+template <typename Text>
+static std::enable_if_t<std::is_assignable_v<Text &, std::string>, llvm::Error>
+parseValue(llvm::StringRef key, llvm::StringRef text, bool present,
+           Text &value) {
   value = text.str();
   return llvm::Error::success();
 }
@@ -746,8 +743,9 @@ std::vector<llvm::StringRef> fuse::PipelineFlags::allFlags() {
 }
 
 void fuse::registerPipelines() {
-  // As PassPipelineRegistration<LowerOptions>, with the options checked:
-  // a bad value is an error of the pipeline's text, before anything runs.
+  // As PassPipelineRegistration<LowerOptions>, but parsed by
+  // parsePipelineOptions: a bad option is an error of the pipeline's text
+  // that says which, before anything runs.
   static const std::string description =
       ("Lower fuse programs to a stage: " + stageNames()).str();
   registerPassPipeline(
