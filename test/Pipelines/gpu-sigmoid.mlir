@@ -1,10 +1,11 @@
 // sigmoid's f32 reciprocal is the GPU's approximate one (within 1 ulp over
 // the whole range, subnormal results kept, no slow-path subroutine as
 // `rcp.rn.f32` has): its denominator 1 + e^-x is at least 1, so
-// `rcp.approx.ftz.f32` of it scaled by 1/4 above 2^126, scaled back, gives
-// `rcp.approx.f32`'s value without its scaling of small inputs. f64's stays
-// `rcp.rn.f64`; silu shares sigmoid's. A division the program writes stays
-// `div.rn`.
+// `rcp.approx.ftz.f32` of a quarter of it, fma(e^-x, 1/4, 1/4), which is
+// in [1/4, 2^126], reads and writes normal numbers only; the product by 1/4
+// gives `rcp.approx.f32`'s value, with no test and no scaling of small
+// inputs. f64's stays `rcp.rn.f64`; silu shares sigmoid's. A division the
+// program writes stays `div.rn`.
 // REQUIRES: ptxas
 // RUN: fuse-opt %s --emit=ptx --fusion=off | FileCheck %s
 // RUN: fuse-opt %s --emit=ptx --fusion=off -o %t.ptx
@@ -22,8 +23,11 @@
 
 // CHECK-LABEL: .entry sigmoid_0(
 // CHECK-NOT:   rcp.rn.f32
-// CHECK:       setp.gt.f32 {{.*}}, 0f7E800000;
-// CHECK:       rcp.approx.ftz.f32
+// CHECK-NOT:   0f7E800000
+// CHECK:       fma.rn.f32 [[QUARTER:%r[0-9]+]], %r{{[0-9]+}}, 0f3E800000, 0f3E800000;
+// CHECK:       rcp.approx.ftz.f32 [[RCP:%r[0-9]+]], [[QUARTER]];
+// CHECK:       mul.rn.f32 %r{{[0-9]+}}, [[RCP]], 0f3E800000;
+// CHECK-NOT:   rcp.rn.f32
 // CHECK-LABEL: .entry sigmoid_1(
 // CHECK:       rcp.rn.f64
 // CHECK-LABEL: .entry silu_2(

@@ -1079,15 +1079,15 @@ struct ApproxExpF32 : OpRewritePattern<math::ExpOp> {
 
 /// sigmoid's reciprocal 1 / (1 + e^y) in f32 (an `afn` division of 1 by 1
 /// plus an exp): its denominator d is at least 1 (or NaN), so the GPU's
-/// approximate reciprocal needs no scaling for small inputs, only for d
-/// above 2^126, whose reciprocal is subnormal:
-///   s = d > 2^126 ? 1/4 : 1,  1/d = rcp.approx.ftz(d s) s
-/// The ftz form reads d s (>= 1) and writes its reciprocal (>= 2^-126, or 0
-/// for inf) as they are, and the last product rounds a subnormal result
-/// once: the value of rcp.approx.f32 (within 1 ulp), in five instructions
-/// where it takes seven.
+/// approximate reciprocal of d / 4 = fma(e^y, 1/4, 1/4), which is in
+/// [1/4, 2^126] (or inf, or NaN), is in [2^-126, 4] (or 0, or NaN):
+///   1/d = rcp.approx.ftz(fma(e^y, 1/4, 1/4)) / 4
+/// The fma rounds 1 + e^y once, as the sum does, then scales it exactly; the
+/// ftz form reads and writes normal numbers only, and the last product
+/// rounds a subnormal result once: the value of rcp.approx.f32 (within
+/// 1 ulp), in three instructions where it takes seven.
 static void rewriteSigmoidReciprocals(gpu::GPUModuleOp module) {
-  SmallVector<arith::DivFOp> divisions;
+  SmallVector<std::pair<arith::DivFOp, Value>> divisions;
   auto isOne = [](Value v) { return matchPattern(v, m_OneFloat()); };
   module.walk([&](arith::DivFOp div) {
     auto sum = div.getRhs().getDefiningOp<arith::AddFOp>();
@@ -1096,24 +1096,21 @@ static void rewriteSigmoidReciprocals(gpu::GPUModuleOp module) {
         !sum)
       return;
     auto isExp = [](Value v) { return v.getDefiningOp<math::ExpOp>(); };
-    if ((isOne(sum.getLhs()) && isExp(sum.getRhs())) ||
-        (isOne(sum.getRhs()) && isExp(sum.getLhs())))
-      divisions.push_back(div);
+    if (isOne(sum.getLhs()) && isExp(sum.getRhs()))
+      divisions.push_back({div, sum.getRhs()});
+    else if (isOne(sum.getRhs()) && isExp(sum.getLhs()))
+      divisions.push_back({div, sum.getLhs()});
   });
-  for (arith::DivFOp div : divisions) {
+  for (auto [div, exp] : divisions) {
     OpBuilder b(div);
     Location loc = div.getLoc();
-    Type type = div.getType();
-    ShapedConstants c(b, loc, type);
-    Value d = div.getRhs();
-    Value big = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, d,
-                                      c.f32(0x1p126f));
-    Value scale = arith::SelectOp::create(b, loc, big, c.f32(0.25f), c.f32(1));
-    Value scaled = arith::MulFOp::create(b, loc, d, scale);
+    ShapedConstants c(b, loc, div.getType());
+    Value quarter = c.f32(0.25f);
+    Value scaled = math::FmaOp::create(b, loc, exp, quarter, quarter);
     Value reciprocal =
         callF32Intrinsic(b, loc, "llvm.nvvm.rcp.approx.ftz.f", scaled);
     div.replaceAllUsesWith(
-        arith::MulFOp::create(b, loc, reciprocal, scale).getResult());
+        arith::MulFOp::create(b, loc, reciprocal, quarter).getResult());
     div.erase();
   }
 }
