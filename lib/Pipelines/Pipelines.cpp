@@ -14,6 +14,7 @@
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/Transforms/RequestCWrappers.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -301,7 +302,10 @@ namespace {
 /// math functions and the SM runs a quarter fewer threads. A kernel with
 /// reductions that a warp per row takes (its lanes combined with
 /// gpu.shuffle) keeps its row in registers (RowForm::registers) and asks
-/// for half: 64 registers, with 32 rows in flight on each SM.
+/// for half: 64 registers, with 32 rows in flight on each SM. So does a
+/// kernel with an f64 math function (libdevice's f64 functions hold
+/// register pairs: exp, pow, gelu spilled under 32 registers) or with sin or
+/// cos (their range reduction: 43 registers for one vector of f32).
 struct FullOccupancyPass
     : PassWrapper<FullOccupancyPass, OperationPass<gpu::GPUModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(FullOccupancyPass)
@@ -316,14 +320,24 @@ struct FullOccupancyPass
     getOperation().walk([&](gpu::GPUFuncOp func) {
       if (!func.isKernel())
         return;
-      bool warpRows =
-          func.walk([](gpu::ShuffleOp) { return WalkResult::interrupt(); })
-              .wasInterrupted();
+      bool half = func.walk([](Operation *op) {
+                        return needsHalf(op) ? WalkResult::interrupt()
+                                             : WalkResult::advance();
+                      })
+                      .wasInterrupted();
       func->setAttr(
           "nvvm.minctasm",
-          b.getI32IntegerAttr(warpRows ? std::max<int64_t>(1, blocksPerSM / 2)
-                                       : blocksPerSM));
+          b.getI32IntegerAttr(half ? std::max<int64_t>(1, blocksPerSM / 2)
+                                   : blocksPerSM));
     });
+  }
+
+  static bool needsHalf(Operation *op) {
+    if (isa<gpu::ShuffleOp, math::SinOp, math::CosOp>(op))
+      return true;
+    return isa<math::MathDialect>(op->getDialect()) &&
+           llvm::any_of(op->getOperandTypes(),
+                        [](Type t) { return getElementTypeOrSelf(t).isF64(); });
   }
 
   int64_t blocksPerSM;

@@ -50,13 +50,19 @@ namespace {
 
 /// What `vectorsPerThread` counts for a math function or a division, and
 /// the body cost times the vector width up to which a thread takes two
-/// vectors. With 88, bodies of up to 22 per lane at 4 lanes (a sigmoid,
-/// bias + gelu, the MLP epilogue) take two vectors and still fit in 32
-/// registers with no spill; the sigmoid DAG and the chains of
-/// bench/sass.py keep one, and with it less code than Triton's kernels.
+/// vectors. With 128, bodies of up to 32 per lane at 4 lanes (a sigmoid and
+/// the sigmoid DAG, bias + gelu, the MLP epilogue) take two vectors and
+/// still fit in 32 registers with no spill; the chains of bench/sass.py
+/// keep one (with two, they spill).
 constexpr int64_t kExpensiveOpCost = 10;
+constexpr int64_t kTwoVectorBudget = 128;
 
-constexpr int64_t kTwoVectorBudget = 88;
+/// A math function or division keeps temporaries in every lane: a body
+/// with one takes two vectors only when they hold at most this many lanes
+/// (an f16 exp over two vectors of 8 spills), and never in f64 (libdevice's
+/// f64 functions hold register pairs: an f64 exp over two vectors of 2
+/// spills).
+constexpr int64_t kTwoVectorMathLanes = 8;
 
 /// How a launch covers the flattened iteration space: thread `t` of block
 /// `b` owns `vectors` vectors of `width` lanes; its vector `u` starts at
@@ -108,25 +114,46 @@ public:
     for (OpOperand &operand : op->getOpOperands())
       if (isFlat(operand))
         flat[operand.getOperandNumber()] = flatten(operand.get());
+    // The fast path: every vector of the thread in range, in a launch whose
+    // positions fit in 32 bits. One unsigned compare of the thread's first
+    // position, in 32 bits, with a bound that the host computes. The
+    // position may wrap in a launch beyond 32 bits (whose bound is 0), so
+    // it is computed here without the no-wrap flags of add() and mul().
+    Value first = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(b, loc, castTo(blockId, i32),
+                              constant(layout.perBlock(), i32)),
+        arith::MulIOp::create(b, loc, castTo(threadId, i32),
+                              constant(layout.width, i32)));
+    Value fast = cmp(arith::CmpIPredicate::ult, first, fastBound());
+    emitPaths(fast);
+  }
 
-    Value inRange =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, base, total);
-    auto ifInRange = scf::IfOp::create(b, loc, inRange);
-    b.setInsertionPointToStart(&ifInRange.getThenRegion().front());
-    // The fast path: every vector of the thread in range, and positions
-    // that fit in 32 bits, which the total decides for the whole launch.
-    Value end = add(base, constant(layout.span(), indexType));
-    Value full = cmp(arith::CmpIPredicate::ule, end, total);
-    Value small =
+private:
+  /// The i32 bound below which a thread's first position takes the fast
+  /// path, computed on the host before the launch (the same for every
+  /// thread): total - span + 1 when the launch's positions fit in 32 bits,
+  /// its rows are a whole number of vectors where broadcast inputs need it,
+  /// and a thread's vectors fit at all; else 0, and every thread takes the
+  /// generic path.
+  Value fastBound() {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(b.getInsertionBlock()->getParentOp());
+    Value span = constant(layout.span(), indexType);
+    Value fits =
         cmp(arith::CmpIPredicate::ult, total,
             constant((int64_t(1) << 31) - layout.perBlock(), indexType));
-    Value fast = arith::AndIOp::create(b, loc, full, small);
+    fits = arith::AndIOp::create(b, loc, fits,
+                                 cmp(arith::CmpIPredicate::uge, total, span));
     bool broadcasts = llvm::any_of(
         pathInputs(), [&](OpOperand *in) { return isBroadcast(*in); });
     if (broadcasts && !layout.lanesAcrossRows &&
         staticRowAligned() != std::optional<bool>(true))
-      fast = arith::AndIOp::create(b, loc, fast, rowsAligned());
-    emitPaths(fast);
+      fits = arith::AndIOp::create(b, loc, fits, rowsAligned());
+    Value bound =
+        select(fits, sub(total, constant(layout.span() - 1, indexType)),
+               constant(0, indexType));
+    return arith::IndexCastUIOp::create(b, loc, i32, bound);
   }
 
 private:
@@ -543,9 +570,9 @@ private:
   /// little code and holds few registers.
   void emitElementLoop(const DenseMap<Value, Value> &uniform) {
     Block &body = op.getRegion().front();
-    auto loop = scf::ForOp::create(b, loc, constant(0, indexType),
-                                   constant(layout.lanes(), indexType),
-                                   constant(1, indexType));
+    auto loop =
+        scf::ForOp::create(b, loc, constant(0, i32),
+                           constant(layout.lanes(), i32), constant(1, i32));
     // Unrolled, the loop would be the body once per lane again.
     MLIRContext *context = b.getContext();
     loop->setAttr("llvm.loop_annotation",
@@ -557,10 +584,11 @@ private:
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
     Value k = loop.getInductionVar();
-    Value width = constant(layout.width, indexType);
-    Value position = add(base, add(mul(arith::DivUIOp::create(b, loc, k, width),
-                                       constant(layout.stride(), indexType)),
-                                   arith::RemUIOp::create(b, loc, k, width)));
+    Value width = constant(layout.width, i32);
+    Value position =
+        add(base, toIndex(add(mul(arith::DivUIOp::create(b, loc, k, width),
+                                  constant(layout.stride(), i32)),
+                              arith::RemUIOp::create(b, loc, k, width))));
     auto ifInRange = scf::IfOp::create(
         b, loc, cmp(arith::CmpIPredicate::ult, position, total));
     b.setInsertionPointToStart(&ifInRange.getThenRegion().front());
@@ -652,7 +680,11 @@ private:
                          flat.lookup(init.getOperandNumber())});
     storeFull(results, i32);
 
+    // The generic path, for threads with at least one position in range.
     b.setInsertionPointToStart(ifFast.elseBlock());
+    auto ifInRange =
+        scf::IfOp::create(b, loc, cmp(arith::CmpIPredicate::ult, base, total));
+    b.setInsertionPointToStart(&ifInRange.getThenRegion().front());
     emitElementLoop(uniform);
   }
 
@@ -1550,6 +1582,7 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
   /// it and would double the kernel's code.
   static int64_t vectorsPerThread(linalg::GenericOp op, int64_t width) {
     int64_t cost = 0;
+    bool math = false, f64Math = false;
     for (Operation &inner : op.getRegion().front().without_terminator()) {
       if (isa<arith::ConstantOp>(inner))
         continue;
@@ -1557,8 +1590,13 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
           isa<math::MathDialect>(inner.getDialect()) ||
           isa<arith::DivFOp, arith::RemFOp, arith::DivSIOp, arith::DivUIOp,
               arith::RemSIOp, arith::RemUIOp>(inner);
+      math |= expensive;
+      f64Math |= expensive && llvm::any_of(inner.getOperandTypes(),
+                                           [](Type t) { return t.isF64(); });
       cost += expensive ? kExpensiveOpCost : 1;
     }
+    if (math && (f64Math || 2 * width > kTwoVectorMathLanes))
+      return 1;
     return cost * width <= kTwoVectorBudget ? 2 : 1;
   }
 

@@ -6,10 +6,14 @@
 // (256 threads x 4) apart, so a block covers 2048 elements. A thread whose
 // two vectors are in range, in a launch whose positions fit in 32 bits,
 // takes the fast path: i32 positions, two vector loads per input and two
-// vector stores, no branch. Any other thread (the one at the tail, or every
-// thread of a launch beyond 32 bits) takes the generic path: its positions
-// one at a time in 64 bits, those past the end skipped, in a loop that
-// LLVM must not unroll. No launch for an empty tensor.
+// vector stores, no branch. The host decides it for the launch: the bound
+// below which a thread's first position is fast is N - 1027 when N is below
+// 2^31 - 2048 (and at least the 1028 elements of a thread's span), else 0;
+// each thread compares its first position, in 32 bits, with it. Any other
+// thread (the one at the tail, or every thread of a launch beyond 32 bits)
+// takes the generic path: if its first position is in range, its positions
+// one at a time in 64 bits, those past the end skipped, in a loop (of an
+// i32 counter) that LLVM must not unroll. No launch for an empty tensor.
 
 // CHECK-LABEL: func @add_relu
 // CHECK-SAME:    (%[[A:.+]]: memref<?xf32>, %[[B:.+]]: memref<?xf32>)
@@ -20,42 +24,50 @@
 // CHECK:         %[[C256:.+]] = arith.constant 256 : index
 // CHECK:         %[[NONEMPTY:.+]] = arith.cmpi ugt, %[[N]]
 // CHECK:         scf.if %[[NONEMPTY]] {
+// CHECK:           %[[C1028:.+]] = arith.constant 1028 : index
+// CHECK:           %[[LIMIT:.+]] = arith.constant 2147481600 : index
+// CHECK:           %[[SMALL:.+]] = arith.cmpi ult, %[[N]], %[[LIMIT]] : index
+// CHECK:           %[[SPANS:.+]] = arith.cmpi uge, %[[N]], %[[C1028]] : index
+// CHECK:           %[[FITS:.+]] = arith.andi %[[SMALL]], %[[SPANS]] : i1
+// CHECK:           %[[C1027:.+]] = arith.constant 1027 : index
+// CHECK:           %[[LAST:.+]] = arith.subi %[[N]], %[[C1027]] : index
+// CHECK:           %[[BOUND:.+]] = arith.select %[[FITS]], %[[LAST]], %{{.+}} : index
+// CHECK:           %[[BOUND32:.+]] = arith.index_castui %[[BOUND]] : index to i32
 // CHECK-NOT:       memref.reinterpret_cast
 // CHECK:           gpu.launch blocks(%[[BX:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[GRID]], {{.*}} threads(%[[TX:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[C256]], {{.*}} module(@fuse_kernels) function(@fused_add_relu_0)
 // CHECK:             %[[B0:.+]] = arith.muli %[[BX]], %{{.+}} overflow<nuw> : index
 // CHECK:             %[[T0:.+]] = arith.muli %[[TX]], %{{.+}} overflow<nuw> : index
 // CHECK:             %[[BASE:.+]] = arith.addi %[[B0]], %[[T0]] overflow<nuw> : index
-// CHECK:             %[[INRANGE:.+]] = arith.cmpi ult, %[[BASE]], %[[N]] : index
-// CHECK:             scf.if %[[INRANGE]] {
-// CHECK:               %[[C1028:.+]] = arith.constant 1028 : index
-// CHECK:               %[[END:.+]] = arith.addi %[[BASE]], %[[C1028]] overflow<nuw> : index
-// CHECK:               %[[FULL:.+]] = arith.cmpi ule, %[[END]], %[[N]] : index
-// CHECK:               %[[LIMIT:.+]] = arith.constant 2147481600 : index
-// CHECK:               %[[SMALL:.+]] = arith.cmpi ult, %[[N]], %[[LIMIT]] : index
-// CHECK:               %[[FAST:.+]] = arith.andi %[[FULL]], %[[SMALL]] : i1
-// CHECK:               scf.if %[[FAST]] {
-// CHECK:                 %[[BX32:.+]] = arith.index_castui %[[BX]] : index to i32
-// CHECK:                 %[[S0:.+]] = arith.addi %{{.+}}, %{{.+}} overflow<nuw> : i32
-// CHECK:                 %[[C1024:.+]] = arith.constant 1024 : i32
-// CHECK:                 %[[S1:.+]] = arith.addi %[[S0]], %[[C1024]] overflow<nuw> : i32
-// CHECK:                 %[[I0:.+]] = arith.index_castui %[[S0]] : i32 to index
-// CHECK:                 %[[VA0:.+]] = vector.load %[[A]][%[[I0]]] {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
-// CHECK:                 %[[I1:.+]] = arith.index_castui %[[S1]] : i32 to index
-// CHECK:                 %[[VA1:.+]] = vector.load %[[A]][%[[I1]]] {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
-// CHECK:                 %[[VA:.+]] = vector.shuffle %[[VA0]], %[[VA1]] [0, 1, 2, 3, 4, 5, 6, 7]
-// CHECK:                 vector.load %[[B]]
-// CHECK:                 vector.load %[[B]]
-// CHECK:                 %[[VB:.+]] = vector.shuffle
-// CHECK:                 %[[SUM:.+]] = arith.addf %[[VA]], %[[VB]] : vector<8xf32>
-// CHECK:                 %[[RELU:.+]] = arith.maximumf %[[SUM]], %{{.+}} : vector<8xf32>
-// CHECK:                 %[[R0:.+]] = vector.shuffle %[[RELU]], %[[RELU]] [0, 1, 2, 3]
-// CHECK:                 vector.store %[[R0]], %[[OUT]][%{{.+}}] {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
-// CHECK:                 %[[R1:.+]] = vector.shuffle %[[RELU]], %[[RELU]] [4, 5, 6, 7]
-// CHECK:                 vector.store %[[R1]], %[[OUT]][%{{.+}}] {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
-// CHECK-NOT:             scf.if
-// CHECK:               } else {
-// CHECK:                 %[[C8:.+]] = arith.constant 8 : index
-// CHECK:                 scf.for %[[K:.+]] = %{{.+}} to %[[C8]] step %{{.+}} {
+// CHECK:             %[[BXW:.+]] = arith.index_castui %[[BX]] : index to i32
+// CHECK:             %[[FB:.+]] = arith.muli %[[BXW]], %{{.+}} : i32
+// CHECK:             %[[FT:.+]] = arith.muli %{{.+}}, %{{.+}} : i32
+// CHECK:             %[[FIRST:.+]] = arith.addi %[[FB]], %[[FT]] : i32
+// CHECK:             %[[FAST:.+]] = arith.cmpi ult, %[[FIRST]], %[[BOUND32]] : i32
+// CHECK:             scf.if %[[FAST]] {
+// CHECK:               %[[BX32:.+]] = arith.index_castui %[[BX]] : index to i32
+// CHECK:               %[[S0:.+]] = arith.addi %{{.+}}, %{{.+}} overflow<nuw> : i32
+// CHECK:               %[[C1024:.+]] = arith.constant 1024 : i32
+// CHECK:               %[[S1:.+]] = arith.addi %[[S0]], %[[C1024]] overflow<nuw> : i32
+// CHECK:               %[[I0:.+]] = arith.index_castui %[[S0]] : i32 to index
+// CHECK:               %[[VA0:.+]] = vector.load %[[A]][%[[I0]]] {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
+// CHECK:               %[[I1:.+]] = arith.index_castui %[[S1]] : i32 to index
+// CHECK:               %[[VA1:.+]] = vector.load %[[A]][%[[I1]]] {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
+// CHECK:               %[[VA:.+]] = vector.shuffle %[[VA0]], %[[VA1]] [0, 1, 2, 3, 4, 5, 6, 7]
+// CHECK:               vector.load %[[B]]
+// CHECK:               vector.load %[[B]]
+// CHECK:               %[[VB:.+]] = vector.shuffle
+// CHECK:               %[[SUM:.+]] = arith.addf %[[VA]], %[[VB]] : vector<8xf32>
+// CHECK:               %[[RELU:.+]] = arith.maximumf %[[SUM]], %{{.+}} : vector<8xf32>
+// CHECK:               %[[R0:.+]] = vector.shuffle %[[RELU]], %[[RELU]] [0, 1, 2, 3]
+// CHECK:               vector.store %[[R0]], %[[OUT]][%{{.+}}] {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
+// CHECK:               %[[R1:.+]] = vector.shuffle %[[RELU]], %[[RELU]] [4, 5, 6, 7]
+// CHECK:               vector.store %[[R1]], %[[OUT]][%{{.+}}] {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
+// CHECK-NOT:           scf.if
+// CHECK:             } else {
+// CHECK:               %[[INRANGE:.+]] = arith.cmpi ult, %[[BASE]], %[[N]] : index
+// CHECK:               scf.if %[[INRANGE]] {
+// CHECK:                 %[[C8:.+]] = arith.constant 8 : i32
+// CHECK:                 scf.for %[[K:.+]] = %{{.+}} to %[[C8]] step %{{.+}} : i32 {
 // CHECK:                   %[[P:.+]] = arith.addi %[[BASE]], %{{.+}} overflow<nuw> : index
 // CHECK:                   %[[IN:.+]] = arith.cmpi ult, %[[P]], %[[N]] : index
 // CHECK:                   scf.if %[[IN]] {
@@ -78,7 +90,8 @@ func.func @add_relu(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
 }
 
 // A 16-byte vector is 8 x f16, 8 x bf16 and 2 x f64. A math function makes
-// a body expensive: one vector per thread, unless the vector is short.
+// a body expensive: one vector per thread when two would hold more than 8
+// lanes, and in f64 (whose math functions hold register pairs).
 
 // CHECK-LABEL: func @widths
 // CHECK:         arith.ceildivui %{{.+}}, %c2048
@@ -88,12 +101,12 @@ func.func @add_relu(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
 // CHECK:         arith.ceildivui %{{.+}}, %c2048
 // CHECK:         vector.load {{.*}} : memref<?xbf16>, vector<8xbf16>
 // CHECK:         vector.store {{.*}} : memref<?xbf16>, vector<8xbf16>
-// CHECK:         arith.ceildivui %{{.+}}, %c1024
+// CHECK:         arith.ceildivui %{{.+}}, %c512
 // CHECK:         vector.load {{.*}} : memref<?xf64>, vector<2xf64>
-// CHECK:         vector.load {{.*}} : memref<?xf64>, vector<2xf64>
-// CHECK:         math.exp {{.*}} : vector<4xf64>
+// CHECK-NOT:     vector.load
+// CHECK:         math.exp {{.*}} : vector<2xf64>
 // CHECK:         vector.store {{.*}} : memref<?xf64>, vector<2xf64>
-// CHECK:         vector.store {{.*}} : memref<?xf64>, vector<2xf64>
+// CHECK-NOT:     vector.store
 func.func @widths(%h: tensor<?xf16>, %g: tensor<?xbf16>, %d: tensor<?xf64>) -> (tensor<?xf16>, tensor<?xbf16>, tensor<?xf64>) {
   %0 = fuse.exp %h : tensor<?xf16>
   %1 = fuse.exp %g : tensor<?xbf16>
@@ -107,19 +120,22 @@ func.func @widths(%h: tensor<?xf16>, %g: tensor<?xbf16>, %d: tensor<?xf64>) -> (
 // reciprocal of the row length. On the fast path the thread divides once,
 // in 32 bits, for its first vector and steps to the second, and reads the
 // bias with vector loads: the fast path is taken only when the row length
-// is a multiple of 4, so that no vector crosses a row (else the generic
-// path, with no branch on the fast one). On the generic path the division
+// is a multiple of 4, so that no vector crosses a row (the host folds the
+// test into the fast path's bound: else 0, and every thread takes the
+// generic path, with no branch on the fast one). On the generic path the division
 // is by the reciprocal in f64: no 64-bit division subroutine.
 
 // CHECK-LABEL: func @bias
 // CHECK:         %[[DIVISOR:.+]] = arith.maxui %[[COLS:[^,]+]], %c1{{.*}} : index
 // CHECK:         %[[STEP:.+]] = arith.remui %c1024{{.*}}, %[[DIVISOR]] : index
 // CHECK:         %[[RCP:.+]] = arith.divf %{{.+}}, %{{.+}} : f64
+// CHECK:         %[[FITS:.+]] = arith.andi
+// CHECK:         %[[REM:.+]] = arith.remui %[[COLS]], %c4{{.*}} : index
+// CHECK:         %[[ALIGNED:.+]] = arith.cmpi eq, %[[REM]], %c0{{.*}} : index
+// CHECK:         %[[FASTROWS:.+]] = arith.andi %[[FITS]], %[[ALIGNED]] : i1
+// CHECK:         %[[BOUND:.+]] = arith.select %[[FASTROWS]]
 // CHECK:         gpu.launch
-// CHECK:           %[[FULL:.+]] = arith.andi
-// CHECK:           %[[REM:.+]] = arith.remui %[[COLS]], %c4{{.*}} : index
-// CHECK:           %[[ALIGNED:.+]] = arith.cmpi eq, %[[REM]], %c0{{.*}} : index
-// CHECK:           %[[FAST:.+]] = arith.andi %[[FULL]], %[[ALIGNED]] : i1
+// CHECK:           %[[FAST:.+]] = arith.cmpi ult, %{{.+}}, %{{.+}} : i32
 // CHECK:           scf.if %[[FAST]] {
 // CHECK-NOT:         memref.load
 // CHECK:             vector.load {{.*}} : memref<?xf32>, vector<4xf32>
@@ -148,7 +164,7 @@ func.func @widths(%h: tensor<?xf16>, %g: tensor<?xbf16>, %d: tensor<?xf64>) -> (
 // branch when a vector crosses a row.
 // CPU-LABEL: func @bias
 // CPU:         gpu.launch
-// CPU:           %[[FAST:.+]] = arith.andi
+// CPU:           %[[FAST:.+]] = arith.cmpi ult, %{{.+}}, %{{.+}} : i32
 // CPU-NEXT:      scf.if %[[FAST]] {
 // CPU:             %[[ALIGNED:.+]] = arith.cmpi eq, %{{.+}}, %c0{{.*}} : index
 // CPU:             scf.if %[[ALIGNED]] -> (vector<4xf32>) {
