@@ -7,10 +7,18 @@
 // vector loads of it, no 64-bit division (its subroutine), and the request
 // for full occupancy that caps registers at 32.
 
+// The fast path is chosen with one 32-bit compare of the thread's first
+// position with the bound the host computed (the first parameter), before
+// any 64-bit compare.
 // CHECK-LABEL: .entry fused_add_relu_0(
+// CHECK-NEXT:  .param .u32 fused_add_relu_0_param_0,
 // CHECK:       .maxntid 256, 1, 1
 // CHECK-NEXT:  .minnctapersm 8
-// CHECK:       mul.wide.u32 {{.*}}, 4;
+// CHECK:       ld.param.b32 [[BOUND:%r[0-9]+]], [fused_add_relu_0_param_0];
+// CHECK-NOT:   setp
+// CHECK:       setp.ge.u32 [[P:%p[0-9]+]], {{%r[0-9]+}}, [[BOUND]];
+// CHECK-NEXT:  @[[P]] bra
+// CHECK-NEXT:  mul.wide.u32 {{.*}}, 4;
 // CHECK:       ld.global.v4.b32 {{.*}}, [[[A:%rd[0-9]+]]];
 // CHECK:       ld.global.v4.b32 {{.*}}, [[[A]]+4096];
 // CHECK:       ld.global.v4.b32 {{.*}}, [[[B:%rd[0-9]+]]];
@@ -50,4 +58,38 @@ func.func @add_relu(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
 func.func @bias(%x: tensor<?x?xf32>, %b: tensor<?xf32>) -> tensor<?x?xf32> {
   %0 = fuse.add %x, %b : tensor<?x?xf32>, tensor<?xf32> -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
+}
+
+// A sigmoid in a DAG of cheap ops still takes two vectors per input (8
+// lanes of f32); its reciprocal is an fma and rcp.approx, with no branch.
+// CHECK-LABEL: .entry fused_mul_relu_sigmoid_mul_add_2(
+// CHECK:       .minnctapersm 8
+// CHECK:       setp.ge.u32
+// CHECK-COUNT-4: ld.global.v4.b32
+// CHECK-NOT:   setp
+// CHECK:       rcp.approx.ftz.f32
+// CHECK-NOT:   setp
+// CHECK-COUNT-2: st.global.v4.b32
+func.func @sigmoid_dag(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
+  %t = fuse.mul %a, %b : tensor<?xf32>
+  %r = fuse.relu %t : tensor<?xf32>
+  %s = fuse.sigmoid %t : tensor<?xf32>
+  %st = fuse.mul %s, %t : tensor<?xf32>
+  %o = fuse.add %r, %st : tensor<?xf32>
+  return %o : tensor<?xf32>
+}
+
+// An exp in f16 takes one vector: two would be 16 lanes of math.
+// CHECK-LABEL: .entry exp_3(
+// CHECK:       .minnctapersm 8
+// CHECK:       setp.ge.u32
+// CHECK-NEXT:  @{{%p[0-9]+}} bra
+// CHECK-COUNT-1: ld.global.v4.b32
+// CHECK-NOT:   ld.global.v4.b32
+// CHECK:       st.global.v4.b32
+// CHECK-NOT:   st.global.v4.b32
+// CHECK:       {{^}}}
+func.func @exp_f16(%a: tensor<?xf16>) -> tensor<?xf16> {
+  %0 = fuse.exp %a : tensor<?xf16>
+  return %0 : tensor<?xf16>
 }
