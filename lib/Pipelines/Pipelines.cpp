@@ -396,7 +396,7 @@ static void addKernelLowering(OpPassManager &pm,
 /// with those ops, each use of a memref argument looked up the argument's
 /// expanded descriptor (two values per dimension), and a program of rank R
 /// reads R sizes of each argument; converted first, the uses see one
-/// value. fuse-split-asserts keeps the lowering of the size checks linear
+/// value. fuse-lower-asserts keeps the lowering of the size checks linear
 /// in the rank too.
 static void addHostFunctionLowering(OpPassManager &pm) {
   // Views on the host (a reduction's result with its dimensions kept, a
@@ -404,7 +404,7 @@ static void addHostFunctionLowering(OpPassManager &pm) {
   // conversion knows.
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
-  pm.addPass(fuse::createFuseSplitAsserts());
+  pm.addPass(fuse::createFuseLowerAsserts());
   pm.addPass(createConvertFuncToLLVMPass());
 }
 

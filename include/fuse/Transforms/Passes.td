@@ -148,20 +148,28 @@ def FuseResultAllocs : Pass<"fuse-result-allocs", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::LLVM::LLVMDialect"];
 }
 
-def FuseSplitAsserts : Pass<"fuse-split-asserts", "mlir::ModuleOp"> {
-  let summary = "End the block after each cf.assert of a function";
+def FuseLowerAsserts : Pass<"fuse-lower-asserts", "mlir::ModuleOp"> {
+  let summary = "Lower the cf.assert of each function to puts and abort";
   let description = [{
-    Splits the block after every `cf.assert` that is directly in a
-    function, with a `cf.br` to the rest, working from the last assert to
-    the first. Runs right before the host code is lowered to the LLVM
-    dialect; the canonicalizer merges the blocks again.
+    Replaces every `cf.assert` that is directly in a function with a
+    `cf.cond_br` to the rest of its block or to a new block that calls
+    `puts` with the message (a private `llvm.mlir.global` named
+    `assert_msg`, made unique) and then `abort`: the code of upstream's
+    lowering of `cf.assert` to the LLVM dialect, which the JIT's `puts` and
+    `abort` turn into an error. Asserts in the regions of structured ops
+    (`scf.if`) are left to that lowering. Runs right before the host code
+    is lowered to the LLVM dialect; the canonicalizer merges the blocks
+    again.
 
-    Lowering `cf.assert` splits its block at the assert and moves every
-    later operation of the block; with one assert per checked dimension,
-    a program of rank R moved O(R^2) operations. After this pass each
-    operation moves once.
+    Upstream's lowering looks each message's global and the functions up
+    by scanning the module and moves every later operation of the
+    assert's block; with one assert per checked dimension, a program of
+    rank R took O(R^2) time both ways. Here one symbol table serves the
+    module, and the asserts of a block are lowered from the last to the
+    first, so that each operation moves once.
   }];
-  let dependentDialects = ["mlir::cf::ControlFlowDialect"];
+  let dependentDialects = ["mlir::cf::ControlFlowDialect",
+                           "mlir::LLVM::LLVMDialect"];
 }
 
 def FuseHostToDevice : Pass<"fuse-host-to-device", "mlir::func::FuncOp"> {
