@@ -249,6 +249,11 @@ size_t descriptorWords(size_t rank) { return 3 + 2 * rank; }
 
 Executable::~Executable() = default;
 
+/// The symbol of the compiled function `name`: `fuse.name`.
+static std::string entrySymbol(llvm::StringRef name) {
+  return ("fuse." + name).str();
+}
+
 llvm::Expected<Executable::Lowered>
 Executable::lower(ModuleOp module, const RunOptions &options) {
   MLIRContext *context = module.getContext();
@@ -344,6 +349,11 @@ Executable::lower(ModuleOp module, const RunOptions &options) {
     executable->resultSpecs.push_back(*spec);
   }
 
+  // The compiled entry's symbol has a '.', which no function of the C
+  // library or of the runtime has in its name: a program may call its
+  // function `sin`, `free` or `mgpuLaunchKernel`.
+  SymbolTable::setSymbolName(*clone->getOps<func::FuncOp>().begin(),
+                             entrySymbol(executable->entryName));
   {
     PassManager pm(context);
     buildExecutablePipeline(pm, options.target, pipeline);
@@ -484,8 +494,8 @@ Executable::compile(ModuleOp module, const RunOptions &options) {
   executable->engine->registerSymbols(runtimeSymbols);
   // Loads the kernels' GPU module (a global constructor) for CUDA.
   executable->engine->initialize();
-  auto entry =
-      executable->engine->lookupPacked("_mlir_ciface_" + executable->entryName);
+  auto entry = executable->engine->lookupPacked(
+      "_mlir_ciface_" + entrySymbol(executable->entryName));
   if (!entry)
     return entry.takeError();
   executable->entry = *entry;
