@@ -176,9 +176,11 @@ llvm::Error fuse::checkPipelineOptions(const PipelineOptions &options,
     return error(names.blockSize + "=" + llvm::Twine(options.blockSize) +
                  " is out of range: a CUDA block has 1 to " +
                  llvm::Twine(kMaxBlockSize) + " threads");
-  if (options.vectorBytes < 1)
+  if (!isVectorBytes(options.vectorBytes))
     return error(names.vectorBytes + "=" + llvm::Twine(options.vectorBytes) +
-                 " is out of range: each thread loads 1 byte or more");
+                 " is out of range: a thread's vector access is a power of "
+                 "two from 1 to " +
+                 llvm::Twine(kMaxVectorBytes) + " bytes");
   if (options.optLevel > 3)
     return error(names.optLevel + "=" + llvm::Twine(options.optLevel) +
                  " is out of range: LLVM's optimization levels are 0 to 3");

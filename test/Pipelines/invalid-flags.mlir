@@ -36,9 +36,18 @@
 // RUN: not fuse-opt %s --emit=ptx --vector-bytes=0 2>&1 | FileCheck %s --check-prefix=VECTOR-BYTES --implicit-check-not=func
 // RUN: not fuse-run %s --target=cpu --vector-bytes=0 2>&1 | FileCheck %s --check-prefix=VECTOR-BYTES-EXEC
 // RUN: not fuse-opt %s --pass-pipeline='builtin.module(fuse-lower{vector-bytes=0})' 2>&1 | FileCheck %s --check-prefix=VECTOR-BYTES-LOWER --implicit-check-not=func
-// VECTOR-BYTES: fuse-opt: --vector-bytes=0 is out of range: each thread loads 1 byte or more
-// VECTOR-BYTES-EXEC: fuse-run: error: --vector-bytes=0 is out of range: each thread loads 1 byte or more
-// VECTOR-BYTES-LOWER: error: fuse-lower: vector-bytes=0 is out of range: each thread loads 1 byte or more
+// VECTOR-BYTES: fuse-opt: --vector-bytes=0 is out of range: a thread's vector access is a power of two from 1 to 256 bytes
+// VECTOR-BYTES-EXEC: fuse-run: error: --vector-bytes=0 is out of range: a thread's vector access is a power of two from 1 to 256 bytes
+// VECTOR-BYTES-LOWER: error: fuse-lower: vector-bytes=0 is out of range: a thread's vector access is a power of two from 1 to 256 bytes
+// Not a power of two (its vectors would have a lane count and an alignment
+// LLVM cannot give them), or wider than 256 bytes (a thread's code grows with
+// its lanes): refused too.
+// RUN: not fuse-run %s --target=cpu --vector-bytes=600 2>&1 | FileCheck %s --check-prefix=VECTOR-BYTES-ODD
+// RUN: not fuse-opt %s --emit=ptx --vector-bytes=24 2>&1 | FileCheck %s --check-prefix=VECTOR-BYTES-24
+// RUN: not fuse-opt %s --emit=ptx --vector-bytes=512 2>&1 | FileCheck %s --check-prefix=VECTOR-BYTES-WIDE
+// VECTOR-BYTES-ODD: fuse-run: error: --vector-bytes=600 is out of range: a thread's vector access is a power of two from 1 to 256 bytes
+// VECTOR-BYTES-24: fuse-opt: --vector-bytes=24 is out of range: a thread's vector access is a power of two from 1 to 256 bytes
+// VECTOR-BYTES-WIDE: fuse-opt: --vector-bytes=512 is out of range: a thread's vector access is a power of two from 1 to 256 bytes
 
 // RUN: not fuse-opt %s --emit=ptx --block-size=-5 2>&1 | FileCheck %s --check-prefix=BLOCK-SIZE --implicit-check-not=func
 // RUN: not fuse-opt %s --fuse-pipeline=gpu --block-size=-5 2>&1 | FileCheck %s --check-prefix=BLOCK-SIZE --implicit-check-not=func

@@ -24,6 +24,17 @@ namespace fuse {
 /// fuse-map-to-gpu.
 inline constexpr int64_t kMaxBlockSize = 1024;
 
+/// The widest access of a thread that fuse-map-to-gpu takes, in bytes: four
+/// AVX-512 registers, the cpu target's own width.
+inline constexpr int64_t kMaxVectorBytes = 256;
+
+/// Whether fuse-map-to-gpu takes `bytes` as its vector-bytes: a power of two
+/// from 1 to kMaxVectorBytes (a vector's lanes are a power of two, and its
+/// loads are aligned to its size).
+inline bool isVectorBytes(int64_t bytes) {
+  return bytes >= 1 && bytes <= kMaxVectorBytes && (bytes & (bytes - 1)) == 0;
+}
+
 #define GEN_PASS_DECL
 #include "fuse/Conversion/Passes.h.inc"
 

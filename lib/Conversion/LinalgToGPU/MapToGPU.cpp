@@ -1522,12 +1522,15 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
   using Base::Base;
 
   void runOnOperation() override {
-    if (blockSize <= 0 || blockSize > fuse::kMaxBlockSize || vectorBytes <= 0) {
+    if (blockSize <= 0 || blockSize > fuse::kMaxBlockSize ||
+        !fuse::isVectorBytes(vectorBytes)) {
       getOperation().emitError("block-size must be in [1, ")
           << fuse::kMaxBlockSize << "] (a CUDA block has at most "
           << fuse::kMaxBlockSize
-          << " threads) and vector-bytes positive; got block-size="
-          << blockSize.getValue() << " vector-bytes=" << vectorBytes.getValue();
+          << " threads) and vector-bytes a power of two in [1, "
+          << fuse::kMaxVectorBytes
+          << "]; got block-size=" << blockSize.getValue()
+          << " vector-bytes=" << vectorBytes.getValue();
       return signalPassFailure();
     }
     // Elementwise generics, reductions and the generics of a kernel with
