@@ -27,7 +27,7 @@ using namespace fuse;
 namespace {
 
 /// Why a producer/consumer pair stays apart.
-enum class Reason { Broadcast, Cycle };
+enum class Reason { Broadcast, Cycle, Buffers };
 
 struct Unfused {
   linalg::GenericOp consumer;
@@ -51,6 +51,8 @@ public:
       ops.push_back(generic);
       parent.push_back(parent.size());
     }
+    for (unsigned i = 0; i < ops.size(); ++i)
+      bufferBound.push_back(buffers(members[i]));
     if (!ops.empty())
       this->block = &block;
   }
@@ -69,23 +71,37 @@ public:
   }
 
   /// Merges the groups of `a` and `b` unless a path leaves one group and
-  /// re-enters the other through an op outside both (a cycle once merged).
-  bool tryMerge(unsigned a, unsigned b) {
+  /// re-enters the other through an op outside both (a cycle once merged),
+  /// or the kernel would take more than kMaxKernelBuffers buffers; says
+  /// why not.
+  std::optional<Reason> tryMerge(unsigned a, unsigned b) {
     a = find(a);
     b = find(b);
     if (a == b)
-      return true;
+      return std::nullopt;
+    // The sum of the groups' counts bounds the merged group's: counted
+    // again only past the limit, a chain of n ops counts O(n / limit)
+    // times.
+    unsigned bound = bufferBound[a] + bufferBound[b];
+    if (bound > kMaxKernelBuffers) {
+      SmallVector<unsigned> both(members[a]);
+      both.append(members[b]);
+      bound = buffers(both);
+      if (bound > kMaxKernelBuffers)
+        return Reason::Buffers;
+    }
     if (reaches(a, b) || reaches(b, a))
-      return false;
+      return Reason::Cycle;
     if (a > b)
       std::swap(a, b);
+    bufferBound[a] = bound;
     parent[b] = a;
     span[a] = {std::min(span[a].first, span[b].first),
                std::max(span[a].second, span[b].second)};
     SmallVector<unsigned> moved = std::move(members[b]);
     members.erase(b);
     members[a].append(moved.begin(), moved.end());
-    return true;
+    return std::nullopt;
   }
 
   /// Groups in program order of their first op, each in program order.
@@ -104,6 +120,27 @@ public:
   ArrayRef<linalg::GenericOp> candidates() const { return ops; }
 
 private:
+  /// The buffers of a kernel of the ops `group`: the values they read that
+  /// no op of the group defines, and their results used outside it.
+  unsigned buffers(ArrayRef<unsigned> group) const {
+    DenseSet<Operation *> inside;
+    for (unsigned i : group)
+      inside.insert(ops[i]);
+    DenseSet<Value> reads;
+    unsigned outputs = 0;
+    for (unsigned i : group) {
+      for (Value input : linalg::GenericOp(ops[i]).getDpsInputs())
+        if (!inside.contains(input.getDefiningOp()))
+          reads.insert(input);
+      for (OpResult result : ops[i]->getResults())
+        if (llvm::any_of(result.getUsers(), [&](Operation *user) {
+              return !inside.contains(user);
+            }))
+          ++outputs;
+    }
+    return reads.size() + outputs;
+  }
+
   /// True when some op outside both groups depends on group `from` and
   /// group `to` depends on it. A group is one kernel: reaching any of its
   /// ops continues from all of them. The search starts from the smaller
@@ -206,6 +243,8 @@ private:
   Block *block = nullptr;
   SmallVector<linalg::GenericOp> ops;
   DenseMap<Operation *, unsigned> index;
+  /// At each group's root: at least the group's buffers (see tryMerge).
+  SmallVector<unsigned> bufferBound;
   SmallVector<unsigned> parent;
   /// Members of each root, by candidate index.
   DenseMap<unsigned, SmallVector<unsigned>> members;
@@ -330,9 +369,13 @@ std::string remarkText(Unfused pair) {
        << pair.consumer->getOperand(pair.operand).getType() << " to "
        << pair.consumer->getResult(0).getType()
        << ", so the two iterate over different spaces";
-  else
+  else if (pair.reason == Reason::Cycle)
     os << "fusing them would create a cycle through an op outside the "
           "kernel";
+  else
+    os << "the kernel would take more than " << kMaxKernelBuffers
+       << " buffers (inputs and results), more than a GPU kernel's "
+          "parameters hold";
   return text;
 }
 
@@ -377,8 +420,9 @@ struct FuseElementwiseFusionPass
           unfused.push_back({consumer, producerOp, number, Reason::Broadcast});
           continue;
         }
-        if (!grouping.tryMerge(*producer, *grouping.indexOf(consumer)))
-          unfused.push_back({consumer, producerOp, number, Reason::Cycle});
+        if (std::optional<Reason> reason =
+                grouping.tryMerge(*producer, *grouping.indexOf(consumer)))
+          unfused.push_back({consumer, producerOp, number, *reason});
       }
     }
 
@@ -393,7 +437,7 @@ struct FuseElementwiseFusionPass
         unsigned self = *grouping.indexOf(group.front());
         bool merged = false;
         for (auto &[other, root] : spaces)
-          if (other == *space && grouping.tryMerge(root, self)) {
+          if (other == *space && !grouping.tryMerge(root, self)) {
             merged = true;
             break;
           }

@@ -22,6 +22,13 @@ bool isElementwiseKernel(mlir::linalg::GenericOp op);
 /// wider vector is read with 16-byte-aligned accesses.
 inline constexpr int64_t kMaxVectorAlignment = 16;
 
+/// The most buffers (inputs read from outside and results used outside) that
+/// fusion gives one elementwise kernel. A GPU kernel takes each buffer as a
+/// memref descriptor of 5 words, 40 bytes of parameters, and PTX before ISA
+/// 8.1 allows 4352 bytes of them (ptxas refuses more): 64 buffers take 2560,
+/// leaving room for the sizes of broadcast indexing.
+inline constexpr unsigned kMaxKernelBuffers = 64;
+
 /// The DType of an MLIR element type, if it is one of fuse's (its spelling
 /// is one of DTypes.def's): what fuse-check-program accepts and the runner
 /// runs.
