@@ -284,8 +284,19 @@ Executable::lower(ModuleOp module, const RunOptions &options) {
         func = candidate;
         names.push_back("@" + candidate.getSymName().str());
       }
-    if (names.empty())
-      return llvm::createStringError("the program has no function to run");
+    if (names.empty()) {
+      // Private functions run only when named.
+      std::vector<std::string> hidden;
+      for (func::FuncOp candidate : module.getOps<func::FuncOp>())
+        if (!candidate.isExternal())
+          hidden.push_back("@" + candidate.getSymName().str());
+      if (hidden.empty())
+        return llvm::createStringError("the program has no function to run");
+      return llvm::createStringError(
+          "the program has no public function to run; its private ones (" +
+          llvm::join(hidden, ", ") + ") run when named with " +
+          options.entryOption);
+    }
     if (names.size() > 1)
       return llvm::createStringError(
           "the program has several functions (" + llvm::join(names, ", ") +
