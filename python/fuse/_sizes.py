@@ -7,12 +7,20 @@ no imports: bench/ and test/ scripts load it by its path."""
 
 def size_at(size, values):
     """The value of a report size for {symbol: value}."""
-    if isinstance(size, int):
+    if isinstance(size, int) and not isinstance(size, bool):
         return size
+    if not isinstance(size, dict) or "terms" not in size:
+        raise TypeError(
+            f"size_at takes a size of a report (a number, or a dict with "
+            f"'terms' such as fuse.report(...)'s bytes), not {size!r}")
     total = 0
     for term in size["terms"]:
         product = term["coefficient"]
         for symbol in term["symbols"]:
+            if symbol not in values:
+                raise KeyError(
+                    f"size_at: {size.get('text', size)!r} needs a value for "
+                    f"{symbol!r}; given {sorted(values)}")
             product *= values[symbol]
         total += product
     return total

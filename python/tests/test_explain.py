@@ -151,6 +151,11 @@ func.func @f(%x: tensor<?x?xf32>, %s: tensor<200x8xf32>) -> (tensor<?x?xf32>, te
     assert fuse.size_at is size_at
     assert size_text(fn["fused"]["bytes"]) == "8*N*M + 7200"
     assert size_text(4096) == "4096"
+    # What is not a report size, and a size without its symbol's value.
+    with pytest.raises(TypeError, match="size_at takes a size of a report"):
+        size_at("12*N", {"N": 1000})
+    with pytest.raises(KeyError, match="needs a value for 'N'; given \\['M'\\]"):
+        size_at(fn["fused"]["bytes"], {"M": 3})
 
 
 def _fuse_opt():
