@@ -11,6 +11,7 @@
 #include "fuse/Runtime/Runtime.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -378,6 +379,16 @@ Executable::lower(ModuleOp module, const RunOptions &options) {
   DialectRegistry registry;
   registerLLVMIRTranslations(registry);
   context->appendDialectRegistry(registry);
+  // The C wrapper calls the entry with every descriptor unpacked, five
+  // words per tensor argument: with 100 arguments, LLVM's scheduling of
+  // that one call, and of the entry's reading of them, took seconds.
+  // Inlined into the wrapper (its only caller: the JIT looks the wrapper
+  // up), the wrapper reads each word where it is used.
+  if (auto entry = clone->lookupSymbol<LLVM::LLVMFuncOp>(
+          entrySymbol(executable->entryName))) {
+    entry.setAlwaysInline(true);
+    entry.setLinkage(LLVM::Linkage::Internal);
+  }
   return Lowered{std::move(executable), std::move(clone), std::move(*machine)};
 }
 
