@@ -250,6 +250,15 @@ size_t descriptorWords(size_t rank) { return 3 + 2 * rank; }
 
 Executable::~Executable() = default;
 
+/// `@name` of each function of `module` with a body, in program order.
+static std::vector<std::string> bodyFunctionNames(ModuleOp module) {
+  std::vector<std::string> names;
+  for (func::FuncOp candidate : module.getOps<func::FuncOp>())
+    if (!candidate.isExternal())
+      names.push_back("@" + candidate.getSymName().str());
+  return names;
+}
+
 /// The symbol of the compiled function `name`: `fuse.name`.
 static std::string entrySymbol(llvm::StringRef name) {
   return ("fuse." + name).str();
@@ -270,10 +279,7 @@ Executable::lower(ModuleOp module, const RunOptions &options) {
   if (!entry.empty()) {
     func = module.lookupSymbol<func::FuncOp>(entry);
     if (!func || func.isExternal()) {
-      std::vector<std::string> names;
-      for (func::FuncOp candidate : module.getOps<func::FuncOp>())
-        if (!candidate.isExternal())
-          names.push_back("@" + candidate.getSymName().str());
+      std::vector<std::string> names = bodyFunctionNames(module);
       return llvm::createStringError(
           "no function @" + entry + " with a body in the program" +
           (names.empty() ? "" : " (it has " + llvm::join(names, ", ") + ")"));
@@ -287,10 +293,7 @@ Executable::lower(ModuleOp module, const RunOptions &options) {
       }
     if (names.empty()) {
       // Private functions run only when named.
-      std::vector<std::string> hidden;
-      for (func::FuncOp candidate : module.getOps<func::FuncOp>())
-        if (!candidate.isExternal())
-          hidden.push_back("@" + candidate.getSymName().str());
+      std::vector<std::string> hidden = bodyFunctionNames(module);
       if (hidden.empty())
         return llvm::createStringError("the program has no function to run");
       return llvm::createStringError(

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Pass/Pass.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace fuse {
 
@@ -32,7 +33,7 @@ inline constexpr int64_t kMaxVectorBytes = 256;
 /// from 1 to kMaxVectorBytes (a vector's lanes are a power of two, and its
 /// loads are aligned to its size).
 inline bool isVectorBytes(int64_t bytes) {
-  return bytes >= 1 && bytes <= kMaxVectorBytes && (bytes & (bytes - 1)) == 0;
+  return bytes >= 1 && bytes <= kMaxVectorBytes && llvm::isPowerOf2_64(bytes);
 }
 
 #define GEN_PASS_DECL
