@@ -35,7 +35,8 @@ each size to the next (1.0x: linear):
              1024 elements per kernel
   rank       fuse-opt ADD --emit=ptx on one add of two tensors of each rank
              in --ranks (default 500,1000,2000,5000), all sizes static
-             (1x1x...x1) or all dynamic (?x?x...x?)
+             (1x1x...x1) or all dynamic (?x?x...x?); and the CPU target's
+             stage (fuse-opt ADD --fuse-lower=stage=cpu), dynamic sizes
 
 and writes them to bench/results/compile_time_series.json (--json to change).
 """
@@ -235,7 +236,13 @@ def run_series(args):
                 cases.append(Case(f"rank{rank}", column, [
                     fuse_opt, str(path), "--emit=ptx", "-o", "/dev/null"]))
                 cases[-1].size = rank
-        columns = ["static", "dynamic"]
+            # The CPU target's host and kernels in LLVM IR (what fuse-run
+            # hands to the JIT), dynamic sizes.
+            cases.append(Case(f"rank{rank}", "cpu", [
+                fuse_opt, str(path), "--fuse-lower=stage=cpu", "-o",
+                "/dev/null"]))
+            cases[-1].size = rank
+        columns = ["static", "dynamic", "cpu"]
 
     load_before = os.getloadavg()
     tools = tool_ids([fuse_opt, fuse_run])

@@ -1630,9 +1630,14 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
   /// over `total` positions, when there are any (a launch of 0 blocks would
   /// be an error), bracketed by the profile's calls with the bytes of
   /// `traffic`. The body is left for the caller, without its terminator.
+  /// The bytes (a product of the sizes of each buffer: O(rank) ops) are
+  /// counted before the test: the greedy rewriter walks the whole `scf.if`
+  /// for each op folded inside it, and a rank-R program's R folds there
+  /// would walk it R times.
   gpu::LaunchOp launchOver(OpBuilder &b, Location loc, Value total,
                            int64_t perBlock, StringAttr name, int64_t id,
                            ArrayRef<Value> traffic) {
+    Value bytes = profile ? bytesMoved(b, loc, traffic) : Value();
     Value grid = arith::CeilDivUIOp::create(
         b, loc, total, arith::ConstantIndexOp::create(b, loc, perBlock));
     Value blockDim = arith::ConstantIndexOp::create(b, loc, blockSize);
@@ -1646,7 +1651,7 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
     Value kernelId = arith::ConstantIntOp::create(b, loc, id, 64);
     if (profile)
       func::CallOp::create(b, loc, "fuse_kernel_begin", TypeRange{},
-                           ValueRange{kernelId, bytesMoved(b, loc, traffic)});
+                           ValueRange{kernelId, bytes});
     auto launch = gpu::LaunchOp::create(
         b, loc, grid, one, one, blockDim, one, one,
         /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
