@@ -123,22 +123,8 @@ private:
   /// The buffers of a kernel of the ops `group`: the values they read that
   /// no op of the group defines, and their results used outside it.
   unsigned buffers(ArrayRef<unsigned> group) const {
-    DenseSet<Operation *> inside;
-    for (unsigned i : group)
-      inside.insert(ops[i]);
-    DenseSet<Value> reads;
-    unsigned outputs = 0;
-    for (unsigned i : group) {
-      for (Value input : linalg::GenericOp(ops[i]).getDpsInputs())
-        if (!inside.contains(input.getDefiningOp()))
-          reads.insert(input);
-      for (OpResult result : ops[i]->getResults())
-        if (llvm::any_of(result.getUsers(), [&](Operation *user) {
-              return !inside.contains(user);
-            }))
-          ++outputs;
-    }
-    return reads.size() + outputs;
+    return kernelBuffers(llvm::map_to_vector(
+        group, [&](unsigned i) -> Operation * { return ops[i]; }));
   }
 
   /// True when some op outside both groups depends on group `from` and
@@ -373,9 +359,7 @@ std::string remarkText(Unfused pair) {
     os << "fusing them would create a cycle through an op outside the "
           "kernel";
   else
-    os << "the kernel would take more than " << kMaxKernelBuffers
-       << " buffers (inputs and results), more than a GPU kernel's "
-          "parameters hold";
+    os << tooManyBuffersReason();
   return text;
 }
 

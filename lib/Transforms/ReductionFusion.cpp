@@ -146,7 +146,7 @@ struct Rows {
 };
 
 /// Why a generic next to a reduction's kernel stayed out of it.
-enum class Reason { Space, Position, Cycle };
+enum class Reason { Space, Position, Cycle, Buffers };
 
 /// A producer/consumer pair that stayed apart, one of them in a kernel with
 /// a reduction.
@@ -174,8 +174,19 @@ void emitRemark(const Unfused &pair) {
     text += "fusing them would create a cycle through an op outside the "
             "kernel";
     break;
+  case Reason::Buffers:
+    text += tooManyBuffersReason();
+    break;
   }
-  emitUnfusedRemark(consumer.getLoc(), producer.getLoc(), text);
+  // A generic that elementwise fusion made of several ops is named by the
+  // first of them, as one op (what the report takes).
+  auto opLoc = [](linalg::GenericOp op) -> Location {
+    if (auto fused = dyn_cast<FusedLoc>(op.getLoc()))
+      if (!fused.getLocations().empty())
+        return fused.getLocations().front();
+    return op.getLoc();
+  };
+  emitUnfusedRemark(opLoc(consumer), opLoc(producer), text);
 }
 
 class ReductionGrouping {
@@ -247,6 +258,11 @@ private:
     llvm::SetVector<Operation *> members;
     members.insert(seed);
     kinds[seed] = Rows::Kind::Reduction;
+    // A bound on the group's buffers (kernelBuffers): each member adds at
+    // most its operands and results, and the group is counted again only
+    // past kMaxKernelBuffers, so that a long chain around a reduction
+    // grows in linear time.
+    unsigned bufferBound = kernelBuffers(seed.getOperation());
     SmallVector<linalg::GenericOp> worklist = {seed};
     while (!worklist.empty()) {
       linalg::GenericOp op = worklist.pop_back_val();
@@ -283,6 +299,18 @@ private:
           reject(Reason::Cycle);
           continue;
         }
+        unsigned bound = bufferBound + candidate.getDpsInputs().size() +
+                         candidate->getNumResults();
+        if (bound > kMaxKernelBuffers) {
+          SmallVector<Operation *> grown(members.getArrayRef());
+          grown.push_back(candidate);
+          bound = kernelBuffers(grown);
+          if (bound > kMaxKernelBuffers) {
+            reject(Reason::Buffers);
+            continue;
+          }
+        }
+        bufferBound = bound;
         members.insert(candidate);
         worklist.push_back(candidate);
       }

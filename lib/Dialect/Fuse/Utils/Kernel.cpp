@@ -233,6 +233,29 @@ fuse::rowFormOf(ArrayRef<linalg::GenericOp> members, int64_t blockSize,
   return form;
 }
 
+unsigned fuse::kernelBuffers(ArrayRef<Operation *> ops) {
+  DenseSet<Operation *> inside(ops.begin(), ops.end());
+  DenseSet<Value> reads;
+  unsigned outputs = 0;
+  for (Operation *op : ops) {
+    for (Value input : linalg::GenericOp(op).getDpsInputs())
+      if (!inside.contains(input.getDefiningOp()))
+        reads.insert(input);
+    for (OpResult result : op->getResults())
+      if (llvm::any_of(result.getUsers(),
+                       [&](Operation *user) { return !inside.contains(user); }))
+        ++outputs;
+  }
+  return reads.size() + outputs;
+}
+
+std::string fuse::tooManyBuffersReason() {
+  return "the kernel would take more than " +
+         std::to_string(kMaxKernelBuffers) +
+         " buffers (inputs and results), more than a GPU kernel's "
+         "parameters hold";
+}
+
 void fuse::emitUnfusedRemark(Location consumer, Location producer,
                              StringRef message) {
   mlir::emitRemark(consumer, message).attachNote(producer)

@@ -29,6 +29,15 @@ inline constexpr int64_t kMaxVectorAlignment = 16;
 /// leaving room for the sizes of broadcast indexing.
 inline constexpr unsigned kMaxKernelBuffers = 64;
 
+/// The buffers of one kernel made of `ops` (generics on tensors): the
+/// values they read that none of them produces, and their results that an
+/// op outside reads. What kMaxKernelBuffers bounds.
+unsigned kernelBuffers(llvm::ArrayRef<mlir::Operation *> ops);
+
+/// Why a fusion pass left two generics apart when the kernel would take
+/// more than kMaxKernelBuffers buffers (the end of its remark).
+std::string tooManyBuffersReason();
+
 /// The DType of an MLIR element type, if it is one of fuse's (its spelling
 /// is one of DTypes.def's): what fuse-check-program accepts and the runner
 /// runs.
