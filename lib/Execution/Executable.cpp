@@ -47,9 +47,7 @@ std::string TensorSpec::str() const {
   std::string text = "tensor<";
   for (int64_t size : shape)
     text += (ShapedType::isDynamic(size) ? "?" : std::to_string(size)) + "x";
-  static const char *names[] = {"f16", "bf16", "f32", "f64",
-                                "i32", "i64",  "i1"};
-  return text + names[static_cast<int>(dtype)] + ">";
+  return text + dtypeSpelling(dtype).str() + ">";
 }
 
 static std::string shapeText(llvm::ArrayRef<int64_t> shape) {
@@ -60,6 +58,23 @@ static std::string shapeText(llvm::ArrayRef<int64_t> shape) {
     text += (i ? "x" : "") +
             (ShapedType::isDynamic(size) ? "?" : std::to_string(size));
   return text;
+}
+
+std::optional<std::string>
+TensorSpec::mismatch(DType given, llvm::ArrayRef<int64_t> givenShape) const {
+  if (given != dtype)
+    return "expected " + dtypeName(dtype).str() + " data, got " +
+           dtypeName(given).str();
+  if (givenShape.size() != shape.size())
+    return "expected rank " + std::to_string(shape.size()) + ", got shape " +
+           shapeText(givenShape);
+  for (auto [d, size] : llvm::enumerate(shape))
+    if (!ShapedType::isDynamic(size) && size != givenShape[d])
+      return "expected shape " + shapeText(shape) + ", got " +
+             shapeText(givenShape) + " (dimension " + std::to_string(d) + ": " +
+             std::to_string(size) + " vs " + std::to_string(givenShape[d]) +
+             ")";
+  return std::nullopt;
 }
 
 //===----------------------------------------------------------------------===//
@@ -570,23 +585,10 @@ llvm::Error Executable::checkOperands(llvm::ArrayRef<Operand> operands) const {
         " input(s) were given");
   for (auto [i, operand] : llvm::enumerate(operands)) {
     const TensorSpec &spec = inputSpecs[i];
-    std::string which =
-        "argument " + std::to_string(i) + " (" + spec.str() + ")";
-    if (operand.dtype != spec.dtype)
-      return llvm::createStringError(
-          which + ": expected " + dtypeName(spec.dtype).str() + " data, got " +
-          dtypeName(operand.dtype).str());
-    if (operand.shape.size() != spec.shape.size())
-      return llvm::createStringError(which + ": expected rank " +
-                                     std::to_string(spec.shape.size()) +
-                                     ", got shape " + shapeText(operand.shape));
-    for (auto [d, size] : llvm::enumerate(spec.shape))
-      if (!ShapedType::isDynamic(size) && size != operand.shape[d])
-        return llvm::createStringError(
-            which + ": expected shape " + shapeText(spec.shape) + ", got " +
-            shapeText(operand.shape) + " (dimension " + std::to_string(d) +
-            ": " + std::to_string(size) + " vs " +
-            std::to_string(operand.shape[d]) + ")");
+    if (std::optional<std::string> why =
+            spec.mismatch(operand.dtype, operand.shape))
+      return llvm::createStringError("argument " + std::to_string(i) + " (" +
+                                     spec.str() + "): " + *why);
   }
   return llvm::Error::success();
 }

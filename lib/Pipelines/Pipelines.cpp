@@ -150,12 +150,22 @@ std::vector<std::string> fuse::nvptxChips() {
 llvm::StringRef fuse::optionName(PipelineOption option,
                                  OptionSpelling spelling) {
   switch (option) {
-#define FUSE_PIPELINE_OPTION(TYPE, NAME, KEY, FLAG, VALUE, DEFAULT, HELP)      \
+#define FUSE_PIPELINE_OPTION(TYPE, NAME, KEY, FLAG, VALUE, DEFAULT, GPU, HELP) \
   case PipelineOption::NAME:                                                   \
     return spelling == OptionSpelling::Flag ? "--" FLAG : KEY;
 #include "fuse/Pipelines/PipelineOptions.def"
   }
   llvm_unreachable("every option has a name");
+}
+
+bool fuse::gpuOnly(PipelineOption option) {
+  switch (option) {
+#define FUSE_PIPELINE_OPTION(TYPE, NAME, KEY, FLAG, VALUE, DEFAULT, GPU, HELP) \
+  case PipelineOption::NAME:                                                   \
+    return GPU;
+#include "fuse/Pipelines/PipelineOptions.def"
+  }
+  llvm_unreachable("every option is in the list");
 }
 
 llvm::Error fuse::checkPipelineOptions(const PipelineOptions &options,
@@ -589,7 +599,7 @@ struct LowerOptions : PassPipelineOptions<LowerOptions> {
   Option<fuse::Stage> stage{*this, "stage",
                             llvm::cl::desc("The stage to lower to"),
                             llvm::cl::init(fuse::Stage::PTX)};
-#define FUSE_PIPELINE_OPTION(TYPE, NAME, KEY, FLAG, VALUE, DEFAULT, HELP)      \
+#define FUSE_PIPELINE_OPTION(TYPE, NAME, KEY, FLAG, VALUE, DEFAULT, GPU, HELP) \
   Option<OptionTraits<TYPE>::Value, OptionTraits<TYPE>::Parser> NAME{          \
       *this, KEY, llvm::cl::desc(HELP), llvm::cl::value_desc(VALUE),           \
       initOf(DEFAULT)};
@@ -661,7 +671,7 @@ fuse::parsePipelineOptions(llvm::StringRef text,
     rest = rest.ltrim();
     std::optional<PipelineOption> option;
     llvm::Error error = [&]() -> llvm::Error {
-#define FUSE_PIPELINE_OPTION(TYPE, NAME, KEY, FLAG, VALUE, DEFAULT, HELP)      \
+#define FUSE_PIPELINE_OPTION(TYPE, NAME, KEY, FLAG, VALUE, DEFAULT, GPU, HELP) \
   if (key == KEY) {                                                            \
     option = PipelineOption::NAME;                                             \
     return parseValue(KEY, value, present, options.NAME);                      \
@@ -695,7 +705,8 @@ fuse::parsePipelineOptions(llvm::StringRef text,
 
 std::vector<llvm::StringRef> fuse::optionKeys() {
   return {
-#define FUSE_PIPELINE_OPTION(TYPE, NAME, KEY, FLAG, VALUE, DEFAULT, HELP) KEY,
+#define FUSE_PIPELINE_OPTION(TYPE, NAME, KEY, FLAG, VALUE, DEFAULT, GPU, HELP) \
+  KEY,
 #include "fuse/Pipelines/PipelineOptions.def"
   };
 }
@@ -703,7 +714,7 @@ std::vector<llvm::StringRef> fuse::optionKeys() {
 struct fuse::PipelineFlags::Flags {
   explicit Flags(llvm::cl::OptionCategory &category)
       : category(category)
-#define FUSE_PIPELINE_OPTION(TYPE, NAME, KEY, FLAG, VALUE, DEFAULT, HELP)      \
+#define FUSE_PIPELINE_OPTION(TYPE, NAME, KEY, FLAG, VALUE, DEFAULT, GPU, HELP) \
   , NAME(FLAG, llvm::cl::desc(HELP), llvm::cl::value_desc(VALUE),              \
          initOf(DEFAULT), llvm::cl::cat(category))
 #include "fuse/Pipelines/PipelineOptions.def"
@@ -712,7 +723,7 @@ struct fuse::PipelineFlags::Flags {
 
   /// Where --help lists the flags.
   llvm::cl::OptionCategory &category;
-#define FUSE_PIPELINE_OPTION(TYPE, NAME, KEY, FLAG, VALUE, DEFAULT, HELP)      \
+#define FUSE_PIPELINE_OPTION(TYPE, NAME, KEY, FLAG, VALUE, DEFAULT, GPU, HELP) \
   llvm::cl::opt<OptionTraits<TYPE>::Value, false, OptionTraits<TYPE>::Parser>  \
       NAME;
 #include "fuse/Pipelines/PipelineOptions.def"
@@ -725,7 +736,7 @@ fuse::PipelineFlags::~PipelineFlags() = default;
 
 fuse::PipelineOptions fuse::PipelineFlags::options() const {
   PipelineOptions options;
-#define FUSE_PIPELINE_OPTION(TYPE, NAME, KEY, FLAG, VALUE, DEFAULT, HELP)      \
+#define FUSE_PIPELINE_OPTION(TYPE, NAME, KEY, FLAG, VALUE, DEFAULT, GPU, HELP) \
   assignOption(options.NAME, flags->NAME, flags->NAME.getNumOccurrences() > 0);
 #include "fuse/Pipelines/PipelineOptions.def"
   return options;
@@ -733,7 +744,7 @@ fuse::PipelineOptions fuse::PipelineFlags::options() const {
 
 bool fuse::PipelineFlags::given(PipelineOption option) const {
   switch (option) {
-#define FUSE_PIPELINE_OPTION(TYPE, NAME, KEY, FLAG, VALUE, DEFAULT, HELP)      \
+#define FUSE_PIPELINE_OPTION(TYPE, NAME, KEY, FLAG, VALUE, DEFAULT, GPU, HELP) \
   case PipelineOption::NAME:                                                   \
     return flags->NAME.getNumOccurrences() > 0;
 #include "fuse/Pipelines/PipelineOptions.def"
@@ -741,10 +752,11 @@ bool fuse::PipelineFlags::given(PipelineOption option) const {
   llvm_unreachable("every option is a flag");
 }
 
-std::vector<llvm::StringRef> fuse::PipelineFlags::givenFlags() const {
+std::vector<llvm::StringRef>
+fuse::PipelineFlags::givenFlags(bool onlyGPU) const {
   std::vector<llvm::StringRef> given;
-#define FUSE_PIPELINE_OPTION(TYPE, NAME, KEY, FLAG, VALUE, DEFAULT, HELP)      \
-  if (flags->NAME.getNumOccurrences())                                         \
+#define FUSE_PIPELINE_OPTION(TYPE, NAME, KEY, FLAG, VALUE, DEFAULT, GPU, HELP) \
+  if (flags->NAME.getNumOccurrences() && (GPU || !onlyGPU))                    \
     given.push_back("--" FLAG);
 #include "fuse/Pipelines/PipelineOptions.def"
   return given;
@@ -752,7 +764,7 @@ std::vector<llvm::StringRef> fuse::PipelineFlags::givenFlags() const {
 
 std::vector<llvm::StringRef> fuse::PipelineFlags::allFlags() {
   return {
-#define FUSE_PIPELINE_OPTION(TYPE, NAME, KEY, FLAG, VALUE, DEFAULT, HELP)      \
+#define FUSE_PIPELINE_OPTION(TYPE, NAME, KEY, FLAG, VALUE, DEFAULT, GPU, HELP) \
   "--" FLAG,
 #include "fuse/Pipelines/PipelineOptions.def"
   };

@@ -39,7 +39,11 @@
 
 namespace {
 
-enum class Kind { F16, BF16, F32, F64, I32, I64, I1 };
+/// fuse's element types (DTypes.def, without the LLVM helpers of DTypes.h).
+enum class Kind {
+#define FUSE_DTYPE(ENUM, C, MLIR, NUMPY, BYTES, NPY) ENUM,
+#include "fuse/Support/DTypes.def"
+};
 
 struct TypeInfo {
   std::string name;
@@ -49,9 +53,9 @@ struct TypeInfo {
 
 TypeInfo typeOf(const std::string &name) {
   static const TypeInfo kTypes[] = {
-      {"f16", Kind::F16, 2}, {"bf16", Kind::BF16, 2}, {"f32", Kind::F32, 4},
-      {"f64", Kind::F64, 8}, {"i32", Kind::I32, 4},   {"i64", Kind::I64, 8},
-      {"i1", Kind::I1, 1}};
+#define FUSE_DTYPE(ENUM, C, MLIR, NUMPY, BYTES, NPY) {MLIR, Kind::ENUM, BYTES},
+#include "fuse/Support/DTypes.def"
+  };
   for (const TypeInfo &type : kTypes)
     if (type.name == name)
       return type;
@@ -77,7 +81,7 @@ double load(Kind kind, const char *data, int64_t i) {
     return reinterpret_cast<const int32_t *>(data)[i];
   case Kind::I64:
     return static_cast<double>(reinterpret_cast<const int64_t *>(data)[i]);
-  case Kind::I1:
+  case Kind::Bool:
     return data[i] != 0;
   case Kind::BF16:
   case Kind::F16: {
@@ -136,7 +140,7 @@ void fillRandom(const TypeInfo &type, char *data, int64_t n, uint64_t seed) {
       case Kind::I64:
         reinterpret_cast<int64_t *>(data)[i] = int64_t(bits % 201) - 100;
         break;
-      case Kind::I1:
+      case Kind::Bool:
         data[i] = bits & 1;
         break;
       case Kind::BF16:

@@ -17,6 +17,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -330,9 +331,10 @@ static void fillWith(void *data, int64_t count, const void *element) {
 }
 
 /// Builds argument `index` from `spec`, with the signature's dtype.
-static llvm::Expected<HostArray> makeInput(llvm::StringRef spec,
-                                           const TensorSpec &type, size_t index,
-                                           std::mt19937_64 &rng) {
+static llvm::Expected<HostArray> buildInput(llvm::StringRef spec,
+                                            const TensorSpec &type,
+                                            size_t index,
+                                            std::mt19937_64 &rng) {
   std::string where = describeInput(spec, type, index);
   auto error = [&](const llvm::Twine &why) {
     return llvm::createStringError(where + ": " + why.str());
@@ -426,6 +428,21 @@ static llvm::Expected<HostArray> makeInput(llvm::StringRef spec,
       setFromDouble(*array, i, real(rng));
     break;
   }
+  return array;
+}
+
+/// Argument `index` from `spec`, checked against the signature here, so that
+/// an error names the --input (a file's dtype, rank or size).
+static llvm::Expected<HostArray> makeInput(llvm::StringRef spec,
+                                           const TensorSpec &type, size_t index,
+                                           std::mt19937_64 &rng) {
+  llvm::Expected<HostArray> array = buildInput(spec, type, index, rng);
+  if (!array)
+    return array.takeError();
+  if (std::optional<std::string> why =
+          type.mismatch(array->dtype(), array->shape()))
+    return llvm::createStringError(describeInput(spec, type, index) + ": " +
+                                   *why);
   return array;
 }
 
@@ -544,11 +561,17 @@ static bool sameFile(llvm::StringRef a, llvm::StringRef b) {
   return normalized(a) == normalized(b) || llvm::sys::fs::equivalent(a, b);
 }
 
-/// Two of the files that fuse-run writes (--output, --trace, --dump-ptx,
-/// --dump-asm) that are the same file, named as `--output x.npy (result 1)`,
-/// or std::nullopt.
-static std::optional<std::string> findSameOutputs() {
-  std::vector<std::pair<std::string, std::string>> files;
+/// A file that fuse-run writes: its path and its flag, as
+/// `--output x.npy (result 1)`.
+struct OutputFile {
+  std::string path;
+  std::string flag;
+};
+
+/// The files that fuse-run writes (--output, --trace, --dump-ptx,
+/// --dump-asm).
+static std::vector<OutputFile> outputFiles() {
+  std::vector<OutputFile> files;
   for (auto [i, path] : llvm::enumerate(outputFlags))
     files.push_back(
         {path, "--output " + path + " (result " + std::to_string(i) + ")"});
@@ -558,10 +581,47 @@ static std::optional<std::string> findSameOutputs() {
     files.push_back({dumpPtxFlag, "--dump-ptx " + dumpPtxFlag});
   if (!dumpAsmFlag.empty())
     files.push_back({dumpAsmFlag, "--dump-asm " + dumpAsmFlag});
+  return files;
+}
+
+/// Why `path` cannot be created or overwritten (a directory, a missing or
+/// read-only directory), or std::nullopt. Checked before anything compiles
+/// or runs, so that a typo in a path does not cost the run; a device that
+/// turns out full is still found when the file is written.
+static std::optional<std::string> cannotWrite(llvm::StringRef path) {
+  namespace fs = llvm::sys::fs;
+  if (path == "-")
+    return std::nullopt;
+  auto reason = [&](std::error_code ec) -> std::optional<std::string> {
+    if (!ec)
+      return std::nullopt;
+    return "cannot open output file '" + path.str() + "': " + ec.message();
+  };
+  if (fs::is_directory(path))
+    return reason(std::make_error_code(std::errc::is_a_directory));
+  if (fs::exists(path))
+    return reason(fs::access(path, fs::AccessMode::Write));
+  llvm::SmallString<256> parent(path);
+  fs::make_absolute(parent);
+  llvm::sys::path::remove_filename(parent);
+  if (!fs::exists(parent))
+    return reason(std::make_error_code(std::errc::no_such_file_or_directory));
+  if (!fs::is_directory(parent))
+    return reason(std::make_error_code(std::errc::not_a_directory));
+  return reason(fs::access(parent, fs::AccessMode::Write));
+}
+
+/// The first problem with the files that fuse-run would write: one it
+/// cannot write, or two that are the same file; or std::nullopt.
+static std::optional<std::string> checkOutputs() {
+  std::vector<OutputFile> files = outputFiles();
+  for (const OutputFile &file : files)
+    if (std::optional<std::string> why = cannotWrite(file.path))
+      return file.flag + ": " + *why;
   for (size_t i = 0; i < files.size(); ++i)
     for (size_t j = i + 1; j < files.size(); ++j)
-      if (sameFile(files[i].first, files[j].first))
-        return files[i].second + " and " + files[j].second +
+      if (sameFile(files[i].path, files[j].path))
+        return files[i].flag + " and " + files[j].flag +
                " name the same file; give each its own";
   return std::nullopt;
 }
@@ -581,8 +641,8 @@ int main(int argc, char **argv) {
                               "fuse-run: compile and run a fuse program\n");
   if (repeatFlag == 0)
     return fail("--repeat must be at least 1");
-  if (std::optional<std::string> same = findSameOutputs())
-    return fail(*same);
+  if (std::optional<std::string> problem = checkOutputs())
+    return fail(*problem);
 
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -620,6 +680,27 @@ int main(int argc, char **argv) {
   }
   if (llvm::Error error = checkPipelineOptions(options.pipeline))
     return fail(llvm::toString(std::move(error)));
+  // A flag that the chosen target does not use: an error when the target
+  // was asked for, a note when --target=auto chose it.
+  std::string unused;
+  if (options.target == Target::CPU && dumpPtxFlag.empty()) {
+    std::vector<llvm::StringRef> flags = pipelineFlags.givenFlags(true);
+    if (flags.size() == 1)
+      unused = flags[0].str() + " shapes only the GPU's kernels, and the run " +
+               "is on the CPU (--dump-ptx writes the PTX it shapes)";
+    else if (!flags.empty())
+      unused = llvm::join(llvm::ArrayRef(flags).drop_back(), ", ") + " and " +
+               flags.back().str() + " shape only the GPU's kernels, and the " +
+               "run is on the CPU (--dump-ptx writes the PTX they shape)";
+  }
+  if (options.target == Target::CUDA && threadsFlag().getNumOccurrences())
+    unused = "--threads sets the cpu target's threads, and the run is on the "
+             "GPU";
+  if (!unused.empty()) {
+    if (targetFlag != TargetRequest::Auto)
+      return fail(unused);
+    llvm::errs() << "fuse-run: note: " << unused << "\n";
+  }
 
   if (!dumpPtxFlag.empty()) {
     OwningOpRef<ModuleOp> clone = module->clone();

@@ -20,6 +20,7 @@
 #include "llvm/Support/Error.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,11 @@ struct TensorSpec {
   DType dtype;
   /// E.g. `tensor<?x4xf32>`.
   std::string str() const;
+  /// Why an array of `dtype` and `shape` cannot be this tensor (`expected
+  /// float32 data, got float64`, a rank or a static size that differs), or
+  /// std::nullopt.
+  std::optional<std::string> mismatch(DType dtype,
+                                      llvm::ArrayRef<int64_t> shape) const;
 };
 
 struct RunOptions {

@@ -55,7 +55,7 @@ std::string libdevicePath(llvm::StringRef toolkit);
 /// Every option of the pipelines, as PipelineOptions.def lists them (with
 /// each one's default and meaning).
 struct PipelineOptions {
-#define FUSE_PIPELINE_OPTION(TYPE, NAME, KEY, FLAG, VALUE, DEFAULT, HELP)      \
+#define FUSE_PIPELINE_OPTION(TYPE, NAME, KEY, FLAG, VALUE, DEFAULT, GPU, HELP) \
   TYPE NAME = DEFAULT;
 #include "fuse/Pipelines/PipelineOptions.def"
 
@@ -68,7 +68,8 @@ struct PipelineOptions {
 
 /// Names each option of PipelineOptions (PipelineOptions.def).
 enum class PipelineOption {
-#define FUSE_PIPELINE_OPTION(TYPE, NAME, KEY, FLAG, VALUE, DEFAULT, HELP) NAME,
+#define FUSE_PIPELINE_OPTION(TYPE, NAME, KEY, FLAG, VALUE, DEFAULT, GPU, HELP) \
+  NAME,
 #include "fuse/Pipelines/PipelineOptions.def"
 };
 
@@ -79,6 +80,10 @@ enum class OptionSpelling { Flag, Key };
 
 /// `option` as `spelling` writes it.
 llvm::StringRef optionName(PipelineOption option, OptionSpelling spelling);
+
+/// Whether `option` shapes only the GPU's kernels (the PTX), so that a run
+/// on the CPU does not use it (PipelineOptions.def's GPU column).
+bool gpuOnly(PipelineOption option);
 
 /// `options.cudaToolkit`, or the one findCUDAToolkit() finds when unset.
 std::string cudaToolkitOf(const PipelineOptions &options);
@@ -128,8 +133,9 @@ public:
   bool given(PipelineOption option) const;
 
   /// The flags the command line gave, as `--flag`, in the order of
-  /// PipelineOptions.def.
-  std::vector<llvm::StringRef> givenFlags() const;
+  /// PipelineOptions.def; with `onlyGPU`, those of them that shape only the
+  /// GPU's kernels (gpuOnly).
+  std::vector<llvm::StringRef> givenFlags(bool onlyGPU = false) const;
 
   /// Every flag, as `--flag`, in the order of PipelineOptions.def.
   static std::vector<llvm::StringRef> allFlags();
