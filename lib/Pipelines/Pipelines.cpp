@@ -33,6 +33,7 @@
 #include "llvm/Target/TargetOptions.h"
 
 #include <cstdlib>
+#include <set>
 #include <tuple>
 
 using namespace mlir;
@@ -168,6 +169,36 @@ bool fuse::gpuOnly(PipelineOption option) {
   llvm_unreachable("every option is in the list");
 }
 
+/// The oldest PTX ISA version (numbered as LLVM's ptxNN features: 78 is
+/// 7.8) that LLVM's NVPTX back end emits for `chip`, if fuse knows it. An
+/// older one is a fatal error in LLVM, which ends the process (a Python
+/// interpreter too), and LLVM keeps the table to itself
+/// (NVPTXSubtarget.cpp's getMinPTXVersionForSM): this is a copy, checked
+/// against LLVM for every chip it knows by test/Pipelines/ptx-minimum.test.
+static std::optional<unsigned> minPTXVersion(llvm::StringRef chip) {
+  return llvm::StringSwitch<std::optional<unsigned>>(chip)
+      .Cases({"sm_20", "sm_21", "sm_30", "sm_35"}, 32)
+      .Cases({"sm_32", "sm_50"}, 40)
+      .Cases({"sm_37", "sm_52"}, 41)
+      .Case("sm_53", 42)
+      .Cases({"sm_60", "sm_61", "sm_62"}, 50)
+      .Case("sm_70", 60)
+      .Case("sm_72", 61)
+      .Case("sm_75", 63)
+      .Case("sm_80", 70)
+      .Case("sm_86", 71)
+      .Case("sm_87", 74)
+      .Cases({"sm_89", "sm_90"}, 78)
+      .Case("sm_90a", 80)
+      .Cases({"sm_100", "sm_100a", "sm_101", "sm_101a"}, 86)
+      .Cases({"sm_120", "sm_120a"}, 87)
+      .Cases({"sm_100f", "sm_101f", "sm_103", "sm_103f", "sm_103a", "sm_120f",
+              "sm_121", "sm_121f", "sm_121a"},
+             88)
+      .Cases({"sm_88", "sm_110", "sm_110f", "sm_110a"}, 90)
+      .Default(std::nullopt);
+}
+
 llvm::Error fuse::checkPipelineOptions(const PipelineOptions &options,
                                        OptionSpelling spelling) {
   auto error = [](const llvm::Twine &message) {
@@ -211,6 +242,8 @@ llvm::Error fuse::checkPipelineOptions(const PipelineOptions &options,
   llvm::SmallVector<llvm::StringRef> features;
   llvm::StringRef(options.features)
       .split(features, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  // The PTX version the features ask for: the newest ptxNN left enabled.
+  std::set<unsigned> ptxVersions;
   for (llvm::StringRef feature : features) {
     std::string prefix =
         (names.features + "=" + options.features + ": '" + feature + "'").str();
@@ -224,7 +257,22 @@ llvm::Error fuse::checkPipelineOptions(const PipelineOptions &options,
       return error(
           prefix + " is not a feature of LLVM's NVPTX back end, which knows " +
           llvm::join(sortedKeys(info.getAllProcessorFeatures()), ", "));
+    unsigned version;
+    if (name.consume_front("ptx") && !name.getAsInteger(10, version)) {
+      if (feature.starts_with("+"))
+        ptxVersions.insert(version);
+      else
+        ptxVersions.erase(version);
+    }
   }
+  std::optional<unsigned> oldest = minPTXVersion(options.chip);
+  if (oldest && !ptxVersions.empty() && *ptxVersions.rbegin() < *oldest)
+    return error(names.features + "=" + options.features + " asks for PTX " +
+                 llvm::Twine(*ptxVersions.rbegin() / 10) + "." +
+                 llvm::Twine(*ptxVersions.rbegin() % 10) + ", older than " +
+                 names.chip + "=" + options.chip + " takes: LLVM emits PTX " +
+                 llvm::Twine(*oldest / 10) + "." + llvm::Twine(*oldest % 10) +
+                 " (+ptx" + llvm::Twine(*oldest) + ") or later for it");
   // LLVM refuses a PTX version older than the chip needs with a fatal usage
   // error that names the minimum; making the target machine has it do so
   // now, before anything runs.

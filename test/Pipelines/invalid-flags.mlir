@@ -83,10 +83,11 @@
 // FEATURE-LOWER: error: fuse-lower: features=+ptx80,+bogus: '+bogus' is not a feature
 // FEATURE-SIGN: fuse-opt: --ptx-features=ptx80: 'ptx80' needs a + (enable) or a - (disable) in front
 
-// A PTX version older than the chip needs is LLVM's own error, given before
-// anything runs (the linalg stage would never reach LLVM).
+// A PTX version older than the chip needs, refused before anything runs
+// (the linalg stage would never reach LLVM, whose own check is a fatal
+// error): Pipelines/ptx-minimum.test checks every chip.
 // RUN: not fuse-opt %s --fuse-pipeline=linalg --ptx-features=+ptx60 2>&1 | FileCheck %s --check-prefix=PTX-VERSION --implicit-check-not=func
-// PTX-VERSION: PTX version 6.0 does not support target 'sm_90'. Minimum required PTX version is 7.8.
+// PTX-VERSION: fuse-opt: --ptx-features=+ptx60 asks for PTX 6.0, older than --chip=sm_90 takes: LLVM emits PTX 7.8 (+ptx78) or later for it
 
 // RUN: not fuse-opt %s --fuse-report=xml 2>&1 | FileCheck %s --check-prefix=REPORT
 // REPORT: fuse-opt: --fuse-report takes text, json, dot or html, not 'xml'
