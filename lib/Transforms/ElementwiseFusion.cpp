@@ -72,7 +72,7 @@ public:
 
   /// Merges the groups of `a` and `b` unless a path leaves one group and
   /// re-enters the other through an op outside both (a cycle once merged),
-  /// or the kernel would take more than kMaxKernelBuffers buffers; says
+  /// or the kernel's buffers would take more than kMaxKernelParamBytes; says
   /// why not.
   std::optional<Reason> tryMerge(unsigned a, unsigned b) {
     a = find(a);
@@ -83,11 +83,11 @@ public:
     // again only past the limit, a chain of n ops counts O(n / limit)
     // times.
     unsigned bound = bufferBound[a] + bufferBound[b];
-    if (bound > kMaxKernelBuffers) {
+    if (bound > kMaxKernelParamBytes) {
       SmallVector<unsigned> both(members[a]);
       both.append(members[b]);
       bound = buffers(both);
-      if (bound > kMaxKernelBuffers)
+      if (bound > kMaxKernelParamBytes)
         return Reason::Buffers;
     }
     if (reaches(a, b) || reaches(b, a))
@@ -120,11 +120,14 @@ public:
   ArrayRef<linalg::GenericOp> candidates() const { return ops; }
 
 private:
-  /// The buffers of a kernel of the ops `group`: the values they read that
-  /// no op of the group defines, and their results used outside it.
+  /// The parameter bytes of the buffers of a kernel of the ops `group`: the
+  /// values they read that no op of the group defines, and their results
+  /// used outside it (kernelParamBytes).
   unsigned buffers(ArrayRef<unsigned> group) const {
-    return kernelBuffers(llvm::map_to_vector(
-        group, [&](unsigned i) -> Operation * { return ops[i]; }));
+    return kernelParamBytes(
+        llvm::map_to_vector(group,
+                            [&](unsigned i) -> Operation * { return ops[i]; }),
+        /*rows=*/false);
   }
 
   /// True when some op outside both groups depends on group `from` and

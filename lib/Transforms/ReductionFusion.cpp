@@ -258,11 +258,11 @@ private:
     llvm::SetVector<Operation *> members;
     members.insert(seed);
     kinds[seed] = Rows::Kind::Reduction;
-    // A bound on the group's buffers (kernelBuffers): each member adds at
-    // most its operands and results, and the group is counted again only
-    // past kMaxKernelBuffers, so that a long chain around a reduction
-    // grows in linear time.
-    unsigned bufferBound = kernelBuffers(seed.getOperation());
+    // A bound on the parameter bytes of the group's buffers
+    // (kernelParamBytes): each member adds at most its own, and the group is
+    // counted again only past kMaxKernelParamBytes, so that a long chain
+    // around a reduction grows in linear time.
+    unsigned bufferBound = kernelParamBytes(seed.getOperation(), true);
     SmallVector<linalg::GenericOp> worklist = {seed};
     while (!worklist.empty()) {
       linalg::GenericOp op = worklist.pop_back_val();
@@ -299,13 +299,13 @@ private:
           reject(Reason::Cycle);
           continue;
         }
-        unsigned bound = bufferBound + candidate.getDpsInputs().size() +
-                         candidate->getNumResults();
-        if (bound > kMaxKernelBuffers) {
+        unsigned bound =
+            bufferBound + kernelParamBytes(candidate.getOperation(), true);
+        if (bound > kMaxKernelParamBytes) {
           SmallVector<Operation *> grown(members.getArrayRef());
           grown.push_back(candidate);
-          bound = kernelBuffers(grown);
-          if (bound > kMaxKernelBuffers) {
+          bound = kernelParamBytes(grown, true);
+          if (bound > kMaxKernelParamBytes) {
             reject(Reason::Buffers);
             continue;
           }

@@ -3,23 +3,25 @@
 // RUN: fuse-opt %s --emit=ptx -o %t.ptx
 // RUN: %if ptxas %{ %{ptxas} -arch=sm_90 %t.ptx -o %t.cubin %}
 
-// Reduction fusion keeps a kernel at 64 buffers too (kMaxKernelBuffers,
-// test/Transforms/kernel-buffers.mlir for elementwise fusion). A row sum
-// broadcast into 60 products, each of its own input and returned: one
-// kernel would take x, 60 inputs and 60 results, 121 buffers, whose
-// parameters (4840 bytes) ptxas refuses. Elementwise fusion makes the
-// products two kernels (31 and 29 products, 63 and 59 buffers); the
-// reduction takes the 29 (x, 29 inputs, 29 results and the sum, which the
-// other kernel reads: 60 buffers) and leaves the other, with a remark.
+// Reduction fusion keeps a kernel's buffers within 2560 bytes of
+// parameters too (kMaxKernelParamBytes; test/Transforms/kernel-buffers.mlir
+// for elementwise fusion); a kernel with reductions takes each buffer with
+// its rank, 56 bytes at rank 2. A row sum broadcast into 40 products, each
+// of its own input and returned: one kernel would take x, 40 inputs and 40
+// results, 81 buffers and 4536 bytes, which ptxas refuses (more than 4352).
+// Elementwise fusion makes the products two kernels (31 and 9 products);
+// the reduction takes the 9 (x, 9 inputs, 9 results and the sum, which the
+// other kernel reads: 1120 bytes) and leaves the 31 (3472 more), with a
+// remark.
 // CHECK-LABEL: @epilogue
 // CHECK-NEXT:    fused: 2 kernels
 // CHECK-NEXT:      kernel ops
-// CHECK-NEXT:      fused_reduce_sum_mul_mul_mul_mul_plus25_0 reduce_sum mul
+// CHECK-NEXT:      fused_reduce_sum_mul_mul_mul_mul_plus5_0 reduce_sum mul
 // CHECK-NEXT:      fused_mul_mul_mul_mul_mul_plus26_1 mul
-func.func @epilogue(%x: tensor<8x16xf32>, %a0: tensor<8x16xf32>, %a1: tensor<8x16xf32>, %a2: tensor<8x16xf32>, %a3: tensor<8x16xf32>, %a4: tensor<8x16xf32>, %a5: tensor<8x16xf32>, %a6: tensor<8x16xf32>, %a7: tensor<8x16xf32>, %a8: tensor<8x16xf32>, %a9: tensor<8x16xf32>, %a10: tensor<8x16xf32>, %a11: tensor<8x16xf32>, %a12: tensor<8x16xf32>, %a13: tensor<8x16xf32>, %a14: tensor<8x16xf32>, %a15: tensor<8x16xf32>, %a16: tensor<8x16xf32>, %a17: tensor<8x16xf32>, %a18: tensor<8x16xf32>, %a19: tensor<8x16xf32>, %a20: tensor<8x16xf32>, %a21: tensor<8x16xf32>, %a22: tensor<8x16xf32>, %a23: tensor<8x16xf32>, %a24: tensor<8x16xf32>, %a25: tensor<8x16xf32>, %a26: tensor<8x16xf32>, %a27: tensor<8x16xf32>, %a28: tensor<8x16xf32>, %a29: tensor<8x16xf32>, %a30: tensor<8x16xf32>, %a31: tensor<8x16xf32>, %a32: tensor<8x16xf32>, %a33: tensor<8x16xf32>, %a34: tensor<8x16xf32>, %a35: tensor<8x16xf32>, %a36: tensor<8x16xf32>, %a37: tensor<8x16xf32>, %a38: tensor<8x16xf32>, %a39: tensor<8x16xf32>, %a40: tensor<8x16xf32>, %a41: tensor<8x16xf32>, %a42: tensor<8x16xf32>, %a43: tensor<8x16xf32>, %a44: tensor<8x16xf32>, %a45: tensor<8x16xf32>, %a46: tensor<8x16xf32>, %a47: tensor<8x16xf32>, %a48: tensor<8x16xf32>, %a49: tensor<8x16xf32>, %a50: tensor<8x16xf32>, %a51: tensor<8x16xf32>, %a52: tensor<8x16xf32>, %a53: tensor<8x16xf32>, %a54: tensor<8x16xf32>, %a55: tensor<8x16xf32>, %a56: tensor<8x16xf32>, %a57: tensor<8x16xf32>, %a58: tensor<8x16xf32>, %a59: tensor<8x16xf32>) -> (tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>) {
+func.func @epilogue(%x: tensor<8x16xf32>, %a0: tensor<8x16xf32>, %a1: tensor<8x16xf32>, %a2: tensor<8x16xf32>, %a3: tensor<8x16xf32>, %a4: tensor<8x16xf32>, %a5: tensor<8x16xf32>, %a6: tensor<8x16xf32>, %a7: tensor<8x16xf32>, %a8: tensor<8x16xf32>, %a9: tensor<8x16xf32>, %a10: tensor<8x16xf32>, %a11: tensor<8x16xf32>, %a12: tensor<8x16xf32>, %a13: tensor<8x16xf32>, %a14: tensor<8x16xf32>, %a15: tensor<8x16xf32>, %a16: tensor<8x16xf32>, %a17: tensor<8x16xf32>, %a18: tensor<8x16xf32>, %a19: tensor<8x16xf32>, %a20: tensor<8x16xf32>, %a21: tensor<8x16xf32>, %a22: tensor<8x16xf32>, %a23: tensor<8x16xf32>, %a24: tensor<8x16xf32>, %a25: tensor<8x16xf32>, %a26: tensor<8x16xf32>, %a27: tensor<8x16xf32>, %a28: tensor<8x16xf32>, %a29: tensor<8x16xf32>, %a30: tensor<8x16xf32>, %a31: tensor<8x16xf32>, %a32: tensor<8x16xf32>, %a33: tensor<8x16xf32>, %a34: tensor<8x16xf32>, %a35: tensor<8x16xf32>, %a36: tensor<8x16xf32>, %a37: tensor<8x16xf32>, %a38: tensor<8x16xf32>, %a39: tensor<8x16xf32>) -> (tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>) {
   // expected-note @below {{producer is here}}
   %s = fuse.reduce_sum %x {dims = array<i64: 1>} : tensor<8x16xf32> -> tensor<8x1xf32>
-  // expected-remark @below {{not fused with its producer 'fuse.reduce_sum': the kernel would take more than 64 buffers (inputs and results), more than a GPU kernel's parameters hold}}
+  // expected-remark @below {{not fused with its producer 'fuse.reduce_sum': its buffers would take more than 2560 bytes of the kernel's parameters}}
   %o0 = fuse.mul %a0, %s : tensor<8x16xf32>, tensor<8x1xf32> -> tensor<8x16xf32>
   %o1 = fuse.mul %a1, %s : tensor<8x16xf32>, tensor<8x1xf32> -> tensor<8x16xf32>
   %o2 = fuse.mul %a2, %s : tensor<8x16xf32>, tensor<8x1xf32> -> tensor<8x16xf32>
@@ -60,25 +62,5 @@ func.func @epilogue(%x: tensor<8x16xf32>, %a0: tensor<8x16xf32>, %a1: tensor<8x1
   %o37 = fuse.mul %a37, %s : tensor<8x16xf32>, tensor<8x1xf32> -> tensor<8x16xf32>
   %o38 = fuse.mul %a38, %s : tensor<8x16xf32>, tensor<8x1xf32> -> tensor<8x16xf32>
   %o39 = fuse.mul %a39, %s : tensor<8x16xf32>, tensor<8x1xf32> -> tensor<8x16xf32>
-  %o40 = fuse.mul %a40, %s : tensor<8x16xf32>, tensor<8x1xf32> -> tensor<8x16xf32>
-  %o41 = fuse.mul %a41, %s : tensor<8x16xf32>, tensor<8x1xf32> -> tensor<8x16xf32>
-  %o42 = fuse.mul %a42, %s : tensor<8x16xf32>, tensor<8x1xf32> -> tensor<8x16xf32>
-  %o43 = fuse.mul %a43, %s : tensor<8x16xf32>, tensor<8x1xf32> -> tensor<8x16xf32>
-  %o44 = fuse.mul %a44, %s : tensor<8x16xf32>, tensor<8x1xf32> -> tensor<8x16xf32>
-  %o45 = fuse.mul %a45, %s : tensor<8x16xf32>, tensor<8x1xf32> -> tensor<8x16xf32>
-  %o46 = fuse.mul %a46, %s : tensor<8x16xf32>, tensor<8x1xf32> -> tensor<8x16xf32>
-  %o47 = fuse.mul %a47, %s : tensor<8x16xf32>, tensor<8x1xf32> -> tensor<8x16xf32>
-  %o48 = fuse.mul %a48, %s : tensor<8x16xf32>, tensor<8x1xf32> -> tensor<8x16xf32>
-  %o49 = fuse.mul %a49, %s : tensor<8x16xf32>, tensor<8x1xf32> -> tensor<8x16xf32>
-  %o50 = fuse.mul %a50, %s : tensor<8x16xf32>, tensor<8x1xf32> -> tensor<8x16xf32>
-  %o51 = fuse.mul %a51, %s : tensor<8x16xf32>, tensor<8x1xf32> -> tensor<8x16xf32>
-  %o52 = fuse.mul %a52, %s : tensor<8x16xf32>, tensor<8x1xf32> -> tensor<8x16xf32>
-  %o53 = fuse.mul %a53, %s : tensor<8x16xf32>, tensor<8x1xf32> -> tensor<8x16xf32>
-  %o54 = fuse.mul %a54, %s : tensor<8x16xf32>, tensor<8x1xf32> -> tensor<8x16xf32>
-  %o55 = fuse.mul %a55, %s : tensor<8x16xf32>, tensor<8x1xf32> -> tensor<8x16xf32>
-  %o56 = fuse.mul %a56, %s : tensor<8x16xf32>, tensor<8x1xf32> -> tensor<8x16xf32>
-  %o57 = fuse.mul %a57, %s : tensor<8x16xf32>, tensor<8x1xf32> -> tensor<8x16xf32>
-  %o58 = fuse.mul %a58, %s : tensor<8x16xf32>, tensor<8x1xf32> -> tensor<8x16xf32>
-  %o59 = fuse.mul %a59, %s : tensor<8x16xf32>, tensor<8x1xf32> -> tensor<8x16xf32>
-  return %o0, %o1, %o2, %o3, %o4, %o5, %o6, %o7, %o8, %o9, %o10, %o11, %o12, %o13, %o14, %o15, %o16, %o17, %o18, %o19, %o20, %o21, %o22, %o23, %o24, %o25, %o26, %o27, %o28, %o29, %o30, %o31, %o32, %o33, %o34, %o35, %o36, %o37, %o38, %o39, %o40, %o41, %o42, %o43, %o44, %o45, %o46, %o47, %o48, %o49, %o50, %o51, %o52, %o53, %o54, %o55, %o56, %o57, %o58, %o59 : tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>
+  return %o0, %o1, %o2, %o3, %o4, %o5, %o6, %o7, %o8, %o9, %o10, %o11, %o12, %o13, %o14, %o15, %o16, %o17, %o18, %o19, %o20, %o21, %o22, %o23, %o24, %o25, %o26, %o27, %o28, %o29, %o30, %o31, %o32, %o33, %o34, %o35, %o36, %o37, %o38, %o39 : tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>
 }

@@ -3,10 +3,11 @@
 // RUN: fuse-opt %s --emit=ptx -o %t.ptx
 // RUN: %if ptxas %{ %{ptxas} -arch=sm_90 %t.ptx -o %t.cubin %}
 
-// Fusion gives a kernel at most 64 buffers (inputs read from outside and
-// results used outside, kMaxKernelBuffers): a GPU kernel takes 40 bytes of
-// parameters per buffer, and PTX before ISA 8.1 holds 4352 bytes (ptxas
-// refuses a kernel of 100 independent adds merged into one, 8056 bytes).
+// Fusion gives a kernel's buffers (inputs read from outside and results
+// used outside) at most 2560 bytes of parameters (kMaxKernelParamBytes): 64
+// buffers of 40 bytes, each a 1-D view; PTX before ISA 8.1 holds 4352 bytes
+// (ptxas refused a kernel of 100 independent adds merged into one, 8056
+// bytes), the rest is for loop sizes and broadcast divisors.
 
 // 40 independent adds over one space: 41 inputs and 40 results, 81 buffers,
 // so horizontal fusion makes two kernels (the first of 31 adds: 32 inputs
@@ -127,7 +128,7 @@ func.func @chain(%a0: tensor<?xf32>, %a1: tensor<?xf32>, %a2: tensor<?xf32>, %a3
   %s61 = fuse.add %s60, %a61 : tensor<?xf32>
   // expected-note @+1 {{producer is here}}
   %s62 = fuse.add %s61, %a62 : tensor<?xf32>
-  // expected-remark @+1 {{not fused with its producer 'fuse.add': the kernel would take more than 64 buffers (inputs and results), more than a GPU kernel's parameters hold}}
+  // expected-remark @+1 {{not fused with its producer 'fuse.add': its buffers would take more than 2560 bytes of the kernel's parameters (64 buffers, fewer read through a broadcast), more than a GPU kernel's parameters hold with its sizes}}
   %s63 = fuse.add %s62, %a63 : tensor<?xf32>
   %s64 = fuse.add %s63, %a64 : tensor<?xf32>
   %s65 = fuse.add %s64, %a65 : tensor<?xf32>
@@ -136,4 +137,85 @@ func.func @chain(%a0: tensor<?xf32>, %a1: tensor<?xf32>, %a2: tensor<?xf32>, %a3
   %s68 = fuse.add %s67, %a68 : tensor<?xf32>
   %s69 = fuse.add %s68, %a69 : tensor<?xf32>
   return %s69 : tensor<?xf32>
+}
+
+// -----
+
+// Buffers read through a broadcast keep their rank in the kernel's
+// parameters (3 + 2 x 4 words, 88 bytes here, and loop sizes and divisors
+// besides): a chain adding 63 of them to a rank-4 tensor made one kernel of
+// 5488 bytes of parameters, which ptxas refused. Bounded by bytes, the
+// chain is three kernels (28 broadcast inputs, the first input and the
+// result take 2544 of 2560 bytes).
+// CHECK-LABEL: @broadcast_chain
+// CHECK-NEXT:    fused: 3 kernels
+func.func @broadcast_chain(%x0: tensor<?x?x?x?xf32>, %x1: tensor<1x?x?x1xf32>, %x2: tensor<1x?x?x1xf32>, %x3: tensor<1x?x?x1xf32>, %x4: tensor<1x?x?x1xf32>, %x5: tensor<1x?x?x1xf32>, %x6: tensor<1x?x?x1xf32>, %x7: tensor<1x?x?x1xf32>, %x8: tensor<1x?x?x1xf32>, %x9: tensor<1x?x?x1xf32>, %x10: tensor<1x?x?x1xf32>, %x11: tensor<1x?x?x1xf32>, %x12: tensor<1x?x?x1xf32>, %x13: tensor<1x?x?x1xf32>, %x14: tensor<1x?x?x1xf32>, %x15: tensor<1x?x?x1xf32>, %x16: tensor<1x?x?x1xf32>, %x17: tensor<1x?x?x1xf32>, %x18: tensor<1x?x?x1xf32>, %x19: tensor<1x?x?x1xf32>, %x20: tensor<1x?x?x1xf32>, %x21: tensor<1x?x?x1xf32>, %x22: tensor<1x?x?x1xf32>, %x23: tensor<1x?x?x1xf32>, %x24: tensor<1x?x?x1xf32>, %x25: tensor<1x?x?x1xf32>, %x26: tensor<1x?x?x1xf32>, %x27: tensor<1x?x?x1xf32>, %x28: tensor<1x?x?x1xf32>, %x29: tensor<1x?x?x1xf32>, %x30: tensor<1x?x?x1xf32>, %x31: tensor<1x?x?x1xf32>, %x32: tensor<1x?x?x1xf32>, %x33: tensor<1x?x?x1xf32>, %x34: tensor<1x?x?x1xf32>, %x35: tensor<1x?x?x1xf32>, %x36: tensor<1x?x?x1xf32>, %x37: tensor<1x?x?x1xf32>, %x38: tensor<1x?x?x1xf32>, %x39: tensor<1x?x?x1xf32>, %x40: tensor<1x?x?x1xf32>, %x41: tensor<1x?x?x1xf32>, %x42: tensor<1x?x?x1xf32>, %x43: tensor<1x?x?x1xf32>, %x44: tensor<1x?x?x1xf32>, %x45: tensor<1x?x?x1xf32>, %x46: tensor<1x?x?x1xf32>, %x47: tensor<1x?x?x1xf32>, %x48: tensor<1x?x?x1xf32>, %x49: tensor<1x?x?x1xf32>, %x50: tensor<1x?x?x1xf32>, %x51: tensor<1x?x?x1xf32>, %x52: tensor<1x?x?x1xf32>, %x53: tensor<1x?x?x1xf32>, %x54: tensor<1x?x?x1xf32>, %x55: tensor<1x?x?x1xf32>, %x56: tensor<1x?x?x1xf32>, %x57: tensor<1x?x?x1xf32>, %x58: tensor<1x?x?x1xf32>, %x59: tensor<1x?x?x1xf32>, %x60: tensor<1x?x?x1xf32>, %x61: tensor<1x?x?x1xf32>, %x62: tensor<1x?x?x1xf32>, %x63: tensor<1x?x?x1xf32>) -> tensor<?x?x?x?xf32> {
+  %a0 = fuse.add %x0, %x1 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a1 = fuse.add %a0, %x2 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a2 = fuse.add %a1, %x3 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a3 = fuse.add %a2, %x4 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a4 = fuse.add %a3, %x5 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a5 = fuse.add %a4, %x6 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a6 = fuse.add %a5, %x7 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a7 = fuse.add %a6, %x8 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a8 = fuse.add %a7, %x9 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a9 = fuse.add %a8, %x10 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a10 = fuse.add %a9, %x11 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a11 = fuse.add %a10, %x12 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a12 = fuse.add %a11, %x13 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a13 = fuse.add %a12, %x14 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a14 = fuse.add %a13, %x15 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a15 = fuse.add %a14, %x16 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a16 = fuse.add %a15, %x17 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a17 = fuse.add %a16, %x18 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a18 = fuse.add %a17, %x19 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a19 = fuse.add %a18, %x20 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a20 = fuse.add %a19, %x21 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a21 = fuse.add %a20, %x22 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a22 = fuse.add %a21, %x23 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a23 = fuse.add %a22, %x24 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a24 = fuse.add %a23, %x25 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a25 = fuse.add %a24, %x26 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a26 = fuse.add %a25, %x27 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  // expected-note @+1 {{producer is here}}
+  %a27 = fuse.add %a26, %x28 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  // expected-remark @+1 {{not fused with its producer 'fuse.add': its buffers would take more than 2560 bytes of the kernel's parameters}}
+  %a28 = fuse.add %a27, %x29 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a29 = fuse.add %a28, %x30 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a30 = fuse.add %a29, %x31 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a31 = fuse.add %a30, %x32 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a32 = fuse.add %a31, %x33 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a33 = fuse.add %a32, %x34 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a34 = fuse.add %a33, %x35 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a35 = fuse.add %a34, %x36 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a36 = fuse.add %a35, %x37 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a37 = fuse.add %a36, %x38 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a38 = fuse.add %a37, %x39 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a39 = fuse.add %a38, %x40 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a40 = fuse.add %a39, %x41 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a41 = fuse.add %a40, %x42 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a42 = fuse.add %a41, %x43 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a43 = fuse.add %a42, %x44 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a44 = fuse.add %a43, %x45 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a45 = fuse.add %a44, %x46 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a46 = fuse.add %a45, %x47 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a47 = fuse.add %a46, %x48 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a48 = fuse.add %a47, %x49 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a49 = fuse.add %a48, %x50 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a50 = fuse.add %a49, %x51 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a51 = fuse.add %a50, %x52 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a52 = fuse.add %a51, %x53 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a53 = fuse.add %a52, %x54 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a54 = fuse.add %a53, %x55 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  // expected-note @+1 {{producer is here}}
+  %a55 = fuse.add %a54, %x56 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  // expected-remark @+1 {{not fused with its producer 'fuse.add': its buffers would take more than 2560 bytes of the kernel's parameters}}
+  %a56 = fuse.add %a55, %x57 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a57 = fuse.add %a56, %x58 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a58 = fuse.add %a57, %x59 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a59 = fuse.add %a58, %x60 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a60 = fuse.add %a59, %x61 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a61 = fuse.add %a60, %x62 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  %a62 = fuse.add %a61, %x63 : tensor<?x?x?x?xf32>, tensor<1x?x?x1xf32> -> tensor<?x?x?x?xf32>
+  return %a62 : tensor<?x?x?x?xf32>
 }

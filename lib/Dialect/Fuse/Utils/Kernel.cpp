@@ -233,27 +233,42 @@ fuse::rowFormOf(ArrayRef<linalg::GenericOp> members, int64_t blockSize,
   return form;
 }
 
-unsigned fuse::kernelBuffers(ArrayRef<Operation *> ops) {
+unsigned fuse::kernelParamBytes(ArrayRef<Operation *> ops, bool rows) {
+  // A descriptor's words: pointers, offset, sizes and strides.
+  auto descriptor = [](Value value) -> unsigned {
+    auto type = dyn_cast<ShapedType>(value.getType());
+    return 8 * (3 + 2 * (type && type.hasRank() ? type.getRank() : 1));
+  };
   DenseSet<Operation *> inside(ops.begin(), ops.end());
-  DenseSet<Value> reads;
-  unsigned outputs = 0;
+  // A value read both at the kernel's position and through a broadcast may
+  // be passed twice.
+  DenseSet<Value> flatReads, fullReads;
+  unsigned bytes = 0;
   for (Operation *op : ops) {
-    for (Value input : linalg::GenericOp(op).getDpsInputs())
-      if (!inside.contains(input.getDefiningOp()))
-        reads.insert(input);
+    auto generic = cast<linalg::GenericOp>(op);
+    for (OpOperand *input : generic.getDpsInputOperands()) {
+      Value value = input->get();
+      if (inside.contains(value.getDefiningOp()))
+        continue;
+      bool flat = !rows && generic.getMatchingIndexingMap(input).isIdentity();
+      if ((flat ? flatReads : fullReads).insert(value).second)
+        bytes += flat ? kBufferParamBytes : descriptor(value);
+    }
     for (OpResult result : op->getResults())
       if (llvm::any_of(result.getUsers(),
                        [&](Operation *user) { return !inside.contains(user); }))
-        ++outputs;
+        bytes += rows ? descriptor(result) : kBufferParamBytes;
   }
-  return reads.size() + outputs;
+  return bytes;
 }
 
 std::string fuse::tooManyBuffersReason() {
-  return "the kernel would take more than " +
+  return "its buffers would take more than " +
+         std::to_string(kMaxKernelParamBytes) +
+         " bytes of the kernel's parameters (" +
          std::to_string(kMaxKernelBuffers) +
-         " buffers (inputs and results), more than a GPU kernel's "
-         "parameters hold";
+         " buffers, fewer read through a broadcast), more than a GPU "
+         "kernel's parameters hold with its sizes";
 }
 
 void fuse::emitUnfusedRemark(Location consumer, Location producer,

@@ -22,20 +22,28 @@ bool isElementwiseKernel(mlir::linalg::GenericOp op);
 /// wider vector is read with 16-byte-aligned accesses.
 inline constexpr int64_t kMaxVectorAlignment = 16;
 
-/// The most buffers (inputs read from outside and results used outside) that
-/// fusion gives one elementwise kernel. A GPU kernel takes each buffer as a
-/// memref descriptor of 5 words, 40 bytes of parameters, and PTX before ISA
-/// 8.1 allows 4352 bytes of them (ptxas refuses more): 64 buffers take 2560,
-/// leaving room for the sizes of broadcast indexing.
+/// What fusion lets one kernel's buffers (inputs read from outside and
+/// results used outside) take of its parameters. A GPU kernel takes a
+/// buffer as a memref descriptor: 5 words (40 bytes) for one that an
+/// elementwise kernel reads or writes at its own position (a 1-D view), 3 +
+/// 2 x rank words for one read through a broadcast or by a kernel with
+/// reductions. PTX before ISA 8.1 allows 4352 bytes of parameters (ptxas
+/// refuses more): 64 buffers of 40 bytes take 2560, leaving room for the
+/// loop sizes and divisors of broadcast indexing (two words per dimension).
 inline constexpr unsigned kMaxKernelBuffers = 64;
+inline constexpr unsigned kBufferParamBytes = 40;
+inline constexpr unsigned kMaxKernelParamBytes =
+    kMaxKernelBuffers * kBufferParamBytes;
 
-/// The buffers of one kernel made of `ops` (generics on tensors): the
-/// values they read that none of them produces, and their results that an
-/// op outside reads. What kMaxKernelBuffers bounds.
-unsigned kernelBuffers(llvm::ArrayRef<mlir::Operation *> ops);
+/// The parameter bytes of the buffers of one kernel made of `ops` (generics
+/// on tensors): the values they read that none of them produces, and their
+/// results that an op outside reads, as above; `rows`: a kernel with
+/// reductions, whose buffers keep their rank. What kMaxKernelParamBytes
+/// bounds.
+unsigned kernelParamBytes(llvm::ArrayRef<mlir::Operation *> ops, bool rows);
 
-/// Why a fusion pass left two generics apart when the kernel would take
-/// more than kMaxKernelBuffers buffers (the end of its remark).
+/// Why a fusion pass left two generics apart when the kernel's buffers
+/// would take more than kMaxKernelParamBytes (the end of its remark).
 std::string tooManyBuffersReason();
 
 /// The DType of an MLIR element type, if it is one of fuse's (its spelling
