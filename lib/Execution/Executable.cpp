@@ -330,8 +330,12 @@ Executable::lower(ModuleOp module, const RunOptions &options) {
        llvm::make_early_inc_range(clone->getOps<func::FuncOp>()))
     if (other.getSymName() != func.getSymName())
       other.erase();
+  // Errors become the Error this returns; remarks (fusion's, with the
+  // remarks option) go on to the caller's handler, which shows them.
   std::string diagnostics;
   ScopedDiagnosticHandler capture(context, [&](Diagnostic &diag) {
+    if (diag.getSeverity() == DiagnosticSeverity::Remark)
+      return failure();
     llvm::raw_string_ostream os(diagnostics);
     os << formatLocation(diag.getLocation()) << ": " << diag << "\n";
     return success();
@@ -415,6 +419,11 @@ llvm::Expected<int> fuse::cpuThreads(const RunOptions &options) {
     return llvm::createStringError(
         "a thread count of " + std::to_string(options.threads) +
         ": it must be positive (0 means FUSE_NUM_THREADS, else every core)");
+  std::string most = std::to_string(kMaxCPUThreads);
+  if (options.threads > kMaxCPUThreads)
+    return llvm::createStringError(
+        "a thread count of " + std::to_string(options.threads) +
+        ": the cpu target runs on " + most + " threads at most");
   if (options.threads > 0)
     return options.threads;
   if (const char *text = std::getenv("FUSE_NUM_THREADS"); text && *text) {
@@ -422,6 +431,10 @@ llvm::Expected<int> fuse::cpuThreads(const RunOptions &options) {
     if (llvm::StringRef(text).trim().getAsInteger(10, threads) || threads < 1)
       return llvm::createStringError("FUSE_NUM_THREADS=" + std::string(text) +
                                      ": not a positive number of threads");
+    if (threads > kMaxCPUThreads)
+      return llvm::createStringError("FUSE_NUM_THREADS=" + std::string(text) +
+                                     ": the cpu target runs on " + most +
+                                     " threads at most");
     return threads;
   }
   return std::max(1u, std::thread::hardware_concurrency());

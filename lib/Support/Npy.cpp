@@ -496,7 +496,11 @@ llvm::Error fuse::writeNpy(StringRef path, const HostArray &array) {
   } else {
     os.write(static_cast<const char *>(array.data()), array.sizeInBytes());
   }
-  os.close();
+  // `-` is standard output, which stays open.
+  if (path == "-")
+    os.flush();
+  else
+    os.close();
   if (os.has_error()) {
     ec = os.error();
     os.clear_error();

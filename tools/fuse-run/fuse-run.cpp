@@ -33,6 +33,7 @@
 #include <limits>
 #include <optional>
 #include <random>
+#include <unistd.h>
 
 using namespace mlir;
 using namespace fuse;
@@ -116,6 +117,15 @@ static cl::opt<int> &threadsFlag() {
       cl::init(0), cl::value_desc("N"), cl::cat(runCategory));
   return flag;
 }
+/// Whether a file that fuse-run writes is standard output (`-`).
+static bool stdoutIsAFile = false;
+
+/// Where fuse-run says what it computed (results, profile, checks, files
+/// written): standard output, unless a file is written there.
+static llvm::raw_ostream &info() {
+  return stdoutIsAFile ? llvm::errs() : llvm::outs();
+}
+
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "fuse-run: error: " << message << "\n";
   return 1;
@@ -130,7 +140,11 @@ static int writeOutput(llvm::StringRef flag, llvm::StringRef path,
   if (!out)
     return fail(flag + ": " + error);
   out->os() << contents;
-  out->os().close();
+  // Standard output stays open for what follows.
+  if (path == "-")
+    out->os().flush();
+  else
+    out->os().close();
   if (std::error_code ec = out->os().error()) {
     out->os().clear_error();
     return fail(flag + ": cannot write '" + path + "': " + ec.message());
@@ -295,10 +309,20 @@ static llvm::Error parseFillValue(llvm::StringRef text, HostArray &element) {
       : dtype == DType::BF16 ? llvm::APFloat::BFloat()
       : dtype == DType::F32  ? llvm::APFloat::IEEEsingle()
                              : llvm::APFloat::IEEEdouble();
+  // nan, inf and infinity in any case, with a sign or not (as numpy reads
+  // them).
+  std::string special = text.lower();
+  llvm::StringRef word = special;
+  if (word.starts_with("+") || word.starts_with("-"))
+    word = word.drop_front();
+  if (word == "nan" || word == "inf" || word == "infinity")
+    special = (text.starts_with("-") ? "-" : "") + word.take_front(3).str();
+  else
+    special = text.str();
   // Straight from the text to the type: one rounding.
   llvm::APFloat number(semantics);
   llvm::Expected<llvm::APFloat::opStatus> status =
-      number.convertFromString(text, llvm::APFloat::rmNearestTiesToEven);
+      number.convertFromString(special, llvm::APFloat::rmNearestTiesToEven);
   if (!status) {
     llvm::consumeError(status.takeError());
     return llvm::createStringError("bad " + value);
@@ -475,19 +499,19 @@ static std::string describeResult(const HostArray &array, size_t index) {
 }
 
 static void printResult(const HostArray &array, size_t index) {
-  llvm::outs() << describeResult(array, index) << " = [";
+  info() << describeResult(array, index) << " = [";
   int64_t n = array.numElements();
   constexpr int64_t kShown = 8;
   for (int64_t i = 0; i < std::min(n, kShown); ++i)
-    llvm::outs() << (i ? ", " : "") << formatValue(array, i);
+    info() << (i ? ", " : "") << formatValue(array, i);
   if (n > kShown)
-    llvm::outs() << ", ...";
+    info() << ", ...";
   double sum = 0;
   for (int64_t i = 0; i < n; ++i)
     sum += getAsDouble(array, i);
   char text[32];
   std::snprintf(text, sizeof(text), "%.9g", sum);
-  llvm::outs() << "]  sum = " << text << "\n";
+  info() << "]  sum = " << text << "\n";
 }
 
 /// Relative and absolute tolerance of fused vs eager results by dtype.
@@ -536,14 +560,13 @@ static int64_t compare(const HostArray &got, const HostArray &want,
 /// The table of `--profile`, then what it covers.
 static void printProfile(const ProfileSummary &profile, double copyBandwidth,
                          unsigned runs, bool fused) {
-  llvm::outs() << profile.table(copyBandwidth);
-  llvm::outs() << "kernels per run: " << profile.launchesPerRun() << " ("
-               << (fused ? "fused" : "eager") << "), " << runs
-               << " profiled run" << (runs == 1 ? "" : "s");
+  info() << profile.table(copyBandwidth);
+  info() << "kernels per run: " << profile.launchesPerRun() << " ("
+         << (fused ? "fused" : "eager") << "), " << runs << " profiled run"
+         << (runs == 1 ? "" : "s");
   if (copyBandwidth > 0)
-    llvm::outs() << llvm::formatv(", copy bandwidth {0:F1} GB/s",
-                                  copyBandwidth);
-  llvm::outs() << "\n";
+    info() << llvm::formatv(", copy bandwidth {0:F1} GB/s", copyBandwidth);
+  info() << "\n";
 }
 
 /// Whether `a` and `b` name the same file, existing or not. Devices such as
@@ -552,10 +575,26 @@ static bool sameFile(llvm::StringRef a, llvm::StringRef b) {
   for (llvm::StringRef path : {a, b})
     if (llvm::sys::fs::exists(path) && !llvm::sys::fs::is_regular_file(path))
       return false;
+  // A symbolic link names its target, even one that does not exist yet
+  // (which fs::equivalent does not see).
   auto normalized = [](llvm::StringRef path) {
     llvm::SmallString<256> text(path);
     llvm::sys::fs::make_absolute(text);
     llvm::sys::path::remove_dots(text, /*remove_dot_dot=*/true);
+    for (int hops = 0; hops < 40 && llvm::sys::fs::is_symlink_file(text);
+         ++hops) {
+      char target[4096];
+      ssize_t length = ::readlink(text.c_str(), target, sizeof(target));
+      if (length <= 0 || length == static_cast<ssize_t>(sizeof(target)))
+        break;
+      llvm::StringRef link(target, length);
+      llvm::SmallString<256> next;
+      if (!llvm::sys::path::is_absolute(link))
+        next = llvm::sys::path::parent_path(text);
+      llvm::sys::path::append(next, link);
+      llvm::sys::path::remove_dots(next, /*remove_dot_dot=*/true);
+      text = next;
+    }
     return text;
   };
   return normalized(a) == normalized(b) || llvm::sys::fs::equivalent(a, b);
@@ -643,6 +682,8 @@ int main(int argc, char **argv) {
     return fail("--repeat must be at least 1");
   if (std::optional<std::string> problem = checkOutputs())
     return fail(*problem);
+  stdoutIsAFile = llvm::any_of(
+      outputFiles(), [](const OutputFile &file) { return file.path == "-"; });
 
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -799,8 +840,8 @@ int main(int argc, char **argv) {
                      << " elements differ from eager; " << first << "\n";
         status = 1;
       } else {
-        llvm::outs() << "check: result " << i << " matches eager ("
-                     << got.numElements() << " elements)\n";
+        info() << "check: result " << i << " matches eager ("
+               << got.numElements() << " elements)\n";
       }
     }
   }
@@ -809,12 +850,11 @@ int main(int argc, char **argv) {
     for (auto [i, path] : llvm::enumerate(outputFlags)) {
       if (llvm::Error e = writeNpy(path, results[i]))
         return fail("--output " + path + ": " + llvm::toString(std::move(e)));
-      llvm::outs() << "wrote " << describeResult(results[i], i) << " to "
-                   << path
-                   << (results[i].dtype() == DType::BF16
-                           ? " (as float32: numpy has no bfloat16)"
-                           : "")
-                   << "\n";
+      info() << "wrote " << describeResult(results[i], i) << " to " << path
+             << (results[i].dtype() == DType::BF16
+                     ? " (as float32: numpy has no bfloat16)"
+                     : "")
+             << "\n";
     }
   } else {
     for (auto [i, result] : llvm::enumerate(results))

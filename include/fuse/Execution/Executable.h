@@ -84,9 +84,15 @@ llvm::Expected<Target> chooseTarget(TargetRequest request, std::string &note);
 /// The started GPU's architecture, such as "sm_90".
 llvm::Expected<std::string> deviceChip();
 
+/// The most threads a cpu-target run takes: far more than any host has
+/// cores, and few enough that the OpenMP runtime can start them (it aborts
+/// the process when it cannot).
+inline constexpr int kMaxCPUThreads = 1024;
+
 /// The threads a cpu-target run of `options` uses: `options.threads`, else
 /// FUSE_NUM_THREADS, else the host's cores. An error for a FUSE_NUM_THREADS
-/// that is not a positive integer, or a negative count.
+/// that is not a positive integer, a negative count, or one above
+/// kMaxCPUThreads.
 llvm::Expected<int> cpuThreads(const RunOptions &options);
 
 /// The x86 features the cpu target never uses, whatever the CPU has: each
