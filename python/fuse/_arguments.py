@@ -492,6 +492,12 @@ def jit_arguments(leaves, static_argnames, function):
             try:
                 hash(value)
             except TypeError:
+                if name in static_argnames:
+                    raise TypeError(f"fuse: argument {name!r} of {function} is static "
+                                    f"(static_argnames) but a {type(value).__name__}, "
+                                    f"which is not hashable: a static argument is a "
+                                    f"constant the trace specializes on (a number, a "
+                                    f"string, a tuple)") from None
                 raise TypeError(f"fuse: argument {name!r} of {function} is a "
                                 f"{type(value).__name__}, which is neither an array nor a "
                                 f"constant fuse can specialize on") from None

@@ -234,6 +234,11 @@ def test_static_argnames(rng):
     with pytest.raises(ValueError, match="static_argnames names bias, which <lambda> has no "
                                          "parameter of"):
         fuse.jit(lambda x: x, static_argnames=("bias",))
+    # A static argument that cannot be a constant of the trace says so.
+    with pytest.raises(TypeError, match=r"^fuse: argument 'relu' of f is static "
+                                        r"\(static_argnames\) but a ndarray, which is not "
+                                        r"hashable: a static argument is a constant"):
+        f(x, np.ones(2))
 
 
 def test_the_cache_keeps_the_most_recently_used(rng):
