@@ -266,16 +266,19 @@ llvm::Error fuse::checkPipelineOptions(const PipelineOptions &options,
     }
   }
   std::optional<unsigned> oldest = minPTXVersion(options.chip);
-  if (oldest && !ptxVersions.empty() && *ptxVersions.rbegin() < *oldest)
+  if (oldest && !ptxVersions.empty() && *ptxVersions.rbegin() < *oldest) {
+    auto version = [](unsigned ptx) {
+      return std::to_string(ptx / 10) + "." + std::to_string(ptx % 10);
+    };
     return error(names.features + "=" + options.features + " asks for PTX " +
-                 llvm::Twine(*ptxVersions.rbegin() / 10) + "." +
-                 llvm::Twine(*ptxVersions.rbegin() % 10) + ", older than " +
-                 names.chip + "=" + options.chip + " takes: LLVM emits PTX " +
-                 llvm::Twine(*oldest / 10) + "." + llvm::Twine(*oldest % 10) +
-                 " (+ptx" + llvm::Twine(*oldest) + ") or later for it");
-  // LLVM refuses a PTX version older than the chip needs with a fatal usage
-  // error that names the minimum; making the target machine has it do so
-  // now, before anything runs.
+                 version(*ptxVersions.rbegin()) + ", older than " + names.chip +
+                 "=" + options.chip + " takes: LLVM emits PTX " +
+                 version(*oldest) + " (+ptx" + llvm::Twine(*oldest) +
+                 ") or later for it");
+  }
+  // For a chip that minPTXVersion does not know (a newer LLVM's), LLVM's
+  // own check of the PTX version, a fatal usage error, runs when the target
+  // machine is made: here, before anything runs, not in the middle.
   std::unique_ptr<llvm::TargetMachine>(nvptxTarget().createTargetMachine(
       nvptxTriple(), options.chip, options.features, llvm::TargetOptions(),
       std::nullopt));
@@ -808,6 +811,12 @@ fuse::PipelineFlags::givenFlags(bool onlyGPU) const {
     given.push_back("--" FLAG);
 #include "fuse/Pipelines/PipelineOptions.def"
   return given;
+}
+
+std::string fuse::joinInProse(llvm::ArrayRef<llvm::StringRef> items) {
+  if (items.size() < 2)
+    return llvm::join(items, "");
+  return llvm::join(items.drop_back(), ", ") + " and " + items.back().str();
 }
 
 std::vector<llvm::StringRef> fuse::PipelineFlags::allFlags() {

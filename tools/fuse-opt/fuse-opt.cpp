@@ -169,10 +169,8 @@ int main(int argc, char **argv) {
       return base.setupPassPipeline(pm);
     });
   } else if (!flags.givenFlags().empty()) {
-    std::vector<llvm::StringRef> all = fuse::PipelineFlags::allFlags();
     llvm::errs() << "fuse-opt: "
-                 << llvm::join(llvm::ArrayRef(all).drop_back(), ", ") << " and "
-                 << all.back()
+                 << fuse::joinInProse(fuse::PipelineFlags::allFlags())
                  << " apply to --fuse-pipeline, --fuse-report or --emit\n";
     return 1;
   }

@@ -650,10 +650,10 @@ static std::optional<std::string> cannotWrite(llvm::StringRef path) {
   return reason(fs::access(parent, fs::AccessMode::Write));
 }
 
-/// The first problem with the files that fuse-run would write: one it
-/// cannot write, or two that are the same file; or std::nullopt.
-static std::optional<std::string> checkOutputs() {
-  std::vector<OutputFile> files = outputFiles();
+/// The first problem with `files`: one that fuse-run cannot write, or two
+/// that are the same file; or std::nullopt.
+static std::optional<std::string>
+checkOutputs(llvm::ArrayRef<OutputFile> files) {
   for (const OutputFile &file : files)
     if (std::optional<std::string> why = cannotWrite(file.path))
       return file.flag + ": " + *why;
@@ -680,10 +680,11 @@ int main(int argc, char **argv) {
                               "fuse-run: compile and run a fuse program\n");
   if (repeatFlag == 0)
     return fail("--repeat must be at least 1");
-  if (std::optional<std::string> problem = checkOutputs())
+  std::vector<OutputFile> files = outputFiles();
+  if (std::optional<std::string> problem = checkOutputs(files))
     return fail(*problem);
   stdoutIsAFile = llvm::any_of(
-      outputFiles(), [](const OutputFile &file) { return file.path == "-"; });
+      files, [](const OutputFile &file) { return file.path == "-"; });
 
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -726,13 +727,12 @@ int main(int argc, char **argv) {
   std::string unused;
   if (options.target == Target::CPU && dumpPtxFlag.empty()) {
     std::vector<llvm::StringRef> flags = pipelineFlags.givenFlags(true);
-    if (flags.size() == 1)
-      unused = flags[0].str() + " shapes only the GPU's kernels, and the run " +
-               "is on the CPU (--dump-ptx writes the PTX it shapes)";
-    else if (!flags.empty())
-      unused = llvm::join(llvm::ArrayRef(flags).drop_back(), ", ") + " and " +
-               flags.back().str() + " shape only the GPU's kernels, and the " +
-               "run is on the CPU (--dump-ptx writes the PTX they shape)";
+    bool one = flags.size() == 1;
+    if (!flags.empty())
+      unused = joinInProse(flags) + (one ? " shapes" : " shape") +
+               " only the GPU's kernels, and the run is on the CPU "
+               "(--dump-ptx writes the PTX " +
+               (one ? "it" : "they") + " shape" + (one ? "s" : "") + ")";
   }
   if (options.target == Target::CUDA && threadsFlag().getNumOccurrences())
     unused = "--threads sets the cpu target's threads, and the run is on the "

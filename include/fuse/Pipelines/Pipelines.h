@@ -117,6 +117,9 @@ parsePipelineOptions(llvm::StringRef text,
 /// Every option's key, in the order of PipelineOptions.def.
 std::vector<llvm::StringRef> optionKeys();
 
+/// `items` in prose, as errors list them: `a`, `a and b`, `a, b and c`.
+std::string joinInProse(llvm::ArrayRef<llvm::StringRef> items);
+
 /// The options of PipelineOptions as command-line flags of a tool
 /// (`--FLAG` of PipelineOptions.def), bound once for fuse-opt,
 /// fuse-translate and fuse-run. Make it in main(), before the command line
