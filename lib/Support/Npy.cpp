@@ -496,17 +496,20 @@ llvm::Error fuse::writeNpy(StringRef path, const HostArray &array) {
   } else {
     os.write(static_cast<const char *>(array.data()), array.sizeInBytes());
   }
-  // `-` is standard output, which stays open.
+  if (std::error_code failed = finishOutput(os, path))
+    return llvm::createFileError(path, failed);
+  return llvm::Error::success();
+}
+
+std::error_code fuse::finishOutput(llvm::raw_fd_ostream &os,
+                                   llvm::StringRef path) {
   if (path == "-")
     os.flush();
   else
     os.close();
-  if (os.has_error()) {
-    ec = os.error();
-    os.clear_error();
-    return llvm::createFileError(path, ec);
-  }
-  return llvm::Error::success();
+  std::error_code ec = os.error();
+  os.clear_error();
+  return ec;
 }
 
 //===----------------------------------------------------------------------===//

@@ -140,15 +140,8 @@ static int writeOutput(llvm::StringRef flag, llvm::StringRef path,
   if (!out)
     return fail(flag + ": " + error);
   out->os() << contents;
-  // Standard output stays open for what follows.
-  if (path == "-")
-    out->os().flush();
-  else
-    out->os().close();
-  if (std::error_code ec = out->os().error()) {
-    out->os().clear_error();
+  if (std::error_code ec = fuse::finishOutput(out->os(), path))
     return fail(flag + ": cannot write '" + path + "': " + ec.message());
-  }
   out->keep();
   return 0;
 }

@@ -27,7 +27,12 @@
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
+#include <system_error>
 #include <vector>
+
+namespace llvm {
+class raw_fd_ostream;
+} // namespace llvm
 
 namespace fuse {
 
@@ -96,6 +101,11 @@ llvm::Expected<HostArray> parseNpy(llvm::StringRef bytes);
 /// writes (version 1.0, or 2.0 when the header needs it; data 64-aligned).
 /// BF16 is written as '<f4' (see above).
 llvm::Error writeNpy(llvm::StringRef path, const HostArray &array);
+
+/// Ends the writing of `path` through `os`: closes the file, or flushes it
+/// when `path` is `-`, standard output, which stays open for what follows.
+/// The error of a write that failed, cleared from `os`.
+std::error_code finishOutput(llvm::raw_fd_ostream &os, llvm::StringRef path);
 
 /// Element `index` (row-major) as a double: exact for every dtype but I64
 /// beyond 2^53. Bool reads as 0 or 1.
