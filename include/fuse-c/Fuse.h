@@ -76,6 +76,12 @@ void fuse_destroy(fuse_program *program);
 int32_t fuse_program_target(const fuse_program *program);
 const char *fuse_program_target_note(const fuse_program *program);
 
+/* What the compiler said while compiling the program ("" when nothing):
+ * with the `remarks` option, a remark for each producer/consumer pair left
+ * unfused and a note at its producer, one per line, each with its source
+ * location ("<program>:3:8: remark: not fused with ..."). */
+const char *fuse_program_remarks(const fuse_program *program);
+
 /* The signature: number of inputs/results, and each one's dtype and rank;
  * dynamic sizes are -1 in the shapes. */
 int32_t fuse_num_inputs(const fuse_program *program);

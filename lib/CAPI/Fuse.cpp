@@ -3,6 +3,7 @@
 #include "fuse-c/Fuse.h"
 
 #include "fuse/Dialect/Fuse/Utils/Kernel.h"
+#include "fuse/Dialect/Fuse/Utils/Location.h"
 #include "fuse/Execution/Executable.h"
 #include "fuse/InitAllDialects.h"
 #include "fuse/Pipelines/Pipelines.h"
@@ -23,6 +24,8 @@ struct fuse_program {
   std::unique_ptr<MLIRContext> context;
   std::unique_ptr<fuse::Executable> executable;
   std::string targetNote;
+  /// What the compiler said about a program it compiled: remarks.
+  std::string remarks;
 };
 
 namespace {
@@ -62,24 +65,7 @@ public:
         llvm::SMLoc());
     handler = context.getDiagEngine().registerHandler([this](Diagnostic &d) {
       llvm::raw_string_ostream os(diagnostics);
-      if (auto loc = dyn_cast<FileLineColLoc>(d.getLocation()))
-        os << loc.getFilename().getValue() << ":" << loc.getLine() << ":"
-           << loc.getColumn() << ": ";
-      switch (d.getSeverity()) {
-      case DiagnosticSeverity::Error:
-        os << "error: ";
-        break;
-      case DiagnosticSeverity::Warning:
-        os << "warning: ";
-        break;
-      case DiagnosticSeverity::Note:
-        os << "note: ";
-        break;
-      case DiagnosticSeverity::Remark:
-        os << "remark: ";
-        break;
-      }
-      os << d << "\n";
+      fuse::printDiagnostic(os, d);
       return success();
     });
     module = parseSourceFile<ModuleOp>(sourceMgr, &context);
@@ -171,6 +157,7 @@ extern "C" fuse_program *fuse_compile(const char *mlirText, const char *entry,
     return nullptr;
   }
   program->executable = std::move(*executable);
+  program->remarks = parsed.messages();
   return program.release();
 }
 
@@ -200,6 +187,10 @@ extern "C" int32_t fuse_program_target(const fuse_program *program) {
 
 extern "C" const char *fuse_program_target_note(const fuse_program *program) {
   return program->targetNote.c_str();
+}
+
+extern "C" const char *fuse_program_remarks(const fuse_program *program) {
+  return program->remarks.c_str();
 }
 
 extern "C" int32_t fuse_num_inputs(const fuse_program *program) {

@@ -21,7 +21,7 @@ The package talks to the fuse library (libfuse_capi.so, include/fuse-c/Fuse.h)
 through ctypes; see README.md for where it looks for it.
 """
 
-from ._capi import FuseError, LibraryNotFoundError, library_path
+from ._capi import FuseError, FusionRemark, LibraryNotFoundError, library_path
 from ._device import DeviceArray
 from ._jit import CacheInfo, clear_cache, jit
 from ._program import Program, TensorType, compile
@@ -71,7 +71,7 @@ from ._trace import (
 )
 
 __all__ = [
-    "FuseError", "LibraryNotFoundError", "library_path", "DeviceArray", "CacheInfo",
+    "FuseError", "FusionRemark", "LibraryNotFoundError", "library_path", "DeviceArray", "CacheInfo",
     "clear_cache", "jit", "Program", "TensorType", "compile", "explain", "report", "size_at",
     "SymbolicSize", "Tensor",
     "abs", "add", "cast", "ceil", "clamp", "clip", "cos", "div", "erf", "exp", "floor",

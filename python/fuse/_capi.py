@@ -29,6 +29,12 @@ class FuseError(RuntimeError):
     source locations."""
 
 
+class FusionRemark(UserWarning):
+    """A compiler remark, issued as a warning when a program is compiled with
+    the `remarks` option: a producer/consumer pair left unfused, and why,
+    at the consumer's source location (with a note at the producer's)."""
+
+
 class LibraryNotFoundError(ImportError):
     """libfuse_capi.so was not found where the package looks for it."""
 
@@ -92,6 +98,7 @@ def _declare(lib, Array):
         "fuse_destroy": (None, [prog]),
         "fuse_program_target": (ctypes.c_int32, [prog]),
         "fuse_program_target_note": (ctypes.c_char_p, [prog]),
+        "fuse_program_remarks": (ctypes.c_char_p, [prog]),
         "fuse_num_inputs": (ctypes.c_int32, [prog]),
         "fuse_num_results": (ctypes.c_int32, [prog]),
         "fuse_input_type": (None, [prog, ctypes.c_int32, ctypes.POINTER(Array)]),

@@ -3,7 +3,11 @@
 import ctypes
 import json
 import math
+import os
+import re
+import sys
 import threading
+import warnings
 import weakref
 
 import numpy as np
@@ -66,6 +70,28 @@ def _free_buffer(lib, ptr):
         lib.fuse_free_buffer(ptr)
 
 
+def _outside_fuse():
+    """The stacklevel of warnings.warn, called here, that names the first
+    caller outside this package (the user's call of the function)."""
+    package = os.path.dirname(os.path.abspath(__file__)) + os.sep
+    frame, level = sys._getframe(1), 1
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+def _split_remarks(text):
+    """The compiler's diagnostics, one per line, as a list of remarks, each
+    with the notes that follow it on lines of its own."""
+    remarks = []
+    for line in text.splitlines():
+        if remarks and re.match(r"(.*: )?note: ", line):
+            remarks[-1] += "\n" + line
+        elif line:
+            remarks.append(line)
+    return remarks
+
+
 class Program:
     """One function of a fuse program, compiled for a target.
 
@@ -98,6 +124,10 @@ class Program:
         self.target = _capi.TARGET_NAMES.get(self._lib.fuse_program_target(handle), "?")
         note = self._lib.fuse_program_target_note(handle)
         self.target_note = note.decode("utf-8", "replace") if note else ""
+        said = self._lib.fuse_program_remarks(handle)
+        self.remarks = _split_remarks(said.decode("utf-8", "replace") if said else "")
+        for remark in self.remarks:
+            warnings.warn(remark, _capi.FusionRemark, stacklevel=_outside_fuse())
         self.inputs = [self._type(self._lib.fuse_input_type, i)
                        for i in range(self._lib.fuse_num_inputs(handle))]
         self.results = [self._type(self._lib.fuse_result_type, i)

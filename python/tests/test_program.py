@@ -2,6 +2,7 @@
 the C API directly."""
 
 import os
+import warnings
 
 import numpy as np
 import pytest
@@ -103,6 +104,47 @@ def test_jit_compiler_options(rng):
     assert f.options == "block-size=64"
     assert ".maxntid 64, 1, 1" in f.ptx
     assert ".target sm_80" in f.ptx_for("sm_80")
+
+
+_BROADCAST_EXP = """func.func @f(%a: tensor<4xf32>, %m: tensor<3x4xf32>) -> tensor<3x4xf32> {
+  %e = fuse.exp %a : tensor<4xf32>
+  %r = fuse.add %m, %e : tensor<3x4xf32>, tensor<4xf32> -> tensor<3x4xf32>
+  return %r : tensor<3x4xf32>
+}
+"""
+
+
+def test_remarks_are_warnings_and_kept():
+    # A broadcast producer is left unfused: with remarks on, the remark at
+    # the consumer (and the note at the producer) is a FusionRemark warning
+    # at the caller's line, and stays in Program.remarks.
+    with pytest.warns(fuse.FusionRemark) as caught:
+        program = fuse.compile(_BROADCAST_EXP, target="cpu", options="remarks=on")
+    expected = ("<program>:3:8: remark: not fused with its producer 'fuse.exp': this op "
+                "reads that result broadcast from tensor<4xf32> to tensor<3x4xf32>, so the "
+                "two iterate over different spaces\n<program>:2:8: note: producer is here")
+    assert program.remarks == [expected]
+    assert [str(w.message) for w in caught] == [expected]
+    assert caught[0].filename == __file__
+    # Without the option: none, and no warning.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert fuse.compile(_BROADCAST_EXP, target="cpu").remarks == []
+
+
+def test_jit_remarks_point_at_python_lines():
+    def body(a, m):
+        e = fuse.exp(a)
+        return m + e
+
+    line = body.__code__.co_firstlineno
+    f = fuse.jit(body, target="cpu", options={"remarks": True})
+    with pytest.warns(fuse.FusionRemark) as caught:
+        f(np.ones(4, np.float32), np.ones((3, 4), np.float32))
+    (remark,) = f.program.remarks
+    assert remark.startswith(f"{__file__}:{line + 2}:")
+    assert f"\n{__file__}:{line + 1}:" in remark and remark.endswith("note: producer is here")
+    assert caught[0].filename == __file__
 
 
 @pytest.mark.parametrize("options, message", [

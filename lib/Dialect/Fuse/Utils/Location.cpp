@@ -3,6 +3,7 @@
 #include "fuse/Dialect/Fuse/Utils/Location.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -18,4 +19,29 @@ std::string fuse::formatLocation(Location loc) {
   llvm::raw_string_ostream os(text);
   os << loc;
   return text;
+}
+
+void fuse::printDiagnostic(llvm::raw_ostream &os, Diagnostic &d) {
+  auto printOne = [&](Diagnostic &one) {
+    if (!isa<UnknownLoc>(one.getLocation()))
+      os << formatLocation(one.getLocation()) << ": ";
+    switch (one.getSeverity()) {
+    case DiagnosticSeverity::Error:
+      os << "error: ";
+      break;
+    case DiagnosticSeverity::Warning:
+      os << "warning: ";
+      break;
+    case DiagnosticSeverity::Note:
+      os << "note: ";
+      break;
+    case DiagnosticSeverity::Remark:
+      os << "remark: ";
+      break;
+    }
+    os << one << "\n";
+  };
+  printOne(d);
+  for (Diagnostic &note : d.getNotes())
+    printOne(note);
 }

@@ -5,6 +5,14 @@
 
 #include "mlir/IR/Location.h"
 
+namespace llvm {
+class raw_ostream;
+} // namespace llvm
+
+namespace mlir {
+class Diagnostic;
+} // namespace mlir
+
 #include <string>
 
 namespace fuse {
@@ -12,6 +20,10 @@ namespace fuse {
 /// `file:line:col` of a file location (through name locations); MLIR's own
 /// form for any other location.
 std::string formatLocation(mlir::Location loc);
+
+/// `d` and then each of its notes, one per line, as compilers print them:
+/// "file:line:col: remark: message" (no location when it is unknown).
+void printDiagnostic(llvm::raw_ostream &os, mlir::Diagnostic &d);
 
 } // namespace fuse
 
