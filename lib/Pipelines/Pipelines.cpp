@@ -327,6 +327,7 @@ static void addLaunchPasses(OpPassManager &pm,
   mapping.profile = profile;
   mapping.cpuThreads = target == fuse::Target::CPU;
   pm.addPass(fuse::createFuseMapToGPU(mapping));
+  pm.addNestedPass<func::FuncOp>(fuse::createFuseExpandAllocs());
 }
 
 int64_t fuse::kernelVectorBytes(Target target, const PipelineOptions &options) {

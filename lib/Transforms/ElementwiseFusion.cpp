@@ -27,7 +27,7 @@ using namespace fuse;
 namespace {
 
 /// Why a producer/consumer pair stays apart.
-enum class Reason { Broadcast, Cycle, Buffers };
+enum class Reason { Broadcast, Reshaped, Cycle, Buffers };
 
 struct Unfused {
   linalg::GenericOp consumer;
@@ -358,6 +358,11 @@ std::string remarkText(Unfused pair) {
        << pair.consumer->getOperand(pair.operand).getType() << " to "
        << pair.consumer->getResult(0).getType()
        << ", so the two iterate over different spaces";
+  else if (pair.reason == Reason::Reshaped)
+    os << "that op iterates over a reduction's rows with their dimensions "
+          "collapsed into one, and this op reads an operand broadcast along "
+          "only some of those dimensions, so the two iterate over different "
+          "spaces";
   else if (pair.reason == Reason::Cycle)
     os << "fusing them would create a cycle through an op outside the "
           "kernel";
@@ -397,6 +402,16 @@ struct FuseElementwiseFusionPass
     for (linalg::GenericOp consumer : grouping.candidates()) {
       for (OpOperand *operand : consumer.getDpsInputOperands()) {
         Operation *def = operand->get().getDefiningOp();
+        // A producer over a reduction's collapsed rows, read in its own
+        // shape (convert-fuse-to-linalg).
+        if (auto expand = dyn_cast_or_null<tensor::ExpandShapeOp>(def))
+          if (auto producerOp =
+                  expand.getSrc().getDefiningOp<linalg::GenericOp>();
+              producerOp && grouping.indexOf(producerOp)) {
+            unfused.push_back({consumer, producerOp,
+                               operand->getOperandNumber(), Reason::Reshaped});
+            continue;
+          }
         std::optional<unsigned> producer =
             def ? grouping.indexOf(def) : std::nullopt;
         if (!producer)

@@ -15,6 +15,7 @@
 #include "fuse/Dialect/Fuse/Utils/Kernel.h"
 #include "fuse/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
@@ -28,50 +29,102 @@ using namespace fuse;
 
 namespace {
 
-/// Whether two sizes are the same: equal constants or the same SSA value
-/// (convert-fuse-to-linalg gives every size of one class one value).
-bool sameSize(OpFoldResult a, OpFoldResult b) {
-  std::optional<int64_t> ca = getConstantIntValue(a);
-  std::optional<int64_t> cb = getConstantIntValue(b);
-  if (ca || cb)
-    return ca == cb;
-  return cast<Value>(a) == cast<Value>(b);
-}
+/// A size as a product: a constant and dynamic factors, so that the row of
+/// several reduced dimensions (a tensor.collapse_shape of the operand:
+/// their product) compares equal to the same product anywhere. A factor is
+/// a tensor's dimension (its tensor.dim, however many there are of it) or
+/// another SSA value (convert-fuse-to-linalg gives every size of one class
+/// one value).
+struct Size {
+  using Factor = std::pair<const void *, int64_t>;
+  int64_t constant = 1;
+  SmallVector<Factor> factors;
 
-bool sameSizes(ArrayRef<OpFoldResult> a, ArrayRef<OpFoldResult> b) {
-  return a.size() == b.size() && llvm::all_of(llvm::zip(a, b), [](auto pair) {
-           return sameSize(std::get<0>(pair), std::get<1>(pair));
-         });
+  bool operator==(const Size &other) const {
+    return constant == other.constant && factors == other.factors;
+  }
+  bool isOne() const { return constant == 1 && factors.empty(); }
+
+  Size &operator*=(const Size &other) {
+    constant *= other.constant;
+    llvm::append_range(factors, other.factors);
+    llvm::sort(factors);
+    return *this;
+  }
+
+  /// Dimension `k` of `tensor`.
+  static Size dim(Value tensor, int64_t k) {
+    Size result;
+    result.factors.push_back({tensor.getAsOpaquePointer(), k});
+    return result;
+  }
+
+  /// `size` split at its arith.muli.
+  static Size of(OpFoldResult size) {
+    Size result;
+    if (std::optional<int64_t> constant = getConstantIntValue(size)) {
+      result.constant = *constant;
+      return result;
+    }
+    auto value = cast<Value>(size);
+    if (auto mul = value.getDefiningOp<arith::MulIOp>()) {
+      result = of(mul.getLhs());
+      result *= of(mul.getRhs());
+      return result;
+    }
+    if (auto dim = value.getDefiningOp<tensor::DimOp>())
+      if (std::optional<int64_t> k = dim.getConstantIndex())
+        return Size::dim(dim.getSource(), *k);
+    result.factors.push_back({value.getAsOpaquePointer(), -1});
+    return result;
+  }
+};
+
+bool sameSizes(ArrayRef<Size> a, ArrayRef<Size> b) {
+  return a.size() == b.size() && llvm::equal(a, b);
 }
 
 /// Size `k` of `tensor`: a constant, the size its producer's init was
-/// created with, or a tensor.dim of a function argument.
-std::optional<OpFoldResult> dimOf(Value tensor, int64_t k) {
+/// created with, a tensor.dim of a function argument, or the product of
+/// the sizes a tensor.collapse_shape groups.
+std::optional<Size> dimOf(Value tensor, int64_t k) {
   auto type = cast<RankedTensorType>(tensor.getType());
   Builder b(tensor.getContext());
   if (!type.isDynamicDim(k))
-    return OpFoldResult(b.getIndexAttr(type.getDimSize(k)));
+    return Size::of(b.getIndexAttr(type.getDimSize(k)));
   if (auto result = dyn_cast<OpResult>(tensor)) {
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(result.getOwner()))
       return dimOf(linalgOp.getDpsInits()[result.getResultNumber()], k);
     if (auto empty = dyn_cast<tensor::EmptyOp>(result.getOwner()))
-      return empty.getMixedSizes()[k];
+      return Size::of(empty.getMixedSizes()[k]);
+    if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(result.getOwner())) {
+      Size product;
+      SmallVector<ReassociationIndices> groups =
+          collapse.getReassociationIndices();
+      for (int64_t d : groups[k]) {
+        std::optional<Size> size = dimOf(collapse.getSrc(), d);
+        if (!size)
+          return std::nullopt;
+        product *= *size;
+      }
+      return product;
+    }
     return std::nullopt;
   }
   for (Operation *user : tensor.getUsers())
     if (auto dim = dyn_cast<tensor::DimOp>(user))
       if (dim.getConstantIndex() == k)
-        return OpFoldResult(dim.getResult());
+        return Size::of(dim.getResult());
   return std::nullopt;
 }
 
 /// The sizes of `op`'s loops (loopSources).
-std::optional<SmallVector<OpFoldResult>> loopSizes(linalg::GenericOp op) {
-  SmallVector<OpFoldResult> sizes;
+std::optional<SmallVector<Size>> loopSizes(linalg::GenericOp op) {
+  SmallVector<Size> sizes;
   for (auto [operand, k] : loopSources(op, /*outputsFirst=*/true)) {
     if (!operand || !isa<RankedTensorType>(operand->get().getType()))
       return std::nullopt;
-    std::optional<OpFoldResult> size = dimOf(operand->get(), k);
+    std::optional<Size> size = dimOf(operand->get(), k);
     if (!size)
       return std::nullopt;
     sizes.push_back(*size);
@@ -110,8 +163,8 @@ bool readsKeptRows(AffineMap map, ArrayRef<utils::IteratorType> iterators) {
 /// them and of the kept ones.
 struct Rows {
   SmallVector<utils::IteratorType> iterators;
-  SmallVector<OpFoldResult> sizes;
-  SmallVector<OpFoldResult> keptSizes;
+  SmallVector<Size> sizes;
+  SmallVector<Size> keptSizes;
 
   /// How `op` would run in a kernel over these rows: a reduction over
   /// them, an elementwise generic over the whole space, over the rows, or
@@ -119,7 +172,7 @@ struct Rows {
   /// variance computed with keepdims).
   enum class Kind { Reduction, Whole, Row, KeptRow, None };
   Kind kindOf(linalg::GenericOp op) const {
-    std::optional<SmallVector<OpFoldResult>> loops = loopSizes(op);
+    std::optional<SmallVector<Size>> loops = loopSizes(op);
     if (!loops)
       return Kind::None;
     if (op.getNumReductionLoops() > 0)
@@ -130,6 +183,7 @@ struct Rows {
                  : Kind::None;
     if (!isElementwiseKernel(op))
       return Kind::None;
+
     if (sameSizes(*loops, sizes))
       return Kind::Whole;
     if (sameSizes(*loops, keptSizes))
@@ -137,9 +191,8 @@ struct Rows {
     if (loops->size() != sizes.size())
       return Kind::None;
     for (auto [loop, size, iterator] : llvm::zip(*loops, sizes, iterators))
-      if (iterator == utils::IteratorType::parallel
-              ? !sameSize(loop, size)
-              : getConstantIntValue(loop) != 1)
+      if (iterator == utils::IteratorType::parallel ? !(loop == size)
+                                                    : !loop.isOne())
         return Kind::None;
     return Kind::KeptRow;
   }
@@ -236,7 +289,7 @@ public:
 
 private:
   static std::optional<Rows> rowsOf(linalg::GenericOp op) {
-    std::optional<SmallVector<OpFoldResult>> sizes = loopSizes(op);
+    std::optional<SmallVector<Size>> sizes = loopSizes(op);
     if (!sizes)
       return std::nullopt;
     Rows rows;
@@ -459,6 +512,23 @@ void makeAdjacent(ArrayRef<linalg::GenericOp> group) {
   }
 }
 
+/// Makes the views of one tensor as the same rows one value (the
+/// tensor.collapse_shape of a reduction's operand, and those of the
+/// generics that convert-fuse-to-linalg collapsed after it, one each), so
+/// that a kernel reads that tensor as one buffer.
+void mergeCollapses(Block &block) {
+  DenseMap<std::pair<Value, Attribute>, tensor::CollapseShapeOp> first;
+  for (auto collapse :
+       llvm::make_early_inc_range(block.getOps<tensor::CollapseShapeOp>())) {
+    auto [it, inserted] = first.try_emplace(
+        {collapse.getSrc(), collapse.getReassociationAttr()}, collapse);
+    if (!inserted && it->second.getType() == collapse.getType()) {
+      collapse.replaceAllUsesWith(it->second.getResult());
+      collapse.erase();
+    }
+  }
+}
+
 struct FuseReductionFusionPass
     : fuse::impl::FuseReductionFusionBase<FuseReductionFusionPass> {
   using Base::Base;
@@ -472,6 +542,7 @@ struct FuseReductionFusionPass
       for (auto op : block.getOps<linalg::GenericOp>())
         if (groupAttr.isAttrPresent(op))
           groupAttr.removeAttr(op);
+      mergeCollapses(block);
       ReductionGrouping grouping(block);
       for (ArrayRef<linalg::GenericOp> group : grouping.run()) {
         makeAdjacent(group);

@@ -101,6 +101,23 @@ def FuseNameKernels : Pass<"fuse-name-kernels", "mlir::ModuleOp"> {
 // The bufferized host code
 //===----------------------------------------------------------------------===//
 
+def FuseExpandAllocs : Pass<"fuse-expand-allocs", "mlir::func::FuncOp"> {
+  let summary = "Allocate buffers in the shapes they are viewed in";
+  let description = [{
+    A kernel over a reduction's rows of several dimensions (collapsed into
+    one, `tensor.collapse_shape`) writes a buffer of the collapsed shape,
+    which the program then reads or returns in its own shape
+    (`memref.expand_shape`). Each `memref.expand_shape` of a `memref.alloc`
+    becomes an allocation of the expanded shape, which what read the old
+    one reads through a `memref.collapse_shape` (a view of a contiguous
+    buffer): a result is then a fresh allocation, not a view that
+    `fuse-own-results` would copy, and the host code has no
+    `memref.expand_shape` of several dynamic sizes in one group, on which
+    upstream's `expand-strided-metadata` crashes (LLVM 22).
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect"];
+}
+
 def FuseOwnResults : Pass<"fuse-own-results", "mlir::func::FuncOp"> {
   let summary = "Make every returned buffer a fresh allocation";
   let description = [{

@@ -667,6 +667,90 @@ void fuse::populateFuseToLinalgConversionPatterns(RewritePatternSet &patterns,
 //===----------------------------------------------------------------------===//
 
 namespace {
+/// Whether `op` is an elementwise generic of fuse's lowering that may
+/// iterate over a collapsed space: one output, not a part of a kernel with
+/// reductions (a mean's division, a rounding to f16, whose generics share
+/// the reduction's loops), no operand with a static 0 (see
+/// ReductionLowering).
+bool collapsible(linalg::GenericOp op) {
+  return isElementwiseKernel(op) && op.getNumDpsInits() == 1 &&
+         !kernelGroup(op) &&
+         llvm::none_of(op->getOperandTypes(), [](Type type) {
+           auto shaped = dyn_cast<ShapedType>(type);
+           return shaped && llvm::is_contained(shaped.getShape(), 0);
+         });
+}
+
+/// Whether a generic with indexing maps `maps` can iterate over its loops
+/// collapsed by `groups`: every map keeps each group together (a broadcast
+/// along part of a group does not). Upstream's check takes maps of loop
+/// dimensions only: a size-1 dimension read at index 0 (a broadcast,
+/// `(d0, d1) -> (0, d1)`) keeps the generic as it is (difftest seed 400903:
+/// the check read the constant as a dimension, and the collapse was wrong
+/// or right by chance).
+bool canCollapse(ArrayRef<AffineMap> maps,
+                 ArrayRef<ReassociationIndices> groups) {
+  return llvm::all_of(
+             maps,
+             [](AffineMap map) { return map.isProjectedPermutation(); }) &&
+         linalg::areDimSequencesPreserved(maps, groups);
+}
+
+/// `op` over its loops collapsed by `groups`, reading collapsed operands,
+/// with its attributes (fuse.ops), where every indexing map keeps each
+/// group together (a broadcast along part of a group does not); its
+/// results, viewed back in their shapes, replace op's.
+LogicalResult collapseGeneric(linalg::GenericOp op,
+                              ArrayRef<ReassociationIndices> groups,
+                              PatternRewriter &rewriter) {
+  if (!canCollapse(op.getIndexingMapsArray(), groups))
+    return failure();
+  FailureOr<linalg::CollapseResult> collapsed =
+      linalg::collapseOpIterationDims(op, groups, rewriter);
+  if (failed(collapsed))
+    return failure();
+  linalg::LinalgOp collapsedOp = collapsed->collapsedOp;
+  collapsedOp->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+  // Its output: a tensor.empty of the collapsed sizes (products), as the
+  // fusion passes size an elementwise generic's loops.
+  for (OpOperand &init : collapsedOp.getDpsInitsMutable()) {
+    auto view = init.get().getDefiningOp<tensor::CollapseShapeOp>();
+    auto empty =
+        view ? view.getSrc().getDefiningOp<tensor::EmptyOp>() : nullptr;
+    if (!empty)
+      continue;
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(view);
+    SmallVector<OpFoldResult> sizes;
+    for (const ReassociationIndices &group : view.getReassociationIndices()) {
+      OpFoldResult size = rewriter.getIndexAttr(1);
+      for (int64_t d : group)
+        size =
+            multiply(rewriter, view.getLoc(), size, empty.getMixedSizes()[d]);
+      sizes.push_back(size);
+    }
+    rewriter.modifyOpInPlace(collapsedOp, [&] {
+      init.set(tensor::EmptyOp::create(rewriter, view.getLoc(), sizes,
+                                       empty.getType().getElementType()));
+    });
+  }
+  rewriter.replaceOp(op, collapsed->results);
+  return success();
+}
+
+/// `op` without its loops of size 1, its results viewed back in their
+/// shapes, with its attributes (fuse.ops).
+LogicalResult dropUnitLoops(linalg::GenericOp op, PatternRewriter &rewriter) {
+  rewriter.setInsertionPoint(op);
+  FailureOr<linalg::DropUnitDimsResult> dropped =
+      linalg::dropUnitDims(rewriter, op, linalg::ControlDropUnitDims());
+  if (failed(dropped))
+    return failure();
+  dropped->resultOp->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+  rewriter.replaceOp(op, dropped->replacements);
+  return success();
+}
+
 /// tensor.collapse_shape of the result of an elementwise generic that
 /// nothing else reads (only such views of it), where every indexing map keeps
 /// each group of collapsed dimensions together (a broadcast along part of a
@@ -678,69 +762,159 @@ struct CollapseElementwiseProducer : OpRewritePattern<tensor::CollapseShapeOp> {
   LogicalResult matchAndRewrite(tensor::CollapseShapeOp collapse,
                                 PatternRewriter &rewriter) const override {
     auto producer = collapse.getSrc().getDefiningOp<linalg::GenericOp>();
-    // Not a part of a kernel with reductions (a mean's division, a
-    // rounding to f16), whose generics share the reduction's loops.
-    if (!producer || !isElementwiseKernel(producer) ||
-        producer.getNumDpsInits() != 1 || kernelGroup(producer))
+    if (!producer || !collapsible(producer))
       return failure();
-    // No operand with a static 0 (see ReductionLowering).
-    if (llvm::any_of(producer->getOperandTypes(), [](Type type) {
-          auto shaped = dyn_cast<ShapedType>(type);
-          return shaped && llvm::is_contained(shaped.getShape(), 0);
-        }))
-      return failure();
-    // Only these views read it (one per operand that reads it: `d * d`).
+    // Only these views read it (one per operand that reads it: `d * d`),
+    // and its sizes (which the view back in its shape has).
     SmallVector<ReassociationIndices> groups =
         collapse.getReassociationIndices();
     for (Operation *user : collapse.getSrc().getUsers()) {
+      if (isa<tensor::DimOp>(user))
+        continue;
       auto other = dyn_cast<tensor::CollapseShapeOp>(user);
       if (!other || other.getReassociationIndices() != groups)
         return failure();
     }
-    // Upstream's check takes maps of loop dimensions only: a size-1
-    // dimension read at index 0 (a broadcast, `(d0, d1) -> (0, d1)`) keeps
-    // the producer as it is (difftest seed 400903: the check read the
-    // constant as a dimension, and the collapse was wrong or right by
-    // chance).
-    if (!llvm::all_of(
-            producer.getIndexingMapsArray(),
-            [](AffineMap map) { return map.isProjectedPermutation(); }) ||
-        !linalg::areDimSequencesPreserved(producer.getIndexingMapsArray(),
-                                          groups))
-      return failure();
     // Where the producer is: before every view of it, not at this one.
     rewriter.setInsertionPoint(producer);
-    FailureOr<linalg::CollapseResult> collapsed =
-        linalg::collapseOpIterationDims(producer, groups, rewriter);
-    if (failed(collapsed))
+    if (succeeded(collapseGeneric(producer, groups, rewriter)))
+      return success();
+    // A view that only merges size-1 dimensions into another (a value of
+    // the rows with the reduced dimensions kept, read as one of the rows):
+    // the producer runs over the rows alone.
+    auto type = collapse.getSrcType();
+    if (llvm::all_of(groups, [&](const ReassociationIndices &group) {
+          return llvm::count_if(group, [&](int64_t d) {
+                   return type.getDimSize(d) != 1;
+                 }) <= 1;
+        }))
+      return dropUnitLoops(producer, rewriter);
+    return failure();
+  }
+};
+
+/// A generic of fuse's lowering, with `collapsible`'s conditions, that
+/// reads a value of the rows of a reduction over several innermost
+/// dimensions (collapsed into one row: ReductionLowering), broadcast over
+/// those dimensions (`x - mean(x, dims = [1, 2])`), or a value that such a
+/// generic produced, through the view that expands it back (`c * c` of
+/// that `c`): the generic over the reduction's collapsed space, so that it
+/// fuses with the reduction. Its results are viewed back in its own shape.
+struct CollapseRowConsumer : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!collapsible(op))
       return failure();
-    linalg::LinalgOp op = collapsed->collapsedOp;
-    op->setDiscardableAttrs(producer->getDiscardableAttrDictionary());
-    // Its output: a tensor.empty of the collapsed sizes (products), as the
-    // fusion passes size an elementwise generic's loops.
-    for (OpOperand &init : op.getDpsInitsMutable()) {
-      auto view = init.get().getDefiningOp<tensor::CollapseShapeOp>();
-      auto empty =
-          view ? view.getSrc().getDefiningOp<tensor::EmptyOp>() : nullptr;
-      if (!empty)
-        continue;
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPoint(view);
-      SmallVector<OpFoldResult> sizes;
-      for (const ReassociationIndices &group : view.getReassociationIndices()) {
-        OpFoldResult size = rewriter.getIndexAttr(1);
-        for (int64_t d : group)
-          size =
-              multiply(rewriter, view.getLoc(), size, empty.getMixedSizes()[d]);
-        sizes.push_back(size);
+    int64_t rank = op.getNumLoops();
+    std::optional<int64_t> kept;
+    // A row value read with size-1 dimensions (its reduced ones kept) is
+    // read as a tensor of the rows alone: `rowInput`, at `rowMap`.
+    OpOperand *rowInput = nullptr;
+    AffineMap rowMap;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      AffineMap map = op.getMatchingIndexingMap(input);
+      if (auto expand = input->get().getDefiningOp<tensor::ExpandShapeOp>()) {
+        // [[0], ..., [k - 1], [k, ..., rank - 1]] of a generic's result.
+        auto groups = expand.getReassociationIndices();
+        if (map.isIdentity() &&
+            expand.getSrc().getDefiningOp<linalg::GenericOp>() &&
+            groups.size() >= 2 && groups.back().size() >= 2 &&
+            llvm::all_of(ArrayRef(groups).drop_back(),
+                         [](const ReassociationIndices &group) {
+                           return group.size() == 1;
+                         })) {
+          kept = groups.size() - 1;
+          break;
+        }
       }
+      // (d0, ..., d(rank - 1)) -> (d0, ..., d(k - 1), 0, ..., 0) of a row
+      // value, the zeros at its size-1 dimensions.
+      auto type = cast<RankedTensorType>(input->get().getType());
+      int64_t k = 0;
+      while (k < map.getNumResults() &&
+             map.getResult(k) == rewriter.getAffineDimExpr(k))
+        ++k;
+      bool unitRest = llvm::all_of(
+          llvm::seq<int64_t>(k, map.getNumResults()), [&](int64_t r) {
+            return map.getResult(r) == rewriter.getAffineConstantExpr(0) &&
+                   type.getDimSize(r) == 1;
+          });
+      if (rank - k < 2 || !unitRest || !isRowValue(input->get()))
+        continue;
+      kept = k;
+      if (map.getNumResults() > k) {
+        rowInput = input;
+        rowMap = AffineMap::getMultiDimIdentityMap(rank, getContext())
+                     .getSubMap(llvm::to_vector(
+                         llvm::seq<unsigned>(0, static_cast<unsigned>(k))));
+      }
+      break;
+    }
+    if (!kept)
+      return failure();
+    SmallVector<ReassociationIndices> groups;
+    for (int64_t d = 0; d < *kept; ++d)
+      groups.push_back({d});
+    groups.push_back(llvm::to_vector(llvm::seq<int64_t>(*kept, rank)));
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    if (rowInput)
+      maps[rowInput->getOperandNumber()] = rowMap;
+    if (!canCollapse(maps, groups))
+      return failure();
+    rewriter.setInsertionPoint(op);
+    if (rowInput) {
+      // An elementwise generic that computes it with loops of size 1 (a
+      // `log` of a sum with its dimensions kept) runs over the rows alone.
+      if (auto producer = rowInput->get().getDefiningOp<linalg::GenericOp>();
+          producer && collapsible(producer)) {
+        OpBuilder::InsertionGuard guard(rewriter);
+        (void)dropUnitLoops(producer, rewriter);
+      }
+      // Its size-1 dimensions go with its last row dimension (all of them
+      // for a 0-d result: the reduction's rows are one).
+      auto type = cast<RankedTensorType>(rowInput->get().getType());
+      SmallVector<ReassociationIndices> rows;
+      for (int64_t d = 0; d < *kept; ++d)
+        rows.push_back({d});
+      if (!rows.empty())
+        for (int64_t d = *kept; d < type.getRank(); ++d)
+          rows.back().push_back(d);
+      Value read = tensor::CollapseShapeOp::create(rewriter, op.getLoc(),
+                                                   rowInput->get(), rows);
       rewriter.modifyOpInPlace(op, [&] {
-        init.set(tensor::EmptyOp::create(rewriter, view.getLoc(), sizes,
-                                         empty.getType().getElementType()));
+        rowInput->set(read);
+        op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
       });
     }
-    rewriter.replaceOp(producer, collapsed->results);
-    return success();
+    return collapseGeneric(op, groups, rewriter);
+  }
+
+  /// Whether `value` is a reduction's, or computed from one by elementwise
+  /// generics (through views).
+  static bool isRowValue(Value value) {
+    SmallVector<Value> worklist = {value};
+    DenseSet<Value> seen;
+    while (!worklist.empty()) {
+      Value next = worklist.pop_back_val();
+      if (!seen.insert(next).second)
+        continue;
+      Operation *def = next.getDefiningOp();
+      if (isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(
+              def)) {
+        worklist.push_back(def->getOperand(0));
+        continue;
+      }
+      auto generic = dyn_cast_or_null<linalg::GenericOp>(def);
+      if (!generic)
+        continue;
+      if (generic.getNumReductionLoops() > 0)
+        return true;
+      if (isElementwiseKernel(generic))
+        llvm::append_range(worklist, generic.getDpsInputs());
+    }
+    return false;
   }
 };
 
@@ -765,19 +939,45 @@ struct ConvertFuseToLinalgPass
     // nothing else, which then iterate over the collapsed space: they stay
     // fusable with the reduction, and the views reach the arguments.
     // One generic further up per round, until none moves.
+    // The generics that read the reduction's row values broadcast over the
+    // row's dimensions, and those that read what they compute, come down
+    // into the collapsed space likewise (CollapseRowConsumer).
     RewritePatternSet folds(&getContext());
-    folds.add<CollapseElementwiseProducer>(&getContext());
+    folds.add<CollapseElementwiseProducer, CollapseRowConsumer>(&getContext());
     tensor::CollapseShapeOp::getCanonicalizationPatterns(folds, &getContext());
     FrozenRewritePatternSet frozen(std::move(folds));
     for (bool changed = true; changed;) {
-      SmallVector<Operation *> collapses;
-      func.walk([&](tensor::CollapseShapeOp op) { collapses.push_back(op); });
+      SmallVector<Operation *> ops;
+      bool collapsedRows = false;
+      func.walk([&](Operation *op) {
+        if (isa<tensor::CollapseShapeOp, linalg::GenericOp>(op))
+          ops.push_back(op);
+        collapsedRows |= isa<tensor::CollapseShapeOp>(op);
+      });
       changed = false;
-      if (!collapses.empty() &&
-          failed(applyOpPatternsGreedily(collapses, frozen,
-                                         GreedyRewriteConfig(), &changed)))
+      if (collapsedRows && failed(applyOpPatternsGreedily(
+                               ops, frozen, GreedyRewriteConfig(), &changed)))
         return signalPassFailure();
     }
+
+    // A collapsed generic's results are viewed back in their shapes; the
+    // sizes read of those views are the sizes they were made with, and
+    // views that nothing else reads go: a kernel's intermediate read only
+    // for its sizes is not a result the kernel must write.
+    func.walk([](tensor::DimOp dim) {
+      auto expand = dim.getSource().getDefiningOp<tensor::ExpandShapeOp>();
+      std::optional<int64_t> k = dim.getConstantIndex();
+      if (!expand || !k)
+        return;
+      OpBuilder b(dim);
+      dim.replaceAllUsesWith(getValueOrCreateConstantIndexOp(
+          b, dim.getLoc(), expand.getMixedOutputShape()[*k]));
+      dim.erase();
+    });
+    func.walk([](tensor::ExpandShapeOp expand) {
+      if (expand.use_empty())
+        expand.erase();
+    });
 
     // Constants folded into every kernel that reads them are now unused.
     func.walk([](arith::ConstantOp constant) {

@@ -177,3 +177,38 @@ func.func @broadcast_size_one(%a: tensor<1x3xf32>, %x: tensor<3x3xf32>) -> tenso
   %m = fuse.reduce_mean %d {dims = array<i64: 0, 1>} : tensor<3x3xf32> -> tensor<f32>
   return %m : tensor<f32>
 }
+
+// The ops after a reduction over several innermost dimensions come down
+// into its collapsed space: `log` of the sum runs over the rows alone (its
+// size-1 dimensions dropped), the sub that reads it broadcast over the row
+// and the mul that reads the sub's result go over (rows, row), and the
+// result is viewed back in its shape.
+// CHECK-LABEL: func @center_then_square
+// CHECK-SAME: (%[[X:.+]]: tensor<?x?x?xf32>)
+// CHECK: %[[ROW:.+]] = tensor.collapse_shape %[[X]] {{\[}}[0], [1, 2]] : tensor<?x?x?xf32> into tensor<?x?xf32>
+// CHECK: %[[SUM:.+]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ROWS]]], iterator_types = ["parallel", "reduction"]} ins(%[[ROW]] : tensor<?x?xf32>)
+// CHECK: %[[LOG:.+]] = linalg.generic {indexing_maps = [#[[$ID1]], #[[$ID1]]], iterator_types = ["parallel"]} ins(%[[SUM]] : tensor<?xf32>) {{.*}} attrs = {fuse.ops = ["log"]}
+// CHECK: %[[SUB:.+]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ROWS]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%{{.+}}, %[[LOG]] : tensor<?x?xf32>, tensor<?xf32>) {{.*}} attrs = {fuse.ops = ["sub"]}
+// CHECK: %[[MUL:.+]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[SUB]] : tensor<?x?xf32>) {{.*}} attrs = {fuse.ops = ["mul"]}
+// CHECK: %[[OUT:.+]] = tensor.expand_shape %[[MUL]] {{\[}}[0], [1, 2]] output_shape [%{{.+}}, %{{.+}}, %{{.+}}] : tensor<?x?xf32> into tensor<?x?x?xf32>
+// CHECK: return %[[OUT]]
+func.func @center_then_square(%x: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
+  %s = fuse.reduce_sum %x {dims = array<i64: 1, 2>} : tensor<?x?x?xf32> -> tensor<?x1x1xf32>
+  %l = fuse.log %s : tensor<?x1x1xf32>
+  %c = fuse.sub %x, %l : tensor<?x?x?xf32>, tensor<?x1x1xf32> -> tensor<?x?x?xf32>
+  %q = fuse.mul %c, %c : tensor<?x?x?xf32>
+  return %q : tensor<?x?x?xf32>
+}
+
+// A weight broadcast along one of the row's two dimensions keeps the mul
+// that reads it over three dimensions, reading the sub through its view.
+// CHECK-LABEL: func @inner_weight
+// CHECK: %[[SUB:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} {{.*}} attrs = {fuse.ops = ["sub"]}
+// CHECK: %[[VIEW:.+]] = tensor.expand_shape %[[SUB]] {{\[}}[0], [1, 2]]
+// CHECK: linalg.generic {indexing_maps = [#[[$ID3]], #{{.+}}, #[[$ID3]]], iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[VIEW]], %{{.+}} : tensor<?x?x?xf32>, tensor<?xf32>) {{.*}} attrs = {fuse.ops = ["mul"]}
+func.func @inner_weight(%x: tensor<?x?x?xf32>, %w: tensor<?xf32>) -> tensor<?x?x?xf32> {
+  %m = fuse.reduce_max %x {dims = array<i64: 1, 2>} : tensor<?x?x?xf32> -> tensor<?x1x1xf32>
+  %c = fuse.sub %x, %m : tensor<?x?x?xf32>, tensor<?x1x1xf32> -> tensor<?x?x?xf32>
+  %y = fuse.mul %c, %w : tensor<?x?x?xf32>, tensor<?xf32> -> tensor<?x?x?xf32>
+  return %y : tensor<?x?x?xf32>
+}

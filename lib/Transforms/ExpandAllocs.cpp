@@ -1,0 +1,55 @@
+//===- ExpandAllocs.cpp - buffers allocated in their viewed shapes --------===//
+
+#include "fuse/Transforms/Passes.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Dominance.h"
+
+namespace fuse {
+#define GEN_PASS_DEF_FUSEEXPANDALLOCS
+#include "fuse/Transforms/Passes.h.inc"
+} // namespace fuse
+
+using namespace mlir;
+
+namespace {
+
+struct FuseExpandAllocsPass
+    : fuse::impl::FuseExpandAllocsBase<FuseExpandAllocsPass> {
+  void runOnOperation() override {
+    DominanceInfo dominance(getOperation());
+    SmallVector<memref::ExpandShapeOp> expands;
+    getOperation().walk(
+        [&](memref::ExpandShapeOp expand) { expands.push_back(expand); });
+    for (memref::ExpandShapeOp expand : expands) {
+      auto alloc = expand.getSrc().getDefiningOp<memref::AllocOp>();
+      MemRefType type = expand.getResultType();
+      // A contiguous buffer of its own, whose expanded sizes are known
+      // where it is allocated.
+      if (!alloc || !alloc.getType().getLayout().isIdentity() ||
+          !type.getLayout().isIdentity() || !alloc.getSymbolOperands().empty())
+        continue;
+      SmallVector<Value> sizes;
+      for (auto [d, size] : llvm::enumerate(expand.getMixedOutputShape()))
+        if (type.isDynamicDim(d))
+          sizes.push_back(cast<Value>(size));
+      if (!llvm::all_of(sizes, [&](Value size) {
+            return dominance.properlyDominates(size, alloc);
+          }))
+        continue;
+      OpBuilder b(alloc);
+      auto expanded = memref::AllocOp::create(b, alloc.getLoc(), type, sizes,
+                                              alloc.getAlignmentAttr());
+      expanded->setDiscardableAttrs(alloc->getDiscardableAttrDictionary());
+      auto collapsed = memref::CollapseShapeOp::create(
+          b, alloc.getLoc(), alloc.getType(), expanded,
+          expand.getReassociationIndices());
+      expand.replaceAllUsesWith(expanded.getResult());
+      expand.erase();
+      alloc.replaceAllUsesWith(collapsed.getResult());
+      alloc.erase();
+    }
+  }
+};
+
+} // namespace
