@@ -3,16 +3,14 @@
 import ctypes
 import json
 import math
-import os
 import re
-import sys
 import threading
 import warnings
 import weakref
 
 import numpy as np
 
-from . import _arguments, _capi, _device, _dtypes
+from . import _arguments, _capi, _device, _dtypes, _trace
 
 
 def _type_str(dtype, shape):
@@ -70,16 +68,6 @@ def _free_buffer(lib, ptr):
         lib.fuse_free_buffer(ptr)
 
 
-def _outside_fuse():
-    """The stacklevel of warnings.warn, called here, that names the first
-    caller outside this package (the user's call of the function)."""
-    package = os.path.dirname(os.path.abspath(__file__)) + os.sep
-    frame, level = sys._getframe(1), 1
-    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package):
-        frame, level = frame.f_back, level + 1
-    return level
-
-
 def _split_remarks(text):
     """The compiler's diagnostics, one per line, as a list of remarks, each
     with the notes that follow it on lines of its own."""
@@ -127,7 +115,7 @@ class Program:
         said = self._lib.fuse_program_remarks(handle)
         self.remarks = _split_remarks(said.decode("utf-8", "replace") if said else "")
         for remark in self.remarks:
-            warnings.warn(remark, _capi.FusionRemark, stacklevel=_outside_fuse())
+            warnings.warn(remark, _capi.FusionRemark, stacklevel=_trace.user_frame()[1])
         self.inputs = [self._type(self._lib.fuse_input_type, i)
                        for i in range(self._lib.fuse_num_inputs(handle))]
         self.results = [self._type(self._lib.fuse_result_type, i)

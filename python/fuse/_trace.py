@@ -7,6 +7,7 @@ they broadcast like numpy (fuse only stretches a static 1; a `?` that is 1 at
 run time is not stretched, see docs/dialect.md).
 """
 
+import functools
 import itertools
 import math
 import os
@@ -56,12 +57,28 @@ def broadcast_shapes(shapes, what):
     return tuple(out)
 
 
+_NUMPY_DIR = os.path.dirname(os.path.abspath(np.__file__)) + os.sep
+
+
+def user_frame():
+    """The innermost frame of the caller's own code, and how many frames out
+    it is (warnings.warn's stacklevel, called where this is): outside this
+    package and outside numpy (whose functions, `np.max(x)`, call fuse's
+    through numpy's frames, `<__array_function__ internals>` among them)."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None:
+        path = frame.f_code.co_filename
+        if not (os.path.dirname(os.path.abspath(path)) == _PACKAGE_DIR
+                or path.startswith("<__array_function__")
+                or os.path.abspath(path).startswith(_NUMPY_DIR)):
+            break
+        frame, level = frame.f_back, level + 1
+    return frame, level
+
+
 def _user_location():
-    """(file, line, column) of the innermost frame outside this package."""
-    frame = sys._getframe(1)
-    while frame is not None and os.path.dirname(
-            os.path.abspath(frame.f_code.co_filename)) == _PACKAGE_DIR:
-        frame = frame.f_back
+    """(file, line, column) of the innermost frame of the caller's code."""
+    frame, _ = user_frame()
     if frame is None:
         return None
     line, column = frame.f_lineno, 1
@@ -513,6 +530,10 @@ def _check_operand(value, what):
     if _is_scalar(value):
         return _scalar_value(value)
     if isinstance(value, np.ndarray):
+        if _current_graph() is None:
+            raise TypeError(f"fuse: {what} takes fuse Tensors, not a numpy array: call it "
+                            f"inside a function that fuse.jit compiles, with the arrays as "
+                            f"that function's arguments")
         raise TypeError(f"fuse: {what}: a numpy array of shape {value.shape} inside a traced "
                         f"function; pass arrays as arguments of the jitted function")
     raise TypeError(f"fuse: {what}: unsupported operand {type(value).__name__} {value!r}")
@@ -794,6 +815,26 @@ def reduce_mean(x, axis=None, keepdims=False):
     return _reduce("reduce_mean", x, axis, keepdims)
 
 
+def _in_float32(fn):
+    """`fn` of Tensors, computed in float32 when the first is float16 or
+    bfloat16 and rounded back to its dtype at the end, as PyTorch computes
+    these functions for half types: a row's sum of squares or of exps
+    overflows float16 (65504) long before its result does."""
+    @functools.wraps(fn)
+    def composed(x, *args, **kwargs):
+        x = _check_operand(x, f"fuse.{fn.__name__}")
+        dtype = x.dtype_name
+        if dtype not in ("f16", "bf16"):
+            return fn(x, *args, **kwargs)
+        widened = [cast(a, "float32") if isinstance(a, Tensor) and a.dtype_name == dtype
+                   else a for a in args]
+        return cast(fn(cast(x, "float32"), *widened, **{
+            k: cast(v, "float32") if isinstance(v, Tensor) and v.dtype_name == dtype else v
+            for k, v in kwargs.items()}), dtype)
+    return composed
+
+
+@_in_float32
 def softmax(x, axis=-1):
     """exp(x - max) / sum(exp(x - max)) over `axis` (the last by default): a
     composition of reduce_max, sub, exp, reduce_sum and div, which fuses
@@ -802,26 +843,29 @@ def softmax(x, axis=-1):
     return e / reduce_sum(e, axis, keepdims=True)
 
 
+@_in_float32
 def log_softmax(x, axis=-1):
     """x - max - log(sum(exp(x - max))) over `axis` (the last by default)."""
     shifted = x - reduce_max(x, axis, keepdims=True)
     return shifted - log(reduce_sum(exp(shifted), axis, keepdims=True))
 
 
+@_in_float32
 def layer_norm(x, weight=None, bias=None, eps=1e-5):
     """torch.nn.functional.layer_norm over the last axis: (x - mean) *
     rsqrt(var + eps) * weight + bias, with the mean and the (biased)
     variance of each row; `weight` and `bias` (Tensors of the last axis's
-    size, or None) broadcast. It computes in x's dtype."""
+    size, or None) broadcast."""
     centered = x - reduce_mean(x, -1, keepdims=True)
     y = centered * rsqrt(reduce_mean(centered * centered, -1, keepdims=True) + eps)
     y = y if weight is None else y * weight
     return y if bias is None else y + bias
 
 
+@_in_float32
 def rms_norm(x, weight=None, eps=1e-6):
     """x * rsqrt(mean(x * x) + eps) * weight, with the mean over the last axis
-    (torch.nn.functional.rms_norm); it computes in x's dtype."""
+    (torch.nn.functional.rms_norm)."""
     y = x * rsqrt(reduce_mean(x * x, -1, keepdims=True) + eps)
     return y if weight is None else y * weight
 

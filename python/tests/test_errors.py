@@ -206,6 +206,27 @@ def test_tensor_escaping_its_trace():
         leaked[0] + 1
 
 
+def test_errors_of_numpy_functions_point_at_the_caller():
+    # np.max(x) reaches fuse through numpy's own frames; the op's location
+    # is the line that called np.max, here.
+    def body(x):
+        return np.max(x, axis=1)
+
+    line = body.__code__.co_firstlineno + 1
+    f = fuse.jit(body, target="cpu")
+    with pytest.raises(fuse.FuseError) as info:
+        f(np.zeros((2, 0), np.float32))
+    assert f"fuse.reduce_max at {__file__}:{line}:" in str(info.value)
+
+
+def test_compositions_outside_a_trace_say_so():
+    for fn in (fuse.softmax, fuse.layer_norm, fuse.relu):
+        with pytest.raises(TypeError, match=r"fuse: fuse\.\w+ takes fuse Tensors, not a numpy "
+                                            r"array: call it inside a function that fuse\.jit "
+                                            r"compiles"):
+            fn(np.ones((3, 4), np.float32))
+
+
 def test_mismatched_sizes_at_run_time(rng):
     f = fuse.jit(add)
     with pytest.raises(fuse.FuseError, match=r"fuse\.add at .*test_errors\.py:\d+:\d+: "

@@ -370,9 +370,51 @@ def test_softmax_is_one_kernel(rng):
     assert len(f.last_profile) == 1
 
 
-def test_layer_norm_epsilon_has_the_tensor_dtype():
-    # eps is a constant of x's dtype: float16 stays float16.
-    x = np.ones((2, 3), np.float16)
-    f = fuse.jit(lambda x: fuse.layer_norm(x, eps=1e-3))
-    assert_same(f(x), np.zeros((2, 3), np.float16))
-    assert "f32" not in f.mlir
+def test_half_types_compute_in_float32():
+    # float16 rows whose sums of squares or of exps overflow float16 (65504)
+    # normalize as in float32 (PyTorch's statistics are float32 too), in one
+    # kernel; the result keeps x's dtype.
+    wide = np.array([[0, 1000]], np.float16)
+    f = fuse.jit(lambda x: (fuse.layer_norm(x, eps=1e-3), fuse.rms_norm(x)), target="cpu")
+    normed, rms = f(wide)
+    assert normed.dtype == np.float16
+    assert_same(normed, np.array([[-1, 1]], np.float16))
+    rsqrt = np.float32(1) / np.sqrt(np.float32(500000))
+    assert_same(rms, (wide.astype(np.float32) * rsqrt).astype(np.float16))
+    long_row = np.zeros((1, 70000), np.float16)
+    probabilities = fuse.jit(fuse.softmax, target="cpu")(long_row)
+    assert_same(probabilities, np.full((1, 70000), np.float32(1 / 70000), np.float16))
+    (function,) = fuse.report(lambda x: fuse.layer_norm(x), wide)["functions"]
+    assert function["fused"]["kernel_count"] == 1
+
+
+def _softmax_over(x, axis):
+    e = np.exp(x - x.max(axis, keepdims=True))
+    return e / e.sum(axis, keepdims=True)
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_softmax_over_several_axes(dtype, rng):
+    # Over the innermost axes (1, 2), the rows are collapsed into one and
+    # the ops around the reductions with them: one kernel, which reads x
+    # once and writes the result once, the same values fused and eager.
+    x = random_array(rng, dtype, (3, 5, 70))
+    x64 = x.astype(np.float64)
+    fn = lambda x: (fuse.softmax(x, axis=(1, 2)),  # noqa: E731
+                    fuse.log_softmax(x, axis=(1, 2)),
+                    x - x.mean(axis=(1, 2), keepdims=True))
+    fused = fuse.jit(fn, target="cpu")(x)
+    eager = fuse.jit(fn, target="cpu", fusion=False)(x)
+    for a, b in zip(fused, eager):
+        assert_same(a, b)
+    n = 5 * 70
+    assert_close(fused[0], _softmax_over(x64, (1, 2)), dtype, n, scale=0.0)
+    shifted = x64 - x64.max((1, 2), keepdims=True)
+    assert_close(fused[1], shifted - np.log(np.exp(shifted).sum((1, 2), keepdims=True)),
+                 dtype, n)
+    assert_close(fused[2], x64 - x64.mean((1, 2), keepdims=True), dtype, n)
+    for one in (lambda x: fuse.softmax(x, axis=(1, 2)),
+                lambda x: fuse.log_softmax(x, axis=(1, 2)),
+                lambda x: x - x.mean(axis=(1, 2), keepdims=True)):
+        (function,) = fuse.report(one, x)["functions"]
+        assert function["fused"]["kernel_count"] == 1
