@@ -335,6 +335,19 @@ float fmaRm(float a, float b, float c) {
   std::fesetround(mode);
   return result;
 }
+float fmaRmFtz(float a, float b, float c) {
+  return ftz(fmaRm(ftz(a), ftz(b), ftz(c)));
+}
+
+/// fma.rn.f32: one rounding, to nearest even; .ftz: subnormals as zeros.
+/// libdevice's functions call these (and fabs.ftz, rsqrt.approx.ftz)
+/// unoptimized, at --opt-level=0.
+float fmaRn(float a, float b, float c) { return std::fma(a, b, c); }
+float fmaRnFtz(float a, float b, float c) {
+  return ftz(std::fma(ftz(a), ftz(b), ftz(c)));
+}
+float fabsFtz(float x) { return ftz(std::fabs(ftz(x))); }
+float rsqrtApproxFtz(float x) { return ftz(rsqrtApprox(ftz(x))); }
 
 /// cvt.sat.f32.f32: clamps to [0, 1]; NaN gives +0.
 float saturate(float x) {
@@ -342,6 +355,7 @@ float saturate(float x) {
     return 0.0f;
   return x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x;
 }
+float saturateFtz(float x) { return ftz(saturate(ftz(x))); }
 
 /// cvt.rni.f32.f32: the nearest integer, ties to even.
 float roundF(float x) { return std::nearbyint(x); }
@@ -561,9 +575,15 @@ const Entry kTable[] = {
     {"llvm.nvvm.add.rn.d double (double, double)", FN(addRnD)},
     {"llvm.nvvm.mul.rn.d double (double, double)", FN(mulRnD)},
     {"llvm.nvvm.fma.rm.f float (float, float, float)", FN(fmaRm)},
+    {"llvm.nvvm.fma.rm.ftz.f float (float, float, float)", FN(fmaRmFtz)},
+    {"llvm.nvvm.fma.rn.f float (float, float, float)", FN(fmaRn)},
+    {"llvm.nvvm.fma.rn.ftz.f float (float, float, float)", FN(fmaRnFtz)},
+    {"llvm.nvvm.fabs.ftz.f32 float (float)", FN(fabsFtz)},
+    {"llvm.nvvm.rsqrt.approx.ftz.f float (float)", FN(rsqrtApproxFtz)},
     {"llvm.nvvm.fabs.f32 float (float)", FN(fabsF)},
     {"llvm.nvvm.fabs.f64 double (double)", FN(fabsD)},
     {"llvm.nvvm.saturate.f float (float)", FN(saturate)},
+    {"llvm.nvvm.saturate.ftz.f float (float)", FN(saturateFtz)},
     {"llvm.nvvm.round.f float (float)", FN(roundF)},
     {"llvm.nvvm.f2i.rn i32 (float)", FN(f2iRn)},
     {"llvm.nvvm.d2i.rn i32 (double)", FN(d2iRn)},
