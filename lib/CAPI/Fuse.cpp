@@ -52,7 +52,10 @@ parseOptions(const char *text,
 std::unique_ptr<MLIRContext> newContext() {
   DialectRegistry registry;
   fuse::registerAllDialects(registry);
-  return std::make_unique<MLIRContext>(registry);
+  auto context = std::make_unique<MLIRContext>(registry);
+  // Errors name their source line; no note with the op in generic form.
+  context->printOpOnDiagnostic(false);
+  return context;
 }
 
 /// Parses program text and collects the diagnostics of everything done

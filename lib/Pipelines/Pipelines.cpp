@@ -820,6 +820,10 @@ std::string fuse::joinInProse(llvm::ArrayRef<llvm::StringRef> items) {
   return llvm::join(items.drop_back(), ", ") + " and " + items.back().str();
 }
 
+std::string fuse::plural(size_t n, llvm::StringRef word) {
+  return std::to_string(n) + " " + word.str() + (n == 1 ? "" : "s");
+}
+
 std::vector<llvm::StringRef> fuse::PipelineFlags::allFlags() {
   return {
 #define FUSE_PIPELINE_OPTION(TYPE, NAME, KEY, FLAG, VALUE, DEFAULT, GPU, HELP) \

@@ -5,6 +5,7 @@
 
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"
 #include "fuse/Dialect/Fuse/Utils/Kernel.h"
+#include "fuse/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -571,10 +572,6 @@ fuse::buildReport(ModuleOp module, const PipelineOptions &options) {
 //===----------------------------------------------------------------------===//
 // Output
 //===----------------------------------------------------------------------===//
-
-static std::string plural(size_t n, llvm::StringRef word) {
-  return std::to_string(n) + " " + word.str() + (n == 1 ? "" : "s");
-}
 
 static std::string opList(const KernelReport &kernel) {
   return llvm::join(kernel.ops, " ");

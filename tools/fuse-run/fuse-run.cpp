@@ -555,8 +555,8 @@ static void printProfile(const ProfileSummary &profile, double copyBandwidth,
                          unsigned runs, bool fused) {
   info() << profile.table(copyBandwidth);
   info() << "kernels per run: " << profile.launchesPerRun() << " ("
-         << (fused ? "fused" : "eager") << "), " << runs << " profiled run"
-         << (runs == 1 ? "" : "s");
+         << (fused ? "fused" : "eager") << "), "
+         << fuse::plural(runs, "profiled run");
   if (copyBandwidth > 0)
     info() << llvm::formatv(", copy bandwidth {0:F1} GB/s", copyBandwidth);
   info() << "\n";
@@ -682,6 +682,9 @@ int main(int argc, char **argv) {
   DialectRegistry registry;
   registerAllDialects(registry);
   MLIRContext context(registry);
+  // An error shows its source line; MLIR's note with the op in generic
+  // form is for compiler developers (fuse-opt keeps it).
+  context.printOpOnDiagnostic(false);
   std::string error;
   auto file = openInputFile(inputFile, &error);
   if (!file)
@@ -834,7 +837,7 @@ int main(int argc, char **argv) {
         status = 1;
       } else {
         info() << "check: result " << i << " matches eager ("
-               << got.numElements() << " elements)\n";
+               << fuse::plural(got.numElements(), "element") << ")\n";
       }
     }
   }

@@ -120,6 +120,9 @@ std::vector<llvm::StringRef> optionKeys();
 /// `items` in prose, as errors list them: `a`, `a and b`, `a, b and c`.
 std::string joinInProse(llvm::ArrayRef<llvm::StringRef> items);
 
+/// `n` and `word`, plural unless n is 1: "1 kernel", "3 kernels".
+std::string plural(size_t n, llvm::StringRef word);
+
 /// The options of PipelineOptions as command-line flags of a tool
 /// (`--FLAG` of PipelineOptions.def), bound once for fuse-opt,
 /// fuse-translate and fuse-run. Make it in main(), before the command line
