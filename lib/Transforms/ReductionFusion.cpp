@@ -199,7 +199,7 @@ struct Rows {
 };
 
 /// Why a generic next to a reduction's kernel stayed out of it.
-enum class Reason { Space, Position, Cycle, Buffers };
+enum class Reason { Space, Uncollapsed, Position, Cycle, Buffers };
 
 /// A producer/consumer pair that stayed apart, one of them in a kernel with
 /// a reduction.
@@ -218,6 +218,12 @@ void emitRemark(const Unfused &pair) {
     text += "the two iterate over different spaces (a kernel with a "
             "reduction takes the generics over its whole space or over its "
             "rows)";
+    break;
+  case Reason::Uncollapsed:
+    text += "the reduction reads its rows with their dimensions collapsed "
+            "into one, and this op iterates over them uncollapsed (an op "
+            "that reads its result reads an operand broadcast along only "
+            "some of those dimensions)";
     break;
   case Reason::Position:
     text += "this op reads that result at other positions than its own "
@@ -340,7 +346,13 @@ private:
         };
         Rows::Kind kind = rows.kindOf(candidate);
         if (grouped.contains(candidate) || kind == Rows::Kind::None) {
-          reject(Reason::Space);
+          // More loops than a reduction over collapsed rows has.
+          bool uncollapsed =
+              candidate.getNumLoops() > seed.getNumLoops() &&
+              llvm::any_of(seed.getDpsInputs(), [](Value input) {
+                return input.getDefiningOp<tensor::CollapseShapeOp>();
+              });
+          reject(uncollapsed ? Reason::Uncollapsed : Reason::Space);
           continue;
         }
         kinds[candidate] = kind;

@@ -829,26 +829,15 @@ struct CollapseRowConsumer : OpRewritePattern<linalg::GenericOp> {
           break;
         }
       }
-      // (d0, ..., d(rank - 1)) -> (d0, ..., d(k - 1), 0, ..., 0) of a row
-      // value, the zeros at its size-1 dimensions.
-      auto type = cast<RankedTensorType>(input->get().getType());
-      int64_t k = 0;
-      while (k < map.getNumResults() &&
-             map.getResult(k) == rewriter.getAffineDimExpr(k))
-        ++k;
-      bool unitRest = llvm::all_of(
-          llvm::seq<int64_t>(k, map.getNumResults()), [&](int64_t r) {
-            return map.getResult(r) == rewriter.getAffineConstantExpr(0) &&
-                   type.getDimSize(r) == 1;
-          });
-      if (rank - k < 2 || !unitRest || !isRowValue(input->get()))
+      // A row value, read at its row.
+      std::optional<AffineMap> read = rowRead(map, input->get().getType());
+      if (!read || rank - read->getNumResults() < 2 ||
+          !isRowValue(input->get()))
         continue;
-      kept = k;
-      if (map.getNumResults() > k) {
+      kept = read->getNumResults();
+      if (*read != map) {
         rowInput = input;
-        rowMap = AffineMap::getMultiDimIdentityMap(rank, getContext())
-                     .getSubMap(llvm::to_vector(
-                         llvm::seq<unsigned>(0, static_cast<unsigned>(k))));
+        rowMap = *read;
       }
       break;
     }
@@ -861,7 +850,7 @@ struct CollapseRowConsumer : OpRewritePattern<linalg::GenericOp> {
     SmallVector<AffineMap> maps = op.getIndexingMapsArray();
     if (rowInput)
       maps[rowInput->getOperandNumber()] = rowMap;
-    if (!canCollapse(maps, groups))
+    if (!canCollapse(maps, groups) || !usersFollow(op, groups))
       return failure();
     rewriter.setInsertionPoint(op);
     if (rowInput) {
@@ -889,6 +878,50 @@ struct CollapseRowConsumer : OpRewritePattern<linalg::GenericOp> {
       });
     }
     return collapseGeneric(op, groups, rewriter);
+  }
+
+  /// Whether what reads `op`'s results can read them collapsed by `groups`
+  /// too: generics over the same loops that can run collapsed, views of the
+  /// same rows (a reduction's operand), the function's results. Else `op`
+  /// stays as it is, fused with them (a weight broadcast along part of the
+  /// row after `x - mean(x)`): collapsed, it would write its result for
+  /// them to read.
+  static bool usersFollow(linalg::GenericOp op,
+                          ArrayRef<ReassociationIndices> groups) {
+    return llvm::all_of(op->getUsers(), [&](Operation *user) {
+      if (isa<func::ReturnOp, tensor::DimOp>(user))
+        return true;
+      if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(user))
+        return collapse.getReassociationIndices() ==
+               ArrayRef<ReassociationIndices>(groups);
+      auto generic = dyn_cast<linalg::GenericOp>(user);
+      if (!generic || generic.getNumLoops() != op.getNumLoops() ||
+          !collapsible(generic))
+        return false;
+      SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+      for (OpOperand &operand : generic->getOpOperands())
+        if (std::optional<AffineMap> read = rowRead(
+                maps[operand.getOperandNumber()], operand.get().getType()))
+          maps[operand.getOperandNumber()] = *read;
+      return canCollapse(maps, groups);
+    });
+  }
+
+  /// For `map` (d0, ..., dn) -> (d0, ..., d(k - 1), 0, ..., 0) that reads
+  /// an operand of type `type` whose dimensions at the zeros are size 1 (a
+  /// value of the rows, the reduced dimensions kept), (d0, ..., dn) -> (d0,
+  /// ..., d(k - 1)): how the operand reads as a tensor of the rows alone.
+  static std::optional<AffineMap> rowRead(AffineMap map, Type type) {
+    auto shaped = cast<ShapedType>(type);
+    unsigned k = 0;
+    while (k < map.getNumResults() &&
+           map.getResult(k) == getAffineDimExpr(k, map.getContext()))
+      ++k;
+    for (unsigned r = k; r < map.getNumResults(); ++r)
+      if (map.getResult(r) != getAffineConstantExpr(0, map.getContext()) ||
+          shaped.getDimSize(r) != 1)
+        return std::nullopt;
+    return map.getSubMap(llvm::to_vector(llvm::seq<unsigned>(0, k)));
   }
 
   /// Whether `value` is a reduction's, or computed from one by elementwise

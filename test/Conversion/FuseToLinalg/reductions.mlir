@@ -201,11 +201,12 @@ func.func @center_then_square(%x: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
 }
 
 // A weight broadcast along one of the row's two dimensions keeps the mul
-// that reads it over three dimensions, reading the sub through its view.
+// that reads it over three dimensions, and the sub whose result it reads
+// too (collapsed, the sub would write its result for the mul to read).
 // CHECK-LABEL: func @inner_weight
-// CHECK: %[[SUB:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} {{.*}} attrs = {fuse.ops = ["sub"]}
-// CHECK: %[[VIEW:.+]] = tensor.expand_shape %[[SUB]] {{\[}}[0], [1, 2]]
-// CHECK: linalg.generic {indexing_maps = [#[[$ID3]], #{{.+}}, #[[$ID3]]], iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[VIEW]], %{{.+}} : tensor<?x?x?xf32>, tensor<?xf32>) {{.*}} attrs = {fuse.ops = ["mul"]}
+// CHECK: %[[MAX:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
+// CHECK: %[[SUB:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel"]} ins(%{{.+}}, %[[MAX]] : tensor<?x?x?xf32>, tensor<?xf32>) {{.*}} attrs = {fuse.ops = ["sub"]}
+// CHECK: linalg.generic {indexing_maps = [#[[$ID3]], #{{.+}}, #[[$ID3]]], iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[SUB]], %{{.+}} : tensor<?x?x?xf32>, tensor<?xf32>) {{.*}} attrs = {fuse.ops = ["mul"]}
 func.func @inner_weight(%x: tensor<?x?x?xf32>, %w: tensor<?xf32>) -> tensor<?x?x?xf32> {
   %m = fuse.reduce_max %x {dims = array<i64: 1, 2>} : tensor<?x?x?xf32> -> tensor<?x1x1xf32>
   %c = fuse.sub %x, %m : tensor<?x?x?xf32>, tensor<?x1x1xf32> -> tensor<?x?x?xf32>
