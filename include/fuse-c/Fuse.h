@@ -11,6 +11,7 @@
 #ifndef FUSE_C_FUSE_H
 #define FUSE_C_FUSE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -137,6 +138,11 @@ char *fuse_ptx(const char *mlir_text, const char *options, char **error);
 
 void fuse_free_string(char *text);
 void fuse_free_buffer(void *data);
+
+/* The CPU target's cache of freed result buffers (FUSE_HOST_CACHE_MB MiB at
+ * most, 1024 by default): the bytes it keeps, and freeing them all. */
+size_t fuse_host_cache_bytes(void);
+void fuse_release_host_cache(void);
 
 #ifdef __cplusplus
 }

@@ -7,6 +7,7 @@
 #include "fuse/Execution/Executable.h"
 #include "fuse/InitAllDialects.h"
 #include "fuse/Pipelines/Pipelines.h"
+#include "fuse/Runtime/Runtime.h"
 #include "fuse/Target/Translations.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -351,3 +352,9 @@ extern "C" void fuse_free_string(char *text) { std::free(text); }
 extern "C" void fuse_free_buffer(void *data) {
   fuse::Executable::freeBuffer(fuse::Target::CPU, data);
 }
+
+extern "C" size_t fuse_host_cache_bytes(void) {
+  return fuse::rt::hostCacheBytes();
+}
+
+extern "C" void fuse_release_host_cache(void) { fuse::rt::releaseHostCache(); }

@@ -13,6 +13,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
+#include <list>
+#include <map>
 #include <mutex>
 #include <unordered_map>
 
@@ -588,16 +590,75 @@ double fuse::rt::measureCopyBandwidth() {
 //===----------------------------------------------------------------------===//
 
 namespace {
+/// Freed blocks kept for reuse, the least recently freed first out, up to
+/// a total; a request takes the smallest kept block that holds it, if that
+/// block is less than twice its size (a run whose sizes change a little
+/// reuses its buffers too).
 struct HostCache {
+  struct Block {
+    size_t capacity;
+    void *ptr;
+  };
   std::mutex mutex;
-  /// Live blocks from hostAlloc, with their sizes.
+  /// Live blocks from hostAlloc, with their capacities.
   std::unordered_map<void *, size_t> live;
-  /// Freed blocks by size.
-  std::unordered_multimap<size_t, void *> cached;
+  /// Freed blocks, the most recently freed first.
+  std::list<Block> order;
+  /// The same blocks by capacity.
+  std::multimap<size_t, std::list<Block>::iterator> byCapacity;
   size_t cachedBytes = 0;
-  ~HostCache() {
-    for (auto &[size, ptr] : cached)
-      std::free(ptr);
+  size_t limit = limitFromEnvironment();
+
+  ~HostCache() { releaseAll(); }
+
+  /// FUSE_HOST_CACHE_MB (0: keep nothing), else 1 GiB.
+  static size_t limitFromEnvironment() {
+    size_t limit = size_t(1) << 30;
+    if (const char *text = std::getenv("FUSE_HOST_CACHE_MB")) {
+      char *end = nullptr;
+      unsigned long long mib = std::strtoull(text, &end, 10);
+      if (end != text && *end == '\0' && mib < (1ull << 40))
+        limit = static_cast<size_t>(mib) << 20;
+    }
+    return limit;
+  }
+
+  void *take(size_t bytes) {
+    auto it = byCapacity.lower_bound(bytes);
+    if (it == byCapacity.end() || it->first / 2 >= std::max<size_t>(bytes, 1))
+      return nullptr;
+    Block block = *it->second;
+    order.erase(it->second);
+    byCapacity.erase(it);
+    cachedBytes -= block.capacity;
+    live[block.ptr] = block.capacity;
+    return block.ptr;
+  }
+
+  void keep(void *ptr, size_t capacity) {
+    order.push_front({capacity, ptr});
+    byCapacity.emplace(capacity, order.begin());
+    cachedBytes += capacity;
+    while (cachedBytes > limit) {
+      Block oldest = order.back();
+      auto range = byCapacity.equal_range(oldest.capacity);
+      for (auto it = range.first; it != range.second; ++it)
+        if (it->second->ptr == oldest.ptr) {
+          byCapacity.erase(it);
+          break;
+        }
+      order.pop_back();
+      cachedBytes -= oldest.capacity;
+      std::free(oldest.ptr);
+    }
+  }
+
+  void releaseAll() {
+    for (const Block &block : order)
+      std::free(block.ptr);
+    order.clear();
+    byCapacity.clear();
+    cachedBytes = 0;
   }
 };
 
@@ -605,27 +666,18 @@ HostCache &hostCache() {
   static HostCache cache;
   return cache;
 }
-
-/// Blocks kept for reuse, at most; more are returned to the system.
-constexpr size_t kMaxCachedBytes = size_t(8) << 30;
 } // namespace
 
 void *fuse::rt::hostAlloc(size_t bytes) {
   HostCache &cache = hostCache();
   std::lock_guard<std::mutex> lock(cache.mutex);
-  auto it = cache.cached.find(bytes);
-  void *ptr = nullptr;
-  if (it != cache.cached.end()) {
-    ptr = it->second;
-    cache.cached.erase(it);
-    cache.cachedBytes -= bytes;
-  } else {
-    size_t rounded = (std::max<size_t>(bytes, 1) + 63) / 64 * 64;
-    ptr = std::aligned_alloc(64, rounded);
-    if (!ptr)
-      return nullptr;
-  }
-  cache.live[ptr] = bytes;
+  if (void *ptr = cache.take(bytes))
+    return ptr;
+  size_t rounded = (std::max<size_t>(bytes, 1) + 63) / 64 * 64;
+  void *ptr = std::aligned_alloc(64, rounded);
+  if (!ptr)
+    return nullptr;
+  cache.live[ptr] = rounded;
   return ptr;
 }
 
@@ -639,23 +691,21 @@ void fuse::rt::hostFree(void *ptr) {
     std::free(ptr);
     return;
   }
-  size_t bytes = it->second;
+  size_t capacity = it->second;
   cache.live.erase(it);
-  if (cache.cachedBytes + bytes > kMaxCachedBytes) {
-    std::free(ptr);
-    return;
-  }
-  cache.cached.emplace(bytes, ptr);
-  cache.cachedBytes += bytes;
+  cache.keep(ptr, capacity);
 }
 
 void fuse::rt::releaseHostCache() {
   HostCache &cache = hostCache();
   std::lock_guard<std::mutex> lock(cache.mutex);
-  for (auto &[size, ptr] : cache.cached)
-    std::free(ptr);
-  cache.cached.clear();
-  cache.cachedBytes = 0;
+  cache.releaseAll();
+}
+
+size_t fuse::rt::hostCacheBytes() {
+  HostCache &cache = hostCache();
+  std::lock_guard<std::mutex> lock(cache.mutex);
+  return cache.cachedBytes;
 }
 
 //===----------------------------------------------------------------------===//

@@ -121,6 +121,8 @@ def _declare(lib, Array):
         "fuse_ptx": (ctypes.c_void_p, [ctypes.c_char_p, ctypes.c_char_p, c_char_pp]),
         "fuse_free_string": (None, [ctypes.c_void_p]),
         "fuse_free_buffer": (None, [ctypes.c_void_p]),
+        "fuse_host_cache_bytes": (ctypes.c_size_t, []),
+        "fuse_release_host_cache": (None, []),
     }
     for name, (restype, argtypes) in sigs.items():
         fn = getattr(lib, name)
@@ -138,6 +140,11 @@ def _preload_libgcc():
         ctypes.CDLL("libgcc_s.so.1", mode=ctypes.RTLD_GLOBAL)
     except OSError:
         pass
+
+
+def loaded():
+    """The library if it is loaded, else None (nothing is loaded)."""
+    return _lib
 
 
 def lib():

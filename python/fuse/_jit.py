@@ -27,11 +27,16 @@ _programs_lock = threading.Lock()
 
 
 def clear_cache():
-    """Forgets every compiled program (jitted functions trace again)."""
+    """Forgets every compiled program (jitted functions trace again) and
+    frees the CPU target's cache of freed result buffers."""
     with _programs_lock:
         _programs.clear()
     for jitted in list(_Jitted._instances):
         jitted.cache_clear()
+    library = _capi.loaded()
+    if library is not None:
+        with _capi.library_lock:
+            library.fuse_release_host_cache()
 
 
 class _Jitted:

@@ -109,13 +109,18 @@ double measureCopyBandwidth();
 void shutdownCuda();
 
 /// Host memory for the CPU target's buffers, through a cache of freed
-/// blocks by size (like PyTorch's caching allocator): a run that repeats
-/// gets its buffers back without new page faults. Aligned to 64 bytes.
+/// blocks (like PyTorch's caching allocator): a run that repeats gets its
+/// buffers back without new page faults. Aligned to 64 bytes. The cache
+/// keeps at most FUSE_HOST_CACHE_MB MiB (1024 by default), the least
+/// recently freed blocks going first; a request takes the smallest kept
+/// block that holds it and is less than twice its size.
 void *hostAlloc(size_t bytes);
 /// Returns a block from hostAlloc to the cache; other pointers go to free().
 void hostFree(void *ptr);
 /// Frees every cached block.
 void releaseHostCache();
+/// The bytes of the blocks the cache keeps now.
+size_t hostCacheBytes();
 
 } // namespace fuse::rt
 
