@@ -14,6 +14,8 @@ import os
 import re
 import threading
 
+import numpy as np
+
 from . import _dtypes
 
 LIBRARY_NAME = "libfuse_capi.so"
@@ -223,6 +225,16 @@ def report_text(text):
     return take_string(ptr)
 
 
+def fusion_flag(fusion):
+    """`fusion` as a bool: True or False (numpy's too), or the command line's
+    words on, off, true or false."""
+    if isinstance(fusion, (bool, np.bool_)):
+        return bool(fusion)
+    if isinstance(fusion, str) and fusion.lower() in ("on", "off", "true", "false"):
+        return fusion.lower() in ("on", "true")
+    raise ValueError(f"fuse: fusion must be True or False (or 'on', 'off'), not {fusion!r}")
+
+
 def option_text(fusion=True, options=None):
     """The compiler's options as the C API takes them: the `fuse-lower`
     pipeline's text ("fusion=off block-size=128", docs/passes.md).
@@ -230,7 +242,7 @@ def option_text(fusion=True, options=None):
     "opt_level": 3} (a key's _ may be -; True/False are on/off); fusion=False
     adds fusion=off, and only it may say so. An unknown or bad option is the
     library's error."""
-    parts = [] if fusion else ["fusion=off"]
+    parts = [] if fusion_flag(fusion) else ["fusion=off"]
     if options is None:
         pass
     elif isinstance(options, str):

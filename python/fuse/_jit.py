@@ -49,9 +49,15 @@ class _Jitted:
         if target not in _capi.TARGETS:
             raise ValueError(f"fuse: target must be one of {', '.join(_capi.TARGETS)}, "
                              f"got {target!r}")
+        if not callable(fn):
+            raise TypeError(f"fuse.jit takes a function, not {type(fn).__name__} {fn!r}")
         functools.update_wrapper(self, fn)
+        if not isinstance(getattr(self, "__name__", None), str):
+            # A functools.partial or a callable object: its function's name.
+            inner = getattr(fn, "func", None) or type(fn)
+            self.__name__ = getattr(inner, "__name__", type(fn).__name__)
         self._fn = fn
-        self.fusion = bool(fusion)
+        self.fusion = _capi.fusion_flag(fusion)
         # The compiler's options as given, and as the library takes them
         # (fusion included).
         self._options = options
@@ -107,6 +113,13 @@ class _Jitted:
         while self._max_cache is not None and len(self._traces) > self._max_cache:
             self._traces.popitem(last=False)
             self._fast.clear()
+
+    def __get__(self, instance, owner=None):
+        """As a method: called with the instance first (a constant of the
+        trace, like any argument that is not a number or an array)."""
+        if instance is None:
+            return self
+        return functools.partial(self, instance)
 
     def __repr__(self):
         return (f"<fuse.jit {self.__name__} ({'fused' if self.fusion else 'eager'}, "
@@ -180,8 +193,9 @@ class _Jitted:
                 spec.append(("const", value))
         return tuple(key), spec, rebuild, arrays
 
-    def _lookup(self, args, kwargs, compile_it):
-        """The signature key, its (trace, program) entry and the arrays."""
+    def _lookup(self, args, kwargs, compile_it, remember=True):
+        """The signature key, its (trace, program) entry and the arrays; the
+        entry becomes the latest (fn.mlir, fn.program) if `remember`."""
         key, spec, rebuild, arrays = self._prepare(args, kwargs)
         with self._lock:
             entry = self._traces.get(key)
@@ -190,7 +204,8 @@ class _Jitted:
             if entry is not None and (entry[1] is not None or not compile_it):
                 if compile_it:
                     self._hits += 1
-                self._last = entry
+                if remember:
+                    self._last = entry
                 return key, entry, arrays
         if entry is None:
             trace = _trace.trace_function(self._fn, self.__name__, spec, rebuild)
@@ -208,7 +223,8 @@ class _Jitted:
             entry = self._traces[key] = (trace, program)
             self._traces.move_to_end(key)
             self._evict()
-            self._last = entry
+            if remember:
+                self._last = entry
         return key, entry, arrays
 
     def __call__(self, *args, **kwargs):
@@ -256,7 +272,9 @@ class _Jitted:
         return trace.mlir
 
     def _trace_and_arrays(self, args, kwargs):
-        _, (trace, _), arrays = self._lookup(args, kwargs, compile_it=False)
+        """For fuse.explain and fuse.report: fn.mlir stays the latest call's."""
+        _, (trace, _), arrays = self._lookup(args, kwargs, compile_it=False,
+                                             remember=False)
         return trace, [a for a, _, _ in arrays]
 
     def _last_entry(self):
@@ -285,13 +303,20 @@ class _Jitted:
 
     @property
     def program(self):
-        """The compiled fuse.Program of the latest call."""
+        """The compiled fuse.Program of the latest call or fn.trace (compiled
+        now if it was only traced)."""
         trace, program = self._last_entry()
         if program is None:
             for t, p in list(self._traces.values()):
                 if t is trace and p is not None:
                     return p
-            raise RuntimeError(f"fuse: {self.__name__}'s latest trace is not compiled yet")
+            program, compiled = _program_for(trace, self)
+            with self._lock:
+                self._compiled += compiled
+                for key, (t, _) in list(self._traces.items()):
+                    if t is trace:
+                        self._traces[key] = (trace, program)
+                self._last = (trace, program)
         return program
 
     def cache_info(self):

@@ -93,7 +93,7 @@ class Program:
                              f"got {target!r}")
         self.text = text
         self.entry = entry
-        self.fusion = bool(fusion)
+        self.fusion = _capi.fusion_flag(fusion)
         self.options = _capi.option_text(fusion, options)
         self._lib = _capi.lib()
         # This program's runs one at a time (its last profile is one).

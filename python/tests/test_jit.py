@@ -536,3 +536,63 @@ def test_out_is_checked(rng):
         g(a, b, out=(shared, shared))
     # Nothing was left behind: the next calls work.
     assert_same(f(a, b), np.maximum(a + b, np.float32(0)))
+
+
+def test_explain_leaves_the_latest_call_and_program_compiles_after_a_trace():
+    f = fuse.jit(add_relu, target="cpu")
+    x = np.ones(4, np.float32)
+    f(x, x)
+    text = f.mlir
+    fuse.explain(f, x.astype(np.float64), x)
+    fuse.report(f, x.astype(np.float16), x)
+    assert f.mlir == text
+    assert [t.dtype for t in f.program.inputs] == ["f32", "f32"]
+    # After fn.trace, fn.program is that trace's, compiled when asked for.
+    f.trace(x.astype(np.float64), x)
+    assert [t.dtype for t in f.program.inputs] == ["f64", "f32"]
+
+
+@pytest.mark.parametrize("fusion, kernels", [("off", 2), ("ON", 1), (False, 2), (np.True_, 1)])
+def test_fusion_takes_bools_and_on_off(fusion, kernels):
+    f = fuse.jit(add_relu, fusion=fusion, target="cpu", profile=True)
+    x = np.ones(4, np.float32)
+    f(x, x)
+    assert len(f.last_profile) == kernels
+
+
+@pytest.mark.parametrize("fusion", [0, None, "maybe"])
+def test_fusion_refuses_other_values(fusion):
+    with pytest.raises(ValueError, match=r"fusion must be True or False \(or 'on', 'off'\)"):
+        fuse.jit(add_relu, fusion=fusion)
+    with pytest.raises(ValueError, match=r"fusion must be True or False"):
+        fuse.compile("func.func @f() { return }", fusion=fusion)
+
+
+def test_partials_callable_objects_and_methods():
+    import functools
+
+    def scale(x, s):
+        return x * s
+
+    class AddOne:
+        def __call__(self, x):
+            return x + 1
+
+    class Model:
+        factor = 3.0
+
+        @fuse.jit(target="cpu")
+        def apply(self, x):
+            return x * self.factor
+
+    x = np.ones(3, np.float32)
+    partial = fuse.jit(functools.partial(scale, s=2.0), target="cpu")
+    assert repr(partial).startswith("<fuse.jit scale ")
+    assert_same(partial(x), np.full(3, 2, np.float32))
+    callable_object = fuse.jit(AddOne(), target="cpu")
+    assert repr(callable_object).startswith("<fuse.jit AddOne ")
+    assert_same(callable_object(x), np.full(3, 2, np.float32))
+    # A method is called with its instance, a constant of the trace.
+    assert_same(Model().apply(x), np.full(3, 3, np.float32))
+    with pytest.raises(TypeError, match="fuse.jit takes a function, not int 5"):
+        fuse.jit(5)
