@@ -136,7 +136,10 @@ class _Jitted:
                     len(args))
         # Parameters that the call leaves out keep their default values: they
         # are not arguments of the trace.
-        bound = self._signature.bind(*args, **kwargs)
+        try:
+            bound = self._signature.bind(*args, **kwargs)
+        except TypeError as e:
+            raise TypeError(f"fuse: {self.__name__}{self._signature}: {e}") from None
         leaves, slots = [], []
         for name, value in bound.arguments.items():
             kind = self._signature.parameters[name].kind

@@ -91,6 +91,10 @@ class Program:
         if target not in _capi.TARGETS:
             raise ValueError(f"fuse: target must be one of {', '.join(_capi.TARGETS)}, "
                              f"got {target!r}")
+        if isinstance(text, (bytes, bytearray)):
+            text = text.decode("utf-8")
+        if not isinstance(text, str):
+            raise TypeError(f"fuse: a program is MLIR text (str), not {type(text).__name__}")
         self.text = text
         self.entry = entry
         self.fusion = _capi.fusion_flag(fusion)

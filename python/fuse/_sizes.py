@@ -13,6 +13,12 @@ def size_at(size, values):
         raise TypeError(
             f"size_at takes a size of a report (a number, or a dict with "
             f"'terms' such as fuse.report(...)'s bytes), not {size!r}")
+    for symbol, value in values.items():
+        # An int or a numpy integer (no imports here: by its __index__).
+        if (isinstance(value, bool) or type(value).__name__ == "bool_"
+                or not hasattr(value, "__index__") or value < 0):
+            raise ValueError(f"size_at: the size {symbol!r} must be a whole number of at "
+                             f"least 0, not {value!r}")
     total = 0
     for term in size["terms"]:
         product = term["coefficient"]

@@ -302,3 +302,26 @@ def test_tracing_needs_no_library(monkeypatch, tmp_path):
     assert "fuse.relu" in add_relu.trace(x, x)
     with pytest.raises(ImportError, match=r"cannot load libfuse_capi\.so"):
         add_relu(x, x)
+
+
+def test_wrong_argument_count_names_the_function():
+    def pair(a, b):
+        return a + b
+
+    with pytest.raises(TypeError, match=r"fuse: pair\(a, b\): missing a required argument: 'b'"):
+        fuse.jit(pair, target="cpu")(np.ones(2, np.float32))
+
+
+def test_compile_takes_text_or_bytes():
+    text = "func.func @f(%a: tensor<?xf32>) -> tensor<?xf32> {\n  return %a : tensor<?xf32>\n}\n"
+    assert fuse.compile(text.encode(), target="cpu").inputs == fuse.compile(text, target="cpu").inputs
+    with pytest.raises(TypeError, match=r"a program is MLIR text \(str\), not int"):
+        fuse.compile(5)
+
+
+@pytest.mark.parametrize("value", [-3, 2.5, "3", True])
+def test_size_at_takes_whole_sizes(value):
+    size = {"terms": [{"coefficient": 4, "symbols": ["N"]}], "text": "4*N"}
+    assert fuse.size_at(size, {"N": np.int64(3)}) == 12
+    with pytest.raises(ValueError, match=r"size_at: the size 'N' must be a whole number"):
+        fuse.size_at(size, {"N": value})
