@@ -12,6 +12,7 @@
 #include "fuse/Pipelines/Pipelines.h"
 #include "fuse/Support/Npy.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
@@ -740,7 +741,16 @@ int main(int argc, char **argv) {
   }
 
   if (!dumpPtxFlag.empty()) {
+    // The PTX of what runs: the entry's kernels, numbered as the profile
+    // numbers them (within the entry), not the other functions'.
     OwningOpRef<ModuleOp> clone = module->clone();
+    if (!entryFlag.empty()) {
+      llvm::StringRef entry = llvm::StringRef(entryFlag).ltrim('@');
+      for (func::FuncOp other :
+           llvm::make_early_inc_range(clone->getOps<func::FuncOp>()))
+        if (other.getSymName() != entry)
+          other.erase();
+    }
     PassManager pm(&context);
     buildPipeline(pm, Stage::PTX, options.pipeline);
     if (failed(pm.run(*clone)))
