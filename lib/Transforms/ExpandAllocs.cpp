@@ -14,6 +14,23 @@ using namespace mlir;
 
 namespace {
 
+/// Whether `buffer`, a memref.alloc, has the sizes `sizes`: the same
+/// values for its dynamic ones.
+bool sameSizes(Value buffer, ArrayRef<OpFoldResult> sizes) {
+  auto alloc = buffer.getDefiningOp<memref::AllocOp>();
+  if (!alloc)
+    return false;
+  MemRefType type = alloc.getType();
+  auto dynamic = alloc.getDynamicSizes().begin();
+  for (auto [d, size] : llvm::enumerate(sizes)) {
+    if (!type.isDynamicDim(d))
+      continue;
+    if (dyn_cast<Value>(size) != *dynamic++)
+      return false;
+  }
+  return true;
+}
+
 struct FuseExpandAllocsPass
     : fuse::impl::FuseExpandAllocsBase<FuseExpandAllocsPass> {
   void runOnOperation() override {
@@ -22,8 +39,20 @@ struct FuseExpandAllocsPass
     getOperation().walk(
         [&](memref::ExpandShapeOp expand) { expands.push_back(expand); });
     for (memref::ExpandShapeOp expand : expands) {
-      auto alloc = expand.getSrc().getDefiningOp<memref::AllocOp>();
       MemRefType type = expand.getResultType();
+      // A second view of a buffer expanded already, with the same sizes:
+      // that buffer.
+      if (auto collapse =
+              expand.getSrc().getDefiningOp<memref::CollapseShapeOp>();
+          collapse && collapse.getSrcType() == type &&
+          collapse.getReassociationIndices() ==
+              expand.getReassociationIndices() &&
+          sameSizes(collapse.getSrc(), expand.getMixedOutputShape())) {
+        expand.replaceAllUsesWith(collapse.getSrc());
+        expand.erase();
+        continue;
+      }
+      auto alloc = expand.getSrc().getDefiningOp<memref::AllocOp>();
       // A contiguous buffer of its own, whose expanded sizes are known
       // where it is allocated.
       if (!alloc || !alloc.getType().getLayout().isIdentity() ||

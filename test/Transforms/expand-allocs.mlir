@@ -31,3 +31,28 @@ func.func @sizes_after(%n: index, %mk: index) -> memref<?x?x?xf32> {
   %view = memref.expand_shape %rows [[0], [1, 2]] output_shape [%n, %m, %k] : memref<?x?xf32> into memref<?x?x?xf32>
   return %view : memref<?x?x?xf32>
 }
+
+// Two views of one buffer: one allocation in the expanded shape serves both.
+// CHECK-LABEL: func @two_views
+// CHECK: %[[BUF:.+]] = memref.alloc(%{{.+}}, %{{.+}}, %{{.+}}) : memref<?x?x?xf32>
+// CHECK-NOT: expand_shape
+// CHECK: return %[[BUF]], %[[BUF]]
+func.func @two_views(%n: index, %m: index, %k: index) -> (memref<?x?x?xf32>, memref<?x?x?xf32>) {
+  %mk = arith.muli %m, %k : index
+  %rows = memref.alloc(%n, %mk) : memref<?x?xf32>
+  %a = memref.expand_shape %rows [[0], [1, 2]] output_shape [%n, %m, %k] : memref<?x?xf32> into memref<?x?x?xf32>
+  %b = memref.expand_shape %rows [[0], [1, 2]] output_shape [%n, %m, %k] : memref<?x?xf32> into memref<?x?x?xf32>
+  return %a, %b : memref<?x?x?xf32>, memref<?x?x?xf32>
+}
+
+// A second view with other sizes (the row split the other way) stays a view.
+// CHECK-LABEL: func @other_split
+// CHECK: memref.alloc(%{{.+}}, %{{.+}}, %{{.+}}) : memref<?x?x?xf32>
+// CHECK: memref.expand_shape
+func.func @other_split(%n: index, %m: index, %k: index) -> (memref<?x?x?xf32>, memref<?x?x?xf32>) {
+  %mk = arith.muli %m, %k : index
+  %rows = memref.alloc(%n, %mk) : memref<?x?xf32>
+  %a = memref.expand_shape %rows [[0], [1, 2]] output_shape [%n, %m, %k] : memref<?x?xf32> into memref<?x?x?xf32>
+  %b = memref.expand_shape %rows [[0], [1, 2]] output_shape [%n, %k, %m] : memref<?x?xf32> into memref<?x?x?xf32>
+  return %a, %b : memref<?x?x?xf32>, memref<?x?x?xf32>
+}
