@@ -333,6 +333,17 @@ readThroughUnitDims(tensor::ExpandShapeOp expand, AffineMap map) {
           AffineMap::get(map.getNumDims(), 0, exprs, map.getContext())};
 }
 
+/// The loops 0..rank-1 as a reduction over the innermost ones from `kept`
+/// on takes them: each kept loop alone, the rest one row,
+/// [[0], ..., [kept - 1], [kept, ..., rank - 1]].
+static SmallVector<ReassociationIndices> rowGroups(int64_t kept, int64_t rank) {
+  SmallVector<ReassociationIndices> groups;
+  for (int64_t d = 0; d < kept; ++d)
+    groups.push_back({d});
+  groups.push_back(llvm::to_vector(llvm::seq<int64_t>(kept, rank)));
+  return groups;
+}
+
 /// The arith op that combines a reduction's accumulator of `type` with an
 /// element: addf/addi for sum and mean, maximumf/maxsi for max,
 /// minimumf/minsi for min (NaN propagates). Its identity
@@ -523,12 +534,8 @@ template <typename OpTy> struct ReductionLowering : OpConversionPattern<OpTy> {
     if (trailing >= 2 &&
         llvm::all_of(llvm::seq<int64_t>(rank - trailing, rank), isReduced) &&
         !llvm::is_contained(inputType.getShape(), 0)) {
-      SmallVector<ReassociationIndices> groups;
-      for (int64_t d = 0; d < rank - trailing; ++d)
-        groups.push_back({d});
-      groups.push_back(
-          llvm::to_vector(llvm::seq<int64_t>(rank - trailing, rank)));
-      input = tensor::CollapseShapeOp::create(rewriter, loc, input, groups);
+      input = tensor::CollapseShapeOp::create(rewriter, loc, input,
+                                              rowGroups(rank - trailing, rank));
       loops = rank - trailing + 1;
       loopSizes.resize(loops - 1);
       OpFoldResult row = rewriter.getIndexAttr(1);
@@ -817,15 +824,12 @@ struct CollapseRowConsumer : OpRewritePattern<linalg::GenericOp> {
       AffineMap map = op.getMatchingIndexingMap(input);
       if (auto expand = input->get().getDefiningOp<tensor::ExpandShapeOp>()) {
         // [[0], ..., [k - 1], [k, ..., rank - 1]] of a generic's result.
-        auto groups = expand.getReassociationIndices();
+        int64_t groups = expand.getReassociationIndices().size();
         if (map.isIdentity() &&
-            expand.getSrc().getDefiningOp<linalg::GenericOp>() &&
-            groups.size() >= 2 && groups.back().size() >= 2 &&
-            llvm::all_of(ArrayRef(groups).drop_back(),
-                         [](const ReassociationIndices &group) {
-                           return group.size() == 1;
-                         })) {
-          kept = groups.size() - 1;
+            expand.getSrc().getDefiningOp<linalg::GenericOp>() && groups >= 2 &&
+            groups + 1 <= rank &&
+            expand.getReassociationIndices() == rowGroups(groups - 1, rank)) {
+          kept = groups - 1;
           break;
         }
       }
@@ -843,10 +847,7 @@ struct CollapseRowConsumer : OpRewritePattern<linalg::GenericOp> {
     }
     if (!kept)
       return failure();
-    SmallVector<ReassociationIndices> groups;
-    for (int64_t d = 0; d < *kept; ++d)
-      groups.push_back({d});
-    groups.push_back(llvm::to_vector(llvm::seq<int64_t>(*kept, rank)));
+    SmallVector<ReassociationIndices> groups = rowGroups(*kept, rank);
     SmallVector<AffineMap> maps = op.getIndexingMapsArray();
     if (rowInput)
       maps[rowInput->getOperandNumber()] = rowMap;
