@@ -68,9 +68,10 @@ def user_frame():
     frame, level = sys._getframe(1), 1
     while frame is not None:
         path = frame.f_code.co_filename
-        if not (os.path.dirname(os.path.abspath(path)) == _PACKAGE_DIR
+        absolute = os.path.abspath(path)
+        if not (os.path.dirname(absolute) == _PACKAGE_DIR
                 or path.startswith("<__array_function__")
-                or os.path.abspath(path).startswith(_NUMPY_DIR)):
+                or absolute.startswith(_NUMPY_DIR)):
             break
         frame, level = frame.f_back, level + 1
     return frame, level
@@ -826,11 +827,10 @@ def _in_float32(fn):
         dtype = x.dtype_name
         if dtype not in ("f16", "bf16"):
             return fn(x, *args, **kwargs)
-        widened = [cast(a, "float32") if isinstance(a, Tensor) and a.dtype_name == dtype
-                   else a for a in args]
-        return cast(fn(cast(x, "float32"), *widened, **{
-            k: cast(v, "float32") if isinstance(v, Tensor) and v.dtype_name == dtype else v
-            for k, v in kwargs.items()}), dtype)
+        def widen(a):
+            return cast(a, "float32") if isinstance(a, Tensor) and a.dtype_name == dtype else a
+        return cast(fn(widen(x), *map(widen, args),
+                       **{k: widen(v) for k, v in kwargs.items()}), dtype)
     return composed
 
 
