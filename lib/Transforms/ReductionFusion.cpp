@@ -165,6 +165,14 @@ struct Rows {
   SmallVector<utils::IteratorType> iterators;
   SmallVector<Size> sizes;
   SmallVector<Size> keptSizes;
+  /// Few rows: a constant number below kFewRows, over one reduced loop,
+  /// which the kernel reduces in pieces (RowForm::pieces), longer than
+  /// kRowPieces or of a dynamic length. Its kernel takes
+  /// only what lets it reduce them in a launch of their own, a warp per
+  /// piece (RowForm::split): a kernel that also went over the whole space
+  /// after the reduction would do so with a warp per row, a few warps for
+  /// the whole GPU.
+  bool few = false;
 
   /// How `op` would run in a kernel over these rows: a reduction over
   /// them, an elementwise generic over the whole space, over the rows, or
@@ -199,7 +207,15 @@ struct Rows {
 };
 
 /// Why a generic next to a reduction's kernel stayed out of it.
-enum class Reason { Space, Uncollapsed, Position, Cycle, Buffers };
+enum class Reason {
+  Space,
+  Uncollapsed,
+  Position,
+  Cycle,
+  Buffers,
+  FewRowsRead,
+  FewRowsResult
+};
 
 /// A producer/consumer pair that stayed apart, one of them in a kernel with
 /// a reduction.
@@ -235,6 +251,18 @@ void emitRemark(const Unfused &pair) {
     break;
   case Reason::Buffers:
     text += tooManyBuffersReason();
+    break;
+  case Reason::FewRowsRead:
+  case Reason::FewRowsResult:
+    text += pair.reason == Reason::FewRowsRead
+                ? "this op reads, over the whole space, a value "
+                  "computed from a reduction over few rows"
+                : "that op's result is used outside the kernel as well, "
+                  "and the kernel reduces few rows";
+    text += " (fewer than " + std::to_string(kFewRows) +
+            "): the whole GPU reduces them in pieces in a kernel of its "
+            "own, where a kernel that also went over the whole space after "
+            "it would have a warp per row";
     break;
   }
   // A generic that elementwise fusion made of several ops is named by the
@@ -306,6 +334,18 @@ private:
         rows.keptSizes.push_back(size);
     if (rows.kindOf(op) != Rows::Kind::Reduction)
       return std::nullopt;
+    int64_t kept = 1;
+    for (const Size &size : rows.keptSizes)
+      kept = size.factors.empty() ? kept * size.constant : kFewRows;
+    // A row of a constant length of at most kRowPieces is pieces of one
+    // element at most, which its warp goes over as fast.
+    Size length;
+    for (auto [size, iterator] : llvm::zip(*sizes, rows.iterators))
+      if (iterator == utils::IteratorType::reduction)
+        length *= size;
+    bool shortRow = length.factors.empty() && length.constant <= kRowPieces;
+    rows.few = kept < kFewRows && op.getNumReductionLoops() == 1 &&
+               reductionCombiner(op) && !shortRow;
     return rows;
   }
 
@@ -360,6 +400,10 @@ private:
           reject(Reason::Position);
           continue;
         }
+        if (rows.few && !leavesSplit(candidate, members, rows)) {
+          reject(Reason::FewRowsRead);
+          continue;
+        }
         if (createsCycle(members, candidate)) {
           reject(Reason::Cycle);
           continue;
@@ -380,6 +424,8 @@ private:
         worklist.push_back(candidate);
       }
     }
+    if (rows.few)
+      dropLiveOut(members);
     SmallVector<linalg::GenericOp> group;
     for (Operation &op : block)
       if (members.contains(&op))
@@ -440,6 +486,72 @@ private:
                  }))
         return false;
     return true;
+  }
+
+  /// For a kernel over few rows (Rows::few): whether `candidate` lets the
+  /// kernel reduce them in a launch of their own. Not when a member over
+  /// the whole space (or a reduction) reads a value that a reduction went
+  /// into (a reduction's, or one over the rows), nor a member over the rows
+  /// with the reduced loop kept as size 1 when that loop is not the
+  /// innermost one (the second launch iterates over the kept loops and
+  /// the pieces).
+  bool leavesSplit(linalg::GenericOp candidate,
+                   const llvm::SetVector<Operation *> &members,
+                   const Rows &rows) {
+    using Kind = Rows::Kind;
+    if (kinds.lookup(candidate) == Kind::KeptRow &&
+        rows.iterators.back() != utils::IteratorType::reduction)
+      return false;
+    auto overSpace = [&](Operation *op) {
+      Kind kind = kinds.lookup(op);
+      return kind == Kind::Whole || kind == Kind::Reduction;
+    };
+    auto reads = [](Operation *consumer, Operation *producer) {
+      return llvm::any_of(consumer->getOperands(), [&](Value operand) {
+        return operand.getDefiningOp() == producer;
+      });
+    };
+    for (Operation *member : members) {
+      if (!overSpace(candidate) && !overSpace(member))
+        continue;
+      if ((overSpace(candidate) && kinds.lookup(member) != Kind::Whole &&
+           reads(candidate, member)) ||
+          (overSpace(member) && kinds.lookup(candidate) != Kind::Whole &&
+           reads(member, candidate)))
+        return false;
+    }
+    return true;
+  }
+
+  /// Takes out of `members`, a kernel over few rows, the members over the
+  /// whole space other than reductions whose results are used outside it,
+  /// and then those that they read: the kernel reads those results from
+  /// memory, and reduces its rows in a launch of their own.
+  void dropLiveOut(llvm::SetVector<Operation *> &members) {
+    auto isWhole = [&](Operation *op) {
+      return members.contains(op) && kinds.lookup(op) == Rows::Kind::Whole;
+    };
+    SmallVector<Operation *> worklist;
+    for (Operation *member : members)
+      if (isWhole(member) &&
+          llvm::any_of(member->getUsers(), [&](Operation *u) {
+            return !members.contains(block.findAncestorOpInBlock(*u));
+          }))
+        worklist.push_back(member);
+    while (!worklist.empty()) {
+      Operation *member = worklist.pop_back_val();
+      if (!members.contains(member))
+        continue;
+      for (Operation *user : member->getUsers())
+        if (members.contains(user))
+          rejected.push_back({cast<linalg::GenericOp>(member),
+                              cast<linalg::GenericOp>(user),
+                              Reason::FewRowsResult});
+      members.remove(member);
+      for (Value input : cast<linalg::GenericOp>(member).getDpsInputs())
+        if (Operation *def = input.getDefiningOp(); def && isWhole(def))
+          worklist.push_back(def);
+    }
   }
 
   /// Whether some op outside `members` and `candidate` uses a result of one

@@ -370,6 +370,20 @@ def test_softmax_is_one_kernel(rng):
     assert len(f.last_profile) == 1
 
 
+def test_full_reduction_and_its_consumer_use_the_whole_gpu(rng):
+    # x - x.mean() of a vector: the mean is reduced in 4096 pieces by a
+    # kernel of its own (a warp per piece), the subtraction is another; not
+    # one kernel in which one warp goes over the whole vector twice.
+    x = random_array(rng, "float32", (100003,))
+    (function,) = fuse.report(lambda x: x - x.mean(), x)["functions"]
+    kernels = function["fused"]["kernels"]
+    assert [k["name"] for k in kernels] == ["reduce_mean_0_pieces", "reduce_mean_0", "sub_1"]
+    assert kernels[0]["rows"]["gpu"] == "warp per piece, 4096 pieces per row"
+    y = fuse.jit(lambda x: x - x.mean(), target="cpu")(x)
+    x64 = x.astype(np.float64)
+    assert_close(y, x64 - x64.mean(), "float32", x.size)
+
+
 def test_half_types_compute_in_float32():
     # float16 rows whose sums of squares or of exps overflow float16 (65504)
     # normalize as in float32 (PyTorch's statistics are float32 too), in one
@@ -384,7 +398,10 @@ def test_half_types_compute_in_float32():
     long_row = np.zeros((1, 70000), np.float16)
     probabilities = fuse.jit(fuse.softmax, target="cpu")(long_row)
     assert_same(probabilities, np.full((1, 70000), np.float32(1 / 70000), np.float16))
-    (function,) = fuse.report(lambda x: fuse.layer_norm(x), wide)["functions"]
+    # Rows of a dynamic length, as many as the trace does not fix (one row
+    # is a full reduction, which the whole GPU reduces in kernels apart).
+    rows = np.repeat(wide, 300, axis=0)
+    (function,) = fuse.report(lambda x: fuse.layer_norm(x), rows)["functions"]
     assert function["fused"]["kernel_count"] == 1
 
 

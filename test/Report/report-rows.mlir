@@ -118,12 +118,20 @@ func.func @split(%x: tensor<3x?xf32>, %v: tensor<?xf16>) -> (tensor<3xf32>, tens
   return %s, %m : tensor<3xf32>, tensor<f16>
 }
 
-// A member over the whole space reads the sum: one kernel, each row still
-// reduced in 4096 pieces (the order of the eager, split sum), by one warp.
+// Few rows of a dynamic length: what reads the sum over the whole space
+// stays out of its kernel (a remark says why), so that the whole GPU
+// reduces the rows in pieces, split in two launches, and the division is
+// a kernel of its own; not one kernel with a warp per row (3 warps for
+// the whole GPU).
 // CHECK-LABEL: @pieces  N = argument 0 dimension 1
-// CHECK-NEXT:    fused: 1 kernel, 24*N + 12 bytes (read 12*N, written 12*N + 12)
-// CHECK:           kernel with reductions  rows  length  GPU                                           CPU
-// CHECK-NEXT:      fused_reduce_sum_div_8  3     N       warp per row in 4096 pieces (3 warps in all)  thread per row in 4096 pieces, 32-lane vectors
+// CHECK-NEXT:    fused: 3 kernels, 36*N + 98328 bytes (read 24*N + 49164, written 12*N + 49164)
+// CHECK-NEXT:      kernel               ops         elements  read       written
+// CHECK-NEXT:      reduce_sum_8_pieces  reduce_sum  3*N       12*N       49152
+// CHECK-NEXT:      reduce_sum_8         reduce_sum  12288     49152      12
+// CHECK-NEXT:      div_9                div         3*N       12*N + 12  12*N
+// CHECK-NEXT:      kernel with reductions  rows  length  GPU                                    CPU
+// CHECK-NEXT:      reduce_sum_8_pieces     3     N       warp per piece, 4096 pieces per row    thread per piece, 32-lane vectors
+// CHECK-NEXT:      reduce_sum_8            3     4096    warp per row, looped (3 warps in all)  thread per row, 32-lane vectors
 // CHECK-NEXT:    eager: 3 kernels, 36*N + 98328 bytes (read 24*N + 49164, written 12*N + 49164)
 func.func @pieces(%x: tensor<3x?xf32>) -> (tensor<3x?xf32>, tensor<3x1xf32>) {
   %s = fuse.reduce_sum %x {dims = array<i64: 1>} : tensor<3x?xf32> -> tensor<3x1xf32>
@@ -131,13 +139,60 @@ func.func @pieces(%x: tensor<3x?xf32>) -> (tensor<3x?xf32>, tensor<3x1xf32>) {
   return %y, %s : tensor<3x?xf32>, tensor<3x1xf32>
 }
 
+// The softmax of a vector of a dynamic length: each reduction in pieces
+// over the whole GPU, sub and exp fused between them, the division last.
+// CHECK-LABEL: @vector_softmax  N = argument 0 dimension 0
+// CHECK-NEXT:    fused: 6 kernels, 24*N + 65552 bytes (read 16*N + 32776, written 8*N + 32776)
+// CHECK-NEXT:      kernel                ops         elements  read     written
+// CHECK-NEXT:      reduce_max_10_pieces  reduce_max  N         4*N      16384
+// CHECK-NEXT:      reduce_max_10         reduce_max  4096      16384    4
+// CHECK-NEXT:      fused_sub_exp_11      sub exp     N         4*N + 4  4*N
+// CHECK-NEXT:      reduce_sum_12_pieces  reduce_sum  N         4*N      16384
+// CHECK-NEXT:      reduce_sum_12         reduce_sum  4096      16384    4
+// CHECK-NEXT:      div_13                div         N         4*N + 4  4*N
+// CHECK:         fused vs eager: 6 vs 7 kernels, 24*N + 65552 vs 32*N + 65552 bytes
+func.func @vector_softmax(%x: tensor<?xf32>) -> tensor<?xf32> {
+  %m = fuse.reduce_max %x {dims = array<i64: 0>} : tensor<?xf32> -> tensor<1xf32>
+  %d = fuse.sub %x, %m : tensor<?xf32>, tensor<1xf32> -> tensor<?xf32>
+  %e = fuse.exp %d : tensor<?xf32>
+  %s = fuse.reduce_sum %e {dims = array<i64: 0>} : tensor<?xf32> -> tensor<1xf32>
+  %y = fuse.div %e, %s : tensor<?xf32>, tensor<1xf32> -> tensor<?xf32>
+  return %y : tensor<?xf32>
+}
+
+// A prologue whose result is also returned is read from memory by the
+// reduction over few rows (here the square: 4 bytes more per element than
+// one kernel that wrote it, against a warp per row).
+// CHECK-LABEL: @pieces_prologue  N = argument 0 dimension 0
+// CHECK-NEXT:    fused: 3 kernels, 12*N + 32772 bytes (read 8*N + 16384, written 4*N + 16388)
+// CHECK-NEXT:      kernel                ops         elements  read   written
+// CHECK-NEXT:      mul_14                mul         N         4*N    4*N
+// CHECK-NEXT:      reduce_sum_15_pieces  reduce_sum  N         4*N    16384
+func.func @pieces_prologue(%x: tensor<?xf32>) -> (tensor<?xf32>, tensor<f32>) {
+  %sq = fuse.mul %x, %x : tensor<?xf32>, tensor<?xf32> -> tensor<?xf32>
+  %s = fuse.reduce_sum %sq {dims = array<i64: 0>} : tensor<?xf32> -> tensor<f32>
+  return %sq, %s : tensor<?xf32>, tensor<f32>
+}
+
+// Rows of a constant length of at most 4096 elements are pieces of one
+// element at most: one kernel, a warp per row going over them.
+// CHECK-LABEL: @short_pieces
+// CHECK-NEXT:    fused: 1 kernel, 24012 bytes (read 12000, written 12012)
+// CHECK:           kernel with reductions   rows  length  GPU                                           CPU
+// CHECK-NEXT:      fused_reduce_sum_div_16  3     1000    warp per row in 4096 pieces (3 warps in all)  thread per row in 4096 pieces, 32-lane vectors
+func.func @short_pieces(%x: tensor<3x1000xf32>) -> (tensor<3x1000xf32>, tensor<3x1xf32>) {
+  %s = fuse.reduce_sum %x {dims = array<i64: 1>} : tensor<3x1000xf32> -> tensor<3x1xf32>
+  %y = fuse.div %x, %s : tensor<3x1000xf32>, tensor<3x1xf32> -> tensor<3x1000xf32>
+  return %y, %s : tensor<3x1000xf32>, tensor<3x1xf32>
+}
+
 // A warp keeps a row of at most 512 elements in registers between its
 // passes: with a constant length the report says which (a dynamic length
 // is tested at run time: "in registers up to 512, else looped").
 // CHECK-LABEL: @row_lengths  N = argument 0 dimension 0, M = argument 1 dimension 0
 // CHECK:         kernel with reductions   rows  length  GPU                         CPU
-// CHECK-NEXT:    fused_reduce_sum_div_9   N     100     warp per row, in registers  thread per row, 32-lane vectors
-// CHECK-NEXT:    fused_reduce_max_sub_10  M     1000    warp per row, looped        thread per row, 32-lane vectors
+// CHECK-NEXT:    fused_reduce_sum_div_17  N     100     warp per row, in registers  thread per row, 32-lane vectors
+// CHECK-NEXT:    fused_reduce_max_sub_18  M     1000    warp per row, looped        thread per row, 32-lane vectors
 // CHECK-NEXT:  eager: 4 kernels, {{.*}}
 func.func @row_lengths(%x: tensor<?x100xf32>, %z: tensor<?x1000xf32>) -> (tensor<?x100xf32>, tensor<?x1000xf32>) {
   %s = fuse.reduce_sum %x {dims = array<i64: 1>} : tensor<?x100xf32> -> tensor<?x1xf32>

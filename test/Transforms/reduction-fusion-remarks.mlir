@@ -54,3 +54,28 @@ func.func @elementwise_pair_apart(%x: tensor<?x?xf32>, %g: tensor<?xf32>) -> (te
   %c = fuse.reduce_sum %x {dims = array<i64: 0>} : tensor<?x?xf32> -> tensor<?xf32>
   return %y, %c : tensor<?x?xf32>, tensor<?xf32>
 }
+
+// -----
+
+// Few rows (3, a constant below 132) of a dynamic length: the sum is
+// reduced by the whole GPU in pieces, in a kernel of its own, and the
+// division that reads it over the whole space is another.
+func.func @few_rows_read(%x: tensor<3x?xf32>) -> tensor<3x?xf32> {
+  // expected-note @+1 {{producer is here}}
+  %s = fuse.reduce_sum %x {dims = array<i64: 1>} : tensor<3x?xf32> -> tensor<3x1xf32>
+  // expected-remark @+1 {{not fused with its producer 'fuse.reduce_sum': this op reads, over the whole space, a value computed from a reduction over few rows (fewer than 132): the whole GPU reduces them in pieces in a kernel of its own, where a kernel that also went over the whole space after it would have a warp per row}}
+  %y = fuse.div %x, %s : tensor<3x?xf32>, tensor<3x1xf32> -> tensor<3x?xf32>
+  return %y : tensor<3x?xf32>
+}
+
+// -----
+
+// A prologue of a full sum whose result is also returned: the sum reads it
+// from memory.
+func.func @few_rows_result(%x: tensor<?xf32>) -> (tensor<?xf32>, tensor<f32>) {
+  // expected-note @+1 {{producer is here}}
+  %sq = fuse.mul %x, %x : tensor<?xf32>, tensor<?xf32> -> tensor<?xf32>
+  // expected-remark @+1 {{not fused with its producer 'fuse.mul': that op's result is used outside the kernel as well, and the kernel reduces few rows (fewer than 132)}}
+  %s = fuse.reduce_sum %sq {dims = array<i64: 0>} : tensor<?xf32> -> tensor<f32>
+  return %sq, %s : tensor<?xf32>, tensor<f32>
+}
