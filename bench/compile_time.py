@@ -34,8 +34,8 @@ each size to the next (1.0x: linear):
              per op, JIT-compiled by LLVM for the host; the run itself is
              1024 elements per kernel
   rank       fuse-opt ADD --emit=ptx on one add of two tensors of each rank
-             in --ranks (default 500,1000,2000,5000), all sizes static
-             (1x1x...x1) or all dynamic (?x?x...x?); and the CPU target's
+             in --ranks (default 4,8,16,32: fuse refuses a rank above 32),
+             all sizes static (1x1x...x1) or all dynamic (?x?x...x?); and the CPU target's
              stage (fuse-opt ADD --fuse-lower=stage=cpu), dynamic sizes
 
 and writes them to bench/results/compile_time_series.json (--json to change).
@@ -340,7 +340,7 @@ def main():
                              "125,250,500,1000)")
     parser.add_argument("--series", choices=["cpu-eager", "rank"],
                         help="run a growth series instead (see above)")
-    parser.add_argument("--ranks", default="500,1000,2000,5000",
+    parser.add_argument("--ranks", default="4,8,16,32",
                         help="--series rank: ranks, comma separated")
     parser.add_argument("--slow-seconds", type=float, default=10.0,
                         help="a warm-up longer than this is timed --slow-runs "

@@ -32,9 +32,9 @@ enum {
 /* Targets. */
 enum { FUSE_TARGET_CPU = 0, FUSE_TARGET_CUDA = 1, FUSE_TARGET_AUTO = 2 };
 
-/* The highest rank of the arrays fuse runs (numpy 1.x's limit). Programs
- * whose arguments or results have a higher rank compile in fuse-opt but do
- * not run. */
+/* The highest rank of the tensors fuse compiles and of the arrays it runs
+ * (numpy 1.x's limit): a program with a tensor of a higher rank is an
+ * error. */
 #define FUSE_MAX_RANK 32
 
 /* FUSE_MAX_RANK, for languages that do not read this header. */

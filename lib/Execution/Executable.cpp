@@ -352,36 +352,22 @@ Executable::lower(ModuleOp module, const RunOptions &options) {
   executable->runTarget = options.target;
   executable->vectorBytes = std::clamp<int64_t>(
       kernelVectorBytes(options.target, pipeline), 1, kMaxVectorAlignment);
-  // Ranked tensors of fuse's element types (fuse-check-program).
-  auto specOf = [&](Type type, llvm::StringRef what,
-                    size_t index) -> llvm::Expected<TensorSpec> {
+  // Ranked tensors of fuse's element types and of rank kMaxRank at most
+  // (fuse-check-program).
+  auto specOf = [](Type type) {
     auto tensor = cast<RankedTensorType>(type);
-    DType dtype = *fromMLIRType(tensor.getElementType());
-    if (tensor.getRank() > static_cast<int64_t>(kMaxRank))
-      return llvm::createStringError(
-          "@" + executable->entryName + " " + what.str() + " " +
-          std::to_string(index) + " has rank " +
-          std::to_string(tensor.getRank()) + "; fuse runs tensors of rank " +
-          std::to_string(kMaxRank) + " at most (numpy 1.x's limit)");
-    return TensorSpec{tensor.getShape().vec(), dtype};
+    return TensorSpec{tensor.getShape().vec(),
+                      *fromMLIRType(tensor.getElementType())};
   };
-  for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
-    llvm::Expected<TensorSpec> spec = specOf(type, "argument", i);
-    if (!spec)
-      return spec.takeError();
-    executable->inputSpecs.push_back(*spec);
-  }
+  for (Type type : func.getArgumentTypes())
+    executable->inputSpecs.push_back(specOf(type));
   if (func.getNumResults() == 0)
     return llvm::createStringError(
         formatLocation(func.getLoc()) + ": @" + executable->entryName +
         " returns no result, so running it computes nothing; fuse-run runs "
         "functions that return tensors");
-  for (auto [i, type] : llvm::enumerate(func.getResultTypes())) {
-    llvm::Expected<TensorSpec> spec = specOf(type, "result", i);
-    if (!spec)
-      return spec.takeError();
-    executable->resultSpecs.push_back(*spec);
-  }
+  for (Type type : func.getResultTypes())
+    executable->resultSpecs.push_back(specOf(type));
 
   // The compiled entry's symbol has a '.', which no function of the C
   // library or of the runtime has in its name: a program may call its

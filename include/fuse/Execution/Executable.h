@@ -35,7 +35,7 @@ class ExecutionEngine;
 namespace fuse {
 
 /// The highest rank of the tensors a function takes and returns, as numpy
-/// 1.x allows (FUSE_MAX_RANK of the C API). The compiler takes any rank.
+/// 1.x allows (FUSE_MAX_RANK of the C API), which fuse-check-program checks.
 inline constexpr size_t kMaxRank = FUSE_MAX_RANK;
 
 /// A tensor type of a function's signature: `?` sizes are ShapedType's

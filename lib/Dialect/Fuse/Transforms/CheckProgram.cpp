@@ -1,5 +1,6 @@
 //===- CheckProgram.cpp - refuse what the pipelines cannot compile --------===//
 
+#include "fuse-c/Fuse.h"
 #include "fuse/Dialect/Fuse/IR/FuseDialect.h"
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"
 #include "fuse/Dialect/Fuse/Utils/Kernel.h"
@@ -25,15 +26,31 @@ bool isFuseTensor(Type type) {
   return fuse::fromMLIRType(tensor.getElementType()).has_value();
 }
 
+/// Why a tensor of `type` is not compiled: a rank above FUSE_MAX_RANK (the
+/// C API's, numpy 1.x's limit; past it the LLVM lowering of memref
+/// descriptors takes time quadratic in the rank), or nothing.
+std::optional<std::string> rankProblem(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || tensor.getRank() <= FUSE_MAX_RANK)
+    return std::nullopt;
+  return "has rank " + std::to_string(tensor.getRank()) +
+         "; fuse compiles tensors of rank " + std::to_string(FUSE_MAX_RANK) +
+         " at most (numpy 1.x's limit)";
+}
+
 LogicalResult checkSignature(func::FuncOp function) {
   auto check = [&](TypeRange types, StringRef what) -> LogicalResult {
-    for (auto [index, type] : llvm::enumerate(types))
+    for (auto [index, type] : llvm::enumerate(types)) {
       if (!isFuseTensor(type))
         return function.emitError()
                << "@" << function.getSymName() << " " << what << " " << index
                << " has type " << type
                << "; fuse functions take and return ranked tensors of "
                << fuse::dtypeSpellings();
+      if (std::optional<std::string> problem = rankProblem(type))
+        return function.emitError() << "@" << function.getSymName() << " "
+                                    << what << " " << index << " " << *problem;
+    }
     return success();
   };
   return success(succeeded(check(function.getArgumentTypes(), "argument")) &&
@@ -42,8 +59,17 @@ LogicalResult checkSignature(func::FuncOp function) {
 
 LogicalResult checkBody(func::FuncOp function) {
   WalkResult walk = function.getBody().walk([&](Operation *op) {
-    if (isa<func::ReturnOp>(op) || isa<fuse::FuseDialect>(op->getDialect()))
+    if (isa<func::ReturnOp>(op))
       return WalkResult::advance();
+    if (isa<fuse::FuseDialect>(op->getDialect())) {
+      for (auto [index, type] : llvm::enumerate(op->getResultTypes()))
+        if (std::optional<std::string> problem = rankProblem(type)) {
+          op->emitError() << "'" << op->getName() << "' result " << index << " "
+                          << *problem;
+          return WalkResult::interrupt();
+        }
+      return WalkResult::advance();
+    }
     InFlightDiagnostic diag = op->emitError()
                               << "'" << op->getName()
                               << "' is not a fuse op: fuse compiles functions "
