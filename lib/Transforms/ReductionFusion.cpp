@@ -167,7 +167,7 @@ struct Rows {
   SmallVector<Size> keptSizes;
   /// Few rows: a constant number below kFewRows, over one reduced loop,
   /// which the kernel reduces in pieces (RowForm::pieces), longer than
-  /// kRowPieces or of a dynamic length. Its kernel takes
+  /// kShortPiecedRow or of a dynamic length. Its kernel takes
   /// only what lets it reduce them in a launch of their own, a warp per
   /// piece (RowForm::split): a kernel that also went over the whole space
   /// after the reduction would do so with a warp per row, a few warps for
@@ -337,13 +337,12 @@ private:
     int64_t kept = 1;
     for (const Size &size : rows.keptSizes)
       kept = size.factors.empty() ? kept * size.constant : kFewRows;
-    // A row of a constant length of at most kRowPieces is pieces of one
-    // element at most, which its warp goes over as fast.
     Size length;
     for (auto [size, iterator] : llvm::zip(*sizes, rows.iterators))
       if (iterator == utils::IteratorType::reduction)
         length *= size;
-    bool shortRow = length.factors.empty() && length.constant <= kRowPieces;
+    bool shortRow =
+        length.factors.empty() && length.constant <= kShortPiecedRow;
     rows.few = kept < kFewRows && op.getNumReductionLoops() == 1 &&
                reductionCombiner(op) && !shortRow;
     return rows;

@@ -174,16 +174,17 @@ func.func @pieces_prologue(%x: tensor<?xf32>) -> (tensor<?xf32>, tensor<f32>) {
   return %sq, %s : tensor<?xf32>, tensor<f32>
 }
 
-// Rows of a constant length of at most 4096 elements are pieces of one
-// element at most: one kernel, a warp per row going over them.
+// Rows of a constant length of at most 128 elements: one kernel, a warp
+// per row going over their pieces (of one element at most), about as
+// fast as a second launch would start.
 // CHECK-LABEL: @short_pieces
-// CHECK-NEXT:    fused: 1 kernel, 24012 bytes (read 12000, written 12012)
+// CHECK-NEXT:    fused: 1 kernel, 2412 bytes (read 1200, written 1212)
 // CHECK:           kernel with reductions   rows  length  GPU                                           CPU
-// CHECK-NEXT:      fused_reduce_sum_div_16  3     1000    warp per row in 4096 pieces (3 warps in all)  thread per row in 4096 pieces, 32-lane vectors
-func.func @short_pieces(%x: tensor<3x1000xf32>) -> (tensor<3x1000xf32>, tensor<3x1xf32>) {
-  %s = fuse.reduce_sum %x {dims = array<i64: 1>} : tensor<3x1000xf32> -> tensor<3x1xf32>
-  %y = fuse.div %x, %s : tensor<3x1000xf32>, tensor<3x1xf32> -> tensor<3x1000xf32>
-  return %y, %s : tensor<3x1000xf32>, tensor<3x1xf32>
+// CHECK-NEXT:      fused_reduce_sum_div_16  3     100     warp per row in 4096 pieces (3 warps in all)  thread per row in 4096 pieces, 32-lane vectors
+func.func @short_pieces(%x: tensor<3x100xf32>) -> (tensor<3x100xf32>, tensor<3x1xf32>) {
+  %s = fuse.reduce_sum %x {dims = array<i64: 1>} : tensor<3x100xf32> -> tensor<3x1xf32>
+  %y = fuse.div %x, %s : tensor<3x100xf32>, tensor<3x1xf32> -> tensor<3x100xf32>
+  return %y, %s : tensor<3x100xf32>, tensor<3x1xf32>
 }
 
 // A warp keeps a row of at most 512 elements in registers between its

@@ -153,6 +153,13 @@ inline constexpr int64_t kRowInRegisters = 512;
 /// (131072 threads) for a full reduction.
 inline constexpr int64_t kRowPieces = 4096;
 
+/// The longest row of a constant length whose reduction in pieces
+/// (RowForm::pieces) fuse-reduction-fusion keeps in one launch with what
+/// reads its value over the whole space: one warp goes over its pieces of
+/// one element each, a warp reduction per piece, in about the time the
+/// second launch of the split form takes to start.
+inline constexpr int64_t kShortPiecedRow = 128;
+
 /// The RowForm of the kernel of `members` (in program order) launched in
 /// blocks of `blockSize` threads, whose outputs `isLiveOut` are used after
 /// it; nullopt when no member is a reduction.
