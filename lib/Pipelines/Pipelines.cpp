@@ -302,6 +302,10 @@ static void addKernelPasses(OpPassManager &pm,
     fuse::FuseReductionFusionOptions reductions;
     reductions.remarks = options.remarks;
     pm.addNestedPass<func::FuncOp>(fuse::createFuseReductionFusion(reductions));
+    fuse::FuseElementwiseFusionOptions copies;
+    copies.horizontal = options.horizontal;
+    copies.skipGroups = true;
+    pm.addNestedPass<func::FuncOp>(fuse::createFuseElementwiseFusion(copies));
   }
   pm.addPass(fuse::createFuseNameKernels());
   // No CSE here: merging the kernels' tensor.empty inits into one makes

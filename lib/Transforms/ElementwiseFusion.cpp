@@ -39,11 +39,12 @@ struct Unfused {
 /// Candidate kernels of one block and their grouping (union-find).
 class Grouping {
 public:
-  explicit Grouping(Block &block) {
+  /// `skipGroups`: the generics of a fuse.group are no candidates.
+  Grouping(Block &block, bool skipGroups) {
     for (Operation &op : block) {
       auto generic = dyn_cast<linalg::GenericOp>(op);
       if (!generic || !generic.hasPureTensorSemantics() ||
-          !isElementwiseKernel(generic))
+          !isElementwiseKernel(generic) || (skipGroups && kernelGroup(generic)))
         continue;
       index[generic] = ops.size();
       members[ops.size()].push_back(ops.size());
@@ -392,7 +393,7 @@ struct FuseElementwiseFusionPass
               tensor::CollapseShapeOp, tensor::EmptyOp>(op) &&
           isOpTriviallyDead(&op))
         op.erase();
-    Grouping grouping(block);
+    Grouping grouping(block, skipGroups);
     if (grouping.candidates().empty())
       return;
 

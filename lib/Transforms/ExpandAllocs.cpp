@@ -52,7 +52,11 @@ struct FuseExpandAllocsPass
         expand.erase();
         continue;
       }
-      auto alloc = expand.getSrc().getDefiningOp<memref::AllocOp>();
+      // A static buffer may be viewed with dynamic sizes (memref.cast).
+      Value source = expand.getSrc();
+      if (auto cast = source.getDefiningOp<memref::CastOp>())
+        source = cast.getSource();
+      auto alloc = source.getDefiningOp<memref::AllocOp>();
       // A contiguous buffer of its own, whose expanded sizes are known
       // where it is allocated.
       if (!alloc || !alloc.getType().getLayout().isIdentity() ||
@@ -70,12 +74,14 @@ struct FuseExpandAllocsPass
       auto expanded = memref::AllocOp::create(b, alloc.getLoc(), type, sizes,
                                               alloc.getAlignmentAttr());
       expanded->setDiscardableAttrs(alloc->getDiscardableAttrDictionary());
-      auto collapsed = memref::CollapseShapeOp::create(
-          b, alloc.getLoc(), alloc.getType(), expanded,
-          expand.getReassociationIndices());
+      Value collapsed = memref::CollapseShapeOp::create(
+          b, alloc.getLoc(), expanded, expand.getReassociationIndices());
+      if (collapsed.getType() != alloc.getType())
+        collapsed = memref::CastOp::create(b, alloc.getLoc(), alloc.getType(),
+                                           collapsed);
       expand.replaceAllUsesWith(expanded.getResult());
       expand.erase();
-      alloc.replaceAllUsesWith(collapsed.getResult());
+      alloc.replaceAllUsesWith(collapsed);
       alloc.erase();
     }
   }

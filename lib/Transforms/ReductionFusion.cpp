@@ -207,15 +207,7 @@ struct Rows {
 };
 
 /// Why a generic next to a reduction's kernel stayed out of it.
-enum class Reason {
-  Space,
-  Uncollapsed,
-  Position,
-  Cycle,
-  Buffers,
-  FewRowsRead,
-  FewRowsResult
-};
+enum class Reason { Space, Uncollapsed, Position, Cycle, Buffers, FewRows };
 
 /// A producer/consumer pair that stayed apart, one of them in a kernel with
 /// a reduction.
@@ -252,14 +244,10 @@ void emitRemark(const Unfused &pair) {
   case Reason::Buffers:
     text += tooManyBuffersReason();
     break;
-  case Reason::FewRowsRead:
-  case Reason::FewRowsResult:
-    text += pair.reason == Reason::FewRowsRead
-                ? "this op reads, over the whole space, a value "
-                  "computed from a reduction over few rows"
-                : "that op's result is used outside the kernel as well, "
-                  "and the kernel reduces few rows";
-    text += " (fewer than " + std::to_string(kFewRows) +
+  case Reason::FewRows:
+    text += "this op reads, over the whole space, a value computed from a "
+            "reduction over few rows (fewer than " +
+            std::to_string(kFewRows) +
             "): the whole GPU reduces them in pieces in a kernel of its "
             "own, where a kernel that also went over the whole space after "
             "it would have a warp per row";
@@ -293,6 +281,11 @@ public:
     for (const Unfused &pair : rejected) {
       std::optional<unsigned> producer = group(pair.producer);
       if (producer && producer == group(pair.consumer))
+        continue;
+      // The consumer reads a copy of the producer now (copyLiveOut).
+      Operation *producerOp = pair.producer, *consumerOp = pair.consumer;
+      if (!llvm::is_contained(producerOp->getUsers(), consumerOp) &&
+          !llvm::is_contained(consumerOp->getUsers(), producerOp))
         continue;
       if (llvm::none_of(pairs, [&](const Unfused &seen) {
             return seen.producer == pair.producer &&
@@ -400,7 +393,7 @@ private:
           continue;
         }
         if (rows.few && !leavesSplit(candidate, members, rows)) {
-          reject(Reason::FewRowsRead);
+          reject(Reason::FewRows);
           continue;
         }
         if (createsCycle(members, candidate)) {
@@ -424,7 +417,7 @@ private:
       }
     }
     if (rows.few)
-      dropLiveOut(members);
+      copyLiveOut(members);
     SmallVector<linalg::GenericOp> group;
     for (Operation &op : block)
       if (members.contains(&op))
@@ -522,34 +515,56 @@ private:
     return true;
   }
 
-  /// Takes out of `members`, a kernel over few rows, the members over the
-  /// whole space other than reductions whose results are used outside it,
-  /// and then those that they read: the kernel reads those results from
-  /// memory, and reduces its rows in a launch of their own.
-  void dropLiveOut(llvm::SetVector<Operation *> &members) {
+  /// For `members`, a kernel over few rows: gives each member over the
+  /// whole space (other than a reduction) whose results are also used
+  /// outside it a copy for those uses, reading copies of the members it
+  /// reads, so that the kernel stores none of its values over the whole
+  /// space and reduces its rows in a launch of their own. The copies are
+  /// elementwise generics of no group, which fuse-elementwise-fusion, run
+  /// again (`skip-groups`), fuses with what reads them: a softmax of a
+  /// vector computes `exp(x - max)` in the sum's kernel and again in the
+  /// division's, instead of storing it there and reading it twice.
+  void copyLiveOut(const llvm::SetVector<Operation *> &members) {
     auto isWhole = [&](Operation *op) {
-      return members.contains(op) && kinds.lookup(op) == Rows::Kind::Whole;
+      return op && members.contains(op) &&
+             kinds.lookup(op) == Rows::Kind::Whole;
     };
-    SmallVector<Operation *> worklist;
-    for (Operation *member : members)
-      if (isWhole(member) &&
-          llvm::any_of(member->getUsers(), [&](Operation *u) {
-            return !members.contains(block.findAncestorOpInBlock(*u));
-          }))
-        worklist.push_back(member);
-    while (!worklist.empty()) {
-      Operation *member = worklist.pop_back_val();
-      if (!members.contains(member))
-        continue;
-      for (Operation *user : member->getUsers())
-        if (members.contains(user))
-          rejected.push_back({cast<linalg::GenericOp>(member),
-                              cast<linalg::GenericOp>(user),
-                              Reason::FewRowsResult});
-      members.remove(member);
+    auto outside = [&](OpOperand &use) {
+      return !members.contains(block.findAncestorOpInBlock(*use.getOwner()));
+    };
+    DenseMap<Operation *, Operation *> copyOf;
+    std::function<Operation *(Operation *)> copy =
+        [&](Operation *member) -> Operation * {
+      if (Operation *done = copyOf.lookup(member))
+        return done;
+      IRMapping mapping;
       for (Value input : cast<linalg::GenericOp>(member).getDpsInputs())
-        if (Operation *def = input.getDefiningOp(); def && isWhole(def))
-          worklist.push_back(def);
+        if (Operation *def = input.getDefiningOp(); isWhole(def))
+          mapping.map(input, copy(def)->getResult(
+                                 cast<OpResult>(input).getResultNumber()));
+      OpBuilder builder(member->getContext());
+      builder.setInsertionPointAfter(member);
+      // Inits of their own: a tensor.empty shared by two kernels would be
+      // one buffer for both (and merging inits is what makes bufferization
+      // quadratic, see fuse-canonicalize).
+      for (Value init : cast<linalg::GenericOp>(member).getDpsInits())
+        if (auto empty = init.getDefiningOp<tensor::EmptyOp>())
+          mapping.map(init, builder.clone(*empty)->getResult(0));
+      Operation *clone = builder.clone(*member, mapping);
+      copied.insert(clone);
+      copyOf[member] = clone;
+      return clone;
+    };
+    for (Operation *member : members) {
+      if (!isWhole(member) || llvm::none_of(member->getUses(), outside))
+        continue;
+      Operation *clone = copy(member);
+      for (auto [result, copyResult] :
+           llvm::zip(member->getResults(), clone->getResults()))
+        result.replaceUsesWithIf(copyResult, [&](OpOperand &use) {
+          return use.getOwner() != clone && outside(use) &&
+                 !copied.contains(use.getOwner());
+        });
     }
   }
 
@@ -593,6 +608,10 @@ private:
   unsigned groups = 0;
   DenseMap<Operation *, Rows::Kind> kinds;
   SmallVector<Unfused> rejected;
+
+public:
+  /// The copies that copyLiveOut made.
+  DenseSet<Operation *> copied;
 };
 
 /// Whether `op` or an op in its regions uses a value that `from` contains.
@@ -677,9 +696,13 @@ struct FuseReductionFusionPass
       if (remarks)
         for (const Unfused &pair : grouping.unfused())
           emitRemark(pair);
+      copied.insert(grouping.copied.begin(), grouping.copied.end());
     }
     emitElementwiseRemarks();
   }
+
+  /// The copies that the groups over few rows made (copyLiveOut).
+  DenseSet<Operation *> copied;
 
   /// Emits fuse-elementwise-fusion's remarks (`fuse.unfused`) for the pairs
   /// that are in different kernels now.
@@ -695,8 +718,19 @@ struct FuseReductionFusionPass
     // The kernel of each fused op's location: its generic's group, or the
     // generic itself.
     FuseDialect::GroupAttrHelper groupAttr(&getContext());
+    // A copy that copyLiveOut made is fused with what reads it later
+    // (fuse-elementwise-fusion, `skip-groups`): its producer's pairs get no
+    // remark.
     DenseMap<Location, const void *> kernelOf;
+    DenseSet<Location> copiedLocations;
     func.walk([&](linalg::GenericOp op) {
+      if (copied.contains(op)) {
+        copiedLocations.insert(op.getLoc());
+        if (auto fused = dyn_cast<FusedLoc>(op.getLoc()))
+          copiedLocations.insert(fused.getLocations().begin(),
+                                 fused.getLocations().end());
+        return;
+      }
       const void *kernel = op.getOperation();
       if (IntegerAttr group = groupAttr.getAttr(op))
         kernel = group.getAsOpaquePointer();
@@ -710,7 +744,8 @@ struct FuseReductionFusionPass
       Location consumer = cast<LocationAttr>(record.get("consumer"));
       Location producer = cast<LocationAttr>(record.get("producer"));
       const void *kernel = kernelOf.lookup(consumer);
-      if (kernel && kernel == kernelOf.lookup(producer))
+      if ((kernel && kernel == kernelOf.lookup(producer)) ||
+          copiedLocations.contains(producer))
         continue;
       emitUnfusedRemark(consumer, producer,
                         cast<StringAttr>(record.get("message")).getValue());

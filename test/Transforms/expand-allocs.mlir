@@ -56,3 +56,24 @@ func.func @other_split(%n: index, %m: index, %k: index) -> (memref<?x?x?xf32>, m
   %b = memref.expand_shape %rows [[0], [1, 2]] output_shape [%n, %k, %m] : memref<?x?xf32> into memref<?x?x?xf32>
   return %a, %b : memref<?x?x?xf32>, memref<?x?x?xf32>
 }
+
+// A static buffer viewed with dynamic sizes (a memref.cast between): the
+// buffer is allocated in the expanded shape too, and what wrote it writes a
+// static view of it (the difftest's seed 630180: a full reduction of a
+// 7 x 2 matrix whose sizes broadcasting fixed, viewed as ? x ?, crashed
+// expand-strided-metadata).
+// CHECK-LABEL: func @cast_view
+// CHECK-SAME: (%[[N:.+]]: index, %[[M:.+]]: index)
+// CHECK: %[[BUF:.+]] = memref.alloc(%[[N]], %[[M]]) {alignment = 64 : i64} : memref<?x?xf32>
+// CHECK: %[[FLAT:.+]] = memref.collapse_shape %[[BUF]] {{\[}}[0, 1]] : memref<?x?xf32> into memref<?xf32>
+// CHECK: %[[STATIC:.+]] = memref.cast %[[FLAT]] : memref<?xf32> to memref<14xf32>
+// CHECK: "test.write"(%[[STATIC]])
+// CHECK-NOT: expand_shape
+// CHECK: return %[[BUF]]
+func.func @cast_view(%n: index, %m: index) -> memref<?x?xf32> {
+  %flat = memref.alloc() {alignment = 64 : i64} : memref<14xf32>
+  "test.write"(%flat) : (memref<14xf32>) -> ()
+  %dynamic = memref.cast %flat : memref<14xf32> to memref<?xf32>
+  %view = memref.expand_shape %dynamic [[0, 1]] output_shape [%n, %m] : memref<?xf32> into memref<?x?xf32>
+  return %view : memref<?x?xf32>
+}

@@ -70,12 +70,18 @@ func.func @few_rows_read(%x: tensor<3x?xf32>) -> tensor<3x?xf32> {
 
 // -----
 
-// A prologue of a full sum whose result is also returned: the sum reads it
-// from memory.
-func.func @few_rows_result(%x: tensor<?xf32>) -> (tensor<?xf32>, tensor<f32>) {
+// The softmax of a vector: the division reads the sum (a remark), and
+// reads sub and exp from a copy fused with it (no remark), which the sum's
+// kernel computes too.
+func.func @few_rows_softmax(%x: tensor<?xf32>) -> tensor<?xf32> {
   // expected-note @+1 {{producer is here}}
-  %sq = fuse.mul %x, %x : tensor<?xf32>, tensor<?xf32> -> tensor<?xf32>
-  // expected-remark @+1 {{not fused with its producer 'fuse.mul': that op's result is used outside the kernel as well, and the kernel reduces few rows (fewer than 132)}}
-  %s = fuse.reduce_sum %sq {dims = array<i64: 0>} : tensor<?xf32> -> tensor<f32>
-  return %sq, %s : tensor<?xf32>, tensor<f32>
+  %m = fuse.reduce_max %x {dims = array<i64: 0>} : tensor<?xf32> -> tensor<1xf32>
+  // expected-remark @+1 {{not fused with its producer 'fuse.reduce_max': this op reads, over the whole space, a value computed from a reduction over few rows}}
+  %d = fuse.sub %x, %m : tensor<?xf32>, tensor<1xf32> -> tensor<?xf32>
+  %e = fuse.exp %d : tensor<?xf32>
+  // expected-note @+1 {{producer is here}}
+  %s = fuse.reduce_sum %e {dims = array<i64: 0>} : tensor<?xf32> -> tensor<1xf32>
+  // expected-remark @+1 {{not fused with its producer 'fuse.reduce_sum': this op reads, over the whole space, a value computed from a reduction over few rows}}
+  %y = fuse.div %e, %s : tensor<?xf32>, tensor<1xf32> -> tensor<?xf32>
+  return %y : tensor<?xf32>
 }

@@ -42,6 +42,10 @@ def FuseElementwiseFusion
            "Also merge independent groups over the same iteration space">,
     Option<"remarks", "remarks", "bool", /*default=*/"false",
            "Emit a remark for each producer/consumer pair left unfused">,
+    Option<"skipGroups", "skip-groups", "bool", /*default=*/"false",
+           "Leave the generics of a fuse.group (a kernel with reductions) "
+           "alone: run after fuse-reduction-fusion, it fuses the copies "
+           "that a kernel over few rows made with what reads them">,
   ];
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
