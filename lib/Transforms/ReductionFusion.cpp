@@ -166,8 +166,8 @@ struct Rows {
   SmallVector<Size> sizes;
   SmallVector<Size> keptSizes;
   /// Few rows: a constant number below kFewRows, over one reduced loop,
-  /// which the kernel reduces in pieces (RowForm::pieces), longer than
-  /// kShortPiecedRow or of a dynamic length. Its kernel takes
+  /// longer than kShortRow or of a dynamic length, which the kernel
+  /// reduces in pieces (RowForm::pieces, reducesInPieces). Its kernel takes
   /// only what lets it reduce them in a launch of their own, a warp per
   /// piece (RowForm::split): a kernel that also went over the whole space
   /// after the reduction would do so with a warp per row, a few warps for
@@ -329,15 +329,18 @@ private:
       return std::nullopt;
     int64_t kept = 1;
     for (const Size &size : rows.keptSizes)
-      kept = size.factors.empty() ? kept * size.constant : kFewRows;
+      kept = size.factors.empty() && size.constant < kFewRows
+                 ? std::min(kept * size.constant, kFewRows)
+                 : kFewRows;
     Size length;
     for (auto [size, iterator] : llvm::zip(*sizes, rows.iterators))
       if (iterator == utils::IteratorType::reduction)
         length *= size;
-    bool shortRow =
-        length.factors.empty() && length.constant <= kShortPiecedRow;
-    rows.few = kept < kFewRows && op.getNumReductionLoops() == 1 &&
-               reductionCombiner(op) && !shortRow;
+    std::optional<int64_t> constantLength;
+    if (length.factors.empty())
+      constantLength = length.constant;
+    rows.few = op.getNumReductionLoops() == 1 && reductionCombiner(op) &&
+               reducesInPieces(kept, constantLength);
     return rows;
   }
 

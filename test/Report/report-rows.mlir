@@ -174,13 +174,14 @@ func.func @pieces_prologue(%x: tensor<?xf32>) -> (tensor<?xf32>, tensor<f32>) {
   return %sq, %s : tensor<?xf32>, tensor<f32>
 }
 
-// Rows of a constant length of at most 128 elements: one kernel, a warp
-// per row going over their pieces (of one element at most), about as
-// fast as a second launch would start.
+// Few rows of a constant length of at most 1024 elements are no pieces:
+// a warp per row, in one kernel with what reads their sums (fused and
+// eager alike).
 // CHECK-LABEL: @short_pieces
 // CHECK-NEXT:    fused: 1 kernel, 2412 bytes (read 1200, written 1212)
-// CHECK:           kernel with reductions   rows  length  GPU                                           CPU
-// CHECK-NEXT:      fused_reduce_sum_div_15  3     100     warp per row in 4096 pieces (3 warps in all)  thread per row in 4096 pieces, 32-lane vectors
+// CHECK:           kernel with reductions   rows  length  GPU                                          CPU
+// CHECK-NEXT:      fused_reduce_sum_div_15  3     100     warp per row, in registers (3 warps in all)  thread per row, 32-lane vectors
+// CHECK-NEXT:    eager: 2 kernels, 3624 bytes (read 2412, written 1212)
 func.func @short_pieces(%x: tensor<3x100xf32>) -> (tensor<3x100xf32>, tensor<3x1xf32>) {
   %s = fuse.reduce_sum %x {dims = array<i64: 1>} : tensor<3x100xf32> -> tensor<3x1xf32>
   %y = fuse.div %x, %s : tensor<3x100xf32>, tensor<3x1xf32> -> tensor<3x100xf32>

@@ -205,41 +205,7 @@ func.func @sum_squares(%x: tensor<?xf32>) -> tensor<f32> {
   return %s : tensor<f32>
 }
 
-// Few rows of a constant length of at most 128 whose sums a member over
-// the whole space reads: one launch, a warp per row going over the row's
-// pieces (of one element; the rest of the 4096 are empty and the loop ends
-// at the last one that is not), each reduced from the identity and
-// combined into lane p mod 32, the lanes combined at the end: the order of
-// the split form (and of the eager, split sum). Longer or dynamic rows are
-// split and the division is a kernel of its own (fuse-reduction-fusion).
-
-// CHECK-LABEL: func @pieces(
-// CHECK: function(@fused_reduce_sum_div_{{[0-9]+}})
-// CHECK: %[[LANE:.+]] = arith.remui %{{.+}}, %c32
-// CHECK: %[[ROWSUM:.+]] = scf.for %[[P:.+]] = %c0 to %c128 step %c1 iter_args(%[[ACC:.+]] = %cst) -> (f32) {
-// CHECK: scf.for
-// CHECK-COUNT-5: gpu.shuffle down
-// CHECK: %[[V:.+]], %{{.+}} = gpu.shuffle idx
-// CHECK: %[[SLOT:.+]] = arith.remui %[[P]], %c32
-// CHECK: %[[MINE:.+]] = arith.cmpi eq, %[[LANE]], %[[SLOT]]
-// CHECK: %[[SUM:.+]] = arith.addf %[[ACC]], %[[V]]
-// CHECK: %[[NEXT:.+]] = arith.select %[[MINE]], %[[SUM]], %[[ACC]]
-// CHECK: scf.yield %[[NEXT]]
-// CHECK-COUNT-5: gpu.shuffle down %{{.+}}
-// CHECK: gpu.shuffle idx
-// CHECK: arith.divf
-
-// CPU-LABEL: func @pieces(
-// CPU: scf.for %[[P:.+]] = %c0 to %{{.+}} step %c1 iter_args(%[[ACC:.+]] = %{{.+}}) -> (vector<32xf32>) {
-// CPU: %[[SLOT:.+]] = arith.remui %[[P]], %c32
-// CPU: %[[OLD:.+]] = vector.extract %[[ACC]][%[[SLOT]]]
-// CPU: %[[NEW:.+]] = arith.addf %[[OLD]], %{{.+}} : f32
-// CPU: vector.insert %[[NEW]], %[[ACC]] [%[[SLOT]]]
-func.func @pieces(%x: tensor<3x128xf32>) -> tensor<3x128xf32> {
-  %s = fuse.reduce_sum %x {dims = array<i64: 1>} : tensor<3x128xf32> -> tensor<3x1xf32>
-  %y = fuse.div %x, %s : tensor<3x128xf32>, tensor<3x1xf32> -> tensor<3x128xf32>
-  return %y : tensor<3x128xf32>
-}
+// The one-launch form of few rows in pieces: row-pieces-one-launch.mlir.
 
 // Columns (dims = [0] of an N x 4 matrix): 4 rows not read in lanes, split
 // too. A thread per piece, neighbouring threads on neighbouring columns of

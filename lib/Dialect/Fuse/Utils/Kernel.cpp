@@ -174,12 +174,12 @@ fuse::rowFormOf(ArrayRef<linalg::GenericOp> members, int64_t blockSize,
     rows = ShapedType::isDynamic(ranges[d]) || rows < 0 ? -1 : rows * ranges[d];
   if (rows >= 0)
     form.rows = rows;
-  form.pieces =
-      form.reduced.size() == 1 && known && form.rows && *form.rows < kFewRows;
-  form.split = form.pieces;
   if (form.reduced.size() == 1 &&
       !ShapedType::isDynamic(ranges[form.reduced.front()]))
     form.length = ranges[form.reduced.front()];
+  form.pieces = form.reduced.size() == 1 && known && form.rows &&
+                reducesInPieces(*form.rows, form.length);
+  form.split = form.pieces;
   form.registers = form.warps && !form.pieces &&
                    (!form.length || *form.length <= kRowInRegisters);
   // What the members define (results on tensors, buffers on memrefs) that

@@ -153,12 +153,17 @@ inline constexpr int64_t kRowInRegisters = 512;
 /// (131072 threads) for a full reduction.
 inline constexpr int64_t kRowPieces = 4096;
 
-/// The longest row of a constant length whose reduction in pieces
-/// (RowForm::pieces) fuse-reduction-fusion keeps in one launch with what
-/// reads its value over the whole space: one warp goes over its pieces of
-/// one element each, a warp reduction per piece, in about the time the
-/// second launch of the split form takes to start.
-inline constexpr int64_t kShortPiecedRow = 128;
+/// The longest row of a constant length that a reduction over few rows
+/// still gives one warp (or thread): 32 elements per lane, about as long
+/// as a second launch takes to start.
+inline constexpr int64_t kShortRow = 1024;
+
+/// Whether a reduction over one loop with `rows` rows of `length` elements
+/// (nullopt: a dynamic length) is reduced in pieces (RowForm::pieces): few
+/// rows, not short ones.
+inline bool reducesInPieces(int64_t rows, std::optional<int64_t> length) {
+  return rows < kFewRows && !(length && *length <= kShortRow);
+}
 
 /// The RowForm of the kernel of `members` (in program order) launched in
 /// blocks of `blockSize` threads, whose outputs `isLiveOut` are used after
