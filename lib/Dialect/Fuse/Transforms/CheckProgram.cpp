@@ -8,6 +8,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace fuse {
 #define GEN_PASS_DEF_FUSECHECKPROGRAM
@@ -28,14 +29,30 @@ bool isFuseTensor(Type type) {
 
 /// Why a tensor of `type` is not compiled: a rank above FUSE_MAX_RANK (the
 /// C API's, numpy 1.x's limit; past it the LLVM lowering of memref
-/// descriptors takes time quadratic in the rank), or nothing.
-std::optional<std::string> rankProblem(Type type) {
+/// descriptors takes time quadratic in the rank), or static sizes whose
+/// bytes do not fit in 64 bits (the report's counts and the kernels'
+/// indices would wrap); or nothing.
+std::optional<std::string> typeProblem(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor || tensor.getRank() <= FUSE_MAX_RANK)
+  if (!tensor)
     return std::nullopt;
-  return "has rank " + std::to_string(tensor.getRank()) +
-         "; fuse compiles tensors of rank " + std::to_string(FUSE_MAX_RANK) +
-         " at most (numpy 1.x's limit)";
+  if (tensor.getRank() > FUSE_MAX_RANK)
+    return "has rank " + std::to_string(tensor.getRank()) +
+           "; fuse compiles tensors of rank " + std::to_string(FUSE_MAX_RANK) +
+           " at most (numpy 1.x's limit)";
+  std::optional<fuse::DType> dtype =
+      fuse::fromMLIRType(tensor.getElementType());
+  if (!dtype)
+    return std::nullopt;
+  int64_t bytes = static_cast<int64_t>(fuse::dtypeSize(*dtype));
+  for (int64_t size : tensor.getShape())
+    if (!ShapedType::isDynamic(size) && llvm::MulOverflow(bytes, size, bytes)) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      os << "has type " << type << ", whose bytes do not fit in 64 bits";
+      return text;
+    }
+  return std::nullopt;
 }
 
 LogicalResult checkSignature(func::FuncOp function) {
@@ -47,7 +64,7 @@ LogicalResult checkSignature(func::FuncOp function) {
                << " has type " << type
                << "; fuse functions take and return ranked tensors of "
                << fuse::dtypeSpellings();
-      if (std::optional<std::string> problem = rankProblem(type))
+      if (std::optional<std::string> problem = typeProblem(type))
         return function.emitError() << "@" << function.getSymName() << " "
                                     << what << " " << index << " " << *problem;
     }
@@ -63,7 +80,7 @@ LogicalResult checkBody(func::FuncOp function) {
       return WalkResult::advance();
     if (isa<fuse::FuseDialect>(op->getDialect())) {
       for (auto [index, type] : llvm::enumerate(op->getResultTypes()))
-        if (std::optional<std::string> problem = rankProblem(type)) {
+        if (std::optional<std::string> problem = typeProblem(type)) {
           op->emitError() << "'" << op->getName() << "' result " << index << " "
                           << *problem;
           return WalkResult::interrupt();
