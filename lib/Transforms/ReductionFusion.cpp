@@ -207,7 +207,15 @@ struct Rows {
 };
 
 /// Why a generic next to a reduction's kernel stayed out of it.
-enum class Reason { Space, Uncollapsed, Position, Cycle, Buffers, FewRows };
+enum class Reason {
+  Space,
+  Uncollapsed,
+  UncollapsedProducer,
+  Position,
+  Cycle,
+  Buffers,
+  FewRows
+};
 
 /// A producer/consumer pair that stayed apart, one of them in a kernel with
 /// a reduction.
@@ -232,6 +240,12 @@ void emitRemark(const Unfused &pair) {
             "into one, and this op iterates over them uncollapsed (an op "
             "that reads its result reads an operand broadcast along only "
             "some of those dimensions)";
+    break;
+  case Reason::UncollapsedProducer:
+    text += "the reduction reads its rows with their dimensions collapsed "
+            "into one, and that op iterates over them uncollapsed (it, or an "
+            "op that reads its result, reads an operand broadcast along "
+            "only some of those dimensions)";
     break;
   case Reason::Position:
     text += "this op reads that result at other positions than its own "
@@ -264,6 +278,16 @@ void emitRemark(const Unfused &pair) {
   emitUnfusedRemark(opLoc(consumer), opLoc(producer), text);
 }
 
+/// Whether `consumer` reads a result of `producer`, directly or through a
+/// tensor.collapse_shape (a reduction's rows).
+bool readsResultOf(Operation *consumer, Operation *producer) {
+  return llvm::any_of(consumer->getOperands(), [&](Value operand) {
+    if (auto collapse = operand.getDefiningOp<tensor::CollapseShapeOp>())
+      operand = collapse.getSrc();
+    return operand.getDefiningOp() == producer;
+  });
+}
+
 class ReductionGrouping {
 public:
   explicit ReductionGrouping(Block &block) : block(block) {}
@@ -283,9 +307,7 @@ public:
       if (producer && producer == group(pair.consumer))
         continue;
       // The consumer reads a copy of the producer now (copyLiveOut).
-      Operation *producerOp = pair.producer, *consumerOp = pair.consumer;
-      if (!llvm::is_contained(producerOp->getUsers(), consumerOp) &&
-          !llvm::is_contained(consumerOp->getUsers(), producerOp))
+      if (!readsResultOf(pair.consumer, pair.producer))
         continue;
       if (llvm::none_of(pairs, [&](const Unfused &seen) {
             return seen.producer == pair.producer &&
@@ -361,9 +383,14 @@ private:
     while (!worklist.empty()) {
       linalg::GenericOp op = worklist.pop_back_val();
       SmallVector<Operation *> neighbours;
-      for (Value input : op.getDpsInputs())
+      for (Value input : op.getDpsInputs()) {
+        // A producer read collapsed (the reduction's rows) iterates over
+        // the uncollapsed space: a neighbour that stays apart (a remark).
+        if (auto collapse = input.getDefiningOp<tensor::CollapseShapeOp>())
+          input = collapse.getSrc();
         if (Operation *def = input.getDefiningOp())
           neighbours.push_back(def);
+      }
       for (Operation *user : op->getUsers())
         neighbours.push_back(user);
       for (Operation *neighbour : neighbours) {
@@ -372,9 +399,7 @@ private:
             !candidate.hasPureTensorSemantics())
           continue;
         // The pair as producer and consumer, for a remark.
-        bool produces = llvm::any_of(candidate->getResults(), [&](Value r) {
-          return llvm::is_contained(op.getDpsInputs(), r);
-        });
+        bool produces = readsResultOf(op, candidate);
         auto reject = [&](Reason reason) {
           rejected.push_back(
               {produces ? candidate : op, produces ? op : candidate, reason});
@@ -387,7 +412,9 @@ private:
               llvm::any_of(seed.getDpsInputs(), [](Value input) {
                 return input.getDefiningOp<tensor::CollapseShapeOp>();
               });
-          reject(uncollapsed ? Reason::Uncollapsed : Reason::Space);
+          reject(!uncollapsed ? Reason::Space
+                 : produces   ? Reason::UncollapsedProducer
+                              : Reason::Uncollapsed);
           continue;
         }
         kinds[candidate] = kind;

@@ -73,3 +73,18 @@ func.func @inner_weight(%x: tensor<?x?x?xf32>, %w: tensor<?xf32>) -> tensor<?x?x
   %y = fuse.mul %c, %w : tensor<?x?x?xf32>, tensor<?xf32> -> tensor<?x?x?xf32>
   return %y : tensor<?x?x?xf32>
 }
+
+// -----
+
+// The weight before the reduction: the product stays apart (the weight
+// is broadcast along only one of the row's dimensions), and says why.
+// CHECK-LABEL: @weight_before
+// CHECK:       fused: 2 kernels,
+func.func @weight_before(%x: tensor<?x?x?xf32>, %w: tensor<?xf32>) -> tensor<?x?x?xf32> {
+  // expected-note @+1 {{producer is here}}
+  %0 = fuse.mul %x, %w : tensor<?x?x?xf32>, tensor<?xf32> -> tensor<?x?x?xf32>
+  // expected-remark @+1 {{not fused with its producer 'fuse.mul': the reduction reads its rows with their dimensions collapsed into one, and that op iterates over them uncollapsed (it, or an op that reads its result, reads an operand broadcast along only some of those dimensions)}}
+  %m = fuse.reduce_max %0 {dims = array<i64: 1, 2>} : tensor<?x?x?xf32> -> tensor<?x1x1xf32>
+  %s = fuse.sub %x, %m : tensor<?x?x?xf32>, tensor<?x1x1xf32> -> tensor<?x?x?xf32>
+  return %s : tensor<?x?x?xf32>
+}
