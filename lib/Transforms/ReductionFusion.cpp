@@ -225,6 +225,16 @@ struct Unfused {
   Reason reason;
 };
 
+/// Where a remark about `op` goes: a generic that elementwise fusion made
+/// of several ops is named by the first of them, as one op (what the report
+/// takes).
+Location opLoc(linalg::GenericOp op) {
+  if (auto fused = dyn_cast<FusedLoc>(op.getLoc()))
+    if (!fused.getLocations().empty())
+      return fused.getLocations().front();
+  return op.getLoc();
+}
+
 void emitRemark(const Unfused &pair) {
   linalg::GenericOp consumer = pair.consumer, producer = pair.producer;
   std::string text =
@@ -267,14 +277,6 @@ void emitRemark(const Unfused &pair) {
             "it would have a warp per row";
     break;
   }
-  // A generic that elementwise fusion made of several ops is named by the
-  // first of them, as one op (what the report takes).
-  auto opLoc = [](linalg::GenericOp op) -> Location {
-    if (auto fused = dyn_cast<FusedLoc>(op.getLoc()))
-      if (!fused.getLocations().empty())
-        return fused.getLocations().front();
-    return op.getLoc();
-  };
   emitUnfusedRemark(opLoc(consumer), opLoc(producer), text);
 }
 
@@ -724,8 +726,10 @@ struct FuseReductionFusionPass
           groupAttr.setAttr(op, id);
       }
       if (remarks)
-        for (const Unfused &pair : grouping.unfused())
+        for (const Unfused &pair : grouping.unfused()) {
           emitRemark(pair);
+          remarked.insert({opLoc(pair.consumer), opLoc(pair.producer)});
+        }
       copied.insert(grouping.copied.begin(), grouping.copied.end());
     }
     emitElementwiseRemarks();
@@ -733,6 +737,9 @@ struct FuseReductionFusionPass
 
   /// The copies that the groups over few rows made (copyLiveOut).
   DenseSet<Operation *> copied;
+  /// The (consumer, producer) locations of this pass's remarks: an
+  /// elementwise remark about the same pair would say it again.
+  DenseSet<std::pair<Location, Location>> remarked;
 
   /// Emits fuse-elementwise-fusion's remarks (`fuse.unfused`) for the pairs
   /// that are in different kernels now.
@@ -775,7 +782,8 @@ struct FuseReductionFusionPass
       Location producer = cast<LocationAttr>(record.get("producer"));
       const void *kernel = kernelOf.lookup(consumer);
       if ((kernel && kernel == kernelOf.lookup(producer)) ||
-          copiedLocations.contains(producer))
+          copiedLocations.contains(producer) ||
+          remarked.contains({consumer, producer}))
         continue;
       emitUnfusedRemark(consumer, producer,
                         cast<StringAttr>(record.get("message")).getValue());

@@ -85,3 +85,16 @@ func.func @few_rows_softmax(%x: tensor<?xf32>) -> tensor<?xf32> {
   %y = fuse.div %e, %s : tensor<?xf32>, tensor<1xf32> -> tensor<?xf32>
   return %y : tensor<?xf32>
 }
+
+// -----
+
+// A mean over every dimension of a 3 x N matrix read by a subtraction: one
+// remark, naming the mean (not its division's generic), and no second one
+// from fuse-elementwise-fusion about the same pair.
+func.func @few_rows_mean(%x: tensor<3x?xf32>) -> tensor<3x?xf32> {
+  // expected-note @+1 {{producer is here}}
+  %m = fuse.reduce_mean %x {dims = array<i64: 0, 1>} : tensor<3x?xf32> -> tensor<1x1xf32>
+  // expected-remark @+1 {{not fused with its producer 'fuse.reduce_mean': this op reads, over the whole space, a value computed from a reduction over few rows}}
+  %y = fuse.sub %x, %m : tensor<3x?xf32>, tensor<1x1xf32> -> tensor<3x?xf32>
+  return %y : tensor<3x?xf32>
+}

@@ -70,6 +70,12 @@ SmallVector<OpOperand *> fuse::trafficOperands(linalg::GenericOp op) {
 
 std::string fuse::describeOps(linalg::GenericOp op) {
   ArrayAttr names = FuseDialect::OpsAttrHelper(op.getContext()).getAttr(op);
+  // A generic of no op of its own finishes the op whose generic it reads
+  // (a mean's division, the rounding of an f16 sum).
+  if (names && names.empty())
+    for (Value input : op.getDpsInputs())
+      if (auto producer = input.getDefiningOp<linalg::GenericOp>())
+        return describeOps(producer);
   if (!names || names.empty())
     return "linalg.generic";
   std::string text = "'fuse.";
