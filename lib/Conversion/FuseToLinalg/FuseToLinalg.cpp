@@ -994,6 +994,27 @@ struct ConvertFuseToLinalgPass
         return signalPassFailure();
     }
 
+    // The views' sizes that their types fix are constants (upstream's
+    // collapse passes the operand's tensor.dim even where the result type
+    // is static, which memref.expand_shape's verifier refuses).
+    func.walk([](tensor::ExpandShapeOp expand) {
+      SmallVector<OpFoldResult> sizes = expand.getMixedOutputShape();
+      bool changed = false;
+      for (auto [d, size] : llvm::enumerate(sizes))
+        if (!expand.getResultType().isDynamicDim(d) && isa<Value>(size)) {
+          size = OpBuilder(expand).getIndexAttr(
+              expand.getResultType().getDimSize(d));
+          changed = true;
+        }
+      if (!changed)
+        return;
+      OpBuilder b(expand);
+      auto fixed = tensor::ExpandShapeOp::create(
+          b, expand.getLoc(), expand.getResultType(), expand.getSrc(),
+          expand.getReassociationIndices(), sizes);
+      expand.replaceAllUsesWith(fixed.getResult());
+      expand.erase();
+    });
     // A collapsed generic's results are viewed back in their shapes; the
     // sizes read of those views are the sizes they were made with, and
     // views that nothing else reads go: a kernel's intermediate read only
