@@ -530,21 +530,12 @@ private:
       Kind kind = kinds.lookup(op);
       return kind == Kind::Whole || kind == Kind::Reduction;
     };
-    auto reads = [](Operation *consumer, Operation *producer) {
-      return llvm::any_of(consumer->getOperands(), [&](Value operand) {
-        return operand.getDefiningOp() == producer;
-      });
-    };
-    for (Operation *member : members) {
-      if (!overSpace(candidate) && !overSpace(member))
-        continue;
-      if ((overSpace(candidate) && kinds.lookup(member) != Kind::Whole &&
-           reads(candidate, member)) ||
-          (overSpace(member) && kinds.lookup(candidate) != Kind::Whole &&
-           reads(member, candidate)))
-        return false;
-    }
-    return true;
+    return llvm::none_of(members, [&](Operation *member) {
+      return (overSpace(candidate) && kinds.lookup(member) != Kind::Whole &&
+              readsResultOf(candidate, member)) ||
+             (overSpace(member) && kinds.lookup(candidate) != Kind::Whole &&
+              readsResultOf(member, candidate));
+    });
   }
 
   /// For `members`, a kernel over few rows: gives each member over the
