@@ -59,6 +59,19 @@ def test_rank_limit():
         fuse.jit(lambda x: -x, target="cpu")(_GpuArray((1,) * 33))
 
 
+def test_result_bytes_limit():
+    # An empty operand allows any kept sizes: 2^60 x 2 sums of f16 are 2^62
+    # bytes, and their f32 accumulator 2^63, more than fit in 64 bits. A 0
+    # among the result's sizes makes it empty.
+    sums = fuse.jit(lambda x: x.sum(axis=2), target="cpu")
+    with pytest.raises(fuse.FuseError, match=r"fuse.reduce_sum at .*: its result, of type "
+                                             r"tensor<\?x\?xf16>, accumulated in f32, would "
+                                             r"have more bytes than fit in 64 bits"):
+        sums(np.empty((2**60, 2, 0), np.float16))
+    empty = sums(np.empty((2**61, 0, 0), np.float16))
+    assert empty.shape == (2**61, 0) and empty.dtype == np.float16
+
+
 def test_c_api_refuses_a_rank_above_the_limit():
     program = fuse.compile(_add(2), target="cpu")
     lib = _capi.lib()

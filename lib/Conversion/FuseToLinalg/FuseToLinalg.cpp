@@ -24,6 +24,8 @@
 #include "mlir/Transforms/DialectConversion.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
+#include <set>
+
 namespace fuse {
 #define GEN_PASS_DEF_CONVERTFUSETOLINALG
 #include "fuse/Conversion/Passes.h.inc"
@@ -79,6 +81,9 @@ private:
   Value sizeAt(int cls, Operation *user);
   std::string describe(int cls) const;
   void materialize();
+  /// Asserts before `op` that the bytes of its result, `staticBytes` times
+  /// the `dynamic` sizes, fit in 64 bits.
+  void checkBytes(Operation *op, ArrayRef<Value> dynamic, int64_t staticBytes);
 
   DominanceInfo dominance;
   DenseMap<Value, SmallVector<Dim>> dims;
@@ -271,11 +276,73 @@ void FunctionSizes::materialize() {
         arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, lhs, rhs);
     previous = cf::AssertOp::create(builder, loc, equal, message);
   }
+  // Each result's bytes, where its `?` sizes could make them more than fit
+  // in 64 bits: a reduction of an empty operand has as many elements as its
+  // kept sizes say (a 2^62 x 0 operand gives 2^62 sums), and the
+  // allocation's byte count would wrap. Not checked where an argument
+  // bounds them: one whose `?` sizes are the result's and others known not
+  // to be 0 (a max or min checked its reduced sizes before), whose static
+  // sizes are not 0 and give at least as many bytes. Its buffer exists, so
+  // the result's bytes fit. Else checked once per combination of size
+  // classes and static bytes, before the first result that has it.
+  auto key = [&](Value value) {
+    // A reduction's accumulator (f32 for f16 data) has its result's shape.
+    Type element = getElementTypeOrSelf(value.getType());
+    Operation *op = value.getDefiningOp();
+    if (op && reducedDims(op))
+      element = computeElementType(element);
+    std::pair<SmallVector<int>, int64_t> key{{}, storageBytes(element)};
+    for (const Dim &dim : dims[value]) {
+      if (dim.cls >= 0)
+        key.first.push_back(find(dim.cls));
+      else // fuse-check-program refused static bytes that overflow.
+        (void)llvm::MulOverflow(key.second, dim.size, key.second);
+    }
+    llvm::sort(key.first);
+    return key;
+  };
+  SmallVector<std::pair<SmallVector<int>, int64_t>> arguments;
+  for (auto [index, member] : llvm::enumerate(members))
+    if (isa<BlockArgument>(member.first) &&
+        (index == 0 || members[index - 1].first != member.first))
+      arguments.push_back(key(member.first));
+  DenseSet<int> nonzero;
+  auto bounded = [&](ArrayRef<int> classes, int64_t bytes) {
+    return llvm::any_of(arguments, [&](const auto &argument) {
+      if (argument.second < bytes)
+        return false;
+      // The argument's classes that the result does not have are known not
+      // to be 0: both lists are sorted.
+      SmallVector<int> extra;
+      std::set_difference(argument.first.begin(), argument.first.end(),
+                          classes.begin(), classes.end(),
+                          std::back_inserter(extra));
+      return argument.first.size() == classes.size() + extra.size() &&
+             llvm::all_of(extra, [&](int cls) { return nonzero.count(cls); });
+    });
+  };
+  std::set<std::pair<SmallVector<int>, int64_t>> checkedBytes;
   for (Value value : results) {
     SmallVector<Value> &dynamic = resultSizes[value];
+    Operation *op = value.getDefiningOp();
     for (const Dim &dim : dims[value])
       if (dim.cls >= 0)
-        dynamic.push_back(sizeAt(dim.cls, value.getDefiningOp()));
+        dynamic.push_back(sizeAt(dim.cls, op));
+    // A max or min checks that its reduced sizes are not 0 before it
+    // allocates anything.
+    if (isa<ReduceMaxOp, ReduceMinOp>(op))
+      for (const Dim &dim : dims[op->getOperand(0)])
+        if (dim.cls >= 0 &&
+            !llvm::is_contained(
+                llvm::map_range(dims[value],
+                                [](const Dim &d) { return d.cls; }),
+                dim.cls))
+          nonzero.insert(find(dim.cls));
+    auto [classes, bytes] = key(value);
+    if (dynamic.empty() || bytes == 0 || bounded(classes, bytes) ||
+        !checkedBytes.insert({classes, bytes}).second)
+      continue;
+    checkBytes(op, dynamic, bytes);
   }
   for (Operation *op : reductions) {
     SmallVector<Value> &dynamic = operandSizes[op];
@@ -283,6 +350,51 @@ void FunctionSizes::materialize() {
       if (dim.cls >= 0)
         dynamic.push_back(sizeAt(dim.cls, op));
   }
+}
+
+void FunctionSizes::checkBytes(Operation *op, ArrayRef<Value> dynamic,
+                               int64_t staticBytes) {
+  Location loc = op->getLoc();
+  OpBuilder b(op);
+  Type i64 = b.getI64Type();
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIntOp::create(b, loc, i64, value);
+  };
+  Value zero = constant(0);
+  Value bytes = constant(staticBytes);
+  Value overflow = arith::ConstantIntOp::create(b, loc, false, 1);
+  Value empty = overflow;
+  for (Value size : dynamic) {
+    Value n = arith::IndexCastOp::create(b, loc, i64, size);
+    auto product = arith::MulUIExtendedOp::create(b, loc, bytes, n);
+    // Sizes and byte counts are signed 64-bit numbers: the product fits
+    // when its high half is 0 and its low half is not negative.
+    Value high = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                       product.getHigh(), zero);
+    Value sign = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                       product.getLow(), zero);
+    overflow = arith::OrIOp::create(b, loc, overflow,
+                                    arith::OrIOp::create(b, loc, high, sign));
+    empty = arith::OrIOp::create(
+        b, loc, empty,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, n, zero));
+    bytes = product.getLow();
+  }
+  // A size of 0 anywhere makes the result empty, whatever the others are.
+  Value fits = arith::OrIOp::create(
+      b, loc, empty,
+      arith::XOrIOp::create(b, loc, overflow,
+                            arith::ConstantIntOp::create(b, loc, true, 1)));
+  std::string message;
+  llvm::raw_string_ostream os(message);
+  Type type = op->getResult(0).getType();
+  os << op->getName() << " at " << formatLocation(loc)
+     << ": its result, of type " << type << ", ";
+  Type element = getElementTypeOrSelf(type);
+  if (reducedDims(op) && computeElementType(element) != element)
+    os << "accumulated in " << computeElementType(element) << ", ";
+  os << "would have more bytes than fit in 64 bits with these argument sizes";
+  cf::AssertOp::create(b, loc, fits, message);
 }
 
 SmallVector<Value> FunctionSizes::reducedOperandSizes(Operation *op) const {

@@ -213,3 +213,64 @@ func.func @inner_weight(%x: tensor<?x?x?xf32>, %w: tensor<?xf32>) -> tensor<?x?x
   %y = fuse.mul %c, %w : tensor<?x?x?xf32>, tensor<?xf32> -> tensor<?x?x?xf32>
   return %y : tensor<?x?x?xf32>
 }
+
+// The bytes of a result whose `?` sizes no argument has in the same
+// combination are checked before it is computed: an operand with a 0 among
+// its reduced sizes allows any kept sizes (2^62 x 0 gives 2^62 sums), and
+// the allocation's byte count would wrap. f16 data is summed in f32, so the
+// check counts 4 bytes per element. A 0 among the sizes makes any product
+// fit.
+// CHECK-LABEL: func @bytes_checked
+// CHECK-DAG: %[[D0:.+]] = tensor.dim %[[X:.+]], %c0 : tensor<?x?x?xf16>
+// CHECK-DAG: %[[D1:.+]] = tensor.dim %[[X]], %c1 : tensor<?x?x?xf16>
+// CHECK-DAG: %[[ZERO:.+]] = arith.constant 0 : i64
+// CHECK-DAG: %[[FOUR:.+]] = arith.constant 4 : i64
+// CHECK: %[[N0:.+]] = arith.index_cast %[[D0]] : index to i64
+// CHECK-NEXT: %[[LOW0:.+]], %[[HIGH0:.+]] = arith.mului_extended %[[FOUR]], %[[N0]] : i64
+// CHECK-NEXT: %[[WIDE0:.+]] = arith.cmpi ne, %[[HIGH0]], %[[ZERO]] : i64
+// CHECK-NEXT: %[[SIGN0:.+]] = arith.cmpi slt, %[[LOW0]], %[[ZERO]] : i64
+// CHECK: %[[N1:.+]] = arith.index_cast %[[D1]] : index to i64
+// CHECK-NEXT: %[[LOW1:.+]], %[[HIGH1:.+]] = arith.mului_extended %[[LOW0]], %[[N1]] : i64
+// CHECK: %[[EMPTY1:.+]] = arith.cmpi eq, %[[N1]], %[[ZERO]] : i64
+// CHECK: cf.assert %{{.+}}, "fuse.reduce_sum at {{.*}}reductions.mlir:[[@LINE+3]]:8: its result, of type tensor<?x?xf16>, accumulated in f32, would have more bytes than fit in 64 bits with these argument sizes"
+// CHECK-NEXT: tensor.empty(%[[D0]], %[[D1]]) : tensor<?x?xf32>
+func.func @bytes_checked(%x: tensor<?x?x?xf16>) -> tensor<?x?xf16> {
+  %0 = fuse.reduce_sum %x {dims = array<i64: 2>} : tensor<?x?x?xf16> -> tensor<?x?xf16>
+  return %0 : tensor<?x?xf16>
+}
+
+// Not where an argument has the result's `?` sizes and at least its static
+// bytes: that argument's buffer exists.
+// CHECK-LABEL: func @bytes_of_an_argument
+// CHECK-NOT: mului_extended
+// CHECK: return
+func.func @bytes_of_an_argument(%x: tensor<?x?xf32>, %y: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = fuse.reduce_sum %x {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?xf32>
+  %1 = fuse.add %0, %y : tensor<?xf32>
+  return %1 : tensor<?xf32>
+}
+
+// Nor after a max has checked that the rows are not empty: the sums of
+// softmax then have no more elements than its argument.
+// CHECK-LABEL: func @bytes_after_a_max
+// CHECK-NOT: mului_extended
+// CHECK: return
+func.func @bytes_after_a_max(%x: tensor<?x?xf32>) -> tensor<?x1xf32> {
+  %0 = fuse.reduce_max %x {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?x1xf32>
+  %1 = fuse.sub %x, %0 : tensor<?x?xf32>, tensor<?x1xf32> -> tensor<?x?xf32>
+  %2 = fuse.reduce_sum %1 {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?x1xf32>
+  return %2 : tensor<?x1xf32>
+}
+
+// A sum before the max is checked: its rows may be empty.
+// CHECK-LABEL: func @bytes_before_a_max
+// CHECK: mului_extended
+// CHECK: "fuse.reduce_sum at {{.*}}: its result, of type tensor<?xf32>, would have more bytes
+// CHECK-NOT: mului_extended
+// CHECK: return
+func.func @bytes_before_a_max(%x: tensor<?x?xf32>) -> (tensor<?xf32>, tensor<?xf32>) {
+  %0 = fuse.reduce_sum %x {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?xf32>
+  %1 = fuse.reduce_max %x {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?xf32>
+  %2 = fuse.reduce_sum %x {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?xf32>
+  return %0, %2 : tensor<?xf32>, tensor<?xf32>
+}
