@@ -255,6 +255,22 @@ checkInputMemory(llvm::ArrayRef<std::string> specs,
   return "the inputs need " + tooMuch(total, " together");
 }
 
+/// Why a finite value does not fit float type `dtype`: it would round to
+/// infinity.
+static std::string outOfRange(DType dtype,
+                              const llvm::fltSemantics &semantics) {
+  llvm::APFloat largest = llvm::APFloat::getLargest(semantics);
+  bool lost;
+  largest.convert(llvm::APFloat::IEEEdouble(),
+                  llvm::APFloat::rmNearestTiesToEven, &lost);
+  char largestText[32];
+  std::snprintf(largestText, sizeof(largestText), "%.9g",
+                largest.convertToDouble());
+  return " is out of range for " + dtypeName(dtype).str() +
+         " (its largest finite value is " + largestText +
+         "; inf is infinity)";
+}
+
 /// Stores the fill value `text` in `element`, a one-element array of the
 /// argument's dtype, or says why it does not fit the dtype: integers are
 /// exact, and a float is rounded to the nearest value of its type unless it
@@ -321,18 +337,8 @@ static llvm::Error parseFillValue(llvm::StringRef text, HostArray &element) {
     llvm::consumeError(status.takeError());
     return llvm::createStringError("bad " + value);
   }
-  if (*status & llvm::APFloat::opOverflow) {
-    llvm::APFloat largest = llvm::APFloat::getLargest(semantics);
-    bool lost;
-    largest.convert(llvm::APFloat::IEEEdouble(),
-                    llvm::APFloat::rmNearestTiesToEven, &lost);
-    char largestText[32];
-    std::snprintf(largestText, sizeof(largestText), "%.9g",
-                  largest.convertToDouble());
-    return llvm::createStringError(
-        value + " is out of range for " + dtypeName(dtype).str() +
-        " (its largest finite value is " + largestText + "; inf is infinity)");
-  }
+  if (*status & llvm::APFloat::opOverflow)
+    return llvm::createStringError(value + outOfRange(dtype, semantics));
   // The element's bytes are the low bytes of the value's bits (a
   // little-endian host, as the .npy reader requires).
   llvm::APInt bits = number.bitcastToAPInt();
@@ -370,14 +376,29 @@ static llvm::Expected<HostArray> buildInput(llvm::StringRef spec,
     if (!array)
       return error(llvm::toString(array.takeError()));
     // numpy has no bfloat16: a float32 file feeds a bf16 argument.
-    if (type.dtype == DType::BF16 && array->dtype() == DType::F32) {
+    if (type.dtype == DType::BF16 && array->dtype() != DType::F32)
+      return error("expected float32 data (rounded to bfloat16: numpy has no "
+                   "bfloat16), got " +
+                   dtypeName(array->dtype()));
+    if (type.dtype == DType::BF16) {
       llvm::Expected<HostArray> converted = HostArray::create(
           DType::BF16,
           std::vector<int64_t>(array->shape().begin(), array->shape().end()));
       if (!converted)
         return error(llvm::toString(converted.takeError()));
-      for (int64_t i = 0; i < array->numElements(); ++i)
-        setFromDouble(*converted, i, getAsDouble(*array, i));
+      // Rounded to the nearest bf16, as a fill: value is; a finite value
+      // that would round to infinity is an error there too.
+      for (int64_t i = 0; i < array->numElements(); ++i) {
+        double value = getAsDouble(*array, i);
+        setFromDouble(*converted, i, value);
+        if (std::isfinite(value) && std::isinf(getAsDouble(*converted, i))) {
+          char text[32];
+          std::snprintf(text, sizeof(text), "%.9g", value);
+          return error("element " + std::to_string(i) +
+                       " of the float32 data, " + text + "," +
+                       outOfRange(DType::BF16, llvm::APFloat::BFloat()));
+        }
+      }
       return converted;
     }
     return array;
