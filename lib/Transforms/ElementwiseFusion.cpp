@@ -300,12 +300,17 @@ void fuseGroup(ArrayRef<linalg::GenericOp> group) {
 
   OpBuilder builder(last);
   SmallVector<Location> locs;
+  // The fused ops' names; a generic with an empty list (a mean's division)
+  // is a kernel's too, and so is what it fuses into.
   SmallVector<Attribute> names;
+  bool named = false;
   FuseDialect::OpsAttrHelper ops(last.getContext());
   for (linalg::GenericOp op : group) {
     locs.push_back(op.getLoc());
-    if (ArrayAttr opNames = ops.getAttr(op))
+    if (ArrayAttr opNames = ops.getAttr(op)) {
       llvm::append_range(names, opNames);
+      named = true;
+    }
   }
   SmallVector<Type> resultTypes;
   for (OpResult result : outputs)
@@ -342,7 +347,7 @@ void fuseGroup(ArrayRef<linalg::GenericOp> group) {
           yielded.push_back(computed.lookup(result));
         linalg::YieldOp::create(b, bodyLoc, yielded);
       });
-  if (!names.empty())
+  if (named)
     ops.setAttr(fused, builder.getArrayAttr(names));
   for (auto [result, replacement] : llvm::zip(outputs, fused.getResults()))
     result.replaceAllUsesWith(replacement);
