@@ -395,6 +395,16 @@ private:
       }
       for (Operation *user : op->getUsers())
         neighbours.push_back(user);
+      // The other reductions of an operand of a reduction: over the same
+      // rows, the kernel reads it once for all of them (x.sum(1) and
+      // x.max(1) of one x).
+      if (kinds.lookup(op) == Rows::Kind::Reduction)
+        for (Value input : op.getDpsInputs())
+          for (Operation *user : input.getUsers())
+            if (auto sibling = dyn_cast<linalg::GenericOp>(user);
+                sibling && sibling != op &&
+                sibling.getNumReductionLoops() > 0)
+              neighbours.push_back(sibling);
       for (Operation *neighbour : neighbours) {
         auto candidate = dyn_cast<linalg::GenericOp>(neighbour);
         if (!candidate || members.contains(candidate) ||

@@ -370,6 +370,31 @@ def test_softmax_is_one_kernel(rng):
     assert len(f.last_profile) == 1
 
 
+@pytest.mark.parametrize("shape", [(300, 1000), (3, 5000), (100003,)])
+def test_reductions_of_one_operand_are_one_kernel(shape, rng):
+    # Nothing joins them but their operand: one kernel (with its pieces for
+    # few rows) reads x once for the three.
+    x = random_array(rng, "float32", shape)
+
+    def stats(x):
+        return x.sum(-1), x.max(-1), x.mean(-1)
+
+    (function,) = fuse.report(stats, x)["functions"]
+    fused, eager = function["fused"], function["eager"]
+    if len(shape) == 2:
+        assert (fused["kernel_count"], fused["bytes_read"]["text"]) == (1, "4*N*M")
+        assert (eager["kernel_count"], eager["bytes_read"]["text"]) == (3, "12*N*M")
+    else:
+        # A vector is reduced in 4096 pieces, and then their 4096 values.
+        assert (fused["kernel_count"], fused["bytes_read"]["text"]) == (2, "4*N + 49152")
+        assert (eager["kernel_count"], eager["bytes_read"]["text"]) == (6, "12*N + 49152")
+    total, top, mean = fuse.jit(stats, target="cpu")(x)
+    x64 = x.astype(np.float64)
+    assert_close(total, x64.sum(-1), "float32", shape[-1])
+    assert_same(top, x.max(-1))
+    assert_close(mean, x64.mean(-1), "float32", shape[-1])
+
+
 def test_full_reduction_and_its_consumer_use_the_whole_gpu(rng):
     # x - x.mean() of a vector: the mean is reduced in 4096 pieces by a
     # kernel of its own (a warp per piece), the subtraction is another; not

@@ -218,3 +218,13 @@ func.func @two_means(%x: tensor<?x?xf32>) -> tensor<?x1xf32> {
   %v = fuse.sub %m2, %m : tensor<?x1xf32>
   return %v : tensor<?x1xf32>
 }
+
+// Two reductions of x over its rows, which no op joins: one kernel reads x
+// once for both (it was two kernels and 8*N*M + 8*N bytes).
+// CHECK-LABEL: @sibling_reductions  N = argument 0 dimension 0, M = argument 0 dimension 1
+// CHECK-NEXT:    fused: 1 kernel, 4*N*M + 8*N bytes (read 4*N*M, written 8*N)
+func.func @sibling_reductions(%x: tensor<?x?xf32>) -> (tensor<?xf32>, tensor<?xf32>) {
+  %a = fuse.reduce_sum %x {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?xf32>
+  %c = fuse.reduce_max %x {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?xf32>
+  return %a, %c : tensor<?xf32>, tensor<?xf32>
+}

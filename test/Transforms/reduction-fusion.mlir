@@ -118,3 +118,18 @@ func.func @adjacent(%x: tensor<?x?xf32>) -> (tensor<?x?xf32>, tensor<?x1xf32>) {
   %r = fuse.div %e, %m : tensor<?x?xf32>, tensor<?x1xf32> -> tensor<?x?xf32>
   return %r, %m : tensor<?x?xf32>, tensor<?x1xf32>
 }
+
+// Reductions of one operand over the same rows are one kernel, though no op
+// reads both: it reads x once for them. A sum over other rows (columns)
+// stays apart.
+// CHECK-LABEL: func @siblings
+// CHECK: linalg.generic {{.*}}ins(%[[X:[^ ]+]] : tensor<?x?xf32>){{.*}}fuse.group = [[G:[0-9]+]] : i64, fuse.kernel = "fused_reduce_sum_reduce_max_[[K:[0-9]+]]", fuse.ops = ["reduce_sum"]
+// CHECK: linalg.generic {{.*}}ins(%[[X]] : tensor<?x?xf32>){{.*}}fuse.group = [[G]] : i64, fuse.kernel = "fused_reduce_sum_reduce_max_[[K]]", fuse.ops = ["reduce_max"]
+// CHECK: linalg.generic {{.*}}ins(%[[X]] : tensor<?x?xf32>){{.*}}attrs = {fuse.kernel = "reduce_sum_{{[0-9]+}}", fuse.ops = ["reduce_sum"]}
+// CHECK: return
+func.func @siblings(%x: tensor<?x?xf32>) -> (tensor<?xf32>, tensor<?xf32>, tensor<?xf32>) {
+  %a = fuse.reduce_sum %x {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?xf32>
+  %c = fuse.reduce_max %x {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?xf32>
+  %s = fuse.reduce_sum %x {dims = array<i64: 0>} : tensor<?x?xf32> -> tensor<?xf32>
+  return %a, %c, %s : tensor<?xf32>, tensor<?xf32>, tensor<?xf32>
+}
