@@ -147,7 +147,7 @@ public:
     const VariantReport &variant = fused ? report.fused : report.eager;
     for (auto [k, kernel] : llvm::enumerate(variant.kernels))
       for (unsigned position : kernel.opPositions)
-        kernelOf.try_emplace(position, k);
+        kernelsOf[position].push_back(k);
     // The bytes of an op's result are what its eager kernel writes.
     for (const KernelReport &kernel : report.eager.kernels)
       if (kernel.opPositions.size() == 1)
@@ -178,14 +178,13 @@ public:
          << dotString({kernel.name, summarize(kernel, report.names)}) << ";\n"
          << "      style=\"rounded,filled\"; fillcolor=\"" << kKernelFill
          << "\"; color=\"" << kKernelLine << "\"; fontsize=10;\n";
-      for (auto [position, op] : llvm::enumerate(ops))
-        if (kernelAt(position) == k)
-          drawOp(op, position, "      ");
+      for (unsigned position : kernel.opPositions)
+        drawOp(ops[position], position, k, "      ");
       os << "    }\n";
     }
     for (auto [position, op] : llvm::enumerate(ops))
-      if (!kernelAt(position))
-        drawOp(op, position, "    ");
+      if (!kernelsOf.count(position))
+        drawOp(op, position, std::nullopt, "    ");
     auto terminator = func.getBody().front().getTerminator();
     for (auto [i, value] : llvm::enumerate(terminator->getOperands()))
       os << "    " << prefix << "_result" << i << " [label="
@@ -194,10 +193,29 @@ public:
          << ", style=\"rounded,filled\", fillcolor=\"" << kOuterFill
          << "\"];\n";
     alignInOrder("result", terminator->getNumOperands());
-    for (auto [position, op] : llvm::enumerate(ops))
-      drawEdges(op->getOperands(), node(position), position);
+    // In program order: each op's edges in each kernel that computes it.
+    // A split kernel's reductions: the first launch writes partial values,
+    // the next one combines them (and reads nothing else of the op's).
+    for (auto [position, op] : llvm::enumerate(ops)) {
+      if (kernelsAt(position).empty())
+        drawEdges(position, std::nullopt);
+      for (size_t k : kernelsAt(position)) {
+        std::optional<SizeExpr> partial = partialBytes(k, position);
+        if (!partial) {
+          drawEdges(position, k);
+          continue;
+        }
+        os << "    " << node(position, k - 1) << " -> " << node(position, k)
+           << " [color=\"" << kMemory << "\", fontcolor=\"" << kMemory
+           << "\", penwidth=2.5, label="
+           << dotString(
+                  {partial->str(report.names) + " bytes", "partial values"})
+           << "];\n";
+      }
+    }
     for (auto [i, value] : llvm::enumerate(terminator->getOperands()))
-      drawEdge(value, prefix + "_result" + std::to_string(i), std::nullopt);
+      drawEdge(value, prefix + "_result" + std::to_string(i), std::nullopt,
+               std::nullopt);
     os << "  }\n";
   }
 
@@ -213,23 +231,45 @@ private:
     os << " [style=invis]; }\n";
   }
 
-  std::optional<size_t> kernelAt(unsigned position) const {
-    auto it = kernelOf.find(position);
-    if (it == kernelOf.end())
-      return std::nullopt;
+  /// The kernels that compute the op at `position` (several when a split
+  /// kernel reduces it in two launches, or when kernels compute a value
+  /// again rather than read it from memory), in order.
+  llvm::ArrayRef<size_t> kernelsAt(unsigned position) const {
+    auto it = kernelsOf.find(position);
+    if (it == kernelsOf.end())
+      return {};
     return it->second;
   }
 
-  std::string node(unsigned position) const {
-    return prefix + "_op" + std::to_string(position);
+  /// When kernel `kernel` combines the partial values of the reduction at
+  /// `position` that the kernel before it wrote: their bytes.
+  std::optional<SizeExpr> partialBytes(size_t kernel, unsigned position) const {
+    const VariantReport &variant = fused ? report.fused : report.eager;
+    if (kernel == 0)
+      return std::nullopt;
+    for (const auto &[reduction, bytes] :
+         variant.kernels[kernel - 1].partialBytes)
+      if (reduction == position)
+        return bytes;
+    return std::nullopt;
   }
 
-  void drawOp(Operation *op, unsigned position, llvm::StringRef indent) {
+  /// The node of the op at `position` in kernel `kernel` (one per kernel
+  /// that computes it), or of an op that no kernel computes.
+  std::string node(unsigned position, std::optional<size_t> kernel) const {
+    std::string name = prefix + "_op" + std::to_string(position);
+    if (kernel)
+      name += "_k" + std::to_string(*kernel);
+    return name;
+  }
+
+  void drawOp(Operation *op, unsigned position, std::optional<size_t> kernel,
+              llvm::StringRef indent) {
     std::vector<std::string> lines = opLines(op);
-    bool unused = !kernelAt(position) && !isa<ConstantOp>(op);
+    bool unused = !kernel && !isa<ConstantOp>(op);
     if (unused)
       lines.push_back("(unused: no kernel computes it)");
-    os << indent << node(position) << " [label=" << dotString(lines);
+    os << indent << node(position, kernel) << " [label=" << dotString(lines);
     if (isa<ConstantOp>(op))
       os << ", style=dashed";
     else if (unused)
@@ -239,19 +279,21 @@ private:
     os << "];\n";
   }
 
-  /// One edge per distinct value an op reads.
-  void drawEdges(ValueRange operands, const std::string &target,
-                 unsigned consumer) {
+  /// One edge per distinct value the op at `consumer` (in kernel
+  /// `kernel`, if any) reads.
+  void drawEdges(unsigned consumer, std::optional<size_t> kernel) {
     llvm::SmallPtrSet<void *, 4> seen;
-    for (Value value : operands)
+    for (Value value : ops[consumer]->getOperands())
       if (seen.insert(value.getAsOpaquePointer()).second)
-        drawEdge(value, target, consumer);
+        drawEdge(value, node(consumer, kernel), kernel, consumer);
   }
 
-  /// An edge from `value`'s node to `target` (an op at `consumer`, or a
-  /// result): inside a kernel, through memory between two kernels (with
-  /// the bytes and the reason), or from an argument or a constant.
+  /// An edge from `value`'s node to `target` (the op at `consumer` in
+  /// kernel `kernel`, or a result): inside a kernel, through memory from
+  /// the last kernel before it that computes the value (with the bytes and
+  /// the reason it is not fused), or from an argument or a constant.
   void drawEdge(Value value, const std::string &target,
+                std::optional<size_t> kernel,
                 std::optional<unsigned> consumer) {
     if (auto arg = dyn_cast<BlockArgument>(value)) {
       os << "    " << prefix << "_arg" << arg.getArgNumber() << " -> " << target
@@ -259,27 +301,41 @@ private:
       return;
     }
     unsigned producer = positions.lookup(value.getDefiningOp());
-    os << "    " << node(producer) << " -> " << target;
-    if (isa<ConstantOp>(value.getDefiningOp())) {
-      os << " [style=dashed, color=\"" << kOuter << "\"];\n";
-      return;
-    }
-    std::optional<size_t> from = kernelAt(producer);
-    std::optional<size_t> to = consumer ? kernelAt(*consumer) : std::nullopt;
-    if (!consumer) {
-      os << " [color=\"" << kOuter << "\"];\n";
-      return;
-    }
-    if (!from || !to || from == to) {
+    llvm::ArrayRef<size_t> computing = kernelsAt(producer);
+    if (computing.empty()) {
+      // A constant, or an op that no kernel computes.
+      os << "    " << node(producer, std::nullopt) << " -> " << target;
+      if (isa<ConstantOp>(value.getDefiningOp()))
+        os << " [style=dashed, color=\"" << kOuter << "\"]";
       os << ";\n";
       return;
     }
+    if (!consumer) {
+      os << "    " << node(producer, computing.back()) << " -> " << target
+         << " [color=\"" << kOuter << "\"];\n";
+      return;
+    }
+    if (!kernel) {
+      os << "    " << node(producer, computing.back()) << " -> " << target
+         << ";\n";
+      return;
+    }
+    if (llvm::is_contained(computing, *kernel)) {
+      os << "    " << node(producer, *kernel) << " -> " << target << ";\n";
+      return;
+    }
+    size_t from = computing.back();
+    for (size_t k : computing)
+      if (k < *kernel)
+        from = k;
+    os << "    " << node(producer, from) << " -> " << target;
     std::vector<std::string> label;
     auto bytes = resultBytes.find(producer);
     if (bytes != resultBytes.end())
       label.push_back(bytes->second + " bytes");
     for (const UnfusedPair &pair : report.unfused)
-      if (fused && pair.producer == producer && pair.consumer == *consumer) {
+      if (fused && consumer && pair.producer == producer &&
+          pair.consumer == *consumer) {
         std::vector<std::string> reason = wrap("not fused: " + pair.reason, 44);
         label.insert(label.end(), reason.begin(), reason.end());
         break;
@@ -296,7 +352,7 @@ private:
   /// The body's ops (without the terminator) and their positions.
   std::vector<Operation *> ops;
   llvm::DenseMap<Operation *, unsigned> positions;
-  std::map<unsigned, size_t> kernelOf;
+  std::map<unsigned, std::vector<size_t>> kernelsOf;
   std::map<unsigned, std::string> resultBytes;
 };
 

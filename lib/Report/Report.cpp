@@ -426,19 +426,24 @@ FailureOr<VariantReport> countKernels(func::FuncOp func, Symbols &symbols,
       else
         (overWholeSpace(op, *form) ? overWhole : overRows).push_back(op);
     }
-    SizeExpr partialBytes;
-    for (linalg::GenericOp op : reductions)
-      partialBytes = partialBytes +
-                     rows->count * SizeExpr::constant(kRowPieces) *
-                         SizeExpr::constant(
-                             storageBytes(op.getDpsInits().front().getType()));
     KernelReport pieces;
+    SizeExpr partialBytes;
+    for (linalg::GenericOp op : reductions) {
+      SizeExpr bytes = rows->count * SizeExpr::constant(kRowPieces) *
+                       SizeExpr::constant(
+                           storageBytes(op.getDpsInits().front().getType()));
+      partialBytes = partialBytes + bytes;
+      for (unsigned position : tags.positions(op.getLoc()))
+        pieces.partialBytes.push_back({position, bytes});
+    }
     pieces.name = name.getValue().str() + "_pieces";
     SmallVector<linalg::GenericOp> firstNamed;
     for (linalg::GenericOp op : members)
       if (!llvm::is_contained(overRows, op))
         firstNamed.push_back(op);
-    describe(pieces, firstNamed, overWhole);
+    // The reductions are both launches' ops: the first reduces the pieces,
+    // the second combines them.
+    describe(pieces, firstNamed, firstNamed);
     pieces.elements = rows->count * rows->length;
     pieces.rows = *rows;
     pieces.rows->pieces = true;

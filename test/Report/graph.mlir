@@ -30,14 +30,14 @@ func.func @add_relu(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
 // FUSED-NEXT:    subgraph cluster_f0_k0 {
 // FUSED-NEXT:      label="fused_add_relu_0\nN elements, 12*N bytes (read 8*N, written 4*N)";
 // FUSED-NEXT:      style="rounded,filled"; fillcolor="#e8f0fe"; color="#1a73e8"; fontsize=10;
-// FUSED-NEXT:      f0_op0 [label="fuse.add\n{{.*}}graph.mlir:[[@LINE-14]]:8", style=filled, fillcolor=white];
-// FUSED-NEXT:      f0_op1 [label="fuse.relu\n{{.*}}graph.mlir:[[@LINE-14]]:8", style=filled, fillcolor=white];
+// FUSED-NEXT:      f0_op0_k0 [label="fuse.add\n{{.*}}graph.mlir:[[@LINE-14]]:8", style=filled, fillcolor=white];
+// FUSED-NEXT:      f0_op1_k0 [label="fuse.relu\n{{.*}}graph.mlir:[[@LINE-14]]:8", style=filled, fillcolor=white];
 // FUSED-NEXT:    }
 // FUSED-NEXT:    f0_result0 [label="result 0\ntensor<?xf32>", style="rounded,filled", fillcolor="#f1f3f4"];
-// FUSED-NEXT:    f0_arg0 -> f0_op0 [color="#5f6368"];
-// FUSED-NEXT:    f0_arg1 -> f0_op0 [color="#5f6368"];
-// FUSED-NEXT:    f0_op0 -> f0_op1;
-// FUSED-NEXT:    f0_op1 -> f0_result0 [color="#5f6368"];
+// FUSED-NEXT:    f0_arg0 -> f0_op0_k0 [color="#5f6368"];
+// FUSED-NEXT:    f0_arg1 -> f0_op0_k0 [color="#5f6368"];
+// FUSED-NEXT:    f0_op0_k0 -> f0_op1_k0;
+// FUSED-NEXT:    f0_op1_k0 -> f0_result0 [color="#5f6368"];
 // FUSED-NEXT:  }
 // Eager: two kernels, and the sum (4*N bytes) goes through memory.
 // EAGER-LABEL: subgraph cluster_f0 {
@@ -45,15 +45,15 @@ func.func @add_relu(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
 // EAGER:         subgraph cluster_f0_k0 {
 // EAGER-NEXT:      label="add_0\nN elements, 12*N bytes (read 8*N, written 4*N)";
 // EAGER-NEXT:      style=
-// EAGER-NEXT:      f0_op0 [label="fuse.add\n{{.*}}graph.mlir:[[@LINE-29]]:8"
+// EAGER-NEXT:      f0_op0_k0 [label="fuse.add\n{{.*}}graph.mlir:[[@LINE-29]]:8"
 // EAGER-NEXT:    }
 // EAGER-NEXT:    subgraph cluster_f0_k1 {
 // EAGER-NEXT:      label="relu_1\nN elements, 8*N bytes (read 4*N, written 4*N)";
 // EAGER-NEXT:      style=
-// EAGER-NEXT:      f0_op1 [label="fuse.relu\n{{.*}}graph.mlir:[[@LINE-33]]:8"
+// EAGER-NEXT:      f0_op1_k1 [label="fuse.relu\n{{.*}}graph.mlir:[[@LINE-33]]:8"
 // EAGER-NEXT:    }
-// EAGER:         f0_op0 -> f0_op1 [color="#d93025", fontcolor="#d93025", penwidth=2.5, label="4*N bytes"];
-// EAGER-NEXT:    f0_op1 -> f0_result0 [color="#5f6368"];
+// EAGER:         f0_op0_k0 -> f0_op1_k1 [color="#d93025", fontcolor="#d93025", penwidth=2.5, label="4*N bytes"];
+// EAGER-NEXT:    f0_op1_k1 -> f0_result0 [color="#5f6368"];
 // EAGER-NEXT:  }
 
 func.func @gate(%x: tensor<?x?xf32>, %g: tensor<?xf32>) -> tensor<?x?xf32> {
@@ -69,20 +69,20 @@ func.func @gate(%x: tensor<?x?xf32>, %g: tensor<?xf32>) -> tensor<?x?xf32> {
 // FUSED:         subgraph cluster_f1_k0 {
 // FUSED-NEXT:      label="sigmoid_1\nM elements, 8*M bytes (read 4*M, written 4*M)";
 // FUSED-NEXT:      style=
-// FUSED-NEXT:      f1_op0 [label="fuse.sigmoid\n{{.*}}graph.mlir:[[@LINE-12]]:8"
+// FUSED-NEXT:      f1_op0_k0 [label="fuse.sigmoid\n{{.*}}graph.mlir:[[@LINE-12]]:8"
 // FUSED-NEXT:    }
 // FUSED-NEXT:    subgraph cluster_f1_k1 {
 // FUSED-NEXT:      label="fused_mul_relu_2\nN*M elements, 8*N*M + 4*M bytes (read 4*N*M + 4*M, written 4*N*M)";
 // FUSED-NEXT:      style=
-// FUSED-NEXT:      f1_op1 [label="fuse.mul\n{{.*}}graph.mlir:[[@LINE-16]]:8"
-// FUSED-NEXT:      f1_op2 [label="fuse.relu\n{{.*}}graph.mlir:[[@LINE-16]]:8"
+// FUSED-NEXT:      f1_op1_k1 [label="fuse.mul\n{{.*}}graph.mlir:[[@LINE-16]]:8"
+// FUSED-NEXT:      f1_op2_k1 [label="fuse.relu\n{{.*}}graph.mlir:[[@LINE-16]]:8"
 // FUSED-NEXT:    }
 // FUSED-NEXT:    f1_result0 [label="result 0\ntensor<?x?xf32>"
-// FUSED-NEXT:    f1_arg1 -> f1_op0 [color="#5f6368"];
-// FUSED-NEXT:    f1_arg0 -> f1_op1 [color="#5f6368"];
-// FUSED-NEXT:    f1_op0 -> f1_op1 [color="#d93025", fontcolor="#d93025", penwidth=2.5, label="4*M bytes\nnot fused: this op reads that result\nbroadcast from tensor<?xf32> to\ntensor<?x?xf32>, so the two iterate over\ndifferent spaces"];
-// FUSED-NEXT:    f1_op1 -> f1_op2;
-// FUSED-NEXT:    f1_op2 -> f1_result0 [color="#5f6368"];
+// FUSED-NEXT:    f1_arg1 -> f1_op0_k0 [color="#5f6368"];
+// FUSED-NEXT:    f1_arg0 -> f1_op1_k1 [color="#5f6368"];
+// FUSED-NEXT:    f1_op0_k0 -> f1_op1_k1 [color="#d93025", fontcolor="#d93025", penwidth=2.5, label="4*M bytes\nnot fused: this op reads that result\nbroadcast from tensor<?xf32> to\ntensor<?x?xf32>, so the two iterate over\ndifferent spaces"];
+// FUSED-NEXT:    f1_op1_k1 -> f1_op2_k1;
+// FUSED-NEXT:    f1_op2_k1 -> f1_result0 [color="#5f6368"];
 // FUSED-NEXT:  }
 // Eager: three kernels, two red edges, no remarks (fusion did not run).
 // EAGER-LABEL: subgraph cluster_f1 {
@@ -90,8 +90,8 @@ func.func @gate(%x: tensor<?x?xf32>, %g: tensor<?xf32>) -> tensor<?x?xf32> {
 // EAGER:         label="sigmoid_2\nM elements, 8*M bytes (read 4*M, written 4*M)";
 // EAGER:         label="mul_3\nN*M elements, 8*N*M + 4*M bytes (read 4*N*M + 4*M, written 4*N*M)";
 // EAGER:         label="relu_4\nN*M elements, 8*N*M bytes (read 4*N*M, written 4*N*M)";
-// EAGER:         f1_op0 -> f1_op1 [color="#d93025", fontcolor="#d93025", penwidth=2.5, label="4*M bytes"];
-// EAGER-NEXT:    f1_op1 -> f1_op2 [color="#d93025", fontcolor="#d93025", penwidth=2.5, label="4*N*M bytes"];
+// EAGER:         f1_op0_k0 -> f1_op1_k1 [color="#d93025", fontcolor="#d93025", penwidth=2.5, label="4*M bytes"];
+// EAGER-NEXT:    f1_op1_k1 -> f1_op2_k2 [color="#d93025", fontcolor="#d93025", penwidth=2.5, label="4*N*M bytes"];
 
 func.func @scaled(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
   %half = fuse.constant 0.5 : tensor<f32>
@@ -108,8 +108,8 @@ func.func @scaled(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
 // FUSED:         subgraph cluster_f2_k0 {
 // FUSED-NEXT:      label="fused_mul_mul_3\n4 elements, 32 bytes (read 16, written 16)";
 // FUSED-NEXT:      style=
-// FUSED-NEXT:      f2_op2 [label="fuse.mul\n{{.*}}graph.mlir:[[@LINE-12]]:8"
-// FUSED-NEXT:      f2_op3 [label="fuse.mul\n{{.*}}graph.mlir:[[@LINE-12]]:8"
+// FUSED-NEXT:      f2_op2_k0 [label="fuse.mul\n{{.*}}graph.mlir:[[@LINE-12]]:8"
+// FUSED-NEXT:      f2_op3_k0 [label="fuse.mul\n{{.*}}graph.mlir:[[@LINE-12]]:8"
 // FUSED-NEXT:    }
 // FUSED-NEXT:    f2_op0 [label="fuse.constant 0.5\n{{.*}}graph.mlir:[[@LINE-17]]:11", style=dashed];
 // FUSED-NEXT:    f2_op1 [label="fuse.exp\n{{.*}}graph.mlir:[[@LINE-17]]:13\n(unused: no kernel computes it)", style=dashed, fontcolor="#5f6368"];
@@ -117,21 +117,85 @@ func.func @scaled(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
 // FUSED-NEXT:    f2_result1 [label="result 1\ntensor<4xf32>"
 // FUSED-NEXT:    { rank=same; f2_result0 -> f2_result1 [style=invis]; }
 // FUSED-NEXT:    f2_arg0 -> f2_op1 [color="#5f6368"];
-// FUSED-NEXT:    f2_arg0 -> f2_op2 [color="#5f6368"];
-// FUSED-NEXT:    f2_op0 -> f2_op2 [style=dashed, color="#5f6368"];
-// FUSED-NEXT:    f2_op2 -> f2_op3;
-// FUSED-NEXT:    f2_op3 -> f2_result0 [color="#5f6368"];
+// FUSED-NEXT:    f2_arg0 -> f2_op2_k0 [color="#5f6368"];
+// FUSED-NEXT:    f2_op0 -> f2_op2_k0 [style=dashed, color="#5f6368"];
+// FUSED-NEXT:    f2_op2_k0 -> f2_op3_k0;
+// FUSED-NEXT:    f2_op3_k0 -> f2_result0 [color="#5f6368"];
 // FUSED-NEXT:    f2_arg0 -> f2_result1 [color="#5f6368"];
 // FUSED-NEXT:  }
 // EAGER-LABEL: subgraph cluster_f2 {
-// EAGER:         f2_op2 -> f2_op3 [color="#d93025", fontcolor="#d93025", penwidth=2.5, label="16 bytes"];
+// EAGER:         f2_op2_k0 -> f2_op3_k1 [color="#d93025", fontcolor="#d93025", penwidth=2.5, label="16 bytes"];
+
+func.func @vector_softmax(%x: tensor<?xf32>) -> tensor<?xf32> {
+  %m = fuse.reduce_max %x {dims = array<i64: 0>} : tensor<?xf32> -> tensor<1xf32>
+  %d = fuse.sub %x, %m : tensor<?xf32>, tensor<1xf32> -> tensor<?xf32>
+  %e = fuse.exp %d : tensor<?xf32>
+  %s = fuse.reduce_sum %e {dims = array<i64: 0>} : tensor<?xf32> -> tensor<1xf32>
+  %r = fuse.div %e, %s : tensor<?xf32>, tensor<1xf32> -> tensor<?xf32>
+  return %r : tensor<?xf32>
+}
+// An op is drawn in each kernel that computes it: a reduction over few
+// rows in both launches of its split kernel, joined by the partial values
+// (red), and sub and exp in the sum's kernel and again in the division's,
+// which reads x, not exp(x - max), from memory.
+// FUSED-LABEL: subgraph cluster_f3 {
+// FUSED:         subgraph cluster_f3_k0 {
+// FUSED-NEXT:      label="reduce_max_4_pieces\nN elements, 4*N + 16384 bytes (read 4*N, written 16384)";
+// FUSED-NEXT:      style=
+// FUSED-NEXT:      f3_op0_k0 [label="fuse.reduce_max
+// FUSED-NEXT: {{^    }$}}
+// FUSED-NEXT:    subgraph cluster_f3_k1 {
+// FUSED-NEXT:      label="reduce_max_4\n4096 elements, 16388 bytes (read 16384, written 4)";
+// FUSED-NEXT:      style=
+// FUSED-NEXT:      f3_op0_k1 [label="fuse.reduce_max
+// FUSED-NEXT: {{^    }$}}
+// FUSED-NEXT:    subgraph cluster_f3_k2 {
+// FUSED-NEXT:      label="fused_sub_exp_reduce_sum_5_pieces\nN elements, 4*N + 16388 bytes (read 4*N + 4, written 16384)";
+// FUSED-NEXT:      style=
+// FUSED-NEXT:      f3_op1_k2 [label="fuse.sub
+// FUSED-NEXT:      f3_op2_k2 [label="fuse.exp
+// FUSED-NEXT:      f3_op3_k2 [label="fuse.reduce_sum
+// FUSED-NEXT: {{^    }$}}
+// FUSED-NEXT:    subgraph cluster_f3_k3 {
+// FUSED-NEXT:      label="fused_sub_exp_reduce_sum_5\n4096 elements, 16388 bytes (read 16384, written 4)";
+// FUSED-NEXT:      style=
+// FUSED-NEXT:      f3_op3_k3 [label="fuse.reduce_sum
+// FUSED-NEXT: {{^    }$}}
+// FUSED-NEXT:    subgraph cluster_f3_k4 {
+// FUSED-NEXT:      label="fused_sub_exp_div_6\nN elements, 8*N + 8 bytes (read 4*N + 8, written 4*N)";
+// FUSED-NEXT:      style=
+// FUSED-NEXT:      f3_op1_k4 [label="fuse.sub
+// FUSED-NEXT:      f3_op2_k4 [label="fuse.exp
+// FUSED-NEXT:      f3_op4_k4 [label="fuse.div
+// FUSED-NEXT: {{^    }$}}
+// FUSED-NEXT:    f3_result0
+// FUSED-NEXT:    f3_arg0 -> f3_op0_k0 [color="#5f6368"];
+// FUSED-NEXT:    f3_op0_k0 -> f3_op0_k1 [color="#d93025", fontcolor="#d93025", penwidth=2.5, label="16384 bytes\npartial values"];
+// FUSED-NEXT:    f3_arg0 -> f3_op1_k2 [color="#5f6368"];
+// FUSED-NEXT:    f3_op0_k1 -> f3_op1_k2 [color="#d93025", fontcolor="#d93025", penwidth=2.5, label="4 bytes\nnot fused: {{.*}}"];
+// FUSED-NEXT:    f3_arg0 -> f3_op1_k4 [color="#5f6368"];
+// FUSED-NEXT:    f3_op0_k1 -> f3_op1_k4 [color="#d93025", fontcolor="#d93025", penwidth=2.5, label="4 bytes\nnot fused: {{.*}}"];
+// FUSED-NEXT:    f3_op1_k2 -> f3_op2_k2;
+// FUSED-NEXT:    f3_op1_k4 -> f3_op2_k4;
+// FUSED-NEXT:    f3_op2_k2 -> f3_op3_k2;
+// FUSED-NEXT:    f3_op3_k2 -> f3_op3_k3 [color="#d93025", fontcolor="#d93025", penwidth=2.5, label="16384 bytes\npartial values"];
+// FUSED-NEXT:    f3_op2_k4 -> f3_op4_k4;
+// FUSED-NEXT:    f3_op3_k3 -> f3_op4_k4 [color="#d93025", fontcolor="#d93025", penwidth=2.5, label="4 bytes\nnot fused: {{.*}}"];
+// FUSED-NEXT:    f3_op4_k4 -> f3_result0 [color="#5f6368"];
+// FUSED-NEXT:  }
+// Eager: the pieces of each reduction, and every intermediate in memory.
+// EAGER-LABEL: subgraph cluster_f3 {
+// EAGER:         f3_op0_k0 -> f3_op0_k1 [color="#d93025", fontcolor="#d93025", penwidth=2.5, label="16384 bytes\npartial values"];
+// EAGER:         f3_op3_k4 -> f3_op3_k5 [color="#d93025", fontcolor="#d93025", penwidth=2.5, label="16384 bytes\npartial values"];
+// EAGER-NEXT:    f3_op2_k3 -> f3_op4_k6 [color="#d93025", fontcolor="#d93025", penwidth=2.5, label="4*N bytes"];
+// EAGER-NEXT:    f3_op3_k5 -> f3_op4_k6 [color="#d93025", fontcolor="#d93025", penwidth=2.5, label="4 bytes"];
 
 // A declaration has no body and no cluster; the legend comes last.
 func.func private @declared(tensor<4xf32>) -> tensor<4xf32>
-// FUSED-NOT:   cluster_f3
+// FUSED-NOT:   cluster_f4
 // FUSED:       label="Blue boxes are kernels. Red arrows are values that one kernel writes to memory and another reads back.";
 // FUSED-NEXT:  labelloc=b;
 // FUSED-NEXT: }
-// EAGER-NOT:   cluster_f3
+// EAGER-NOT:   cluster_f4
 // EAGER:       labelloc=b;
 // EAGER-NEXT: }

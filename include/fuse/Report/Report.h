@@ -95,6 +95,10 @@ struct KernelReport {
   SizeExpr bytesWritten;
   /// For a kernel with reductions.
   std::optional<RowsReport> rows;
+  /// For the first launch of a split kernel (RowsReport::pieces): the
+  /// position of each reduction and the bytes of the partial values it
+  /// writes for the next kernel, which combines them.
+  std::vector<std::pair<unsigned, SizeExpr>> partialBytes;
 };
 
 struct VariantReport {
