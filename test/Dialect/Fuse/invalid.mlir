@@ -605,6 +605,15 @@ func.func @reduce_no_dims(%a: tensor<3x4xf32>) -> tensor<3x4xf32> {
 
 // -----
 
+// `dims` written as a list, not an array of i64: the message shows how.
+func.func @reduce_dims_list(%a: tensor<3x4xf32>) -> tensor<3xf32> {
+  // expected-error @+1 {{attribute 'dims' failed to satisfy constraint: the dimensions to reduce, written as `array<i64: ...>` (as in {dims = array<i64: 1>})}}
+  %0 = fuse.reduce_sum %a {dims = [1]} : tensor<3x4xf32> -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
 func.func @reduce_dim_out_of_range(%a: tensor<3x4xf32>) -> tensor<3xf32> {
   // expected-error @+1 {{'fuse.reduce_max' op dimension 2 in 'dims' is out of range for tensor<3x4xf32> (rank 2: 0 to 1)}}
   %0 = fuse.reduce_max %a {dims = array<i64: 2>} : tensor<3x4xf32> -> tensor<3xf32>

@@ -29,6 +29,13 @@ def Fuse_KnownAttributes : NativeOpTrait<"KnownAttributes"> {
   let cppNamespace = "::fuse::OpTrait";
 }
 
+// The reduced dimensions: what the verifier's message asks for when `dims`
+// is not an array of i64 (`[1]`, `array<i32: 1>`).
+def Fuse_DimsAttr : DenseArrayAttrBase<"DenseI64ArrayAttr", "int64_t", "i64"> {
+  let summary = "the dimensions to reduce, written as `array<i64: ...>` "
+                "(as in {dims = array<i64: 1>})";
+}
+
 // A reduction over the dimensions of its `dims` attribute (reducedDims()).
 def Fuse_Reduction : NativeOpTrait<"Reduction"> {
   let cppNamespace = "::fuse::OpTrait";
@@ -235,7 +242,7 @@ class Fuse_ReduceOp<string mnemonic, TypeConstraint tensorType, string formula,
     # " %x {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?x1xf32>\n"
     # "%s = fuse." # mnemonic
     # " %x {dims = array<i64: 0, 1>} : tensor<?x?xf32> -> tensor<f32>\n```\n";
-  let arguments = (ins tensorType:$input, DenseI64ArrayAttr:$dims);
+  let arguments = (ins tensorType:$input, Fuse_DimsAttr:$dims);
   let results = (outs tensorType:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
   let hasVerifier = 1;
