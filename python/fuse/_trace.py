@@ -747,6 +747,10 @@ def _axes(x, axis, what):
     rank = len(x._shape)
     if axis is None:
         return tuple(range(rank))
+    # numpy takes axis 0 and -1 (not as a tuple) of a 0-d array, as None.
+    if rank == 0 and isinstance(axis, (int, np.integer)) and not isinstance(
+            axis, (bool, np.bool_)) and axis in (0, -1):
+        return ()
     axes = []
     for a in (tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)):
         if isinstance(a, (bool, np.bool_)) or not isinstance(a, (int, np.integer, Tensor,
@@ -839,6 +843,7 @@ def softmax(x, axis=-1):
     """exp(x - max) / sum(exp(x - max)) over `axis` (the last by default): a
     composition of reduce_max, sub, exp, reduce_sum and div, which fuses
     into one kernel."""
+    _axes(x, axis, "fuse.softmax")  # errors name the function called
     e = exp(x - reduce_max(x, axis, keepdims=True))
     return e / reduce_sum(e, axis, keepdims=True)
 
@@ -846,8 +851,16 @@ def softmax(x, axis=-1):
 @_in_float32
 def log_softmax(x, axis=-1):
     """x - max - log(sum(exp(x - max))) over `axis` (the last by default)."""
+    _axes(x, axis, "fuse.log_softmax")
     shifted = x - reduce_max(x, axis, keepdims=True)
     return shifted - log(reduce_sum(exp(shifted), axis, keepdims=True))
+
+
+def _last_axis(x, what):
+    """The norms' rows are x's last axis: a 0-d Tensor has none."""
+    if not x._shape:
+        raise _AxisError(f"fuse: {what} normalizes over the last axis, and a 0-d Tensor has "
+                         f"none")
 
 
 @_in_float32
@@ -856,6 +869,7 @@ def layer_norm(x, weight=None, bias=None, eps=1e-5):
     rsqrt(var + eps) * weight + bias, with the mean and the (biased)
     variance of each row; `weight` and `bias` (Tensors of the last axis's
     size, or None) broadcast."""
+    _last_axis(x, "fuse.layer_norm")
     centered = x - reduce_mean(x, -1, keepdims=True)
     y = centered * rsqrt(reduce_mean(centered * centered, -1, keepdims=True) + eps)
     y = y if weight is None else y * weight
@@ -866,6 +880,7 @@ def layer_norm(x, weight=None, bias=None, eps=1e-5):
 def rms_norm(x, weight=None, eps=1e-6):
     """x * rsqrt(mean(x * x) + eps) * weight, with the mean over the last axis
     (torch.nn.functional.rms_norm)."""
+    _last_axis(x, "fuse.rms_norm")
     y = x * rsqrt(reduce_mean(x * x, -1, keepdims=True) + eps)
     return y if weight is None else y * weight
 

@@ -233,6 +233,16 @@ def test_no_axes_to_reduce(rng):
     assert_same(same, x)
     assert_same(scalar_max, np.float32(2.5))
     assert_same(scalar_mean, np.float32(2.5))
+    # numpy takes axis 0 and -1 of a 0-d array (not as a tuple), as None.
+    s = np.float32(2.5)
+    g = fuse.jit(lambda s: (s.sum(0), np.max(s, axis=-1), fuse.softmax(s)), target="cpu")
+    for got, want in zip(g(s), (np.sum(np.asarray(s), 0), np.max(np.asarray(s), -1), 1.0)):
+        assert_same(got, np.float32(want))
+    with pytest.raises(ValueError, match=r"axis 0 is out of bounds for a Tensor of rank 0"):
+        fuse.jit(lambda s: s.sum((0,)))(s)
+    with pytest.raises(ValueError, match=r"^fuse: fuse\.layer_norm normalizes over the last "
+                                         r"axis, and a 0-d Tensor has none"):
+        fuse.jit(fuse.layer_norm)(s)
 
 
 def test_dims_in_the_program():
@@ -271,9 +281,13 @@ def test_dims_in_the_program():
     (lambda x: x.sum(0, axis=1), TypeError, r"^fuse: Tensor\.sum got two values for 'axis'"),
     (lambda x: x.sum(x.shape[0]), TypeError, r"is a symbolic size, not a number"),
     (lambda x: np.add.reduce(x), TypeError, r"for reductions use np\.sum"),
+    (lambda x: fuse.softmax(x, axis=2), ValueError,
+     r"^fuse: fuse\.softmax: axis 2 is out of bounds for a Tensor of rank 2"),
+    (lambda x: fuse.log_softmax(x, axis=(1, -1)), ValueError,
+     r"^fuse: fuse\.log_softmax: axis -1 is repeated"),
 ], ids=["out-of-bounds", "negative-out-of-bounds", "repeated", "float-axis", "keepdims",
         "dtype", "out", "initial-where", "mean-where", "method-dtype", "too-many", "unexpected",
-        "twice", "symbolic-axis", "ufunc-reduce"])
+        "twice", "symbolic-axis", "ufunc-reduce", "softmax-axis", "log-softmax-axis"])
 def test_bad_reductions(fn, error, match):
     with pytest.raises(error, match=match):
         fuse.jit(fn)(np.ones((3, 4), np.float32))
