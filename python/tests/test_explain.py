@@ -85,12 +85,12 @@ def test_explain_graph():
     fused = explanation.dot()
     assert fused.count("subgraph cluster_") == 2
     assert 'label="fused_add_relu_0\\nN elements, 12*N bytes (read 8*N, written 4*N)";' in fused
-    assert "f0_op0 -> f0_op1;" in fused
+    assert "f0_op0_k0 -> f0_op1_k0;" in fused
     eager = explanation.dot(fusion=False)
     assert eager.count("subgraph cluster_") == 3
     assert 'label="add_0\\nN elements, 12*N bytes (read 8*N, written 4*N)";' in eager
     assert 'label="relu_1\\nN elements, 8*N bytes (read 4*N, written 4*N)";' in eager
-    assert 'f0_op0 -> f0_op1 [color="#d93025", fontcolor="#d93025", penwidth=2.5, ' \
+    assert 'f0_op0_k0 -> f0_op1_k1 [color="#d93025", fontcolor="#d93025", penwidth=2.5, ' \
         'label="4*N bytes"];' in eager
 
 
