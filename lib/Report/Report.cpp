@@ -429,9 +429,9 @@ FailureOr<VariantReport> countKernels(func::FuncOp func, Symbols &symbols,
     KernelReport pieces;
     SizeExpr partialBytes;
     for (linalg::GenericOp op : reductions) {
-      SizeExpr bytes = rows->count * SizeExpr::constant(kRowPieces) *
-                       SizeExpr::constant(
-                           storageBytes(op.getDpsInits().front().getType()));
+      SizeExpr bytes =
+          rows->count * SizeExpr::constant(kRowPieces) *
+          SizeExpr::constant(storageBytes(op.getDpsInits().front().getType()));
       partialBytes = partialBytes + bytes;
       for (unsigned position : tags.positions(op.getLoc()))
         pieces.partialBytes.push_back({position, bytes});
@@ -561,10 +561,16 @@ fuse::buildReport(ModuleOp module, const PipelineOptions &options) {
     report.name = func.getSymName().str();
     std::set<unsigned> used;
     for (const VariantReport *variant : {&*fusedKernels, &*eagerKernels})
-      for (const KernelReport &kernel : variant->kernels)
+      for (const KernelReport &kernel : variant->kernels) {
         for (const SizeExpr *expr :
              {&kernel.elements, &kernel.bytesRead, &kernel.bytesWritten})
           expr->collectSymbols(used);
+        // A row's length is printed even where a 0 empties every count.
+        if (kernel.rows)
+          for (const SizeExpr *expr :
+               {&kernel.rows->count, &kernel.rows->length})
+            expr->collectSymbols(used);
+      }
     report.symbols = symbols.name(used, report.names);
     report.fused = std::move(*fusedKernels);
     report.eager = std::move(*eagerKernels);

@@ -228,3 +228,12 @@ func.func @sibling_reductions(%x: tensor<?x?xf32>) -> (tensor<?xf32>, tensor<?xf
   %c = fuse.reduce_max %x {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?xf32>
   return %a, %c : tensor<?xf32>, tensor<?xf32>
 }
+
+// No rows: every count is 0, and the row's length still has a name (it was
+// a bare `?`).
+// CHECK-LABEL: @no_rows  N = argument 0 dimension 1
+// CHECK:         reduce_sum_{{[0-9]+}}_pieces     0     N       warp per piece, 4096 pieces per row    thread per piece, 32-lane vectors
+func.func @no_rows(%x: tensor<0x?xf16>) -> tensor<0xf16> {
+  %s = fuse.reduce_sum %x {dims = array<i64: 1>} : tensor<0x?xf16> -> tensor<0xf16>
+  return %s : tensor<0xf16>
+}
