@@ -334,8 +334,7 @@ private:
     if (bytes != resultBytes.end())
       label.push_back(bytes->second + " bytes");
     for (const UnfusedPair &pair : report.unfused)
-      if (fused && consumer && pair.producer == producer &&
-          pair.consumer == *consumer) {
+      if (fused && pair.producer == producer && pair.consumer == *consumer) {
         std::vector<std::string> reason = wrap("not fused: " + pair.reason, 44);
         label.insert(label.end(), reason.begin(), reason.end());
         break;

@@ -402,8 +402,7 @@ private:
         for (Value input : op.getDpsInputs())
           for (Operation *user : input.getUsers())
             if (auto sibling = dyn_cast<linalg::GenericOp>(user);
-                sibling && sibling != op &&
-                sibling.getNumReductionLoops() > 0)
+                sibling && sibling != op && sibling.getNumReductionLoops() > 0)
               neighbours.push_back(sibling);
       for (Operation *neighbour : neighbours) {
         auto candidate = dyn_cast<linalg::GenericOp>(neighbour);

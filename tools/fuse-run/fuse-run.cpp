@@ -255,11 +255,18 @@ checkInputMemory(llvm::ArrayRef<std::string> specs,
   return "the inputs need " + tooMuch(total, " together");
 }
 
+/// The semantics of float type `dtype`.
+static const llvm::fltSemantics &floatSemantics(DType dtype) {
+  return dtype == DType::F16    ? llvm::APFloat::IEEEhalf()
+         : dtype == DType::BF16 ? llvm::APFloat::BFloat()
+         : dtype == DType::F32  ? llvm::APFloat::IEEEsingle()
+                                : llvm::APFloat::IEEEdouble();
+}
+
 /// Why a finite value does not fit float type `dtype`: it would round to
 /// infinity.
-static std::string outOfRange(DType dtype,
-                              const llvm::fltSemantics &semantics) {
-  llvm::APFloat largest = llvm::APFloat::getLargest(semantics);
+static std::string outOfRange(DType dtype) {
+  llvm::APFloat largest = llvm::APFloat::getLargest(floatSemantics(dtype));
   bool lost;
   largest.convert(llvm::APFloat::IEEEdouble(),
                   llvm::APFloat::rmNearestTiesToEven, &lost);
@@ -267,8 +274,7 @@ static std::string outOfRange(DType dtype,
   std::snprintf(largestText, sizeof(largestText), "%.9g",
                 largest.convertToDouble());
   return " is out of range for " + dtypeName(dtype).str() +
-         " (its largest finite value is " + largestText +
-         "; inf is infinity)";
+         " (its largest finite value is " + largestText + "; inf is infinity)";
 }
 
 /// Stores the fill value `text` in `element`, a one-element array of the
@@ -314,11 +320,7 @@ static llvm::Error parseFillValue(llvm::StringRef text, HostArray &element) {
   case DType::F64:
     break;
   }
-  const llvm::fltSemantics &semantics =
-      dtype == DType::F16    ? llvm::APFloat::IEEEhalf()
-      : dtype == DType::BF16 ? llvm::APFloat::BFloat()
-      : dtype == DType::F32  ? llvm::APFloat::IEEEsingle()
-                             : llvm::APFloat::IEEEdouble();
+  const llvm::fltSemantics &semantics = floatSemantics(dtype);
   // nan, inf and infinity in any case, with a sign or not (as numpy reads
   // them).
   std::string special = text.lower();
@@ -338,7 +340,7 @@ static llvm::Error parseFillValue(llvm::StringRef text, HostArray &element) {
     return llvm::createStringError("bad " + value);
   }
   if (*status & llvm::APFloat::opOverflow)
-    return llvm::createStringError(value + outOfRange(dtype, semantics));
+    return llvm::createStringError(value + outOfRange(dtype));
   // The element's bytes are the low bytes of the value's bits (a
   // little-endian host, as the .npy reader requires).
   llvm::APInt bits = number.bitcastToAPInt();
@@ -396,7 +398,7 @@ static llvm::Expected<HostArray> buildInput(llvm::StringRef spec,
           std::snprintf(text, sizeof(text), "%.9g", value);
           return error("element " + std::to_string(i) +
                        " of the float32 data, " + text + "," +
-                       outOfRange(DType::BF16, llvm::APFloat::BFloat()));
+                       outOfRange(DType::BF16));
         }
       }
       return converted;
