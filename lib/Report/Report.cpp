@@ -392,6 +392,7 @@ FailureOr<VariantReport> countKernels(func::FuncOp func, Symbols &symbols,
       rows = RowsReport{SizeExpr::constant(1), SizeExpr::constant(1),
                         form->lanes, form->warps};
       rows->inPieces = form->pieces && !form->split;
+      rows->pieceCount = form->pieceCount;
       rows->registers = form->registers;
       for (int64_t d : form->kept)
         rows->count = rows->count * loops[reduction][d];
@@ -430,7 +431,7 @@ FailureOr<VariantReport> countKernels(func::FuncOp func, Symbols &symbols,
     SizeExpr partialBytes;
     for (linalg::GenericOp op : reductions) {
       SizeExpr bytes =
-          rows->count * SizeExpr::constant(kRowPieces) *
+          rows->count * SizeExpr::constant(form->pieceCount) *
           SizeExpr::constant(storageBytes(op.getDpsInits().front().getType()));
       partialBytes = partialBytes + bytes;
       for (unsigned position : tags.positions(op.getLoc()))
@@ -455,9 +456,10 @@ FailureOr<VariantReport> countKernels(func::FuncOp func, Symbols &symbols,
       if (!llvm::is_contained(overWhole, op))
         secondNamed.push_back(op);
     describe(finish, secondNamed, secondNamed);
-    finish.elements = rows->count * SizeExpr::constant(kRowPieces);
-    finish.rows = RowsReport{rows->count, SizeExpr::constant(kRowPieces),
+    finish.elements = rows->count * SizeExpr::constant(form->pieceCount);
+    finish.rows = RowsReport{rows->count, SizeExpr::constant(form->pieceCount),
                              form->lanes, form->warps};
+    finish.rows->registers = form->piecesInRegisters();
     finish.bytesRead = partialBytes;
     for (OpOperand *operand : traffic) {
       auto op = cast<linalg::GenericOp>(operand->getOwner());
@@ -626,10 +628,10 @@ std::string fuse::summarize(const KernelReport &kernel,
 std::string fuse::RowsReport::gpu() const {
   if (pieces)
     return std::string(warps ? "warp" : "thread") + " per piece, " +
-           std::to_string(kRowPieces) + " pieces per row";
+           std::to_string(pieceCount) + " pieces per row";
   std::string text = warps ? "warp per row" : "thread per row";
   if (inPieces)
-    text += " in " + std::to_string(kRowPieces) + " pieces";
+    text += " in " + std::to_string(pieceCount) + " pieces";
   else if (registers && length.asConstant())
     text += ", in registers";
   else if (registers)
@@ -651,7 +653,7 @@ std::string fuse::RowsReport::cpu() const {
                  : "thread per piece, element by element";
   std::string text = "thread per row";
   if (inPieces)
-    text += " in " + std::to_string(kRowPieces) + " pieces";
+    text += " in " + std::to_string(pieceCount) + " pieces";
   return text + (lanes
                      ? ", " + std::to_string(kReductionLanes) + "-lane vectors"
                      : ", element by element");

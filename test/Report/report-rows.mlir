@@ -60,7 +60,8 @@ func.func @softmax(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
 // dimensions of a matrix it is one row of M*K (the innermost dimensions
 // collapsed), split too (4096 f64 partial sums, 32768 bytes). A reduction
 // over the leading dimension is read element by element (each of the 4
-// columns a row), split as well (a thread per piece), as is an f16 sum
+// columns a row), split as well (a thread per piece, 4096 / 4 = 1024
+// pieces per column, 16384 bytes of partial maxima), as is an f16 sum
 // over a middle dimension (not split: the number of rows is not a
 // constant).
 // CHECK-LABEL: @forms  N = {{.*}}
@@ -71,14 +72,16 @@ func.func @softmax(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
 // CHECK-NEXT:      reduce_sum_2         reduce_sum  M*K       8*M*K    8*M
 // CHECK-NEXT:      reduce_sum_3_pieces  reduce_sum  M*K       8*M*K    32768
 // CHECK-NEXT:      reduce_sum_3         reduce_sum  4096      32768    8
+// CHECK-NEXT:      reduce_max_4_pieces  reduce_max  4*L       16*L     16384
+// CHECK-NEXT:      reduce_max_4         reduce_max  4096      16384    16
 // CHECK:         kernel with reductions  rows  length  GPU                                    CPU
 // CHECK-NEXT:    reduce_sum_1_pieces     1     N       warp per piece, 4096 pieces per row    thread per piece, 32-lane vectors
 // CHECK-NEXT:    reduce_sum_1            1     4096    warp per row, looped (1 warp in all)   thread per row, 32-lane vectors
 // CHECK-NEXT:    reduce_sum_2            M     K       thread per row                         thread per row, 32-lane vectors
 // CHECK-NEXT:    reduce_sum_3_pieces     1     M*K     thread per piece, 4096 pieces per row  thread per piece, 32-lane vectors
 // CHECK-NEXT:    reduce_sum_3            1     4096    thread per row (1 thread in all)       thread per row, 32-lane vectors
-// CHECK-NEXT:    reduce_max_4_pieces     4     L       thread per piece, 4096 pieces per row  thread per piece, element by element
-// CHECK-NEXT:    reduce_max_4            4     4096    thread per row (4 threads in all)      thread per row, element by element
+// CHECK-NEXT:    reduce_max_4_pieces     4     L       thread per piece, 1024 pieces per row  thread per piece, element by element
+// CHECK-NEXT:    reduce_max_4            4     1024    thread per row (4 threads in all)      thread per row, element by element
 // CHECK-NEXT:    reduce_sum_5            P*R   Q       thread per row                         thread per row, element by element
 // CHECK-NEXT:  eager: 8 kernels, {{.*}}
 func.func @forms(%x: tensor<?xf32>, %y: tensor<?x?xf64>, %z: tensor<?x4xf32>, %w: tensor<?x?x?xf16>)
@@ -92,25 +95,26 @@ func.func @forms(%x: tensor<?xf32>, %y: tensor<?x?xf64>, %z: tensor<?x4xf32>, %w
 }
 
 // Split with a prologue and an epilogue: the square is computed in the
-// first kernel (x read once, 12*N bytes; 3 x 4096 partial sums written,
-// 49152), the second reads the partial sums and writes the 3 sums (12). An
+// first kernel (x read once, 12*N bytes; 3 rows share the 4096 pieces, 3 x
+// 1024 partial sums written, 12288), the second reads the partial sums and
+// writes the 3 sums (12). An
 // f16 mean accumulates in f32 (4096 x 4 bytes of partial sums); its
 // division and rounding to f16 run in the second kernel, which writes 2
 // bytes. Eager, the square is a kernel of its own and the sum is split
 // the same way (the same bits).
 // CHECK-LABEL: @split  N = argument 0 dimension 1, M = argument 1 dimension 0
-// CHECK-NEXT:    fused: 4 kernels, 12*N + 2*M + 131086 bytes (read 12*N + 2*M + 65536, written 65550)
+// CHECK-NEXT:    fused: 4 kernels, 12*N + 2*M + 57358 bytes (read 12*N + 2*M + 28672, written 28686)
 // CHECK-NEXT:      kernel                         ops             elements  read   written
-// CHECK-NEXT:      fused_mul_reduce_sum_6_pieces  mul reduce_sum  3*N       12*N   49152
-// CHECK-NEXT:      fused_mul_reduce_sum_6         reduce_sum      12288     49152  12
+// CHECK-NEXT:      fused_mul_reduce_sum_6_pieces  mul reduce_sum  3*N       12*N   12288
+// CHECK-NEXT:      fused_mul_reduce_sum_6         reduce_sum      3072      12288  12
 // CHECK-NEXT:      reduce_mean_7_pieces           reduce_mean     M         2*M    16384
 // CHECK-NEXT:      reduce_mean_7                  reduce_mean     4096      16384  2
 // CHECK-NEXT:      kernel with reductions         rows  length  GPU                                    CPU
-// CHECK-NEXT:      fused_mul_reduce_sum_6_pieces  3     N       warp per piece, 4096 pieces per row    thread per piece, 32-lane vectors
-// CHECK-NEXT:      fused_mul_reduce_sum_6         3     4096    warp per row, looped (3 warps in all)  thread per row, 32-lane vectors
+// CHECK-NEXT:      fused_mul_reduce_sum_6_pieces  3     N       warp per piece, 1024 pieces per row    thread per piece, 32-lane vectors
+// CHECK-NEXT:      fused_mul_reduce_sum_6         3     1024    warp per row, looped (3 warps in all)  thread per row, 32-lane vectors
 // CHECK-NEXT:      reduce_mean_7_pieces           1     M       warp per piece, 4096 pieces per row    thread per piece, 32-lane vectors
 // CHECK-NEXT:      reduce_mean_7                  1     4096    warp per row, looped (1 warp in all)   thread per row, 32-lane vectors
-// CHECK-NEXT:    eager: 5 kernels, 36*N + 2*M + 131086 bytes (read 24*N + 2*M + 65536, written 12*N + 65550)
+// CHECK-NEXT:    eager: 5 kernels, 36*N + 2*M + 57358 bytes (read 24*N + 2*M + 28672, written 12*N + 28686)
 func.func @split(%x: tensor<3x?xf32>, %v: tensor<?xf16>) -> (tensor<3xf32>, tensor<f16>) {
   %sq = fuse.mul %x, %x : tensor<3x?xf32>, tensor<3x?xf32> -> tensor<3x?xf32>
   %s = fuse.reduce_sum %sq {dims = array<i64: 1>} : tensor<3x?xf32> -> tensor<3xf32>
@@ -124,15 +128,15 @@ func.func @split(%x: tensor<3x?xf32>, %v: tensor<?xf16>) -> (tensor<3xf32>, tens
 // a kernel of its own; not one kernel with a warp per row (3 warps for
 // the whole GPU).
 // CHECK-LABEL: @pieces  N = argument 0 dimension 1
-// CHECK-NEXT:    fused: 3 kernels, 36*N + 98328 bytes (read 24*N + 49164, written 12*N + 49164)
+// CHECK-NEXT:    fused: 3 kernels, 36*N + 24600 bytes (read 24*N + 12300, written 12*N + 12300)
 // CHECK-NEXT:      kernel               ops         elements  read       written
-// CHECK-NEXT:      reduce_sum_8_pieces  reduce_sum  3*N       12*N       49152
-// CHECK-NEXT:      reduce_sum_8         reduce_sum  12288     49152      12
+// CHECK-NEXT:      reduce_sum_8_pieces  reduce_sum  3*N       12*N       12288
+// CHECK-NEXT:      reduce_sum_8         reduce_sum  3072      12288      12
 // CHECK-NEXT:      div_9                div         3*N       12*N + 12  12*N
 // CHECK-NEXT:      kernel with reductions  rows  length  GPU                                    CPU
-// CHECK-NEXT:      reduce_sum_8_pieces     3     N       warp per piece, 4096 pieces per row    thread per piece, 32-lane vectors
-// CHECK-NEXT:      reduce_sum_8            3     4096    warp per row, looped (3 warps in all)  thread per row, 32-lane vectors
-// CHECK-NEXT:    eager: 3 kernels, 36*N + 98328 bytes (read 24*N + 49164, written 12*N + 49164)
+// CHECK-NEXT:      reduce_sum_8_pieces     3     N       warp per piece, 1024 pieces per row    thread per piece, 32-lane vectors
+// CHECK-NEXT:      reduce_sum_8            3     1024    warp per row, looped (3 warps in all)  thread per row, 32-lane vectors
+// CHECK-NEXT:    eager: 3 kernels, 36*N + 24600 bytes (read 24*N + 12300, written 12*N + 12300)
 func.func @pieces(%x: tensor<3x?xf32>) -> (tensor<3x?xf32>, tensor<3x1xf32>) {
   %s = fuse.reduce_sum %x {dims = array<i64: 1>} : tensor<3x?xf32> -> tensor<3x1xf32>
   %y = fuse.div %x, %s : tensor<3x?xf32>, tensor<3x1xf32> -> tensor<3x?xf32>

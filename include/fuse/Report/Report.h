@@ -74,6 +74,8 @@ struct RowsReport {
   bool pieces = false;
   /// Rows reduced in pieces in one launch (RowForm::pieces, not split).
   bool inPieces = false;
+  /// The pieces of each row, when pieces or inPieces (RowForm::pieceCount).
+  int64_t pieceCount = 0;
   /// A warp's row kept in registers (RowForm::registers).
   bool registers = false;
 

@@ -1354,12 +1354,12 @@ private:
         results = {combineWith(combine, initial.front(),
                                reduceRange(k, point, rowLower, rowUpper))};
     } else {
-      // The row in kRowPieces pieces (RowForm::pieces), in one launch: each
-      // piece reduced from the identity, and the pieces' values reduced as
-      // a row of kRowPieces elements (value p in lane p mod 32), the
-      // order of the split kernel's two launches.
+      // The row in pieces (RowForm::pieces), in one launch: each piece
+      // reduced from the identity, and the pieces' values reduced as a row
+      // of pieceCount elements (value p in lane p mod 32), the order of
+      // the split kernel's two launches.
       Value length = sizes[reduced.back()];
-      Value pieces = arith::ConstantIndexOp::create(b, loc, kRowPieces);
+      Value pieces = arith::ConstantIndexOp::create(b, loc, form.pieceCount);
       Value pieceLength = arith::CeilDivUIOp::create(b, loc, length, pieces);
       Value width = arith::ConstantIndexOp::create(b, loc, kReductionLanes);
       Value identity = identityOf(combine);
@@ -1368,7 +1368,7 @@ private:
                                 : initial.front();
       // Past the last element, pieces are empty: their identity would
       // leave every accumulator as it is (the same bits), so the loop ends
-      // at the first (a row shorter than kRowPieces, one element a piece,
+      // at the first (a row shorter than pieceCount, one element a piece,
       // takes as many steps as it has elements).
       Value filled = arith::CeilDivUIOp::create(
           b, loc, length, arith::MaxUIOp::create(b, loc, pieceLength, one()));
@@ -1773,7 +1773,7 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
     } else {
       // Split: the first launch writes a partial value per piece of each row
       // for each reduction; then new reductions of those values (a row of
-      // kRowPieces each, from the outputs' fills) and the members over the
+      // pieceCount each, from the outputs' fills) and the members over the
       // rows are one kernel with reductions, the second launch.
       auto pieceName =
           StringAttr::get(&getContext(), name.getValue() + "_pieces");
@@ -1784,7 +1784,7 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
       SmallVector<int64_t> ranges = first.getStaticLoopRanges();
       for (int64_t d : form.kept)
         shape.push_back(ranges[d]);
-      shape.push_back(kRowPieces);
+      shape.push_back(form.pieceCount);
       for (auto [k, member] : llvm::enumerate(members)) {
         linalg::GenericOp op = member;
         if (op.getNumReductionLoops() == 0)
@@ -1802,7 +1802,8 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
       SmallVector<Value> secondSizes;
       for (int64_t d : form.kept)
         secondSizes.push_back(sizes[d]);
-      secondSizes.push_back(arith::ConstantIndexOp::create(b, loc, kRowPieces));
+      secondSizes.push_back(
+          arith::ConstantIndexOp::create(b, loc, form.pieceCount));
       SmallVector<linalg::GenericOp> created;
       for (auto [k, member] : llvm::enumerate(members)) {
         linalg::GenericOp op = member;
@@ -1844,10 +1845,12 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
       // when the rows are, else one after the other.
       RowForm secondForm = *rowFormOf(second, blockSize, isLiveOut);
       secondForm.pieces = secondForm.split = false;
+      secondForm.pieceCount = 0;
       secondForm.lanes = form.lanes;
       secondForm.warps = form.warps;
-      // Rows of kRowPieces loop in each pass (rowFormOf).
-      static_assert(kRowPieces > kRowInRegisters);
+      // A warp keeps a row of at most kRowInRegisters pieces' values in
+      // registers, else loops over it in each pass.
+      secondForm.registers = form.piecesInRegisters();
       emitRowLaunch(b, loc, second, secondForm, secondSizes, secondFills,
                     isLiveOut, name, names);
       for (linalg::GenericOp op : llvm::reverse(created))
@@ -1882,10 +1885,11 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
     Value points = arith::ConstantIndexOp::create(b, loc, 1);
     for (int64_t d : form.kept)
       points = arith::MulIOp::create(b, loc, points, sizes[d]);
-    Value pieces = arith::ConstantIndexOp::create(b, loc, kRowPieces);
-    Value threads = points;
-    if (partials)
+    Value pieces, threads = points;
+    if (partials) {
+      pieces = arith::ConstantIndexOp::create(b, loc, form.pieceCount);
       threads = arith::MulIOp::create(b, loc, threads, pieces);
+    }
     if (warps)
       threads = arith::MulIOp::create(
           b, loc, threads,
@@ -1931,7 +1935,7 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
     }
     if (partials) {
       // Piece p of the row: [min(p * length', length), min(that + length',
-      // length)), length' = ceil(length / kRowPieces).
+      // length)), length' = ceil(length / pieceCount).
       // Read in lanes, a warp's (or thread's) piece is contiguous: threads
       // of a row are neighbours. Else neighbouring threads take the same
       // piece of neighbouring rows (columns, for dims = [0]), whose

@@ -208,14 +208,15 @@ func.func @sum_squares(%x: tensor<?xf32>) -> tensor<f32> {
 // The one-launch form of few rows in pieces: row-pieces-one-launch.mlir.
 
 // Columns (dims = [0] of an N x 4 matrix): 4 rows not read in lanes, split
-// too. A thread per piece, neighbouring threads on neighbouring columns of
-// the same piece (column = thread mod 4, piece = thread / 4), each summing
-// its piece one element after the other; then a thread per column sums
-// its 4096 pieces one after the other.
+// too, in 4096 / 4 = 1024 pieces each. A thread per piece, neighbouring
+// threads on neighbouring columns of the same piece (column = thread mod
+// 4, piece = thread / 4), each summing its piece one element after the
+// other; then a thread per column sums its 1024 pieces one after the
+// other.
 
 // CHECK-LABEL: func @columns(
 // CHECK-SAME: %[[X:.+]]: memref<?x4xf32>) -> memref<4xf32>
-// CHECK: %[[PIECES:.+]] = memref.alloc() {alignment = 16 : i64} : memref<4x4096xf32>
+// CHECK: %[[PIECES:.+]] = memref.alloc() {alignment = 16 : i64} : memref<4x1024xf32>
 // CHECK: function(@reduce_sum_{{[0-9]+}}_pieces)
 // CHECK: %[[PIECE:.+]] = arith.divui %[[THREAD:.+]], %c4
 // CHECK: %[[COLUMN:.+]] = arith.remui %[[THREAD]], %c4
@@ -223,7 +224,7 @@ func.func @sum_squares(%x: tensor<?xf32>) -> tensor<f32> {
 // CHECK-NEXT: memref.load %[[X]][%[[I]], %[[COLUMN]]]
 // CHECK: memref.store %{{.+}}, %[[PIECES]][%[[COLUMN]], %[[PIECE]]]
 // CHECK: function(@reduce_sum_{{[0-9]+}})
-// CHECK: scf.for %[[P:.+]] = %c0 to %c4096 step %c1 iter_args
+// CHECK: scf.for %[[P:.+]] = %c0 to %c1024 step %c1 iter_args
 // CHECK-NEXT: memref.load %[[PIECES]][%{{.+}}, %[[P]]]
 func.func @columns(%x: tensor<?x4xf32>) -> tensor<4xf32> {
   %s = fuse.reduce_sum %x {dims = array<i64: 0>} : tensor<?x4xf32> -> tensor<4xf32>

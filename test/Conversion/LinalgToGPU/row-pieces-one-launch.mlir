@@ -7,14 +7,15 @@
 // kernel (it keeps the division apart, and the pieces split); the input
 // is the linalg form of such a group, written by hand (the fused stage of
 // `x / sum(x, 1)` of a 3 x N matrix before it did). A warp per row goes
-// over the 4096 pieces, each reduced from the identity and combined into
+// over its 1024 pieces (4096 shared by 3 rows, rounded to a power of two:
+// RowForm::pieceCount), each reduced from the identity and combined into
 // lane p mod 32, the lanes combined at the end: the order of the split
 // form (and of the eager, split sum).
 
 // CHECK-LABEL: func @pieces(
 // CHECK: function(@fused_reduce_sum_div_{{[0-9]+}})
 // CHECK: %[[LANE:.+]] = arith.remui %{{.+}}, %c32
-// CHECK: %[[LEN:.+]] = arith.ceildivui %[[N:.+]], %c4096
+// CHECK: %[[LEN:.+]] = arith.ceildivui %[[N:.+]], %c1024
 // Pieces past the row's end are empty (their identity changes nothing):
 // the loop ends at the last one that is not.
 // CHECK: %[[STEP:.+]] = arith.maxui %[[LEN]], %c1

@@ -185,6 +185,8 @@ fuse::rowFormOf(ArrayRef<linalg::GenericOp> members, int64_t blockSize,
     form.length = ranges[form.reduced.front()];
   form.pieces = form.reduced.size() == 1 && known && form.rows &&
                 reducesInPieces(*form.rows, form.length);
+  if (form.pieces)
+    form.pieceCount = rowPieces(*form.rows, form.length);
   form.split = form.pieces;
   form.registers = form.warps && !form.pieces &&
                    (!form.length || *form.length <= kRowInRegisters);

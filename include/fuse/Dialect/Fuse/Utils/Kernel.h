@@ -94,6 +94,10 @@ inline constexpr int64_t kReductionLanes = 32;
 /// combinerIdentity knows, applied to the accumulator; null otherwise.
 mlir::Operation *reductionCombiner(mlir::linalg::GenericOp op);
 
+/// The longest row a warp keeps in registers (RowForm::registers): 16
+/// elements of each input per lane.
+inline constexpr int64_t kRowInRegisters = 512;
+
 /// How fuse-map-to-gpu takes the rows of a kernel with reductions; the
 /// report says it. A row is the kernel's reduced loops at one point of its
 /// kept ones.
@@ -126,12 +130,19 @@ struct RowForm {
   /// The order of a reduction over one loop with a constant number of rows
   /// below kFewRows (a full reduction of a vector, a sum over the rows of a
   /// 3 x N matrix, over the columns of an N x 4 one): each row is cut into
-  /// kRowPieces pieces of ceil(length / kRowPieces) elements, each piece
-  /// reduced from the identity as a row, and the kRowPieces values reduced
+  /// pieceCount pieces of ceil(length / pieceCount) elements, each piece
+  /// reduced from the identity as a row, and the pieceCount values reduced
   /// as a row of that length (in lanes when the rows are), then combined
   /// with the initial value. It depends on the reduction alone (its rows),
   /// so that fused and eager kernels agree.
   bool pieces = false;
+  /// The pieces of each row (rowPieces), when pieces.
+  int64_t pieceCount = 0;
+  /// Whether the launch that reduces the pieces' values of a split kernel
+  /// keeps each row of them in registers (as `registers`), else loops.
+  bool piecesInRegisters() const {
+    return warps && pieceCount <= kRowInRegisters;
+  }
   /// Pieces in two launches: the first gives each piece a warp (or thread)
   /// of its own and stores the pieces' values; the second reduces them
   /// and runs the members over the rows. When no member over the whole
@@ -145,12 +156,8 @@ struct RowForm {
 /// work, a warp or thread per row.
 inline constexpr int64_t kFewRows = 132;
 
-/// The longest row a warp keeps in registers (RowForm::registers): 16
-/// elements of each input per lane.
-inline constexpr int64_t kRowInRegisters = 512;
-
-/// The pieces of each row of a split kernel (RowForm::split): 4096 warps
-/// (131072 threads) for a full reduction.
+/// The pieces of all rows of a kernel reduced in pieces (RowForm::pieces,
+/// rowPieces): 4096 warps (131072 threads) for a full reduction.
 inline constexpr int64_t kRowPieces = 4096;
 
 /// The longest row of a constant length that a reduction over few rows
@@ -163,6 +170,23 @@ inline constexpr int64_t kShortRow = 1024;
 /// rows, not short ones.
 inline bool reducesInPieces(int64_t rows, std::optional<int64_t> length) {
   return rows < kFewRows && !(length && *length <= kShortRow);
+}
+
+/// The pieces of each of `rows` rows of `length` elements (nullopt: a
+/// dynamic length) reduced in pieces (RowForm::pieces): kRowPieces shared
+/// by the rows (a power of two each, from 4096 for one row to 16 for 131),
+/// and for a constant length no more than the power of two that gives
+/// pieces of about kShortRow elements (2 for rows of 2048). More pieces
+/// would only write and read more partial values.
+inline int64_t rowPieces(int64_t rows, std::optional<int64_t> length) {
+  int64_t pieces =
+      kRowPieces / static_cast<int64_t>(llvm::PowerOf2Ceil(
+                       static_cast<uint64_t>(std::max<int64_t>(rows, 1))));
+  if (length)
+    pieces = std::min<int64_t>(
+        pieces, static_cast<int64_t>(llvm::PowerOf2Ceil(static_cast<uint64_t>(
+                    llvm::divideCeil(*length, kShortRow)))));
+  return pieces;
 }
 
 /// The RowForm of the kernel of `members` (in program order) launched in
