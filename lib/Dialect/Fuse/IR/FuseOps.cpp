@@ -114,6 +114,13 @@ static ParseResult parseBroadcastTypes(OpAsmParser &parser, Type &lhs,
   if (parser.parseType(lhs))
     return failure();
   if (failed(parser.parseOptionalComma())) {
+    // `t -> t2`: a result type without the right operand's.
+    llvm::SMLoc arrow = parser.getCurrentLocation();
+    if (succeeded(parser.parseOptionalArrow()))
+      return parser.emitError(arrow)
+             << "expected ',' and the right operand's type before '->' "
+                "(`lhs-type, rhs-type -> result-type`, or one type when "
+                "all three are equal)";
     rhs = result = lhs;
     return success();
   }
