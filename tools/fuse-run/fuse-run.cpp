@@ -263,6 +263,13 @@ static const llvm::fltSemantics &floatSemantics(DType dtype) {
                                 : llvm::APFloat::IEEEdouble();
 }
 
+/// `value` with 9 significant digits, enough to tell float32 values apart.
+static std::string nineDigits(double value) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.9g", value);
+  return text;
+}
+
 /// Why a finite value does not fit float type `dtype`: it would round to
 /// infinity.
 static std::string outOfRange(DType dtype) {
@@ -270,11 +277,9 @@ static std::string outOfRange(DType dtype) {
   bool lost;
   largest.convert(llvm::APFloat::IEEEdouble(),
                   llvm::APFloat::rmNearestTiesToEven, &lost);
-  char largestText[32];
-  std::snprintf(largestText, sizeof(largestText), "%.9g",
-                largest.convertToDouble());
   return " is out of range for " + dtypeName(dtype).str() +
-         " (its largest finite value is " + largestText + "; inf is infinity)";
+         " (its largest finite value is " +
+         nineDigits(largest.convertToDouble()) + "; inf is infinity)";
 }
 
 /// Stores the fill value `text` in `element`, a one-element array of the
@@ -394,10 +399,8 @@ static llvm::Expected<HostArray> buildInput(llvm::StringRef spec,
         double value = getAsDouble(*array, i);
         setFromDouble(*converted, i, value);
         if (std::isfinite(value) && std::isinf(getAsDouble(*converted, i))) {
-          char text[32];
-          std::snprintf(text, sizeof(text), "%.9g", value);
           return error("element " + std::to_string(i) +
-                       " of the float32 data, " + text + "," +
+                       " of the float32 data, " + nineDigits(value) + "," +
                        outOfRange(DType::BF16));
         }
       }
@@ -526,9 +529,7 @@ static void printResult(const HostArray &array, size_t index) {
   double sum = 0;
   for (int64_t i = 0; i < n; ++i)
     sum += getAsDouble(array, i);
-  char text[32];
-  std::snprintf(text, sizeof(text), "%.9g", sum);
-  info() << "]  sum = " << text << "\n";
+  info() << "]  sum = " << nineDigits(sum) << "\n";
 }
 
 /// Relative and absolute tolerance of fused vs eager results by dtype.
