@@ -6,6 +6,8 @@ import html
 import shutil
 import subprocess
 
+import numpy as np
+
 from . import _capi, _jit
 from ._sizes import size_at
 
@@ -103,10 +105,31 @@ def explain(fn, *args, **kwargs):
     their ops and the bytes they move, fused vs eager, in the format of
     `fuse-opt --fuse-report`, then the byte counts at these arguments'
     sizes. `fn` is a function (jitted or not; it is traced, not run) or
-    fuse MLIR text. The result is that text (an `Explanation`, a str),
-    which Jupyter shows as the picture of the kernels."""
+    fuse MLIR text (of one function, `args` its arguments in order, for
+    the byte counts; none for the report alone). The result is that text
+    (an `Explanation`, a str), which Jupyter shows as the picture of the
+    kernels."""
     if isinstance(fn, str):
-        return Explanation(_capi.report_text(fn), fn)
+        text = _capi.report_text(fn)
+        if not args and not kwargs:
+            return Explanation(text, fn)
+        if kwargs:
+            raise TypeError("fuse.explain: the arguments of MLIR text are arrays in order, "
+                            f"not keywords ({', '.join(kwargs)})")
+        report = _capi.report_json(fn)
+        if len(report["functions"]) != 1:
+            raise TypeError(f"fuse.explain: arrays give the sizes of one function's arguments, "
+                            f"and this text has {len(report['functions'])} functions; "
+                            f"explain each alone")
+        arrays = [np.asarray(a) for a in args]
+        for size in report["functions"][0]["sizes"]:
+            i, d = size["argument"], size["dimension"]
+            if i >= len(arrays) or d >= arrays[i].ndim:
+                have = (f"has rank {arrays[i].ndim}" if i < len(arrays)
+                        else f"was not given ({len(arrays)} arrays)")
+                raise TypeError(f"fuse.explain: size {size['name']} is dimension {d} of "
+                                f"argument {i}, which {have}")
+        return Explanation(format_report(text, report, arrays), fn)
     jitted = fn if isinstance(fn, _jit._Jitted) else _jit.jit(fn)
     trace, arrays = jitted._trace_and_arrays(args, kwargs)
     text = format_report(_capi.report_text(trace.mlir), _capi.report_json(trace.mlir),

@@ -376,6 +376,13 @@ class Tensor:
     __rmod__ = __mod__
     def __matmul__(self, other): _unsupported("@", "fuse has no matrix product")
     __rmatmul__ = __matmul__
+    def __divmod__(self, other):
+        _unsupported("divmod()", "fuse has no floor division or remainder; use fuse.floor(a / b) "
+                     "and a - fuse.floor(a / b) * b")
+    __rdivmod__ = __divmod__
+    def __round__(self, ndigits=None):
+        _unsupported("round()", "fuse has no rounding to nearest; fuse.floor and fuse.ceil "
+                     "round down and up")
 
     def _no_value(self, use, instead):
         if self._arg is not None and self.weak:
@@ -427,8 +434,9 @@ class Tensor:
     def __array_function__(self, func, types, args, kwargs):
         fn = _ARRAY_FUNCTIONS.get(func.__name__)
         if fn is None:
-            _unsupported(f"{func.__module__}.{func.__name__} on a traced Tensor",
-                         _SUPPORTED_NUMPY)
+            # numpy 1.x's np.round is round_ inside.
+            name = "round" if func.__name__ == "round_" else func.__name__
+            _unsupported(f"{func.__module__}.{name} on a traced Tensor", _SUPPORTED_NUMPY)
         return fn(*args, **kwargs)
 
     def __getattr__(self, name):
@@ -772,6 +780,8 @@ def _reduce(op, x, axis, keepdims):
     what = f"fuse.{op}"
     x = _check_operand(x, what)
     graph = _graph_of([x], what)
+    if isinstance(keepdims, Tensor):
+        keepdims._no_value(f"be {what}'s keepdims", "pass True or False")
     if not isinstance(keepdims, (bool, np.bool_)):
         raise TypeError(f"fuse: {what}: keepdims must be True or False, got "
                         f"{type(keepdims).__name__} {keepdims!r}")
@@ -870,10 +880,21 @@ def layer_norm(x, weight=None, bias=None, eps=1e-5):
     variance of each row; `weight` and `bias` (Tensors of the last axis's
     size, or None) broadcast."""
     _last_axis(x, "fuse.layer_norm")
+    _norm_parameter(weight, "fuse.layer_norm", "weight")
+    _norm_parameter(bias, "fuse.layer_norm", "bias")
     centered = x - reduce_mean(x, -1, keepdims=True)
     y = centered * rsqrt(reduce_mean(centered * centered, -1, keepdims=True) + eps)
     y = y if weight is None else y * weight
     return y if bias is None else y + bias
+
+
+def _norm_parameter(value, what, name):
+    """A norm's weight or bias: a Tensor, an array, a scalar or None; a
+    tuple or list is PyTorch's normalized_shape, which fuse does not take."""
+    if isinstance(value, (tuple, list)):
+        raise TypeError(f"fuse: {what}: {name} is a Tensor of the last axis's size, a scalar "
+                        f"or None, not {type(value).__name__} {value!r}; fuse normalizes over "
+                        f"the last axis, with no normalized_shape argument (PyTorch's second)")
 
 
 @_in_float32
@@ -881,6 +902,7 @@ def rms_norm(x, weight=None, eps=1e-6):
     """x * rsqrt(mean(x * x) + eps) * weight, with the mean over the last axis
     (torch.nn.functional.rms_norm)."""
     _last_axis(x, "fuse.rms_norm")
+    _norm_parameter(weight, "fuse.rms_norm", "weight")
     y = x * rsqrt(reduce_mean(x * x, -1, keepdims=True) + eps)
     return y if weight is None else y * weight
 
@@ -943,8 +965,16 @@ _UFUNCS = {
     # A float base: integers compute in float32, as the float-only functions.
     "exp2": lambda x: pow(2.0, x),
 }
+def _numpy_where(condition, *choices, **kwargs):
+    if len(choices) != 2 or kwargs:
+        _unsupported("numpy.where without both choices (the indices where it is true)",
+                     "a traced Tensor's shape does not depend on its values; use "
+                     "np.where(cond, a, b), a choice per element")
+    return where(condition, *choices)
+
+
 _ARRAY_FUNCTIONS = {
-    "where": where,
+    "where": _numpy_where,
     "clip": lambda a, a_min=None, a_max=None: clamp(a, a_min, a_max),
     # numpy 1.x names np.max and np.min amax and amin; numpy 2 has both.
     **{numpy_name: _numpy_function(name) for numpy_name, name in (

@@ -96,8 +96,18 @@ def test_views_at_an_offset(dtype, offset, rng):
     (lambda a, b: (), "returns no Tensor"),
     (lambda a, b: a + np.ones(3), "pass arrays as arguments"),
     (lambda a, b: a + "x", "unsupported operand str"),
+    (lambda a, b: divmod(a, b), r"^fuse: divmod\(\) is not supported: fuse has no floor "
+                                r"division or remainder; use fuse\.floor\(a / b\)"),
+    (lambda a, b: divmod(2, b), r"^fuse: divmod\(\) is not supported"),
+    (lambda a, b: round(a), r"^fuse: round\(\) is not supported: fuse has no rounding to "
+                            r"nearest; fuse\.floor and fuse\.ceil round down and up"),
+    (lambda a, b: np.where(a > b), r"^fuse: numpy\.where without both choices \(the indices "
+                                   r"where it is true\) is not supported: .* use "
+                                   r"np\.where\(cond, a, b\)"),
+    (lambda a, b: np.round(a), r"^fuse: numpy\.round on a traced Tensor is not supported"),
 ], ids=["floordiv", "mod", "matmul", "if", "index", "np.prod", "bitwise-and", "int-result",
-        "none-result", "no-results", "captured-array", "str-operand"])
+        "none-result", "no-results", "captured-array", "str-operand", "divmod", "rdivmod",
+        "round", "np.where-one", "np.round"])
 def test_unsupported_operations(fn, match):
     x = np.ones(3, np.int32)
     with pytest.raises(TypeError, match=match):

@@ -190,3 +190,33 @@ def test_explain_graph_matches_fuse_opt(example, fusion):
                               check=True, capture_output=True, text=True).stdout
     graph = fuse.explain(open(example).read()).dot(fusion=fusion == "on")
     assert _without_locations(graph) == _without_locations(expected)
+
+
+def test_explain_text_at_arrays_sizes():
+    # MLIR text with its arguments: the byte counts at their sizes, as for a
+    # traced function (softmax: 8 bytes per element fused, the report's
+    # 8*N*M; eager 32*N*M + 16*N).
+    text = open(os.path.join(REPO, "examples", "softmax.mlir")).read()
+    explanation = fuse.explain(text, np.ones((6, 10), np.float32))
+    assert explanation.endswith("  at N = 6, M = 10: fused 480 bytes, eager 2,016 bytes\n")
+    assert explanation.startswith(fuse.explain(text).rstrip("\n"))
+
+
+@pytest.mark.parametrize("args,kwargs,match", [
+    ((np.ones(10, np.float32),), {},
+     r"^fuse\.explain: size M is dimension 1 of argument 0, which has rank 1$"),
+    ((), {"x": np.ones((2, 2))},
+     r"^fuse\.explain: the arguments of MLIR text are arrays in order, not keywords \(x\)$"),
+], ids=["rank", "keywords"])
+def test_explain_text_bad_arrays(args, kwargs, match):
+    text = open(os.path.join(REPO, "examples", "softmax.mlir")).read()
+    with pytest.raises(TypeError, match=match):
+        fuse.explain(text, *args, **kwargs)
+
+
+def test_explain_text_of_two_functions_with_arrays():
+    text = open(os.path.join(REPO, "test", "Report", "report.mlir")).read()
+    with pytest.raises(TypeError, match=r"^fuse\.explain: arrays give the sizes of one "
+                                        r"function's arguments, and this text has \d+ "
+                                        r"functions; explain each alone$"):
+        fuse.explain(text, np.ones(3, np.float32), np.ones(3, np.float32))

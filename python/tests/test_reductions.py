@@ -285,9 +285,17 @@ def test_dims_in_the_program():
      r"^fuse: fuse\.softmax: axis 2 is out of bounds for a Tensor of rank 2"),
     (lambda x: fuse.log_softmax(x, axis=(1, -1)), ValueError,
      r"^fuse: fuse\.log_softmax: axis -1 is repeated"),
+    (lambda x: fuse.layer_norm(x, (3,)), TypeError,
+     r"^fuse: fuse\.layer_norm: weight is a Tensor of the last axis's size, a scalar or None, "
+     r"not tuple \(3,\); fuse normalizes over the last axis, with no normalized_shape"),
+    (lambda x: fuse.layer_norm(x, None, [0.0]), TypeError,
+     r"^fuse: fuse\.layer_norm: bias is a Tensor .*, not list \[0\.0\]"),
+    (lambda x: fuse.rms_norm(x, [3]), TypeError,
+     r"^fuse: fuse\.rms_norm: weight is a Tensor .*, not list \[3\]"),
 ], ids=["out-of-bounds", "negative-out-of-bounds", "repeated", "float-axis", "keepdims",
         "dtype", "out", "initial-where", "mean-where", "method-dtype", "too-many", "unexpected",
-        "twice", "symbolic-axis", "ufunc-reduce", "softmax-axis", "log-softmax-axis"])
+        "twice", "symbolic-axis", "ufunc-reduce", "softmax-axis", "log-softmax-axis",
+        "layer-norm-shape", "layer-norm-bias-list", "rms-norm-shape"])
 def test_bad_reductions(fn, error, match):
     with pytest.raises(error, match=match):
         fuse.jit(fn)(np.ones((3, 4), np.float32))
@@ -474,3 +482,15 @@ def test_softmax_over_several_axes(dtype, rng):
                 lambda x: x - x.mean(axis=(1, 2), keepdims=True)):
         (function,) = fuse.report(one, x)["functions"]
         assert function["fused"]["kernel_count"] == 1
+
+def test_keepdims_of_a_scalar_argument_says_how_to_make_it_static():
+    # A Python scalar argument is a run-time value: it cannot decide the
+    # result's rank, and the error says so (and how), as for axis.
+    x = np.ones((3, 4), np.float32)
+    with pytest.raises(TypeError, match=r"^fuse: argument 'k' is a Python scalar, which a "
+                                        r"jitted function takes as a run-time value .* it cannot "
+                                        r"be fuse\.reduce_sum's keepdims; pass True or False, "
+                                        r"or name it in fuse\.jit\(static_argnames=\.\.\.\)"):
+        fuse.jit(lambda a, k: np.sum(a, axis=1, keepdims=k))(x, True)
+    f = fuse.jit(lambda a, k: np.sum(a, axis=1, keepdims=k), static_argnames=["k"])
+    assert f(x, True).shape == (3, 1) and f(x, False).shape == (3,)
