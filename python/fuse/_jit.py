@@ -82,6 +82,10 @@ class _Jitted:
             p.name == "out" or p.kind is inspect.Parameter.VAR_KEYWORD
             for p in self._signature.parameters.values())
         self._lock = threading.Lock()
+        # Held while tracing and compiling a new signature, so that threads
+        # calling with the same new one trace it once (reentrant: the
+        # function may call itself on arrays while it is traced).
+        self._tracing = threading.RLock()
         # Signature key -> (trace, program), least recently used first.
         self._traces = collections.OrderedDict()
         self.max_cache = max_cache
@@ -200,16 +204,33 @@ class _Jitted:
         """The signature key, its (trace, program) entry and the arrays; the
         entry becomes the latest (fn.mlir, fn.program) if `remember`."""
         key, spec, rebuild, arrays = self._prepare(args, kwargs)
+        found = self._cached(key, compile_it, remember)
+        if found is not None:
+            return key, found, arrays
+        with self._tracing:
+            # Another thread may have traced it meanwhile.
+            found = self._cached(key, compile_it, remember)
+            if found is not None:
+                return key, found, arrays
+            return key, self._trace_new(key, spec, rebuild, compile_it, remember), arrays
+
+    def _cached(self, key, compile_it, remember):
+        """The entry of `key` when it has what the call needs (a program
+        if `compile_it`), counted as a hit; else None."""
         with self._lock:
             entry = self._traces.get(key)
-            if entry is not None:
-                self._traces.move_to_end(key)
-            if entry is not None and (entry[1] is not None or not compile_it):
-                if compile_it:
-                    self._hits += 1
-                if remember:
-                    self._last = entry
-                return key, entry, arrays
+            if entry is None or (entry[1] is None and compile_it):
+                return None
+            self._traces.move_to_end(key)
+            if compile_it:
+                self._hits += 1
+            if remember:
+                self._last = entry
+            return entry
+
+    def _trace_new(self, key, spec, rebuild, compile_it, remember):
+        with self._lock:
+            entry = self._traces.get(key)
         if entry is None:
             trace = _trace.trace_function(self._fn, self.__name__, spec, rebuild)
         else:
@@ -228,7 +249,7 @@ class _Jitted:
             self._evict()
             if remember:
                 self._last = entry
-        return key, entry, arrays
+        return entry
 
     def __call__(self, *args, **kwargs):
         # out= is the caller's arrays for the results (unless the function
