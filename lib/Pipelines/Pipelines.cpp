@@ -199,6 +199,17 @@ static std::optional<unsigned> minPTXVersion(llvm::StringRef chip) {
       .Default(std::nullopt);
 }
 
+/// The PTX version that fuse's kernels with reductions need: their warp
+/// shuffles are shfl.sync, new in PTX ISA 6.0. Older versions are LLVM's
+/// choice for sm_30 to sm_62, where it cannot select them (a fatal error).
+static constexpr unsigned kShufflePTXVersion = 60;
+
+/// Whether `chip` has warp shuffles (shfl.sync): every chip but Fermi's,
+/// where the nvvm dialect refuses them with a located error.
+static bool hasWarpShuffles(llvm::StringRef chip) {
+  return chip != "sm_20" && chip != "sm_21";
+}
+
 llvm::Error fuse::checkPipelineOptions(const PipelineOptions &options,
                                        OptionSpelling spelling) {
   auto error = [](const llvm::Twine &message) {
@@ -266,16 +277,30 @@ llvm::Error fuse::checkPipelineOptions(const PipelineOptions &options,
     }
   }
   std::optional<unsigned> oldest = minPTXVersion(options.chip);
+  auto version = [](unsigned ptx) {
+    return std::to_string(ptx / 10) + "." + std::to_string(ptx % 10);
+  };
   if (oldest && !ptxVersions.empty() && *ptxVersions.rbegin() < *oldest) {
-    auto version = [](unsigned ptx) {
-      return std::to_string(ptx / 10) + "." + std::to_string(ptx % 10);
-    };
     return error(names.features + "=" + options.features + " asks for PTX " +
                  version(*ptxVersions.rbegin()) + ", older than " + names.chip +
                  "=" + options.chip + " takes: LLVM emits PTX " +
                  version(*oldest) + " (+ptx" + llvm::Twine(*oldest) +
                  ") or later for it");
   }
+  // Without a ptxNN, LLVM's choice for the chip.
+  std::optional<unsigned> asked =
+      ptxVersions.empty() ? oldest : *ptxVersions.rbegin();
+  if (asked && *asked < kShufflePTXVersion && hasWarpShuffles(options.chip))
+    return error(names.features + "=" + options.features +
+                 (ptxVersions.empty()
+                      ? " leaves LLVM's choice for " + names.chip + "=" +
+                            options.chip + ", PTX "
+                      : " asks for PTX ") +
+                 version(*asked) +
+                 ", older than fuse's kernels take: their reductions' warp "
+                 "shuffles (shfl.sync) need PTX " +
+                 version(kShufflePTXVersion) + " (+ptx" +
+                 llvm::Twine(kShufflePTXVersion) + ") or later");
   // For a chip that minPTXVersion does not know (a newer LLVM's), LLVM's
   // own check of the PTX version, a fatal usage error, runs when the target
   // machine is made: here, before anything runs, not in the middle.
@@ -350,8 +375,14 @@ std::string fuse::ptxFeatures(const PipelineOptions &options) {
   if (options.features != "auto")
     return options.features;
   // LLVM picks the PTX version for the chip, except that sm_90 kernels need
-  // PTX ISA 8.0 features; newer chips reject +ptx80.
-  return llvm::StringRef(options.chip).starts_with("sm_90") ? "+ptx80" : "";
+  // PTX ISA 8.0 features (newer chips reject +ptx80), and that warp
+  // shuffles need a newer version than LLVM's choice for sm_30 to sm_62.
+  if (llvm::StringRef(options.chip).starts_with("sm_90"))
+    return "+ptx80";
+  std::optional<unsigned> oldest = minPTXVersion(options.chip);
+  if (oldest && *oldest < kShufflePTXVersion && hasWarpShuffles(options.chip))
+    return "+ptx" + std::to_string(kShufflePTXVersion);
+  return "";
 }
 
 /// Threads one SM of `chip` holds at once.

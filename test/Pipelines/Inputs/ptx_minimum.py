@@ -4,7 +4,10 @@ one) against LLVM's NVPTX back end, for every chip LLVM knows: asked for
 PTX 3.2, fuse-opt refuses a chip that needs more and names the minimum;
 given that minimum, LLVM emits the PTX (an older one than LLVM takes would
 be a fatal error, which ends the process); the version just below it is
-refused by fuse. Prints one line per chip and a summary.
+refused by fuse. Where that minimum is older than PTX 6.0 (sm_30 to
+sm_62), fuse refuses it too, since its reductions' warp shuffles need 6.0:
+there fuse's minimum is 6.0, the PTX that `auto` gives. Prints one line
+per chip (fuse's minimum) and a summary.
 
   ptx_minimum.py FUSE_OPT PROGRAM.mlir
 """
@@ -34,7 +37,7 @@ if len(chips) < 20 or len(versions) < 20:
 
 for chip in chips:
     oldest = run(f"--chip={chip}", f"--ptx-features=+ptx{versions[0]}")
-    if oldest.returncode == 0:
+    if oldest.returncode == 0 or "warp shuffles" in oldest.stderr:
         minimum = versions[0]
     else:
         found = re.search(r"LLVM emits PTX \d+\.\d+ \(\+ptx(\d+)\) or later",
@@ -42,6 +45,14 @@ for chip in chips:
         if not found:
             fail(f"{chip}: {oldest.stderr.strip()}")
         minimum = int(found.group(1))
+    shuffles = run(f"--chip={chip}", f"--ptx-features=+ptx{minimum}")
+    if "warp shuffles (shfl.sync) need PTX 6.0 (+ptx60) or later" in shuffles.stderr:
+        if minimum >= 60:
+            fail(f"{chip}: +ptx{minimum} refused for shuffles")
+        auto = run(f"--chip={chip}")
+        if auto.returncode != 0 or ".version 6.0" not in auto.stdout:
+            fail(f"{chip}: auto does not give PTX 6.0: {auto.stderr.strip()[:300]}")
+        minimum = 60
     at = run(f"--chip={chip}", f"--ptx-features=+ptx{minimum}")
     version = f".version {minimum // 10}.{minimum % 10}"
     if at.returncode != 0 or version not in at.stdout:
@@ -50,7 +61,7 @@ for chip in chips:
     older = [v for v in versions if v < minimum]
     if older:
         below = run(f"--chip={chip}", f"--ptx-features=+ptx{older[-1]}")
-        if below.returncode == 0 or "or later for it" not in below.stderr:
+        if below.returncode == 0 or "or later" not in below.stderr:
             fail(f"{chip} with +ptx{older[-1]}: not refused by fuse: "
                  f"{below.stderr.strip()[:300]}")
     print(f"{chip}: PTX {minimum // 10}.{minimum % 10}")
