@@ -862,6 +862,22 @@ func.func @constant_f16() -> (tensor<f16>, tensor<f16>, tensor<f16>, tensor<f16>
   return %c0, %c1, %c2, %c3, %c4, %c5, %c6, %c7, %c8 : tensor<f16>, tensor<f16>, tensor<f16>, tensor<f16>, tensor<f16>, tensor<f16>, tensor<f16>, tensor<f16>, tensor<f16>
 }
 
+// A decimal literal is rounded once, from its text, to the element type:
+// 1.000488281250000000001 is just above the tie between 1.0 and 1.0009765625
+// in f16 (through a double it was the tie, and 1.0); 1.00048828125, the
+// tie, is 1.0 (to even); the same just above bf16's tie between 1.0 and
+// 1.0078125.
+// CHECK-LABEL: func @constant_rounded_once(
+// CHECK-NEXT: fuse.constant 1.001 : tensor<f16>
+// CHECK-NEXT: fuse.constant 1.0 : tensor<f16>
+// CHECK-NEXT: fuse.constant 1.01 : tensor<bf16>
+func.func @constant_rounded_once() -> (tensor<f16>, tensor<f16>, tensor<bf16>) {
+  %c0 = fuse.constant 1.000488281250000000001 : tensor<f16>
+  %c1 = fuse.constant 1.00048828125 : tensor<f16>
+  %c2 = fuse.constant 1.00390625000000000000001 : tensor<bf16>
+  return %c0, %c1, %c2 : tensor<f16>, tensor<f16>, tensor<bf16>
+}
+
 // CHECK-LABEL: func @constant_bf16(
 // CHECK-NEXT: %[[C0:.+]] = fuse.constant 0.5 : tensor<bf16>
 // CHECK-NEXT: %[[C1:.+]] = fuse.constant -1.0e-08 : tensor<bf16>

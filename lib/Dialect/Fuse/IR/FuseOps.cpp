@@ -8,6 +8,7 @@
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallBitVector.h"
+#include "llvm/Support/Error.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -391,8 +392,20 @@ ParseResult ConstantOp::parse(OpAsmParser &parser, OperationState &result) {
       value.convertFromAPInt(*integer, /*IsSigned=*/true,
                              APFloat::rmNearestTiesToEven);
     } else {
-      value = APFloat(real);
-      value.convert(semantics, APFloat::rmNearestTiesToEven, &lost);
+      // The literal's text, rounded once to the element type (through the
+      // double that parseFloat gave, 1.000488281250000000001 rounded to
+      // 1.00048828125, a tie, and then to 1.0 in f16, not 1.0009765625).
+      StringRef text(numberLoc.getPointer());
+      text = text.take_while([](char c) {
+        return llvm::isDigit(c) || StringRef(".eE+-").contains(c);
+      });
+      llvm::Expected<APFloat::opStatus> status =
+          value.convertFromString(text, APFloat::rmNearestTiesToEven);
+      if (!status) {
+        llvm::consumeError(status.takeError());
+        value = APFloat(real);
+        value.convert(semantics, APFloat::rmNearestTiesToEven, &lost);
+      }
     }
     if (negative)
       value.changeSign();
