@@ -295,8 +295,10 @@ static llvm::Expected<DType> parseDescr(StringRef descr) {
   };
   if (descr.size() < 2)
     return unsupported("");
-  char order = descr.front();
-  StringRef type = descr.drop_front();
+  // numpy reads a descr without a byte order ('f4') as native.
+  bool ordered = !llvm::isAlpha(descr.front());
+  char order = ordered ? descr.front() : '=';
+  StringRef type = ordered ? descr.drop_front() : descr;
   std::optional<DType> dtype = llvm::StringSwitch<std::optional<DType>>(type)
                                    .Case("f2", DType::F16)
                                    .Case("f4", DType::F32)
@@ -321,6 +323,18 @@ static llvm::Expected<DType> parseDescr(StringRef descr) {
   if (order != '<' && order != '=')
     return unsupported("");
   return *dtype;
+}
+
+/// `array`, with each bool byte other than 0 made 1: numpy reads any
+/// nonzero byte as True (and casts it to 1), and fuse's kernels take a
+/// bool's byte as it is (a cast to i32 would give 2).
+static HostArray normalizeBools(HostArray array) {
+  if (array.dtype() == DType::Bool) {
+    auto *bytes = static_cast<uint8_t *>(array.data());
+    for (int64_t i = 0; i < array.numElements(); ++i)
+      bytes[i] = bytes[i] != 0;
+  }
+  return array;
 }
 
 /// Copies the elements of `T` in `source`, a Fortran-order (column-major)
@@ -413,7 +427,7 @@ llvm::Expected<HostArray> fuse::parseNpy(StringRef bytes) {
       llvm::count_if(array.shape(), [](int64_t size) { return size > 1; }) <= 1;
   if (!*header->fortranOrder || sameOrder) {
     std::memcpy(array.data(), data.data(), expected);
-    return std::move(array);
+    return normalizeBools(std::move(array));
   }
   switch (dtypeSize(*dtype)) {
   case 1:
@@ -431,7 +445,7 @@ llvm::Expected<HostArray> fuse::parseNpy(StringRef bytes) {
   default:
     llvm_unreachable("no dtype has this size");
   }
-  return std::move(array);
+  return normalizeBools(std::move(array));
 }
 
 llvm::Expected<HostArray> fuse::readNpy(StringRef path) {

@@ -8,9 +8,11 @@
 
 Readable fixtures: one per supported dtype (float16 float32 float64 int32 int64
 bool), the same float32 array with 2.0 and 3.0 headers, a 0-d array, a
-zero-size array and a Fortran-order array (read into C order). Fixtures the
-reader must reject: big-endian, complex64, a truncated file and a corrupt
-magic.
+zero-size array and a Fortran-order array (read into C order); a bool array
+whose bytes are 1, 0, 1, 2 (numpy reads any nonzero byte as True: the
+reader makes it 1), and a float32 array whose descr has no byte order
+('f4', which numpy reads as native). Fixtures the reader must reject:
+big-endian, complex64, a truncated file and a corrupt magic.
 """
 
 import io
@@ -36,6 +38,9 @@ def fixtures():
     yield "scalar_0d", numpy_bytes(np.array(2.5))
     yield "empty", numpy_bytes(np.zeros((0, 3), np.float32))
     yield "fortran", numpy_bytes(np.asfortranarray(base.astype(np.float32)))
+    yield "bool_bytes", numpy_bytes(np.frombuffer(bytes([1, 0, 1, 2]), np.bool_).reshape(2, 2))
+    unordered = numpy_bytes(base.astype(np.float32))
+    yield "unordered_f4", unordered.replace(b"'descr': '<f4'", b"'descr': 'f4' ")
     yield "bigendian", numpy_bytes(base.astype(">f4"))
     yield "complex64", numpy_bytes(base.astype(np.complex64))
     yield "truncated", numpy_bytes(base.astype(np.float32))[:-5]
