@@ -377,6 +377,7 @@ Executable::lower(ModuleOp module, const RunOptions &options) {
   {
     PassManager pm(context);
     buildExecutablePipeline(pm, options.target, pipeline);
+    addErrorCheck(pm);
     if (failed(pm.run(*clone)))
       return llvm::createStringError("compilation failed:\n" + diagnostics);
   }

@@ -32,6 +32,7 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <set>
 #include <tuple>
@@ -517,6 +518,47 @@ static void addHostLowering(OpPassManager &pm) {
   addCleanup(pm);
 }
 
+namespace {
+/// Whether an error was emitted in a context (addErrorCheck), while the
+/// pass that checks it lives.
+struct ErrorsSeen {
+  std::atomic<bool> seen = false;
+  MLIRContext *context = nullptr;
+  DiagnosticEngine::HandlerID handler = 0;
+  ~ErrorsSeen() { context->getDiagEngine().eraseHandler(handler); }
+};
+
+struct ErrorCheckPass
+    : public PassWrapper<ErrorCheckPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ErrorCheckPass)
+  explicit ErrorCheckPass(std::shared_ptr<ErrorsSeen> errors)
+      : errors(std::move(errors)) {}
+  llvm::StringRef getArgument() const final { return "fuse-error-check"; }
+  void runOnOperation() override {
+    // The error itself was printed when it was emitted.
+    if (errors->seen)
+      signalPassFailure();
+  }
+  std::shared_ptr<ErrorsSeen> errors;
+};
+} // namespace
+
+void fuse::addErrorCheck(PassManager &pm) {
+  auto errors = std::make_shared<ErrorsSeen>();
+  errors->context = pm.getContext();
+  std::weak_ptr<ErrorsSeen> weak = errors;
+  // Registered last, so called first; not handled, so the handlers before
+  // it (the tool's, which print) still see the diagnostic.
+  errors->handler = pm.getContext()->getDiagEngine().registerHandler(
+      [weak](Diagnostic &diagnostic) {
+        if (diagnostic.getSeverity() == DiagnosticSeverity::Error)
+          if (std::shared_ptr<ErrorsSeen> errors = weak.lock())
+            errors->seen = true;
+        return failure();
+      });
+  pm.addPass(std::make_unique<ErrorCheckPass>(std::move(errors)));
+}
+
 void fuse::buildPipeline(OpPassManager &pm, Stage stage,
                          const PipelineOptions &options) {
   if (stage == Stage::CPU || stage == Stage::CUDA)
@@ -878,12 +920,22 @@ void fuse::registerPipelines() {
       [](OpPassManager &pm, llvm::StringRef text,
          llvm::function_ref<LogicalResult(const llvm::Twine &)> errorHandler)
           -> LogicalResult {
+        // Its passes are on the module and nest in it (a pass manager on
+        // functions could not hold them: LLVM's fatal error).
+        if (pm.getOpAnchorName() != ModuleOp::getOperationName())
+          return errorHandler("fuse-lower: runs on the module, not in '" +
+                              pm.getOpAnchorName() +
+                              "': builtin.module(fuse-lower{...})");
         // stage=... is fuse-lower's own; the rest are PipelineOptions.
         Stage stage = Stage::PTX;
+        bool stageGiven = false;
         auto takeStage = [&](llvm::StringRef key,
                              llvm::StringRef value) -> llvm::Expected<bool> {
           if (key != "stage")
             return false;
+          if (stageGiven)
+            return llvm::createStringError("'stage' is given twice");
+          stageGiven = true;
           std::optional<Stage> parsed = parseStage(value);
           if (!parsed)
             return llvm::createStringError("stage=" + value +

@@ -53,6 +53,7 @@ static LogicalResult printPTX(ModuleOp module,
   bool hasFunctions = !functions.empty();
   PassManager pm(module.getContext());
   fuse::buildPipeline(pm, fuse::Stage::PTX, options);
+  fuse::addErrorCheck(pm);
   if (failed(pm.run(module)))
     return failure();
   std::string ptx = fuse::collectPTX(module);
@@ -110,27 +111,39 @@ LogicalResult fuse::translate(ModuleOp module, Translation translation,
   return success();
 }
 
+namespace {
+struct TranslationEntry {
+  llvm::StringRef name, description;
+  fuse::Translation translation;
+};
+} // namespace
+
+/// fuse-translate's translations: their flags' names and what they print.
+static const TranslationEntry translationEntries[] = {
+    {"fuse-to-ptx", "The PTX of a fuse program's kernels", fuse::Translation::PTX},
+    {"fuse-report",
+     "Each function's kernels, fused ops and bytes moved, "
+     "fused vs eager",
+     fuse::Translation::Report},
+    {"fuse-report-json", "The report as JSON", fuse::Translation::ReportJSON},
+    {"fuse-report-dot",
+     "A Graphviz graph of the fused kernels (--fusion=off: the eager ones)",
+     fuse::Translation::ReportDot},
+    {"fuse-report-html",
+     "A page with both pictures, the report and the remarks",
+     fuse::Translation::ReportHTML},
+};
+
+std::vector<llvm::StringRef> fuse::translationNames() {
+  std::vector<llvm::StringRef> names;
+  for (const TranslationEntry &entry : translationEntries)
+    names.push_back(entry.name);
+  return names;
+}
+
 void fuse::registerTranslations(const PipelineFlags &flags,
                                 llvm::StringRef tool) {
-  struct Entry {
-    llvm::StringRef name, description;
-    Translation translation;
-  };
-  static const Entry entries[] = {
-      {"fuse-to-ptx", "The PTX of a fuse program's kernels", Translation::PTX},
-      {"fuse-report",
-       "Each function's kernels, fused ops and bytes moved, "
-       "fused vs eager",
-       Translation::Report},
-      {"fuse-report-json", "The report as JSON", Translation::ReportJSON},
-      {"fuse-report-dot",
-       "A Graphviz graph of the fused kernels (--fusion=off: the eager ones)",
-       Translation::ReportDot},
-      {"fuse-report-html",
-       "A page with both pictures, the report and the remarks",
-       Translation::ReportHTML},
-  };
-  for (const Entry &entry : entries) {
+  for (const TranslationEntry &entry : translationEntries) {
     Translation translation = entry.translation;
     TranslateFromMLIRRegistration(
         entry.name, entry.description,

@@ -21,6 +21,13 @@
 // RUN: not fuse-opt %s --pass-pipeline='builtin.module(fuse-lower{block-size=abc})' 2>&1 | FileCheck %s --check-prefix=INTEGER-LOWER
 // UNKNOWN-LOWER: error: fuse-lower: no option 'bogus'; the options are fusion, horizontal, remarks, block-size, vector-bytes, chip, features, opt-level, approx-exp, cuda-toolkit (docs/passes.md)
 // TWICE-LOWER: error: fuse-lower: 'fusion' is given twice
+// RUN: not fuse-opt %s --pass-pipeline='builtin.module(fuse-lower{stage=gpu stage=linalg})' 2>&1 | FileCheck %s --check-prefix=TWICE-STAGE
+// TWICE-STAGE: error: fuse-lower: 'stage' is given twice
+// fuse-lower's passes are the module's: nested in functions it is an
+// error (it was LLVM's fatal error, or nothing done with exit status 0).
+// RUN: not fuse-opt %s --pass-pipeline='func.func(fuse-lower)' 2>&1 | FileCheck %s --check-prefix=NESTED-LOWER
+// RUN: not fuse-opt %s --pass-pipeline='builtin.module(func.func(fuse-lower{stage=linalg}))' 2>&1 | FileCheck %s --check-prefix=NESTED-LOWER
+// NESTED-LOWER: error: fuse-lower: runs on the module, not in 'func.func': builtin.module(fuse-lower{...})
 // INTEGER-LOWER: error: fuse-lower: block-size=abc: takes an integer that fits its type
 
 // Option values are checked before anything runs (checkPipelineOptions):

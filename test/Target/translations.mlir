@@ -45,6 +45,14 @@
 // RUN: not fuse-translate %s --fuse-to-ptx --block-size=-5 2>&1 | FileCheck %s --check-prefix=BLOCK-SIZE --implicit-check-not=.entry
 // BLOCK-SIZE: fuse-translate: error: --block-size=-5 is out of range: a CUDA block has 1 to 1024 threads
 
+// One translation: two were applied one after the other (the report read
+// as MLIR), and none was said five times.
+// RUN: not fuse-translate %s --fuse-report --fuse-to-ptx 2>&1 | FileCheck %s --check-prefix=TWO
+// TWO: fuse-translate: give one translation: --fuse-to-ptx, --fuse-report, --fuse-report-json, --fuse-report-dot, --fuse-report-html
+// RUN: not fuse-translate %s 2>&1 | FileCheck %s --check-prefix=NONE
+// NONE: fuse-translate: no translation given: --fuse-to-ptx, --fuse-report, --fuse-report-json, --fuse-report-dot, --fuse-report-html
+// NONE-NOT: fuse-translate
+
 // A program the pipeline refuses: the error points at the op.
 // RUN: not fuse-translate %S/Inputs/not-fuse.mlir --fuse-to-ptx 2>&1 | FileCheck %s --check-prefix=NOT-FUSE
 // NOT-FUSE: not-fuse.mlir:{{[0-9]+}}:{{[0-9]+}}: error:

@@ -166,7 +166,10 @@ int main(int argc, char **argv) {
     // The stage comes first; passes named on the command line run after it.
     config.setPassPipelineSetupFn([base, stage, options](PassManager &pm) {
       fuse::buildPipeline(pm, *stage, options);
-      return base.setupPassPipeline(pm);
+      if (failed(base.setupPassPipeline(pm)))
+        return failure();
+      fuse::addErrorCheck(pm);
+      return success();
     });
   } else if (!flags.givenFlags().empty()) {
     llvm::errs() << "fuse-opt: "

@@ -777,6 +777,7 @@ int main(int argc, char **argv) {
     }
     PassManager pm(&context);
     buildPipeline(pm, Stage::PTX, options.pipeline);
+    addErrorCheck(pm);
     if (failed(pm.run(*clone)))
       return 1;
     if (int status = writeOutput("--dump-ptx", dumpPtxFlag, collectPTX(*clone)))
@@ -786,6 +787,23 @@ int main(int argc, char **argv) {
   if (!cpuFlag.empty() && dumpAsmFlag.empty())
     return fail("--cpu names the CPU that --dump-asm compiles for; the "
                 "host's code cannot run on another CPU");
+  if (!cpuFlag.empty()) {
+    // Nothing runs: the flags of a run would be ignored.
+    std::vector<std::string> given;
+    for (const cl::Option *flag : std::initializer_list<const cl::Option *>{
+             static_cast<const cl::Option *>(std::addressof(inputFlags)),
+             static_cast<const cl::Option *>(std::addressof(outputFlags)),
+             &seedFlag, &repeatFlag, &profileFlag, &traceFlag, &checkFlag,
+             &threadsFlag()})
+      if (flag->getNumOccurrences())
+        given.push_back("--" + flag->ArgStr.str());
+    std::vector<llvm::StringRef> runFlags(given.begin(), given.end());
+    if (!runFlags.empty())
+      return fail(joinInProse(runFlags) +
+                  (runFlags.size() == 1 ? " applies" : " apply") +
+                  " to a run, and --cpu compiles for another CPU without "
+                  "running: drop --cpu to run on this one");
+  }
   if (!dumpAsmFlag.empty()) {
     if (options.target != Target::CPU)
       return fail("--dump-asm needs --target=cpu (the cuda target's kernels "

@@ -12,12 +12,34 @@
 #include "fuse/Target/Translations.h"
 
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 
 int main(int argc, char **argv) {
   static llvm::cl::OptionCategory category("fuse options");
   fuse::PipelineFlags flags(category);
   fuse::registerTranslations(flags, "fuse-translate");
+  // One translation: mlir-translate would apply several one after the
+  // other (the report's text read as MLIR), and say that none was given
+  // once per option parse.
+  std::vector<llvm::StringRef> names = fuse::translationNames();
+  int given = 0;
+  bool help = false;
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef arg = llvm::StringRef(argv[i]).ltrim('-');
+    given += llvm::is_contained(names, arg);
+    help |= arg.starts_with("help") || arg == "version";
+  }
+  if (given != 1 && !help) {
+    std::vector<std::string> flags;
+    for (llvm::StringRef name : names)
+      flags.push_back("--" + name.str());
+    llvm::errs() << "fuse-translate: "
+                 << (given ? "give one translation" : "no translation given")
+                 << ": " << llvm::join(flags, ", ") << "\n";
+    return 1;
+  }
   return mlir::failed(
              mlir::mlirTranslateMain(argc, argv, "fuse translation driver\n"))
              ? 1

@@ -32,6 +32,7 @@
 namespace mlir {
 class ModuleOp;
 class OpPassManager;
+class PassManager;
 } // namespace mlir
 
 namespace fuse {
@@ -177,6 +178,12 @@ int64_t kernelVectorBytes(Target target, const PipelineOptions &options);
 /// Adds the passes that take a module of fuse functions to `stage`.
 void buildPipeline(mlir::OpPassManager &pm, Stage stage,
                    const PipelineOptions &options);
+
+/// Adds, at the end of `pm`, a pass that fails when an error was emitted in
+/// `pm`'s context by a pass that went on (an upstream conversion that
+/// leaves an op it could not convert: a function named `malloc` in the
+/// host code). Every pipeline of fuse's tools ends with it.
+void addErrorCheck(mlir::PassManager &pm);
 
 /// The PTX text of every gpu.binary in `module` (after the ptx stage), each
 /// preceded by a `// gpu.module @name` line.

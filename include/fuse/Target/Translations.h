@@ -18,6 +18,7 @@
 #include "llvm/Support/Error.h"
 
 #include <optional>
+#include <vector>
 
 namespace mlir {
 class ModuleOp;
@@ -56,6 +57,10 @@ mlir::LogicalResult translate(mlir::ModuleOp module, Translation translation,
 /// each with the options of `flags` (which must outlive them) checked when
 /// it runs; a bad option is an error of `tool` (the tool's name).
 void registerTranslations(const PipelineFlags &flags, llvm::StringRef tool);
+
+/// The names of the translations that registerTranslations registers
+/// (`fuse-to-ptx`, `fuse-report`, ...), the flags of fuse-translate.
+std::vector<llvm::StringRef> translationNames();
 
 } // namespace fuse
 
