@@ -379,7 +379,7 @@ Executable::lower(ModuleOp module, const RunOptions &options) {
     buildExecutablePipeline(pm, options.target, pipeline);
     addErrorCheck(pm);
     if (failed(pm.run(*clone)))
-      return llvm::createStringError("compilation failed:\n" + diagnostics);
+      return llvm::createStringError(llvm::StringRef(diagnostics).rtrim());
   }
   if (ArrayAttr names = FuseDialect::KernelsAttrHelper(context).getAttr(
           clone->getOperation()))

@@ -543,6 +543,14 @@ struct ErrorCheckPass
 };
 } // namespace
 
+std::string fuse::noPTXReason(bool hasFunctions) {
+  return std::string("no kernel, so no PTX: ") +
+         (hasFunctions ? "no function computes anything on the GPU "
+                         "(returning an argument or a constant needs no "
+                         "kernel)"
+                       : "the program has no function");
+}
+
 void fuse::addErrorCheck(PassManager &pm) {
   auto errors = std::make_shared<ErrorsSeen>();
   errors->context = pm.getContext();

@@ -60,11 +60,7 @@ static LogicalResult printPTX(ModuleOp module,
   // Returning an argument or a constant needs no kernel; say why the output
   // is empty rather than leave it silent.
   if (ptx.empty())
-    emitRemark(programLoc, "no kernel, so no PTX: ")
-        << (hasFunctions ? "no function computes anything on the GPU "
-                           "(returning an argument or a constant needs no "
-                           "kernel)"
-                         : "the program has no function");
+    emitRemark(programLoc, fuse::noPTXReason(hasFunctions));
   os << ptx;
   return success();
 }
@@ -120,7 +116,8 @@ struct TranslationEntry {
 
 /// fuse-translate's translations: their flags' names and what they print.
 static const TranslationEntry translationEntries[] = {
-    {"fuse-to-ptx", "The PTX of a fuse program's kernels", fuse::Translation::PTX},
+    {"fuse-to-ptx", "The PTX of a fuse program's kernels",
+     fuse::Translation::PTX},
     {"fuse-report",
      "Each function's kernels, fused ops and bytes moved, "
      "fused vs eager",

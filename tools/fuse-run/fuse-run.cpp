@@ -526,6 +526,26 @@ static void printResult(const HostArray &array, size_t index) {
     info() << (i ? ", " : "") << formatValue(array, i);
   if (n > kShown)
     info() << ", ...";
+  DType dtype = array.dtype();
+  if (dtype == DType::I32 || dtype == DType::I64 || dtype == DType::Bool) {
+    // Exactly: the sum of int64 values fits in 128 bits (bools: the count
+    // of true ones).
+    __int128 sum = 0;
+    for (int64_t i = 0; i < n; ++i)
+      sum += dtype == DType::I64 ? static_cast<const int64_t *>(array.data())[i]
+                                 : static_cast<int64_t>(getAsDouble(array, i));
+    bool negative = sum < 0;
+    unsigned __int128 magnitude = negative
+                                      ? -static_cast<unsigned __int128>(sum)
+                                      : static_cast<unsigned __int128>(sum);
+    std::string digits;
+    do {
+      digits.insert(digits.begin(), static_cast<char>('0' + magnitude % 10));
+      magnitude /= 10;
+    } while (magnitude);
+    info() << "]  sum = " << (negative ? "-" : "") << digits << "\n";
+    return;
+  }
   double sum = 0;
   for (int64_t i = 0; i < n; ++i)
     sum += getAsDouble(array, i);
@@ -780,7 +800,11 @@ int main(int argc, char **argv) {
     addErrorCheck(pm);
     if (failed(pm.run(*clone)))
       return 1;
-    if (int status = writeOutput("--dump-ptx", dumpPtxFlag, collectPTX(*clone)))
+    std::string ptx = collectPTX(*clone);
+    if (ptx.empty())
+      llvm::errs() << "fuse-run: note: --dump-ptx: " << noPTXReason(true)
+                   << "\n";
+    if (int status = writeOutput("--dump-ptx", dumpPtxFlag, ptx))
       return status;
   }
 

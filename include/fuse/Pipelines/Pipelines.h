@@ -185,6 +185,10 @@ void buildPipeline(mlir::OpPassManager &pm, Stage stage,
 /// host code). Every pipeline of fuse's tools ends with it.
 void addErrorCheck(mlir::PassManager &pm);
 
+/// Why a program's PTX is empty: "no kernel, so no PTX: ..." (whether it
+/// `hasFunctions`).
+std::string noPTXReason(bool hasFunctions);
+
 /// The PTX text of every gpu.binary in `module` (after the ptx stage), each
 /// preceded by a `// gpu.module @name` line.
 std::string collectPTX(mlir::ModuleOp module);
