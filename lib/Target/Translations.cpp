@@ -36,7 +36,9 @@ llvm::Error fuse::checkTranslationFlags(Translation translation,
        flags.given(PipelineOption::remarks)))
     return llvm::createStringError(
         "--fuse-report shows fused and eager side by side; --fuse-remarks "
-        "does not apply to it, and --fusion only to --fuse-report=dot, which "
+        "does not apply to it, and --fusion only to its dot form "
+        "(--fuse-report=dot; fuse-translate: "
+        "--fuse-report-dot), which "
         "draws one of the two");
   return checkPipelineOptions(flags.options());
 }

@@ -41,7 +41,7 @@
 
 // Bad flags are refused as fuse-opt refuses them, with no output.
 // RUN: not fuse-translate %s --fuse-report --fuse-remarks 2>&1 | FileCheck %s --check-prefix=REMARKS --implicit-check-not=kernel
-// REMARKS: fuse-translate: error: --fuse-report shows fused and eager side by side; --fuse-remarks does not apply to it, and --fusion only to --fuse-report=dot, which draws one of the two
+// REMARKS: fuse-translate: error: --fuse-report shows fused and eager side by side; --fuse-remarks does not apply to it, and --fusion only to its dot form (--fuse-report=dot; fuse-translate: --fuse-report-dot), which draws one of the two
 // RUN: not fuse-translate %s --fuse-to-ptx --block-size=-5 2>&1 | FileCheck %s --check-prefix=BLOCK-SIZE --implicit-check-not=.entry
 // BLOCK-SIZE: fuse-translate: error: --block-size=-5 is out of range: a CUDA block has 1 to 1024 threads
 
