@@ -4,6 +4,7 @@
 
 #include "fuse/Conversion/Passes.h"
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"
+#include "fuse/Dialect/Fuse/Utils/Kernel.h"
 #include "fuse/Target/PTX/Passes.h"
 #include "fuse/Transforms/Passes.h"
 
@@ -420,15 +421,28 @@ struct FullOccupancyPass
     getOperation().walk([&](gpu::GPUFuncOp func) {
       if (!func.isKernel())
         return;
-      bool half = func.walk([](Operation *op) {
-                        return needsHalf(op) ? WalkResult::interrupt()
-                                             : WalkResult::advance();
-                      })
-                      .wasInterrupted();
+      bool half = false, none = false;
+      func.walk([&](Operation *op) {
+        half |= needsHalf(op);
+        none |= holdsRowLanes(op);
+      });
       func->setAttr(
           "nvvm.minctasm",
-          b.getI32IntegerAttr(half ? std::max<int64_t>(1, blocksPerSM / 2)
-                                   : blocksPerSM));
+          b.getI32IntegerAttr(none   ? 1
+                              : half ? std::max<int64_t>(1, blocksPerSM / 2)
+                                     : blocksPerSM));
+    });
+  }
+
+  /// A thread that owns a row read in lanes holds the 32 partial
+  /// accumulators of each reduction (vectors of kReductionLanes, 64 or 32
+  /// registers each): held to full occupancy's 32 registers it spilled.
+  static bool holdsRowLanes(Operation *op) {
+    return llvm::any_of(op->getResultTypes(), [](Type type) {
+      auto vector = dyn_cast<VectorType>(type);
+      return vector && vector.getNumElements() >= fuse::kReductionLanes &&
+             vector.getElementType().isIntOrFloat() &&
+             vector.getElementType().getIntOrFloatBitWidth() >= 32;
     });
   }
 
@@ -959,7 +973,7 @@ void fuse::registerPipelines() {
         buildPipeline(pm, stage, *options);
         return success();
       },
-      [](llvm::function_ref<void(const detail::PassOptions &)> handler) {
+      [](llvm::function_ref<void(const mlir::detail::PassOptions &)> handler) {
         handler(LowerOptions());
       });
 }

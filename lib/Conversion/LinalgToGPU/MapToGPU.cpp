@@ -762,15 +762,19 @@ public:
     DenseMap<Value, std::pair<unsigned, unsigned>> lazy;
   };
 
-  /// With `vectors`, rows that `form` reads in lanes are read in vectors
-  /// of kReductionLanes (the cpu target).
+  /// Rows that `form` reads in lanes are read in vectors of
+  /// kReductionLanes by a CPU thread (`vectors`) and by a GPU thread that
+  /// owns a row (not `form.warps`: 64-bit accumulators, or blocks that are
+  /// not whole warps): the 32 partial accumulators of the documented order,
+  /// which a warp keeps in its lanes.
   RowKernelBuilder(ArrayRef<linalg::GenericOp> members, const RowForm &form,
                    ArrayRef<Value> sizes,
                    const DenseMap<Operation *, Value> &fills,
                    function_ref<bool(OpOperand &)> isLiveOut, bool vectors,
                    OpBuilder &b, Location loc)
       : members(members), sizes(sizes), fills(fills), isLiveOut(isLiveOut),
-        b(b), loc(loc), lanes(vectors && form.lanes ? kReductionLanes : 1),
+        b(b), loc(loc),
+        lanes(form.lanes && (vectors || !form.warps) ? kReductionLanes : 1),
         form(form), kept(this->form.kept), reduced(this->form.reduced) {}
 
   /// Makes the kernel's rows a warp's each: lane `lane` (below

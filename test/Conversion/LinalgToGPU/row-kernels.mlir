@@ -137,16 +137,21 @@ func.func @softmax(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
   return %r : tensor<?x?xf32>
 }
 
-// A 64-bit accumulator does not fit a shuffle: a thread per row, in order;
-// the row sum is stored by that thread.
+// A 64-bit accumulator does not fit a shuffle: a thread per row, which
+// keeps the 32 partial accumulators of the documented order itself (as the
+// cpu target's vectors; in order, one accumulator, its sums differed from
+// the cpu target's, and an f32 sum in the same kernel from its eager
+// kernel's); the row sum is stored by that thread.
 // CHECK-LABEL: func @sum_f64(
 // CHECK: gpu.launch
 // CHECK: %[[ROW:.+]] = arith.addi
 // CHECK: scf.if
-// CHECK-NEXT: %[[SUM:.+]] = scf.for %[[J:.+]] = %c0 to %{{.+}} step %c1 iter_args(%[[ACC:.+]] = %{{.+}}) -> (f64) {
-// CHECK-NEXT: memref.load %{{.+}}[%[[ROW]], %[[J]]]
+// CHECK: %[[PARTIAL:.+]] = scf.for %[[J:.+]] = %c0 to %{{.+}} step %c32 iter_args(%[[ACC:.+]] = %{{.+}}) -> (vector<32xf64>) {
+// CHECK-NEXT: vector.load %{{.+}}[%[[ROW]], %[[J]]] {{.*}} : memref<?x?xf64>, vector<32xf64>
 // CHECK-NEXT: arith.addf
-// CHECK: memref.store %[[SUM]], %{{.+}}[%[[ROW]]]
+// CHECK: vector.maskedload
+// CHECK: arith.addf %{{.+}} : vector<16xf64>
+// CHECK: memref.store %{{.+}}, %{{.+}}[%[[ROW]]]
 // CHECK-NOT: gpu.shuffle
 // CPU-LABEL: func @sum_f64(
 // CPU: vector<32xf64>
