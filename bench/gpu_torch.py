@@ -18,6 +18,20 @@ import json
 import sys
 import time
 
+
+def parse_args():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", default="1000000,100000000",
+                        help="comma-separated sizes (default 1e6 and 1e8)")
+    parser.add_argument("--json", help="append one JSON object per row to FILE")
+    parser.add_argument("--budget", type=float, default=None,
+                        help="start no new row after S seconds")
+    return parser.parse_args()
+
+
+# Before PyTorch is looked for: --help and a bad option answer anywhere.
+ARGS = parse_args() if __name__ == "__main__" else None
+
 try:
     import torch
 except ImportError:
@@ -125,13 +139,7 @@ def kernels_per_call(fn, args):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sizes", default="1000000,100000000",
-                        help="comma-separated sizes (default 1e6 and 1e8)")
-    parser.add_argument("--json", help="append one JSON object per row to FILE")
-    parser.add_argument("--budget", type=float, default=None,
-                        help="start no new row after S seconds")
-    args = parser.parse_args()
+    args = ARGS or parse_args()
     sizes = [int(float(s)) for s in args.sizes.split(",")]
     started = time.monotonic()
     print(f"torch {torch.__version__} on {torch.cuda.get_device_name()}")

@@ -115,6 +115,8 @@ extern "C" void *fuseJitMalloc(size_t bytes) {
 struct ResultSlot {
   void *data = nullptr;
   size_t bytes = 0;
+  /// The bytes of one element (the result's dtype).
+  size_t elementBytes = 1;
 };
 thread_local llvm::ArrayRef<ResultSlot> jitResultSlots;
 
@@ -127,9 +129,11 @@ extern "C" void *fuseJitResultAlloc(int64_t index, int64_t bytes) {
     return fuseJitMalloc(bytes);
   const ResultSlot &slot = jitResultSlots[index];
   if (slot.bytes != size_t(bytes)) {
+    // The result's shape is known here only by its bytes.
     jitError = "the output array for result " + std::to_string(index) +
-               " has " + std::to_string(slot.bytes) +
-               " bytes; the result has " + std::to_string(bytes);
+               " has " + std::to_string(slot.bytes / slot.elementBytes) +
+               " elements; the result has " +
+               std::to_string(size_t(bytes) / slot.elementBytes);
     std::longjmp(*jitExit, 1);
   }
   return slot.data;
@@ -663,7 +667,8 @@ Executable::invoke(llvm::ArrayRef<Operand> operands,
 
   std::vector<ResultSlot> slots;
   for (const Operand &out : outs)
-    slots.push_back({out.data, out.data ? sizeInBytes(out) : 0});
+    slots.push_back(
+        {out.data, out.data ? sizeInBytes(out) : 0, dtypeSize(out.dtype)});
   jitResultSlots = slots;
   bool finished = callJit(entry, args.data(), threadCount);
   jitResultSlots = {};

@@ -114,6 +114,9 @@ def parse(dtype):
         key = dtype.strip().lower()
         if key in _ALIASES:
             return _ALIASES[key]
+    if dtype is None:
+        # np.dtype(None) is float64: a missing dtype is not one.
+        raise TypeError(f"fuse: None is not a dtype; use one of {SUPPORTED}")
     try:
         np_dtype = np.dtype(dtype)
     except TypeError:

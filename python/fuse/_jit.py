@@ -7,6 +7,8 @@ import threading
 import weakref
 from collections import namedtuple
 
+import numpy as np
+
 from . import _arguments, _capi, _dtypes, _program, _trace
 
 CacheInfo = namedtuple("CacheInfo", "hits misses traces compiles size")
@@ -63,6 +65,9 @@ class _Jitted:
         self._options = options
         self.options = _capi.option_text(fusion, options)
         self.target = target
+        if not isinstance(profile, (bool, np.bool_)):
+            raise TypeError(f"fuse: profile must be True or False, got "
+                            f"{type(profile).__name__} {profile!r}")
         self.profile = bool(profile)
         try:
             self._signature = inspect.signature(fn)
@@ -70,6 +75,10 @@ class _Jitted:
             self._signature = None
         if isinstance(static_argnames, str):
             static_argnames = (static_argnames,)
+        if (not isinstance(static_argnames, (tuple, list, set, frozenset))
+                or not all(isinstance(n, str) for n in static_argnames)):
+            raise TypeError(f"fuse: static_argnames must be a parameter name or a sequence of "
+                            f"them, got {type(static_argnames).__name__} {static_argnames!r}")
         self.static_argnames = frozenset(static_argnames)
         if self._signature is not None:
             unknown = self.static_argnames - set(self._signature.parameters)
@@ -195,8 +204,7 @@ class _Jitted:
                 spec.append(("tensor", name, dtype, shape))
                 arrays.append((array, dtype, None))
             else:
-                key.append(("const", type(value).__qualname__,
-                            repr(value) if isinstance(value, float) else value))
+                key.append(("const", _const_key(value)))
                 spec.append(("const", value))
         return tuple(key), spec, rebuild, arrays
 
@@ -318,11 +326,16 @@ class _Jitted:
     @property
     def ptx(self):
         """The PTX (sm_90) of the latest call's program, fused or eager as
-        this function is."""
+        this function is; '' when the program has no kernel (it returns
+        its arguments or constants: fuse-opt --emit=ptx says so in a
+        remark)."""
         return _capi.ptx(self._last_trace().mlir, self.options)
 
     def ptx_for(self, chip):
         """The PTX of the latest call's program for `chip` (e.g. 'sm_80')."""
+        if not isinstance(chip, str):
+            raise TypeError(f"fuse: chip must be a GPU architecture's name such as 'sm_80', "
+                            f"got {type(chip).__name__} {chip!r}")
         return _capi.ptx(self._last_trace().mlir, f"{self.options} chip={chip}")
 
     @property
@@ -354,6 +367,20 @@ class _Jitted:
             self._fast.clear()
             self._hits = self._misses = self._traced = self._compiled = 0
             self._last = None
+
+
+def _const_key(value):
+    """A static value's part of the signature key. Values that compare
+    equal can trace differently (2 and 2.0 give other dtypes, 0.0 and -0.0
+    other signs), inside tuples too: the key has each value's type, and a
+    float's repr."""
+    if isinstance(value, (float, complex, np.floating, np.complexfloating)):
+        return (type(value).__qualname__, repr(value))
+    if isinstance(value, (tuple, list)):
+        return (type(value).__qualname__, tuple(_const_key(v) for v in value))
+    if isinstance(value, dict):
+        return ("dict", tuple((k, _const_key(v)) for k, v in value.items()))
+    return (type(value).__qualname__, value)
 
 
 def _program_for(trace, jitted):

@@ -95,6 +95,9 @@ class Program:
             text = text.decode("utf-8")
         if not isinstance(text, str):
             raise TypeError(f"fuse: a program is MLIR text (str), not {type(text).__name__}")
+        if entry is not None and not isinstance(entry, str):
+            raise TypeError(f"fuse: entry must be a function's name (str) or None, got "
+                            f"{type(entry).__name__} {entry!r}")
         self.text = text
         self.entry = entry
         self.fusion = _capi.fusion_flag(fusion)
@@ -147,6 +150,13 @@ class Program:
         return self.run(args, out=out)
 
     def run(self, args, out=None):
+        """Runs the program on `args`, the arguments as one sequence
+        (`p.run([a, b])`; `p(a, b)` is the same); returns the list of
+        results. out=: as for __call__."""
+        if isinstance(args, np.ndarray) or not isinstance(args, (list, tuple)):
+            raise TypeError(f"fuse: Program.run takes the arguments as one list or tuple, "
+                            f"as in p.run([a, b]) (or call p(a, b)), not "
+                            f"{type(args).__name__}")
         arrays = _arguments.program_arguments(args, self.inputs)
         return self.run_prepared(arrays, None if out is None else self.check_out(out))
 

@@ -29,11 +29,18 @@ def format_report(text, report=None, arrays=None):
     return "\n\n".join(blocks) + "\n"
 
 
+def _check_function(fn, what):
+    if not callable(fn):
+        raise TypeError(f"{what} takes a function (jitted or not) or fuse MLIR text, not "
+                        f"{type(fn).__name__} {fn!r}")
+
+
 def report(fn, *args, **kwargs):
     """The report as the JSON object of `fuse-opt --fuse-report=json`, for a
     function traced with these arguments (or for MLIR text)."""
     if isinstance(fn, str):
         return _capi.report_json(fn)
+    _check_function(fn, "fuse.report")
     jitted = fn if isinstance(fn, _jit._Jitted) else _jit.jit(fn)
     trace, _ = jitted._trace_and_arrays(args, kwargs)
     return _capi.report_json(trace.mlir)
@@ -130,6 +137,7 @@ def explain(fn, *args, **kwargs):
                 raise TypeError(f"fuse.explain: size {size['name']} is dimension {d} of "
                                 f"argument {i}, which {have}")
         return Explanation(format_report(text, report, arrays), fn)
+    _check_function(fn, "fuse.explain")
     jitted = fn if isinstance(fn, _jit._Jitted) else _jit.jit(fn)
     trace, arrays = jitted._trace_and_arrays(args, kwargs)
     text = format_report(_capi.report_text(trace.mlir), _capi.report_json(trace.mlir),

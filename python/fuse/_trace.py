@@ -142,6 +142,9 @@ def _float_literal(value, dtype, attribute=False):
 def scalar_literal(value, dtype, attribute=False):
     """`value` written as a fuse literal of element type `dtype`."""
     value = _scalar_value(value)
+    if not isinstance(value, (bool, int, float)):
+        raise TypeError(f"fuse: {type(value).__name__} {value!r} is not a number; a scalar "
+                        f"operand or parameter is a bool, an int or a float")
     if dtype == "i1":
         return "true" if value else "false"
     if _dtypes.is_float(dtype):
@@ -295,7 +298,7 @@ class Graph:
 
 class Tensor:
     """A symbolic tensor inside a traced function: it has a dtype and a shape
-    (None for a dynamic size) but no values. Use Python's operators and the
+    (a fuse.SymbolicSize for a dynamic size) but no values. Use Python's operators and the
     fuse functions on it; its values exist only when the compiled program
     runs."""
 
@@ -679,7 +682,7 @@ def leaky_relu(x, negative_slope=0.01):
     if isinstance(negative_slope, Tensor):
         return where(x >= 0, x, x * negative_slope)
     dtype = x.dtype_name if isinstance(x, Tensor) and _dtypes.is_float(x.dtype_name) else "f32"
-    alpha = scalar_literal(float(negative_slope), dtype, attribute=True)
+    alpha = scalar_literal(negative_slope, dtype, attribute=True)
     return _unary("leaky_relu", x, f" {{alpha = {alpha} : {dtype}}}")
 
 
@@ -690,6 +693,41 @@ def sub(a, b): return _binary("sub", a, b)
 def mul(a, b): return _binary("mul", a, b)
 def div(a, b): return _binary("div", a, b)
 def pow(a, b): return _binary("pow", a, b)  # noqa: A001
+
+
+_FLOAT_ONLY = " Integers and bools compute in float32 (as torch does)."
+_BINARY = (" `a` and `b` are Tensors or numbers; they broadcast as numpy's arrays and "
+           "promote as PyTorch's (python/README.md, \"Promotion\").")
+for _fn, _doc in {
+    relu: "max(x, 0), elementwise.",
+    exp: "e**x, elementwise." + _FLOAT_ONLY,
+    log: "The natural logarithm, elementwise (-inf at 0, NaN below)." + _FLOAT_ONLY,
+    sqrt: "The square root, elementwise (NaN below 0)." + _FLOAT_ONLY,
+    rsqrt: "1 / sqrt(x), elementwise." + _FLOAT_ONLY,
+    tanh: "The hyperbolic tangent, elementwise." + _FLOAT_ONLY,
+    sigmoid: "1 / (1 + exp(-x)), elementwise." + _FLOAT_ONLY,
+    silu: "x * sigmoid(x), elementwise." + _FLOAT_ONLY,
+    sin: "The sine, elementwise." + _FLOAT_ONLY,
+    cos: "The cosine, elementwise." + _FLOAT_ONLY,
+    erf: "The error function, elementwise." + _FLOAT_ONLY,
+    floor: "The largest integer not above x, elementwise; integers are unchanged.",
+    ceil: "The smallest integer not below x, elementwise; integers are unchanged.",
+    neg: "-x, elementwise (integers wrap: -INT_MIN is INT_MIN).",
+    abs: "|x|, elementwise (integers wrap: abs(INT_MIN) is INT_MIN).",
+    reciprocal: "1 / x, elementwise." + _FLOAT_ONLY,
+    hardswish: "x * relu6(x + 3) / 6, elementwise (torch's hardswish)." + _FLOAT_ONLY,
+    maximum: "The larger of a and b, elementwise; NaN if either is NaN." + _BINARY,
+    minimum: "The smaller of a and b, elementwise; NaN if either is NaN." + _BINARY,
+    add: "a + b, elementwise (integers wrap)." + _BINARY,
+    sub: "a - b, elementwise (integers wrap)." + _BINARY,
+    mul: "a * b, elementwise (integers wrap)." + _BINARY,
+    div: ("a / b, elementwise: true division, as Python's `/` and torch.div; two "
+          "integer operands divide in float32 (the dialect's fuse.div of integers, "
+          "which truncates, is not what this writes)." + _BINARY),
+    pow: "a ** b, elementwise (integers: exact, wrapping; a negative exponent of an "
+         "integer base is 0 unless the base is 1 or -1)." + _BINARY,
+}.items():
+    _fn.__doc__ = _doc
 
 
 def where(cond, a, b):

@@ -335,3 +335,41 @@ def test_size_at_takes_whole_sizes(value):
     assert fuse.size_at(size, {"N": np.int64(3)}) == 12
     with pytest.raises(ValueError, match=r"size_at: the size 'N' must be a whole number"):
         fuse.size_at(size, {"N": value})
+
+
+@pytest.mark.parametrize("call,error,match", [
+    (lambda x: fuse.explain(None), TypeError,
+     r"^fuse\.explain takes a function \(jitted or not\) or fuse MLIR text, not NoneType"),
+    (lambda x: fuse.report(3), TypeError, r"^fuse\.report takes a function"),
+    (lambda x: fuse.compile("func.func @f(%a: tensor<f32>) -> tensor<f32> {\n"
+                            "  return %a : tensor<f32>\n}\n", entry=3), TypeError,
+     r"^fuse: entry must be a function's name \(str\) or None, got int 3$"),
+    (lambda x: fuse.jit(lambda a: a, static_argnames=1), TypeError,
+     r"^fuse: static_argnames must be a parameter name or a sequence of them, got int 1$"),
+    (lambda x: fuse.jit(lambda a: a, profile="x"), TypeError,
+     r"^fuse: profile must be True or False, got str 'x'$"),
+    (lambda x: fuse.jit(lambda a: fuse.cast(a, None))(x), TypeError,
+     r"^fuse: None is not a dtype; use one of float16, "),
+    (lambda x: fuse.jit(lambda a: fuse.rms_norm(a, eps=None))(x), TypeError,
+     r"^fuse: NoneType None is not a number; a scalar operand or parameter is a bool, an int "
+     r"or a float$"),
+    (lambda x: fuse.jit(lambda a: fuse.leaky_relu(a, "a"))(x), TypeError,
+     r"^fuse: str 'a' is not a number"),
+    (lambda x: fuse.compile("func.func @f(%a: tensor<?xf32>) -> tensor<?xf32> {\n"
+                            "  %0 = fuse.neg %a : tensor<?xf32>\n"
+                            "  return %0 : tensor<?xf32>\n}\n", target="cpu").run(x), TypeError,
+     r"^fuse: Program\.run takes the arguments as one list or tuple, as in p\.run\(\[a, b\]\) "
+     r"\(or call p\(a, b\)\), not ndarray$"),
+], ids=["explain-none", "report-int", "entry-int", "static-argnames-int", "profile-str",
+        "cast-none", "eps-none", "slope-str", "run-array"])
+def test_bad_parameters_name_themselves(call, error, match):
+    with pytest.raises(error, match=match):
+        call(np.ones(3, np.float32))
+
+
+def test_ptx_for_takes_a_chip_name():
+    f = fuse.jit(lambda a: -a, target="cpu")
+    f(np.ones(3, np.float32))
+    with pytest.raises(TypeError, match=r"^fuse: chip must be a GPU architecture's name such "
+                                        r"as 'sm_80', got NoneType None$"):
+        f.ptx_for(None)
