@@ -562,6 +562,12 @@ fuse::buildReport(ModuleOp module, const PipelineOptions &options) {
       return failure();
     FunctionReport report;
     report.name = func.getSymName().str();
+    for (Type type : func.getArgumentTypes()) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      os << type;
+      report.arguments.push_back(text);
+    }
     std::set<unsigned> used;
     for (const VariantReport *variant : {&*fusedKernels, &*eagerKernels})
       for (const KernelReport &kernel : variant->kernels) {
@@ -764,8 +770,12 @@ llvm::json::Value fuse::reportToJSON(llvm::ArrayRef<FunctionReport> reports) {
           {"name", symbol.name},
           {"argument", static_cast<int64_t>(symbol.argument)},
           {"dimension", static_cast<int64_t>(symbol.dimension)}});
+    llvm::json::Array arguments;
+    for (const std::string &type : report.arguments)
+      arguments.push_back(type);
     functions.push_back(llvm::json::Object{
         {"name", report.name},
+        {"arguments", std::move(arguments)},
         {"sizes", std::move(sizes)},
         {"fused", variantToJSON(report.fused, report.names)},
         {"eager", variantToJSON(report.eager, report.names)},

@@ -129,13 +129,18 @@ def explain(fn, *args, **kwargs):
                             f"and this text has {len(report['functions'])} functions; "
                             f"explain each alone")
         arrays = [np.asarray(a) for a in args]
-        for size in report["functions"][0]["sizes"]:
-            i, d = size["argument"], size["dimension"]
-            if i >= len(arrays) or d >= arrays[i].ndim:
-                have = (f"has rank {arrays[i].ndim}" if i < len(arrays)
-                        else f"was not given ({len(arrays)} arrays)")
-                raise TypeError(f"fuse.explain: size {size['name']} is dimension {d} of "
-                                f"argument {i}, which {have}")
+        function = report["functions"][0]
+        types = function["arguments"]
+        if len(arrays) != len(types):
+            raise TypeError(f"fuse.explain: @{function['name']} takes {len(types)} "
+                            f"argument(s), and {len(arrays)} arrays were given")
+        for i, (array, type_text) in enumerate(zip(arrays, types)):
+            # tensor<4x?xf32>: the sizes before the element type.
+            shape = type_text[len("tensor<"):-1].split("x")[:-1]
+            if array.ndim != len(shape) or any(
+                    s != "?" and int(s) != n for s, n in zip(shape, array.shape)):
+                raise TypeError(f"fuse.explain: argument {i} of @{function['name']} is "
+                                f"{type_text}; the array's shape is {array.shape}")
         return Explanation(format_report(text, report, arrays), fn)
     _check_function(fn, "fuse.explain")
     jitted = fn if isinstance(fn, _jit._Jitted) else _jit.jit(fn)

@@ -204,7 +204,8 @@ def test_explain_text_at_arrays_sizes():
 
 @pytest.mark.parametrize("args,kwargs,match", [
     ((np.ones(10, np.float32),), {},
-     r"^fuse\.explain: size M is dimension 1 of argument 0, which has rank 1$"),
+     r"^fuse\.explain: argument 0 of @softmax is tensor<\?x\?xf32>; the array's shape is "
+     r"\(10,\)$"),
     ((), {"x": np.ones((2, 2))},
      r"^fuse\.explain: the arguments of MLIR text are arrays in order, not keywords \(x\)$"),
 ], ids=["rank", "keywords"])
@@ -220,3 +221,17 @@ def test_explain_text_of_two_functions_with_arrays():
                                         r"function's arguments, and this text has \d+ "
                                         r"functions; explain each alone$"):
         fuse.explain(text, np.ones(3, np.float32), np.ones(3, np.float32))
+
+
+@pytest.mark.parametrize("arrays,match", [
+    ((np.ones((2, 2), np.float32), np.ones(10, np.float32)),
+     r"^fuse\.explain: argument 0 of @add_relu is tensor<\?xf32>; the array's shape is "
+     r"\(2, 2\)$"),
+    ((np.ones(10, np.float32),) * 3,
+     r"^fuse\.explain: @add_relu takes 2 argument\(s\), and 3 arrays were given$"),
+], ids=["rank", "count"])
+def test_explain_text_checks_arrays_against_the_signature(arrays, match):
+    text = open(os.path.join(REPO, "examples", "add_relu.mlir")).read()
+    with pytest.raises(TypeError, match=match):
+        fuse.explain(text, *arrays)
+    assert fuse.report(text)["functions"][0]["arguments"] == ["tensor<?xf32>", "tensor<?xf32>"]

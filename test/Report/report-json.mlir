@@ -11,6 +11,10 @@
 // eager: add_0 8*N + 4*N = 12*N; relu_1 4*N + 4*N = 8*N; total 20*N.
 // CHECK-LABEL: "functions": [
 // CHECK-NEXT:    {
+// CHECK-NEXT:      "arguments": [
+// CHECK-NEXT:        "tensor<?xf32>",
+// CHECK-NEXT:        "tensor<?xf32>"
+// CHECK-NEXT:      ],
 // CHECK-NEXT:      "eager": {
 // CHECK-NEXT:        "bytes": {
 // CHECK-NEXT:          "terms": [

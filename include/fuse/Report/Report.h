@@ -130,6 +130,8 @@ struct UnfusedPair {
 
 struct FunctionReport {
   std::string name;
+  /// The types of its arguments, as MLIR prints them (`tensor<?xf32>`).
+  std::vector<std::string> arguments;
   /// The sizes that occur in the counts, named N, M, K, ...
   std::vector<SizeSymbol> symbols;
   /// Symbol names indexed by symbol id, for SizeExpr::str.
