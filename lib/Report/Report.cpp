@@ -633,10 +633,12 @@ std::string fuse::summarize(const KernelReport &kernel,
 }
 
 std::string fuse::RowsReport::gpu() const {
+  // A thread that reads its row in lanes keeps 32 partials (as the CPU).
+  std::string vectors = !warps && lanes ? ", 32-lane vectors" : "";
   if (pieces)
-    return std::string(warps ? "warp" : "thread") + " per piece, " +
-           std::to_string(pieceCount) + " pieces per row";
-  std::string text = warps ? "warp per row" : "thread per row";
+    return std::string(warps ? "warp" : "thread") + " per piece" + vectors +
+           ", " + std::to_string(pieceCount) + " pieces per row";
+  std::string text = (warps ? "warp per row" : "thread per row") + vectors;
   if (inPieces)
     text += " in " + std::to_string(pieceCount) + " pieces";
   else if (registers && length.asConstant())

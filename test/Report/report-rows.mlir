@@ -16,7 +16,7 @@
 // CHECK-NEXT:    fused_reduce_max_sub_exp_reduce_sum_div_0  N     M       warp per row, in registers up to 512, else looped  thread per row, 32-lane vectors
 // CHECK-NEXT:  eager: 5 kernels, {{.*}}
 // BLOCK48-LABEL: @softmax
-// BLOCK48:         fused_reduce_max_sub_exp_reduce_sum_div_0  N     M       thread per row  thread per row, 32-lane vectors
+// BLOCK48:         fused_reduce_max_sub_exp_reduce_sum_div_0  N     M       thread per row, 32-lane vectors  thread per row, 32-lane vectors
 // JSON:        "name": "fused_reduce_max_sub_exp_reduce_sum_div_0",
 // JSON:        "rows": {
 // JSON-NEXT:     "count": {
@@ -56,7 +56,8 @@ func.func @softmax(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
 // A full reduction of a vector is one row, split (RowForm::split): a first
 // kernel gives each of 4096 pieces of the row a warp and writes 4096 f32
 // partial sums (16384 bytes), a second reduces them as a row of 4096. An
-// f64 sum has 64-bit accumulators (a thread per row, per piece); over both
+// f64 sum has 64-bit accumulators (a thread per row, per piece, which
+// keeps 32 partials in a vector as the CPU does); over both
 // dimensions of a matrix it is one row of M*K (the innermost dimensions
 // collapsed), split too (4096 f64 partial sums, 32768 bytes). A reduction
 // over the leading dimension is read element by element (each of the 4
@@ -74,15 +75,15 @@ func.func @softmax(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
 // CHECK-NEXT:      reduce_sum_3         reduce_sum  4096      32768    8
 // CHECK-NEXT:      reduce_max_4_pieces  reduce_max  4*L       16*L     16384
 // CHECK-NEXT:      reduce_max_4         reduce_max  4096      16384    16
-// CHECK:         kernel with reductions  rows  length  GPU                                    CPU
-// CHECK-NEXT:    reduce_sum_1_pieces     1     N       warp per piece, 4096 pieces per row    thread per piece, 32-lane vectors
-// CHECK-NEXT:    reduce_sum_1            1     4096    warp per row, looped (1 warp in all)   thread per row, 32-lane vectors
-// CHECK-NEXT:    reduce_sum_2            M     K       thread per row                         thread per row, 32-lane vectors
-// CHECK-NEXT:    reduce_sum_3_pieces     1     M*K     thread per piece, 4096 pieces per row  thread per piece, 32-lane vectors
-// CHECK-NEXT:    reduce_sum_3            1     4096    thread per row (1 thread in all)       thread per row, 32-lane vectors
-// CHECK-NEXT:    reduce_max_4_pieces     4     L       thread per piece, 1024 pieces per row  thread per piece, element by element
-// CHECK-NEXT:    reduce_max_4            4     1024    thread per row (4 threads in all)      thread per row, element by element
-// CHECK-NEXT:    reduce_sum_5            P*R   Q       thread per row                         thread per row, element by element
+// CHECK:         kernel with reductions  rows  length  GPU                                                     CPU
+// CHECK-NEXT:    reduce_sum_1_pieces     1     N       warp per piece, 4096 pieces per row                     thread per piece, 32-lane vectors
+// CHECK-NEXT:    reduce_sum_1            1     4096    warp per row, looped (1 warp in all)                    thread per row, 32-lane vectors
+// CHECK-NEXT:    reduce_sum_2            M     K       thread per row, 32-lane vectors                         thread per row, 32-lane vectors
+// CHECK-NEXT:    reduce_sum_3_pieces     1     M*K     thread per piece, 32-lane vectors, 4096 pieces per row  thread per piece, 32-lane vectors
+// CHECK-NEXT:    reduce_sum_3            1     4096    thread per row, 32-lane vectors (1 thread in all)       thread per row, 32-lane vectors
+// CHECK-NEXT:    reduce_max_4_pieces     4     L       thread per piece, 1024 pieces per row                   thread per piece, element by element
+// CHECK-NEXT:    reduce_max_4            4     1024    thread per row (4 threads in all)                       thread per row, element by element
+// CHECK-NEXT:    reduce_sum_5            P*R   Q       thread per row                                          thread per row, element by element
 // CHECK-NEXT:  eager: 8 kernels, {{.*}}
 func.func @forms(%x: tensor<?xf32>, %y: tensor<?x?xf64>, %z: tensor<?x4xf32>, %w: tensor<?x?x?xf16>)
     -> (tensor<f32>, tensor<?xf64>, tensor<f64>, tensor<4xf32>, tensor<?x?xf16>) {
