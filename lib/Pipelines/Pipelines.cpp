@@ -437,6 +437,7 @@ struct FullOccupancyPass
   /// A thread that owns a row read in lanes holds the 32 partial
   /// accumulators of each reduction (vectors of kReductionLanes, 64 or 32
   /// registers each): held to full occupancy's 32 registers it spilled.
+  /// (So does an elementwise kernel with --vector-bytes of 128 or more.)
   static bool holdsRowLanes(Operation *op) {
     return llvm::any_of(op->getResultTypes(), [](Type type) {
       auto vector = dyn_cast<VectorType>(type);
