@@ -397,6 +397,10 @@ def program_arguments(args, inputs):
         if isinstance(value, (bool, int, float)) and spec.dtype != "bf16":
             array = np.asarray(value, _dtypes.to_numpy(spec.dtype))
         arrays.append(prepare_argument(array, i))
+        if spec.dtype == "bf16" and arrays[-1][1] != "bf16":
+            raise TypeError(f"fuse: argument {i} is {spec}, and numpy has no bfloat16: pass a "
+                            f"torch.bfloat16 tensor on the GPU, or take float32 and "
+                            f"fuse.cast it to bfloat16 in the program")
         named.append((f"argument {i}", value, arrays[-1][0]))
     check_one_side(named)
     return arrays

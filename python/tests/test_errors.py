@@ -360,8 +360,14 @@ def test_size_at_takes_whole_sizes(value):
                             "  return %0 : tensor<?xf32>\n}\n", target="cpu").run(x), TypeError,
      r"^fuse: Program\.run takes the arguments as one list or tuple, as in p\.run\(\[a, b\]\) "
      r"\(or call p\(a, b\)\), not ndarray$"),
+    (lambda x: fuse.compile("func.func @f(%a: tensor<?xbf16>) -> tensor<?xf32> {\n"
+                            "  %0 = fuse.cast %a : tensor<?xbf16> to tensor<?xf32>\n"
+                            "  return %0 : tensor<?xf32>\n}\n", target="cpu")(x), TypeError,
+     r"^fuse: argument 0 is tensor<\?xbf16>, and numpy has no bfloat16: pass a "
+     r"torch\.bfloat16 tensor on the GPU, or take float32 and fuse\.cast it to bfloat16 in "
+     r"the program$"),
 ], ids=["explain-none", "report-int", "entry-int", "static-argnames-int", "profile-str",
-        "cast-none", "eps-none", "slope-str", "run-array"])
+        "cast-none", "eps-none", "slope-str", "run-array", "bf16-argument"])
 def test_bad_parameters_name_themselves(call, error, match):
     with pytest.raises(error, match=match):
         call(np.ones(3, np.float32))
