@@ -381,7 +381,6 @@ Executable::lower(ModuleOp module, const RunOptions &options) {
   {
     PassManager pm(context);
     buildExecutablePipeline(pm, options.target, pipeline);
-    addErrorCheck(pm);
     if (failed(pm.run(*clone)))
       return llvm::createStringError(llvm::StringRef(diagnostics).rtrim());
   }

@@ -534,27 +534,42 @@ static void addHostLowering(OpPassManager &pm) {
 }
 
 namespace {
-/// Whether an error was emitted in a context (addErrorCheck), while the
-/// pass that checks it lives.
-struct ErrorsSeen {
-  std::atomic<bool> seen = false;
-  MLIRContext *context = nullptr;
-  DiagnosticEngine::HandlerID handler = 0;
-  ~ErrorsSeen() { context->getDiagEngine().eraseHandler(handler); }
-};
-
+/// The last pass of every pipeline of buildPipeline: it fails when an error
+/// was emitted by a pass that went on (an upstream conversion that leaves
+/// an op it could not convert: a function named `malloc` in the host code
+/// of the ptx stage, whose tools printed the module with exit status 0).
+/// Its handler is registered when the pipeline is initialized, before any
+/// pass runs, after the tool's own (which prints the diagnostic).
 struct ErrorCheckPass
     : public PassWrapper<ErrorCheckPass, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ErrorCheckPass)
-  explicit ErrorCheckPass(std::shared_ptr<ErrorsSeen> errors)
-      : errors(std::move(errors)) {}
+  ErrorCheckPass() = default;
+  // A clone registers a handler of its own.
+  ErrorCheckPass(const ErrorCheckPass &) : PassWrapper() {}
+  ~ErrorCheckPass() override {
+    if (context)
+      context->getDiagEngine().eraseHandler(handler);
+  }
   llvm::StringRef getArgument() const final { return "fuse-error-check"; }
+  LogicalResult initialize(MLIRContext *initialized) override {
+    if (!context) {
+      context = initialized;
+      handler = context->getDiagEngine().registerHandler(
+          [this](Diagnostic &diagnostic) {
+            if (diagnostic.getSeverity() == DiagnosticSeverity::Error)
+              seen = true;
+            return failure(); // not handled: the tool's handler prints it
+          });
+    }
+    return success();
+  }
   void runOnOperation() override {
-    // The error itself was printed when it was emitted.
-    if (errors->seen)
+    if (seen.exchange(false))
       signalPassFailure();
   }
-  std::shared_ptr<ErrorsSeen> errors;
+  std::atomic<bool> seen = false;
+  MLIRContext *context = nullptr;
+  DiagnosticEngine::HandlerID handler = 0;
 };
 } // namespace
 
@@ -566,26 +581,26 @@ std::string fuse::noPTXReason(bool hasFunctions) {
                        : "the program has no function");
 }
 
-void fuse::addErrorCheck(PassManager &pm) {
-  auto errors = std::make_shared<ErrorsSeen>();
-  errors->context = pm.getContext();
-  std::weak_ptr<ErrorsSeen> weak = errors;
-  // Registered last, so called first; not handled, so the handlers before
-  // it (the tool's, which print) still see the diagnostic.
-  errors->handler = pm.getContext()->getDiagEngine().registerHandler(
-      [weak](Diagnostic &diagnostic) {
-        if (diagnostic.getSeverity() == DiagnosticSeverity::Error)
-          if (std::shared_ptr<ErrorsSeen> errors = weak.lock())
-            errors->seen = true;
-        return failure();
-      });
-  pm.addPass(std::make_unique<ErrorCheckPass>(std::move(errors)));
-}
+namespace fuse {
+/// buildPipeline's and buildExecutablePipeline's passes, without the
+/// ErrorCheckPass that ends each pipeline (once, though the first adds the
+/// second's passes).
+void addStagePasses(OpPassManager &pm, Stage stage,
+                    const PipelineOptions &options);
+void addExecutablePasses(OpPassManager &pm, Target target,
+                         const PipelineOptions &options);
+} // namespace fuse
 
 void fuse::buildPipeline(OpPassManager &pm, Stage stage,
                          const PipelineOptions &options) {
+  addStagePasses(pm, stage, options);
+  pm.addPass(std::make_unique<ErrorCheckPass>());
+}
+
+void fuse::addStagePasses(OpPassManager &pm, Stage stage,
+                          const PipelineOptions &options) {
   if (stage == Stage::CPU || stage == Stage::CUDA)
-    return buildExecutablePipeline(
+    return addExecutablePasses(
         pm, stage == Stage::CPU ? Target::CPU : Target::CUDA, options);
   if (stage == Stage::Linalg) {
     pm.addNestedPass<func::FuncOp>(createConvertFuseToLinalg());
@@ -612,6 +627,12 @@ void fuse::buildPipeline(OpPassManager &pm, Stage stage,
 
 void fuse::buildExecutablePipeline(OpPassManager &pm, Target target,
                                    const PipelineOptions &options) {
+  addExecutablePasses(pm, target, options);
+  pm.addPass(std::make_unique<ErrorCheckPass>());
+}
+
+void fuse::addExecutablePasses(OpPassManager &pm, Target target,
+                               const PipelineOptions &options) {
   // Callers (the JIT, an AOT harness) call `_mlir_ciface_<name>`.
   pm.addPass(fuse::createFuseCheckProgram());
   pm.addNestedPass<func::FuncOp>(LLVM::createLLVMRequestCWrappersPass());

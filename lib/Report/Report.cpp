@@ -482,7 +482,6 @@ FailureOr<OwningOpRef<ModuleOp>> lowerClone(ModuleOp module,
   OwningOpRef<ModuleOp> clone = module.clone();
   PassManager pm(module.getContext());
   buildPipeline(pm, Stage::Fused, options);
-  addErrorCheck(pm);
   if (failed(pm.run(*clone)))
     return failure();
   return clone;

@@ -55,7 +55,6 @@ static LogicalResult printPTX(ModuleOp module,
   bool hasFunctions = !functions.empty();
   PassManager pm(module.getContext());
   fuse::buildPipeline(pm, fuse::Stage::PTX, options);
-  fuse::addErrorCheck(pm);
   if (failed(pm.run(module)))
     return failure();
   std::string ptx = fuse::collectPTX(module);

@@ -166,10 +166,7 @@ int main(int argc, char **argv) {
     // The stage comes first; passes named on the command line run after it.
     config.setPassPipelineSetupFn([base, stage, options](PassManager &pm) {
       fuse::buildPipeline(pm, *stage, options);
-      if (failed(base.setupPassPipeline(pm)))
-        return failure();
-      fuse::addErrorCheck(pm);
-      return success();
+      return base.setupPassPipeline(pm);
     });
   } else if (!flags.givenFlags().empty()) {
     llvm::errs() << "fuse-opt: "

@@ -797,7 +797,6 @@ int main(int argc, char **argv) {
     }
     PassManager pm(&context);
     buildPipeline(pm, Stage::PTX, options.pipeline);
-    addErrorCheck(pm);
     if (failed(pm.run(*clone)))
       return 1;
     std::string ptx = collectPTX(*clone);

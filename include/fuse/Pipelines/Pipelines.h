@@ -32,7 +32,6 @@
 namespace mlir {
 class ModuleOp;
 class OpPassManager;
-class PassManager;
 } // namespace mlir
 
 namespace fuse {
@@ -175,15 +174,11 @@ std::string ptxFeatures(const PipelineOptions &options);
 /// kMaxVectorAlignment bytes either way.
 int64_t kernelVectorBytes(Target target, const PipelineOptions &options);
 
-/// Adds the passes that take a module of fuse functions to `stage`.
+/// Adds the passes that take a module of fuse functions to `stage`. Like
+/// buildExecutablePipeline's, the pipeline ends with a check that fails it
+/// when a pass emitted an error and went on.
 void buildPipeline(mlir::OpPassManager &pm, Stage stage,
                    const PipelineOptions &options);
-
-/// Adds, at the end of `pm`, a pass that fails when an error was emitted in
-/// `pm`'s context by a pass that went on (an upstream conversion that
-/// leaves an op it could not convert: a function named `malloc` in the
-/// host code). Every pipeline of fuse's tools ends with it.
-void addErrorCheck(mlir::PassManager &pm);
 
 /// Why a program's PTX is empty: "no kernel, so no PTX: ..." (whether it
 /// `hasFunctions`).
