@@ -15,7 +15,6 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
-#include "mlir/Pass/PassManager.h"
 
 #include <cstdint>
 
@@ -44,18 +43,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   for (bool fusion : {true, false}) {
     options.fusion = fusion;
     mlir::OwningOpRef<mlir::ModuleOp> copy = module->clone();
-    mlir::PassManager pm(&context);
-    fuse::buildPipeline(pm, fuse::Stage::PTX, options);
-    if (mlir::failed(pm.run(*copy)))
-      continue;
-    std::string ptx = fuse::collectPTX(*copy);
-    if (mlir::failed(report))
+    llvm::FailureOr<std::string> ptx = fuse::compilePTX(*copy, options);
+    if (mlir::failed(ptx) || mlir::failed(report))
       continue;
     size_t kernels = 0;
     for (const fuse::FunctionReport &function : *report)
       kernels += fusion ? function.fused.kernels.size()
                         : function.eager.kernels.size();
-    if (countEntries(ptx) != kernels)
+    if (countEntries(*ptx) != kernels)
       fuse::fuzz::fail("the PTX's kernel count differs from the report's",
                        fuse::fuzz::print(*module));
   }

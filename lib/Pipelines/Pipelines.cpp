@@ -683,7 +683,12 @@ void fuse::addExecutablePasses(OpPassManager &pm, Target target,
   addHostLowering(pm);
 }
 
-std::string fuse::collectPTX(ModuleOp module) {
+FailureOr<std::string> fuse::compilePTX(ModuleOp module,
+                                        const PipelineOptions &options) {
+  PassManager pm(module.getContext());
+  buildPipeline(pm, Stage::PTX, options);
+  if (failed(pm.run(module)))
+    return failure();
   std::string text;
   module.walk([&](gpu::BinaryOp binary) {
     for (Attribute attr : binary.getObjects()) {

@@ -9,7 +9,6 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
-#include "mlir/Pass/PassManager.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -53,16 +52,14 @@ static LogicalResult printPTX(ModuleOp module,
   Location programLoc =
       functions.empty() ? module.getLoc() : (*functions.begin()).getLoc();
   bool hasFunctions = !functions.empty();
-  PassManager pm(module.getContext());
-  fuse::buildPipeline(pm, fuse::Stage::PTX, options);
-  if (failed(pm.run(module)))
+  FailureOr<std::string> ptx = fuse::compilePTX(module, options);
+  if (failed(ptx))
     return failure();
-  std::string ptx = fuse::collectPTX(module);
   // Returning an argument or a constant needs no kernel; say why the output
   // is empty rather than leave it silent.
-  if (ptx.empty())
+  if (ptx->empty())
     emitRemark(programLoc, fuse::noPTXReason(hasFunctions));
-  os << ptx;
+  os << *ptx;
   return success();
 }
 

@@ -15,7 +15,6 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
-#include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringExtras.h"
@@ -795,15 +794,13 @@ int main(int argc, char **argv) {
         if (other.getSymName() != entry)
           other.erase();
     }
-    PassManager pm(&context);
-    buildPipeline(pm, Stage::PTX, options.pipeline);
-    if (failed(pm.run(*clone)))
+    FailureOr<std::string> ptx = compilePTX(*clone, options.pipeline);
+    if (failed(ptx))
       return 1;
-    std::string ptx = collectPTX(*clone);
-    if (ptx.empty())
+    if (ptx->empty())
       llvm::errs() << "fuse-run: note: --dump-ptx: " << noPTXReason(true)
                    << "\n";
-    if (int status = writeOutput("--dump-ptx", dumpPtxFlag, ptx))
+    if (int status = writeOutput("--dump-ptx", dumpPtxFlag, *ptx))
       return status;
   }
 

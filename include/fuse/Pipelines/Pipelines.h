@@ -184,9 +184,11 @@ void buildPipeline(mlir::OpPassManager &pm, Stage stage,
 /// `hasFunctions`).
 std::string noPTXReason(bool hasFunctions);
 
-/// The PTX text of every gpu.binary in `module` (after the ptx stage), each
-/// preceded by a `// gpu.module @name` line.
-std::string collectPTX(mlir::ModuleOp module);
+/// Lowers `module` to the ptx stage (buildPipeline) and returns the PTX text
+/// of every gpu.binary, each preceded by a `// gpu.module @name` line: empty
+/// when no function needs a kernel (say why with noPTXReason).
+mlir::FailureOr<std::string> compilePTX(mlir::ModuleOp module,
+                                        const PipelineOptions &options);
 
 /// Registers `fuse-lower{stage=... fusion=...}` for --pass-pipeline.
 void registerPipelines();

@@ -44,7 +44,7 @@ llvm::Error checkTranslationFlags(Translation translation,
 
 /// Prints `module` as `translation` with `options` (which the caller has
 /// checked). PTX lowers `module` to the ptx stage and prints every kernel
-/// module's PTX (collectPTX), with a remark at the first function when
+/// module's PTX (compilePTX), with a remark at the first function when
 /// there is none; a report leaves `module` as it is. The HTML page names
 /// the program by the file of `module`'s location ("standard input" for
 /// stdin). Failures are diagnostics of `module`'s context.
