@@ -68,8 +68,13 @@ def needs_alignment(dtype, shape):
 
 def prepare(array, index):
     """A C-contiguous, native-byte-order, aligned (_capi.ALIGNMENT) copy of
-    `array` when it is not one already, and its fuse dtype."""
+    `array` when it is not one already, and its fuse dtype. A bool array
+    whose bytes are not all 0 or 1 (a view of other bytes, np.frombuffer)
+    is copied to 0 and 1, as numpy reads it: the kernels read a bool's
+    lowest bit."""
     dtype = _dtypes.from_numpy(array.dtype, what=f"argument {index}")
+    if dtype == "i1" and array.size and array.view(np.uint8).max() > 1:
+        array = array.view(np.uint8) != 0
     if not array.dtype.isnative:
         array = array.astype(array.dtype.newbyteorder("="))
     if not array.flags.c_contiguous:

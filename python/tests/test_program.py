@@ -171,3 +171,27 @@ def test_compiler_options_are_text_or_dict():
     for options in ({"fusion": True}, "fusion=off", "opt-level=1 fusion"):
         with pytest.raises(ValueError, match="fusion is the fusion= argument"):
             fuse.compile(_example("add_relu.mlir"), target="cpu", options=options)
+
+
+def test_bool_bytes_other_than_0_and_1_are_true():
+    # numpy reads any nonzero byte of a bool array as True; a view of other
+    # bytes (np.frombuffer, .view(bool)) has them, and a kernel reading only
+    # the lowest bit would take 2 for False.
+    raw = np.array([0, 1, 2, 3, 4, 255, 0, 128], np.uint8)
+    mask = raw.view(np.bool_)
+    x = np.arange(8, dtype=np.float32)
+    program = fuse.compile("""
+      func.func @f(%m: tensor<?xi1>, %x: tensor<?xf32>) -> tensor<?xf32> {
+        %n = fuse.neg %x : tensor<?xf32>
+        %r = fuse.select %m, %x, %n : tensor<?xi1>, tensor<?xf32>, tensor<?xf32> -> tensor<?xf32>
+        return %r : tensor<?xf32>
+      }""", target="cpu")
+    (r,) = program(mask, x)
+    np.testing.assert_array_equal(r, np.where(raw != 0, x, -x))
+    # A strided view is read the same way, and the caller's bytes are kept.
+    (r,) = program(raw.reshape(2, 4)[:, ::2].reshape(-1).view(np.bool_), x[:4])
+    np.testing.assert_array_equal(r, np.where(raw.reshape(2, 4)[:, ::2].reshape(-1) != 0,
+                                              x[:4], -x[:4]))
+    assert raw.tolist() == [0, 1, 2, 3, 4, 255, 0, 128]
+    jitted = fuse.jit(lambda m: ~m)
+    np.testing.assert_array_equal(jitted(mask), raw == 0)
