@@ -18,7 +18,8 @@
 extern "C" {
 #endif
 
-/* Element types, in this order (include/fuse/Support/DTypes.def). */
+/* Element types, in this order (include/fuse/Support/DTypes.def). A
+ * FUSE_BOOL element is one byte, 0 or 1: kernels read its lowest bit. */
 enum {
   FUSE_F16 = 0,
   FUSE_BF16 = 1,
