@@ -706,8 +706,7 @@ checkOutputs(llvm::ArrayRef<OutputFile> files) {
 // Main
 //===----------------------------------------------------------------------===//
 
-int main(int argc, char **argv) {
-  llvm::InitLLVM init(argc, argv);
+static int run(int argc, char **argv) {
   if (cl::Option *other = cl::getRegisteredOptions().lookup("threads"))
     other->removeArgument();
   threadsFlag();
@@ -937,6 +936,19 @@ int main(int argc, char **argv) {
     std::string json = llvm::formatv("{0:2}", profile.chromeTrace());
     if (int status = writeOutput("--trace", traceFlag, json))
       return status;
+  }
+  return status;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  fuse::reportFatalErrorsAs("fuse-run");
+  int status = run(argc, argv);
+  // What was said on standard output (results, the profile, checks) and
+  // could not be written: an error now, not LLVM's fatal one at exit.
+  if (std::error_code ec = finishOutput(llvm::outs(), "-")) {
+    fail("cannot write standard output: " + ec.message());
+    return 1;
   }
   return status;
 }
