@@ -368,8 +368,7 @@ int64_t fuse::kernelVectorBytes(Target target, const PipelineOptions &options) {
   // long chains of math are bound by latency, not by issue, and four
   // chains in flight run them about 1.6 times as fast as one. Every lane
   // computes the same bits whatever the width.
-  return target == Target::CPU ? std::max<int64_t>(options.vectorBytes,
-                                                   4 * options.cpuRegisterBytes)
+  return target == Target::CPU ? 4 * options.cpuRegisterBytes
                                : options.vectorBytes;
 }
 

@@ -169,8 +169,8 @@ void buildExecutablePipeline(mlir::OpPassManager &pm, Target target,
 std::string ptxFeatures(const PipelineOptions &options);
 
 /// The bytes of one vector access of a kernel thread on `target`:
-/// `options.vectorBytes` on the GPU; on the CPU at least four of its vector
-/// registers (`options.cpuRegisterBytes`). Accesses are aligned to at most
+/// `options.vectorBytes` on the GPU; on the CPU four of its vector
+/// registers (`options.cpuRegisterBytes`), whatever `vectorBytes`. Accesses are aligned to at most
 /// kMaxVectorAlignment bytes either way.
 int64_t kernelVectorBytes(Target target, const PipelineOptions &options);
 
