@@ -815,10 +815,9 @@ parseValue(llvm::StringRef key, llvm::StringRef text, bool present,
   return llvm::Error::success();
 }
 
-llvm::Expected<fuse::PipelineOptions>
-fuse::parsePipelineOptions(llvm::StringRef text,
-                           std::vector<PipelineOption> *given,
-                           ExtraOption extra) {
+llvm::Expected<fuse::PipelineOptions> fuse::parsePipelineOptions(
+    llvm::StringRef text, std::vector<PipelineOption> *given, ExtraOption extra,
+    llvm::ArrayRef<llvm::StringRef> extraKeys) {
   PipelineOptions options;
   std::vector<PipelineOption> seen;
   llvm::StringRef rest = text.ltrim();
@@ -865,10 +864,13 @@ fuse::parsePipelineOptions(llvm::StringRef text,
       if (*taken)
         continue;
     }
-    if (!option)
+    if (!option) {
+      std::vector<llvm::StringRef> keys(extraKeys);
+      llvm::append_range(keys, optionKeys());
       return llvm::createStringError(
-          "no option '" + key + "'; the options are " +
-          llvm::join(optionKeys(), ", ") + " (docs/passes.md)");
+          "no option '" + key + "'; the options are " + llvm::join(keys, ", ") +
+          " (docs/passes.md)");
+    }
     if (llvm::is_contained(seen, *option))
       return llvm::createStringError("'" + key + "' is given twice");
     seen.push_back(*option);
@@ -992,7 +994,7 @@ void fuse::registerPipelines() {
           return true;
         };
         llvm::Expected<PipelineOptions> options =
-            parsePipelineOptions(text, nullptr, takeStage);
+            parsePipelineOptions(text, nullptr, takeStage, {"stage"});
         if (!options)
           return errorHandler("fuse-lower: " +
                               llvm::toString(options.takeError()));

@@ -19,7 +19,7 @@
 // RUN: not fuse-opt %s --pass-pipeline='builtin.module(fuse-lower{bogus=1})' 2>&1 | FileCheck %s --check-prefix=UNKNOWN-LOWER
 // RUN: not fuse-opt %s --pass-pipeline='builtin.module(fuse-lower{fusion=off fusion=on})' 2>&1 | FileCheck %s --check-prefix=TWICE-LOWER
 // RUN: not fuse-opt %s --pass-pipeline='builtin.module(fuse-lower{block-size=abc})' 2>&1 | FileCheck %s --check-prefix=INTEGER-LOWER
-// UNKNOWN-LOWER: error: fuse-lower: no option 'bogus'; the options are fusion, horizontal, remarks, block-size, vector-bytes, chip, features, opt-level, approx-exp, cuda-toolkit (docs/passes.md)
+// UNKNOWN-LOWER: error: fuse-lower: no option 'bogus'; the options are stage, fusion, horizontal, remarks, block-size, vector-bytes, chip, features, opt-level, approx-exp, cuda-toolkit (docs/passes.md)
 // TWICE-LOWER: error: fuse-lower: 'fusion' is given twice
 // RUN: not fuse-opt %s --pass-pipeline='builtin.module(fuse-lower{stage=gpu stage=linalg})' 2>&1 | FileCheck %s --check-prefix=TWICE-STAGE
 // TWICE-STAGE: error: fuse-lower: 'stage' is given twice

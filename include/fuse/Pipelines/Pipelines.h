@@ -108,11 +108,13 @@ using ExtraOption = llvm::function_ref<llvm::Expected<bool>(
 /// `fuse-lower` and the C API take them, and checks them
 /// (checkPipelineOptions). The error names the unknown, repeated or bad
 /// option, and the options there are. `given`, when not null, gets the
-/// options the text gave; `extra` takes the caller's own.
+/// options the text gave; `extra` takes the caller's own, whose keys
+/// `extraKeys` the error lists first.
 llvm::Expected<PipelineOptions>
 parsePipelineOptions(llvm::StringRef text,
                      std::vector<PipelineOption> *given = nullptr,
-                     ExtraOption extra = nullptr);
+                     ExtraOption extra = nullptr,
+                     llvm::ArrayRef<llvm::StringRef> extraKeys = {});
 
 /// Every option's key, in the order of PipelineOptions.def.
 std::vector<llvm::StringRef> optionKeys();
@@ -170,8 +172,8 @@ std::string ptxFeatures(const PipelineOptions &options);
 
 /// The bytes of one vector access of a kernel thread on `target`:
 /// `options.vectorBytes` on the GPU; on the CPU four of its vector
-/// registers (`options.cpuRegisterBytes`), whatever `vectorBytes`. Accesses are aligned to at most
-/// kMaxVectorAlignment bytes either way.
+/// registers (`options.cpuRegisterBytes`), whatever `vectorBytes`. Accesses are
+/// aligned to at most kMaxVectorAlignment bytes either way.
 int64_t kernelVectorBytes(Target target, const PipelineOptions &options);
 
 /// Adds the passes that take a module of fuse functions to `stage`. Like
