@@ -341,7 +341,7 @@ Executable::lower(ModuleOp module, const RunOptions &options) {
     if (diag.getSeverity() == DiagnosticSeverity::Remark)
       return failure();
     llvm::raw_string_ostream os(diagnostics);
-    os << formatLocation(diag.getLocation()) << ": " << diag << "\n";
+    printDiagnostic(os, diag);
     return success();
   });
   {
@@ -367,7 +367,7 @@ Executable::lower(ModuleOp module, const RunOptions &options) {
     executable->inputSpecs.push_back(specOf(type));
   if (func.getNumResults() == 0)
     return llvm::createStringError(
-        formatLocation(func.getLoc()) + ": @" + executable->entryName +
+        formatLocation(func.getLoc()) + ": error: @" + executable->entryName +
         " returns no result, so running it computes nothing; fuse-run runs "
         "functions that return tensors");
   for (Type type : func.getResultTypes())

@@ -51,7 +51,7 @@ def test_rank_32_runs():
 def test_rank_limit():
     # numpy 1.x has no rank-33 arrays: a program and a GPU array have that
     # rank.
-    with pytest.raises(fuse.FuseError, match=r"^<program>:1:1: @add argument 0 has rank 33; "
+    with pytest.raises(fuse.FuseError, match=r"^<program>:1:1: error: @add argument 0 has rank 33; "
                                              r"fuse compiles tensors of rank 32 at most"):
         fuse.compile(_add(33), target="cpu")
     with pytest.raises(TypeError, match=r"argument 0 has rank 33; fuse takes at most "

@@ -24,6 +24,7 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 
@@ -128,6 +129,18 @@ static llvm::raw_ostream &info() {
 
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "fuse-run: error: " << message << "\n";
+  return 1;
+}
+
+/// A compile error: the program's diagnostics as they are, located as a
+/// compiler's (`file:line:col: error: ...`, which editors read), or
+/// another error of fuse-run's.
+static int failCompile(llvm::Error error) {
+  std::string message = llvm::toString(std::move(error));
+  static const llvm::Regex located("^[^ ]+:[0-9]+:[0-9]+: error: ");
+  if (!located.match(message))
+    return fail(message);
+  llvm::errs() << message << "\n";
   return 1;
 }
 
@@ -831,7 +844,7 @@ static int run(int argc, char **argv) {
     llvm::Expected<std::string> assembly =
         Executable::assemble(*module, options);
     if (!assembly)
-      return fail(llvm::toString(assembly.takeError()));
+      return failCompile(assembly.takeError());
     if (int status = writeOutput("--dump-asm", dumpAsmFlag, *assembly))
       return status;
     // Code for another CPU is for reading only.
@@ -846,7 +859,7 @@ static int run(int argc, char **argv) {
   if (!note.empty())
     llvm::errs() << "fuse-run: " << note << "\n";
   if (!executable)
-    return fail(llvm::toString(executable.takeError()));
+    return failCompile(executable.takeError());
   const std::vector<TensorSpec> &signature = (*executable)->inputs();
   if (inputFlags.size() != signature.size())
     return fail("@" + (*executable)->name() + " takes " +
@@ -893,7 +906,7 @@ static int run(int argc, char **argv) {
     llvm::Expected<std::unique_ptr<Executable>> eager =
         Executable::compile(*module, eagerOptions);
     if (!eager)
-      return fail(llvm::toString(eager.takeError()));
+      return failCompile(eager.takeError());
     llvm::Expected<std::vector<HostArray>> expected =
         (*eager)->run(inputPointers);
     if (!expected)

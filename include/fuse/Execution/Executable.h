@@ -117,7 +117,8 @@ int64_t cpuRegisterBytes(const llvm::TargetMachine &machine);
 class Executable {
 public:
   /// Compiles `options.entry` of `module` (left unchanged). Compile errors
-  /// carry the MLIR diagnostics.
+  /// carry the MLIR diagnostics, each as `file:line:col: error: ...`
+  /// (printDiagnostic), notes included.
   static llvm::Expected<std::unique_ptr<Executable>>
   compile(mlir::ModuleOp module, const RunOptions &options);
   /// The machine code that compile() would run for the cpu target, as
