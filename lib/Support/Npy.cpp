@@ -526,20 +526,6 @@ std::error_code fuse::finishOutput(llvm::raw_fd_ostream &os,
   return ec;
 }
 
-void fuse::reportFatalErrorsAs(const char *tool) {
-  llvm::install_fatal_error_handler(
-      [](void *tool, const char *reason, bool) {
-        llvm::StringRef text(reason);
-        // raw_fd_ostream's words when it is destroyed with a failed write.
-        bool output = text.consume_front("IO failure on output stream: ");
-        // LLVM exits with status 1 once the handler returns.
-        llvm::errs() << static_cast<const char *>(tool) << ": error: "
-                     << (output ? "cannot write the output: " : "") << text
-                     << "\n";
-      },
-      const_cast<char *>(tool));
-}
-
 //===----------------------------------------------------------------------===//
 // Element access
 //===----------------------------------------------------------------------===//

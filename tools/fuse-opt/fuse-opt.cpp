@@ -12,6 +12,7 @@
 #include "fuse/InitAllDialects.h"
 #include "fuse/InitAllPasses.h"
 #include "fuse/Pipelines/Pipelines.h"
+#include "fuse/Support/Tool.h"
 #include "fuse/Target/Translations.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -103,6 +104,7 @@ static LogicalResult runTranslation(fuse::Translation translation,
 }
 
 int main(int argc, char **argv) {
+  fuse::initTool("fuse-opt");
   fuse::registerAllPasses();
   fuse::PipelineFlags flags(fuseCategory);
   static const std::string stageHelp =

@@ -11,6 +11,7 @@
 #include "fuse/InitAllDialects.h"
 #include "fuse/Pipelines/Pipelines.h"
 #include "fuse/Support/Npy.h"
+#include "fuse/Support/Tool.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -955,7 +956,7 @@ static int run(int argc, char **argv) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  fuse::reportFatalErrorsAs("fuse-run");
+  initTool("fuse-run");
   int status = run(argc, argv);
   // What was said on standard output (results, the profile, checks) and
   // could not be written: an error now, not LLVM's fatal one at exit.

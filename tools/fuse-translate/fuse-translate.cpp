@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fuse/Pipelines/Pipelines.h"
-#include "fuse/Support/Npy.h"
+#include "fuse/Support/Tool.h"
 #include "fuse/Target/Translations.h"
 
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
@@ -18,9 +18,9 @@
 #include "llvm/Support/CommandLine.h"
 
 int main(int argc, char **argv) {
-  // mlirTranslateMain closes its output itself: a write that failed there
-  // is an error of fuse-translate.
-  fuse::reportFatalErrorsAs("fuse-translate");
+  // fuse's --version; a write that failed when mlirTranslateMain closed its
+  // output is an error of fuse-translate.
+  fuse::initTool("fuse-translate");
   static llvm::cl::OptionCategory category("fuse options");
   fuse::PipelineFlags flags(category);
   fuse::registerTranslations(flags, "fuse-translate");

@@ -107,14 +107,6 @@ llvm::Error writeNpy(llvm::StringRef path, const HostArray &array);
 /// The error of a write that failed, cleared from `os`.
 std::error_code finishOutput(llvm::raw_fd_ostream &os, llvm::StringRef path);
 
-/// Makes an output that LLVM finds unwritten when it closes it (a full
-/// disk: its fatal "IO failure on output stream") an error of the tool
-/// `tool` ("<tool>: error: cannot write the output: No space left on
-/// device", exit status 1), as any other LLVM fatal error. For outputs that
-/// upstream drivers (mlirTranslateMain) open and close; a tool checks the
-/// outputs it closes itself with finishOutput.
-void reportFatalErrorsAs(const char *tool);
-
 /// Element `index` (row-major) as a double: exact for every dtype but I64
 /// beyond 2^53. Bool reads as 0 or 1.
 double getAsDouble(const HostArray &array, int64_t index);

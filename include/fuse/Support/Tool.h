@@ -1,0 +1,30 @@
+//===- Tool.h - what every fuse tool sets up first --------------*- C++ -*-===//
+//
+// fuse-opt, fuse-run, fuse-translate and fuse-lsp-server start with
+// initTool: their --version and how they end on an LLVM fatal error.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSE_SUPPORT_TOOL_H
+#define FUSE_SUPPORT_TOOL_H
+
+#include "llvm/ADT/StringRef.h"
+
+namespace fuse {
+
+/// fuse's version: python/pyproject.toml's, read by CMake.
+llvm::StringRef version();
+
+/// Sets up the tool `name` ("fuse-run", a string literal):
+/// - `--version` prints `name (fuse VERSION)` and the LLVM it was built with;
+/// - an LLVM fatal error is the tool's error (`name: error: ...`, exit
+///   status 1), and an output that LLVM finds unwritten when it closes it
+///   (its fatal "IO failure on output stream", from outputs that upstream
+///   drivers such as mlirTranslateMain open and close) says so: `name:
+///   error: cannot write the output: No space left on device`. A tool
+///   checks the outputs it closes itself with finishOutput (Npy.h).
+void initTool(const char *name);
+
+} // namespace fuse
+
+#endif // FUSE_SUPPORT_TOOL_H
