@@ -862,6 +862,20 @@ static int run(int argc, char **argv) {
   if (!executable)
     return failCompile(executable.takeError());
   const std::vector<TensorSpec> &signature = (*executable)->inputs();
+  // A dump asked for alone, of a function with arguments: the dump is what
+  // was wanted, and nothing runs.
+  bool runAsked = llvm::any_of(
+      std::initializer_list<const cl::Option *>{
+          static_cast<const cl::Option *>(std::addressof(outputFlags)),
+          &seedFlag, &repeatFlag, &profileFlag, &traceFlag, &checkFlag},
+      [](const cl::Option *flag) { return flag->getNumOccurrences() > 0; });
+  if (inputFlags.empty() && !signature.empty() && !runAsked &&
+      (!dumpAsmFlag.empty() || !dumpPtxFlag.empty())) {
+    llvm::errs() << "fuse-run: note: nothing runs: @" << (*executable)->name()
+                 << " takes " << signature.size()
+                 << " argument(s) and no --input was given\n";
+    return 0;
+  }
   if (inputFlags.size() != signature.size())
     return fail("@" + (*executable)->name() + " takes " +
                 std::to_string(signature.size()) + " argument(s), but " +
