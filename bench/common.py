@@ -1,11 +1,18 @@
-"""What both benchmarks share: the commit and the tools of a run, and tables."""
+"""What the benchmarks share: the commit and the tools of a run, tables,
+and the checks of their arguments and of what they need."""
+import argparse
 import datetime
 import hashlib
 import importlib.util
+import os
 import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+
+BUILD_HINT = ("build fuse first with scripts/setup, or point --build-dir or "
+              "BUILD_DIR at a build")
 
 
 def _sizes_module():
@@ -56,3 +63,81 @@ def print_table(header, rows):
     for r in rows:
         print("  ".join(str(c).ljust(w) if i == 0 else str(c).rjust(w)
                         for i, (c, w) in enumerate(zip(r, widths))))
+
+
+def positive_int(text):
+    """argparse type: a whole number >= 1, as 1000 or 1e3."""
+    try:
+        value = int(text)
+    except ValueError:
+        try:
+            value = float(text)
+        except ValueError:
+            value = None
+        if value is not None and value.is_integer():
+            value = int(value)
+    if not isinstance(value, int) or value < 1:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a whole number >= 1")
+    return value
+
+
+def positive_ints(text):
+    """argparse type: comma-separated whole numbers >= 1 (1000 or 1e3), in
+    their order, each once."""
+    items = [s.strip() for s in text.split(",") if s.strip()]
+    if not items:
+        raise argparse.ArgumentTypeError(
+            "expected whole numbers >= 1, comma separated")
+    return list(dict.fromkeys(positive_int(s) for s in items))
+
+
+def names_of(choices, what):
+    """argparse type: comma-separated names, each one of choices (what: a
+    program, a system), in their order, each once."""
+    def parse(text):
+        names = [s.strip() for s in text.split(",") if s.strip()]
+        unknown = [n for n in names if n not in choices]
+        if unknown or not names:
+            raise argparse.ArgumentTypeError(
+                (f"unknown {what} {', '.join(map(repr, unknown))}" if unknown
+                 else f"no {what} given") +
+                f"; {what}s: {', '.join(choices)}")
+        return list(dict.fromkeys(names))
+    return parse
+
+
+def executable(parser, path, hint):
+    """path, once it is an executable file; else parser.error, which says
+    how to get one (hint)."""
+    path = Path(path)
+    if not (path.is_file() and os.access(path, os.X_OK)):
+        why = "not an executable file" if path.exists() else "no such file"
+        parser.error(f"{path}: {why} ({hint})")
+    return path
+
+
+def build_tool(parser, build_dir, name):
+    """The build's bin/NAME, once it is there (executable())."""
+    return executable(parser, Path(build_dir) / "bin" / name, BUILD_HINT)
+
+
+def can_plot(parser, option, given, install):
+    """At start-up, before any work: whether the run can draw its plot, that
+    is, whether this Python imports matplotlib. Without it, `option` given
+    on the command line is an error (parser.error, saying what to do:
+    install, or leave the option out); the default plot is left out, with a
+    note."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot  # noqa: F401
+    except ImportError as e:
+        why = f"matplotlib, which {sys.executable} cannot import ({e})"
+        if given:
+            parser.error(f"{option} needs {why}: {install}, or leave out "
+                         f"{option}")
+        print(f"note: no plot: it needs {why}; {install} for one",
+              file=sys.stderr)
+        return False
+    return True

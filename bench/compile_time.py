@@ -54,7 +54,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
-from common import git, print_table, tool_ids  # noqa: E402
+from common import (build_tool, executable, git, positive_int,  # noqa: E402
+                    positive_ints, print_table, tool_ids)
 
 UPSTREAM_PASSES = [
     "--linalg-fuse-elementwise-ops",
@@ -76,6 +77,8 @@ UPSTREAM_PASSES = [
 CYCLE = [("add", "%y"), ("relu", None), ("mul", "%x"), ("tanh", None),
          ("sub", "%y"), ("abs", None), ("max", "%x"), ("neg", None),
          ("exp", None), ("sigmoid", None)]
+
+MLIR_OPT = "/usr/lib/llvm-22/bin/mlir-opt"
 
 TARGET_ADD_RELU_MS = 40.0
 TARGET_1000_OPS_MS = 1000.0
@@ -204,17 +207,15 @@ def fmt(ms, digits=1):
     return "-" if ms is None else f"{ms:.{digits}f}"
 
 
-def run_series(args):
+def run_series(args, fuse_opt, fuse_run):
     """The --series mode: seconds per size, and the growth per unit."""
-    fuse_opt = str(args.build_dir / "bin/fuse-opt")
-    fuse_run = str(args.build_dir / "bin/fuse-run")
     scratch_dir = tempfile.TemporaryDirectory(prefix="fuse-compile-series-")
     scratch = Path(scratch_dir.name)
     cases = []
     problems = []
     if args.series == "cpu-eager":
         unit = "op"
-        for n in [int(x) for x in args.ops.split(",") if x]:
+        for n in args.ops:
             path = scratch / f"unary{n}.mlir"
             path.write_text(unary_chain_program(n))
             _, eager = fuse_report(fuse_opt, path)
@@ -228,7 +229,7 @@ def run_series(args):
         columns = ["eager"]
     else:
         unit = "dim"
-        for rank in [int(x) for x in args.ranks.split(",") if x]:
+        for rank in args.ranks:
             for dynamic in (False, True):
                 column = "dynamic" if dynamic else "static"
                 path = scratch / f"rank{rank}{column[0]}.mlir"
@@ -326,44 +327,49 @@ def run_series(args):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--build-dir", type=Path,
                         default=Path(os.environ.get("BUILD_DIR",
                                                     ROOT / "build")))
-    parser.add_argument("--mlir-opt", default="/usr/lib/llvm-22/bin/mlir-opt")
-    parser.add_argument("--runs", type=int, default=None,
+    parser.add_argument("--mlir-opt", default=MLIR_OPT,
+                        help=f"upstream mlir-opt (default {MLIR_OPT})")
+    parser.add_argument("--runs", type=positive_int, default=None,
                         help="timed runs per configuration, median (default "
                              "7; --series: 1)")
-    parser.add_argument("--ops", default=None,
+    parser.add_argument("--ops", type=positive_ints, default=None,
                         help="chain lengths, comma separated (default "
                              "1,10,100,1000; --series cpu-eager: "
                              "125,250,500,1000)")
     parser.add_argument("--series", choices=["cpu-eager", "rank"],
                         help="run a growth series instead (see above)")
-    parser.add_argument("--ranks", default="4,8,16,32",
+    parser.add_argument("--ranks", type=positive_ints, default="4,8,16,32",
                         help="--series rank: ranks, comma separated")
     parser.add_argument("--slow-seconds", type=float, default=10.0,
                         help="a warm-up longer than this is timed --slow-runs "
                              "times only")
-    parser.add_argument("--slow-runs", type=int, default=1)
+    parser.add_argument("--slow-runs", type=positive_int, default=1)
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
+    fuse_opt = str(build_tool(parser, args.build_dir, "fuse-opt"))
     if args.series:
+        fuse_run = str(build_tool(parser, args.build_dir, "fuse-run")
+                       if args.series == "cpu-eager"
+                       else args.build_dir / "bin/fuse-run")
         if args.runs is None:
             args.runs = 1
         if args.ops is None:
-            args.ops = "125,250,500,1000"
-        return run_series(args)
+            args.ops = [125, 250, 500, 1000]
+        return run_series(args, fuse_opt, fuse_run)
     if args.runs is None:
         args.runs = 7
     if args.ops is None:
-        args.ops = "1,10,100,1000"
+        args.ops = [1, 10, 100, 1000]
     if args.json is None:
         args.json = ROOT / "bench/results/compile_time.json"
 
-    fuse_opt = str(args.build_dir / "bin/fuse-opt")
-    mlir_opt = args.mlir_opt
-    chain_lengths = [int(n) for n in args.ops.split(",") if n]
+    mlir_opt = str(executable(parser, args.mlir_opt,
+                              "--mlir-opt: the path of upstream mlir-opt"))
+    chain_lengths = args.ops
 
     scratch_dir = tempfile.TemporaryDirectory(prefix="fuse-compile-time-")
     scratch = Path(scratch_dir.name)

@@ -90,12 +90,17 @@ machine drifted over the run; % copy does not use it.
 After the table, "fused vs eager (fuse, all threads)" gives, per program,
 fuse-eager's ms over fuse's (> 1x: fused is faster).
 
-Runs itself inside bench/.venv-peers, a virtual environment of Debian's
-/usr/bin/python3 that it makes when missing and fills from PyPI
-(iree-base-compiler, iree-base-runtime, jax, numpy, matplotlib); fuse's
-package is pure Python over ctypes and runs on that numpy. Prints a table,
-writes bench/results/cpu_peers.json and bench/cpu_peers.png (with --quick:
-cpu_peers_quick.json and .png).
+When a chosen system needs a package this Python lacks (iree, jax: all
+systems, by default), or with --venv or --with-torch, runs itself inside
+bench/.venv-peers, a virtual environment of Debian's /usr/bin/python3 that
+it makes when missing and fills from PyPI with what the chosen systems need
+(iree-base-compiler, iree-base-runtime, jax) and numpy and matplotlib;
+fuse's package is pure Python over ctypes and runs on that numpy. Systems
+that need nothing more than numpy (--systems numpy,fuse) run with the
+Python at hand. Prints a table, writes bench/results/cpu_peers.json, then
+bench/cpu_peers.png (with --quick: cpu_peers_quick.json and .png), which
+needs matplotlib and iree among the systems (without them, an explicit --png
+is refused at start-up and the default plot is left out, with a note).
 """
 import argparse
 import datetime
@@ -116,16 +121,22 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
-from common import git, print_table, tool_ids  # noqa: E402
+from common import (BUILD_HINT, can_plot, git, names_of,  # noqa: E402
+                    positive_int, print_table, tool_ids)
 
 import numpy as np  # noqa: E402
 
 VENV = ROOT / "bench/.venv-peers"
 BASE_PYTHON = "/usr/bin/python3"
-# What the virtual environment gets from PyPI. jax brings the CPU jaxlib.
-PACKAGES = ["iree-base-compiler", "iree-base-runtime", "jax", "numpy",
-            "matplotlib"]
-NEEDED_MODULES = ["iree.compiler", "iree.runtime", "jax", "numpy"]
+# What a system needs beyond numpy, by its name up to the first "-": module
+# -> the PyPI package that brings it (jax brings the CPU jaxlib). The
+# virtual environment gets the chosen systems' packages from PyPI (torch
+# only with --with-torch, from TORCH_CPU_INDEX), and numpy and matplotlib.
+PEER_MODULES = {"iree": {"iree.compiler": "iree-base-compiler",
+                         "iree.runtime": "iree-base-runtime"},
+                "jax": {"jax": "jax"},
+                "torch": {"torch": "torch"}}
+VENV_MODULES = {"numpy": "numpy", "matplotlib": "matplotlib"}
 TORCH_CPU_INDEX = "https://download.pytorch.org/whl/cpu"
 
 # Sizes: n elements for the 1-D programs, rows x cols for the 2-D ones,
@@ -1121,30 +1132,80 @@ def check(result, reference, dtype, rtol, atol):
     return out
 
 
-def ensure_venv(venv, with_torch, torch_index):
+def importable(module):
+    """Whether this Python finds module (and the packages above it)."""
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ImportError:
+        return False
+
+
+FIND_PROBE = """import importlib.util, sys
+def found(m):
+    try:
+        return importlib.util.find_spec(m) is not None
+    except ImportError:
+        return False
+print(" ".join(m for m in sys.argv[1:] if not found(m)))
+"""
+
+
+def lacking(systems, found):
+    """The peers of the systems whose modules are not found(module): peer
+    (iree, jax, torch) -> the packages that bring the missing ones."""
+    lacks = {}
+    for peer in dict.fromkeys(s.split("-")[0] for s in systems):
+        modules = PEER_MODULES.get(peer, {})
+        packages = [modules[m] for m in modules if not found(m)]
+        if packages:
+            lacks[peer] = packages
+    return lacks
+
+
+def needs(lacks):
+    """lacking()'s answer in words."""
+    return "; ".join(f"{peer} needs the package"
+                     f"{'s' if len(packages) > 1 else ''} "
+                     f"{', '.join(packages)}"
+                     for peer, packages in lacks.items())
+
+
+def ensure_venv(venv, systems, with_torch, torch_index):
     """Makes the virtual environment when missing and installs what is
-    missing in it. Returns its python."""
+    missing in it for the systems. Returns its python."""
     python = venv / "bin/python"
+
+    def missing(modules):
+        if not python.exists():
+            return modules
+        out = subprocess.run([str(python), "-c", FIND_PROBE] + modules,
+                             capture_output=True, text=True)
+        return out.stdout.split() if out.returncode == 0 else modules
+
+    if not with_torch and any(s.startswith("torch") for s in systems) and \
+            missing(["torch"]):
+        sys.exit(f"cpu_peers.py: error: torch needs the package torch, "
+                 f"which {venv} lacks: --with-torch installs PyTorch's CPU "
+                 "wheel; or leave the torch systems out of --systems")
     if not python.exists():
         print(f"making {venv} with {BASE_PYTHON} -m venv", file=sys.stderr)
         if subprocess.run([BASE_PYTHON, "-m", "venv", str(venv)]).returncode:
             sys.exit(f"could not make {venv} (Debian: apt-get install "
                      "python3-venv)")
-
-    def missing(modules):
-        probe = ("import importlib.util, sys; print(' '.join(m for m in "
-                 "sys.argv[1:] if importlib.util.find_spec(m) is None))")
-        out = subprocess.run([str(python), "-c", probe] + modules,
-                             capture_output=True, text=True)
-        return out.stdout.split() if out.returncode == 0 else modules
-
-    if missing(NEEDED_MODULES + ["matplotlib"]):
-        print(f"installing into {venv}: {' '.join(PACKAGES)}",
+    modules = dict(VENV_MODULES)
+    for peer in dict.fromkeys(s.split("-")[0] for s in systems):
+        if peer != "torch":
+            modules.update(PEER_MODULES.get(peer, {}))
+    packages = list(dict.fromkeys(modules[m]
+                                  for m in missing(list(modules))))
+    if packages:
+        print(f"installing into {venv}: {' '.join(packages)}",
               file=sys.stderr)
         if subprocess.run([str(python), "-m", "pip", "install"] +
-                          PACKAGES).returncode:
-            sys.exit(f"pip could not install {' '.join(PACKAGES)} into "
-                     f"{venv}")
+                          packages).returncode:
+            sys.exit(f"cpu_peers.py: error: pip could not install "
+                     f"{' '.join(packages)} into {venv} (is PyPI out of "
+                     "reach?); --systems numpy,fuse needs none of them")
     if with_torch and missing(["torch"]):
         print(f"--with-torch: installing torch (CPU) from {torch_index}",
               file=sys.stderr)
@@ -1334,31 +1395,40 @@ def plot(results, systems, path, title):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true",
                         help=f"small sizes ({QUICK.n} elements, "
                         f"{QUICK.rows}x{QUICK.cols}, "
                         f"{QUICK.norm_rows}x{QUICK.norm_cols} for softmax "
                         "and layer_norm) and 3 repetitions: a "
                         "smoke test, not a measurement")
-    parser.add_argument("--reps", type=int,
+    parser.add_argument("--reps", type=positive_int,
                         help="repetitions (default 15; 3 with --quick)")
-    parser.add_argument("--only", help="programs, comma separated, of " +
+    parser.add_argument("--only", type=names_of(PROGRAMS, "program"),
+                        help="programs, comma separated, of " +
                         ", ".join(PROGRAMS))
-    parser.add_argument("--systems", help="systems, comma separated, of " +
-                        ", ".join(RUNNERS) + " (default: all available)")
+    parser.add_argument("--systems", type=names_of(RUNNERS, "system"),
+                        help="systems, comma separated, of " +
+                        ", ".join(RUNNERS) + " (default: all available; "
+                        "numpy and the fuse systems need no virtual "
+                        "environment)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--build-dir", type=Path,
                         default=Path(os.environ.get("BUILD_DIR",
                                                     ROOT / "build")))
-    parser.add_argument("--venv", type=Path, default=VENV,
-                        help="the virtual environment (made when missing)")
+    parser.add_argument("--venv", type=Path,
+                        help="run in this virtual environment (made when "
+                        "missing) even when the systems need nothing this "
+                        "Python lacks (default: bench/.venv-peers when "
+                        "they do)")
     parser.add_argument("--with-torch", action="store_true",
                         help="install PyTorch's CPU wheel into the virtual "
                         "environment if missing (from --torch-index)")
     parser.add_argument("--torch-index", default=TORCH_CPU_INDEX)
     parser.add_argument("--json", type=Path)
-    parser.add_argument("--png", type=Path)
+    parser.add_argument("--png", type=Path,
+                        help="the plot (default bench/cpu_peers.png; needs "
+                        "matplotlib, and iree among the systems)")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
     build = args.build_dir.resolve()
@@ -1367,31 +1437,76 @@ def main():
         worker_main(args.worker, build)
         return
 
-    # Run inside the virtual environment: make it, then start again there.
-    venv = args.venv.resolve()
+    # The chosen systems (by default every one but PyTorch's, which run
+    # when torch imports), and what they need, before any environment.
+    threaded = fuse_threads_supported(build)
+    if args.systems and "fuse-1t" in args.systems and not threaded:
+        parser.error("fuse-1t: this build's fuse-run has no --threads (its "
+                     "CPU target runs on one thread)")
+    chosen = args.systems or [s for s in RUNNERS
+                              if (s != "fuse-1t" or threaded) and
+                              not s.startswith("torch")]
+    lib_path = Path(os.environ.get("FUSE_LIB_DIR", build / "lib")) / \
+        "libfuse_capi.so"
+    if any(s.startswith("fuse") for s in chosen) and not lib_path.is_file():
+        parser.error(f"{lib_path}: no such file ({BUILD_HINT})")
+    if "iree" not in chosen and args.png:
+        parser.error("--png: the plot is of the speed against iree, which "
+                     "is not among the systems")
+
+    # Run inside the virtual environment when a chosen system needs a
+    # package that this Python lacks (or when asked to): make it, then
+    # start again there.
+    venv = (args.venv or VENV).resolve()
     restarted = os.environ.pop("FUSE_CPU_PEERS_REEXEC", None)
-    if not restarted:
-        python = ensure_venv(venv, args.with_torch, args.torch_index)
     if Path(sys.prefix).resolve() != venv:
         if restarted:
             sys.exit(f"restarted in {venv} but sys.prefix is {sys.prefix}")
-        os.environ["FUSE_CPU_PEERS_REEXEC"] = "1"
-        os.execv(str(python), [str(python), str(Path(__file__).resolve())] +
-                 sys.argv[1:])
+        lacks = lacking(chosen, importable)
+        if lacks or args.venv or args.with_torch:
+            if lacks:
+                print(f"{needs(lacks)}, which {sys.executable} lacks: "
+                      f"running in {venv}", file=sys.stderr)
+            python = ensure_venv(venv, chosen, args.with_torch,
+                                 args.torch_index)
+            os.environ["FUSE_CPU_PEERS_REEXEC"] = "1"
+            os.execv(str(python), [str(python),
+                                   str(Path(__file__).resolve())] +
+                     sys.argv[1:])
+    elif not restarted:
+        # Started with the environment's own Python: fill it all the same.
+        ensure_venv(venv, chosen, args.with_torch, args.torch_index)
+        importlib.invalidate_caches()
+    lacks = lacking(chosen, importable)
+    if lacks:
+        packages = [p for peer, ps in lacks.items() if peer != "torch"
+                    for p in ps]
+        how = ([f"{sys.executable} -m pip install {' '.join(packages)}"]
+               if packages else []) + \
+            (["--with-torch installs PyTorch's CPU wheel"]
+             if "torch" in lacks else [])
+        sys.exit(f"cpu_peers.py: error: {needs(lacks)}, which "
+                 f"{sys.executable} cannot import: {'; '.join(how)}; or "
+                 f"leave {', '.join(lacks)} out of --systems")
 
     sizes = QUICK if args.quick else FULL
     reps = args.reps = args.reps or (3 if args.quick else 15)
     suffix = "_quick" if args.quick else ""
     json_path = args.json or ROOT / f"bench/results/cpu_peers{suffix}.json"
     png_path = args.png or ROOT / f"bench/cpu_peers{suffix}.png"
-    names = args.only.split(",") if args.only else list(PROGRAMS)
-    for name in names:
-        if name not in PROGRAMS:
-            sys.exit(f"unknown program {name!r}; programs: "
-                     f"{', '.join(PROGRAMS)}")
+    names = args.only or list(PROGRAMS)
+    if "iree" in chosen:
+        plotting = can_plot(
+            parser, "--png", args.png is not None,
+            f"{sys.executable} -m pip install matplotlib"
+            if sys.prefix != sys.base_prefix else
+            "apt-get install python3-matplotlib")
+    else:
+        plotting = False
+        print("note: no plot: it is of the speed against iree, which is "
+              "not among the systems", file=sys.stderr)
 
-    threaded = fuse_threads_supported(build)
-    has_torch = importlib.util.find_spec("torch") is not None
+    has_torch = importable("torch")
     systems = [s for s in RUNNERS
                if (s != "fuse-1t" or threaded) and
                (not s.startswith("torch") or has_torch)]
@@ -1399,24 +1514,17 @@ def main():
     if not threaded:
         notes.append("fuse: this build's CPU target runs on one thread "
                      "(fuse-run has no --threads), so there is no fuse-1t")
-    if not has_torch:
-        notes.append("PyTorch: not in the virtual environment" +
+    if not has_torch and not args.systems:
+        notes.append(f"PyTorch: {sys.executable} cannot import torch" +
                      (f" (--with-torch could not install it from "
                       f"{args.torch_index})" if args.with_torch else
                       " (--with-torch installs the CPU wheel)"))
     if args.systems:
-        wanted = args.systems.split(",")
-        for s in wanted:
-            if s not in RUNNERS:
-                sys.exit(f"unknown system {s!r}; systems: "
-                         f"{', '.join(RUNNERS)}")
-        systems = [s for s in systems if s in wanted]
+        systems = [s for s in systems if s in args.systems]
 
     started = time.time()
     load_before = os.getloadavg()
     commit = git("rev-parse", "--short", "HEAD")
-    lib_path = Path(os.environ.get("FUSE_LIB_DIR", build / "lib")) / \
-        "libfuse_capi.so"
     tools_before = tool_ids([lib_path])
     cpus = len(os.sched_getaffinity(0))
     # The copy bandwidth, before and after the programs: only a record of
@@ -1570,15 +1678,6 @@ def main():
     if args.quick:
         print("(--quick: small sizes, a smoke test; the times mean little)")
 
-    title = (f"CPU peers{' (--quick)' if args.quick else ''}: "
-             f"{cpu_model()}, {cpus} CPUs, load {load_before[0]:.1f} -> "
-             f"{load_after[0]:.1f}")
-    try:
-        plot(results, systems, png_path, title)
-        print(f"\nwrote {png_path}")
-    except ImportError as e:
-        print(f"\nno plot: {e}")
-
     json_path.parent.mkdir(parents=True, exist_ok=True)
     json_path.write_text(json.dumps({
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
@@ -1614,7 +1713,15 @@ def main():
             tools_after != tools_before,
         "results": results, "notes": notes, "worker_logs": logs,
     }, indent=2) + "\n")
-    print(f"wrote {json_path}")
+    print(f"\nwrote {json_path}")
+    title = (f"CPU peers{' (--quick)' if args.quick else ''}: "
+             f"{cpu_model()}, {cpus} CPUs, load {load_before[0]:.1f} -> "
+             f"{load_after[0]:.1f}")
+    if plotting:
+        plot(results, systems, png_path, title)
+        print(f"wrote {png_path}")
+    else:
+        print(f"no plot: {png_path} not written")
 
 
 if __name__ == "__main__":

@@ -29,8 +29,10 @@ Before timing, checks at the smallest size that numpy computes what fuse
 computes (same inputs through .npy files). The MLP epilogue runs as
 rows x 1000 (bias of 1000).
 
-Prints a table with the ratios, writes bench/cpu_throughput.png (GB/s vs
-elements) and bench/results/cpu_throughput.json.
+Prints a table with the ratios, writes bench/results/cpu_throughput.json
+and then bench/cpu_throughput.png (GB/s vs elements; it needs matplotlib:
+without it, an explicit --png is refused at start-up and the default plot
+is left out, with a note).
 """
 import argparse
 import datetime
@@ -48,7 +50,9 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
-from common import git, print_table, size_at, size_text, tool_ids  # noqa: E402
+from common import (build_tool, can_plot, git, names_of,  # noqa: E402
+                    positive_int, positive_ints, print_table, size_at,
+                    size_text, tool_ids)
 COLUMNS = 1000  # the MLP epilogue's row length (the bias)
 GELU_C = math.sqrt(2.0 / math.pi)
 
@@ -267,23 +271,38 @@ def plot(results, path):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--build-dir", type=Path,
                         default=Path(os.environ.get("BUILD_DIR",
                                                     ROOT / "build")))
-    parser.add_argument("--sizes", default="1e4,1e5,1e6,1e7,1e8",
-                        help="element counts, comma separated")
-    parser.add_argument("--programs", default=",".join(PROGRAMS))
-    parser.add_argument("--repeat", type=int, default=6,
+    parser.add_argument("--sizes", type=positive_ints,
+                        default="1e4,1e5,1e6,1e7,1e8",
+                        help="element counts, comma separated (mlp_epilogue: "
+                             f"multiples of {COLUMNS})")
+    parser.add_argument("--programs", type=names_of(PROGRAMS, "program"),
+                        default=",".join(PROGRAMS),
+                        help="comma separated, of " + ", ".join(PROGRAMS))
+    parser.add_argument("--repeat", type=positive_int, default=6,
                         help="fuse-run --repeat (the first run is a warm-up)")
     parser.add_argument("--png", type=Path,
-                        default=ROOT / "bench/cpu_throughput.png")
+                        help="the plot (default bench/cpu_throughput.png; "
+                             "needs matplotlib)")
     parser.add_argument("--json", type=Path,
                         default=ROOT / "bench/results/cpu_throughput.json")
     args = parser.parse_args()
     build = args.build_dir
-    sizes = [int(float(s)) for s in args.sizes.split(",") if s]
-    names = [p for p in args.programs.split(",") if p]
+    sizes, names = args.sizes, args.programs
+    if "mlp_epilogue" in names:
+        odd = [n for n in sizes if n % COLUMNS]
+        if odd:
+            parser.error(f"--sizes: {', '.join(map(str, odd))}: not a "
+                         f"multiple of {COLUMNS} (mlp_epilogue runs as rows "
+                         f"x {COLUMNS}; --programs add_relu leaves it out)")
+    for tool in ("fuse-opt", "fuse-run"):
+        build_tool(parser, build, tool)
+    plotting = can_plot(parser, "--png", args.png is not None,
+                        "apt-get install python3-matplotlib")
+    args.png = args.png or ROOT / "bench/cpu_throughput.png"
 
     scratch_dir = tempfile.TemporaryDirectory(prefix="fuse-cpu-throughput-")
     scratch = Path(scratch_dir.name)
@@ -437,9 +456,6 @@ def main():
         print(f"  (against numpy's copy of the same size, "
               f"{r['numpy_copy_gbps']:.1f} GB/s: {pct:.0f}%)")
 
-    plot(results, args.png)
-    print(f"\nwrote {args.png}")
-
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps({
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
@@ -454,7 +470,12 @@ def main():
         "checks_max_abs_error": checks,
         "results": results, "notes": notes, "targets": targets,
     }, indent=2) + "\n")
-    print(f"wrote {args.json}")
+    print(f"\nwrote {args.json}")
+    if plotting:
+        plot(results, args.png)
+        print(f"wrote {args.png}")
+    else:
+        print(f"no plot (no matplotlib): {args.png} not written")
 
 
 if __name__ == "__main__":

@@ -8,23 +8,60 @@ size; `name` is PROGRAM/on or PROGRAM/off) and of bench/gpu_torch.py --json,
 and writes one Markdown section: every program and size with fuse fused and
 eager (kernel time, kernels, GB/s, the GPU's results against the CPU
 build's), PyTorch eager and torch.compile where they ran, and the ratios
-(above 1x: fused is faster). Exit status 1 when a harness row failed.
+(above 1x: fused is faster). Exit status 1 when a harness row failed, or
+with an error and no report when a file cannot be read, a line is not a JSON
+object with the fields the table needs, or --harness has no rows; 2 when
+the --harness file is missing. A missing --torch file (PyTorch did not run)
+leaves the PyTorch columns empty.
+
+Stands alone (no bench/common.py): scripts/gpu-check copies it into the
+bundle by itself.
 """
 
 import argparse
 import datetime
 import json
 import os
+import sys
+
+# The fields the table reads from each row of each file, and the row's writer.
+HARNESS = (("name", "size", "kernel_ms", "gbps", "ok", "status", "max_error"),
+           "fuse-gpu-harness --json")
+TORCH = (("name", "size", "variant", "status"), "bench/gpu_torch.py --json")
 
 
-def read_rows(path):
+def fail(message):
+    sys.exit(f"gpu_report.py: error: {message}")
+
+
+def read_rows(path, kind):
+    """The rows of a JSON-lines file written by kind's writer; fail()s on a
+    line that is not one."""
+    fields, writer = kind
     rows = []
-    if path and os.path.exists(path):
+    try:
         with open(path) as f:
-            for line in f:
-                line = line.strip()
-                if line:
-                    rows.append(json.loads(line))
+            lines = f.read().splitlines()
+    except (OSError, UnicodeDecodeError) as e:
+        fail(f"cannot read {path}: {e}")
+    for number, line in enumerate(lines, 1):
+        line = line.strip()
+        if not line:
+            continue
+        where = f"{path}, line {number}"
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as e:
+            fail(f"{where}: not JSON ({e})")
+        if not isinstance(row, dict):
+            fail(f"{where}: not a JSON object")
+        lacking = [k for k in fields if k not in row]
+        if lacking:
+            fail(f"{where}: lacks {', '.join(lacking)}: not a row of {writer}")
+        if not isinstance(row["name"], str) or \
+                not isinstance(row["size"], int):
+            fail(f"{where}: name is not a string or size not an integer")
+        rows.append(row)
     return rows
 
 
@@ -47,8 +84,10 @@ def ratio(other, fused):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--harness", required=True)
-    parser.add_argument("--torch")
+    parser.add_argument("--harness", required=True,
+                        help="fuse-gpu-harness --json's rows")
+    parser.add_argument("--torch", help="bench/gpu_torch.py --json's rows "
+                        "(when missing: no PyTorch columns)")
     parser.add_argument("--accuracy", default="", help="the accuracy check's summary line")
     parser.add_argument("--gpu", default="a GPU")
     parser.add_argument("--commit", default="unknown")
@@ -56,8 +95,16 @@ def main():
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
 
-    harness = read_rows(args.harness)
-    torch_rows = read_rows(args.torch)
+    if not os.path.isfile(args.harness):
+        parser.error(f"--harness {args.harness}: no such file")
+    harness = read_rows(args.harness, HARNESS)
+    if not harness:
+        fail(f"{args.harness}: no rows (did fuse-gpu-harness run?)")
+    torch_rows = []
+    if args.torch and os.path.exists(args.torch):
+        torch_rows = read_rows(args.torch, TORCH)
+    elif args.torch:
+        print(f"note: no {args.torch}: no PyTorch columns", file=sys.stderr)
     fuse = {}  # (program, size) -> {"on": row, "off": row}
     order = []
     for row in harness:

@@ -36,7 +36,9 @@ limited by memory; above 1 by instruction issue.
 
 Needs Triton and matplotlib: run it with the virtual environment's Python,
 bench/.venv/bin/python bench/sass.py (bench/README.md says how to make it).
-Writes bench/results/sass.json and bench/sass.png.
+Writes bench/results/sass.json, then bench/sass.png (without matplotlib, an
+explicit --plot is refused at start-up and the default plot is left out,
+with a note).
 """
 import argparse
 import datetime
@@ -52,7 +54,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
-from common import git, print_table, size_at, tool_ids  # noqa: E402
+from common import (build_tool, can_plot, executable, git,  # noqa: E402
+                    names_of, print_table, size_at, tool_ids)
 from compile_time import CYCLE, chain_program  # noqa: E402
 
 # The model: H200 SXM.
@@ -676,15 +679,19 @@ def plot(results, path):
 
 def main():
     global FUSE_OPT, FUSE_FLAGS, PTXAS, NVDISASM, PTXAS_VERSION
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--build-dir", type=Path, default=ROOT / "build")
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--build-dir", type=Path,
+                        default=Path(os.environ.get("BUILD_DIR",
+                                                    ROOT / "build")))
     parser.add_argument("--ptxas", type=Path,
                         default=Path("/usr/local/cuda/bin/ptxas"))
-    parser.add_argument("--programs", default=",".join(PROGRAMS),
+    parser.add_argument("--programs", type=names_of(PROGRAMS, "program"),
+                        default=",".join(PROGRAMS),
                         help="comma separated, of " + ", ".join(PROGRAMS))
     parser.add_argument("--json", type=Path,
                         default=ROOT / "bench/results/sass.json")
-    parser.add_argument("--plot", type=Path, default=ROOT / "bench/sass.png")
+    parser.add_argument("--plot", type=Path,
+                        help="the plot (default bench/sass.png)")
     parser.add_argument("--kernels", action="store_true",
                         help="also print one row per eager kernel")
     parser.add_argument("--keep", type=Path,
@@ -694,18 +701,21 @@ def main():
                              "space separated (--approx-exp)")
     args = parser.parse_args()
     FUSE_FLAGS = args.fuse_flags.split()
+    FUSE_OPT = build_tool(parser, args.build_dir, "fuse-opt")
+    PTXAS = executable(parser, args.ptxas, "--ptxas: CUDA's ptxas")
     try:
-        import triton  # noqa: F401
+        importlib.import_module("triton")
     except ImportError:
         sys.exit("sass.py needs Triton: run it with bench/.venv/bin/python "
                  "(see bench/README.md)")
-    FUSE_OPT = args.build_dir / "bin/fuse-opt"
-    PTXAS = args.ptxas
+    plotting = can_plot(parser, "--plot", args.plot is not None,
+                        f"{sys.executable} -m pip install matplotlib")
+    args.plot = args.plot or ROOT / "bench/sass.png"
     NVDISASM = triton_bin() / "nvdisasm"
     PTXAS_VERSION = re.search(r"release ([\d.]+)", subprocess.run(
         [str(PTXAS), "--version"], capture_output=True,
         text=True).stdout).group(1)
-    selected = args.programs.split(",")
+    selected = args.programs
     for name in list(PROGRAMS):
         if name not in selected:
             del PROGRAMS[name]
@@ -781,8 +791,11 @@ def main():
                       dram_bytes_per_s=DRAM_BYTES_PER_S),
         "results": results, "targets": targets}, indent=2) + "\n")
     print(f"\nwrote {args.json}")
-    plot(results, args.plot)
-    print(f"wrote {args.plot}")
+    if plotting:
+        plot(results, args.plot)
+        print(f"wrote {args.plot}")
+    else:
+        print(f"no plot (no matplotlib): {args.plot} not written")
     if tool_ids([FUSE_OPT]) != tools:
         print("warning: fuse-opt changed during the run")
 
