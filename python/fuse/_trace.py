@@ -371,6 +371,8 @@ class Tensor:
     def __rand__(self, other): return _logical("and", other, self)
     def __or__(self, other): return _logical("or", self, other)
     def __ror__(self, other): return _logical("or", other, self)
+    def __xor__(self, other): return _logical("xor", self, other)
+    def __rxor__(self, other): return _logical("xor", other, self)
     def __invert__(self): return _logical("not", self, None)
 
     def __floordiv__(self, other): _unsupported("//", "fuse has no floor division; use fuse.floor(a / b)")
