@@ -504,6 +504,33 @@ func.func @pow_f32(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
   return %0 : tensor<4xf32>
 }
 
+// A constant exponent of 2 is x * x (the correctly rounded square, as
+// numpy's x ** 2), in the compute type for f16; 3 stays pow.
+// CHECK-LABEL: func @pow_two
+// CHECK: ^bb0(%[[X:.+]]: f32, %{{.+}}: f32):
+// CHECK-NEXT: %{{.+}} = arith.constant 2.000000e+00 : f32
+// CHECK-NEXT: %[[R:.+]] = arith.mulf %[[X]], %[[X]] : f32
+// CHECK-NEXT: linalg.yield %[[R]] : f32
+// CHECK: ^bb0(%[[H:.+]]: f16, %{{.+}}: f16):
+// CHECK-NEXT: %{{.+}} = arith.constant 2.000000e+00 : f16
+// CHECK-NEXT: %[[W:.+]] = arith.extf %[[H]] : f16 to f32
+// CHECK-NEXT: %{{.+}} = arith.extf
+// CHECK-NEXT: %[[S:.+]] = arith.mulf %[[W]], %[[W]] : f32
+// CHECK-NEXT: %[[T:.+]] = arith.truncf %[[S]] : f32 to f16
+// CHECK-NEXT: linalg.yield %[[T]] : f16
+// CHECK: ^bb0(%[[Y:.+]]: f32, %{{.+}}: f32):
+// CHECK-NEXT: %[[THREE:.+]] = arith.constant 3.000000e+00 : f32
+// CHECK-NEXT: %[[P:.+]] = math.powf %[[Y]], %[[THREE]] : f32
+func.func @pow_two(%x: tensor<4xf32>, %h: tensor<4xf16>) -> (tensor<4xf32>, tensor<4xf16>, tensor<4xf32>) {
+  %two = fuse.constant 2.0 : tensor<f32>
+  %0 = fuse.pow %x, %two : tensor<4xf32>, tensor<f32> -> tensor<4xf32>
+  %htwo = fuse.constant 2.0 : tensor<f16>
+  %1 = fuse.pow %h, %htwo : tensor<4xf16>, tensor<f16> -> tensor<4xf16>
+  %three = fuse.constant 3.0 : tensor<f32>
+  %2 = fuse.pow %x, %three : tensor<4xf32>, tensor<f32> -> tensor<4xf32>
+  return %0, %1, %2 : tensor<4xf32>, tensor<4xf16>, tensor<4xf32>
+}
+
 // Integer pow squares over each of the 31 value bits of the exponent (no
 // loop), then a negative exponent gives 1 for base 1, +-1 for base -1 (odd
 // exponent: -1) and 0 otherwise.

@@ -14,6 +14,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/Matchers.h"
 
 #include <cmath>
 
@@ -346,10 +347,19 @@ Value DivOp::buildScalar(OpBuilder &b, Location loc, ValueRange args,
   });
 }
 
+/// Floats: a constant exponent of 2 is x * x, the correctly rounded square
+/// (what an exact pow gives, specials included: pow(-0, 2) = +0,
+/// pow(+-inf, 2) = +inf, NaN), as numpy's `x ** 2`, and no call of the
+/// target's pow, which need not round it so; other exponents math.powf.
 /// Integers: by squaring (integerPow).
 Value PowOp::buildScalar(OpBuilder &b, Location loc, ValueRange args,
                          Type resultElement) {
+  FloatAttr exponent;
+  bool square = matchPattern(args[1], m_Constant(&exponent)) &&
+                exponent.getValue().isExactlyValue(2.0);
   return inComputeType(b, loc, args, resultElement, [&](ValueRange x) {
+    if (isFloat(x[0]) && square)
+      return Value(arith::MulFOp::create(b, loc, x[0], x[0]));
     if (isFloat(x[0]))
       return Value(math::PowFOp::create(b, loc, x[0], x[1]));
     return integerPow(b, loc, x[0], x[1]);
