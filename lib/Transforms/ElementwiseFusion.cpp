@@ -355,6 +355,123 @@ void fuseGroup(ArrayRef<linalg::GenericOp> group) {
     op.erase();
 }
 
+/// The most ops (besides constants) that a one-value generic may have to be
+/// computed again at every element of a generic that reads it broadcast
+/// (inlineScalarProducers): a learning rate's `1 - beta`, a `sqrt(d)`.
+constexpr unsigned kMaxInlinedScalarOps = 16;
+
+/// Whether `op` computes one value (no loops: a rank-0 result of rank-0
+/// inputs) in few enough ops to be computed again by its readers.
+bool isCheapScalar(linalg::GenericOp op) {
+  if (op.getNumLoops() != 0 || op->getNumResults() != 1 ||
+      !op.hasPureTensorSemantics() || !isElementwiseKernel(op))
+    return false;
+  unsigned count = 0;
+  for (Operation &inner : op.getRegion().front().without_terminator())
+    count += !isa<arith::ConstantOp>(inner);
+  return count <= kMaxInlinedScalarOps;
+}
+
+/// `consumer` with its input `operand`, the one-value result of `producer`,
+/// computed inside it instead: the producer's inputs become the consumer's
+/// (read as the result was, the same value at every element), its body
+/// runs first in the consumer's, and its ops' names lead the consumer's.
+/// The producer goes when nothing else uses it.
+linalg::GenericOp inlineScalarProducer(linalg::GenericOp consumer,
+                                       OpOperand *operand,
+                                       linalg::GenericOp producer) {
+  AffineMap everywhere = consumer.getMatchingIndexingMap(operand);
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> maps;
+  for (OpOperand *input : consumer.getDpsInputOperands())
+    if (input != operand) {
+      inputs.push_back(input->get());
+      maps.push_back(consumer.getMatchingIndexingMap(input));
+    }
+  unsigned producerInputs = inputs.size();
+  for (OpOperand *input : producer.getDpsInputOperands()) {
+    inputs.push_back(input->get());
+    maps.push_back(everywhere);
+  }
+  for (OpOperand &init : consumer.getDpsInitsMutable())
+    maps.push_back(consumer.getMatchingIndexingMap(&init));
+
+  OpBuilder builder(consumer);
+  auto fused = linalg::GenericOp::create(
+      builder, builder.getFusedLoc({consumer.getLoc(), producer.getLoc()}),
+      consumer->getResultTypes(), inputs, consumer.getDpsInits(), maps,
+      consumer.getIteratorTypesArray(),
+      [&](OpBuilder &b, Location loc, ValueRange args) {
+        IRMapping mapping;
+        Block &scalar = producer.getRegion().front();
+        for (unsigned i = 0; i < producer.getNumDpsInputs(); ++i)
+          mapping.map(scalar.getArgument(i), args[producerInputs + i]);
+        for (Operation &inner : scalar.without_terminator())
+          b.clone(inner, mapping);
+        Value value = mapping.lookupOrDefault(
+            cast<linalg::YieldOp>(scalar.getTerminator()).getOperand(0));
+        Block &body = consumer.getRegion().front();
+        unsigned next = 0;
+        for (OpOperand *input : consumer.getDpsInputOperands())
+          mapping.map(body.getArgument(input->getOperandNumber()),
+                      input == operand ? value : args[next++]);
+        for (unsigned i = 0; i < consumer.getNumDpsInits(); ++i)
+          mapping.map(body.getArgument(consumer.getNumDpsInputs() + i),
+                      args[inputs.size() + i]);
+        for (Operation &inner : body.without_terminator())
+          b.clone(inner, mapping);
+        SmallVector<Value> yielded;
+        for (Value result : body.getTerminator()->getOperands())
+          yielded.push_back(mapping.lookupOrDefault(result));
+        linalg::YieldOp::create(b, loc, yielded);
+      });
+  fused->setDiscardableAttrs(consumer->getDiscardableAttrDictionary());
+  FuseDialect::OpsAttrHelper ops(consumer.getContext());
+  ArrayAttr producerNames = ops.getAttr(producer);
+  ArrayAttr consumerNames = ops.getAttr(consumer);
+  if (producerNames || consumerNames) {
+    SmallVector<Attribute> names;
+    if (producerNames)
+      llvm::append_range(names, producerNames);
+    if (consumerNames)
+      llvm::append_range(names, consumerNames);
+    ops.setAttr(fused, builder.getArrayAttr(names));
+  }
+  consumer->replaceAllUsesWith(fused->getResults());
+  consumer.erase();
+  if (producer->use_empty())
+    producer.erase();
+  return fused;
+}
+
+/// Computes each cheap one-value generic (isCheapScalar) inside the
+/// elementwise generics that read it broadcast, in program order (so that
+/// a chain of them folds into its last): a value that a learning rate or a
+/// `1 - beta` gives the whole array is not a kernel launch of one element
+/// and a round trip through memory. Each element computes it again, in a
+/// handful of ops. Returns whether anything changed.
+bool inlineScalarProducers(Block &block) {
+  SmallVector<linalg::GenericOp> generics(block.getOps<linalg::GenericOp>());
+  bool changed = false;
+  for (linalg::GenericOp consumer : generics) {
+    if (!consumer.hasPureTensorSemantics() || !isElementwiseKernel(consumer))
+      continue;
+    for (bool again = true; again;) {
+      again = false;
+      for (OpOperand *operand : consumer.getDpsInputOperands()) {
+        auto producer = operand->get().getDefiningOp<linalg::GenericOp>();
+        if (!producer || producer->getBlock() != &block ||
+            !isCheapScalar(producer))
+          continue;
+        consumer = inlineScalarProducer(consumer, operand, producer);
+        changed = again = true;
+        break;
+      }
+    }
+  }
+  return changed;
+}
+
 std::string remarkText(Unfused pair) {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -398,6 +515,8 @@ struct FuseElementwiseFusionPass
               tensor::CollapseShapeOp, tensor::EmptyOp>(op) &&
           isOpTriviallyDead(&op))
         op.erase();
+    if (!skipGroups)
+      inlineScalarProducers(block);
     Grouping grouping(block, skipGroups);
     if (grouping.candidates().empty())
       return;

@@ -25,10 +25,19 @@ func.func @broadcast(%a: tensor<4xf32>, %m: tensor<3x4xf32>) -> tensor<3x4xf32> 
 // -----
 
 // The remark says which type is broadcast to which.
-func.func @broadcast_scalar(%s: tensor<f32>, %x: tensor<2x?xf32>) -> tensor<2x?xf32> {
+func.func @broadcast_one(%s: tensor<1xf32>, %x: tensor<2x?xf32>) -> tensor<2x?xf32> {
   // expected-note @+1 {{producer is here}}
+  %0 = fuse.neg %s : tensor<1xf32>
+  // expected-remark @+1 {{broadcast from tensor<1xf32> to tensor<2x?xf32>, so the two iterate over different spaces}}
+  %1 = fuse.mul %x, %0 : tensor<2x?xf32>, tensor<1xf32> -> tensor<2x?xf32>
+  return %1 : tensor<2x?xf32>
+}
+
+// -----
+
+// A one-value producer (rank 0) is computed inside its reader: no remark.
+func.func @scalar_producer_is_inside(%s: tensor<f32>, %x: tensor<2x?xf32>) -> tensor<2x?xf32> {
   %0 = fuse.neg %s : tensor<f32>
-  // expected-remark @+1 {{broadcast from tensor<f32> to tensor<2x?xf32>, so the two iterate over different spaces}}
   %1 = fuse.mul %x, %0 : tensor<2x?xf32>, tensor<f32> -> tensor<2x?xf32>
   return %1 : tensor<2x?xf32>
 }

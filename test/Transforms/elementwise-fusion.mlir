@@ -9,6 +9,7 @@
 // CHECK-DAG: #[[$ID2:.+]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-DAG: #[[$INNER:.+]] = affine_map<(d0, d1) -> (d1)>
 // CHECK-DAG: #[[$SCALAR0:.+]] = affine_map<() -> ()>
+// CHECK-DAG: #[[$SCALAR1:.+]] = affine_map<(d0) -> ()>
 
 // A chain is one kernel that names both ops, in order.
 // CHECK-LABEL: func @chain
@@ -190,6 +191,32 @@ func.func @horizontal_0d(%a: tensor<f32>, %b: tensor<f32>) -> (tensor<f32>, tens
   %0 = fuse.relu %a : tensor<f32>
   %1 = fuse.exp %b : tensor<f32>
   return %0, %1 : tensor<f32>, tensor<f32>
+}
+
+// A one-value (0-d) producer read broadcast is computed inside its reader,
+// a chain of them too, its names first: `1 - b` is no kernel of one
+// element. One that is also returned stays a kernel as well.
+// CHECK-LABEL: func @scalar_producers
+// CHECK-SAME: (%[[X:.+]]: tensor<?xf32>, %[[B:.+]]: tensor<f64>, %[[D:.+]]: tensor<f32>)
+// CHECK: %[[S:.+]] = linalg.generic {indexing_maps = [#[[$SCALAR0]], #[[$SCALAR0]]], iterator_types = []} ins(%[[D]] : tensor<f32>) {{.*}} attrs = {fuse.ops = ["sqrt"]}
+// CHECK: %[[K:.+]] = linalg.generic {indexing_maps = [#[[$ID1]], #[[$SCALAR1]], #[[$SCALAR1]], #[[$ID1]]], iterator_types = ["parallel"]} ins(%[[X]], %[[B]], %[[D]] : tensor<?xf32>, tensor<f64>, tensor<f32>) {{.*}} attrs = {fuse.ops = ["sub", "cast", "mul", "sqrt", "div"]} {
+// CHECK-NEXT: ^bb0(%[[VX:.+]]: f32, %[[VB:.+]]: f64, %[[VD:.+]]: f32, %{{.+}}: f32):
+// CHECK-NEXT: %[[ONE:.+]] = arith.constant 1.000000e+00 : f64
+// CHECK-NEXT: %[[SUB:.+]] = arith.subf %[[ONE]], %[[VB]] : f64
+// CHECK-NEXT: %[[CAST:.+]] = arith.truncf %[[SUB]] : f64 to f32
+// CHECK-NEXT: %[[MUL:.+]] = arith.mulf %[[CAST]], %[[VX]] : f32
+// CHECK-NEXT: %[[SQRT:.+]] = math.sqrt %[[VD]] : f32
+// CHECK-NEXT: %[[DIV:.+]] = arith.divf %[[MUL]], %[[SQRT]] : f32
+// CHECK-NEXT: linalg.yield %[[DIV]] : f32
+// CHECK: return %[[K]], %[[S]]
+func.func @scalar_producers(%x: tensor<?xf32>, %b: tensor<f64>, %d: tensor<f32>) -> (tensor<?xf32>, tensor<f32>) {
+  %one = fuse.constant 1.0 : tensor<f64>
+  %0 = fuse.sub %one, %b : tensor<f64>
+  %1 = fuse.cast %0 : tensor<f64> to tensor<f32>
+  %2 = fuse.mul %1, %x : tensor<f32>, tensor<?xf32> -> tensor<?xf32>
+  %s = fuse.sqrt %d : tensor<f32>
+  %3 = fuse.div %2, %s : tensor<?xf32>, tensor<f32> -> tensor<?xf32>
+  return %3, %s : tensor<?xf32>, tensor<f32>
 }
 
 // Dynamic spaces are the same when their sizes are the same SSA values:

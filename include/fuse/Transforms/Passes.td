@@ -29,8 +29,13 @@ def FuseElementwiseFusion
     - with `horizontal` (the default), independent groups over the same
       iteration space are merged too, as torch.compile does.
 
-    A consumer that broadcasts a producer's result iterates over a different
-    space, so the two stay apart; so do merges that would create a cycle
+    A one-value producer (0-d: `1 - beta`, `sqrt(d)`, a cast of a scalar
+    argument) of at most 16 ops is computed inside each elementwise
+    consumer that reads it broadcast, at every element, rather than be a
+    kernel of one element; it stays a kernel of its own too when something
+    else uses it. Any other consumer that broadcasts a producer's result
+    iterates over a different space, so the two stay apart; so do merges
+    that would create a cycle
     through an op outside the kernel. With `remarks`, each producer/consumer
     pair that was not fused gets a remark at the consumer saying why, with a
     note at the producer; in a function with reductions the remarks go to
