@@ -272,9 +272,10 @@ void emitRemark(const Unfused &pair) {
     text += "this op reads, over the whole space, a value computed from a "
             "reduction over few rows (fewer than " +
             std::to_string(kFewRows) +
-            "): the whole GPU reduces them in pieces in a kernel of its "
-            "own, where a kernel that also went over the whole space after "
-            "it would have a warp per row";
+            "): the whole machine (every SM of the GPU, every core of the "
+            "CPU) reduces them in pieces in a kernel of its own, where a "
+            "kernel that also went over the whole space after it would have "
+            "one warp or thread per row; both targets run the same kernels";
     break;
   }
   emitUnfusedRemark(opLoc(consumer), opLoc(producer), text);

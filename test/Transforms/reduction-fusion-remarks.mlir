@@ -63,7 +63,7 @@ func.func @elementwise_pair_apart(%x: tensor<?x?xf32>, %g: tensor<?xf32>) -> (te
 func.func @few_rows_read(%x: tensor<3x?xf32>) -> tensor<3x?xf32> {
   // expected-note @+1 {{producer is here}}
   %s = fuse.reduce_sum %x {dims = array<i64: 1>} : tensor<3x?xf32> -> tensor<3x1xf32>
-  // expected-remark @+1 {{not fused with its producer 'fuse.reduce_sum': this op reads, over the whole space, a value computed from a reduction over few rows (fewer than 132): the whole GPU reduces them in pieces in a kernel of its own, where a kernel that also went over the whole space after it would have a warp per row}}
+  // expected-remark @+1 {{not fused with its producer 'fuse.reduce_sum': this op reads, over the whole space, a value computed from a reduction over few rows (fewer than 132): the whole machine (every SM of the GPU, every core of the CPU) reduces them in pieces in a kernel of its own, where a kernel that also went over the whole space after it would have one warp or thread per row; both targets run the same kernels}}
   %y = fuse.div %x, %s : tensor<3x?xf32>, tensor<3x1xf32> -> tensor<3x?xf32>
   return %y : tensor<3x?xf32>
 }
