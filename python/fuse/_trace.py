@@ -478,6 +478,14 @@ class Tensor:
         return _numpy_reduction("min", "Tensor.min", self, args, kwargs)
     def mean(self, *args, **kwargs):
         return _numpy_reduction("mean", "Tensor.mean", self, args, kwargs)
+    def var(self, *args, **kwargs):
+        return _numpy_reduction("var", "Tensor.var", self, args, kwargs)
+    def std(self, *args, **kwargs):
+        return _numpy_reduction("std", "Tensor.std", self, args, kwargs)
+    def any(self, *args, **kwargs):
+        return _numpy_reduction("any", "Tensor.any", self, args, kwargs)
+    def all(self, *args, **kwargs):
+        return _numpy_reduction("all", "Tensor.all", self, args, kwargs)
 
 
 class UnsupportedAttributeError(TypeError, AttributeError):
@@ -947,12 +955,59 @@ def rms_norm(x, weight=None, eps=1e-6):
     return y if weight is None else y * weight
 
 
-_REDUCTIONS = {"sum": reduce_sum, "max": reduce_max, "min": reduce_min, "mean": reduce_mean}
+@_in_float32
+def _variance(x, axis, keepdims, ddof, what):
+    """numpy's var: the mean of the squared distances from the mean; with
+    `ddof`, their sum over max(count - ddof, 0), the count of the reduced
+    elements counted when the program runs (sizes may be dynamic)."""
+    if isinstance(ddof, (bool, np.bool_)) or not isinstance(ddof, (int, np.integer)):
+        raise TypeError(f"fuse: {what}: ddof must be an int, got {type(ddof).__name__} "
+                        f"{ddof!r}")
+    _axes(x, axis, what)  # errors name the function called
+    centered = x - reduce_mean(x, axis, keepdims=True)
+    squares = centered * centered
+    if ddof == 0:
+        return reduce_mean(squares, axis, keepdims)
+    # True at every element (NaN too): its sum is the count, in int64.
+    everywhere = _logical("or", _compare("eq", x, x), _compare("ne", x, x))
+    count = cast(reduce_sum(everywhere, axis, keepdims), x.dtype)
+    return reduce_sum(squares, axis, keepdims) / maximum(count - float(ddof), 0.0)
+
+
+def _numpy_var(x, axis=None, keepdims=False, ddof=0, what="numpy.var"):
+    return _variance(x, axis, keepdims, ddof, what)
+
+
+def _numpy_std(x, axis=None, keepdims=False, ddof=0, what="numpy.std"):
+    return sqrt(_variance(x, axis, keepdims, ddof, what))
+
+
+def _truth(x):
+    """x as a mask: x itself for bools, x != 0 for numbers (NaN is true)."""
+    return x if x.dtype_name == "i1" else _compare("ne", x, 0)
+
+
+def _numpy_any(x, axis=None, keepdims=False, **_):
+    """Whether any element is true (nonzero); an empty any is False."""
+    return _compare("gt", reduce_sum(_truth(x), axis, keepdims), 0)
+
+
+def _numpy_all(x, axis=None, keepdims=False, **_):
+    """Whether every element is true (nonzero); an empty all is True."""
+    return _compare("eq", reduce_sum(_logical("not", _truth(x), None), axis, keepdims), 0)
+
+
+_REDUCTIONS = {"sum": reduce_sum, "max": reduce_max, "min": reduce_min, "mean": reduce_mean,
+               "var": _numpy_var, "std": _numpy_std, "any": _numpy_any, "all": _numpy_all}
 # numpy's parameters of each reduction after the array, in its order.
 _NUMPY_PARAMS = {"sum": ("axis", "dtype", "out", "keepdims", "initial", "where"),
                  "max": ("axis", "out", "keepdims", "initial", "where"),
                  "min": ("axis", "out", "keepdims", "initial", "where"),
-                 "mean": ("axis", "dtype", "out", "keepdims", "where")}
+                 "mean": ("axis", "dtype", "out", "keepdims", "where"),
+                 "var": ("axis", "dtype", "out", "ddof", "keepdims", "where"),
+                 "std": ("axis", "dtype", "out", "ddof", "keepdims", "where"),
+                 "any": ("axis", "out", "keepdims", "where"),
+                 "all": ("axis", "out", "keepdims", "where")}
 
 
 def _numpy_reduction(name, what, x, args, kwargs):
@@ -971,11 +1026,19 @@ def _numpy_reduction(name, what, x, args, kwargs):
                                else f"an unexpected argument {key!r}"))
         given[key] = value
     refused = [k for k, v in given.items()
-               if k not in ("axis", "keepdims") and not (k in ("dtype", "out") and v is None)]
+               if k not in ("axis", "keepdims", "ddof")
+               and not (k in ("dtype", "out") and v is None)]
     if refused:
+        takes = "axis=, keepdims= and ddof=" if name in ("var", "std") else \
+            "axis= and keepdims="
         _unsupported(f"{what} with {_dtypes.listing(f'{k}=' for k in refused)}",
-                     "fuse's reductions take axis= and keepdims= only; the result has the "
-                     "array's dtype (cast before or after with fuse.cast or .astype)")
+                     f"fuse's reductions take {takes} only; the result has the array's dtype "
+                     f"(cast before or after with fuse.cast or .astype)")
+    if "ddof" in given:
+        return _REDUCTIONS[name](x, given.get("axis"), given.get("keepdims", False),
+                                 ddof=given["ddof"], what=what)
+    if name in ("var", "std"):
+        return _REDUCTIONS[name](x, given.get("axis"), given.get("keepdims", False), what=what)
     return _REDUCTIONS[name](x, given.get("axis"), given.get("keepdims", False))
 
 
@@ -1002,6 +1065,14 @@ _UFUNCS = {
     "bitwise_or": lambda a, b: _logical("or", a, b),
     "invert": lambda a: _logical("not", a, None),
     "square": lambda x: mul(x, x),
+    # Exact tests: NaN is the only value unequal to itself; integers and
+    # bools are finite.
+    "isnan": lambda x: _compare("ne", x, x),
+    "isinf": lambda x: (_compare("eq", abs(x), math.inf)
+                        if _dtypes.category(x.dtype_name) == FLOAT else _compare("ne", x, x)),
+    "isfinite": lambda x: (_compare("lt", abs(x), math.inf)
+                           if _dtypes.category(x.dtype_name) == FLOAT
+                           else _compare("eq", x, x)),
     # A float base: integers compute in float32, as the float-only functions.
     "exp2": lambda x: pow(2.0, x),
 }
@@ -1019,7 +1090,7 @@ _ARRAY_FUNCTIONS = {
     # numpy 1.x names np.max and np.min amax and amin; numpy 2 has both.
     **{numpy_name: _numpy_function(name) for numpy_name, name in (
         ("sum", "sum"), ("max", "max"), ("amax", "max"), ("min", "min"), ("amin", "min"),
-        ("mean", "mean"))},
+        ("mean", "mean"), ("var", "var"), ("std", "std"), ("any", "any"), ("all", "all"))},
 }
 _NUMPY_NAMES = sorted(_UFUNCS) + sorted(_ARRAY_FUNCTIONS)
 _SUPPORTED_NUMPY = (f"fuse has no such op; the numpy functions it supports on Tensors are "

@@ -225,6 +225,50 @@ def test_numpy_functions(rng):
     assert_same(got[7], np.min(x, 0))
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
+def test_variance_and_deviation(dtype, rng):
+    x = random_array(rng, dtype, (9, 40), -3, 3)
+    x64 = x.astype(np.float64)
+
+    @fuse.jit
+    def f(x):
+        return (np.var(x), x.var(axis=1), np.std(x, axis=0, keepdims=True), x.std(),
+                np.var(x, axis=1, ddof=1), x.std(0, ddof=1))
+
+    expected = (np.var(x64), x64.var(axis=1), np.std(x64, axis=0, keepdims=True), x64.std(),
+                np.var(x64, axis=1, ddof=1), x64.std(0, ddof=1))
+    # Two float sums of 40 (or 360) elements and a square: a few units of
+    # the dtype's epsilon relative to the variance (half types compute in
+    # float32 and round once).
+    bound = {"float32": 1e-5, "float64": 1e-13, "float16": 2e-3}[dtype]
+    for got, want in zip(f(x), expected):
+        assert got.dtype == np.dtype(dtype) and got.shape == want.shape
+        np.testing.assert_allclose(got.astype(np.float64), want, rtol=bound, atol=0)
+    # ddof past the count: numpy's division by zero (inf), not a negative.
+    g = fuse.jit(lambda x: np.var(x, axis=0, ddof=20))
+    assert np.all(np.isposinf(g(x.astype(np.float32))))
+    with pytest.raises(TypeError, match="ddof must be an int"):
+        fuse.jit(lambda x: x.var(ddof=0.5))(x)
+
+
+def test_any_all_and_nonfinite_tests():
+    y = np.array([0, 1, np.nan, np.inf, -np.inf, -0.0], np.float32)
+    i = np.array([[1, 2, 0], [3, 4, 5]], np.int32)
+    e = np.zeros((0, 3), np.float32)
+
+    @fuse.jit
+    def f(y, i, e):
+        return (np.isnan(y), np.isinf(y), np.isfinite(y), np.any(y), np.all(y), (y > 0).any(),
+                (y > -10).all(), np.isnan(i), np.isinf(i), np.isfinite(i), i.any(axis=1),
+                np.all(i, axis=0, keepdims=True), np.any(e, axis=0), np.all(e, axis=0))
+
+    expected = (np.isnan(y), np.isinf(y), np.isfinite(y), np.any(y), np.all(y), (y > 0).any(),
+                (y > -10).all(), np.isnan(i), np.isinf(i), np.isfinite(i), i.any(axis=1),
+                np.all(i, axis=0, keepdims=True), np.any(e, axis=0), np.all(e, axis=0))
+    for got, want in zip(f(y, i, e), expected):
+        assert_same(got, np.asarray(want))
+
+
 def test_no_axes_to_reduce(rng):
     # A 0-d Tensor, or axis=(): nothing to reduce, as in numpy.
     x = random_array(rng, "float32", (3, 4))
