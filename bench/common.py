@@ -141,3 +141,13 @@ def can_plot(parser, option, given, install):
               file=sys.stderr)
         return False
     return True
+
+
+def draw_plot(plotting, draw, path):
+    """Draws the plot with draw(path) when the run can (can_plot), and says
+    where it went or that it was left out."""
+    if plotting:
+        draw(path)
+        print(f"wrote {path}")
+    else:
+        print(f"no plot: {path} not written")

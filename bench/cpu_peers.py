@@ -121,7 +121,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
-from common import (BUILD_HINT, can_plot, git, names_of,  # noqa: E402
+from common import (BUILD_HINT, can_plot, draw_plot, git, names_of,  # noqa: E402
                     positive_int, print_table, tool_ids)
 
 import numpy as np  # noqa: E402
@@ -1717,11 +1717,8 @@ def main():
     title = (f"CPU peers{' (--quick)' if args.quick else ''}: "
              f"{cpu_model()}, {cpus} CPUs, load {load_before[0]:.1f} -> "
              f"{load_after[0]:.1f}")
-    if plotting:
-        plot(results, systems, png_path, title)
-        print(f"wrote {png_path}")
-    else:
-        print(f"no plot: {png_path} not written")
+    draw_plot(plotting, lambda path: plot(results, systems, path, title),
+              png_path)
 
 
 if __name__ == "__main__":

@@ -50,7 +50,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
-from common import (build_tool, can_plot, git, names_of,  # noqa: E402
+from common import (build_tool, can_plot, draw_plot, git, names_of,  # noqa: E402
                     positive_int, positive_ints, print_table, size_at,
                     size_text, tool_ids)
 COLUMNS = 1000  # the MLP epilogue's row length (the bias)
@@ -471,11 +471,7 @@ def main():
         "results": results, "notes": notes, "targets": targets,
     }, indent=2) + "\n")
     print(f"\nwrote {args.json}")
-    if plotting:
-        plot(results, args.png)
-        print(f"wrote {args.png}")
-    else:
-        print(f"no plot (no matplotlib): {args.png} not written")
+    draw_plot(plotting, lambda path: plot(results, path), args.png)
 
 
 if __name__ == "__main__":

@@ -54,7 +54,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
-from common import (build_tool, can_plot, executable, git,  # noqa: E402
+from common import (build_tool, can_plot, draw_plot, executable, git,  # noqa: E402
                     names_of, print_table, size_at, tool_ids)
 from compile_time import CYCLE, chain_program  # noqa: E402
 
@@ -791,11 +791,7 @@ def main():
                       dram_bytes_per_s=DRAM_BYTES_PER_S),
         "results": results, "targets": targets}, indent=2) + "\n")
     print(f"\nwrote {args.json}")
-    if plotting:
-        plot(results, args.plot)
-        print(f"wrote {args.plot}")
-    else:
-        print(f"no plot (no matplotlib): {args.plot} not written")
+    draw_plot(plotting, lambda path: plot(results, path), args.plot)
     if tool_ids([FUSE_OPT]) != tools:
         print("warning: fuse-opt changed during the run")
 
