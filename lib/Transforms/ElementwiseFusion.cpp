@@ -389,9 +389,11 @@ linalg::GenericOp inlineScalarProducer(linalg::GenericOp consumer,
       maps.push_back(consumer.getMatchingIndexingMap(input));
     }
   unsigned producerInputs = inputs.size();
+  // Read at every element as the producer read them (a rank-0 input, or
+  // element 0 of a size-1 one).
   for (OpOperand *input : producer.getDpsInputOperands()) {
     inputs.push_back(input->get());
-    maps.push_back(everywhere);
+    maps.push_back(producer.getMatchingIndexingMap(input).compose(everywhere));
   }
   for (OpOperand &init : consumer.getDpsInitsMutable())
     maps.push_back(consumer.getMatchingIndexingMap(&init));

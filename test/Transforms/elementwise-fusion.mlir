@@ -10,6 +10,7 @@
 // CHECK-DAG: #[[$INNER:.+]] = affine_map<(d0, d1) -> (d1)>
 // CHECK-DAG: #[[$SCALAR0:.+]] = affine_map<() -> ()>
 // CHECK-DAG: #[[$SCALAR1:.+]] = affine_map<(d0) -> ()>
+// CHECK-DAG: #[[$ELEMENT0:.+]] = affine_map<(d0) -> (0)>
 
 // A chain is one kernel that names both ops, in order.
 // CHECK-LABEL: func @chain
@@ -336,4 +337,29 @@ func.func @resort_horizontal(%a: tensor<4xf32>, %m: tensor<3x4xf32>) -> (tensor<
   %2 = fuse.relu %1 : tensor<3x4xf32>
   %3 = fuse.neg %a : tensor<4xf32>
   return %0, %2, %3 : tensor<4xf32>, tensor<3x4xf32>, tensor<4xf32>
+}
+
+// A one-value producer that reads element 0 of a size-1 tensor: its reader
+// reads that element at every position.
+// CHECK-LABEL: func @scalar_producer_of_element_zero
+// CHECK-SAME: (%[[X:.+]]: tensor<4xf32>, %[[S:.+]]: tensor<1xf32>)
+// CHECK: linalg.generic {indexing_maps = [#[[$ID1]], #[[$ELEMENT0]], #[[$ID1]]], iterator_types = ["parallel"]} ins(%[[X]], %[[S]] : tensor<4xf32>, tensor<1xf32>)
+// CHECK-NEXT: ^bb0(%[[VX:.+]]: f32, %[[VS:.+]]: f32, %{{.+}}: f32):
+// CHECK-NEXT: %[[NEG:.+]] = arith.negf %[[VS]] : f32
+// CHECK-NEXT: arith.mulf %[[VX]], %[[NEG]] : f32
+// CHECK-NOT: linalg.generic
+func.func @scalar_producer_of_element_zero(%x: tensor<4xf32>, %s: tensor<1xf32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<f32>
+  %m = linalg.generic {indexing_maps = [affine_map<() -> (0)>, affine_map<() -> ()>], iterator_types = []} ins(%s : tensor<1xf32>) outs(%e : tensor<f32>) {
+  ^bb0(%in: f32, %out: f32):
+    %n = arith.negf %in : f32
+    linalg.yield %n : f32
+  } -> tensor<f32>
+  %e2 = tensor.empty() : tensor<4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x, %m : tensor<4xf32>, tensor<f32>) outs(%e2 : tensor<4xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %p = arith.mulf %a, %b : f32
+    linalg.yield %p : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
 }
