@@ -13,7 +13,10 @@
 
 #include "mlir/Analysis/TopologicalSortUtils.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/RegionUtils.h"
 
 namespace fuse {
@@ -375,26 +378,39 @@ bool isCheapScalar(linalg::GenericOp op) {
 /// `consumer` with its input `operand`, the one-value result of `producer`,
 /// computed inside it instead: the producer's inputs become the consumer's
 /// (read as the result was, the same value at every element), its body
-/// runs first in the consumer's, and its ops' names lead the consumer's.
-/// The producer goes when nothing else uses it.
+/// runs first in the consumer's, and its ops' names lead the consumer's,
+/// unless the consumer computes it already (`known`: inside another
+/// producer it read). The caller erases the producer once unused.
 linalg::GenericOp inlineScalarProducer(linalg::GenericOp consumer,
                                        OpOperand *operand,
-                                       linalg::GenericOp producer) {
+                                       linalg::GenericOp producer, bool known) {
+  Value scalar = operand->get();
   AffineMap everywhere = consumer.getMatchingIndexingMap(operand);
+  // Each distinct (value, map) is one input; every read of the producer's
+  // result (all at `everywhere`, a rank-0 value) becomes its value.
   SmallVector<Value> inputs;
   SmallVector<AffineMap> maps;
-  for (OpOperand *input : consumer.getDpsInputOperands())
-    if (input != operand) {
-      inputs.push_back(input->get());
-      maps.push_back(consumer.getMatchingIndexingMap(input));
+  DenseMap<std::pair<Value, AffineMap>, unsigned> inputIndex;
+  auto input = [&](Value value, AffineMap map) {
+    auto [it, added] =
+        inputIndex.try_emplace(std::make_pair(value, map), inputs.size());
+    if (added) {
+      inputs.push_back(value);
+      maps.push_back(map);
     }
-  unsigned producerInputs = inputs.size();
+    return it->second;
+  };
+  SmallVector<unsigned> consumerArgs, producerArgs;
+  for (OpOperand *in : consumer.getDpsInputOperands())
+    consumerArgs.push_back(
+        in->get() == scalar
+            ? ~0u
+            : input(in->get(), consumer.getMatchingIndexingMap(in)));
   // Read at every element as the producer read them (a rank-0 input, or
   // element 0 of a size-1 one).
-  for (OpOperand *input : producer.getDpsInputOperands()) {
-    inputs.push_back(input->get());
-    maps.push_back(producer.getMatchingIndexingMap(input).compose(everywhere));
-  }
+  for (OpOperand *in : producer.getDpsInputOperands())
+    producerArgs.push_back(input(
+        in->get(), producer.getMatchingIndexingMap(in).compose(everywhere)));
   for (OpOperand &init : consumer.getDpsInitsMutable())
     maps.push_back(consumer.getMatchingIndexingMap(&init));
 
@@ -405,18 +421,16 @@ linalg::GenericOp inlineScalarProducer(linalg::GenericOp consumer,
       consumer.getIteratorTypesArray(),
       [&](OpBuilder &b, Location loc, ValueRange args) {
         IRMapping mapping;
-        Block &scalar = producer.getRegion().front();
-        for (unsigned i = 0; i < producer.getNumDpsInputs(); ++i)
-          mapping.map(scalar.getArgument(i), args[producerInputs + i]);
-        for (Operation &inner : scalar.without_terminator())
+        Block &scalarBody = producer.getRegion().front();
+        for (auto [i, arg] : llvm::enumerate(producerArgs))
+          mapping.map(scalarBody.getArgument(i), args[arg]);
+        for (Operation &inner : scalarBody.without_terminator())
           b.clone(inner, mapping);
         Value value = mapping.lookupOrDefault(
-            cast<linalg::YieldOp>(scalar.getTerminator()).getOperand(0));
+            cast<linalg::YieldOp>(scalarBody.getTerminator()).getOperand(0));
         Block &body = consumer.getRegion().front();
-        unsigned next = 0;
-        for (OpOperand *input : consumer.getDpsInputOperands())
-          mapping.map(body.getArgument(input->getOperandNumber()),
-                      input == operand ? value : args[next++]);
+        for (auto [i, arg] : llvm::enumerate(consumerArgs))
+          mapping.map(body.getArgument(i), arg == ~0u ? value : args[arg]);
         for (unsigned i = 0; i < consumer.getNumDpsInits(); ++i)
           mapping.map(body.getArgument(consumer.getNumDpsInputs() + i),
                       args[inputs.size() + i]);
@@ -427,9 +441,14 @@ linalg::GenericOp inlineScalarProducer(linalg::GenericOp consumer,
           yielded.push_back(mapping.lookupOrDefault(result));
         linalg::YieldOp::create(b, loc, yielded);
       });
+  // The producer's ops once, however many of the consumer's values
+  // computed them before (`t * t + t` reads t twice).
+  IRRewriter rewriter(fused.getContext());
+  DominanceInfo dominance;
+  eliminateCommonSubExpressions(rewriter, dominance, fused);
   fused->setDiscardableAttrs(consumer->getDiscardableAttrDictionary());
   FuseDialect::OpsAttrHelper ops(consumer.getContext());
-  ArrayAttr producerNames = ops.getAttr(producer);
+  ArrayAttr producerNames = known ? ArrayAttr() : ops.getAttr(producer);
   ArrayAttr consumerNames = ops.getAttr(consumer);
   if (producerNames || consumerNames) {
     SmallVector<Attribute> names;
@@ -441,8 +460,6 @@ linalg::GenericOp inlineScalarProducer(linalg::GenericOp consumer,
   }
   consumer->replaceAllUsesWith(fused->getResults());
   consumer.erase();
-  if (producer->use_empty())
-    producer.erase();
   return fused;
 }
 
@@ -454,7 +471,10 @@ linalg::GenericOp inlineScalarProducer(linalg::GenericOp consumer,
 /// handful of ops. Returns whether anything changed.
 bool inlineScalarProducers(Block &block) {
   SmallVector<linalg::GenericOp> generics(block.getOps<linalg::GenericOp>());
-  bool changed = false;
+  // The producers each generic computes inside it, transitively; inlined
+  // producers are erased at the end, so that no pointer here is reused.
+  DenseMap<Operation *, llvm::SmallPtrSet<Operation *, 4>> inside;
+  llvm::SetVector<Operation *> inlined;
   for (linalg::GenericOp consumer : generics) {
     if (!consumer.hasPureTensorSemantics() || !isElementwiseKernel(consumer))
       continue;
@@ -465,13 +485,25 @@ bool inlineScalarProducers(Block &block) {
         if (!producer || producer->getBlock() != &block ||
             !isCheapScalar(producer))
           continue;
-        consumer = inlineScalarProducer(consumer, operand, producer);
-        changed = again = true;
+        llvm::SmallPtrSet<Operation *, 4> computed = inside.lookup(consumer);
+        bool known = computed.contains(producer);
+        inside.erase(consumer);
+        consumer = inlineScalarProducer(consumer, operand, producer, known);
+        computed.insert(producer);
+        for (Operation *op : inside.lookup(producer))
+          computed.insert(op);
+        inside[consumer] = std::move(computed);
+        inlined.insert(producer);
+        again = true;
         break;
       }
     }
   }
-  return changed;
+  // Later producers first: a chain's first is used by the next until then.
+  for (Operation *producer : llvm::reverse(inlined))
+    if (producer->use_empty())
+      producer->erase();
+  return !inlined.empty();
 }
 
 std::string remarkText(Unfused pair) {

@@ -363,3 +363,24 @@ func.func @scalar_producer_of_element_zero(%x: tensor<4xf32>, %s: tensor<1xf32>)
   } -> tensor<4xf32>
   return %r : tensor<4xf32>
 }
+
+// A one-value producer read twice (t * t + t) is computed once, with its
+// input read once and its name once.
+// CHECK-LABEL: func @shared_scalar_producers
+// CHECK-SAME: (%[[X:.+]]: tensor<?xf32>, %[[S:.+]]: tensor<f32>)
+// CHECK: linalg.generic {indexing_maps = [#[[$ID1]], #[[$SCALAR1]], #[[$ID1]]], iterator_types = ["parallel"]} ins(%[[X]], %[[S]] : tensor<?xf32>, tensor<f32>) {{.*}} attrs = {fuse.ops = ["mul", "add", "mul", "add", "mul"]} {
+// CHECK-NEXT: ^bb0(%[[VX:.+]]: f32, %[[VS:.+]]: f32, %{{.+}}: f32):
+// CHECK-NEXT: %[[M0:.+]] = arith.mulf %[[VS]], %[[VS]] : f32
+// CHECK-NEXT: %[[A0:.+]] = arith.addf %[[M0]], %[[VS]] : f32
+// CHECK-NEXT: %[[M1:.+]] = arith.mulf %[[A0]], %[[A0]] : f32
+// CHECK-NEXT: %[[A1:.+]] = arith.addf %[[M1]], %[[A0]] : f32
+// CHECK-NEXT: %[[R:.+]] = arith.mulf %[[VX]], %[[A1]] : f32
+// CHECK-NEXT: linalg.yield %[[R]] : f32
+func.func @shared_scalar_producers(%x: tensor<?xf32>, %s: tensor<f32>) -> tensor<?xf32> {
+  %0 = fuse.mul %s, %s : tensor<f32>
+  %1 = fuse.add %0, %s : tensor<f32>
+  %2 = fuse.mul %1, %1 : tensor<f32>
+  %3 = fuse.add %2, %1 : tensor<f32>
+  %4 = fuse.mul %x, %3 : tensor<?xf32>, tensor<f32> -> tensor<?xf32>
+  return %4 : tensor<?xf32>
+}
