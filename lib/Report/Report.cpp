@@ -496,15 +496,17 @@ takeUnfused(Diagnostic &diag, const OpTags &tags,
             std::map<std::string, std::vector<UnfusedPair>> &unfused) {
   if (diag.getSeverity() != DiagnosticSeverity::Remark)
     return failure();
+  // A generic that computes a one-value producer inside it is at the op
+  // it replaced first (fuse-elementwise-fusion), then the producer's.
   auto consumer = tags.find(diag.getLocation());
-  if (consumer.size() != 1)
+  if (consumer.empty())
     return failure();
   // The note at the producer; another op's, since a context that prints the
   // op on diagnostics adds a note at the consumer first.
   std::vector<std::pair<std::string, unsigned>> producer;
   for (Diagnostic &note : diag.getNotes()) {
     producer = tags.find(note.getLocation());
-    if (producer.size() == 1 && producer != consumer)
+    if (!producer.empty() && producer[0] != consumer[0])
       break;
     producer.clear();
   }

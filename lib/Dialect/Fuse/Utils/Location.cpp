@@ -15,6 +15,13 @@ std::string fuse::formatLocation(Location loc) {
         .str();
   if (auto name = dyn_cast<NameLoc>(loc))
     return formatLocation(name.getChildLoc());
+  // An op that fusion made of others (a one-value producer computed inside
+  // its reader) is at the first: the op it replaced.
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    if (!fused.getLocations().empty())
+      return formatLocation(fused.getLocations().front());
+  if (auto opaque = dyn_cast<OpaqueLoc>(loc))
+    return formatLocation(opaque.getFallbackLocation());
   std::string text;
   llvm::raw_string_ostream os(text);
   os << loc;
