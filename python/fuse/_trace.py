@@ -978,8 +978,15 @@ def _numpy_var(x, axis=None, keepdims=False, ddof=0, what="numpy.var"):
     return _variance(x, axis, keepdims, ddof, what)
 
 
-def _numpy_std(x, axis=None, keepdims=False, ddof=0, what="numpy.std"):
+@_in_float32
+def _deviation(x, axis, keepdims, ddof, what):
+    """sqrt(var), the root taken in float32 for half types (their variance
+    may overflow them where the deviation does not)."""
     return sqrt(_variance(x, axis, keepdims, ddof, what))
+
+
+def _numpy_std(x, axis=None, keepdims=False, ddof=0, what="numpy.std"):
+    return _deviation(x, axis, keepdims, ddof, what)
 
 
 def _truth(x):
@@ -1063,6 +1070,7 @@ _UFUNCS = {
     # On bool tensors only, as & | ~.
     "bitwise_and": lambda a, b: _logical("and", a, b),
     "bitwise_or": lambda a, b: _logical("or", a, b),
+    "bitwise_xor": lambda a, b: _logical("xor", a, b),
     "invert": lambda a: _logical("not", a, None),
     "square": lambda x: mul(x, x),
     # Exact tests: NaN is the only value unequal to itself; integers and

@@ -277,8 +277,8 @@ def test_integer_semantics():
 
 def test_logical_ops_on_masks(rng):
     a, b = random_array(rng, "bool", SHAPE), random_array(rng, "bool", SHAPE)
-    f = fuse.jit(lambda a, b: (a & b, a | b, a ^ b, True ^ b, ~a))
-    for got, expected in zip(f(a, b), (a & b, a | b, a ^ b, True ^ b, ~a)):
+    f = fuse.jit(lambda a, b: (a & b, a | b, a ^ b, True ^ b, ~a, np.bitwise_xor(a, b)))
+    for got, expected in zip(f(a, b), (a & b, a | b, a ^ b, True ^ b, ~a, a ^ b)):
         assert_same(got, expected)
 
 

@@ -244,6 +244,11 @@ def test_variance_and_deviation(dtype, rng):
     for got, want in zip(f(x), expected):
         assert got.dtype == np.dtype(dtype) and got.shape == want.shape
         np.testing.assert_allclose(got.astype(np.float64), want, rtol=bound, atol=0)
+    # The deviation of a half type is taken in float32 too: a variance past
+    # float16's range (65504) has a deviation within it.
+    wide = np.array([0, 600], np.float16)
+    assert fuse.jit(lambda x: np.std(x))(wide) == np.float16(300)
+    assert fuse.jit(lambda x: x.std(ddof=1))(wide) == np.float16(np.sqrt(180000.0))
     # ddof past the count: numpy's division by zero (inf), not a negative.
     g = fuse.jit(lambda x: np.var(x, axis=0, ddof=20))
     assert np.all(np.isposinf(g(x.astype(np.float32))))
