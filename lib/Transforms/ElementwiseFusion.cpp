@@ -468,8 +468,8 @@ linalg::GenericOp inlineScalarProducer(linalg::GenericOp consumer,
 /// a chain of them folds into its last): a value that a learning rate or a
 /// `1 - beta` gives the whole array is not a kernel launch of one element
 /// and a round trip through memory. Each element computes it again, in a
-/// handful of ops. Returns whether anything changed.
-bool inlineScalarProducers(Block &block) {
+/// handful of ops.
+void inlineScalarProducers(Block &block) {
   SmallVector<linalg::GenericOp> generics(block.getOps<linalg::GenericOp>());
   // The producers each generic computes inside it, transitively; inlined
   // producers are erased at the end, so that no pointer here is reused.
@@ -503,7 +503,6 @@ bool inlineScalarProducers(Block &block) {
   for (Operation *producer : llvm::reverse(inlined))
     if (producer->use_empty())
       producer->erase();
-  return !inlined.empty();
 }
 
 std::string remarkText(Unfused pair) {

@@ -119,6 +119,18 @@ static cl::opt<int> &threadsFlag() {
       cl::init(0), cl::value_desc("N"), cl::cat(runCategory));
   return flag;
 }
+/// The flags that ask for a run besides --input (and --threads, which sets
+/// how it runs): given with --cpu they are refused, and with a dump they
+/// make a run of it.
+static std::vector<const cl::Option *> flagsOfARun() {
+  return {static_cast<const cl::Option *>(std::addressof(outputFlags)),
+          &seedFlag,
+          &repeatFlag,
+          &profileFlag,
+          &traceFlag,
+          &checkFlag};
+}
+
 /// Whether a file that fuse-run writes is standard output (`-`).
 static bool stdoutIsAFile = false;
 
@@ -823,11 +835,11 @@ static int run(int argc, char **argv) {
   if (!cpuFlag.empty()) {
     // Nothing runs: the flags of a run would be ignored.
     std::vector<std::string> given;
-    for (const cl::Option *flag : std::initializer_list<const cl::Option *>{
-             static_cast<const cl::Option *>(std::addressof(inputFlags)),
-             static_cast<const cl::Option *>(std::addressof(outputFlags)),
-             &seedFlag, &repeatFlag, &profileFlag, &traceFlag, &checkFlag,
-             &threadsFlag()})
+    std::vector<const cl::Option *> flags{
+        static_cast<const cl::Option *>(std::addressof(inputFlags))};
+    llvm::append_range(flags, flagsOfARun());
+    flags.push_back(&threadsFlag());
+    for (const cl::Option *flag : flags)
       if (flag->getNumOccurrences())
         given.push_back("--" + flag->ArgStr.str());
     std::vector<llvm::StringRef> runFlags(given.begin(), given.end());
@@ -864,11 +876,9 @@ static int run(int argc, char **argv) {
   const std::vector<TensorSpec> &signature = (*executable)->inputs();
   // A dump asked for alone, of a function with arguments: the dump is what
   // was wanted, and nothing runs.
-  bool runAsked = llvm::any_of(
-      std::initializer_list<const cl::Option *>{
-          static_cast<const cl::Option *>(std::addressof(outputFlags)),
-          &seedFlag, &repeatFlag, &profileFlag, &traceFlag, &checkFlag},
-      [](const cl::Option *flag) { return flag->getNumOccurrences() > 0; });
+  bool runAsked = llvm::any_of(flagsOfARun(), [](const cl::Option *flag) {
+    return flag->getNumOccurrences() > 0;
+  });
   if (inputFlags.empty() && !signature.empty() && !runAsked &&
       (!dumpAsmFlag.empty() || !dumpPtxFlag.empty())) {
     llvm::errs() << "fuse-run: note: nothing runs: @" << (*executable)->name()
