@@ -296,6 +296,15 @@ class Graph:
         return f"fuse.{op} {ops[0]}{node.attrs} : {rtype}"
 
 
+def _reduction_method(name):
+    """Tensor.NAME(...): numpy's reduction `name` as a method
+    (_numpy_reduction)."""
+    def method(self, *args, **kwargs):
+        return _numpy_reduction(name, f"Tensor.{name}", self, args, kwargs)
+    method.__name__ = method.__qualname__ = name
+    return method
+
+
 class Tensor:
     """A symbolic tensor inside a traced function: it has a dtype and a shape
     (a fuse.SymbolicSize for a dynamic size) but no values. Use Python's operators and the
@@ -468,24 +477,16 @@ class Tensor:
     def sigmoid(self): return sigmoid(self)
     def abs(self): return _unary("abs", self)
 
-    # Reductions, with numpy's arguments (axis, keepdims; dtype=, out=, initial=
-    # and where= are refused).
-    def sum(self, *args, **kwargs):
-        return _numpy_reduction("sum", "Tensor.sum", self, args, kwargs)
-    def max(self, *args, **kwargs):
-        return _numpy_reduction("max", "Tensor.max", self, args, kwargs)
-    def min(self, *args, **kwargs):
-        return _numpy_reduction("min", "Tensor.min", self, args, kwargs)
-    def mean(self, *args, **kwargs):
-        return _numpy_reduction("mean", "Tensor.mean", self, args, kwargs)
-    def var(self, *args, **kwargs):
-        return _numpy_reduction("var", "Tensor.var", self, args, kwargs)
-    def std(self, *args, **kwargs):
-        return _numpy_reduction("std", "Tensor.std", self, args, kwargs)
-    def any(self, *args, **kwargs):
-        return _numpy_reduction("any", "Tensor.any", self, args, kwargs)
-    def all(self, *args, **kwargs):
-        return _numpy_reduction("all", "Tensor.all", self, args, kwargs)
+    # Reductions, with numpy's arguments (axis, keepdims, var's and std's
+    # ddof; dtype=, out=, initial= and where= are refused).
+    sum = _reduction_method("sum")
+    max = _reduction_method("max")
+    min = _reduction_method("min")
+    mean = _reduction_method("mean")
+    var = _reduction_method("var")
+    std = _reduction_method("std")
+    any = _reduction_method("any")
+    all = _reduction_method("all")
 
 
 class UnsupportedAttributeError(TypeError, AttributeError):
@@ -956,7 +957,7 @@ def rms_norm(x, weight=None, eps=1e-6):
 
 
 @_in_float32
-def _variance(x, axis, keepdims, ddof, what):
+def _variance(x, axis=None, keepdims=False, ddof=0, what="numpy.var"):
     """numpy's var: the mean of the squared distances from the mean; with
     `ddof`, their sum over max(count - ddof, 0), the count of the reduced
     elements counted when the program runs (sizes may be dynamic)."""
@@ -974,19 +975,11 @@ def _variance(x, axis, keepdims, ddof, what):
     return reduce_sum(squares, axis, keepdims) / maximum(count - float(ddof), 0.0)
 
 
-def _numpy_var(x, axis=None, keepdims=False, ddof=0, what="numpy.var"):
-    return _variance(x, axis, keepdims, ddof, what)
-
-
 @_in_float32
-def _deviation(x, axis, keepdims, ddof, what):
+def _deviation(x, axis=None, keepdims=False, ddof=0, what="numpy.std"):
     """sqrt(var), the root taken in float32 for half types (their variance
     may overflow them where the deviation does not)."""
     return sqrt(_variance(x, axis, keepdims, ddof, what))
-
-
-def _numpy_std(x, axis=None, keepdims=False, ddof=0, what="numpy.std"):
-    return _deviation(x, axis, keepdims, ddof, what)
 
 
 def _truth(x):
@@ -994,18 +987,18 @@ def _truth(x):
     return x if x.dtype_name == "i1" else _compare("ne", x, 0)
 
 
-def _numpy_any(x, axis=None, keepdims=False, **_):
+def _numpy_any(x, axis=None, keepdims=False):
     """Whether any element is true (nonzero); an empty any is False."""
     return _compare("gt", reduce_sum(_truth(x), axis, keepdims), 0)
 
 
-def _numpy_all(x, axis=None, keepdims=False, **_):
+def _numpy_all(x, axis=None, keepdims=False):
     """Whether every element is true (nonzero); an empty all is True."""
     return _compare("eq", reduce_sum(_logical("not", _truth(x), None), axis, keepdims), 0)
 
 
 _REDUCTIONS = {"sum": reduce_sum, "max": reduce_max, "min": reduce_min, "mean": reduce_mean,
-               "var": _numpy_var, "std": _numpy_std, "any": _numpy_any, "all": _numpy_all}
+               "var": _variance, "std": _deviation, "any": _numpy_any, "all": _numpy_all}
 # numpy's parameters of each reduction after the array, in its order.
 _NUMPY_PARAMS = {"sum": ("axis", "dtype", "out", "keepdims", "initial", "where"),
                  "max": ("axis", "out", "keepdims", "initial", "where"),
@@ -1035,18 +1028,14 @@ def _numpy_reduction(name, what, x, args, kwargs):
     refused = [k for k, v in given.items()
                if k not in ("axis", "keepdims", "ddof")
                and not (k in ("dtype", "out") and v is None)]
+    variance = "ddof" in params
     if refused:
-        takes = "axis=, keepdims= and ddof=" if name in ("var", "std") else \
-            "axis= and keepdims="
+        takes = "axis=, keepdims= and ddof=" if variance else "axis= and keepdims="
         _unsupported(f"{what} with {_dtypes.listing(f'{k}=' for k in refused)}",
                      f"fuse's reductions take {takes} only; the result has the array's dtype "
                      f"(cast before or after with fuse.cast or .astype)")
-    if "ddof" in given:
-        return _REDUCTIONS[name](x, given.get("axis"), given.get("keepdims", False),
-                                 ddof=given["ddof"], what=what)
-    if name in ("var", "std"):
-        return _REDUCTIONS[name](x, given.get("axis"), given.get("keepdims", False), what=what)
-    return _REDUCTIONS[name](x, given.get("axis"), given.get("keepdims", False))
+    options = {"ddof": given.get("ddof", 0), "what": what} if variance else {}
+    return _REDUCTIONS[name](x, given.get("axis"), given.get("keepdims", False), **options)
 
 
 def _numpy_function(name):
