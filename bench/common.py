@@ -28,6 +28,7 @@ def _sizes_module():
 _sizes = _sizes_module()
 size_at = _sizes.size_at
 size_text = _sizes.size_text
+sizes_at = _sizes.sizes_at
 
 
 def git(*a):

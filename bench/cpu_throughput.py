@@ -52,7 +52,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 from common import (build_tool, can_plot, draw_plot, git, names_of,  # noqa: E402
                     positive_int, positive_ints, print_table, size_at,
-                    size_text, tool_ids)
+                    size_text, sizes_at, tool_ids)
 COLUMNS = 1000  # the MLP epilogue's row length (the bias)
 GELU_C = math.sqrt(2.0 / math.pi)
 
@@ -173,8 +173,7 @@ def fused_bytes(build, program, shapes):
                           "--fuse-report=json"], check=True,
                          capture_output=True, text=True).stdout
     function = json.loads(out)["functions"][0]
-    sizes = {s["name"]: shapes[s["argument"]][s["dimension"]]
-             for s in function["sizes"]}
+    sizes = sizes_at(function, shapes)
     size = function["fused"]["bytes"]
     return size_at(size, sizes), size_text(size)
 

@@ -131,18 +131,41 @@ std::string SizeExpr::str(ArrayRef<std::string> names) const {
   return text;
 }
 
-llvm::json::Value SizeExpr::toJSON(ArrayRef<std::string> names) const {
+llvm::json::Value SizeExpr::toJSON(ArrayRef<std::string> names,
+                                   ArrayRef<SizeSymbol> symbols) const {
   if (std::optional<int64_t> value = asConstant())
     return *value;
   llvm::json::Array list;
+  llvm::json::Object where;
   for (auto [monomial, coefficient] : orderedTerms()) {
-    llvm::json::Array symbols;
-    for (unsigned id : monomial)
-      symbols.push_back(names[id]);
+    llvm::json::Array factors;
+    for (unsigned id : monomial) {
+      factors.push_back(names[id]);
+      const SizeSymbol *symbol = llvm::find_if(
+          symbols, [&](const SizeSymbol &s) { return s.name == names[id]; });
+      if (symbol != symbols.end() && symbol->pieces)
+        where[names[id]] = llvm::json::Object{
+            {"pieces_of", symbol->pieces->length.toJSON(names)},
+            {"piece_length", symbol->pieces->pieceLength},
+            {"at_most", symbol->pieces->atMost}};
+    }
     list.push_back(llvm::json::Object{{"coefficient", coefficient},
-                                      {"symbols", std::move(symbols)}});
+                                      {"symbols", std::move(factors)}});
   }
-  return llvm::json::Object{{"terms", std::move(list)}, {"text", str(names)}};
+  llvm::json::Object object{{"terms", std::move(list)}, {"text", str(names)}};
+  if (!where.empty())
+    object["where"] = std::move(where);
+  return object;
+}
+
+std::string SizeSymbol::describe(ArrayRef<std::string> names) const {
+  if (!pieces)
+    return name + " = argument " + std::to_string(argument) + " dimension " +
+           std::to_string(dimension);
+  return name + " = pieces per row, " + pieces->length.str(names) + " / " +
+         std::to_string(pieces->pieceLength) +
+         " rounded up to a power of 2 (at most " +
+         std::to_string(pieces->atMost) + ")";
 }
 
 SizeExpr VariantReport::bytesRead() const {
@@ -180,22 +203,51 @@ public:
   unsigned get(unsigned argument, unsigned dimension) {
     auto [it, inserted] = ids.try_emplace({argument, dimension},
                                           static_cast<unsigned>(keys.size()));
-    if (inserted)
+    if (inserted) {
       keys.push_back({argument, dimension});
+      pieces.emplace_back();
+    }
     return it->second;
   }
 
-  /// Names the symbols in `used` N, M, K, ... in order; `names` is indexed
-  /// by symbol id.
-  std::vector<SizeSymbol> name(const std::set<unsigned> &used,
+  /// The pieces of each row of `length` elements reduced in pieces, at
+  /// most `atMost` (RowForm::pieceCount): a constant for a constant length,
+  /// else a symbol.
+  SizeExpr piecesOf(const SizeExpr &length, int64_t atMost) {
+    if (std::optional<int64_t> constant = length.asConstant())
+      return SizeExpr::constant(piecesOfLength(*constant, atMost));
+    for (auto [id, defined] : llvm::enumerate(pieces))
+      if (defined && defined->length == length && defined->atMost == atMost)
+        return SizeExpr::symbol(id);
+    keys.push_back({});
+    pieces.push_back(SizeSymbol::Pieces{length, kShortRow, atMost});
+    return SizeExpr::symbol(keys.size() - 1);
+  }
+
+  /// Names the symbols in `used` (and those that pieces' lengths use) N, M,
+  /// K, ... in order, and the pieces P, P2, ...; `names` is indexed by
+  /// symbol id.
+  std::vector<SizeSymbol> name(std::set<unsigned> used,
                                std::vector<std::string> &names) const {
-    static const char *letters[] = {"N", "M", "K", "L", "P", "Q", "R", "S"};
+    static const char *letters[] = {"N", "M", "K", "L", "Q", "R", "S", "T"};
+    for (unsigned id : std::set<unsigned>(used))
+      if (pieces[id])
+        pieces[id]->length.collectSymbols(used);
     std::vector<SizeSymbol> symbols;
     names.assign(keys.size(), "?");
+    unsigned sizes = 0, counts = 0;
     for (unsigned id : used) {
-      unsigned n = symbols.size();
-      names[id] = n < 8 ? letters[n] : "D" + std::to_string(n);
-      symbols.push_back({names[id], keys[id].first, keys[id].second});
+      if (pieces[id])
+        continue;
+      names[id] = sizes < 8 ? letters[sizes] : "D" + std::to_string(sizes);
+      ++sizes;
+      symbols.push_back({names[id], keys[id].first, keys[id].second, {}});
+    }
+    for (unsigned id : used) {
+      if (!pieces[id])
+        continue;
+      names[id] = "P" + (counts++ ? std::to_string(counts) : "");
+      symbols.push_back({names[id], 0, 0, pieces[id]});
     }
     return symbols;
   }
@@ -203,6 +255,8 @@ public:
 private:
   std::map<std::pair<unsigned, unsigned>, unsigned> ids;
   std::vector<std::pair<unsigned, unsigned>> keys;
+  /// By symbol id: the definition of a symbol of pieces (piecesOf).
+  std::vector<std::optional<SizeSymbol::Pieces>> pieces;
 };
 
 /// The size a dynamic extent stands for: a tensor.dim of a function
@@ -389,15 +443,18 @@ FailureOr<VariantReport> countKernels(func::FuncOp func, Symbols &symbols,
       reduction = *llvm::find_if(members, [](linalg::GenericOp op) {
         return op.getNumReductionLoops() > 0;
       });
-      rows = RowsReport{SizeExpr::constant(1), SizeExpr::constant(1),
-                        form->lanes, form->warps};
+      rows.emplace();
+      rows->count = rows->length = SizeExpr::constant(1);
+      rows->lanes = form->lanes;
+      rows->warps = form->warps;
       rows->inPieces = form->pieces && !form->split;
-      rows->pieceCount = form->pieceCount;
       rows->registers = form->registers;
       for (int64_t d : form->kept)
         rows->count = rows->count * loops[reduction][d];
       for (int64_t d : form->reduced)
         rows->length = rows->length * loops[reduction][d];
+      if (form->pieces)
+        rows->pieceCount = symbols.piecesOf(rows->length, form->pieceCount);
     }
     if (!form || !form->split) {
       KernelReport kernel;
@@ -431,7 +488,7 @@ FailureOr<VariantReport> countKernels(func::FuncOp func, Symbols &symbols,
     SizeExpr partialBytes;
     for (linalg::GenericOp op : reductions) {
       SizeExpr bytes =
-          rows->count * SizeExpr::constant(form->pieceCount) *
+          rows->count * rows->pieceCount *
           SizeExpr::constant(storageBytes(op.getDpsInits().front().getType()));
       partialBytes = partialBytes + bytes;
       for (unsigned position : tags.positions(op.getLoc()))
@@ -456,9 +513,11 @@ FailureOr<VariantReport> countKernels(func::FuncOp func, Symbols &symbols,
       if (!llvm::is_contained(overWhole, op))
         secondNamed.push_back(op);
     describe(finish, secondNamed, secondNamed);
-    finish.elements = rows->count * SizeExpr::constant(form->pieceCount);
-    finish.rows = RowsReport{rows->count, SizeExpr::constant(form->pieceCount),
-                             form->lanes, form->warps};
+    finish.elements = rows->count * rows->pieceCount;
+    finish.rows = *rows;
+    finish.rows->length = rows->pieceCount;
+    finish.rows->pieceCount = SizeExpr();
+    finish.rows->inPieces = false;
     finish.rows->registers = form->piecesInRegisters();
     finish.bytesRead = partialBytes;
     for (OpOperand *operand : traffic) {
@@ -578,7 +637,8 @@ fuse::buildReport(ModuleOp module, const PipelineOptions &options) {
         // A row's length is printed even where a 0 empties every count.
         if (kernel.rows)
           for (const SizeExpr *expr :
-               {&kernel.rows->count, &kernel.rows->length})
+               {&kernel.rows->count, &kernel.rows->length,
+                &kernel.rows->pieceCount})
             expr->collectSymbols(used);
       }
     report.symbols = symbols.name(used, report.names);
@@ -633,15 +693,15 @@ std::string fuse::summarize(const KernelReport &kernel,
          kernel.bytesWritten.str(names) + ")";
 }
 
-std::string fuse::RowsReport::gpu() const {
+std::string fuse::RowsReport::gpu(ArrayRef<std::string> names) const {
   // A thread that reads its row in lanes keeps 32 partials (as the CPU).
   std::string vectors = !warps && lanes ? ", 32-lane vectors" : "";
   if (pieces)
     return std::string(warps ? "warp" : "thread") + " per piece" + vectors +
-           ", " + std::to_string(pieceCount) + " pieces per row";
+           ", " + pieceCount.str(names) + " pieces per row";
   std::string text = (warps ? "warp per row" : "thread per row") + vectors;
   if (inPieces)
-    text += " in " + std::to_string(pieceCount) + " pieces";
+    text += " in " + pieceCount.str(names) + " pieces";
   else if (registers && length.asConstant())
     text += ", in registers";
   else if (registers)
@@ -656,14 +716,14 @@ std::string fuse::RowsReport::gpu() const {
   return text;
 }
 
-std::string fuse::RowsReport::cpu() const {
+std::string fuse::RowsReport::cpu(ArrayRef<std::string> names) const {
   if (pieces)
     return lanes ? "thread per piece, " + std::to_string(kReductionLanes) +
                        "-lane vectors"
                  : "thread per piece, element by element";
   std::string text = "thread per row";
   if (inPieces)
-    text += " in " + std::to_string(pieceCount) + " pieces";
+    text += " in " + pieceCount.str(names) + " pieces";
   return text + (lanes
                      ? ", " + std::to_string(kReductionLanes) + "-lane vectors"
                      : ", element by element");
@@ -672,9 +732,7 @@ std::string fuse::RowsReport::cpu() const {
 std::string fuse::describeSizes(const FunctionReport &report) {
   std::string text;
   for (auto [i, symbol] : llvm::enumerate(report.symbols))
-    text += (i ? ", " : "") + symbol.name + " = argument " +
-            std::to_string(symbol.argument) + " dimension " +
-            std::to_string(symbol.dimension);
+    text += (i ? ", " : "") + symbol.describe(report.names);
   return text;
 }
 
@@ -699,7 +757,8 @@ static void printRows(llvm::raw_ostream &os, const VariantReport &variant,
   for (const KernelReport &kernel : variant.kernels)
     if (const std::optional<RowsReport> &form = kernel.rows)
       rows.push_back({kernel.name, form->count.str(names),
-                      form->length.str(names), form->gpu(), form->cpu()});
+                      form->length.str(names), form->gpu(names),
+                      form->cpu(names)});
   if (rows.size() > 1)
     printTable(os, "    ", rows);
 }
@@ -731,7 +790,9 @@ void fuse::printReport(llvm::ArrayRef<FunctionReport> reports,
 }
 
 static llvm::json::Object variantToJSON(const VariantReport &variant,
-                                        llvm::ArrayRef<std::string> names) {
+                                        const FunctionReport &report) {
+  llvm::ArrayRef<std::string> names = report.names;
+  llvm::ArrayRef<SizeSymbol> symbols = report.symbols;
   llvm::json::Array kernels;
   for (const KernelReport &kernel : variant.kernels) {
     llvm::json::Array ops;
@@ -740,26 +801,27 @@ static llvm::json::Object variantToJSON(const VariantReport &variant,
     llvm::json::Object object{
         {"name", kernel.name},
         {"ops", std::move(ops)},
-        {"elements", kernel.elements.toJSON(names)},
-        {"bytes_read", kernel.bytesRead.toJSON(names)},
-        {"bytes_written", kernel.bytesWritten.toJSON(names)},
-        {"bytes", (kernel.bytesRead + kernel.bytesWritten).toJSON(names)},
+        {"elements", kernel.elements.toJSON(names, symbols)},
+        {"bytes_read", kernel.bytesRead.toJSON(names, symbols)},
+        {"bytes_written", kernel.bytesWritten.toJSON(names, symbols)},
+        {"bytes",
+         (kernel.bytesRead + kernel.bytesWritten).toJSON(names, symbols)},
     };
     if (const std::optional<RowsReport> &rows = kernel.rows)
       object["rows"] = llvm::json::Object{
-          {"count", rows->count.toJSON(names)},
-          {"length", rows->length.toJSON(names)},
-          {"gpu", rows->gpu()},
-          {"cpu", rows->cpu()},
+          {"count", rows->count.toJSON(names, symbols)},
+          {"length", rows->length.toJSON(names, symbols)},
+          {"gpu", rows->gpu(names)},
+          {"cpu", rows->cpu(names)},
       };
     kernels.push_back(std::move(object));
   }
   SizeExpr read = variant.bytesRead(), written = variant.bytesWritten();
   return llvm::json::Object{
       {"kernel_count", static_cast<int64_t>(variant.kernels.size())},
-      {"bytes_read", read.toJSON(names)},
-      {"bytes_written", written.toJSON(names)},
-      {"bytes", (read + written).toJSON(names)},
+      {"bytes_read", read.toJSON(names, symbols)},
+      {"bytes_written", written.toJSON(names, symbols)},
+      {"bytes", (read + written).toJSON(names, symbols)},
       {"kernels", std::move(kernels)},
   };
 }
@@ -769,10 +831,17 @@ llvm::json::Value fuse::reportToJSON(llvm::ArrayRef<FunctionReport> reports) {
   for (const FunctionReport &report : reports) {
     llvm::json::Array sizes;
     for (const SizeSymbol &symbol : report.symbols)
-      sizes.push_back(llvm::json::Object{
-          {"name", symbol.name},
-          {"argument", static_cast<int64_t>(symbol.argument)},
-          {"dimension", static_cast<int64_t>(symbol.dimension)}});
+      sizes.push_back(
+          symbol.pieces
+              ? llvm::json::Object{{"name", symbol.name},
+                                   {"pieces_of",
+                                    symbol.pieces->length.toJSON(report.names)},
+                                   {"piece_length", symbol.pieces->pieceLength},
+                                   {"at_most", symbol.pieces->atMost}}
+              : llvm::json::Object{
+                    {"name", symbol.name},
+                    {"argument", static_cast<int64_t>(symbol.argument)},
+                    {"dimension", static_cast<int64_t>(symbol.dimension)}});
     llvm::json::Array arguments;
     for (const std::string &type : report.arguments)
       arguments.push_back(type);
@@ -780,8 +849,8 @@ llvm::json::Value fuse::reportToJSON(llvm::ArrayRef<FunctionReport> reports) {
         {"name", report.name},
         {"arguments", std::move(arguments)},
         {"sizes", std::move(sizes)},
-        {"fused", variantToJSON(report.fused, report.names)},
-        {"eager", variantToJSON(report.eager, report.names)},
+        {"fused", variantToJSON(report.fused, report)},
+        {"eager", variantToJSON(report.eager, report)},
     });
   }
   return llvm::json::Object{{"functions", std::move(functions)}};

@@ -9,7 +9,7 @@ import subprocess
 import numpy as np
 
 from . import _capi, _jit
-from ._sizes import size_at
+from ._sizes import size_at, sizes_at
 
 
 def format_report(text, report=None, arrays=None):
@@ -20,8 +20,7 @@ def format_report(text, report=None, arrays=None):
         return text
     blocks = text.rstrip("\n").split("\n\n")
     for i, fn in enumerate(report["functions"]):
-        values = {s["name"]: arrays[s["argument"]].shape[s["dimension"]]
-                  for s in fn["sizes"]}
+        values = sizes_at(fn, [a.shape for a in arrays])
         at = ", ".join(f"{k} = {v}" for k, v in values.items())
         fb = size_at(fn["fused"]["bytes"], values)
         eb = size_at(fn["eager"]["bytes"], values)

@@ -1,8 +1,22 @@
 """The sizes of `fuse-opt --fuse-report=json` (bytes, elements, rows): a
 number when the shapes are static, else a polynomial in the function's
 dynamic sizes, `{"terms": [{"coefficient": 8, "symbols": ["N", "M"]}, ...],
-"text": "8*N*M + 12*N"}` (a symbol repeated for a power). This module has
-no imports: bench/ and test/ scripts load it by its path."""
+"text": "8*N*M + 12*N"}` (a symbol repeated for a power). A size with the
+pieces of a row reduced in pieces, a count the kernel takes at run time,
+defines it: `"where": {"P": {"pieces_of": <the row's length, a size>,
+"piece_length": 1024, "at_most": 4096}}`. This module has no imports:
+bench/ and test/ scripts load it by its path."""
+
+
+def pieces_at(pieces, values):
+    """The value of a symbol of pieces (a report size's "where" entry) for
+    {symbol: value}: ceil(length / piece_length) rounded up to a power of
+    two, at most at_most."""
+    length = size_at(pieces["pieces_of"], values)
+    count = 1
+    while count < pieces["at_most"] and count * pieces["piece_length"] < length:
+        count *= 2
+    return count
 
 
 def size_at(size, values):
@@ -19,6 +33,10 @@ def size_at(size, values):
                 or not hasattr(value, "__index__") or value < 0):
             raise ValueError(f"size_at: the size {symbol!r} must be a whole number of at "
                              f"least 0, not {value!r}")
+    values = dict(values)
+    for symbol, pieces in size.get("where", {}).items():
+        if symbol not in values:
+            values[symbol] = pieces_at(pieces, values)
     total = 0
     for term in size["terms"]:
         product = term["coefficient"]
@@ -30,6 +48,17 @@ def size_at(size, values):
             product *= values[symbol]
         total += product
     return total
+
+
+def sizes_at(function, shapes):
+    """{symbol: value} of a function of the report (its "sizes") for the
+    shapes of its arguments: each dynamic size, then the pieces."""
+    values = {s["name"]: shapes[s["argument"]][s["dimension"]]
+              for s in function["sizes"] if "argument" in s}
+    for s in function["sizes"]:
+        if "pieces_of" in s:
+            values[s["name"]] = pieces_at(s, values)
+    return values
 
 
 def size_text(size):

@@ -52,13 +52,16 @@ def test_explain_jitted_function_does_not_run_it():
 
 def test_explain_full_sum_of_a_matrix():
     # x.sum() of a matrix: one row of N*M (its dimensions collapsed), split
-    # in 4096 pieces, each a warp, then a kernel that sums the pieces; the
-    # bytes at these sizes add the 4096 f32 partial sums, written and read.
+    # in P pieces (1200 elements: 2), each a warp, then a kernel that sums
+    # the pieces; the bytes at these sizes add the P f32 partial sums,
+    # written and read.
     x = np.ones((30, 40), np.float32)
     text = fuse.explain(lambda x: (x * x).sum(), x)
-    assert "fused_mul_reduce_sum_0_pieces  mul reduce_sum  N*M       4*N*M  16384" in text
-    assert "fused_mul_reduce_sum_0_pieces  1     N*M     warp per piece, 4096 pieces per row" in text
-    assert text.endswith("  at N = 30, M = 40: fused 37,572 bytes, eager 47,172 bytes\n")
+    assert ("P = pieces per row, N*M / 1024 rounded up to a power of 2 (at most 4096)"
+            in text.splitlines()[0])
+    assert "fused_mul_reduce_sum_0_pieces  mul reduce_sum  N*M       4*N*M  4*P" in text
+    assert "fused_mul_reduce_sum_0_pieces  1     N*M     warp per piece, P pieces per row" in text
+    assert text.endswith("  at N = 30, M = 40, P = 2: fused 4,820 bytes, eager 14,420 bytes\n")
 
 
 def test_explain_broadcast_sizes():
@@ -156,6 +159,38 @@ func.func @f(%x: tensor<?x?xf32>, %s: tensor<200x8xf32>) -> (tensor<?x?xf32>, te
         size_at("12*N", {"N": 1000})
     with pytest.raises(KeyError, match="needs a value for 'N'; given \\['M'\\]"):
         size_at(fn["fused"]["bytes"], {"M": 3})
+
+
+def test_report_sizes_of_pieces():
+    """The pieces of a row of a dynamic length, counted at run time, are a
+    symbol that the report defines, in `sizes` and in each count that uses
+    it: size_at evaluates it from the row's length (n / 1024 rounded up to a
+    power of 2, at most 4096 for one row, 1024 for 3)."""
+    text = """
+func.func @f(%v: tensor<?xf32>, %x: tensor<3x?xf32>) -> (tensor<f32>, tensor<3xf32>) {
+  %s = fuse.reduce_sum %v {dims = array<i64: 0>} : tensor<?xf32> -> tensor<f32>
+  %r = fuse.reduce_sum %x {dims = array<i64: 1>} : tensor<3x?xf32> -> tensor<3xf32>
+  return %s, %r : tensor<f32>, tensor<3xf32>
+}"""
+    (fn,) = fuse.report(text)["functions"]
+    assert fn["sizes"] == [
+        {"name": "N", "argument": 0, "dimension": 0},
+        {"name": "M", "argument": 1, "dimension": 1},
+        {"name": "P", "pieces_of": {"terms": [{"coefficient": 1, "symbols": ["N"]}],
+                                    "text": "N"},
+         "piece_length": 1024, "at_most": 4096},
+        {"name": "P2", "pieces_of": {"terms": [{"coefficient": 1, "symbols": ["M"]}],
+                                     "text": "M"},
+         "piece_length": 1024, "at_most": 1024}]
+    total = fn["fused"]["bytes"]
+    assert total["text"] == "4*N + 12*M + 8*P + 24*P2 + 16"
+    assert sorted(total["where"]) == ["P", "P2"]
+    for n, m, p, p2 in [(0, 0, 1, 1), (1024, 1025, 1, 2), (5000, 2049, 8, 4),
+                        (10**8, 10**8, 4096, 1024)]:
+        assert size_at(total, {"N": n, "M": m}) == 4 * n + 12 * m + 8 * p + 24 * p2 + 16
+        assert fuse._sizes.sizes_at(fn, [(n,), (3, m)]) == {"N": n, "M": m, "P": p, "P2": p2}
+    # A value given for the pieces is taken as given.
+    assert size_at(total, {"N": 0, "M": 0, "P": 2, "P2": 0}) == 32
 
 
 def _fuse_opt():

@@ -456,9 +456,11 @@ def test_reductions_of_one_operand_are_one_kernel(shape, rng):
         assert (fused["kernel_count"], fused["bytes_read"]["text"]) == (1, "4*N*M")
         assert (eager["kernel_count"], eager["bytes_read"]["text"]) == (3, "12*N*M")
     else:
-        # A vector is reduced in 4096 pieces, and then their 4096 values.
-        assert (fused["kernel_count"], fused["bytes_read"]["text"]) == (2, "4*N + 49152")
-        assert (eager["kernel_count"], eager["bytes_read"]["text"]) == (6, "12*N + 49152")
+        # A vector is reduced in P pieces (100003 elements: 128), and then
+        # their P values: 3 reductions' partial values, 4 bytes each.
+        assert (fused["kernel_count"], fused["bytes_read"]["text"]) == (2, "4*N + 12*P")
+        assert (eager["kernel_count"], eager["bytes_read"]["text"]) == (6, "12*N + 12*P")
+        assert fuse.size_at(fused["bytes_read"], {"N": shape[0]}) == 4 * shape[0] + 12 * 128
     total, top, mean = fuse.jit(stats, target="cpu")(x)
     x64 = x.astype(np.float64)
     assert_close(total, x64.sum(-1), "float32", shape[-1])
@@ -467,14 +469,16 @@ def test_reductions_of_one_operand_are_one_kernel(shape, rng):
 
 
 def test_full_reduction_and_its_consumer_use_the_whole_gpu(rng):
-    # x - x.mean() of a vector: the mean is reduced in 4096 pieces by a
-    # kernel of its own (a warp per piece), the subtraction is another; not
-    # one kernel in which one warp goes over the whole vector twice.
+    # x - x.mean() of a vector: the mean is reduced in P pieces (128 for
+    # 100003 elements) by a kernel of its own (a warp per piece), the
+    # subtraction is another; not one kernel in which one warp goes over the
+    # whole vector twice.
     x = random_array(rng, "float32", (100003,))
     (function,) = fuse.report(lambda x: x - x.mean(), x)["functions"]
     kernels = function["fused"]["kernels"]
     assert [k["name"] for k in kernels] == ["reduce_mean_0_pieces", "reduce_mean_0", "sub_1"]
-    assert kernels[0]["rows"]["gpu"] == "warp per piece, 4096 pieces per row"
+    assert kernels[0]["rows"]["gpu"] == "warp per piece, P pieces per row"
+    assert fuse._sizes.sizes_at(function, [x.shape])["P"] == 128
     y = fuse.jit(lambda x: x - x.mean(), target="cpu")(x)
     x64 = x.astype(np.float64)
     assert_close(y, x64 - x64.mean(), "float32", x.size)

@@ -140,24 +140,24 @@ func.func @vector_softmax(%x: tensor<?xf32>) -> tensor<?xf32> {
 // which reads x, not exp(x - max), from memory.
 // FUSED-LABEL: subgraph cluster_f3 {
 // FUSED:         subgraph cluster_f3_k0 {
-// FUSED-NEXT:      label="reduce_max_4_pieces\nN elements, 4*N + 16384 bytes (read 4*N, written 16384)";
+// FUSED-NEXT:      label="reduce_max_4_pieces\nN elements, 4*N + 4*P bytes (read 4*N, written 4*P)";
 // FUSED-NEXT:      style=
 // FUSED-NEXT:      f3_op0_k0 [label="fuse.reduce_max
 // FUSED-NEXT: {{^    }$}}
 // FUSED-NEXT:    subgraph cluster_f3_k1 {
-// FUSED-NEXT:      label="reduce_max_4\n4096 elements, 16388 bytes (read 16384, written 4)";
+// FUSED-NEXT:      label="reduce_max_4\nP elements, 4*P + 4 bytes (read 4*P, written 4)";
 // FUSED-NEXT:      style=
 // FUSED-NEXT:      f3_op0_k1 [label="fuse.reduce_max
 // FUSED-NEXT: {{^    }$}}
 // FUSED-NEXT:    subgraph cluster_f3_k2 {
-// FUSED-NEXT:      label="fused_sub_exp_reduce_sum_5_pieces\nN elements, 4*N + 16388 bytes (read 4*N + 4, written 16384)";
+// FUSED-NEXT:      label="fused_sub_exp_reduce_sum_5_pieces\nN elements, 4*N + 4*P + 4 bytes (read 4*N + 4, written 4*P)";
 // FUSED-NEXT:      style=
 // FUSED-NEXT:      f3_op1_k2 [label="fuse.sub
 // FUSED-NEXT:      f3_op2_k2 [label="fuse.exp
 // FUSED-NEXT:      f3_op3_k2 [label="fuse.reduce_sum
 // FUSED-NEXT: {{^    }$}}
 // FUSED-NEXT:    subgraph cluster_f3_k3 {
-// FUSED-NEXT:      label="fused_sub_exp_reduce_sum_5\n4096 elements, 16388 bytes (read 16384, written 4)";
+// FUSED-NEXT:      label="fused_sub_exp_reduce_sum_5\nP elements, 4*P + 4 bytes (read 4*P, written 4)";
 // FUSED-NEXT:      style=
 // FUSED-NEXT:      f3_op3_k3 [label="fuse.reduce_sum
 // FUSED-NEXT: {{^    }$}}
@@ -170,7 +170,7 @@ func.func @vector_softmax(%x: tensor<?xf32>) -> tensor<?xf32> {
 // FUSED-NEXT: {{^    }$}}
 // FUSED-NEXT:    f3_result0
 // FUSED-NEXT:    f3_arg0 -> f3_op0_k0 [color="#5f6368"];
-// FUSED-NEXT:    f3_op0_k0 -> f3_op0_k1 [color="#d93025", fontcolor="#d93025", penwidth=2.5, label="16384 bytes\npartial values"];
+// FUSED-NEXT:    f3_op0_k0 -> f3_op0_k1 [color="#d93025", fontcolor="#d93025", penwidth=2.5, label="4*P bytes\npartial values"];
 // FUSED-NEXT:    f3_arg0 -> f3_op1_k2 [color="#5f6368"];
 // FUSED-NEXT:    f3_op0_k1 -> f3_op1_k2 [color="#d93025", fontcolor="#d93025", penwidth=2.5, label="4 bytes\nnot fused: {{.*}}"];
 // FUSED-NEXT:    f3_arg0 -> f3_op1_k4 [color="#5f6368"];
@@ -178,15 +178,15 @@ func.func @vector_softmax(%x: tensor<?xf32>) -> tensor<?xf32> {
 // FUSED-NEXT:    f3_op1_k2 -> f3_op2_k2;
 // FUSED-NEXT:    f3_op1_k4 -> f3_op2_k4;
 // FUSED-NEXT:    f3_op2_k2 -> f3_op3_k2;
-// FUSED-NEXT:    f3_op3_k2 -> f3_op3_k3 [color="#d93025", fontcolor="#d93025", penwidth=2.5, label="16384 bytes\npartial values"];
+// FUSED-NEXT:    f3_op3_k2 -> f3_op3_k3 [color="#d93025", fontcolor="#d93025", penwidth=2.5, label="4*P bytes\npartial values"];
 // FUSED-NEXT:    f3_op2_k4 -> f3_op4_k4;
 // FUSED-NEXT:    f3_op3_k3 -> f3_op4_k4 [color="#d93025", fontcolor="#d93025", penwidth=2.5, label="4 bytes\nnot fused: {{.*}}"];
 // FUSED-NEXT:    f3_op4_k4 -> f3_result0 [color="#5f6368"];
 // FUSED-NEXT:  }
 // Eager: the pieces of each reduction, and every intermediate in memory.
 // EAGER-LABEL: subgraph cluster_f3 {
-// EAGER:         f3_op0_k0 -> f3_op0_k1 [color="#d93025", fontcolor="#d93025", penwidth=2.5, label="16384 bytes\npartial values"];
-// EAGER:         f3_op3_k4 -> f3_op3_k5 [color="#d93025", fontcolor="#d93025", penwidth=2.5, label="16384 bytes\npartial values"];
+// EAGER:         f3_op0_k0 -> f3_op0_k1 [color="#d93025", fontcolor="#d93025", penwidth=2.5, label="4*P bytes\npartial values"];
+// EAGER:         f3_op3_k4 -> f3_op3_k5 [color="#d93025", fontcolor="#d93025", penwidth=2.5, label="4*P bytes\npartial values"];
 // EAGER-NEXT:    f3_op2_k3 -> f3_op4_k6 [color="#d93025", fontcolor="#d93025", penwidth=2.5, label="4*N bytes"];
 // EAGER-NEXT:    f3_op3_k5 -> f3_op4_k6 [color="#d93025", fontcolor="#d93025", penwidth=2.5, label="4 bytes"];
 

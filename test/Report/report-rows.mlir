@@ -54,36 +54,37 @@ func.func @softmax(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
 }
 
 // A full reduction of a vector is one row, split (RowForm::split): a first
-// kernel gives each of 4096 pieces of the row a warp and writes 4096 f32
-// partial sums (16384 bytes), a second reduces them as a row of 4096. An
-// f64 sum has 64-bit accumulators (a thread per row, per piece, which
-// keeps 32 partials in a vector as the CPU does); over both
+// kernel gives each of the P pieces of the row a warp and writes P f32
+// partial sums (4*P bytes), a second reduces them as a row of P. The
+// pieces of a row of a dynamic length are counted at run time, a symbol
+// of the report: N / 1024 rounded up to a power of 2, at most 4096 for one
+// row. An f64 sum has 64-bit accumulators (a thread per row, per piece,
+// which keeps 32 partials in a vector as the CPU does); over both
 // dimensions of a matrix it is one row of M*K (the innermost dimensions
-// collapsed), split too (4096 f64 partial sums, 32768 bytes). A reduction
-// over the leading dimension is read element by element (each of the 4
-// columns a row), split as well (a thread per piece, 4096 / 4 = 1024
-// pieces per column, 16384 bytes of partial maxima), as is an f16 sum
-// over a middle dimension (not split: the number of rows is not a
-// constant).
-// CHECK-LABEL: @forms  N = {{.*}}
+// collapsed), split too (P2 f64 partial sums). A reduction over the
+// leading dimension is read element by element (each of the 4 columns a
+// row), split as well (a thread per piece, at most 4096 / 4 = 1024 pieces
+// per column), as is an f16 sum over a middle dimension (not split: the
+// number of rows is not a constant).
+// CHECK-LABEL: @forms  N = argument 0 dimension 0, M = argument 1 dimension 0, K = argument 1 dimension 1, L = argument 2 dimension 0, Q = argument 3 dimension 0, R = argument 3 dimension 1, S = argument 3 dimension 2, P = pieces per row, N / 1024 rounded up to a power of 2 (at most 4096), P2 = pieces per row, M*K / 1024 rounded up to a power of 2 (at most 4096), P3 = pieces per row, L / 1024 rounded up to a power of 2 (at most 1024)
 // CHECK-NEXT:    fused: 8 kernels, {{.*}}
 // CHECK-NEXT:      kernel               ops         elements  read     written
-// CHECK-NEXT:      reduce_sum_1_pieces  reduce_sum  N         4*N      16384
-// CHECK-NEXT:      reduce_sum_1         reduce_sum  4096      16384    4
+// CHECK-NEXT:      reduce_sum_1_pieces  reduce_sum  N         4*N      4*P
+// CHECK-NEXT:      reduce_sum_1         reduce_sum  P         4*P      4
 // CHECK-NEXT:      reduce_sum_2         reduce_sum  M*K       8*M*K    8*M
-// CHECK-NEXT:      reduce_sum_3_pieces  reduce_sum  M*K       8*M*K    32768
-// CHECK-NEXT:      reduce_sum_3         reduce_sum  4096      32768    8
-// CHECK-NEXT:      reduce_max_4_pieces  reduce_max  4*L       16*L     16384
-// CHECK-NEXT:      reduce_max_4         reduce_max  4096      16384    16
-// CHECK:         kernel with reductions  rows  length  GPU                                                     CPU
-// CHECK-NEXT:    reduce_sum_1_pieces     1     N       warp per piece, 4096 pieces per row                     thread per piece, 32-lane vectors
-// CHECK-NEXT:    reduce_sum_1            1     4096    warp per row, looped (1 warp in all)                    thread per row, 32-lane vectors
-// CHECK-NEXT:    reduce_sum_2            M     K       thread per row, 32-lane vectors                         thread per row, 32-lane vectors
-// CHECK-NEXT:    reduce_sum_3_pieces     1     M*K     thread per piece, 32-lane vectors, 4096 pieces per row  thread per piece, 32-lane vectors
-// CHECK-NEXT:    reduce_sum_3            1     4096    thread per row, 32-lane vectors (1 thread in all)       thread per row, 32-lane vectors
-// CHECK-NEXT:    reduce_max_4_pieces     4     L       thread per piece, 1024 pieces per row                   thread per piece, element by element
-// CHECK-NEXT:    reduce_max_4            4     1024    thread per row (4 threads in all)                       thread per row, element by element
-// CHECK-NEXT:    reduce_sum_5            P*R   Q       thread per row                                          thread per row, element by element
+// CHECK-NEXT:      reduce_sum_3_pieces  reduce_sum  M*K       8*M*K    8*P2
+// CHECK-NEXT:      reduce_sum_3         reduce_sum  P2        8*P2     8
+// CHECK-NEXT:      reduce_max_4_pieces  reduce_max  4*L       16*L     16*P3
+// CHECK-NEXT:      reduce_max_4         reduce_max  4*P3      16*P3    16
+// CHECK:         kernel with reductions  rows  length  GPU                                                                CPU
+// CHECK-NEXT:    reduce_sum_1_pieces     1     N       warp per piece, P pieces per row                                   thread per piece, 32-lane vectors
+// CHECK-NEXT:    reduce_sum_1            1     P       warp per row, in registers up to 512, else looped (1 warp in all)  thread per row, 32-lane vectors
+// CHECK-NEXT:    reduce_sum_2            M     K       thread per row, 32-lane vectors                                    thread per row, 32-lane vectors
+// CHECK-NEXT:    reduce_sum_3_pieces     1     M*K     thread per piece, 32-lane vectors, P2 pieces per row               thread per piece, 32-lane vectors
+// CHECK-NEXT:    reduce_sum_3            1     P2      thread per row, 32-lane vectors (1 thread in all)                  thread per row, 32-lane vectors
+// CHECK-NEXT:    reduce_max_4_pieces     4     L       thread per piece, P3 pieces per row                                thread per piece, element by element
+// CHECK-NEXT:    reduce_max_4            4     P3      thread per row (4 threads in all)                                  thread per row, element by element
+// CHECK-NEXT:    reduce_sum_5            Q*S   R       thread per row                                                     thread per row, element by element
 // CHECK-NEXT:  eager: 8 kernels, {{.*}}
 func.func @forms(%x: tensor<?xf32>, %y: tensor<?x?xf64>, %z: tensor<?x4xf32>, %w: tensor<?x?x?xf16>)
     -> (tensor<f32>, tensor<?xf64>, tensor<f64>, tensor<4xf32>, tensor<?x?xf16>) {
@@ -96,26 +97,26 @@ func.func @forms(%x: tensor<?xf32>, %y: tensor<?x?xf64>, %z: tensor<?x4xf32>, %w
 }
 
 // Split with a prologue and an epilogue: the square is computed in the
-// first kernel (x read once, 12*N bytes; 3 rows share the 4096 pieces, 3 x
-// 1024 partial sums written, 12288), the second reads the partial sums and
-// writes the 3 sums (12). An
-// f16 mean accumulates in f32 (4096 x 4 bytes of partial sums); its
+// first kernel (x read once, 12*N bytes; 3 rows share the 4096 pieces, at
+// most 1024 each: 3 x P partial sums written, 12*P), the second reads the
+// partial sums and writes the 3 sums (12). An
+// f16 mean accumulates in f32 (P2 x 4 bytes of partial sums); its
 // division and rounding to f16 run in the second kernel, which writes 2
 // bytes. Eager, the square is a kernel of its own and the sum is split
 // the same way (the same bits).
-// CHECK-LABEL: @split  N = argument 0 dimension 1, M = argument 1 dimension 0
-// CHECK-NEXT:    fused: 4 kernels, 12*N + 2*M + 57358 bytes (read 12*N + 2*M + 28672, written 28686)
-// CHECK-NEXT:      kernel                         ops             elements  read   written
-// CHECK-NEXT:      fused_mul_reduce_sum_6_pieces  mul reduce_sum  3*N       12*N   12288
-// CHECK-NEXT:      fused_mul_reduce_sum_6         reduce_sum      3072      12288  12
-// CHECK-NEXT:      reduce_mean_7_pieces           reduce_mean     M         2*M    16384
-// CHECK-NEXT:      reduce_mean_7                  reduce_mean     4096      16384  2
-// CHECK-NEXT:      kernel with reductions         rows  length  GPU                                    CPU
-// CHECK-NEXT:      fused_mul_reduce_sum_6_pieces  3     N       warp per piece, 1024 pieces per row    thread per piece, 32-lane vectors
-// CHECK-NEXT:      fused_mul_reduce_sum_6         3     1024    warp per row, looped (3 warps in all)  thread per row, 32-lane vectors
-// CHECK-NEXT:      reduce_mean_7_pieces           1     M       warp per piece, 4096 pieces per row    thread per piece, 32-lane vectors
-// CHECK-NEXT:      reduce_mean_7                  1     4096    warp per row, looped (1 warp in all)   thread per row, 32-lane vectors
-// CHECK-NEXT:    eager: 5 kernels, 36*N + 2*M + 57358 bytes (read 24*N + 2*M + 28672, written 12*N + 28686)
+// CHECK-LABEL: @split  N = argument 0 dimension 1, M = argument 1 dimension 0, P = pieces per row, N / 1024 rounded up to a power of 2 (at most 1024), P2 = pieces per row, M / 1024 rounded up to a power of 2 (at most 4096)
+// CHECK-NEXT:    fused: 4 kernels, 12*N + 2*M + 24*P + 8*P2 + 14 bytes (read 12*N + 2*M + 12*P + 4*P2, written 12*P + 4*P2 + 14)
+// CHECK-NEXT:      kernel                         ops             elements  read  written
+// CHECK-NEXT:      fused_mul_reduce_sum_6_pieces  mul reduce_sum  3*N       12*N  12*P
+// CHECK-NEXT:      fused_mul_reduce_sum_6         reduce_sum      3*P       12*P  12
+// CHECK-NEXT:      reduce_mean_7_pieces           reduce_mean     M         2*M   4*P2
+// CHECK-NEXT:      reduce_mean_7                  reduce_mean     P2        4*P2  2
+// CHECK-NEXT:      kernel with reductions         rows  length  GPU                                                                 CPU
+// CHECK-NEXT:      fused_mul_reduce_sum_6_pieces  3     N       warp per piece, P pieces per row                                    thread per piece, 32-lane vectors
+// CHECK-NEXT:      fused_mul_reduce_sum_6         3     P       warp per row, in registers up to 512, else looped (3 warps in all)  thread per row, 32-lane vectors
+// CHECK-NEXT:      reduce_mean_7_pieces           1     M       warp per piece, P2 pieces per row                                   thread per piece, 32-lane vectors
+// CHECK-NEXT:      reduce_mean_7                  1     P2      warp per row, in registers up to 512, else looped (1 warp in all)   thread per row, 32-lane vectors
+// CHECK-NEXT:    eager: 5 kernels, 36*N + 2*M + 24*P + 8*P2 + 14 bytes (read 24*N + 2*M + 12*P + 4*P2, written 12*N + 12*P + 4*P2 + 14)
 func.func @split(%x: tensor<3x?xf32>, %v: tensor<?xf16>) -> (tensor<3xf32>, tensor<f16>) {
   %sq = fuse.mul %x, %x : tensor<3x?xf32>, tensor<3x?xf32> -> tensor<3x?xf32>
   %s = fuse.reduce_sum %sq {dims = array<i64: 1>} : tensor<3x?xf32> -> tensor<3xf32>
@@ -128,16 +129,16 @@ func.func @split(%x: tensor<3x?xf32>, %v: tensor<?xf16>) -> (tensor<3xf32>, tens
 // reduces the rows in pieces, split in two launches, and the division is
 // a kernel of its own; not one kernel with a warp per row (3 warps for
 // the whole GPU).
-// CHECK-LABEL: @pieces  N = argument 0 dimension 1
-// CHECK-NEXT:    fused: 3 kernels, 36*N + 24600 bytes (read 24*N + 12300, written 12*N + 12300)
+// CHECK-LABEL: @pieces  N = argument 0 dimension 1, P = pieces per row, N / 1024 rounded up to a power of 2 (at most 1024)
+// CHECK-NEXT:    fused: 3 kernels, 36*N + 24*P + 24 bytes (read 24*N + 12*P + 12, written 12*N + 12*P + 12)
 // CHECK-NEXT:      kernel               ops         elements  read       written
-// CHECK-NEXT:      reduce_sum_8_pieces  reduce_sum  3*N       12*N       12288
-// CHECK-NEXT:      reduce_sum_8         reduce_sum  3072      12288      12
+// CHECK-NEXT:      reduce_sum_8_pieces  reduce_sum  3*N       12*N       12*P
+// CHECK-NEXT:      reduce_sum_8         reduce_sum  3*P       12*P       12
 // CHECK-NEXT:      div_9                div         3*N       12*N + 12  12*N
-// CHECK-NEXT:      kernel with reductions  rows  length  GPU                                    CPU
-// CHECK-NEXT:      reduce_sum_8_pieces     3     N       warp per piece, 1024 pieces per row    thread per piece, 32-lane vectors
-// CHECK-NEXT:      reduce_sum_8            3     1024    warp per row, looped (3 warps in all)  thread per row, 32-lane vectors
-// CHECK-NEXT:    eager: 3 kernels, 36*N + 24600 bytes (read 24*N + 12300, written 12*N + 12300)
+// CHECK-NEXT:      kernel with reductions  rows  length  GPU                                                                 CPU
+// CHECK-NEXT:      reduce_sum_8_pieces     3     N       warp per piece, P pieces per row                                    thread per piece, 32-lane vectors
+// CHECK-NEXT:      reduce_sum_8            3     P       warp per row, in registers up to 512, else looped (3 warps in all)  thread per row, 32-lane vectors
+// CHECK-NEXT:    eager: 3 kernels, 36*N + 24*P + 24 bytes (read 24*N + 12*P + 12, written 12*N + 12*P + 12)
 func.func @pieces(%x: tensor<3x?xf32>) -> (tensor<3x?xf32>, tensor<3x1xf32>) {
   %s = fuse.reduce_sum %x {dims = array<i64: 1>} : tensor<3x?xf32> -> tensor<3x1xf32>
   %y = fuse.div %x, %s : tensor<3x?xf32>, tensor<3x1xf32> -> tensor<3x?xf32>
@@ -148,15 +149,15 @@ func.func @pieces(%x: tensor<3x?xf32>) -> (tensor<3x?xf32>, tensor<3x1xf32>) {
 // over the whole GPU; sub and exp in the sum's kernel, and again (a copy)
 // in the division's instead of being stored by one and read by two: 16
 // bytes per element.
-// CHECK-LABEL: @vector_softmax  N = argument 0 dimension 0
-// CHECK-NEXT:    fused: 5 kernels, 16*N + 65556 bytes (read 12*N + 32780, written 4*N + 32776)
+// CHECK-LABEL: @vector_softmax  N = argument 0 dimension 0, P = pieces per row, N / 1024 rounded up to a power of 2 (at most 4096)
+// CHECK-NEXT:    fused: 5 kernels, 16*N + 16*P + 20 bytes (read 12*N + 8*P + 12, written 4*N + 8*P + 8)
 // CHECK-NEXT:      kernel                              ops                 elements  read     written
-// CHECK-NEXT:      reduce_max_10_pieces                reduce_max          N         4*N      16384
-// CHECK-NEXT:      reduce_max_10                       reduce_max          4096      16384    4
-// CHECK-NEXT:      fused_sub_exp_reduce_sum_11_pieces  sub exp reduce_sum  N         4*N + 4  16384
-// CHECK-NEXT:      fused_sub_exp_reduce_sum_11         reduce_sum          4096      16384    4
+// CHECK-NEXT:      reduce_max_10_pieces                reduce_max          N         4*N      4*P
+// CHECK-NEXT:      reduce_max_10                       reduce_max          P         4*P      4
+// CHECK-NEXT:      fused_sub_exp_reduce_sum_11_pieces  sub exp reduce_sum  N         4*N + 4  4*P
+// CHECK-NEXT:      fused_sub_exp_reduce_sum_11         reduce_sum          P         4*P      4
 // CHECK-NEXT:      fused_sub_exp_div_12                sub exp div         N         4*N + 8  4*N
-// CHECK:         fused vs eager: 5 vs 7 kernels, 16*N + 65556 vs 32*N + 65552 bytes
+// CHECK:         fused vs eager: 5 vs 7 kernels, 16*N + 16*P + 20 vs 32*N + 16*P + 16 bytes
 func.func @vector_softmax(%x: tensor<?xf32>) -> tensor<?xf32> {
   %m = fuse.reduce_max %x {dims = array<i64: 0>} : tensor<?xf32> -> tensor<1xf32>
   %d = fuse.sub %x, %m : tensor<?xf32>, tensor<1xf32> -> tensor<?xf32>
@@ -168,11 +169,11 @@ func.func @vector_softmax(%x: tensor<?xf32>) -> tensor<?xf32> {
 
 // A prologue whose result is also returned is computed in the kernel of
 // the reduction over few rows, and again by a copy that stores it.
-// CHECK-LABEL: @pieces_prologue  N = argument 0 dimension 0
-// CHECK-NEXT:    fused: 3 kernels, 12*N + 32772 bytes (read 8*N + 16384, written 4*N + 16388)
-// CHECK-NEXT:      kernel                          ops             elements  read   written
-// CHECK-NEXT:      mul_13                          mul             N         4*N    4*N
-// CHECK-NEXT:      fused_mul_reduce_sum_14_pieces  mul reduce_sum  N         4*N    16384
+// CHECK-LABEL: @pieces_prologue  N = argument 0 dimension 0, P = pieces per row, N / 1024 rounded up to a power of 2 (at most 4096)
+// CHECK-NEXT:    fused: 3 kernels, 12*N + 8*P + 4 bytes (read 8*N + 4*P, written 4*N + 4*P + 4)
+// CHECK-NEXT:      kernel                          ops             elements  read  written
+// CHECK-NEXT:      mul_13                          mul             N         4*N   4*N
+// CHECK-NEXT:      fused_mul_reduce_sum_14_pieces  mul reduce_sum  N         4*N   4*P
 func.func @pieces_prologue(%x: tensor<?xf32>) -> (tensor<?xf32>, tensor<f32>) {
   %sq = fuse.mul %x, %x : tensor<?xf32>, tensor<?xf32> -> tensor<?xf32>
   %s = fuse.reduce_sum %sq {dims = array<i64: 0>} : tensor<?xf32> -> tensor<f32>
@@ -236,8 +237,8 @@ func.func @sibling_reductions(%x: tensor<?x?xf32>) -> (tensor<?xf32>, tensor<?xf
 
 // No rows: every count is 0, and the row's length still has a name (it was
 // a bare `?`).
-// CHECK-LABEL: @no_rows  N = argument 0 dimension 1
-// CHECK:         reduce_sum_{{[0-9]+}}_pieces     0     N       warp per piece, 4096 pieces per row    thread per piece, 32-lane vectors
+// CHECK-LABEL: @no_rows  N = argument 0 dimension 1, P = pieces per row, N / 1024 rounded up to a power of 2 (at most 4096)
+// CHECK:         reduce_sum_{{[0-9]+}}_pieces    0     N       warp per piece, P pieces per row                                    thread per piece, 32-lane vectors
 func.func @no_rows(%x: tensor<0x?xf16>) -> tensor<0xf16> {
   %s = fuse.reduce_sum %x {dims = array<i64: 1>} : tensor<0x?xf16> -> tensor<0xf16>
   return %s : tensor<0xf16>

@@ -28,6 +28,8 @@ namespace fuse {
 
 /// A polynomial with integer coefficients in the dynamic sizes (numbered
 /// symbols) of a function.
+struct SizeSymbol;
+
 class SizeExpr {
 public:
   SizeExpr() = default;
@@ -50,7 +52,11 @@ public:
   /// `{"terms": [{"coefficient": 8, "symbols": ["M", "N"]}, ...], "text":
   /// "8*M*N + 4*N"}`, the terms in the order of `str` (a symbol repeated
   /// for a power).
-  llvm::json::Value toJSON(llvm::ArrayRef<std::string> names) const;
+  /// A size with a symbol that `symbols` defines as pieces (SizeSymbol::
+  /// Pieces) says so, to be evaluated alone: `"where": {"P": {"pieces_of":
+  /// <the length>, "piece_length": 1024, "at_most": 4096}}`.
+  llvm::json::Value toJSON(llvm::ArrayRef<std::string> names,
+                           llvm::ArrayRef<SizeSymbol> symbols = {}) const;
 
 private:
   /// The terms, highest degree first, then by symbol order.
@@ -74,16 +80,17 @@ struct RowsReport {
   bool pieces = false;
   /// Rows reduced in pieces in one launch (RowForm::pieces, not split).
   bool inPieces = false;
-  /// The pieces of each row, when pieces or inPieces (RowForm::pieceCount).
-  int64_t pieceCount = 0;
+  /// The pieces of each row, when pieces or inPieces (RowForm::pieceCount):
+  /// a constant, or for a dynamic length its symbol (SizeSymbol::pieces).
+  SizeExpr pieceCount;
   /// A warp's row kept in registers (RowForm::registers).
   bool registers = false;
 
   /// "warp per row, in registers" (or "..., looped"), and how many in
   /// all when there are few rows.
-  std::string gpu() const;
+  std::string gpu(llvm::ArrayRef<std::string> names) const;
   /// "thread per row, 32-lane vectors" or "..., element by element".
-  std::string cpu() const;
+  std::string cpu(llvm::ArrayRef<std::string> names) const;
 };
 
 struct KernelReport {
@@ -109,11 +116,26 @@ struct VariantReport {
   SizeExpr bytesWritten() const;
 };
 
-/// A dynamic size: dimension `dimension` of argument `argument`.
+/// A dynamic size: dimension `dimension` of argument `argument`, or the
+/// pieces of each row of a kernel that reduces rows of a dynamic length in
+/// pieces, which the kernel counts at run time (RowForm::pieceCount).
 struct SizeSymbol {
+  /// The pieces of each row of `length` elements: ceil(length /
+  /// pieceLength) rounded up to a power of two, at most `atMost`
+  /// (piecesOfLength).
+  struct Pieces {
+    SizeExpr length;
+    int64_t pieceLength;
+    int64_t atMost;
+  };
   std::string name;
-  unsigned argument;
-  unsigned dimension;
+  unsigned argument = 0;
+  unsigned dimension = 0;
+  std::optional<Pieces> pieces;
+  /// "N = argument 0 dimension 1", or "P = pieces per row, N / 1024
+  /// rounded up to a power of 2 (at most 4096)", symbols written with
+  /// `names`.
+  std::string describe(llvm::ArrayRef<std::string> names) const;
 };
 
 /// A producer/consumer pair that fusion left in different kernels, from the

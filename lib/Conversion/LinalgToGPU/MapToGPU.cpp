@@ -750,6 +750,25 @@ private:
 /// row: not on the host's vectors, not on the element types around the
 /// reduction, so a fused kernel and an eager one give the same bits. Every
 /// access along the row is contiguous or the same for the whole row.
+/// The pieces of each row of a kernel reduced in pieces (RowForm::pieces)
+/// on the host: form.pieceCount for a constant length; for a dynamic
+/// `length`, piecesOfLength's at run time (p pieces once the row is longer
+/// than p / 2 pieces of kShortRow), at most form.pieceCount.
+Value emitRowPieces(OpBuilder &b, Location loc, const RowForm &form,
+                    Value length) {
+  if (form.length)
+    return arith::ConstantIndexOp::create(b, loc, form.pieceCount);
+  Value pieces = arith::ConstantIndexOp::create(b, loc, 1);
+  for (int64_t p = 2; p <= form.pieceCount; p *= 2) {
+    Value longer = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ugt, length,
+        arith::ConstantIndexOp::create(b, loc, p / 2 * kShortRow));
+    pieces = arith::SelectOp::create(
+        b, loc, longer, arith::ConstantIndexOp::create(b, loc, p), pieces);
+  }
+  return pieces;
+}
+
 class RowKernelBuilder {
 public:
   /// What each member sees of the buffers written before it in the kernel.
@@ -805,6 +824,10 @@ public:
     this->piece = piece;
     this->partials = std::move(partials);
   }
+
+  /// Makes the kernel reduce its rows in `count` pieces each, computed on
+  /// the host (emitRowPieces): RowForm::pieces in one launch.
+  void countPieces(Value count) { pieceCount = count; }
 
   /// Emits the code of global thread `thread` (an index below the number of
   /// points of P).
@@ -1363,8 +1386,8 @@ private:
       // of pieceCount elements (value p in lane p mod 32), the order of
       // the split kernel's two launches.
       Value length = sizes[reduced.back()];
-      Value pieces = arith::ConstantIndexOp::create(b, loc, form.pieceCount);
-      Value pieceLength = arith::CeilDivUIOp::create(b, loc, length, pieces);
+      Value pieceLength =
+          arith::CeilDivUIOp::create(b, loc, length, pieceCount);
       Value width = arith::ConstantIndexOp::create(b, loc, kReductionLanes);
       Value identity = identityOf(combine);
       Value start = lane        ? identity
@@ -1514,6 +1537,8 @@ private:
   /// The part of the row that the thread reduces (see usePiece); null for
   /// the whole row.
   Value rowLower, rowUpper;
+  /// The pieces of each row (countPieces).
+  Value pieceCount;
   Value piece;
   DenseMap<unsigned, Value> partials;
   RowForm form;
@@ -1784,30 +1809,33 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
       SmallVector<linalg::GenericOp> second;
       DenseMap<unsigned, Value> partials;
       DenseMap<Operation *, Value> secondFills;
+      Value pieces = emitRowPieces(b, loc, form, sizes[form.reduced.back()]);
       SmallVector<int64_t> shape;
       SmallVector<int64_t> ranges = first.getStaticLoopRanges();
       for (int64_t d : form.kept)
         shape.push_back(ranges[d]);
-      shape.push_back(form.pieceCount);
+      shape.push_back(form.length ? form.pieceCount : ShapedType::kDynamic);
+      SmallVector<Value> dynamicSizes;
+      if (!form.length)
+        dynamicSizes.push_back(pieces);
       for (auto [k, member] : llvm::enumerate(members)) {
         linalg::GenericOp op = member;
         if (op.getNumReductionLoops() == 0)
           continue;
         Type element = getElementTypeOrSelf(op.getDpsInits().front());
-        partials[k] =
-            memref::AllocOp::create(b, loc, MemRefType::get(shape, element),
-                                    b.getI64IntegerAttr(kMaxVectorAlignment));
+        partials[k] = memref::AllocOp::create(
+            b, loc, MemRefType::get(shape, element), dynamicSizes,
+            b.getI64IntegerAttr(kMaxVectorAlignment));
       }
       emitRowLaunch(b, loc, members, form, sizes, fills, isLiveOut, pieceName,
-                    names, &partials);
+                    names, &partials, pieces);
       b.setInsertionPoint(members.back());
 
       // The second launch's members, in program order.
       SmallVector<Value> secondSizes;
       for (int64_t d : form.kept)
         secondSizes.push_back(sizes[d]);
-      secondSizes.push_back(
-          arith::ConstantIndexOp::create(b, loc, form.pieceCount));
+      secondSizes.push_back(pieces);
       SmallVector<linalg::GenericOp> created;
       for (auto [k, member] : llvm::enumerate(members)) {
         linalg::GenericOp op = member;
@@ -1853,7 +1881,8 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
       secondForm.lanes = form.lanes;
       secondForm.warps = form.warps;
       // A warp keeps a row of at most kRowInRegisters pieces' values in
-      // registers, else loops over it in each pass.
+      // registers, else loops over it in each pass (chosen at run time for
+      // a count known then).
       secondForm.registers = form.piecesInRegisters();
       emitRowLaunch(b, loc, second, secondForm, secondSizes, secondFills,
                     isLiveOut, name, names);
@@ -1870,14 +1899,16 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
   /// One launch of the kernel with reductions of `members` (see
   /// RowKernelBuilder), named `name` (appended to `names`, whose size is
   /// its id); with `partials`, the first launch of a split kernel, which
-  /// stores each reduction's partial values there.
+  /// stores each reduction's partial values there, `pieces` of each row
+  /// (emitRowPieces).
   void emitRowLaunch(OpBuilder &b, Location loc,
                      ArrayRef<linalg::GenericOp> members, const RowForm &form,
                      ArrayRef<Value> sizes,
                      const DenseMap<Operation *, Value> &fills,
                      function_ref<bool(OpOperand &)> isLiveOut, StringAttr name,
                      SmallVector<Attribute> &names,
-                     const DenseMap<unsigned, Value> *partials = nullptr) {
+                     const DenseMap<unsigned, Value> *partials = nullptr,
+                     Value pieces = {}) {
     int64_t id = names.size();
     names.push_back(name);
     OpBuilder::InsertionGuard guard(b);
@@ -1889,9 +1920,12 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
     Value points = arith::ConstantIndexOp::create(b, loc, 1);
     for (int64_t d : form.kept)
       points = arith::MulIOp::create(b, loc, points, sizes[d]);
-    Value pieces, threads = points;
+    if (form.pieces && !partials) {
+      pieces = emitRowPieces(b, loc, form, sizes[form.reduced.back()]);
+      builder.countPieces(pieces);
+    }
+    Value threads = points;
     if (partials) {
-      pieces = arith::ConstantIndexOp::create(b, loc, form.pieceCount);
       threads = arith::MulIOp::create(b, loc, threads, pieces);
     }
     if (warps)

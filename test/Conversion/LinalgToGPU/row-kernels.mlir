@@ -161,23 +161,29 @@ func.func @sum_f64(%x: tensor<?x?xf64>) -> tensor<?xf64> {
 }
 
 // A constant number of rows below 132 (here one: a full reduction) is
-// split (RowForm::split): the first launch gives each of 4096 pieces of
-// ceil(n / 4096) elements a warp (131072 threads), which reduces its piece
-// from the identity (the square computed in its loop) and stores the value
-// in a buffer of 4096; the second reduces that buffer as a row, a warp,
-// and stores the sum.
+// split (RowForm::split): the host counts the pieces of the row, P = n /
+// 1024 rounded up to a power of two, at most 4096; the first launch gives
+// each of the P pieces of ceil(n / P) elements a warp, which reduces its
+// piece from the identity (the square computed in its loop) and stores the
+// value in a buffer of P; the second reduces that buffer as a row, a warp
+// (in registers up to 512), and stores the sum.
 
 // CHECK-LABEL: func @sum_squares(
 // CHECK-SAME: %[[X:.+]]: memref<?xf32>) -> memref<f32>
 // CHECK: %[[N:.+]] = memref.dim %[[X]], %c0
 // CHECK: %[[SUM:.+]] = memref.alloc() {alignment = 64 : i64} : memref<f32>
-// CHECK: %[[PIECES:.+]] = memref.alloc() {alignment = 16 : i64} : memref<4096xf32>
-// CHECK: %[[LEN:.+]] = arith.ceildivui %[[N]], %c4096
-// CHECK: gpu.launch blocks({{.*}}) in (%{{.+}} = %c512, {{.*}} function(@fused_mul_reduce_sum_{{[0-9]+}}_pieces)
-// CHECK: arith.cmpi ult, %[[THREAD:.+]], %c131072
+// CHECK: %[[LONGER:.+]] = arith.cmpi ugt, %[[N]], %c1024
+// CHECK: arith.select %[[LONGER]], %c2, %c1
+// CHECK: arith.cmpi ugt, %[[N]], %c2097152
+// CHECK: %[[P:.+]] = arith.select %{{.+}}, %c4096, %{{.+}}
+// CHECK: %[[PIECES:.+]] = memref.alloc(%[[P]]) {alignment = 16 : i64} : memref<?xf32>
+// CHECK: %[[THREADS:.+]] = arith.muli %[[P]], %c32
+// CHECK: %[[LEN:.+]] = arith.ceildivui %[[N]], %[[P]]
+// CHECK: gpu.launch {{.*}} function(@fused_mul_reduce_sum_{{[0-9]+}}_pieces)
+// CHECK: arith.cmpi ult, %[[THREAD:.+]], %[[THREADS]]
 // CHECK: %[[WARP:.+]] = arith.divui %[[THREAD]], %c32
 // CHECK: %[[LANE:.+]] = arith.remui %[[THREAD]], %c32
-// CHECK: %[[PIECE:.+]] = arith.remui %[[WARP]], %c4096
+// CHECK: %[[PIECE:.+]] = arith.remui %[[WARP]], %[[P]]
 // CHECK: %[[START:.+]] = arith.muli %[[PIECE]], %[[LEN]]
 // CHECK: %[[LO:.+]] = arith.minui %[[START]], %[[N]]
 // CHECK: %[[END:.+]] = arith.addi %[[LO]], %[[LEN]]
@@ -190,9 +196,12 @@ func.func @sum_f64(%x: tensor<?x?xf64>) -> tensor<?xf64> {
 // CHECK-COUNT-5: gpu.shuffle down
 // CHECK: %[[PART:.+]], %{{.+}} = gpu.shuffle idx
 // CHECK: scf.if
-// CHECK-NEXT: memref.store %[[PART]], %[[PIECES]][%[[PIECE]]] : memref<4096xf32>
+// CHECK-NEXT: memref.store %[[PART]], %[[PIECES]][%[[PIECE]]] : memref<?xf32>
 // CHECK: gpu.launch blocks({{.*}}) in (%{{.+}} = %c1, {{.*}} function(@fused_mul_reduce_sum_{{[0-9]+}})
-// CHECK: scf.for %[[K:.+]] = %{{.+}} to %c4096 step %c32
+// CHECK: arith.cmpi ule, %[[P]], %c512
+// CHECK: memref.load %[[PIECES]]
+// CHECK: } else {
+// CHECK: scf.for %[[K:.+]] = %{{.+}} to %[[P]] step %c32
 // CHECK-NEXT: memref.load %[[PIECES]][%[[K]]]
 // CHECK-COUNT-5: gpu.shuffle down
 // CHECK: %[[TOTAL:.+]], %{{.+}} = gpu.shuffle idx
@@ -202,7 +211,7 @@ func.func @sum_f64(%x: tensor<?x?xf64>) -> tensor<?xf64> {
 // CPU: function(@fused_mul_reduce_sum_{{[0-9]+}}_pieces)
 // CPU: vector.load
 // CPU: vector.maskedload
-// CPU: memref.store %{{.+}}, %{{.+}}[%{{.+}}] : memref<4096xf32>
+// CPU: memref.store %{{.+}}, %{{.+}}[%{{.+}}] : memref<?xf32>
 // CPU: function(@fused_mul_reduce_sum_{{[0-9]+}})
 func.func @sum_squares(%x: tensor<?xf32>) -> tensor<f32> {
   %sq = fuse.mul %x, %x : tensor<?xf32>, tensor<?xf32> -> tensor<?xf32>
@@ -213,15 +222,16 @@ func.func @sum_squares(%x: tensor<?xf32>) -> tensor<f32> {
 // The one-launch form of few rows in pieces: row-pieces-one-launch.mlir.
 
 // Columns (dims = [0] of an N x 4 matrix): 4 rows not read in lanes, split
-// too, in 4096 / 4 = 1024 pieces each. A thread per piece, neighbouring
-// threads on neighbouring columns of the same piece (column = thread mod
-// 4, piece = thread / 4), each summing its piece one element after the
-// other; then a thread per column sums its 1024 pieces one after the
+// too, in at most 4096 / 4 = 1024 pieces each. A thread per piece,
+// neighbouring threads on neighbouring columns of the same piece (column =
+// thread mod 4, piece = thread / 4), each summing its piece one element
+// after the other; then a thread per column sums its pieces one after the
 // other.
 
 // CHECK-LABEL: func @columns(
 // CHECK-SAME: %[[X:.+]]: memref<?x4xf32>) -> memref<4xf32>
-// CHECK: %[[PIECES:.+]] = memref.alloc() {alignment = 16 : i64} : memref<4x1024xf32>
+// CHECK: %[[P:.+]] = arith.select %{{.+}}, %c1024, %{{.+}}
+// CHECK: %[[PIECES:.+]] = memref.alloc(%[[P]]) {alignment = 16 : i64} : memref<4x?xf32>
 // CHECK: function(@reduce_sum_{{[0-9]+}}_pieces)
 // CHECK: %[[PIECE:.+]] = arith.divui %[[THREAD:.+]], %c4
 // CHECK: %[[COLUMN:.+]] = arith.remui %[[THREAD]], %c4
@@ -229,8 +239,8 @@ func.func @sum_squares(%x: tensor<?xf32>) -> tensor<f32> {
 // CHECK-NEXT: memref.load %[[X]][%[[I]], %[[COLUMN]]]
 // CHECK: memref.store %{{.+}}, %[[PIECES]][%[[COLUMN]], %[[PIECE]]]
 // CHECK: function(@reduce_sum_{{[0-9]+}})
-// CHECK: scf.for %[[P:.+]] = %c0 to %c1024 step %c1 iter_args
-// CHECK-NEXT: memref.load %[[PIECES]][%{{.+}}, %[[P]]]
+// CHECK: scf.for %[[Q:.+]] = %c0 to %[[P]] step %c1 iter_args
+// CHECK-NEXT: memref.load %[[PIECES]][%{{.+}}, %[[Q]]]
 func.func @columns(%x: tensor<?x4xf32>) -> tensor<4xf32> {
   %s = fuse.reduce_sum %x {dims = array<i64: 0>} : tensor<?x4xf32> -> tensor<4xf32>
   return %s : tensor<4xf32>

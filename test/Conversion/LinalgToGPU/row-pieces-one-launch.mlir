@@ -7,15 +7,22 @@
 // kernel (it keeps the division apart, and the pieces split); the input
 // is the linalg form of such a group, written by hand (the fused stage of
 // `x / sum(x, 1)` of a 3 x N matrix before it did). A warp per row goes
-// over its 1024 pieces (4096 shared by 3 rows, rounded to a power of two:
-// RowForm::pieceCount), each reduced from the identity and combined into
-// lane p mod 32, the lanes combined at the end: the order of the split
-// form (and of the eager, split sum).
+// over its pieces, each reduced from the identity and combined into lane p
+// mod 32, the lanes combined at the end: the order of the split form (and
+// of the eager, split sum). The host counts the pieces of a row: N / 1024
+// rounded up to a power of two, at most 1024 (4096 shared by 3 rows,
+// rounded to a power of two: RowForm::pieceCount).
 
 // CHECK-LABEL: func @pieces(
+// CHECK: memref.alloc
+// CHECK: %[[N:.+]] = memref.dim %arg0, %c1
+// CHECK: %[[LONGER:.+]] = arith.cmpi ugt, %[[N]], %c1024
+// CHECK: %[[TWO:.+]] = arith.select %[[LONGER]], %c2, %c1
+// CHECK: arith.cmpi ugt, %[[N]], %c524288
+// CHECK: %[[COUNT:.+]] = arith.select %{{.+}}, %c1024, %{{.+}}
 // CHECK: function(@fused_reduce_sum_div_{{[0-9]+}})
 // CHECK: %[[LANE:.+]] = arith.remui %{{.+}}, %c32
-// CHECK: %[[LEN:.+]] = arith.ceildivui %[[N:.+]], %c1024
+// CHECK: %[[LEN:.+]] = arith.ceildivui %[[N]], %[[COUNT]]
 // Pieces past the row's end are empty (their identity changes nothing):
 // the loop ends at the last one that is not.
 // CHECK: %[[STEP:.+]] = arith.maxui %[[LEN]], %c1

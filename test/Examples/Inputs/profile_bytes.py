@@ -28,7 +28,7 @@ shapes = [[int(d) for d in s.split("x")] for s in sys.argv[4:]]
 report = json.loads(subprocess.run([fuse_opt, program, "--fuse-report=json"],
                                    check=True, capture_output=True, text=True).stdout)
 (function,) = report["functions"]
-values = {s["name"]: shapes[s["argument"]][s["dimension"]] for s in function["sizes"]}
+values = _sizes.sizes_at(function, shapes)
 with tempfile.TemporaryDirectory() as tmp:
     for variant, flags in (("fused", []), ("eager", ["--fusion=off"])):
         trace = os.path.join(tmp, variant + ".json")

@@ -4,13 +4,13 @@ sum i mod 32 (from -0.0, in increasing i), and the 32 partial sums are
 combined pairwise, 16 apart, then 8, 4, 2, 1. With --pieces (a kernel with
 a constant number r of rows below 132), each row of n elements is first
 cut into P pieces of ceil(n / P) elements, each piece summed in that
-order, and the P sums summed in that order again: P = 4096 / r rounded up
-to a power of two, and with --constant-length (the program's row length
-is a constant) at most ceil(n / 1024) rounded up to a power of two. With
+order, and the P sums summed in that order again: P = ceil(n / 1024)
+rounded up to a power of two, at most 4096 / r (r rounded up to a power
+of two), whether the program's row length is a constant or not. With
 --columns the rows are INPUT's columns (dims = [0]), which are not read in
 lanes: each piece, then the pieces' sums, one element after the other.
 
-usage: sum_order.py [--square] [--pieces [--constant-length]] [--columns]
+usage: sum_order.py [--square] [--pieces] [--columns]
                     INPUT.npy RESULT.npy
 INPUT is f16 (widened to f32 exactly) or f32, 1-D (one row) or 2-D;
 RESULT the f32 sums of its rows (of the squares, rounded to f32, with
@@ -48,11 +48,10 @@ def serial_sum(x):
     return acc
 
 
-def pieces_sum(x, reduce=lanes_sum, constant_length=False):
+def pieces_sum(x, reduce=lanes_sum):
     rows, n = x.shape
-    count = PIECES // power_of_two_ceil(max(rows, 1))
-    if constant_length:
-        count = min(count, power_of_two_ceil(-(-n // SHORT_ROW)))
+    count = min(PIECES // power_of_two_ceil(max(rows, 1)),
+                power_of_two_ceil(max(-(-n // SHORT_ROW), 1)))
     length = -(-n // count)
     padded = np.full((rows, count * length), -0.0, np.float32)
     padded[:, :n] = x
@@ -65,7 +64,6 @@ args = sys.argv[1:]
 square = "--square" in args
 pieces = "--pieces" in args
 columns = "--columns" in args
-constant_length = "--constant-length" in args
 paths = [a for a in args if not a.startswith("--")]
 x = np.load(paths[0]).astype(np.float32)
 x = x.reshape(1, -1) if x.ndim == 1 else x
@@ -75,7 +73,7 @@ if square:
     x = x * x
 got = np.load(paths[1]).reshape(-1)
 reduce = serial_sum if columns else lanes_sum
-want = pieces_sum(x, reduce, constant_length) if pieces else reduce(x)
+want = pieces_sum(x, reduce) if pieces else reduce(x)
 differ = np.flatnonzero(want.view(np.uint32) != got.view(np.uint32))
 if differ.size:
     row = differ[0]

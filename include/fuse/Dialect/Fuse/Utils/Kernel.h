@@ -136,12 +136,15 @@ struct RowForm {
   /// with the initial value. It depends on the reduction alone (its rows),
   /// so that fused and eager kernels agree.
   bool pieces = false;
-  /// The pieces of each row (rowPieces), when pieces.
+  /// The pieces of each row (rowPieces), when pieces: for a dynamic
+  /// length, the most, and the kernel counts them at run time by the same
+  /// rule (the report's symbol for them, SizeSymbol::Pieces).
   int64_t pieceCount = 0;
   /// Whether the launch that reduces the pieces' values of a split kernel
-  /// keeps each row of them in registers (as `registers`), else loops.
+  /// keeps each row of them in registers (as `registers`), else loops: for
+  /// a count known at run time only, when it is at most kRowInRegisters.
   bool piecesInRegisters() const {
-    return warps && pieceCount <= kRowInRegisters;
+    return warps && (!length || pieceCount <= kRowInRegisters);
   }
   /// Pieces in two launches: the first gives each piece a warp (or thread)
   /// of its own and stores the pieces' values; the second reduces them
@@ -172,21 +175,29 @@ inline bool reducesInPieces(int64_t rows, std::optional<int64_t> length) {
   return rows < kFewRows && !(length && *length <= kShortRow);
 }
 
+/// The pieces of each row of `length` elements when `atMost` rows'
+/// pieces may be: the power of two that gives pieces of about kShortRow
+/// elements, ceil(length / kShortRow) rounded up (1 for rows up to 1024
+/// elements, 2 for 2048, 4 for 2049), at most `atMost`. More pieces would
+/// only write and read more partial values. A kernel over rows of a
+/// dynamic length computes it at run time (fuse-map-to-gpu), the report
+/// names it (SizeSymbol::Pieces).
+inline int64_t piecesOfLength(int64_t length, int64_t atMost) {
+  int64_t pieces = 1;
+  while (pieces < atMost && pieces * kShortRow < length)
+    pieces *= 2;
+  return pieces;
+}
+
 /// The pieces of each of `rows` rows of `length` elements (nullopt: a
-/// dynamic length) reduced in pieces (RowForm::pieces): kRowPieces shared
-/// by the rows (a power of two each, from 4096 for one row to 16 for 131),
-/// and for a constant length no more than the power of two that gives
-/// pieces of about kShortRow elements (2 for rows of 2048). More pieces
-/// would only write and read more partial values.
+/// dynamic length, the most) reduced in pieces (RowForm::pieces):
+/// kRowPieces shared by the rows (a power of two each, from 4096 for one
+/// row to 16 for 131), for a length no more than piecesOfLength gives.
 inline int64_t rowPieces(int64_t rows, std::optional<int64_t> length) {
   int64_t pieces =
       kRowPieces / static_cast<int64_t>(llvm::PowerOf2Ceil(
                        static_cast<uint64_t>(std::max<int64_t>(rows, 1))));
-  if (length)
-    pieces = std::min<int64_t>(
-        pieces, static_cast<int64_t>(llvm::PowerOf2Ceil(static_cast<uint64_t>(
-                    llvm::divideCeil(*length, kShortRow)))));
-  return pieces;
+  return length ? piecesOfLength(*length, pieces) : pieces;
 }
 
 /// The RowForm of the kernel of `members` (in program order) launched in
