@@ -80,6 +80,12 @@ struct Layout {
   /// its fast path (ptxas predicates it) than in the generic path; a CPU
   /// thread's wide vectors stay vector code in the branch.
   bool lanesAcrossRows;
+  /// Whether the generic path first tests that the thread has a position
+  /// in range: a CPU thread past the end (of the last block: most of a
+  /// small launch's 256 threads) would go over its 64 lanes, testing each;
+  /// a GPU thread's few lanes are cheaper tested alone (ptxas predicates
+  /// them) than behind a branch (5 SASS instructions per kernel).
+  bool skipsPastEnd;
 
   int64_t stride() const { return blockSize * width; }
   int64_t perBlock() const { return vectors * stride(); }
@@ -683,8 +689,14 @@ private:
                          flat.lookup(init.getOperandNumber())});
     storeFull(results, i32);
 
-    // The generic path.
+    // The generic path (for a thread with a position in range, when
+    // skipsPastEnd).
     b.setInsertionPointToStart(ifFast.elseBlock());
+    if (layout.skipsPastEnd) {
+      auto ifAny = scf::IfOp::create(
+          b, loc, cmp(arith::CmpIPredicate::ult, base, total));
+      b.setInsertionPointToStart(&ifAny.getThenRegion().front());
+    }
     emitElementLoop(uniform);
   }
 
@@ -2053,7 +2065,7 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
     layout.blockSize = blockSize;
     // A CPU thread's vector is already four registers wide.
     layout.vectors = cpuThreads ? 1 : vectorsPerThread(op, layout.width);
-    layout.lanesAcrossRows = cpuThreads;
+    layout.lanesAcrossRows = layout.skipsPastEnd = cpuThreads;
 
     // Broadcast inputs are indexed by multi-index: the host computes what
     // the threads share, the stride between a thread's vectors in the

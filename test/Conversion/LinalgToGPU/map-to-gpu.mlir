@@ -78,6 +78,17 @@
 // CHECK:                 }
 // CHECK:               } {llvm.loop_annotation = #{{.+}}}
 // CHECK:           gpu.terminator
+// On the cpu target (whose threads take 64 lanes on the host), the generic
+// path first tests that the thread has a position in range: past the end
+// (most threads of a small launch) there is nothing to do. A GPU thread's
+// few lanes are tested alone (above).
+// CPU-LABEL: func @add_relu
+// CPU:         gpu.launch
+// CPU:           %[[BASE:.+]] = arith.addi %{{.+}}, %{{.+}} overflow<nuw> : index
+// CPU:           } else {
+// CPU-NEXT:        %[[ANY:.+]] = arith.cmpi ult, %[[BASE]], %{{.+}} : index
+// CPU-NEXT:        scf.if %[[ANY]] {
+// CPU:               scf.for
 // BLOCK-LABEL: func @add_relu
 // BLOCK:         arith.constant 1024 : index
 // BLOCK:         arith.constant 128 : index
