@@ -717,11 +717,16 @@ std::string fuse::RowsReport::gpu(ArrayRef<std::string> names) const {
 }
 
 std::string fuse::RowsReport::cpu(ArrayRef<std::string> names) const {
+  // Rows not read in lanes go kCPURowGroup at a time, unless fewer.
+  std::optional<int64_t> rows = count.asConstant();
+  bool grouped = !lanes && !inPieces && !(rows && *rows < kCPURowGroup);
+  std::string group = std::to_string(kCPURowGroup) + " rows";
   if (pieces)
     return lanes ? "thread per piece, " + std::to_string(kReductionLanes) +
                        "-lane vectors"
-                 : "thread per piece, element by element";
-  std::string text = "thread per row";
+           : grouped ? "thread per piece of " + group + ", element by element"
+                     : "thread per piece, element by element";
+  std::string text = grouped ? "thread per " + group : "thread per row";
   if (inPieces)
     text += " in " + pieceCount.str(names) + " pieces";
   return text + (lanes

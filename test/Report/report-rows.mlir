@@ -65,7 +65,8 @@ func.func @softmax(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
 // leading dimension is read element by element (each of the 4 columns a
 // row), split as well (a thread per piece, at most 4096 / 4 = 1024 pieces
 // per column), as is an f16 sum over a middle dimension (not split: the
-// number of rows is not a constant).
+// number of rows is not a constant; a cpu thread takes 32 of its rows at
+// once, one element of each at a time).
 // CHECK-LABEL: @forms  N = argument 0 dimension 0, M = argument 1 dimension 0, K = argument 1 dimension 1, L = argument 2 dimension 0, Q = argument 3 dimension 0, R = argument 3 dimension 1, S = argument 3 dimension 2, P = pieces per row, N / 1024 rounded up to a power of 2 (at most 4096), P2 = pieces per row, M*K / 1024 rounded up to a power of 2 (at most 4096), P3 = pieces per row, L / 1024 rounded up to a power of 2 (at most 1024)
 // CHECK-NEXT:    fused: 8 kernels, {{.*}}
 // CHECK-NEXT:      kernel               ops         elements  read     written
@@ -84,7 +85,7 @@ func.func @softmax(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
 // CHECK-NEXT:    reduce_sum_3            1     P2      thread per row, 32-lane vectors (1 thread in all)                  thread per row, 32-lane vectors
 // CHECK-NEXT:    reduce_max_4_pieces     4     L       thread per piece, P3 pieces per row                                thread per piece, element by element
 // CHECK-NEXT:    reduce_max_4            4     P3      thread per row (4 threads in all)                                  thread per row, element by element
-// CHECK-NEXT:    reduce_sum_5            Q*S   R       thread per row                                                     thread per row, element by element
+// CHECK-NEXT:    reduce_sum_5            Q*S   R       thread per row                                                     thread per 32 rows, element by element
 // CHECK-NEXT:  eager: 8 kernels, {{.*}}
 func.func @forms(%x: tensor<?xf32>, %y: tensor<?x?xf64>, %z: tensor<?x4xf32>, %w: tensor<?x?x?xf16>)
     -> (tensor<f32>, tensor<?xf64>, tensor<f64>, tensor<4xf32>, tensor<?x?xf16>) {

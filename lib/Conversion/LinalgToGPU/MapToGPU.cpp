@@ -847,18 +847,7 @@ public:
     states.clear();
     rowValues.clear();
     chunkIndices.clear();
-    // The thread's point of P, outermost first.
-    SmallVector<Value> point(kept.size());
-    Value rest = thread;
-    for (int64_t k = kept.size() - 1; k >= 0; --k) {
-      if (k == 0) {
-        point[k] = rest;
-        break;
-      }
-      Value size = sizes[kept[k]];
-      point[k] = arith::RemUIOp::create(b, loc, rest, size);
-      rest = arith::DivUIOp::create(b, loc, rest, size);
-    }
+    SmallVector<Value> point = pointOf(thread);
     State state;
     for (auto [k, member] : llvm::enumerate(members)) {
       linalg::GenericOp op = member;
@@ -876,6 +865,37 @@ public:
       else
         emitOverRow(k, point, state);
     }
+  }
+
+  /// Emits the code of the points of group `group` (kCPURowGroup from
+  /// group * kCPURowGroup, below `points`) for a cpu target thread whose
+  /// rows are not read in lanes: a whole group's reductions step through
+  /// their rows together, one element of each row at a time, so that each
+  /// row keeps its order (the same bits) and LLVM's SLP vectorizer makes
+  /// vector code of neighbouring points (a column sum reads the rows of a
+  /// matrix in vectors); a last group that is not whole takes its points
+  /// one at a time (emit).
+  void emitGroup(Value group, Value points) {
+    Value base = arith::MulIOp::create(
+        b, loc, group, arith::ConstantIndexOp::create(b, loc, kCPURowGroup));
+    Value whole = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ule,
+        arith::AddIOp::create(
+            b, loc, base, arith::ConstantIndexOp::create(b, loc, kCPURowGroup)),
+        points);
+    auto ifWhole = scf::IfOp::create(b, loc, whole, /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(ifWhole.thenBlock()->getTerminator());
+    SmallVector<Value> threads;
+    for (int64_t w = 0; w < kCPURowGroup; ++w)
+      threads.push_back(arith::AddIOp::create(
+          b, loc, base, arith::ConstantIndexOp::create(b, loc, w)));
+    emitJammed(threads);
+    b.setInsertionPoint(ifWhole.elseBlock()->getTerminator());
+    auto loop = scf::ForOp::create(
+        b, loc, zero(), arith::SubIOp::create(b, loc, points, base), one());
+    b.setInsertionPoint(loop.getBody()->getTerminator());
+    emit(arith::AddIOp::create(b, loc, base, loop.getInductionVar()));
   }
 
   /// Whether `op`'s loops fit the kernel's rows (see mapRowKernel).
@@ -896,6 +916,110 @@ public:
 
 private:
   using Cache = DenseMap<unsigned, SmallVector<Value>>;
+
+  /// The point of P of global thread `thread`, outermost first.
+  SmallVector<Value> pointOf(Value thread) {
+    SmallVector<Value> point(kept.size());
+    Value rest = thread;
+    for (int64_t k = kept.size() - 1; k >= 0; --k) {
+      if (k == 0) {
+        point[k] = rest;
+        break;
+      }
+      Value size = sizes[kept[k]];
+      point[k] = arith::RemUIOp::create(b, loc, rest, size);
+      rest = arith::DivUIOp::create(b, loc, rest, size);
+    }
+    return point;
+  }
+
+  /// emit() for the points of `threads` at once (emitGroup): each member
+  /// for each point in turn, but a reduction's rows in one loop.
+  void emitJammed(ArrayRef<Value> threads) {
+    rowValues.clear();
+    chunkIndices.clear();
+    SmallVector<SmallVector<Value>> points =
+        llvm::map_to_vector(threads, [&](Value t) { return pointOf(t); });
+    // Each point's states (what `states` holds for emit()) and its state
+    // after the members so far.
+    SmallVector<SmallVector<State>> pointStates(threads.size());
+    SmallVector<State> running(threads.size());
+    for (auto [k, member] : llvm::enumerate(members)) {
+      linalg::GenericOp op = member;
+      for (auto [w, state] : llvm::enumerate(running))
+        pointStates[w].push_back(state);
+      if (op.getNumReductionLoops() > 0) {
+        emitReductionJammed(k, points, pointStates, running);
+        continue;
+      }
+      if (piece && !overWholeSpace(op, form))
+        continue;
+      for (auto [w, point] : llvm::enumerate(points)) {
+        std::swap(states, pointStates[w]);
+        if (op.getNumLoops() == kept.size())
+          emitOverPoint(k, point, running[w]);
+        else if (keepsRows(op, reduced))
+          emitOverPoint(
+              k, merge(point, SmallVector<Value>(reduced.size(), zero())),
+              running[w]);
+        else
+          emitOverRow(k, point, running[w]);
+        std::swap(states, pointStates[w]);
+      }
+    }
+  }
+
+  /// emitReduction (a thread's accumulator, element by element) of member
+  /// `k` at each of `points`, their rows in one loop.
+  void emitReductionJammed(unsigned k, ArrayRef<SmallVector<Value>> points,
+                           MutableArrayRef<SmallVector<State>> pointStates,
+                           MutableArrayRef<State> running) {
+    linalg::GenericOp op = members[k];
+    OpBuilder::InsertionGuard guard(b);
+    SmallVector<Value> noRow(reduced.size(), zero());
+    unsigned inits = op.getNumDpsInits();
+    SmallVector<Value> initial;
+    for (ArrayRef<Value> point : points) {
+      for (OpOperand &init : op.getDpsInitsMutable()) {
+        if (piece) {
+          initial.push_back(identityOf(reductionCombiner(op)));
+          continue;
+        }
+        Value filled = fills.lookup(op);
+        initial.push_back(filled && inits == 1
+                              ? filled
+                              : memref::LoadOp::create(
+                                    b, loc, init.get(),
+                                    indicesOf(op.getMatchingIndexingMap(&init),
+                                              merge(point, noRow))));
+      }
+    }
+    SmallVector<Value> row;
+    SmallVector<scf::ForOp> loops =
+        rowLoops(initial, row, rowLower, rowUpper, 1);
+    ValueRange acc = loops.back().getRegionIterArgs();
+    SmallVector<Value> next;
+    for (auto [w, point] : llvm::enumerate(points)) {
+      std::swap(states, pointStates[w]);
+      llvm::append_range(next, reduceStep(k, merge(point, row), 1,
+                                          acc.slice(w * inits, inits)));
+      std::swap(states, pointStates[w]);
+    }
+    SmallVector<Value> results = closeLoops(loops, next);
+    for (auto [w, point] : llvm::enumerate(points)) {
+      for (auto [i, init] : llvm::enumerate(op.getDpsInitsMutable())) {
+        Value result = results[w * inits + i];
+        if (piece) {
+          SmallVector<Value> at(point);
+          at.push_back(piece);
+          storeOnce(result, partials.lookup(k), at);
+        } else if (isLiveOut(init)) {
+          storeOnce(result, init, merge(point, noRow));
+        }
+        define(running[w], init.get(), result, {});
+      }
+    }
+  }
 
   /// `combine` (a reduction's combiner) applied to `lhs` and `rhs`.
   Value combineWith(Operation *combine, Value lhs, Value rhs) {
@@ -1936,10 +2060,19 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
       pieces = emitRowPieces(b, loc, form, sizes[form.reduced.back()]);
       builder.countPieces(pieces);
     }
-    Value threads = points;
-    if (partials) {
+    // A cpu target thread takes a group of points when the rows are not
+    // read in lanes (emitGroup), of one piece when in pieces; not when
+    // there are fewer points than a group.
+    bool groups = cpuThreads && !form.lanes && (!form.pieces || partials) &&
+                  !(form.rows && *form.rows < kCPURowGroup);
+    Value groupCount =
+        groups ? arith::CeilDivUIOp::create(
+                     b, loc, points,
+                     arith::ConstantIndexOp::create(b, loc, kCPURowGroup))
+               : points;
+    Value threads = groupCount;
+    if (partials)
       threads = arith::MulIOp::create(b, loc, threads, pieces);
-    }
     if (warps)
       threads = arith::MulIOp::create(
           b, loc, threads,
@@ -1989,14 +2122,14 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
       // Read in lanes, a warp's (or thread's) piece is contiguous: threads
       // of a row are neighbours. Else neighbouring threads take the same
       // piece of neighbouring rows (columns, for dims = [0]), whose
-      // elements are neighbours.
+      // elements are neighbours (a cpu target thread, a group of rows).
       Value piece, point;
       if (form.lanes) {
         piece = arith::RemUIOp::create(b, loc, row, pieces);
         point = arith::DivUIOp::create(b, loc, row, pieces);
       } else {
-        piece = arith::DivUIOp::create(b, loc, row, points);
-        point = arith::RemUIOp::create(b, loc, row, points);
+        piece = arith::DivUIOp::create(b, loc, row, groupCount);
+        point = arith::RemUIOp::create(b, loc, row, groupCount);
       }
       row = point;
       Value lower = arith::MinUIOp::create(
@@ -2005,7 +2138,9 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
           b, loc, arith::AddIOp::create(b, loc, lower, pieceLength), length);
       builder.usePiece(lower, upper, piece, *partials);
     }
-    if (!warps || partials || !form.registers) {
+    if (groups) {
+      builder.emitGroup(row, points);
+    } else if (!warps || partials || !form.registers) {
       builder.emit(row);
     } else if (form.length) {
       builder.keepRow(true);

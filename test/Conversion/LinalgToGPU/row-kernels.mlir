@@ -246,6 +246,34 @@ func.func @columns(%x: tensor<?x4xf32>) -> tensor<4xf32> {
   return %s : tensor<4xf32>
 }
 
+// On the cpu target a thread takes 32 neighbouring columns at once (a
+// group): their sums step through the rows together, each column's order
+// unchanged (the same bits), in one loop with 32 accumulators, which
+// LLVM's SLP vectorizer makes vector code; a last group that is not whole
+// takes its columns one at a time. Fewer columns than a group (@columns,
+// above) take no groups.
+// CPU-LABEL: func @column_sums(
+// CPU: %[[GROUPS:.+]] = arith.ceildivui %{{.+}}, %c32
+// CPU: function(@reduce_sum_{{[0-9]+}})
+// CPU: arith.cmpi ult, %[[GROUP:.+]], %[[GROUPS]]
+// CPU: %[[BASE:.+]] = arith.muli %[[GROUP]], %c32
+// CPU: %[[END:.+]] = arith.addi %[[BASE]], %c32
+// CPU: %[[WHOLE:.+]] = arith.cmpi ule, %[[END]], %[[POINTS:.+]] :
+// CPU: scf.if %[[WHOLE]] {
+// CPU: scf.for %{{.+}} = %c0 to %{{.+}} step %c1 iter_args({{(%[^,]+ = %cst, ){31}()}}%{{.+}} = %cst) -> ({{(f32, ){31}()}}f32) {
+// CPU-COUNT-32: arith.addf
+// CPU: scf.yield
+// CPU-COUNT-32: memref.store
+// CPU: } else {
+// CPU: %[[REST:.+]] = arith.subi %[[POINTS]], %[[BASE]]
+// CPU: scf.for %[[W:.+]] = %c0 to %[[REST]] step %c1 {
+// CPU: arith.addi %[[BASE]], %[[W]]
+// CPU: scf.for %{{.+}} = %c0 to %{{.+}} step %c1 iter_args(%{{.+}} = %cst) -> (f32) {
+func.func @column_sums(%x: tensor<?x?xf32>) -> tensor<?xf32> {
+  %s = fuse.reduce_sum %x {dims = array<i64: 0>} : tensor<?x?xf32> -> tensor<?xf32>
+  return %s : tensor<?xf32>
+}
+
 // A constant length up to 512 is in registers with no test of the length
 // at run time: 100 elements are 4 per lane, the first 3 in the row for
 // every lane, the last (l + 96) tested against 100; each read once.

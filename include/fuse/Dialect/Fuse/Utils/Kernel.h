@@ -89,6 +89,13 @@ mlir::TypedAttr combinerIdentity(mlir::OperationName combiner, mlir::Type type);
 /// the row; the lanes are combined pairwise, 16 apart, then 8, ...
 inline constexpr int64_t kReductionLanes = 32;
 
+/// The rows a cpu target thread takes at once when a kernel's rows are not
+/// read in lanes (RowForm::lanes false: columns, a middle dimension), when
+/// there are not fewer: their reductions step through the rows together,
+/// one element of each at a time (each row's order unchanged), which
+/// LLVM's SLP vectorizer makes vector code over neighbouring rows.
+inline constexpr int64_t kCPURowGroup = kReductionLanes;
+
 /// The op of a reduction generic (one output) that combines its
 /// accumulator with an element: the yielded value, one of the ops that
 /// combinerIdentity knows, applied to the accumulator; null otherwise.
