@@ -760,19 +760,49 @@ func.func @cast_bf16_to_f16(%x: tensor<4xbf16>) -> tensor<4xf16> {
   return %0 : tensor<4xf16>
 }
 
-// Float to integer truncates toward zero.
+// Float to integer truncates toward zero, saturating: NaN is 0, past
+// +-2^31 the largest or smallest i32 (fptosi alone is poison there).
 // CHECK-LABEL: func @cast_f32_to_i32
 // CHECK: ^bb0(%[[X:.+]]: f32, %{{.+}}: i32):
-// CHECK-NEXT: %[[R:.+]] = arith.fptosi %[[X]] : f32 to i32
+// CHECK-NEXT: %[[NAN:.+]] = arith.cmpf uno, %[[X]], %[[X]] : f32
+// CHECK-NEXT: %[[BOUND:.+]] = arith.constant 2.14748365E+9 : f32
+// CHECK-NEXT: %[[ABOVE:.+]] = arith.cmpf oge, %[[X]], %[[BOUND]] : f32
+// CHECK-NEXT: %[[LOW:.+]] = arith.constant -2.14748365E+9 : f32
+// CHECK-NEXT: %[[BELOW:.+]] = arith.cmpf olt, %[[X]], %[[LOW]] : f32
+// CHECK-NEXT: %[[OUT:.+]] = arith.ori %[[ABOVE]], %[[BELOW]] : i1
+// CHECK-NEXT: %[[BAD:.+]] = arith.ori %[[NAN]], %[[OUT]] : i1
+// CHECK-NEXT: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT: %[[SAFE:.+]] = arith.select %[[BAD]], %[[ZERO]], %[[X]] : f32
+// CHECK-NEXT: %[[T:.+]] = arith.fptosi %[[SAFE]] : f32 to i32
+// CHECK-NEXT: %[[MAX:.+]] = arith.constant 2147483647 : i32
+// CHECK-NEXT: %[[HIGH:.+]] = arith.select %[[ABOVE]], %[[MAX]], %[[T]] : i32
+// CHECK-NEXT: %[[MIN:.+]] = arith.constant -2147483648 : i32
+// CHECK-NEXT: %[[R:.+]] = arith.select %[[BELOW]], %[[MIN]], %[[HIGH]] : i32
 // CHECK-NEXT: linalg.yield %[[R]] : i32
 func.func @cast_f32_to_i32(%x: tensor<4xf32>) -> tensor<4xi32> {
   %0 = fuse.cast %x : tensor<4xf32> to tensor<4xi32>
   return %0 : tensor<4xi32>
 }
 
+// f16 has no 2^31: only -inf is below an i32's range (f16 to i32, with
+// <=); bf16 has 2^63.
+// CHECK-LABEL: func @cast_f16_to_i32
+// CHECK: ^bb0(%[[X:.+]]: f16, %{{.+}}: i32):
+// CHECK: arith.cmpf oge, %[[X]], %{{.+}} : f16
+// CHECK-NEXT: %[[NINF:.+]] = arith.constant 0xFC00 : f16
+// CHECK-NEXT: arith.cmpf ole, %[[X]], %[[NINF]] : f16
+func.func @cast_f16_to_i32(%x: tensor<4xf16>) -> tensor<4xi32> {
+  %0 = fuse.cast %x : tensor<4xf16> to tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
 // CHECK-LABEL: func @cast_bf16_to_i64
 // CHECK: ^bb0(%[[X:.+]]: bf16, %{{.+}}: i64):
-// CHECK-NEXT: %[[R:.+]] = arith.fptosi %[[X]] : bf16 to i64
+// CHECK: %[[LOW:.+]] = arith.constant -9.223370e+18 : bf16
+// CHECK-NEXT: arith.cmpf olt, %[[X]], %[[LOW]] : bf16
+// CHECK: arith.fptosi %{{.+}} : bf16 to i64
+// CHECK: arith.select
+// CHECK: %[[R:.+]] = arith.select
 // CHECK-NEXT: linalg.yield %[[R]] : i64
 func.func @cast_bf16_to_i64(%x: tensor<4xbf16>) -> tensor<4xi64> {
   %0 = fuse.cast %x : tensor<4xbf16> to tensor<4xi64>

@@ -418,10 +418,71 @@ Value CastOp::buildScalar(OpBuilder &b, Location loc, ValueRange args,
       return arith::ExtFOp::create(b, loc, to, value);
     return arith::TruncFOp::create(b, loc, to, value);
   }
-  if (fromFloat)
-    return arith::FPToSIOp::create(b, loc, to, value);
-  if (toFloat)
-    return arith::SIToFPOp::create(b, loc, to, value);
+  if (fromFloat) {
+    // Saturating: NaN gives 0, a value past the type's range its smallest
+    // or largest value. fptosi alone is poison there, which LLVM folds to
+    // whatever it likes where it sees the value (a constant).
+    unsigned bits = to.getIntOrFloatBitWidth();
+    // 2^(bits - 1), or inf in a type without it (f16), where only -inf is
+    // below the range.
+    APFloat bound = APFloat::getOne(cast<FloatType>(from).getFloatSemantics());
+    bound = scalbn(bound, bits - 1, APFloat::rmNearestTiesToEven);
+    auto boundConstant = [&](bool negative) {
+      APFloat value = bound;
+      if (negative)
+        value.changeSign();
+      return arith::ConstantOp::create(b, loc, from,
+                                       b.getFloatAttr(from, value));
+    };
+    Value isNaN =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, value, value);
+    Value above = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE,
+                                        value, boundConstant(false));
+    Value below =
+        arith::CmpFOp::create(b, loc,
+                              bound.isInfinity() ? arith::CmpFPredicate::OLE
+                                                 : arith::CmpFPredicate::OLT,
+                              value, boundConstant(true));
+    Value outside = arith::OrIOp::create(
+        b, loc, isNaN, arith::OrIOp::create(b, loc, above, below));
+    Value result = arith::FPToSIOp::create(
+        b, loc, to,
+        arith::SelectOp::create(b, loc, outside,
+                                floatConstant(b, loc, from, 0.0), value));
+    APInt largest = APInt::getSignedMaxValue(bits);
+    result = arith::SelectOp::create(
+        b, loc, above,
+        arith::ConstantOp::create(b, loc, to, b.getIntegerAttr(to, largest)),
+        result);
+    return arith::SelectOp::create(
+        b, loc, below,
+        arith::ConstantOp::create(
+            b, loc, to, b.getIntegerAttr(to, APInt::getSignedMinValue(bits))),
+        result);
+  }
+  if (toFloat) {
+    if (!to.isBF16())
+      return arith::SIToFPOp::create(b, loc, to, value);
+    // To bf16 through f32 (two roundings), as PyTorch does, the second one
+    // to nearest even on the bits: upstream's canonicalizer makes
+    // truncf(sitofp x) one sitofp (one rounding, where a constant folds
+    // and in PTX's cvt.rn.bf16.s32).
+    Type i32 = b.getI32Type();
+    Value bits = arith::BitcastOp::create(
+        b, loc, i32, arith::SIToFPOp::create(b, loc, b.getF32Type(), value));
+    Value sixteen = intConstant(b, loc, i32, 16);
+    Value odd = arith::AndIOp::create(
+        b, loc, arith::ShRUIOp::create(b, loc, bits, sixteen),
+        intConstant(b, loc, i32, 1));
+    Value rounded = arith::AddIOp::create(
+        b, loc, bits,
+        arith::AddIOp::create(b, loc, odd, intConstant(b, loc, i32, 0x7FFF)));
+    return arith::BitcastOp::create(
+        b, loc, to,
+        arith::TruncIOp::create(
+            b, loc, b.getI16Type(),
+            arith::ShRUIOp::create(b, loc, rounded, sixteen)));
+  }
   if (from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth())
     return arith::ExtSIOp::create(b, loc, to, value);
   return arith::TruncIOp::create(b, loc, to, value);
