@@ -361,6 +361,14 @@ static llvm::Error parseFillValue(llvm::StringRef text, HostArray &element) {
     special = (text.starts_with("-") ? "-" : "") + word.take_front(3).str();
   else
     special = text.str();
+  // APFloat reads a decimal exponent without digits ("1e", "1e+") as none.
+  llvm::StringRef digits = llvm::StringRef(special).ltrim("+-");
+  if (size_t e = digits.find_first_of("eE");
+      e != llvm::StringRef::npos && !digits.starts_with_insensitive("0x")) {
+    llvm::StringRef power = digits.drop_front(e + 1).ltrim("+-");
+    if (power.empty() || !llvm::isDigit(power.front()))
+      return llvm::createStringError("bad " + value);
+  }
   // Straight from the text to the type: one rounding.
   llvm::APFloat number(semantics);
   llvm::Expected<llvm::APFloat::opStatus> status =

@@ -74,7 +74,10 @@ def FuseMapToGPU : Pass<"fuse-map-to-gpu", "mlir::ModuleOp"> {
     reduced dimension (the innermost) is read in vectors of `vector-bytes`
     of the narrowest element: lane i accumulates elements i, i + lanes, ...,
     the lanes combine pairwise, the rest of the row follows one element at
-    a time.
+    a time; rows not read in lanes (a reduction over a leading or middle
+    dimension) go 32 to a thread, their reductions stepping through the
+    rows together, one element of each at a time (each row's order kept),
+    which LLVM vectorizes across the rows.
 
     With `profile`, each launch is bracketed by calls to the runtime,
     `fuse_kernel_begin(id, bytes)` and `fuse_kernel_end(id)`, where `id`
@@ -89,8 +92,9 @@ def FuseMapToGPU : Pass<"fuse-map-to-gpu", "mlir::ModuleOp"> {
            "Call the runtime's profiling hooks around each launch">,
     Option<"cpuThreads", "cpu-threads", "bool", /*default=*/"false",
            "Threads for the cpu target (loop iterations over wide vectors): "
-           "one vector each, and broadcast inputs read lane by lane on the "
-           "fast path when a row is not a whole number of vectors">,
+           "one vector each, broadcast inputs read lane by lane on the "
+           "fast path when a row is not a whole number of vectors, and 32 "
+           "rows a thread when rows are not read in lanes">,
   ];
   let dependentDialects = [
     "mlir::arith::ArithDialect",
