@@ -598,9 +598,43 @@ def _binary(op, a, b):
     if dtype == "i1":
         raise TypeError(f"fuse: {what} on bool tensors is not supported: fuse's arithmetic "
                         f"takes numbers; cast one operand to an integer type first")
-    a, b = _as(graph, a, dtype), _as(graph, b, dtype)
+    # A scalar meets a float16 or bfloat16 tensor as PyTorch's kernels take
+    # it: in float32, not rounded to the tensor's type first (x * 1e5 is not
+    # x * inf), the result rounded once to that type; the same as the op in
+    # the tensor's type (computed in float32) when the scalar is a constant
+    # that type holds exactly (x * 0.5).
+    compute = dtype
+    if dtype in _HALF and not weak and any(
+            _is_weak(v) and not _holds(dtype, v) for v in (a, b)):
+        compute = "f32"
+    a, b = _as(graph, a, compute), _as(graph, b, compute)
     shape = broadcast_shapes([a._shape, b._shape], what)
-    return graph.add(op, [a, b], dtype, shape, weak=weak)
+    result = graph.add(op, [a, b], compute, shape, weak=weak)
+    return graph.cast(result, dtype)
+
+
+_HALF = ("f16", "bf16")
+
+
+def _is_weak(value):
+    """Whether `value` is a Python scalar (a constant) or a weak Tensor (a
+    scalar argument, a 0-d array)."""
+    return not isinstance(value, Tensor) or value.weak
+
+
+def _holds(dtype, value):
+    """Whether `value`, a Python scalar (not a Tensor: a value known now),
+    is exactly a value of `dtype`, f16 or bf16."""
+    if isinstance(value, Tensor):
+        return False
+    x = np.float32(value)
+    if float(x) != float(value) and not np.isnan(x):
+        return False
+    if dtype == "f16":
+        with np.errstate(over="ignore"):
+            return bool(np.float16(x) == x) or bool(np.isnan(x))
+    # bf16 is the top 16 bits of an f32.
+    return x.view(np.uint32) & 0xFFFF == 0 or bool(np.isnan(x))
 
 
 def _compare(pred, a, b):

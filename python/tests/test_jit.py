@@ -180,19 +180,23 @@ def test_python_scalar_arguments_compile_once(rng):
     fuse.clear_cache()
     f = fuse.jit(lambda x, s: x * s + 1, profile=True)
     x = random_array(rng, "float16", (10,))
+    x32 = x.astype(np.float32)
     for i in range(200):
         s = i * 0.1
         got = f(x, s)
-        # A Python float does not widen the array: float16 stays float16.
-        assert_same(got, x * np.float16(s) + np.float16(1))
+        # A Python float does not widen the array: float16 stays float16,
+        # the product computed in float32 with the float unrounded to
+        # float16, as PyTorch does.
+        product = (x32 * np.float32(s)).astype(np.float16)
+        assert_same(got, product + np.float16(1))
     info = f.cache_info()
     assert (info.traces, info.compiles, info.size, info.hits) == (1, 1, 1, 199)
-    # The float is used only as float16: it is passed as one (converted by
+    # The float is used only as float32: it is passed as one (converted by
     # the caller, as fuse.cast would), so no kernel runs on the scalar alone.
-    assert f.mlir.startswith("func.func @lambda(%x: tensor<?xf16>, %s: tensor<f16>)")
-    assert [k["name"] for k in f.last_profile] == ["fused_mul_add_0"]
+    assert f.mlir.startswith("func.func @lambda(%x: tensor<?xf16>, %s: tensor<f32>)")
+    assert [k["name"] for k in f.last_profile] == ["fused_cast_mul_cast_add_0"]
     # The key is the scalar's kind: an int or a bool is another signature.
-    assert_same(f(x, 3), x * np.float16(3) + np.float16(1))
+    assert_same(f(x, 3), (x32 * np.float32(3)).astype(np.float16) + np.float16(1))
     assert_same(f(x, True), x + np.float16(1))
     assert f.cache_info().traces == 3
 

@@ -82,7 +82,9 @@ def test_tensor_scalar(dtype, scalar, result, rng):
 @pytest.mark.parametrize("dtype,scalar,result", SCALARS)
 def test_tensor_scalar_argument(dtype, scalar, result, rng):
     # A Python scalar passed to the function is a run-time argument that
-    # promotes as the same scalar written in the function does.
+    # promotes as the same scalar written in the function does (with a
+    # float16 tensor, the op computes in float32: these scalars are exact in
+    # float16, and the results the same).
     x = random_array(rng, dtype, (3, 4))
     s = np.dtype(result).type(scalar)
     f = fuse.jit(lambda x, scalar: (x + scalar, scalar * x, x - scalar, scalar - x))
@@ -91,7 +93,34 @@ def test_tensor_scalar_argument(dtype, scalar, result, rng):
         assert_same(got, expected)
     # Used only through one cast, the argument takes that cast's dtype.
     assert "fuse.constant" not in f.mlir and "fuse.cast %scalar" not in f.mlir
-    assert f"%scalar: tensor<{fuse._dtypes.from_numpy(result)}>" in f.mlir
+    passed = "f32" if result == "float16" else fuse._dtypes.from_numpy(result)
+    assert f"%scalar: tensor<{passed}>" in f.mlir
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_half_tensor_and_scalar_compute_in_float32(dtype):
+    # As PyTorch's kernels do: a scalar that the tensor's type does not hold
+    # exactly is not rounded to it first; the op computes in float32 and
+    # rounds once. 1e5 is inf in float16 (x * 1e5 was inf for every x), 0.1
+    # is 0.0999755859375 (x + 0.1 was off by up to an ulp); an exact scalar
+    # (0.5) stays in the tensor's type. (Values of the half type are carried
+    # in float32 here: numpy has no bfloat16.)
+    half = fuse.jit(lambda a: fuse.cast(fuse.cast(a, dtype), "float32"), target="cpu")
+    x = half(np.array([1e-4, 2.0, 0.001, -3.5, 60000, 0.0, 1e-30], np.float32))
+
+    @fuse.jit(target="cpu")
+    def f(a, s):
+        h = fuse.cast(a, dtype)
+        return tuple(fuse.cast(r, "float32") for r in (h * 1e5, h / 1e-8, h + 0.1, h * s,
+                                                         h * 0.5))
+
+    with np.errstate(over="ignore"):
+        wants = (x * np.float32(1e5), x / np.float32(1e-8), x + np.float32(0.1),
+                 x * np.float32(0.1), x * np.float32(0.5))
+    for got, want in zip(f(x, 0.1), wants):
+        assert_same(got, half(want))
+    assert f"fuse.constant 0.5 : tensor<{fuse._dtypes.parse(dtype)}>" in f.mlir
+    assert "%s: tensor<f32>" in f.mlir
 
 
 def test_ops_on_scalar_arguments_alone_compute_as_python():
