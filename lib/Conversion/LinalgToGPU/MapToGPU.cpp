@@ -976,24 +976,10 @@ private:
                            MutableArrayRef<State> running) {
     linalg::GenericOp op = members[k];
     OpBuilder::InsertionGuard guard(b);
-    SmallVector<Value> noRow(reduced.size(), zero());
     unsigned inits = op.getNumDpsInits();
     SmallVector<Value> initial;
-    for (ArrayRef<Value> point : points) {
-      for (OpOperand &init : op.getDpsInitsMutable()) {
-        if (piece) {
-          initial.push_back(identityOf(reductionCombiner(op)));
-          continue;
-        }
-        Value filled = fills.lookup(op);
-        initial.push_back(filled && inits == 1
-                              ? filled
-                              : memref::LoadOp::create(
-                                    b, loc, init.get(),
-                                    indicesOf(op.getMatchingIndexingMap(&init),
-                                              merge(point, noRow))));
-      }
-    }
+    for (ArrayRef<Value> point : points)
+      llvm::append_range(initial, initialValues(k, point));
     SmallVector<Value> row;
     SmallVector<scf::ForOp> loops =
         rowLoops(initial, row, rowLower, rowUpper, 1);
@@ -1006,18 +992,49 @@ private:
       std::swap(states, pointStates[w]);
     }
     SmallVector<Value> results = closeLoops(loops, next);
-    for (auto [w, point] : llvm::enumerate(points)) {
-      for (auto [i, init] : llvm::enumerate(op.getDpsInitsMutable())) {
-        Value result = results[w * inits + i];
-        if (piece) {
-          SmallVector<Value> at(point);
-          at.push_back(piece);
-          storeOnce(result, partials.lookup(k), at);
-        } else if (isLiveOut(init)) {
-          storeOnce(result, init, merge(point, noRow));
-        }
-        define(running[w], init.get(), result, {});
+    for (auto [w, point] : llvm::enumerate(points))
+      storeResults(k, point, ArrayRef(results).slice(w * inits, inits),
+                   running[w]);
+  }
+
+  /// The values that the accumulators of reduction `k` at `point` start
+  /// from: the identity for a piece, else the output's fill or value.
+  SmallVector<Value> initialValues(unsigned k, ArrayRef<Value> point) {
+    linalg::GenericOp op = members[k];
+    SmallVector<Value> noRow(reduced.size(), zero());
+    SmallVector<Value> initial;
+    for (OpOperand &init : op.getDpsInitsMutable()) {
+      if (piece) {
+        initial.push_back(identityOf(reductionCombiner(op)));
+        continue;
       }
+      Value filled = fills.lookup(op);
+      initial.push_back(filled && op.getNumDpsInits() == 1
+                            ? filled
+                            : memref::LoadOp::create(
+                                  b, loc, init.get(),
+                                  indicesOf(op.getMatchingIndexingMap(&init),
+                                            merge(point, noRow))));
+    }
+    return initial;
+  }
+
+  /// Stores `results`, the values of reduction `k` at `point`: a piece's
+  /// in its partial values, else those used after the kernel; and records
+  /// them in `state` for the members after it.
+  void storeResults(unsigned k, ArrayRef<Value> point, ArrayRef<Value> results,
+                    State &state) {
+    linalg::GenericOp op = members[k];
+    SmallVector<Value> noRow(reduced.size(), zero());
+    for (auto [init, result] : llvm::zip(op.getDpsInitsMutable(), results)) {
+      if (piece) {
+        SmallVector<Value> at(point);
+        at.push_back(piece);
+        storeOnce(result, partials.lookup(k), at);
+      } else if (isLiveOut(init)) {
+        storeOnce(result, init, merge(point, noRow));
+      }
+      define(state, init.get(), result, {});
     }
   }
 
@@ -1488,21 +1505,7 @@ private:
   void emitReduction(unsigned k, ArrayRef<Value> point, State &state) {
     linalg::GenericOp op = members[k];
     OpBuilder::InsertionGuard guard(b);
-    SmallVector<Value> noRow(reduced.size(), zero());
-    SmallVector<Value> initial;
-    for (OpOperand &init : op.getDpsInitsMutable()) {
-      if (piece) {
-        initial.push_back(identityOf(reductionCombiner(op)));
-        continue;
-      }
-      Value filled = fills.lookup(op);
-      initial.push_back(filled && op.getNumDpsInits() == 1
-                            ? filled
-                            : memref::LoadOp::create(
-                                  b, loc, init.get(),
-                                  indicesOf(op.getMatchingIndexingMap(&init),
-                                            merge(point, noRow))));
-    }
+    SmallVector<Value> initial = initialValues(k, point);
     Operation *combine = reductionCombiner(op);
     SmallVector<Value> results;
     if (!form.pieces || piece) {
@@ -1574,16 +1577,7 @@ private:
                      ? combineWith(combine, initial.front(), reducedPieces)
                      : reducedPieces};
     }
-    for (auto [init, result] : llvm::zip(op.getDpsInitsMutable(), results)) {
-      if (piece) {
-        SmallVector<Value> at(point);
-        at.push_back(piece);
-        storeOnce(result, partials.lookup(k), at);
-      } else if (isLiveOut(init)) {
-        storeOnce(result, init, merge(point, noRow));
-      }
-      define(state, init.get(), result, {});
-    }
+    storeResults(k, point, results, state);
   }
 
   /// A member over the rows, at loop indices `at` of the thread's point:
