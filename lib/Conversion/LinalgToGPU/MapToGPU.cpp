@@ -65,6 +65,12 @@ constexpr int64_t kTwoVectorBudget = 128;
 /// exp over two vectors of 2 spills).
 constexpr int64_t kMaxThreadLanes = 8;
 
+/// The elements a cpu target launch of a kernel with reductions reads
+/// before it runs on more than the calling thread (emitRowLaunch), and the
+/// rows of each of its blocks then.
+constexpr int64_t kCPUParallelWork = int64_t(1) << 16;
+constexpr int64_t kCPURowsPerBlock = 64;
+
 /// How a launch covers the flattened iteration space: thread `t` of block
 /// `b` owns `vectors` vectors of `width` lanes; its vector `u` starts at
 /// b * perBlock() + u * stride() + t * width. One warp's accesses of a
@@ -1795,11 +1801,16 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
   /// would walk it R times.
   gpu::LaunchOp launchOver(OpBuilder &b, Location loc, Value total,
                            int64_t perBlock, StringAttr name, int64_t id,
-                           ArrayRef<Value> traffic) {
+                           ArrayRef<Value> traffic,
+                           Value threadsPerBlock = {}) {
     Value bytes = profile ? bytesMoved(b, loc, traffic) : Value();
     Value grid = arith::CeilDivUIOp::create(
-        b, loc, total, arith::ConstantIndexOp::create(b, loc, perBlock));
-    Value blockDim = arith::ConstantIndexOp::create(b, loc, blockSize);
+        b, loc, total,
+        threadsPerBlock ? threadsPerBlock
+                        : arith::ConstantIndexOp::create(b, loc, perBlock));
+    Value blockDim = threadsPerBlock
+                         ? threadsPerBlock
+                         : arith::ConstantIndexOp::create(b, loc, blockSize);
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     Value nonEmpty =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, total, zero);
@@ -2091,13 +2102,36 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
     } else {
       traffic = buffersOf(trafficOperands(members, isLiveOut));
     }
-    gpu::LaunchOp launch =
-        launchOver(b, loc, threads, blockSize, name, id, traffic);
+    // On the cpu target, a launch of little work is one block, which runs
+    // on the calling thread; more goes kCPURowsPerBlock rows to a block, so
+    // that a few hundred long rows take every core (fuse-gpu-to-cpu runs 4
+    // blocks or more on the OpenMP threads; blocks of 256 rows left fewer
+    // than 1024 rows on one).
+    Value threadsPerBlock;
+    if (cpuThreads) {
+      Value work = points;
+      for (int64_t d : form.reduced)
+        work = arith::MulIOp::create(b, loc, work, sizes[d]);
+      Value little = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::ult, work,
+          arith::ConstantIndexOp::create(b, loc, kCPUParallelWork));
+      threadsPerBlock = arith::SelectOp::create(
+          b, loc, little,
+          arith::MaxUIOp::create(b, loc, threads,
+                                 arith::ConstantIndexOp::create(b, loc, 1)),
+          arith::ConstantIndexOp::create(
+              b, loc,
+              groups ? kCPURowsPerBlock / kCPURowGroup : kCPURowsPerBlock));
+    }
+    gpu::LaunchOp launch = launchOver(b, loc, threads, blockSize, name, id,
+                                      traffic, threadsPerBlock);
     Value thread = arith::AddIOp::create(
         b, loc,
         arith::MulIOp::create(
             b, loc, launch.getBlockIds().x,
-            arith::ConstantIndexOp::create(b, loc, blockSize)),
+            cpuThreads ? launch.getBlockSize().x
+                       : arith::ConstantIndexOp::create(b, loc, blockSize)
+                             .getResult()),
         launch.getThreadIds().x);
     auto ifInRange = scf::IfOp::create(
         b, loc,

@@ -252,9 +252,17 @@ func.func @columns(%x: tensor<?x4xf32>) -> tensor<4xf32> {
 // LLVM's SLP vectorizer makes vector code; a last group that is not whole
 // takes its columns one at a time. Fewer columns than a group (@columns,
 // above) take no groups.
+// A launch that reads fewer than 65536 elements is one block (the calling
+// thread's); more go 64 rows (2 groups) to a block, whose blocks the
+// OpenMP threads share.
 // CPU-LABEL: func @column_sums(
 // CPU: %[[GROUPS:.+]] = arith.ceildivui %{{.+}}, %c32
-// CPU: function(@reduce_sum_{{[0-9]+}})
+// CPU: %[[WORK:.+]] = arith.muli
+// CPU: %[[LITTLE:.+]] = arith.cmpi ult, %[[WORK]], %c65536
+// CPU: %[[ALL:.+]] = arith.maxui %[[GROUPS]], %c1
+// CPU: %[[PER:.+]] = arith.select %[[LITTLE]], %[[ALL]], %c2
+// CPU: %[[GRID:.+]] = arith.ceildivui %[[GROUPS]], %[[PER]]
+// CPU: gpu.launch blocks({{.*}}) in (%{{.+}} = %[[GRID]], {{.*}}) threads({{.*}}) in (%{{.+}} = %[[PER]], {{.*}} function(@reduce_sum_{{[0-9]+}})
 // CPU: arith.cmpi ult, %[[GROUP:.+]], %[[GROUPS]]
 // CPU: %[[BASE:.+]] = arith.muli %[[GROUP]], %c32
 // CPU: %[[END:.+]] = arith.addi %[[BASE]], %c32
