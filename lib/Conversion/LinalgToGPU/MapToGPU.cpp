@@ -960,19 +960,44 @@ private:
       }
       if (piece && !overWholeSpace(op, form))
         continue;
+      bool overPoint = op.getNumLoops() == kept.size();
+      if (!overPoint && !keepsRows(op, reduced)) {
+        emitOverRowJammed(k, points, pointStates, running);
+        continue;
+      }
       for (auto [w, point] : llvm::enumerate(points)) {
         std::swap(states, pointStates[w]);
-        if (op.getNumLoops() == kept.size())
-          emitOverPoint(k, point, running[w]);
-        else if (keepsRows(op, reduced))
-          emitOverPoint(
-              k, merge(point, SmallVector<Value>(reduced.size(), zero())),
-              running[w]);
-        else
-          emitOverRow(k, point, running[w]);
+        emitOverPoint(k,
+                      overPoint ? point
+                                : merge(point, SmallVector<Value>(
+                                                   reduced.size(), zero())),
+                      running[w]);
         std::swap(states, pointStates[w]);
       }
     }
+  }
+
+  /// emitOverRow (element by element) of member `k` at each of `points`:
+  /// what is used after the kernel stored in one loop over the rows, an
+  /// element of each point's row at a time.
+  void emitOverRowJammed(unsigned k, ArrayRef<SmallVector<Value>> points,
+                         MutableArrayRef<SmallVector<State>> pointStates,
+                         MutableArrayRef<State> running) {
+    linalg::GenericOp op = members[k];
+    if (llvm::any_of(op.getDpsInitsMutable(),
+                     [&](OpOperand &init) { return isLiveOut(init); })) {
+      OpBuilder::InsertionGuard guard(b);
+      SmallVector<Value> row;
+      rowLoops({}, row);
+      for (auto [w, point] : llvm::enumerate(points)) {
+        std::swap(states, pointStates[w]);
+        storeAt(k, merge(point, row), 1);
+        std::swap(states, pointStates[w]);
+      }
+    }
+    for (State &state : running)
+      for (auto [i, init] : llvm::enumerate(op.getDpsInits()))
+        define(state, init, Value(), {k, static_cast<unsigned>(i)});
   }
 
   /// emitReduction (a thread's accumulator, element by element) of member
