@@ -53,7 +53,8 @@ def FuseMapToGPU : Pass<"fuse-map-to-gpu", "mlir::ModuleOp"> {
     correct, 0 included (the launch is skipped). With `cpu-threads` (the
     cpu pipeline's, whose threads are iterations of a loop, each over four
     CPU vector registers) a thread takes one vector, and reads broadcast
-    inputs lane by lane on the fast path when a vector crosses a row. The
+    inputs lane by lane on the fast path when its vector crosses a row
+    (else in one vector load, at any column). The
     grid is computed from
     the dynamic sizes. The launch is named after the kernel (`fuse.kernel`),
     so that outlining gives `gpu.func @fused_add_relu_0`. The module gets
@@ -96,7 +97,7 @@ def FuseMapToGPU : Pass<"fuse-map-to-gpu", "mlir::ModuleOp"> {
     Option<"cpuThreads", "cpu-threads", "bool", /*default=*/"false",
            "Threads for the cpu target (loop iterations over wide vectors): "
            "one vector each, broadcast inputs read lane by lane on the "
-           "fast path when a row is not a whole number of vectors, and 32 "
+           "fast path when the thread's vector crosses a row, and 32 "
            "rows a thread when rows are not read in lanes">,
   ];
   let dependentDialects = [

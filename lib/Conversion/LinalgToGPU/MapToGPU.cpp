@@ -448,13 +448,18 @@ private:
   /// The vector of broadcast `operand` at the thread's vector `u` whose
   /// first lane is at `indices`, when no vector crosses a row: one vector
   /// load along the row, or one element for the whole vector.
-  Value loadRowVector(OpOperand &operand, ArrayRef<Value> indices) {
+  /// With `anywhere`, the vector may start anywhere in its row (aligned to
+  /// its element only).
+  Value loadRowVector(OpOperand &operand, ArrayRef<Value> indices,
+                      bool anywhere = false) {
     Type element = elementType(operand);
     if (followsRows(operand) && !element.isInteger(1))
-      return vector::LoadOp::create(b, loc, vectorType(element, layout.width),
-                                    operand.get(),
-                                    operandIndices(operand, indices),
-                                    /*nontemporal=*/false, alignment(element));
+      return vector::LoadOp::create(
+          b, loc, vectorType(element, layout.width), operand.get(),
+          operandIndices(operand, indices),
+          /*nontemporal=*/false,
+          anywhere ? llvm::MaybeAlign(storageBytes(element))
+                   : alignment(element));
     if (followsRows(operand)) {
       SmallVector<Value> lanes;
       SmallVector<Value> at(indices);
@@ -528,12 +533,12 @@ private:
     for (int64_t u = 1; u < layout.vectors; ++u)
       vectorIndices.push_back(addDigits(vectorIndices.back(), strideDigits));
 
-    auto byRows = [&]() {
+    auto byRows = [&](bool anywhere = false) {
       SmallVector<Value> loaded;
       for (unsigned i : broadcast) {
         SmallVector<Value> parts;
         for (ArrayRef<Value> indices : vectorIndices)
-          parts.push_back(loadRowVector(*inputs[i], indices));
+          parts.push_back(loadRowVector(*inputs[i], indices, anywhere));
         loaded.push_back(concat(parts));
       }
       return loaded;
@@ -554,18 +559,26 @@ private:
     if (!layout.lanesAcrossRows) {
       // emit() sends threads of unaligned rows to the generic path.
       loaded = byRows();
-    } else if (rowAligned) {
-      loaded = *rowAligned ? byRows() : byLanes();
+    } else if (rowAligned && *rowAligned) {
+      loaded = byRows();
     } else {
+      // The thread's vector (a CPU thread has one) loads along its row
+      // where it does not cross the row's end (most vectors of long rows),
+      // else lane by lane.
+      assert(layout.vectors == 1 && "a thread across rows has one vector");
+      Value inner = vectorIndices.front().back();
+      Value within = cmp(arith::CmpIPredicate::ule,
+                         add(inner, constant(layout.width, inner.getType())),
+                         castTo(host.sizes.back(), inner.getType()));
       SmallVector<Type> types;
       for (unsigned i : broadcast)
         types.push_back(vectorType(elementType(*inputs[i]), layout.lanes()));
-      auto ifAligned = scf::IfOp::create(b, loc, types, rowsAligned(),
+      auto ifAligned = scf::IfOp::create(b, loc, types, within,
                                          /*addThenBlock=*/true,
                                          /*addElseBlock=*/true);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(ifAligned.thenBlock());
-      scf::YieldOp::create(b, loc, byRows());
+      scf::YieldOp::create(b, loc, byRows(/*anywhere=*/true));
       b.setInsertionPointToStart(ifAligned.elseBlock());
       scf::YieldOp::create(b, loc, byLanes());
       b.setInsertionPointAfter(ifAligned);

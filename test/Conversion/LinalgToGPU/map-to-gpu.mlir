@@ -171,15 +171,20 @@ func.func @widths(%h: tensor<?xf16>, %g: tensor<?xbf16>, %d: tensor<?xf64>) -> (
 // CHECK:             } {llvm.loop_annotation
 
 // The cpu target's threads (one vector each, four CPU registers wide) keep
-// the fast path for rows of any length, and read the bias lane by lane in a
-// branch when a vector crosses a row.
+// the fast path for rows of any length: the bias in one vector load where
+// the thread's vector stays in its row (at any column: aligned to its
+// element), lane by lane in a branch where it crosses a row's end (it was
+// lane by lane for every vector of rows not a whole number of vectors).
 // CPU-LABEL: func @bias
 // CPU:         gpu.launch
 // CPU:           %[[FAST:.+]] = arith.cmpi ult, %{{.+}}, %{{.+}} : i32
 // CPU-NEXT:      scf.if %[[FAST]] {
-// CPU:             %[[ALIGNED:.+]] = arith.cmpi eq, %{{.+}}, %c0{{.*}} : index
-// CPU:             scf.if %[[ALIGNED]] -> (vector<4xf32>) {
-// CPU:               vector.load %{{.+}}[%{{.+}}] {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
+// CPU:             %[[COLUMN:.+]] = arith.remui %{{.+}}, %[[WIDTH:.+]] : i32
+// CPU:             %[[END:.+]] = arith.addi %[[COLUMN]], %c4_i32{{.*}} : i32
+// CPU:             %[[ROW:.+]] = arith.index_castui %{{.+}} : index to i32
+// CPU:             %[[WITHIN:.+]] = arith.cmpi ule, %[[END]], %[[ROW]] : i32
+// CPU:             scf.if %[[WITHIN]] -> (vector<4xf32>) {
+// CPU:               vector.load %{{.+}}[%{{.+}}] {alignment = 4 : i64} : memref<?xf32>, vector<4xf32>
 // CPU:             } else {
 // CPU-COUNT-4:       memref.load %{{.+}}[%{{.+}}] : memref<?xf32>
 // CPU:             }
