@@ -131,6 +131,15 @@ std::string SizeExpr::str(ArrayRef<std::string> names) const {
   return text;
 }
 
+/// A symbol of pieces' definition in the JSON report: `{"pieces_of": <the
+/// length>, "piece_length": 1024, "at_most": 4096}`.
+static llvm::json::Object piecesToJSON(const SizeSymbol::Pieces &pieces,
+                                       ArrayRef<std::string> names) {
+  return llvm::json::Object{{"pieces_of", pieces.length.toJSON(names)},
+                            {"piece_length", pieces.pieceLength},
+                            {"at_most", pieces.atMost}};
+}
+
 llvm::json::Value SizeExpr::toJSON(ArrayRef<std::string> names,
                                    ArrayRef<SizeSymbol> symbols) const {
   if (std::optional<int64_t> value = asConstant())
@@ -144,10 +153,7 @@ llvm::json::Value SizeExpr::toJSON(ArrayRef<std::string> names,
       const SizeSymbol *symbol = llvm::find_if(
           symbols, [&](const SizeSymbol &s) { return s.name == names[id]; });
       if (symbol != symbols.end() && symbol->pieces)
-        where[names[id]] = llvm::json::Object{
-            {"pieces_of", symbol->pieces->length.toJSON(names)},
-            {"piece_length", symbol->pieces->pieceLength},
-            {"at_most", symbol->pieces->atMost}};
+        where[names[id]] = piecesToJSON(*symbol->pieces, names);
     }
     list.push_back(llvm::json::Object{{"coefficient", coefficient},
                                       {"symbols", std::move(factors)}});
@@ -449,6 +455,7 @@ FailureOr<VariantReport> countKernels(func::FuncOp func, Symbols &symbols,
       rows->warps = form->warps;
       rows->inPieces = form->pieces && !form->split;
       rows->registers = form->registers;
+      rows->cpuGroups = form->cpuRowGroups();
       for (int64_t d : form->kept)
         rows->count = rows->count * loops[reduction][d];
       for (int64_t d : form->reduced)
@@ -717,16 +724,13 @@ std::string fuse::RowsReport::gpu(ArrayRef<std::string> names) const {
 }
 
 std::string fuse::RowsReport::cpu(ArrayRef<std::string> names) const {
-  // Rows not read in lanes go kCPURowGroup at a time, unless fewer.
-  std::optional<int64_t> rows = count.asConstant();
-  bool grouped = !lanes && !inPieces && !(rows && *rows < kCPURowGroup);
   std::string group = std::to_string(kCPURowGroup) + " rows";
   if (pieces)
     return lanes ? "thread per piece, " + std::to_string(kReductionLanes) +
                        "-lane vectors"
-           : grouped ? "thread per piece of " + group + ", element by element"
-                     : "thread per piece, element by element";
-  std::string text = grouped ? "thread per " + group : "thread per row";
+           : cpuGroups ? "thread per piece of " + group + ", element by element"
+                       : "thread per piece, element by element";
+  std::string text = cpuGroups ? "thread per " + group : "thread per row";
   if (inPieces)
     text += " in " + pieceCount.str(names) + " pieces";
   return text + (lanes
@@ -835,18 +839,16 @@ llvm::json::Value fuse::reportToJSON(llvm::ArrayRef<FunctionReport> reports) {
   llvm::json::Array functions;
   for (const FunctionReport &report : reports) {
     llvm::json::Array sizes;
-    for (const SizeSymbol &symbol : report.symbols)
-      sizes.push_back(
+    for (const SizeSymbol &symbol : report.symbols) {
+      llvm::json::Object size =
           symbol.pieces
-              ? llvm::json::Object{{"name", symbol.name},
-                                   {"pieces_of",
-                                    symbol.pieces->length.toJSON(report.names)},
-                                   {"piece_length", symbol.pieces->pieceLength},
-                                   {"at_most", symbol.pieces->atMost}}
+              ? piecesToJSON(*symbol.pieces, report.names)
               : llvm::json::Object{
-                    {"name", symbol.name},
                     {"argument", static_cast<int64_t>(symbol.argument)},
-                    {"dimension", static_cast<int64_t>(symbol.dimension)}});
+                    {"dimension", static_cast<int64_t>(symbol.dimension)}};
+      size["name"] = symbol.name;
+      sizes.push_back(std::move(size));
+    }
     llvm::json::Array arguments;
     for (const std::string &type : report.arguments)
       arguments.push_back(type);

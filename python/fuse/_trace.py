@@ -583,6 +583,9 @@ def _promote(operands):
     return _dtypes.result_type(present), False
 
 
+# The half types, which compute in float32.
+_HALF = ("f16", "bf16")
+
 _OP_NAMES = {"add": "+", "sub": "-", "mul": "*", "div": "/", "pow": "**",
              "max": "fuse.maximum", "min": "fuse.minimum"}
 
@@ -611,9 +614,6 @@ def _binary(op, a, b):
     shape = broadcast_shapes([a._shape, b._shape], what)
     result = graph.add(op, [a, b], compute, shape, weak=weak)
     return graph.cast(result, dtype)
-
-
-_HALF = ("f16", "bf16")
 
 
 def _is_weak(value):
@@ -922,7 +922,7 @@ def _in_float32(fn):
     def composed(x, *args, **kwargs):
         x = _check_operand(x, f"fuse.{fn.__name__}")
         dtype = x.dtype_name
-        if dtype not in ("f16", "bf16"):
+        if dtype not in _HALF:
             return fn(x, *args, **kwargs)
         def widen(a):
             return cast(a, "float32") if isinstance(a, Tensor) and a.dtype_name == dtype else a

@@ -85,6 +85,8 @@ struct RowsReport {
   SizeExpr pieceCount;
   /// A warp's row kept in registers (RowForm::registers).
   bool registers = false;
+  /// A cpu thread takes kCPURowGroup rows at once (RowForm::cpuRowGroups).
+  bool cpuGroups = false;
 
   /// "warp per row, in registers" (or "..., looped"), and how many in
   /// all when there are few rows.

@@ -758,6 +758,25 @@ private:
   DenseMap<unsigned, Value> flat;
 };
 
+/// The pieces of each row of a kernel reduced in pieces (RowForm::pieces)
+/// on the host: form.pieceCount for a constant length; for a dynamic
+/// `length`, piecesOfLength's at run time (p pieces once the row is longer
+/// than p / 2 pieces of kShortRow), at most form.pieceCount.
+Value emitRowPieces(OpBuilder &b, Location loc, const RowForm &form,
+                    Value length) {
+  if (form.length)
+    return arith::ConstantIndexOp::create(b, loc, form.pieceCount);
+  Value pieces = arith::ConstantIndexOp::create(b, loc, 1);
+  for (int64_t p = 2; p <= form.pieceCount; p *= 2) {
+    Value longer = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ugt, length,
+        arith::ConstantIndexOp::create(b, loc, p / 2 * kShortRow));
+    pieces = arith::SelectOp::create(
+        b, loc, longer, arith::ConstantIndexOp::create(b, loc, p), pieces);
+  }
+  return pieces;
+}
+
 /// Emits the body of one launch for a kernel with reductions: the generics
 /// of a `fuse.group` (or one reduction) in program order. Each thread owns
 /// one point of the space P of the dimensions the reductions keep (a row,
@@ -781,25 +800,6 @@ private:
 /// row: not on the host's vectors, not on the element types around the
 /// reduction, so a fused kernel and an eager one give the same bits. Every
 /// access along the row is contiguous or the same for the whole row.
-/// The pieces of each row of a kernel reduced in pieces (RowForm::pieces)
-/// on the host: form.pieceCount for a constant length; for a dynamic
-/// `length`, piecesOfLength's at run time (p pieces once the row is longer
-/// than p / 2 pieces of kShortRow), at most form.pieceCount.
-Value emitRowPieces(OpBuilder &b, Location loc, const RowForm &form,
-                    Value length) {
-  if (form.length)
-    return arith::ConstantIndexOp::create(b, loc, form.pieceCount);
-  Value pieces = arith::ConstantIndexOp::create(b, loc, 1);
-  for (int64_t p = 2; p <= form.pieceCount; p *= 2) {
-    Value longer = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::ugt, length,
-        arith::ConstantIndexOp::create(b, loc, p / 2 * kShortRow));
-    pieces = arith::SelectOp::create(
-        b, loc, longer, arith::ConstantIndexOp::create(b, loc, p), pieces);
-  }
-  return pieces;
-}
-
 class RowKernelBuilder {
 public:
   /// What each member sees of the buffers written before it in the kernel.
@@ -2103,11 +2103,9 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
       pieces = emitRowPieces(b, loc, form, sizes[form.reduced.back()]);
       builder.countPieces(pieces);
     }
-    // A cpu target thread takes a group of points when the rows are not
-    // read in lanes (emitGroup), of one piece when in pieces; not when
-    // there are fewer points than a group.
-    bool groups = cpuThreads && !form.lanes && (!form.pieces || partials) &&
-                  !(form.rows && *form.rows < kCPURowGroup);
+    // A cpu target thread takes a group of points (emitGroup), of one piece
+    // when in pieces.
+    bool groups = cpuThreads && form.cpuRowGroups();
     Value groupCount =
         groups ? arith::CeilDivUIOp::create(
                      b, loc, points,

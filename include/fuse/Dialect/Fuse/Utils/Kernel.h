@@ -160,6 +160,13 @@ struct RowForm {
   /// pieces are one launch, a warp or thread per row): a full reduction
   /// takes the whole GPU.
   bool split = false;
+
+  /// Whether a cpu target thread takes kCPURowGroup rows at once: rows not
+  /// read in lanes, when there are not fewer (a constant count), and not
+  /// the pieces of one launch (a thread per row going over its pieces).
+  bool cpuRowGroups() const {
+    return !lanes && (!pieces || split) && !(rows && *rows < kCPURowGroup);
+  }
 };
 
 /// Fewer rows than an H100's or H200's 132 SMs would leave SMs without
