@@ -56,6 +56,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 from common import (build_tool, executable, git, positive_int,  # noqa: E402
                     positive_ints, print_table, tool_ids)
+from chain_ops import CYCLE  # noqa: E402
 
 UPSTREAM_PASSES = [
     "--linalg-fuse-elementwise-ops",
@@ -71,12 +72,6 @@ UPSTREAM_PASSES = [
     "cubin-features=+ptx80",
 ]
 
-# The chain cycles through these (op, other operand); unary ops have none.
-# No op follows itself, so no folding (relu(relu(x)), neg(neg(x))) shortens
-# the chain.
-CYCLE = [("add", "%y"), ("relu", None), ("mul", "%x"), ("tanh", None),
-         ("sub", "%y"), ("abs", None), ("max", "%x"), ("neg", None),
-         ("exp", None), ("sigmoid", None)]
 
 MLIR_OPT = "/usr/lib/llvm-22/bin/mlir-opt"
 

@@ -18,6 +18,8 @@ import json
 import sys
 import time
 
+from chain_ops import CYCLE
+
 
 def parse_args():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -77,8 +79,59 @@ def mse_loss(p, t):
     return torch.nn.functional.mse_loss(p, t)
 
 
+def log_softmax(x):
+    return torch.log_softmax(x, dim=-1)
+
+
+def rms_norm(x, weight):
+    return x * torch.rsqrt((x * x).mean(dim=-1, keepdim=True) + 1e-6) * weight
+
+
+# The programs of bench/sass.py (kernel code against Triton's), which
+# scripts/gpu-check exports from it.
+def bias_gelu(x, w, b):
+    return torch.nn.functional.gelu(x * w + b, approximate="tanh")
+
+
+def sigmoid_dag(a, b):
+    t = a * b
+    return torch.relu(t) + torch.sigmoid(t) * t
+
+
+def chain_of(length):
+    """The chain of `length` ops on x and y (chain_ops.py)."""
+    unary = {"relu": torch.relu, "tanh": torch.tanh, "abs": torch.abs,
+             "neg": torch.neg, "exp": torch.exp, "sigmoid": torch.sigmoid}
+    binary = {"add": torch.add, "sub": torch.sub, "mul": torch.mul,
+              "max": torch.maximum}
+
+    def chain_n(x, y):
+        value = x
+        for i in range(length):
+            op, other = CYCLE[i % len(CYCLE)]
+            if other is None:
+                value = unary[op](value)
+            else:
+                value = binary[op](value, {"%x": x, "%y": y}[other])
+        return value
+    return chain_n
+
+
+def mixed_f16(x, s, r):
+    return torch.relu(x.float() * s + r).half()
+
+
+def bcast3d(x, s, b):
+    return x * s + b
+
+
 def rows(n):
     return max(1, n // 1024)
+
+
+def half(shape):
+    """An f16 input of this shape (the others are f32)."""
+    return (shape, "float16")
 
 
 # name -> (function, input shapes for size n, bytes the fused kernel moves:
@@ -104,11 +157,32 @@ PROGRAMS = {
     # them and writes the loss.
     "mse_loss": (mse_loss, lambda n: [(rows(n), 1024), (rows(n), 1024)],
                  lambda n: 8 * rows(n) * 1024 + 2 * 4096 * 4 + 4),
+    "log_softmax": (log_softmax, lambda n: [(rows(n), 1024)],
+                    lambda n: 8 * rows(n) * 1024),
+    "rms_norm": (rms_norm, lambda n: [(rows(n), 1024), (1024,)],
+                 lambda n: 8 * rows(n) * 1024 + 4 * 1024),
+    "bias_gelu": (bias_gelu, lambda n: [(rows(n), 1024), (rows(n), 1024), (1024,)],
+                  lambda n: 12 * rows(n) * 1024 + 4 * 1024),
+    "sigmoid_dag": (sigmoid_dag, lambda n: [(n,), (n,)], lambda n: 12 * n),
+    "chain20": (chain_of(20), lambda n: [(n,), (n,)], lambda n: 12 * n),
+    "chain100": (chain_of(100), lambda n: [(n,), (n,)], lambda n: 12 * n),
+    "mixed_f16": (mixed_f16, lambda n: [half((n,)), (n,), (n,)], lambda n: 12 * n),
+    "bcast3d": (bcast3d, lambda n: [(rows(n), 32, 32), (rows(n), 1, 32), (32,)],
+                lambda n: 8 * rows(n) * 1024 + 4 * 32 * rows(n) + 4 * 32),
 }
+
+ONE_DIMENSIONAL = ("add_relu", "chain", "two_outputs", "sigmoid_dag", "chain20",
+                   "chain100", "mixed_f16")
 
 
 def elements(name, n):
-    return n if name in ("add_relu", "chain", "two_outputs") else rows(n) * 1024
+    return n if name in ONE_DIMENSIONAL else rows(n) * 1024
+
+
+def make_input(shape):
+    """Uniform in [-1, 1) on the GPU; half(shape) for f16."""
+    shape, dtype = shape if isinstance(shape[-1], str) else (shape, "float32")
+    return (torch.rand(shape, device="cuda") * 2 - 1).to(getattr(torch, dtype))
 
 
 def time_ms(fn, args, repeats=20):
@@ -146,11 +220,14 @@ def main():
     print(f"{'program':16} {'variant':14} {'elements':>10} {'kernels':>7} {'ms':>10} "
           f"{'GB/s':>9} {'compile s':>9}")
     status = 0
-    for name, (fn, shapes, bytes_moved) in PROGRAMS.items():
-        compiled = torch.compile(fn, dynamic=False)
-        for n in sizes:
+    compiled_fns = {name: torch.compile(p[0], dynamic=False)
+                    for name, p in PROGRAMS.items()}
+    # Largest size first: past the budget, the small sizes' rows go first.
+    for n in sorted(sizes, reverse=True):
+        for name, (fn, shapes, bytes_moved) in PROGRAMS.items():
+            compiled = compiled_fns[name]
             count = elements(name, n)
-            inputs = [torch.rand(s, device="cuda") * 2 - 1 for s in shapes(n)]
+            inputs = [make_input(s) for s in shapes(n)]
             for variant, f in (("torch eager", fn), ("torch.compile", compiled)):
                 row = {"name": name, "variant": variant, "size": n, "elements": count,
                        "torch": torch.__version__}

@@ -699,7 +699,15 @@ def main():
     parser.add_argument("--fuse-flags", default="",
                         help="more fuse-opt flags for fuse's kernels, "
                              "space separated (--approx-exp)")
+    parser.add_argument("--export", type=Path, metavar="DIR",
+                        help="only write each program's fuse text to "
+                             "DIR/NAME.mlir (for scripts/gpu-check) and stop")
     args = parser.parse_args()
+    if args.export:
+        args.export.mkdir(parents=True, exist_ok=True)
+        for name in args.programs:
+            (args.export / f"{name}.mlir").write_text(PROGRAMS[name]["mlir"])
+        return
     FUSE_FLAGS = args.fuse_flags.split()
     FUSE_OPT = build_tool(parser, args.build_dir, "fuse-opt")
     PTXAS = executable(parser, args.ptxas, "--ptxas: CUDA's ptxas")

@@ -443,7 +443,10 @@ int main(int argc, char **argv) {
 
     // Compare.
     started = std::chrono::steady_clock::now();
-    int64_t mismatches = 0, resultElements = 0;
+    // The program's size, for the table: its largest input or result.
+    int64_t mismatches = 0, programElements = 0;
+    for (const Tensor &t : inputs)
+      programElements = std::max(programElements, t.elements());
     double maxError = 0;
     for (size_t r = 0; r < results.size(); ++r) {
       int64_t *c = cpuResults.data() + resultAt[r];
@@ -451,8 +454,7 @@ int main(int argc, char **argv) {
       int64_t elements = 1;
       for (size_t d = 0; d < ranks[r]; ++d)
         elements *= c[3 + d];
-      if (r == 0)
-        resultElements = elements;
+      programElements = std::max(programElements, elements);
       std::vector<char> back(elements * results[r].bytes + 64);
       fuse::rt::copyToHost(back.data(), reinterpret_cast<void *>(g[1]),
                            elements * results[r].bytes);
@@ -499,7 +501,7 @@ int main(int argc, char **argv) {
             "\"ok\": %s, \"status\": \"%s\", \"host_s\": {\"inputs\": %.3f, "
             "\"reference\": %.3f, \"compare\": %.3f}}\n",
             name.c_str(), static_cast<long long>(n),
-            static_cast<long long>(resultElements), launches, kernelMs,
+            static_cast<long long>(programElements), launches, kernelMs,
             static_cast<long long>(bytes), gbps, copyBandwidth, error,
             static_cast<long long>(mismatches), ok ? "true" : "false",
             quoted.c_str(), inputSeconds, referenceSeconds, compareSeconds);
