@@ -402,8 +402,9 @@ namespace {
 /// math functions and the SM runs a quarter fewer threads. A kernel with
 /// reductions that a warp per row takes (its lanes combined with
 /// gpu.shuffle) keeps its row in registers (RowForm::registers) and asks
-/// for half: 64 registers, with 32 rows in flight on each SM. So does a
-/// kernel with an f64 math function (libdevice's f64 functions hold
+/// for half: 64 registers, with 32 rows in flight on each SM (a row of
+/// 1024 spills a few bytes: fewer rows in flight were slower on an H200). So
+/// does a kernel with an f64 math function (libdevice's f64 functions hold
 /// register pairs: exp, pow, gelu spilled under 32 registers) or with sin or
 /// cos (their range reduction: 43 registers for one vector of f32).
 struct FullOccupancyPass

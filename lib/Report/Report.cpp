@@ -455,6 +455,7 @@ FailureOr<VariantReport> countKernels(func::FuncOp func, Symbols &symbols,
       rows->warps = form->warps;
       rows->inPieces = form->pieces && !form->split;
       rows->registers = form->registers;
+      rows->registerLength = form->registerLength();
       rows->cpuGroups = form->cpuRowGroups();
       for (int64_t d : form->kept)
         rows->count = rows->count * loops[reduction][d];
@@ -526,6 +527,7 @@ FailureOr<VariantReport> countKernels(func::FuncOp func, Symbols &symbols,
     finish.rows->pieceCount = SizeExpr();
     finish.rows->inPieces = false;
     finish.rows->registers = form->piecesInRegisters();
+    finish.rows->registerLength = form->piecesRegisterLength();
     finish.bytesRead = partialBytes;
     for (OpOperand *operand : traffic) {
       auto op = cast<linalg::GenericOp>(operand->getOwner());
@@ -712,7 +714,7 @@ std::string fuse::RowsReport::gpu(ArrayRef<std::string> names) const {
   else if (registers && length.asConstant())
     text += ", in registers";
   else if (registers)
-    text += ", in registers up to " + std::to_string(kRowInRegisters) +
+    text += ", in registers up to " + std::to_string(registerLength) +
             ", else looped";
   else if (warps)
     text += ", looped";

@@ -13,7 +13,7 @@
 
 // CHECK-LABEL: @softmax  N = argument 0 dimension 0, M = argument 0 dimension 1
 // CHECK:         kernel with reductions                     rows  length  GPU                                                CPU
-// CHECK-NEXT:    fused_reduce_max_sub_exp_reduce_sum_div_0  N     M       warp per row, in registers up to 512, else looped  thread per row, 32-lane vectors
+// CHECK-NEXT:    fused_reduce_max_sub_exp_reduce_sum_div_0  N     M       warp per row, in registers up to 1024, else looped  thread per row, 32-lane vectors
 // CHECK-NEXT:  eager: 5 kernels, {{.*}}
 // BLOCK48-LABEL: @softmax
 // BLOCK48:         fused_reduce_max_sub_exp_reduce_sum_div_0  N     M       thread per row, 32-lane vectors  thread per row, 32-lane vectors
@@ -31,7 +31,7 @@
 // JSON-NEXT:       "text": "N"
 // JSON-NEXT:     },
 // JSON-NEXT:     "cpu": "thread per row, 32-lane vectors",
-// JSON-NEXT:     "gpu": "warp per row, in registers up to 512, else looped",
+// JSON-NEXT:     "gpu": "warp per row, in registers up to 1024, else looped",
 // JSON-NEXT:     "length": {
 // JSON-NEXT:       "terms": [
 // JSON-NEXT:         {
@@ -79,7 +79,7 @@ func.func @softmax(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
 // CHECK-NEXT:      reduce_max_4         reduce_max  4*P3      16*P3    16
 // CHECK:         kernel with reductions  rows  length  GPU                                                                CPU
 // CHECK-NEXT:    reduce_sum_1_pieces     1     N       warp per piece, P pieces per row                                   thread per piece, 32-lane vectors
-// CHECK-NEXT:    reduce_sum_1            1     P       warp per row, in registers up to 512, else looped (1 warp in all)  thread per row, 32-lane vectors
+// CHECK-NEXT:    reduce_sum_1            1     P       warp per row, in registers up to 1024, else looped (1 warp in all)  thread per row, 32-lane vectors
 // CHECK-NEXT:    reduce_sum_2            M     K       thread per row, 32-lane vectors                                    thread per row, 32-lane vectors
 // CHECK-NEXT:    reduce_sum_3_pieces     1     M*K     thread per piece, 32-lane vectors, P2 pieces per row               thread per piece, 32-lane vectors
 // CHECK-NEXT:    reduce_sum_3            1     P2      thread per row, 32-lane vectors (1 thread in all)                  thread per row, 32-lane vectors
@@ -114,9 +114,9 @@ func.func @forms(%x: tensor<?xf32>, %y: tensor<?x?xf64>, %z: tensor<?x4xf32>, %w
 // CHECK-NEXT:      reduce_mean_7                  reduce_mean     P2        4*P2  2
 // CHECK-NEXT:      kernel with reductions         rows  length  GPU                                                                 CPU
 // CHECK-NEXT:      fused_mul_reduce_sum_6_pieces  3     N       warp per piece, P pieces per row                                    thread per piece, 32-lane vectors
-// CHECK-NEXT:      fused_mul_reduce_sum_6         3     P       warp per row, in registers up to 512, else looped (3 warps in all)  thread per row, 32-lane vectors
+// CHECK-NEXT:      fused_mul_reduce_sum_6         3     P       warp per row, in registers up to 1024, else looped (3 warps in all)  thread per row, 32-lane vectors
 // CHECK-NEXT:      reduce_mean_7_pieces           1     M       warp per piece, P2 pieces per row                                   thread per piece, 32-lane vectors
-// CHECK-NEXT:      reduce_mean_7                  1     P2      warp per row, in registers up to 512, else looped (1 warp in all)   thread per row, 32-lane vectors
+// CHECK-NEXT:      reduce_mean_7                  1     P2      warp per row, in registers up to 1024, else looped (1 warp in all)   thread per row, 32-lane vectors
 // CHECK-NEXT:    eager: 5 kernels, 36*N + 2*M + 24*P + 8*P2 + 14 bytes (read 24*N + 2*M + 12*P + 4*P2, written 12*N + 12*P + 4*P2 + 14)
 func.func @split(%x: tensor<3x?xf32>, %v: tensor<?xf16>) -> (tensor<3xf32>, tensor<f16>) {
   %sq = fuse.mul %x, %x : tensor<3x?xf32>, tensor<3x?xf32> -> tensor<3x?xf32>
@@ -138,7 +138,7 @@ func.func @split(%x: tensor<3x?xf32>, %v: tensor<?xf16>) -> (tensor<3xf32>, tens
 // CHECK-NEXT:      div_9                div         3*N       12*N + 12  12*N
 // CHECK-NEXT:      kernel with reductions  rows  length  GPU                                                                 CPU
 // CHECK-NEXT:      reduce_sum_8_pieces     3     N       warp per piece, P pieces per row                                    thread per piece, 32-lane vectors
-// CHECK-NEXT:      reduce_sum_8            3     P       warp per row, in registers up to 512, else looped (3 warps in all)  thread per row, 32-lane vectors
+// CHECK-NEXT:      reduce_sum_8            3     P       warp per row, in registers up to 1024, else looped (3 warps in all)  thread per row, 32-lane vectors
 // CHECK-NEXT:    eager: 3 kernels, 36*N + 24*P + 24 bytes (read 24*N + 12*P + 12, written 12*N + 12*P + 12)
 func.func @pieces(%x: tensor<3x?xf32>) -> (tensor<3x?xf32>, tensor<3x1xf32>) {
   %s = fuse.reduce_sum %x {dims = array<i64: 1>} : tensor<3x?xf32> -> tensor<3x1xf32>
@@ -195,20 +195,21 @@ func.func @short_pieces(%x: tensor<3x100xf32>) -> (tensor<3x100xf32>, tensor<3x1
   return %y, %s : tensor<3x100xf32>, tensor<3x1xf32>
 }
 
-// A warp keeps a row of at most 512 elements in registers between its
-// passes: with a constant length the report says which (a dynamic length
-// is tested at run time: "in registers up to 512, else looped").
+// A warp keeps a row of at most 1024 elements in registers between its
+// passes (512 of each of two inputs, ...): with a constant length the
+// report says which (a dynamic length is tested at run time: "in registers
+// up to 1024, else looped").
 // CHECK-LABEL: @row_lengths  N = argument 0 dimension 0, M = argument 1 dimension 0
 // CHECK:         kernel with reductions   rows  length  GPU                         CPU
 // CHECK-NEXT:    fused_reduce_sum_div_16  N     100     warp per row, in registers  thread per row, 32-lane vectors
-// CHECK-NEXT:    fused_reduce_max_sub_17  M     1000    warp per row, looped        thread per row, 32-lane vectors
+// CHECK-NEXT:    fused_reduce_max_sub_17  M     2000    warp per row, looped        thread per row, 32-lane vectors
 // CHECK-NEXT:  eager: 4 kernels, {{.*}}
-func.func @row_lengths(%x: tensor<?x100xf32>, %z: tensor<?x1000xf32>) -> (tensor<?x100xf32>, tensor<?x1000xf32>) {
+func.func @row_lengths(%x: tensor<?x100xf32>, %z: tensor<?x2000xf32>) -> (tensor<?x100xf32>, tensor<?x2000xf32>) {
   %s = fuse.reduce_sum %x {dims = array<i64: 1>} : tensor<?x100xf32> -> tensor<?x1xf32>
   %y = fuse.div %x, %s : tensor<?x100xf32>, tensor<?x1xf32> -> tensor<?x100xf32>
-  %m = fuse.reduce_max %z {dims = array<i64: 1>} : tensor<?x1000xf32> -> tensor<?x1xf32>
-  %w = fuse.sub %z, %m : tensor<?x1000xf32>, tensor<?x1xf32> -> tensor<?x1000xf32>
-  return %y, %w : tensor<?x100xf32>, tensor<?x1000xf32>
+  %m = fuse.reduce_max %z {dims = array<i64: 1>} : tensor<?x2000xf32> -> tensor<?x1xf32>
+  %w = fuse.sub %z, %m : tensor<?x2000xf32>, tensor<?x1xf32> -> tensor<?x2000xf32>
+  return %y, %w : tensor<?x100xf32>, tensor<?x2000xf32>
 }
 
 // Two means of the same rows: their divisions are one generic of the

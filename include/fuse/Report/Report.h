@@ -83,8 +83,10 @@ struct RowsReport {
   /// The pieces of each row, when pieces or inPieces (RowForm::pieceCount):
   /// a constant, or for a dynamic length its symbol (SizeSymbol::pieces).
   SizeExpr pieceCount;
-  /// A warp's row kept in registers (RowForm::registers).
+  /// A warp's row kept in registers (RowForm::registers), when it is at
+  /// most registerLength elements (RowForm::registerLength).
   bool registers = false;
+  int64_t registerLength = 0;
   /// A cpu thread takes kCPURowGroup rows at once (RowForm::cpuRowGroups).
   bool cpuGroups = false;
 

@@ -836,12 +836,12 @@ public:
   /// Makes the warp keep its row in registers (RowForm::registers), or
   /// loop over it in each pass (`keep` false). Lane l holds elements l +
   /// 32 c of the row for c below the row's length over 32 (a constant
-  /// length), or below kRowInRegisters / 32, each under a test against the
-  /// length (a dynamic one, at most kRowInRegisters at run time).
+  /// length), or below RowForm::registerLength() / 32, each under a test
+  /// against the length (a dynamic one, at most that at run time).
   void keepRow(bool keep) {
     chunks = !keep         ? 0
              : form.length ? llvm::divideCeil(*form.length, kReductionLanes)
-                           : kRowInRegisters / kReductionLanes;
+                           : form.registerLength() / kReductionLanes;
   }
 
   /// Makes the thread reduce the part [lower, upper) of its row alone,
@@ -2059,9 +2059,10 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
       secondForm.pieceCount = 0;
       secondForm.lanes = form.lanes;
       secondForm.warps = form.warps;
-      // A warp keeps a row of at most kRowInRegisters pieces' values in
-      // registers, else loops over it in each pass (chosen at run time for
-      // a count known then).
+      // A warp keeps a row of at most piecesRegisterLength() pieces' values
+      // in registers, else loops over it in each pass (chosen at run time
+      // for a count known then).
+      secondForm.rowInputs = form.reductions;
       secondForm.registers = form.piecesInRegisters();
       emitRowLaunch(b, loc, second, secondForm, secondSizes, secondFills,
                     isLiveOut, name, names);
@@ -2216,7 +2217,7 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
           b, loc,
           arith::CmpIOp::create(
               b, loc, arith::CmpIPredicate::ule, length,
-              arith::ConstantIndexOp::create(b, loc, kRowInRegisters)),
+              arith::ConstantIndexOp::create(b, loc, form.registerLength())),
           /*withElseRegion=*/true);
       b.setInsertionPoint(fits.thenBlock()->getTerminator());
       builder.keepRow(true);

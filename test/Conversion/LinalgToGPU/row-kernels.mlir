@@ -8,8 +8,8 @@
 // i with i + 16, then 8, 4, 2, 1) and lane 0's value goes to every lane;
 // exp(x - max) is computed again where each member reads it; only the
 // result is stored: no buffer for the max, the exps or the sum.
-// A row of at most 512 elements stays in registers: each lane reads its
-// elements once (l + 32 c for c < 16, each tested against the length),
+// A row of at most 1024 elements stays in registers: each lane reads its
+// elements once (l + 32 c for c < 32, each tested against the length),
 // in the first pass, and the later passes use them. A longer row loops
 // over the row in each pass, reading it again.
 
@@ -30,7 +30,7 @@
 // CHECK: scf.if %[[IN]] {
 // CHECK: %[[ROW:.+]] = arith.divui %[[THREAD]], %c32
 // CHECK: %[[LANE:.+]] = arith.remui %[[THREAD]], %c32
-// CHECK: %[[FITS:.+]] = arith.cmpi ule, %[[COLS]], %c512
+// CHECK: %[[FITS:.+]] = arith.cmpi ule, %[[COLS]], %c1024
 // CHECK: scf.if %[[FITS]] {
 // First pass: element l (max(-inf, x) folded to x), then l + 32, ...
 // CHECK-NEXT: %[[IN0:.+]] = arith.cmpi ult, %[[LANE]], %[[COLS]]
@@ -166,7 +166,7 @@ func.func @sum_f64(%x: tensor<?x?xf64>) -> tensor<?xf64> {
 // each of the P pieces of ceil(n / P) elements a warp, which reduces its
 // piece from the identity (the square computed in its loop) and stores the
 // value in a buffer of P; the second reduces that buffer as a row, a warp
-// (in registers up to 512), and stores the sum.
+// (in registers up to 1024), and stores the sum.
 
 // CHECK-LABEL: func @sum_squares(
 // CHECK-SAME: %[[X:.+]]: memref<?xf32>) -> memref<f32>
@@ -198,7 +198,7 @@ func.func @sum_f64(%x: tensor<?x?xf64>) -> tensor<?xf64> {
 // CHECK: scf.if
 // CHECK-NEXT: memref.store %[[PART]], %[[PIECES]][%[[PIECE]]] : memref<?xf32>
 // CHECK: gpu.launch blocks({{.*}}) in (%{{.+}} = %c1, {{.*}} function(@fused_mul_reduce_sum_{{[0-9]+}})
-// CHECK: arith.cmpi ule, %[[P]], %c512
+// CHECK: arith.cmpi ule, %[[P]], %c1024
 // CHECK: memref.load %[[PIECES]]
 // CHECK: } else {
 // CHECK: scf.for %[[K:.+]] = %{{.+}} to %[[P]] step %c32
@@ -282,14 +282,14 @@ func.func @column_sums(%x: tensor<?x?xf32>) -> tensor<?xf32> {
   return %s : tensor<?xf32>
 }
 
-// A constant length up to 512 is in registers with no test of the length
+// A constant length up to 1024 is in registers with no test of the length
 // at run time: 100 elements are 4 per lane, the first 3 in the row for
 // every lane, the last (l + 96) tested against 100; each read once.
 // CHECK-LABEL: func @registers_100(
 // CHECK-SAME: %[[X:.+]]: memref<?x100xf32>)
 // CHECK: gpu.launch
 // CHECK: %[[LANE:.+]] = arith.remui %{{.+}}, %c32
-// CHECK-NOT: %c512
+// CHECK-NOT: %c1024
 // CHECK-NEXT: %[[V0:.+]] = memref.load %[[X]][%[[ROW:.+]], %[[LANE]]]
 // CHECK-NEXT: %[[J1:.+]] = arith.addi %[[LANE]], %c32
 // CHECK-NEXT: %[[V1:.+]] = memref.load %[[X]][%[[ROW]], %[[J1]]]
@@ -319,16 +319,34 @@ func.func @registers_100(%x: tensor<?x100xf32>) -> tensor<?x100xf32> {
   return %y : tensor<?x100xf32>
 }
 
-// A constant length above 512 loops in each pass, with no test either.
-// CHECK-LABEL: func @looped_1024(
-// CHECK-NOT: %c512
-// CHECK: scf.for %{{.+}} = %[[LANE:.+]] to %c1024 step %c32 iter_args(
+// A constant length above 1024 loops in each pass, with no test either.
+// CHECK-LABEL: func @looped_2048(
+// CHECK-NOT: %c1024
+// CHECK: scf.for %{{.+}} = %[[LANE:.+]] to %c2048 step %c32 iter_args(
 // CHECK: memref.load
-// CHECK: scf.for %{{.+}} = %[[LANE]] to %c1024 step %c32 {
+// CHECK: scf.for %{{.+}} = %[[LANE]] to %c2048 step %c32 {
 // CHECK: memref.load
 // CHECK: return
-func.func @looped_1024(%x: tensor<?x1024xf32>) -> tensor<?x1024xf32> {
-  %s = fuse.reduce_sum %x {dims = array<i64: 1>} : tensor<?x1024xf32> -> tensor<?x1xf32>
-  %y = fuse.div %x, %s : tensor<?x1024xf32>, tensor<?x1xf32> -> tensor<?x1024xf32>
-  return %y : tensor<?x1024xf32>
+func.func @looped_2048(%x: tensor<?x2048xf32>) -> tensor<?x2048xf32> {
+  %s = fuse.reduce_sum %x {dims = array<i64: 1>} : tensor<?x2048xf32> -> tensor<?x1xf32>
+  %y = fuse.div %x, %s : tensor<?x2048xf32>, tensor<?x1xf32> -> tensor<?x2048xf32>
+  return %y : tensor<?x2048xf32>
+}
+
+// Two inputs that the reduction reads share the registers: a constant
+// length of 1000 loops (above 512 each), and a dynamic one is in registers
+// up to 512.
+// CHECK-LABEL: func @looped_two_inputs(
+// CHECK: scf.for %{{.+}} = %{{.+}} to %c1000 step %c32 iter_args(
+// CHECK-LABEL: func @registers_two_inputs(
+// CHECK: arith.cmpi ule, %{{.+}}, %c512
+func.func @looped_two_inputs(%x: tensor<?x1000xf32>, %z: tensor<?x1000xf32>) -> tensor<?x1xf32> {
+  %p = fuse.mul %x, %z : tensor<?x1000xf32>
+  %s = fuse.reduce_sum %p {dims = array<i64: 1>} : tensor<?x1000xf32> -> tensor<?x1xf32>
+  return %s : tensor<?x1xf32>
+}
+func.func @registers_two_inputs(%x: tensor<?x?xf32>, %z: tensor<?x?xf32>) -> tensor<?x1xf32> {
+  %p = fuse.mul %x, %z : tensor<?x?xf32>
+  %s = fuse.reduce_sum %p {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?x1xf32>
+  return %s : tensor<?x1xf32>
 }

@@ -2,7 +2,10 @@
 
 usage: kernel_count.py FUSE_OPT EXAMPLES_DIR [PTXAS]
 
-With PTXAS, every PTX is also assembled for sm_90 and must not spill.
+With PTXAS, every PTX is also assembled for sm_90 and must not spill,
+except a little in a kernel whose warps keep rows in registers (shuffles): at
+most ROW_SPILL_BYTES a thread, the price of 64 registers and half occupancy
+for rows of 1024 (Kernel.h, kRowInRegisters).
 """
 import json
 import pathlib
@@ -10,6 +13,9 @@ import re
 import subprocess
 import sys
 import tempfile
+
+
+ROW_SPILL_BYTES = 64
 
 
 def run(*args):
@@ -34,8 +40,14 @@ for example in sorted(examples.glob("*.mlir")):
                 f.flush()
                 info = subprocess.run([ptxas, "-arch=sm_90", "-v", f.name, "-o", "/dev/null"],
                                       capture_output=True, text=True)
-            spills = re.findall(r"(\d+) bytes spill stores", info.stderr)
-            clean = info.returncode == 0 and all(s == "0" for s in spills)
+            # Each kernel's spill stores, and whether its warps shuffle.
+            spills = re.findall(r"Function properties for (\w+)\s+\d+ bytes stack "
+                                r"frame, (\d+) bytes spill stores", info.stderr)
+            bodies = dict(re.findall(r"^\.visible \.entry (\w+)\((.*?)^}",
+                                     ptx, re.MULTILINE | re.DOTALL))
+            clean = info.returncode == 0 and len(spills) == entries and all(
+                int(b) <= (ROW_SPILL_BYTES if "shfl.sync" in bodies.get(k, "") else 0)
+                for k, b in spills)
             failures += not clean
             print(f"{'ok' if clean else 'PTXAS-FAIL'} ptxas {example.name} {variant}"
                   + ("" if clean else ": " + info.stderr.strip()))

@@ -188,26 +188,66 @@ fuse::rowFormOf(ArrayRef<linalg::GenericOp> members, int64_t blockSize,
   if (form.pieces)
     form.pieceCount = rowPieces(*form.rows, form.length);
   form.split = form.pieces;
+  // A value through views (of a buffer) and reshapes (of a tensor).
+  auto sourceOf = [](Value input) {
+    while (Operation *def = input.getDefiningOp()) {
+      if (auto view = dyn_cast<ViewLikeOpInterface>(def))
+        input = view.getViewSource();
+      else if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def))
+        input = def->getOperand(0);
+      else
+        break;
+    }
+    return input;
+  };
+  // What each member defines: results on tensors, buffers on memrefs.
+  auto definedBy = [](linalg::GenericOp op, OpOperand &init) {
+    return op.hasPureTensorSemantics() ? Value(op.getTiedOpResult(&init))
+                                       : init.get();
+  };
+  // The inputs along the row that the reductions read, through the members
+  // that they read.
+  llvm::DenseMap<Value, linalg::GenericOp> producers;
+  for (linalg::GenericOp op : members)
+    for (OpOperand &init : op.getDpsInitsMutable())
+      producers[definedBy(op, init)] = op;
+  llvm::SmallDenseSet<std::pair<Value, AffineMap>> rowInputs;
+  llvm::SmallPtrSet<Operation *, 8> visited;
+  std::function<void(linalg::GenericOp)> readAlongRow =
+      [&](linalg::GenericOp op) {
+        if (!visited.insert(op).second)
+          return;
+        for (OpOperand *input : op.getDpsInputOperands()) {
+          Value source = sourceOf(input->get());
+          if (auto producer = producers.find(source);
+              producer != producers.end()) {
+            readAlongRow(producer->second);
+            continue;
+          }
+          AffineMap map = op.getMatchingIndexingMap(input);
+          if (op.getNumLoops() == static_cast<unsigned>(innermost + 1) &&
+              map.isFunctionOfDim(innermost))
+            rowInputs.insert({source, map});
+        }
+      };
+  form.reductions = 0;
+  for (linalg::GenericOp op : members) {
+    if (op.getNumReductionLoops() == 0)
+      continue;
+    ++form.reductions;
+    readAlongRow(op);
+  }
+  form.rowInputs = std::max<int64_t>(1, rowInputs.size());
   form.registers = form.warps && !form.pieces &&
-                   (!form.length || *form.length <= kRowInRegisters);
-  // What the members define (results on tensors, buffers on memrefs) that
-  // a reduction's value went into, and the values of the members over the
-  // whole space other than reductions (which the first launch recomputes
-  // where it reads them).
+                   (!form.length || *form.length <= form.registerLength());
+  // What the members define that a reduction's value went into, and the
+  // values of the members over the whole space other than reductions
+  // (which the first launch recomputes where it reads them).
   llvm::SmallDenseSet<Value> fromReduction, overRowValues, pointValues;
-  auto readsAny = [](linalg::GenericOp op,
-                     const llvm::SmallDenseSet<Value> &values) {
+  auto readsAny = [&](linalg::GenericOp op,
+                      const llvm::SmallDenseSet<Value> &values) {
     return llvm::any_of(op.getDpsInputs(), [&](Value input) {
-      // Through views (of a buffer) and reshapes (of a tensor).
-      while (Operation *def = input.getDefiningOp()) {
-        if (auto view = dyn_cast<ViewLikeOpInterface>(def))
-          input = view.getViewSource();
-        else if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def))
-          input = def->getOperand(0);
-        else
-          break;
-      }
-      return values.contains(input);
+      return values.contains(sourceOf(input));
     });
   };
   for (linalg::GenericOp op : members) {
@@ -227,9 +267,7 @@ fuse::rowFormOf(ArrayRef<linalg::GenericOp> members, int64_t blockSize,
         (!overRow && readsAny(op, overRowValues)))
       form.split = false;
     for (OpOperand &init : op.getDpsInitsMutable()) {
-      Value value = op.hasPureTensorSemantics()
-                        ? Value(op.getTiedOpResult(&init))
-                        : init.get();
+      Value value = definedBy(op, init);
       if (reads || reduction)
         fromReduction.insert(value);
       if (overRow && !reduction)

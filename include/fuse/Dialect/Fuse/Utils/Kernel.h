@@ -101,9 +101,12 @@ inline constexpr int64_t kCPURowGroup = kReductionLanes;
 /// combinerIdentity knows, applied to the accumulator; null otherwise.
 mlir::Operation *reductionCombiner(mlir::linalg::GenericOp op);
 
-/// The longest row a warp keeps in registers (RowForm::registers): 16
-/// elements of each input per lane.
-inline constexpr int64_t kRowInRegisters = 512;
+/// The elements of its rows a warp keeps in registers (RowForm::registers):
+/// 32 per lane, shared by the inputs that the passes read again
+/// (RowForm::registerLength). On an H200, rows of 1024 in registers were
+/// 1.2x faster than rows of 512 in registers and 1024 looped (softmax,
+/// layer norm, RMS norm, log-softmax: bench/RESULTS.md, Dec 4).
+inline constexpr int64_t kRowInRegisters = 1024;
 
 /// How fuse-map-to-gpu takes the rows of a kernel with reductions; the
 /// report says it. A row is the kernel's reduced loops at one point of its
@@ -130,10 +133,28 @@ struct RowForm {
   /// each lane reads its elements of every input along the row once, and
   /// every pass over the row (each reduction, each member stored over the
   /// row) uses them, the passes unrolled. For rows of at most
-  /// kRowInRegisters elements: a constant length, or, for a dynamic one,
+  /// registerLength() elements: a constant length, or, for a dynamic one,
   /// chosen at run time. Longer rows loop over the row in each pass,
   /// reading it again (from the caches, mostly).
   bool registers = false;
+  /// The inputs along the row that the reductions read (directly or
+  /// through members), each (buffer, indexing map) once: what a warp keeps
+  /// in registers between the passes. Inputs that only the members stored
+  /// over the row read are read in the last pass alone.
+  int64_t rowInputs = 1;
+  /// The reductions among the members (each one partial buffer of a split
+  /// kernel's pieces).
+  int64_t reductions = 1;
+  /// The longest row kept in registers when `inputs` inputs are held:
+  /// kRowInRegisters shared by them, whole warps of elements.
+  static int64_t registerLengthFor(int64_t inputs) {
+    return std::max<int64_t>(kReductionLanes,
+                             kRowInRegisters / std::max<int64_t>(1, inputs) /
+                                 kReductionLanes * kReductionLanes);
+  }
+  int64_t registerLength() const { return registerLengthFor(rowInputs); }
+  /// The second launch of a split kernel keeps each reduction's pieces.
+  int64_t piecesRegisterLength() const { return registerLengthFor(reductions); }
   /// The order of a reduction over one loop with a constant number of rows
   /// below kFewRows (a full reduction of a vector, a sum over the rows of a
   /// 3 x N matrix, over the columns of an N x 4 one): each row is cut into
@@ -149,9 +170,10 @@ struct RowForm {
   int64_t pieceCount = 0;
   /// Whether the launch that reduces the pieces' values of a split kernel
   /// keeps each row of them in registers (as `registers`), else loops: for
-  /// a count known at run time only, when it is at most kRowInRegisters.
+  /// a count known at run time only, when it is at most
+  /// piecesRegisterLength().
   bool piecesInRegisters() const {
-    return warps && (!length || pieceCount <= kRowInRegisters);
+    return warps && (!length || pieceCount <= piecesRegisterLength());
   }
   /// Pieces in two launches: the first gives each piece a warp (or thread)
   /// of its own and stores the pieces' values; the second reduces them
