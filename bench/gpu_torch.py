@@ -1,6 +1,7 @@
 """PyTorch eager vs torch.compile on the programs of the GPU check.
 
 usage: gpu_torch.py [--sizes 1000000,100000000] [--json FILE] [--budget S]
+                   [--programs NAME,...]
 
 Runs on the GPU machine (PyTorch with CUDA). For each program of
 scripts/gpu-check and each size: time per call (CUDA events, median of 20
@@ -28,6 +29,9 @@ def parse_args():
     parser.add_argument("--json", help="append one JSON object per row to FILE")
     parser.add_argument("--budget", type=float, default=None,
                         help="start no new row after S seconds")
+    parser.add_argument("--programs",
+                        help="comma-separated names of the programs to run "
+                             "(default: all)")
     return parser.parse_args()
 
 
@@ -125,6 +129,14 @@ def bcast3d(x, s, b):
     return x * s + b
 
 
+def column_sum(x):
+    return x.sum(0)
+
+
+def column_softmax(x):
+    return torch.softmax(x, dim=0)
+
+
 def rows(n):
     return max(1, n // 1024)
 
@@ -169,6 +181,17 @@ PROGRAMS = {
     "mixed_f16": (mixed_f16, lambda n: [half((n,)), (n,), (n,)], lambda n: 12 * n),
     "bcast3d": (bcast3d, lambda n: [(rows(n), 32, 32), (rows(n), 1, 32), (32,)],
                 lambda n: 8 * rows(n) * 1024 + 4 * 32 * rows(n) + 4 * 32),
+    # Reductions over the rows (bench/gpu_programs/): of rows(n) x 1024 and
+    # of 1024 x rows(n); fused, the softmax is three kernels that move 16
+    # bytes per element.
+    "column_sum": (column_sum, lambda n: [(rows(n), 1024)],
+                   lambda n: 4 * rows(n) * 1024 + 4 * 1024),
+    "column_sum_wide": (column_sum, lambda n: [(1024, rows(n))],
+                        lambda n: 4 * rows(n) * 1024 + 4 * rows(n)),
+    "column_softmax": (column_softmax, lambda n: [(rows(n), 1024)],
+                       lambda n: 16 * rows(n) * 1024 + 20 * 1024),
+    "column_softmax_wide": (column_softmax, lambda n: [(1024, rows(n))],
+                            lambda n: 16 * rows(n) * 1024 + 20 * rows(n)),
 }
 
 ONE_DIMENSIONAL = ("add_relu", "chain", "two_outputs", "sigmoid_dag", "chain20",
@@ -220,11 +243,19 @@ def main():
     print(f"{'program':16} {'variant':14} {'elements':>10} {'kernels':>7} {'ms':>10} "
           f"{'GB/s':>9} {'compile s':>9}")
     status = 0
+    programs = PROGRAMS
+    if args.programs:
+        names = [n for n in args.programs.split(",") if n]
+        unknown = [n for n in names if n not in PROGRAMS]
+        if unknown:
+            sys.exit(f"gpu_torch.py: unknown program {', '.join(unknown)}; "
+                     f"programs: {', '.join(PROGRAMS)}")
+        programs = {n: PROGRAMS[n] for n in names}
     compiled_fns = {name: torch.compile(p[0], dynamic=False)
-                    for name, p in PROGRAMS.items()}
+                    for name, p in programs.items()}
     # Largest size first: past the budget, the small sizes' rows go first.
     for n in sorted(sizes, reverse=True):
-        for name, (fn, shapes, bytes_moved) in PROGRAMS.items():
+        for name, (fn, shapes, bytes_moved) in programs.items():
             compiled = compiled_fns[name]
             count = elements(name, n)
             inputs = [make_input(s) for s in shapes(n)]

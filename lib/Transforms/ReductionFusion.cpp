@@ -173,6 +173,20 @@ struct Rows {
   /// after the reduction would do so with a warp per row, a few warps for
   /// the whole GPU.
   bool few = false;
+  /// Columns: the innermost loop is kept (a reduction over a leading
+  /// dimension), so that a kernel takes the rows a thread per row, each
+  /// thread going down its column in every pass. A kernel that also went
+  /// over the whole space after the reduction would do so with those
+  /// threads alone, one per column, where a kernel of its own has a thread
+  /// per element (an H200 ran a softmax over the 1024 rows of 1024 x 97656
+  /// in 1.2 ms as one kernel, 0.96 ms as five: bench/RESULTS.md, Dec 4). Its
+  /// kernel takes what comes before the reduction and what runs over the
+  /// rows, as for few rows.
+  bool columns = false;
+
+  /// Whether the kernel takes no member over the whole space after its
+  /// reductions (few rows, columns).
+  bool endsAtRows() const { return few || columns; }
 
   /// How `op` would run in a kernel over these rows: a reduction over
   /// them, an elementwise generic over the whole space, over the rows, or
@@ -214,7 +228,8 @@ enum class Reason {
   Position,
   Cycle,
   Buffers,
-  FewRows
+  FewRows,
+  Columns
 };
 
 /// A producer/consumer pair that stayed apart, one of them in a kernel with
@@ -276,6 +291,13 @@ void emitRemark(const Unfused &pair) {
             "CPU) reduces them in pieces in a kernel of its own, where a "
             "kernel that also went over the whole space after it would have "
             "one warp or thread per row; both targets run the same kernels";
+    break;
+  case Reason::Columns:
+    text += "this op reads, over the whole space, a value computed from a "
+            "reduction over a leading dimension: that reduction's kernel "
+            "takes a thread per column, going down it, where a kernel of "
+            "its own goes over the whole space a thread per element; both "
+            "targets run the same kernels";
     break;
   }
   emitUnfusedRemark(opLoc(consumer), opLoc(producer), text);
@@ -366,6 +388,7 @@ private:
       constantLength = length.constant;
     rows.few = op.getNumReductionLoops() == 1 && reductionCombiner(op) &&
                reducesInPieces(kept, constantLength);
+    rows.columns = rows.iterators.back() == utils::IteratorType::parallel;
     return rows;
   }
 
@@ -434,8 +457,8 @@ private:
           reject(Reason::Position);
           continue;
         }
-        if (rows.few && !leavesSplit(candidate, members, rows)) {
-          reject(Reason::FewRows);
+        if (rows.endsAtRows() && !leavesSplit(candidate, members, rows)) {
+          reject(rows.few ? Reason::FewRows : Reason::Columns);
           continue;
         }
         if (createsCycle(members, candidate)) {
@@ -458,7 +481,7 @@ private:
         worklist.push_back(candidate);
       }
     }
-    if (rows.few)
+    if (rows.endsAtRows())
       copyLiveOut(members);
     SmallVector<linalg::GenericOp> group;
     for (Operation &op : block)
@@ -533,7 +556,10 @@ private:
                    const llvm::SetVector<Operation *> &members,
                    const Rows &rows) {
     using Kind = Rows::Kind;
-    if (kinds.lookup(candidate) == Kind::KeptRow &&
+    // The second launch of a split kernel iterates over (kept loops,
+    // pieces): a member over the rows with the reduced loops kept fits it
+    // only when those are the innermost.
+    if (rows.few && kinds.lookup(candidate) == Kind::KeptRow &&
         rows.iterators.back() != utils::IteratorType::reduction)
       return false;
     auto overSpace = [&](Operation *op) {

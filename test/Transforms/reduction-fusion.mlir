@@ -82,12 +82,14 @@ func.func @sum_then_max(%x: tensor<?x?xf32>) -> tensor<f32> {
   return %m : tensor<f32>
 }
 
-// A reduction over dimension 0 keeps the columns: a generic that reads its
-// result along the row is over its rows. One over dimension 1 keeps the
-// rows: the same read is a transpose, and the generic stays out.
+// A reduction over dimension 0 keeps the columns: its kernel goes down
+// each column a thread per column, and takes no generic over the whole
+// space after it (Rows::columns): the add is a kernel of its own, a thread
+// per element. One over dimension 1 keeps the rows: the same read is a
+// transpose, and the generic stays out too.
 // CHECK-LABEL: func @columns
-// CHECK: fuse.group = [[G:[0-9]+]] : i64, fuse.kernel = "fused_reduce_sum_add_[[K:[0-9]+]]", fuse.ops = ["reduce_sum"]
-// CHECK: fuse.group = [[G]] : i64, fuse.kernel = "fused_reduce_sum_add_[[K]]", fuse.ops = ["add"]
+// CHECK: {fuse.kernel = "reduce_sum_{{[0-9]+}}", fuse.ops = ["reduce_sum"]}
+// CHECK: {fuse.kernel = "add_{{[0-9]+}}", fuse.ops = ["add"]}
 func.func @columns(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
   %c = fuse.reduce_sum %x {dims = array<i64: 0>} : tensor<4x4xf32> -> tensor<4xf32>
   %y = fuse.add %x, %c : tensor<4x4xf32>, tensor<4xf32> -> tensor<4x4xf32>
@@ -132,4 +134,17 @@ func.func @siblings(%x: tensor<?x?xf32>) -> (tensor<?xf32>, tensor<?xf32>, tenso
   %c = fuse.reduce_max %x {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?xf32>
   %s = fuse.reduce_sum %x {dims = array<i64: 0>} : tensor<?x?xf32> -> tensor<?xf32>
   return %a, %c, %s : tensor<?xf32>, tensor<?xf32>, tensor<?xf32>
+}
+
+// Over columns, the kernel takes what comes before the reduction (the exp)
+// and what runs over the rows (the mean's division): one kernel.
+// CHECK-LABEL: func @columns_prologue
+// CHECK: fuse.group = [[G:[0-9]+]] : i64, fuse.kernel = "fused_exp_reduce_mean_[[K:[0-9]+]]", fuse.ops = ["exp"]
+// CHECK: fuse.group = [[G]] : i64, fuse.kernel = "fused_exp_reduce_mean_[[K]]", fuse.ops = ["reduce_mean"]
+// CHECK: fuse.group = [[G]] : i64, fuse.kernel = "fused_exp_reduce_mean_[[K]]", fuse.ops = []
+// CHECK-NOT: fuse.group
+func.func @columns_prologue(%x: tensor<?x?xf32>) -> tensor<?xf32> {
+  %e = fuse.exp %x : tensor<?x?xf32>
+  %m = fuse.reduce_mean %e {dims = array<i64: 0>} : tensor<?x?xf32> -> tensor<?xf32>
+  return %m : tensor<?xf32>
 }
