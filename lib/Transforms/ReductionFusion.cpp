@@ -179,7 +179,8 @@ struct Rows {
   /// over the whole space after the reduction would do so with those
   /// threads alone, one per column, where a kernel of its own has a thread
   /// per element (an H200 ran a softmax over the 1024 rows of 1024 x 97656
-  /// in 1.2 ms as one kernel, 0.96 ms as five: bench/RESULTS.md, Dec 4). Its
+  /// in 1.2 ms as one kernel, 0.96 ms as five, 0.54 ms as the three this
+  /// makes: bench/RESULTS.md, Dec 4). Its
   /// kernel takes what comes before the reduction and what runs over the
   /// rows, as for few rows.
   bool columns = false;
