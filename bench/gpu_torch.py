@@ -9,7 +9,8 @@ after warm-up), kernels per call (torch.profiler), GB/s from the bytes fuse's
 report counts for the fused program (what a fused kernel must move), and for
 torch.compile the seconds its first call took (compiling). Prints one table;
 --json appends one JSON object per row to FILE. A size N is N elements for
-the one-dimensional programs and N // 1024 rows of 1024 for the others.
+the one-dimensional programs, N // 1024 rows of 1024 for the others (1024
+rows of N // 1024 for the _wide ones).
 torch.compile specializes on each size (dynamic=False), as a fixed-shape
 model would. --budget stops starting new rows after S seconds (the rows
 left are printed as skipped), so that the GPU check fits its time.
@@ -20,33 +21,6 @@ import sys
 import time
 
 from chain_ops import CYCLE
-
-
-def parse_args():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sizes", default="1000000,100000000",
-                        help="comma-separated sizes (default 1e6 and 1e8)")
-    parser.add_argument("--json", help="append one JSON object per row to FILE")
-    parser.add_argument("--budget", type=float, default=None,
-                        help="start no new row after S seconds")
-    parser.add_argument("--programs",
-                        help="comma-separated names of the programs to run "
-                             "(default: all)")
-    return parser.parse_args()
-
-
-# Before PyTorch is looked for: --help and a bad option answer anywhere.
-ARGS = parse_args() if __name__ == "__main__" else None
-
-try:
-    import torch
-except ImportError:
-    print("gpu_torch.py: PyTorch is not installed; skipping the comparison")
-    sys.exit(0)
-
-if not torch.cuda.is_available():
-    print("gpu_torch.py: no CUDA device; skipping the comparison")
-    sys.exit(0)
 
 
 def add_relu(a, b):
@@ -104,12 +78,11 @@ def sigmoid_dag(a, b):
 
 def chain_of(length):
     """The chain of `length` ops on x and y (chain_ops.py)."""
-    unary = {"relu": torch.relu, "tanh": torch.tanh, "abs": torch.abs,
-             "neg": torch.neg, "exp": torch.exp, "sigmoid": torch.sigmoid}
-    binary = {"add": torch.add, "sub": torch.sub, "mul": torch.mul,
-              "max": torch.maximum}
-
     def chain_n(x, y):
+        unary = {"relu": torch.relu, "tanh": torch.tanh, "abs": torch.abs,
+                 "neg": torch.neg, "exp": torch.exp, "sigmoid": torch.sigmoid}
+        binary = {"add": torch.add, "sub": torch.sub, "mul": torch.mul,
+                  "max": torch.maximum}
         value = x
         for i in range(length):
             op, other = CYCLE[i % len(CYCLE)]
@@ -181,9 +154,9 @@ PROGRAMS = {
     "mixed_f16": (mixed_f16, lambda n: [half((n,)), (n,), (n,)], lambda n: 12 * n),
     "bcast3d": (bcast3d, lambda n: [(rows(n), 32, 32), (rows(n), 1, 32), (32,)],
                 lambda n: 8 * rows(n) * 1024 + 4 * 32 * rows(n) + 4 * 32),
-    # Reductions over the rows (bench/gpu_programs/): of rows(n) x 1024 and
-    # of 1024 x rows(n); fused, the softmax is three kernels that move 16
-    # bytes per element.
+    # Reductions over dimension 0 (bench/gpu_programs/): of rows(n) x 1024
+    # and of 1024 x rows(n) (`_wide`); fused, the softmax is three kernels
+    # that move 16 bytes per element.
     "column_sum": (column_sum, lambda n: [(rows(n), 1024)],
                    lambda n: 4 * rows(n) * 1024 + 4 * 1024),
     "column_sum_wide": (column_sum, lambda n: [(1024, rows(n))],
@@ -207,6 +180,59 @@ def make_input(shape):
     shape, dtype = shape if isinstance(shape[-1], str) else (shape, "float32")
     return (torch.rand(shape, device="cuda") * 2 - 1).to(getattr(torch, dtype))
 
+
+def sizes_of(text):
+    """argparse type: comma-separated sizes (1e6 or 1000000), each >= 1."""
+    try:
+        sizes = [int(float(s)) for s in text.split(",") if s.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a list of sizes: {text!r}")
+    if not sizes or min(sizes) < 1:
+        raise argparse.ArgumentTypeError(f"sizes must be at least 1: {text!r}")
+    return sizes
+
+
+def programs_of(text):
+    """argparse type: comma-separated names of PROGRAMS."""
+    names = [n for n in text.split(",") if n]
+    unknown = [n for n in names if n not in PROGRAMS]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(
+            f"unknown program {', '.join(unknown) or '(none given)'}; "
+            f"programs: {', '.join(PROGRAMS)}")
+    return names
+
+
+def parse_args():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=sizes_of, default="1000000,100000000",
+                        metavar="N,...",
+                        help="comma-separated sizes (default 1e6 and 1e8): N "
+                             "elements for one-dimensional programs, else "
+                             "N // 1024 rows of 1024 (1024 rows of N // 1024 "
+                             "for the _wide ones)")
+    parser.add_argument("--json", metavar="FILE",
+                        help="append one JSON object per row to FILE")
+    parser.add_argument("--budget", type=float, default=None, metavar="S",
+                        help="start no new row after S seconds")
+    parser.add_argument("--programs", type=programs_of, metavar="NAME,...",
+                        help="comma-separated programs to run (default: all): "
+                             + ", ".join(PROGRAMS))
+    return parser.parse_args()
+
+
+# Before PyTorch is looked for: --help and a bad option answer anywhere.
+ARGS = parse_args() if __name__ == "__main__" else None
+
+try:
+    import torch
+except ImportError:
+    print("gpu_torch.py: PyTorch is not installed; skipping the comparison")
+    sys.exit(0)
+
+if not torch.cuda.is_available():
+    print("gpu_torch.py: no CUDA device; skipping the comparison")
+    sys.exit(0)
 
 def time_ms(fn, args, repeats=20):
     for _ in range(3):
@@ -237,20 +263,13 @@ def kernels_per_call(fn, args):
 
 def main():
     args = ARGS or parse_args()
-    sizes = [int(float(s)) for s in args.sizes.split(",")]
+    sizes = args.sizes
     started = time.monotonic()
     print(f"torch {torch.__version__} on {torch.cuda.get_device_name()}")
     print(f"{'program':16} {'variant':14} {'elements':>10} {'kernels':>7} {'ms':>10} "
           f"{'GB/s':>9} {'compile s':>9}")
     status = 0
-    programs = PROGRAMS
-    if args.programs:
-        names = [n for n in args.programs.split(",") if n]
-        unknown = [n for n in names if n not in PROGRAMS]
-        if unknown:
-            sys.exit(f"gpu_torch.py: unknown program {', '.join(unknown)}; "
-                     f"programs: {', '.join(PROGRAMS)}")
-        programs = {n: PROGRAMS[n] for n in names}
+    programs = {n: PROGRAMS[n] for n in args.programs or PROGRAMS}
     compiled_fns = {name: torch.compile(p[0], dynamic=False)
                     for name, p in programs.items()}
     # Largest size first: past the budget, the small sizes' rows go first.

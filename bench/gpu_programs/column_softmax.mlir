@@ -1,4 +1,4 @@
-// A softmax over the rows (dims = [0]): three kernels, the max, the sum of
+// A softmax over dimension 0 (each column's): three kernels, the max, the sum of
 // exp(x - max) and the division (which computes exp(x - max) again), a
 // thread per column in the first two and a thread per element in the last.
 func.func @column_softmax(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {

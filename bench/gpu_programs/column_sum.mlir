@@ -1,5 +1,5 @@
-// A sum over the rows (a reduction over the leading dimension): a thread
-// per column goes down it. The GPU check runs it on a few long columns
+// A sum over dimension 0 (of each column): a thread per column goes down
+// it. The GPU check runs it on a few long columns
 // (R x 1024) and on many short ones (1024 x R).
 func.func @column_sum(%x: tensor<?x?xf32>) -> tensor<?xf32> {
   %s = fuse.reduce_sum %x {dims = array<i64: 0>} : tensor<?x?xf32> -> tensor<?xf32>

@@ -173,21 +173,22 @@ struct Rows {
   /// after the reduction would do so with a warp per row, a few warps for
   /// the whole GPU.
   bool few = false;
-  /// Columns: the innermost loop is kept (a reduction over a leading
-  /// dimension), so that a kernel takes the rows a thread per row, each
-  /// thread going down its column in every pass. A kernel that also went
-  /// over the whole space after the reduction would do so with those
-  /// threads alone, one per column, where a kernel of its own has a thread
-  /// per element (an H200 ran a softmax over the 1024 rows of 1024 x 97656
-  /// in 1.2 ms as one kernel, 0.96 ms as five, 0.54 ms as the three this
-  /// makes: bench/RESULTS.md, Dec 4). Its
-  /// kernel takes what comes before the reduction and what runs over the
-  /// rows, as for few rows.
-  bool columns = false;
+  /// Strided rows: the innermost loop is kept (a reduction over dimension
+  /// 0 of a matrix: its rows are the columns), or the reduced loops are
+  /// several (not collapsed into one: `dims = [0, 2]`), so that a kernel
+  /// takes the rows a thread per row, each thread going down its row in
+  /// every pass. A kernel that also went over the whole space after the
+  /// reduction would do so with those threads alone, one per row, where a
+  /// kernel of its own has a thread per element (an H200 ran a softmax over
+  /// dimension 0 of 1024 x 97656 in 1.2 ms as one kernel, 0.96 ms as five,
+  /// 0.54 ms as the three this makes: bench/RESULTS.md, Dec 4). Its kernel
+  /// takes what comes before the reduction and what runs over the rows, as
+  /// for few rows, and stores what the program returns of them.
+  bool strided = false;
 
   /// Whether the kernel takes no member over the whole space after its
-  /// reductions (few rows, columns).
-  bool endsAtRows() const { return few || columns; }
+  /// reductions (few rows, strided rows).
+  bool endsAtRows() const { return few || strided; }
 
   /// How `op` would run in a kernel over these rows: a reduction over
   /// them, an elementwise generic over the whole space, over the rows, or
@@ -230,7 +231,7 @@ enum class Reason {
   Cycle,
   Buffers,
   FewRows,
-  Columns
+  Strided
 };
 
 /// A producer/consumer pair that stayed apart, one of them in a kernel with
@@ -293,12 +294,13 @@ void emitRemark(const Unfused &pair) {
             "kernel that also went over the whole space after it would have "
             "one warp or thread per row; both targets run the same kernels";
     break;
-  case Reason::Columns:
+  case Reason::Strided:
     text += "this op reads, over the whole space, a value computed from a "
-            "reduction over a leading dimension: that reduction's kernel "
-            "takes a thread per column, going down it, where a kernel of "
-            "its own goes over the whole space a thread per element; both "
-            "targets run the same kernels";
+            "reduction whose rows are strided (it keeps the innermost "
+            "dimension, or reduces dimensions that are not adjacent): the "
+            "reduction's kernel takes a thread per row, and this op runs in "
+            "a kernel with a thread per element instead; both targets run "
+            "the same kernels";
     break;
   }
   emitUnfusedRemark(opLoc(consumer), opLoc(producer), text);
@@ -389,7 +391,8 @@ private:
       constantLength = length.constant;
     rows.few = op.getNumReductionLoops() == 1 && reductionCombiner(op) &&
                reducesInPieces(kept, constantLength);
-    rows.columns = rows.iterators.back() == utils::IteratorType::parallel;
+    rows.strided = rows.iterators.back() == utils::IteratorType::parallel ||
+                   op.getNumReductionLoops() > 1;
     return rows;
   }
 
@@ -459,7 +462,7 @@ private:
           continue;
         }
         if (rows.endsAtRows() && !leavesSplit(candidate, members, rows)) {
-          reject(rows.few ? Reason::FewRows : Reason::Columns);
+          reject(rows.few ? Reason::FewRows : Reason::Strided);
           continue;
         }
         if (createsCycle(members, candidate)) {
@@ -483,7 +486,7 @@ private:
       }
     }
     if (rows.endsAtRows())
-      copyLiveOut(members);
+      copyLiveOut(members, /*returned=*/rows.few);
     SmallVector<linalg::GenericOp> group;
     for (Operation &op : block)
       if (members.contains(&op))
@@ -584,13 +587,17 @@ private:
   /// again (`skip-groups`), fuses with what reads them: a softmax of a
   /// vector computes `exp(x - max)` in the sum's kernel and again in the
   /// division's, instead of storing it there and reading it twice.
-  void copyLiveOut(const llvm::SetVector<Operation *> &members) {
+  /// With `returned` false (strided rows, one launch that may store over
+  /// the whole space), a value that the function returns is stored by the
+  /// kernel: only the ops that read it get the copy.
+  void copyLiveOut(const llvm::SetVector<Operation *> &members, bool returned) {
     auto isWhole = [&](Operation *op) {
       return op && members.contains(op) &&
              kinds.lookup(op) == Rows::Kind::Whole;
     };
     auto outside = [&](OpOperand &use) {
-      return !members.contains(block.findAncestorOpInBlock(*use.getOwner()));
+      return !members.contains(block.findAncestorOpInBlock(*use.getOwner())) &&
+             (returned || !use.getOwner()->hasTrait<OpTrait::ReturnLike>());
     };
     DenseMap<Operation *, Operation *> copyOf;
     std::function<Operation *(Operation *)> copy =

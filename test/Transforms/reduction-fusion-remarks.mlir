@@ -101,19 +101,20 @@ func.func @few_rows_mean(%x: tensor<3x?xf32>) -> tensor<3x?xf32> {
 
 // -----
 
-// A softmax over the rows (a reduction over dimension 0, a thread per
-// column): the subtraction and the division read the max and the sum over
-// the whole space (remarks), each a kernel of its own with a thread per
-// element; the sum's kernel computes exp(x - max) again.
+// A softmax over dimension 0 (its rows are the columns, a thread per
+// column): the subtraction reads the max over the whole space (a remark)
+// and goes into the sum's kernel, before the sum; the division reads the
+// sum (a remark) and is a kernel of its own, with a thread per element,
+// which computes exp(x - max) again.
 func.func @columns_softmax(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
   // expected-note @+1 {{producer is here}}
   %m = fuse.reduce_max %x {dims = array<i64: 0>} : tensor<?x?xf32> -> tensor<1x?xf32>
-  // expected-remark @+1 {{not fused with its producer 'fuse.reduce_max': this op reads, over the whole space, a value computed from a reduction over a leading dimension: that reduction's kernel takes a thread per column, going down it, where a kernel of its own goes over the whole space a thread per element; both targets run the same kernels}}
+  // expected-remark @+1 {{not fused with its producer 'fuse.reduce_max': this op reads, over the whole space, a value computed from a reduction whose rows are strided (it keeps the innermost dimension, or reduces dimensions that are not adjacent): the reduction's kernel takes a thread per row, and this op runs in a kernel with a thread per element instead; both targets run the same kernels}}
   %d = fuse.sub %x, %m : tensor<?x?xf32>, tensor<1x?xf32> -> tensor<?x?xf32>
   %e = fuse.exp %d : tensor<?x?xf32>
   // expected-note @+1 {{producer is here}}
   %s = fuse.reduce_sum %e {dims = array<i64: 0>} : tensor<?x?xf32> -> tensor<1x?xf32>
-  // expected-remark @+1 {{not fused with its producer 'fuse.reduce_sum': this op reads, over the whole space, a value computed from a reduction over a leading dimension}}
+  // expected-remark @+1 {{not fused with its producer 'fuse.reduce_sum': this op reads, over the whole space, a value computed from a reduction whose rows are strided}}
   %y = fuse.div %e, %s : tensor<?x?xf32>, tensor<1x?xf32> -> tensor<?x?xf32>
   return %y : tensor<?x?xf32>
 }

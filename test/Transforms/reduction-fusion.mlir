@@ -84,7 +84,7 @@ func.func @sum_then_max(%x: tensor<?x?xf32>) -> tensor<f32> {
 
 // A reduction over dimension 0 keeps the columns: its kernel goes down
 // each column a thread per column, and takes no generic over the whole
-// space after it (Rows::columns): the add is a kernel of its own, a thread
+// space after it (Rows::strided): the add is a kernel of its own, a thread
 // per element. One over dimension 1 keeps the rows: the same read is a
 // transpose, and the generic stays out too.
 // CHECK-LABEL: func @columns
@@ -147,4 +147,32 @@ func.func @columns_prologue(%x: tensor<?x?xf32>) -> tensor<?xf32> {
   %e = fuse.exp %x : tensor<?x?xf32>
   %m = fuse.reduce_mean %e {dims = array<i64: 0>} : tensor<?x?xf32> -> tensor<?xf32>
   return %m : tensor<?xf32>
+}
+
+// Reduced dimensions that are not adjacent (a batch norm's mean over the
+// batch and the positions) are strided rows too: the subtraction is a
+// kernel of its own.
+// CHECK-LABEL: func @strided_two_dims
+// CHECK: fuse.group = [[G:[0-9]+]] : i64, fuse.kernel = "reduce_mean_[[K:[0-9]+]]", fuse.ops = ["reduce_mean"]
+// CHECK: {fuse.kernel = "sub_{{[0-9]+}}", fuse.ops = ["sub"]}
+func.func @strided_two_dims(%x: tensor<?x64x?xf32>) -> tensor<?x64x?xf32> {
+  %m = fuse.reduce_mean %x {dims = array<i64: 0, 2>} : tensor<?x64x?xf32> -> tensor<1x64x1xf32>
+  %y = fuse.sub %x, %m : tensor<?x64x?xf32>, tensor<1x64x1xf32> -> tensor<?x64x?xf32>
+  return %y : tensor<?x64x?xf32>
+}
+
+// A value before a reduction over columns that the function returns is
+// stored by the reduction's kernel (one launch): no copy computes it again.
+// CHECK-LABEL: func @columns_returned
+// CHECK: %[[E:.+]] = linalg.generic {{.*}}fuse.group = [[G:[0-9]+]] : i64, fuse.kernel = "fused_add_exp_reduce_sum_log_[[K:[0-9]+]]", fuse.ops = ["add", "exp"]
+// CHECK: fuse.group = [[G]] : i64, fuse.kernel = "fused_add_exp_reduce_sum_log_[[K]]", fuse.ops = ["reduce_sum"]
+// CHECK: %[[L:.+]] = linalg.generic {{.*}}fuse.group = [[G]] : i64, fuse.kernel = "fused_add_exp_reduce_sum_log_[[K]]", fuse.ops = ["log"]
+// CHECK-NOT: linalg.generic
+// CHECK: return %[[L]], %[[E]]
+func.func @columns_returned(%x: tensor<?x?xf32>, %b: tensor<?xf32>) -> (tensor<?xf32>, tensor<?x?xf32>) {
+  %a = fuse.add %x, %b : tensor<?x?xf32>, tensor<?xf32> -> tensor<?x?xf32>
+  %e = fuse.exp %a : tensor<?x?xf32>
+  %s = fuse.reduce_sum %e {dims = array<i64: 0>} : tensor<?x?xf32> -> tensor<?xf32>
+  %l = fuse.log %s : tensor<?xf32>
+  return %l, %e : tensor<?xf32>, tensor<?x?xf32>
 }

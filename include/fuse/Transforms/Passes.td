@@ -80,16 +80,17 @@ def FuseReductionFusion
     inside it never reach memory: softmax written as reduce_max, sub, exp,
     reduce_sum, div reads its input once and writes its result once.
 
-    A reduction over few rows (reduced in pieces) or over columns (the
-    innermost loop kept, a thread per column) takes no generic over the
-    whole space that reads its result: that generic is a kernel of its own
-    with a thread per element, and what the group would store for it is
-    copied instead, computed again where it is read.
+    A reduction over few rows (reduced in pieces) or over strided rows (the
+    innermost loop kept, or reduced loops that are not adjacent: a thread
+    per row) takes no generic over the whole space that reads its result:
+    that generic is a kernel of its own with a thread per element, and what
+    the group would store for it is copied instead, computed again where it
+    is read.
 
     With `remarks`, each producer/consumer pair next to a reduction's kernel
     that stays apart gets a remark at the consumer saying why (different
     spaces, a read at other positions than the row, a cycle, few rows or
-    columns), with a note
+    strided rows), with a note
     at the producer; so does each pair of fuse-elementwise-fusion's
     remarks in `fuse.unfused` that is in two kernels after this pass.
   }];
