@@ -7,8 +7,8 @@
 // blocks of 256 threads per SM on sm_90, so that 64 registers hold a row
 // of up to 1024 elements (32 per lane) with the passes' values: softmax and
 // layer norm of any length (the row in registers or looped, chosen at run
-// time) spill a few bytes at most (an H200 ran them 1.2x faster so than
-// with rows of 512, unspilled: bench/RESULTS.md, Dec 4); a sum over rows of a
+// time) spill a few bytes at most (an H200 ran them 1.2x faster this way
+// than with rows of 512, unspilled: bench/RESULTS.md, Dec 4); a sum over rows of a
 // constant 100 elements and a softmax of the sum of two inputs, each kept
 // (rows of up to 512 in registers), do not spill.
 // PTX: .entry fused_reduce_max_sub_exp_reduce_sum_div_0(
