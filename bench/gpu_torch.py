@@ -17,6 +17,7 @@ left are printed as skipped), so that the GPU check fits its time.
 """
 import argparse
 import json
+import math
 import sys
 import time
 
@@ -167,17 +168,20 @@ PROGRAMS = {
                             lambda n: 16 * rows(n) * 1024 + 20 * rows(n)),
 }
 
-ONE_DIMENSIONAL = ("add_relu", "chain", "two_outputs", "sigmoid_dag", "chain20",
-                   "chain100", "mixed_f16")
+def shape_of(shape):
+    """(shape, dtype) of an input of PROGRAMS: half(shape) is float16."""
+    return shape if isinstance(shape[-1], str) else (shape, "float32")
 
 
 def elements(name, n):
-    return n if name in ONE_DIMENSIONAL else rows(n) * 1024
+    """The program's size at n: its largest input (fuse-gpu-harness's
+    `elements` too)."""
+    return max(math.prod(shape_of(s)[0]) for s in PROGRAMS[name][1](n))
 
 
 def make_input(shape):
     """Uniform in [-1, 1) on the GPU; half(shape) for f16."""
-    shape, dtype = shape if isinstance(shape[-1], str) else (shape, "float32")
+    shape, dtype = shape_of(shape)
     return (torch.rand(shape, device="cuda") * 2 - 1).to(getattr(torch, dtype))
 
 
