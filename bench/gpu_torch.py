@@ -111,6 +111,15 @@ def column_softmax(x):
     return torch.softmax(x, dim=0)
 
 
+def column_norm(x):
+    d = x - x.mean(0, keepdim=True)
+    return d * torch.rsqrt((d * d).mean(0, keepdim=True) + 1e-5)
+
+
+def middle_sum(x):
+    return x.sum(1)
+
+
 def rows(n):
     return max(1, n // 1024)
 
@@ -156,8 +165,11 @@ PROGRAMS = {
     "bcast3d": (bcast3d, lambda n: [(rows(n), 32, 32), (rows(n), 1, 32), (32,)],
                 lambda n: 8 * rows(n) * 1024 + 4 * 32 * rows(n) + 4 * 32),
     # Reductions over dimension 0 (bench/gpu_programs/): of rows(n) x 1024
-    # and of 1024 x rows(n) (`_wide`); fused, the softmax is three kernels
-    # that move 16 bytes per element.
+    # and of 1024 x rows(n) (`_wide`), in pieces (a first kernel stores a
+    # value per piece of each column, a second reduces them: a few hundred
+    # KB more, not counted here); fused, the softmax moves 16 bytes per
+    # element and so does the batch norm; the sum over the middle dimension
+    # of 64 x rows(n) x 16.
     "column_sum": (column_sum, lambda n: [(rows(n), 1024)],
                    lambda n: 4 * rows(n) * 1024 + 4 * 1024),
     "column_sum_wide": (column_sum, lambda n: [(1024, rows(n))],
@@ -166,6 +178,10 @@ PROGRAMS = {
                        lambda n: 16 * rows(n) * 1024 + 20 * 1024),
     "column_softmax_wide": (column_softmax, lambda n: [(1024, rows(n))],
                             lambda n: 16 * rows(n) * 1024 + 20 * rows(n)),
+    "column_norm": (column_norm, lambda n: [(rows(n), 1024)],
+                    lambda n: 16 * rows(n) * 1024 + 20 * 1024),
+    "middle_sum": (middle_sum, lambda n: [(64, rows(n), 16)],
+                   lambda n: 4 * rows(n) * 1024 + 4 * 1024),
 }
 
 def shape_of(shape):

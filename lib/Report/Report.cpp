@@ -132,12 +132,16 @@ std::string SizeExpr::str(ArrayRef<std::string> names) const {
 }
 
 /// A symbol of pieces' definition in the JSON report: `{"pieces_of": <the
-/// length>, "piece_length": 1024, "at_most": 4096}`.
+/// length>, "piece_length": 1024, "at_most": 4096}`, and `"rows": <the
+/// number of rows>` for a dynamic one.
 static llvm::json::Object piecesToJSON(const SizeSymbol::Pieces &pieces,
                                        ArrayRef<std::string> names) {
-  return llvm::json::Object{{"pieces_of", pieces.length.toJSON(names)},
+  llvm::json::Object object{{"pieces_of", pieces.length.toJSON(names)},
                             {"piece_length", pieces.pieceLength},
                             {"at_most", pieces.atMost}};
+  if (pieces.rows)
+    object["rows"] = pieces.rows->toJSON(names);
+  return object;
 }
 
 llvm::json::Value SizeExpr::toJSON(ArrayRef<std::string> names,
@@ -168,10 +172,12 @@ std::string SizeSymbol::describe(ArrayRef<std::string> names) const {
   if (!pieces)
     return name + " = argument " + std::to_string(argument) + " dimension " +
            std::to_string(dimension);
+  std::string most = std::to_string(pieces->atMost);
+  if (pieces->rows)
+    most += " / " + pieces->rows->str(names) + " rounded up to a power of 2";
   return name + " = pieces per row, " + pieces->length.str(names) + " / " +
          std::to_string(pieces->pieceLength) +
-         " rounded up to a power of 2 (at most " +
-         std::to_string(pieces->atMost) + ")";
+         " rounded up to a power of 2 (at most " + most + ")";
 }
 
 SizeExpr VariantReport::bytesRead() const {
@@ -216,17 +222,23 @@ public:
     return it->second;
   }
 
-  /// The pieces of each row of `length` elements reduced in pieces, at
-  /// most `atMost` (RowForm::pieceCount): a constant for a constant length,
-  /// else a symbol.
-  SizeExpr piecesOf(const SizeExpr &length, int64_t atMost) {
-    if (std::optional<int64_t> constant = length.asConstant())
-      return SizeExpr::constant(piecesOfLength(*constant, atMost));
-    for (auto [id, defined] : llvm::enumerate(pieces))
-      if (defined && defined->length == length && defined->atMost == atMost)
+  /// The pieces of each of `rows` rows of `length` elements of a kernel
+  /// of form `form` (RowForm::pieces, pieceCount): a constant when the
+  /// kernel's is, else a symbol.
+  SizeExpr piecesOf(const SizeExpr &length, const SizeExpr &rows,
+                    const RowForm &form) {
+    if (form.constantPieces())
+      return SizeExpr::constant(form.pieceCount);
+    SizeSymbol::Pieces defined{length, kShortRow, form.pieceCount, {}};
+    if (!form.rows) {
+      defined.rows = rows;
+      defined.atMost = pieceShare(form.lanes);
+    }
+    for (auto [id, known] : llvm::enumerate(pieces))
+      if (known == defined)
         return SizeExpr::symbol(id);
     keys.push_back({});
-    pieces.push_back(SizeSymbol::Pieces{length, kShortRow, atMost});
+    pieces.push_back(defined);
     return SizeExpr::symbol(keys.size() - 1);
   }
 
@@ -236,9 +248,13 @@ public:
   std::vector<SizeSymbol> name(std::set<unsigned> used,
                                std::vector<std::string> &names) const {
     static const char *letters[] = {"N", "M", "K", "L", "Q", "R", "S", "T"};
-    for (unsigned id : std::set<unsigned>(used))
-      if (pieces[id])
-        pieces[id]->length.collectSymbols(used);
+    for (unsigned id : std::set<unsigned>(used)) {
+      if (!pieces[id])
+        continue;
+      pieces[id]->length.collectSymbols(used);
+      if (pieces[id]->rows)
+        pieces[id]->rows->collectSymbols(used);
+    }
     std::vector<SizeSymbol> symbols;
     names.assign(keys.size(), "?");
     unsigned sizes = 0, counts = 0;
@@ -462,7 +478,7 @@ FailureOr<VariantReport> countKernels(func::FuncOp func, Symbols &symbols,
       for (int64_t d : form->reduced)
         rows->length = rows->length * loops[reduction][d];
       if (form->pieces)
-        rows->pieceCount = symbols.piecesOf(rows->length, form->pieceCount);
+        rows->pieceCount = symbols.piecesOf(rows->length, rows->count, *form);
     }
     if (!form || !form->split) {
       KernelReport kernel;

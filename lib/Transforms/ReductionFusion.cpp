@@ -186,6 +186,14 @@ struct Rows {
   /// for few rows, and stores what the program returns of them.
   bool strided = false;
 
+  /// The kernel reduces its rows in pieces (RowForm::pieces,
+  /// reducesInPieces): few rows, or strided rows over one reduced loop
+  /// that are not too many (a dynamic number, or at most half of
+  /// kStridedPieces). A value over the whole space that the program
+  /// returns is then computed again by a copy (copyLiveOut), not stored by
+  /// the kernel, which takes its pieces in a launch of their own.
+  bool pieces = false;
+
   /// Whether the kernel takes no member over the whole space after its
   /// reductions (few rows, strided rows).
   bool endsAtRows() const { return few || strided; }
@@ -377,11 +385,14 @@ private:
         rows.keptSizes.push_back(size);
     if (rows.kindOf(op) != Rows::Kind::Reduction)
       return std::nullopt;
-    int64_t kept = 1;
-    for (const Size &size : rows.keptSizes)
-      kept = size.factors.empty() && size.constant < kFewRows
-                 ? std::min(kept * size.constant, kFewRows)
-                 : kFewRows;
+    // The number of rows and their length, when they are constants.
+    std::optional<int64_t> kept = 1;
+    for (const Size &size : rows.keptSizes) {
+      if (!size.factors.empty())
+        kept = std::nullopt;
+      else if (kept)
+        kept = std::min(*kept * size.constant, kStridedPieces + 1);
+    }
     Size length;
     for (auto [size, iterator] : llvm::zip(*sizes, rows.iterators))
       if (iterator == utils::IteratorType::reduction)
@@ -389,10 +400,12 @@ private:
     std::optional<int64_t> constantLength;
     if (length.factors.empty())
       constantLength = length.constant;
-    rows.few = op.getNumReductionLoops() == 1 && reductionCombiner(op) &&
-               reducesInPieces(kept, constantLength);
-    rows.strided = rows.iterators.back() == utils::IteratorType::parallel ||
-                   op.getNumReductionLoops() > 1;
+    bool lanes = rows.iterators.back() == utils::IteratorType::reduction;
+    bool pieces = op.getNumReductionLoops() == 1 && reductionCombiner(op) &&
+                  reducesInPieces(kept, constantLength, lanes);
+    rows.few = pieces && kept && *kept < kFewRows;
+    rows.strided = !lanes || op.getNumReductionLoops() > 1;
+    rows.pieces = pieces;
     return rows;
   }
 
@@ -461,7 +474,7 @@ private:
           reject(Reason::Position);
           continue;
         }
-        if (rows.endsAtRows() && !leavesSplit(candidate, members, rows)) {
+        if (rows.endsAtRows() && !leavesSplit(candidate, members)) {
           reject(rows.few ? Reason::FewRows : Reason::Strided);
           continue;
         }
@@ -486,7 +499,7 @@ private:
       }
     }
     if (rows.endsAtRows())
-      copyLiveOut(members, /*returned=*/rows.few);
+      copyLiveOut(members, /*returned=*/rows.pieces);
     SmallVector<linalg::GenericOp> group;
     for (Operation &op : block)
       if (members.contains(&op))
@@ -549,23 +562,13 @@ private:
     return true;
   }
 
-  /// For a kernel over few rows (Rows::few): whether `candidate` lets the
-  /// kernel reduce them in a launch of their own. Not when a member over
-  /// the whole space (or a reduction) reads a value that a reduction went
-  /// into (a reduction's, or one over the rows), nor a member over the rows
-  /// with the reduced loop kept as size 1 when that loop is not the
-  /// innermost one (the second launch iterates over the kept loops and
-  /// the pieces).
+  /// For a kernel that ends at its rows (Rows::endsAtRows): whether
+  /// `candidate` lets the kernel reduce them in a launch of their own. Not
+  /// when a member over the whole space (or a reduction) reads a value that
+  /// a reduction went into (a reduction's, or one over the rows).
   bool leavesSplit(linalg::GenericOp candidate,
-                   const llvm::SetVector<Operation *> &members,
-                   const Rows &rows) {
+                   const llvm::SetVector<Operation *> &members) {
     using Kind = Rows::Kind;
-    // The second launch of a split kernel iterates over (kept loops,
-    // pieces): a member over the rows with the reduced loops kept fits it
-    // only when those are the innermost.
-    if (rows.few && kinds.lookup(candidate) == Kind::KeptRow &&
-        rows.iterators.back() != utils::IteratorType::reduction)
-      return false;
     auto overSpace = [&](Operation *op) {
       Kind kind = kinds.lookup(op);
       return kind == Kind::Whole || kind == Kind::Reduction;
@@ -578,7 +581,7 @@ private:
     });
   }
 
-  /// For `members`, a kernel over few rows: gives each member over the
+  /// For `members`, a kernel that ends at its rows: gives each member over the
   /// whole space (other than a reduction) whose results are also used
   /// outside it a copy for those uses, reading copies of the members it
   /// reads, so that the kernel stores none of its values over the whole
@@ -587,9 +590,9 @@ private:
   /// again (`skip-groups`), fuses with what reads them: a softmax of a
   /// vector computes `exp(x - max)` in the sum's kernel and again in the
   /// division's, instead of storing it there and reading it twice.
-  /// With `returned` false (strided rows, one launch that may store over
-  /// the whole space), a value that the function returns is stored by the
-  /// kernel: only the ops that read it get the copy.
+  /// With `returned` false (strided rows not in pieces, one launch that may
+  /// store over the whole space), a value that the function returns is
+  /// stored by the kernel: only the ops that read it get the copy.
   void copyLiveOut(const llvm::SetVector<Operation *> &members, bool returned) {
     auto isWhole = [&](Operation *op) {
       return op && members.contains(op) &&

@@ -4,17 +4,21 @@ dynamic sizes, `{"terms": [{"coefficient": 8, "symbols": ["N", "M"]}, ...],
 "text": "8*N*M + 12*N"}` (a symbol repeated for a power). A size with the
 pieces of a row reduced in pieces, a count the kernel takes at run time,
 defines it: `"where": {"P": {"pieces_of": <the row's length, a size>,
-"piece_length": 1024, "at_most": 4096}}`. This module has no imports:
+"piece_length": 1024, "at_most": 4096}}`, with `"rows": <a size>` when the
+number of rows is dynamic too. This module has no imports:
 bench/ and test/ scripts load it by its path."""
 
 
 def pieces_at(pieces, values):
     """The value of a symbol of pieces (a report size's "where" entry) for
     {symbol: value}: ceil(length / piece_length) rounded up to a power of
-    two, at most at_most."""
+    two, at most at_most, and with "rows" at most at_most / rows (rows
+    rounded up to a power of two: the rows share at_most pieces)."""
     length = size_at(pieces["pieces_of"], values)
+    rows = size_at(pieces["rows"], values) if "rows" in pieces else 1
     count = 1
-    while count < pieces["at_most"] and count * pieces["piece_length"] < length:
+    while (count * 2 * max(rows, 1) <= pieces["at_most"]
+           and count * pieces["piece_length"] < length):
         count *= 2
     return count
 

@@ -63,30 +63,34 @@ func.func @softmax(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
 // dimensions of a matrix it is one row of M*K (the innermost dimensions
 // collapsed), split too (P2 f64 partial sums). A reduction over the
 // leading dimension is read element by element (each of the 4 columns a
-// row), split as well (a thread per piece, at most 4096 / 4 = 1024 pieces
-// per column), as is an f16 sum over a middle dimension (not split: the
-// number of rows is not a constant; a cpu thread takes 32 of its rows at
-// once, one element of each at a time).
-// CHECK-LABEL: @forms  N = argument 0 dimension 0, M = argument 1 dimension 0, K = argument 1 dimension 1, L = argument 2 dimension 0, Q = argument 3 dimension 0, R = argument 3 dimension 1, S = argument 3 dimension 2, P = pieces per row, N / 1024 rounded up to a power of 2 (at most 4096), P2 = pieces per row, M*K / 1024 rounded up to a power of 2 (at most 4096), P3 = pieces per row, L / 1024 rounded up to a power of 2 (at most 1024)
-// CHECK-NEXT:    fused: 8 kernels, {{.*}}
-// CHECK-NEXT:      kernel               ops         elements  read     written
-// CHECK-NEXT:      reduce_sum_1_pieces  reduce_sum  N         4*N      4*P
-// CHECK-NEXT:      reduce_sum_1         reduce_sum  P         4*P      4
-// CHECK-NEXT:      reduce_sum_2         reduce_sum  M*K       8*M*K    8*M
-// CHECK-NEXT:      reduce_sum_3_pieces  reduce_sum  M*K       8*M*K    8*P2
-// CHECK-NEXT:      reduce_sum_3         reduce_sum  P2        8*P2     8
-// CHECK-NEXT:      reduce_max_4_pieces  reduce_max  4*L       16*L     16*P3
-// CHECK-NEXT:      reduce_max_4         reduce_max  4*P3      16*P3    16
-// CHECK:         kernel with reductions  rows  length  GPU                                                                CPU
-// CHECK-NEXT:    reduce_sum_1_pieces     1     N       warp per piece, P pieces per row                                   thread per piece, 32-lane vectors
+// row), split as well (a thread per piece, at most 131072 / 4 = 32768
+// pieces per column), as is an f16 sum over a middle dimension, whose
+// rows (Q*S, not a constant) share the 131072 pieces at run time (P4; a
+// cpu thread takes a piece of 32 of its rows at once, one element of each
+// at a time).
+// CHECK-LABEL: @forms  N = argument 0 dimension 0, M = argument 1 dimension 0, K = argument 1 dimension 1, L = argument 2 dimension 0, Q = argument 3 dimension 0, R = argument 3 dimension 1, S = argument 3 dimension 2, P = pieces per row, N / 1024 rounded up to a power of 2 (at most 4096), P2 = pieces per row, M*K / 1024 rounded up to a power of 2 (at most 4096), P3 = pieces per row, L / 1024 rounded up to a power of 2 (at most 32768), P4 = pieces per row, R / 1024 rounded up to a power of 2 (at most 131072 / Q*S rounded up to a power of 2)
+// CHECK-NEXT:    fused: 9 kernels, {{.*}}
+// CHECK-NEXT:      kernel               ops         elements  read      written
+// CHECK-NEXT:      reduce_sum_1_pieces  reduce_sum  N         4*N       4*P
+// CHECK-NEXT:      reduce_sum_1         reduce_sum  P         4*P       4
+// CHECK-NEXT:      reduce_sum_2         reduce_sum  M*K       8*M*K     8*M
+// CHECK-NEXT:      reduce_sum_3_pieces  reduce_sum  M*K       8*M*K     8*P2
+// CHECK-NEXT:      reduce_sum_3         reduce_sum  P2        8*P2      8
+// CHECK-NEXT:      reduce_max_4_pieces  reduce_max  4*L       16*L      16*P3
+// CHECK-NEXT:      reduce_max_4         reduce_max  4*P3      16*P3     16
+// CHECK-NEXT:      reduce_sum_5_pieces  reduce_sum  Q*R*S     2*Q*R*S   4*Q*S*P4
+// CHECK-NEXT:      reduce_sum_5         reduce_sum  Q*S*P4    4*Q*S*P4  2*Q*S
+// CHECK:         kernel with reductions  rows  length  GPU                                                                 CPU
+// CHECK-NEXT:    reduce_sum_1_pieces     1     N       warp per piece, P pieces per row                                    thread per piece, 32-lane vectors
 // CHECK-NEXT:    reduce_sum_1            1     P       warp per row, in registers up to 1024, else looped (1 warp in all)  thread per row, 32-lane vectors
-// CHECK-NEXT:    reduce_sum_2            M     K       thread per row, 32-lane vectors                                    thread per row, 32-lane vectors
-// CHECK-NEXT:    reduce_sum_3_pieces     1     M*K     thread per piece, 32-lane vectors, P2 pieces per row               thread per piece, 32-lane vectors
-// CHECK-NEXT:    reduce_sum_3            1     P2      thread per row, 32-lane vectors (1 thread in all)                  thread per row, 32-lane vectors
-// CHECK-NEXT:    reduce_max_4_pieces     4     L       thread per piece, P3 pieces per row                                thread per piece, element by element
-// CHECK-NEXT:    reduce_max_4            4     P3      thread per row (4 threads in all)                                  thread per row, element by element
-// CHECK-NEXT:    reduce_sum_5            Q*S   R       thread per row                                                     thread per 32 rows, element by element
-// CHECK-NEXT:  eager: 8 kernels, {{.*}}
+// CHECK-NEXT:    reduce_sum_2            M     K       thread per row, 32-lane vectors                                     thread per row, 32-lane vectors
+// CHECK-NEXT:    reduce_sum_3_pieces     1     M*K     thread per piece, 32-lane vectors, P2 pieces per row                thread per piece, 32-lane vectors
+// CHECK-NEXT:    reduce_sum_3            1     P2      thread per row, 32-lane vectors (1 thread in all)                   thread per row, 32-lane vectors
+// CHECK-NEXT:    reduce_max_4_pieces     4     L       thread per piece, P3 pieces per row                                 thread per piece, element by element
+// CHECK-NEXT:    reduce_max_4            4     P3      thread per row (4 threads in all)                                   thread per row, element by element
+// CHECK-NEXT:    reduce_sum_5_pieces     Q*S   R       thread per piece, P4 pieces per row                                 thread per piece of 32 rows, element by element
+// CHECK-NEXT:    reduce_sum_5            Q*S   P4      thread per row                                                      thread per 32 rows, element by element
+// CHECK-NEXT:  eager: 9 kernels, {{.*}}
 func.func @forms(%x: tensor<?xf32>, %y: tensor<?x?xf64>, %z: tensor<?x4xf32>, %w: tensor<?x?x?xf16>)
     -> (tensor<f32>, tensor<?xf64>, tensor<f64>, tensor<4xf32>, tensor<?x?xf16>) {
   %s = fuse.reduce_sum %x {dims = array<i64: 0>} : tensor<?xf32> -> tensor<f32>

@@ -162,9 +162,11 @@ func.func @strided_two_dims(%x: tensor<?x64x?xf32>) -> tensor<?x64x?xf32> {
 }
 
 // A value before a reduction over columns that the function returns is
-// stored by the reduction's kernel (one launch): no copy computes it again.
+// computed again by a copy, as for few rows: the kernel reduces the columns
+// in pieces (dynamic columns, any number), a launch of their own.
 // CHECK-LABEL: func @columns_returned
-// CHECK: %[[E:.+]] = linalg.generic {{.*}}fuse.group = [[G:[0-9]+]] : i64, fuse.kernel = "fused_add_exp_reduce_sum_log_[[K:[0-9]+]]", fuse.ops = ["add", "exp"]
+// CHECK: %[[E:.+]] = linalg.generic {{.*}}{fuse.kernel = "fused_add_exp_{{[0-9]+}}", fuse.ops = ["add", "exp"]}
+// CHECK: linalg.generic {{.*}}fuse.group = [[G:[0-9]+]] : i64, fuse.kernel = "fused_add_exp_reduce_sum_log_[[K:[0-9]+]]", fuse.ops = ["add", "exp"]
 // CHECK: fuse.group = [[G]] : i64, fuse.kernel = "fused_add_exp_reduce_sum_log_[[K]]", fuse.ops = ["reduce_sum"]
 // CHECK: %[[L:.+]] = linalg.generic {{.*}}fuse.group = [[G]] : i64, fuse.kernel = "fused_add_exp_reduce_sum_log_[[K]]", fuse.ops = ["log"]
 // CHECK-NOT: linalg.generic
@@ -175,4 +177,20 @@ func.func @columns_returned(%x: tensor<?x?xf32>, %b: tensor<?xf32>) -> (tensor<?
   %s = fuse.reduce_sum %e {dims = array<i64: 0>} : tensor<?x?xf32> -> tensor<?xf32>
   %l = fuse.log %s : tensor<?xf32>
   return %l, %e : tensor<?xf32>, tensor<?x?xf32>
+}
+
+// Strided rows that are not in pieces (two reduced loops): a value before
+// the reduction that the function returns is stored by the reduction's
+// kernel (one launch), no copy computes it again.
+// CHECK-LABEL: func @strided_returned
+// CHECK: %[[E:.+]] = linalg.generic {{.*}}fuse.group = [[G:[0-9]+]] : i64, fuse.kernel = "fused_exp_reduce_sum_log_[[K:[0-9]+]]", fuse.ops = ["exp"]
+// CHECK: fuse.group = [[G]] : i64, fuse.kernel = "fused_exp_reduce_sum_log_[[K]]", fuse.ops = ["reduce_sum"]
+// CHECK: %[[L:.+]] = linalg.generic {{.*}}fuse.group = [[G]] : i64, fuse.kernel = "fused_exp_reduce_sum_log_[[K]]", fuse.ops = ["log"]
+// CHECK-NOT: linalg.generic
+// CHECK: return %[[L]], %[[E]]
+func.func @strided_returned(%x: tensor<?x64x?xf32>) -> (tensor<64xf32>, tensor<?x64x?xf32>) {
+  %e = fuse.exp %x : tensor<?x64x?xf32>
+  %s = fuse.reduce_sum %e {dims = array<i64: 0, 2>} : tensor<?x64x?xf32> -> tensor<64xf32>
+  %l = fuse.log %s : tensor<64xf32>
+  return %l, %e : tensor<64xf32>, tensor<?x64x?xf32>
 }

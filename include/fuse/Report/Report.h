@@ -121,23 +121,31 @@ struct VariantReport {
 };
 
 /// A dynamic size: dimension `dimension` of argument `argument`, or the
-/// pieces of each row of a kernel that reduces rows of a dynamic length in
-/// pieces, which the kernel counts at run time (RowForm::pieceCount).
+/// pieces of each row of a kernel that reduces rows of a dynamic length,
+/// or a dynamic number of rows, in pieces, which the kernel counts at run
+/// time (RowForm::pieceCount).
 struct SizeSymbol {
   /// The pieces of each row of `length` elements: ceil(length /
   /// pieceLength) rounded up to a power of two, at most `atMost`
-  /// (piecesOfLength).
+  /// (piecesOfLength); with `rows` (a dynamic number of them), at most
+  /// `atMost` / `rows` rounded up to a power of two (rowPieces).
   struct Pieces {
     SizeExpr length;
     int64_t pieceLength;
     int64_t atMost;
+    std::optional<SizeExpr> rows;
+    bool operator==(const Pieces &other) const {
+      return length == other.length && pieceLength == other.pieceLength &&
+             atMost == other.atMost && rows == other.rows;
+    }
   };
   std::string name;
   unsigned argument = 0;
   unsigned dimension = 0;
   std::optional<Pieces> pieces;
   /// "N = argument 0 dimension 1", or "P = pieces per row, N / 1024
-  /// rounded up to a power of 2 (at most 4096)", symbols written with
+  /// rounded up to a power of 2 (at most 4096)", or with rows "(at most
+  /// 131072 / M rounded up to a power of 2)", symbols written with
   /// `names`.
   std::string describe(llvm::ArrayRef<std::string> names) const;
 };

@@ -758,21 +758,40 @@ private:
   DenseMap<unsigned, Value> flat;
 };
 
-/// The pieces of each row of a kernel reduced in pieces (RowForm::pieces)
-/// on the host: form.pieceCount for a constant length; for a dynamic
-/// `length`, piecesOfLength's at run time (p pieces once the row is longer
-/// than p / 2 pieces of kShortRow), at most form.pieceCount.
+/// The number of rows of a kernel with reductions of form `form` over
+/// loops of `sizes`: the product of the kept loops' sizes.
+Value rowCount(OpBuilder &b, Location loc, const RowForm &form,
+               ArrayRef<Value> sizes) {
+  Value rows = arith::ConstantIndexOp::create(b, loc, 1);
+  for (int64_t d : form.kept)
+    rows = arith::MulIOp::create(b, loc, rows, sizes[d]);
+  return rows;
+}
+
+/// The pieces of each of the `rows` rows of `length` elements of a kernel
+/// reduced in pieces (RowForm::pieces) on the host: form.pieceCount when
+/// it is constant; else rowPieces' at run time: p pieces once the row is
+/// longer than p / 2 pieces of kShortRow and p * rows is at most the
+/// rows' pieceShare, at most form.pieceCount.
 Value emitRowPieces(OpBuilder &b, Location loc, const RowForm &form,
-                    Value length) {
-  if (form.length)
+                    Value length, Value rows) {
+  if (form.constantPieces())
     return arith::ConstantIndexOp::create(b, loc, form.pieceCount);
   Value pieces = arith::ConstantIndexOp::create(b, loc, 1);
   for (int64_t p = 2; p <= form.pieceCount; p *= 2) {
-    Value longer = arith::CmpIOp::create(
+    Value more = arith::CmpIOp::create(
         b, loc, arith::CmpIPredicate::ugt, length,
         arith::ConstantIndexOp::create(b, loc, p / 2 * kShortRow));
+    if (!form.rows)
+      more = arith::AndIOp::create(
+          b, loc, more,
+          arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::ule,
+              arith::MulIOp::create(b, loc, rows,
+                                    arith::ConstantIndexOp::create(b, loc, p)),
+              arith::ConstantIndexOp::create(b, loc, pieceShare(form.lanes))));
     pieces = arith::SelectOp::create(
-        b, loc, longer, arith::ConstantIndexOp::create(b, loc, p), pieces);
+        b, loc, more, arith::ConstantIndexOp::create(b, loc, p), pieces);
   }
   return pieces;
 }
@@ -1072,9 +1091,7 @@ private:
     SmallVector<Value> noRow(reduced.size(), zero());
     for (auto [init, result] : llvm::zip(op.getDpsInitsMutable(), results)) {
       if (piece) {
-        SmallVector<Value> at(point);
-        at.push_back(piece);
-        storeOnce(result, partials.lookup(k), at);
+        storeOnce(result, partials.lookup(k), merge(point, {piece}));
       } else if (isLiveOut(init)) {
         storeOnce(result, init, merge(point, noRow));
       }
@@ -1988,15 +2005,23 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
       SmallVector<linalg::GenericOp> second;
       DenseMap<unsigned, Value> partials;
       DenseMap<Operation *, Value> secondFills;
-      Value pieces = emitRowPieces(b, loc, form, sizes[form.reduced.back()]);
-      SmallVector<int64_t> shape;
-      SmallVector<int64_t> ranges = first.getStaticLoopRanges();
-      for (int64_t d : form.kept)
-        shape.push_back(ranges[d]);
-      shape.push_back(form.length ? form.pieceCount : ShapedType::kDynamic);
+      int64_t reducedLoop = form.reduced.front();
+      Value pieces = emitRowPieces(b, loc, form, sizes[reducedLoop],
+                                   rowCount(b, loc, form, sizes));
+      // The partial values over the reduction's loops, the pieces in place
+      // of the reduced one: neighbouring threads of the first launch store
+      // neighbours (the same piece of neighbouring columns, or a warp's
+      // pieces of a row), and the second launch has the loops of the first,
+      // where every member over the rows fits.
+      SmallVector<int64_t> shape = first.getStaticLoopRanges();
+      shape[reducedLoop] =
+          form.constantPieces() ? form.pieceCount : ShapedType::kDynamic;
+      SmallVector<Value> secondSizes(sizes);
+      secondSizes[reducedLoop] = pieces;
       SmallVector<Value> dynamicSizes;
-      if (!form.length)
-        dynamicSizes.push_back(pieces);
+      for (auto [extent, size] : llvm::zip(shape, secondSizes))
+        if (ShapedType::isDynamic(extent))
+          dynamicSizes.push_back(size);
       for (auto [k, member] : llvm::enumerate(members)) {
         linalg::GenericOp op = member;
         if (op.getNumReductionLoops() == 0)
@@ -2011,10 +2036,6 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
       b.setInsertionPoint(members.back());
 
       // The second launch's members, in program order.
-      SmallVector<Value> secondSizes;
-      for (int64_t d : form.kept)
-        secondSizes.push_back(sizes[d]);
-      secondSizes.push_back(pieces);
       SmallVector<linalg::GenericOp> created;
       for (auto [k, member] : llvm::enumerate(members)) {
         linalg::GenericOp op = member;
@@ -2024,18 +2045,14 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
           continue;
         }
         Operation *combine = reductionCombiner(op);
-        Value init = op.getDpsInits().front();
-        // Over (the kept loops, the pieces): the partial values in order,
-        // into the output at the kept loops.
-        int64_t loops = form.kept.size() + 1;
-        SmallVector<utils::IteratorType> iterators(
-            form.kept.size(), utils::IteratorType::parallel);
-        iterators.push_back(utils::IteratorType::reduction);
+        OpOperand &init = op.getDpsInitsMutable()[0];
+        // Over the reduction's loops, the pieces reduced: the partial
+        // values in order, into the output where the reduction wrote.
         auto reduce = linalg::GenericOp::create(
-            b, loc, TypeRange{}, ValueRange{partials[k]}, ValueRange{init},
-            {b.getMultiDimIdentityMap(loops),
-             AffineMap::getMultiDimIdentityMap(loops, b.getContext())
-                 .dropResult(loops - 1)},
+            b, loc, TypeRange{}, ValueRange{partials[k]},
+            ValueRange{init.get()},
+            {b.getMultiDimIdentityMap(iterators.size()),
+             op.getMatchingIndexingMap(&init)},
             iterators,
             [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
               OperationState state(nestedLoc, combine->getName());
@@ -2097,11 +2114,9 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
     RowKernelBuilder builder(members, form, sizes, fills, isLiveOut, cpuThreads,
                              b, loc);
     bool warps = !cpuThreads && form.warps;
-    Value points = arith::ConstantIndexOp::create(b, loc, 1);
-    for (int64_t d : form.kept)
-      points = arith::MulIOp::create(b, loc, points, sizes[d]);
+    Value points = rowCount(b, loc, form, sizes);
     if (form.pieces && !partials) {
-      pieces = emitRowPieces(b, loc, form, sizes[form.reduced.back()]);
+      pieces = emitRowPieces(b, loc, form, sizes[form.reduced.back()], points);
       builder.countPieces(pieces);
     }
     // A cpu target thread takes a group of points (emitGroup), of one piece

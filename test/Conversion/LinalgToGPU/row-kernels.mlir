@@ -222,53 +222,56 @@ func.func @sum_squares(%x: tensor<?xf32>) -> tensor<f32> {
 // The one-launch form of few rows in pieces: row-pieces-one-launch.mlir.
 
 // Columns (dims = [0] of an N x 4 matrix): 4 rows not read in lanes, split
-// too, in at most 4096 / 4 = 1024 pieces each. A thread per piece,
+// too, in at most 131072 / 4 = 32768 pieces each (a thread per piece). The
+// partial sums take the place of the reduced dimension (pieces x 4):
 // neighbouring threads on neighbouring columns of the same piece (column =
-// thread mod 4, piece = thread / 4), each summing its piece one element
-// after the other; then a thread per column sums its pieces one after the
-// other.
+// thread mod 4, piece = thread / 4) sum their pieces one element after the
+// other and store neighbours; then a thread per column sums its pieces one
+// after the other, neighbouring threads reading neighbours.
 
 // CHECK-LABEL: func @columns(
 // CHECK-SAME: %[[X:.+]]: memref<?x4xf32>) -> memref<4xf32>
-// CHECK: %[[P:.+]] = arith.select %{{.+}}, %c1024, %{{.+}}
-// CHECK: %[[PIECES:.+]] = memref.alloc(%[[P]]) {alignment = 16 : i64} : memref<4x?xf32>
+// CHECK: %[[P:.+]] = arith.select %{{.+}}, %c32768, %{{.+}}
+// CHECK: %[[PIECES:.+]] = memref.alloc(%[[P]]) {alignment = 16 : i64} : memref<?x4xf32>
 // CHECK: function(@reduce_sum_{{[0-9]+}}_pieces)
 // CHECK: %[[PIECE:.+]] = arith.divui %[[THREAD:.+]], %c4
 // CHECK: %[[COLUMN:.+]] = arith.remui %[[THREAD]], %c4
 // CHECK: scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step %c1 iter_args
 // CHECK-NEXT: memref.load %[[X]][%[[I]], %[[COLUMN]]]
-// CHECK: memref.store %{{.+}}, %[[PIECES]][%[[COLUMN]], %[[PIECE]]]
+// CHECK: memref.store %{{.+}}, %[[PIECES]][%[[PIECE]], %[[COLUMN]]]
 // CHECK: function(@reduce_sum_{{[0-9]+}})
 // CHECK: scf.for %[[Q:.+]] = %c0 to %[[P]] step %c1 iter_args
-// CHECK-NEXT: memref.load %[[PIECES]][%{{.+}}, %[[Q]]]
+// CHECK-NEXT: memref.load %[[PIECES]][%[[Q]], %{{.+}}]
 func.func @columns(%x: tensor<?x4xf32>) -> tensor<4xf32> {
   %s = fuse.reduce_sum %x {dims = array<i64: 0>} : tensor<?x4xf32> -> tensor<4xf32>
   return %s : tensor<4xf32>
 }
 
-// On the cpu target a thread takes 32 neighbouring columns at once (a
-// group): their sums step through the rows together, each column's order
-// unchanged (the same bits), in one loop with 32 accumulators, which
-// LLVM's SLP vectorizer makes vector code; a last group that is not whole
-// takes its columns one at a time. Fewer columns than a group (@columns,
-// above) take no groups.
-// A launch that reads fewer than 65536 elements is one block (the calling
-// thread's); more go 64 rows (2 groups) to a block, whose blocks the
-// OpenMP threads share.
+// On the cpu target a thread takes a piece of 32 neighbouring columns at
+// once (a group; the columns, a dynamic number, are in pieces): their sums
+// step through the piece's rows together, each column's order unchanged
+// (the same bits), in one loop with 32 accumulators, which LLVM's SLP
+// vectorizer makes vector code; a last group that is not whole takes its
+// columns one at a time. Fewer columns than a group (@columns, above) take
+// no groups. A launch that reads fewer than 65536 elements is one block
+// (the calling thread's); more go 64 rows (2 groups) to a block, whose
+// blocks the OpenMP threads share.
 // CPU-LABEL: func @column_sums(
 // CPU: %[[GROUPS:.+]] = arith.ceildivui %{{.+}}, %c32
+// CPU: %[[THREADS:.+]] = arith.muli %[[GROUPS]], %{{.+}} :
 // CPU: %[[WORK:.+]] = arith.muli
 // CPU: %[[LITTLE:.+]] = arith.cmpi ult, %[[WORK]], %c65536
-// CPU: %[[ALL:.+]] = arith.maxui %[[GROUPS]], %c1
+// CPU: %[[ALL:.+]] = arith.maxui %[[THREADS]], %c1
 // CPU: %[[PER:.+]] = arith.select %[[LITTLE]], %[[ALL]], %c2
-// CPU: %[[GRID:.+]] = arith.ceildivui %[[GROUPS]], %[[PER]]
-// CPU: gpu.launch blocks({{.*}}) in (%{{.+}} = %[[GRID]], {{.*}}) threads({{.*}}) in (%{{.+}} = %[[PER]], {{.*}} function(@reduce_sum_{{[0-9]+}})
-// CPU: arith.cmpi ult, %[[GROUP:.+]], %[[GROUPS]]
+// CPU: %[[GRID:.+]] = arith.ceildivui %[[THREADS]], %[[PER]]
+// CPU: gpu.launch blocks({{.*}}) in (%{{.+}} = %[[GRID]], {{.*}}) threads({{.*}}) in (%{{.+}} = %[[PER]], {{.*}} function(@reduce_sum_{{[0-9]+}}_pieces)
+// CPU: arith.cmpi ult, %[[THREAD:.+]], %[[THREADS]]
+// CPU: %[[GROUP:.+]] = arith.remui %[[THREAD]], %[[GROUPS]]
 // CPU: %[[BASE:.+]] = arith.muli %[[GROUP]], %c32
 // CPU: %[[END:.+]] = arith.addi %[[BASE]], %c32
 // CPU: %[[WHOLE:.+]] = arith.cmpi ule, %[[END]], %[[POINTS:.+]] :
 // CPU: scf.if %[[WHOLE]] {
-// CPU: scf.for %{{.+}} = %c0 to %{{.+}} step %c1 iter_args({{(%[^,]+ = %cst, ){31}()}}%{{.+}} = %cst) -> ({{(f32, ){31}()}}f32) {
+// CPU: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %c1 iter_args({{(%[^,]+ = %cst, ){31}()}}%{{.+}} = %cst) -> ({{(f32, ){31}()}}f32) {
 // CPU-COUNT-32: arith.addf
 // CPU: scf.yield
 // CPU-COUNT-32: memref.store
@@ -276,7 +279,8 @@ func.func @columns(%x: tensor<?x4xf32>) -> tensor<4xf32> {
 // CPU: %[[REST:.+]] = arith.subi %[[POINTS]], %[[BASE]]
 // CPU: scf.for %[[W:.+]] = %c0 to %[[REST]] step %c1 {
 // CPU: arith.addi %[[BASE]], %[[W]]
-// CPU: scf.for %{{.+}} = %c0 to %{{.+}} step %c1 iter_args(%{{.+}} = %cst) -> (f32) {
+// CPU: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %c1 iter_args(%{{.+}} = %cst) -> (f32) {
+// CPU: function(@reduce_sum_{{[0-9]+}})
 func.func @column_sums(%x: tensor<?x?xf32>) -> tensor<?xf32> {
   %s = fuse.reduce_sum %x {dims = array<i64: 0>} : tensor<?x?xf32> -> tensor<?xf32>
   return %s : tensor<?xf32>

@@ -8,7 +8,8 @@ order, and the P sums summed in that order again: P = ceil(n / 1024)
 rounded up to a power of two, at most 4096 / r (r rounded up to a power
 of two), whether the program's row length is a constant or not. With
 --columns the rows are INPUT's columns (dims = [0]), which are not read in
-lanes: each piece, then the pieces' sums, one element after the other.
+lanes: each piece, then the pieces' sums, one element after the other,
+and the r columns (any number) share 131072 pieces, at most 131072 / r.
 
 usage: sum_order.py [--square] [--pieces] [--columns]
                     INPUT.npy RESULT.npy
@@ -20,7 +21,7 @@ import sys
 
 import numpy as np
 
-LANES, PIECES, SHORT_ROW = 32, 4096, 1024
+LANES, PIECES, STRIDED_PIECES, SHORT_ROW = 32, 4096, 131072, 1024
 
 
 def power_of_two_ceil(n):
@@ -48,9 +49,9 @@ def serial_sum(x):
     return acc
 
 
-def pieces_sum(x, reduce=lanes_sum):
+def pieces_sum(x, reduce=lanes_sum, share=PIECES):
     rows, n = x.shape
-    count = min(PIECES // power_of_two_ceil(max(rows, 1)),
+    count = min(share // power_of_two_ceil(max(rows, 1)),
                 power_of_two_ceil(max(-(-n // SHORT_ROW), 1)))
     length = -(-n // count)
     padded = np.full((rows, count * length), -0.0, np.float32)
@@ -73,7 +74,8 @@ if square:
     x = x * x
 got = np.load(paths[1]).reshape(-1)
 reduce = serial_sum if columns else lanes_sum
-want = pieces_sum(x, reduce) if pieces else reduce(x)
+share = STRIDED_PIECES if columns else PIECES
+want = pieces_sum(x, reduce, share) if pieces else reduce(x)
 differ = np.flatnonzero(want.view(np.uint32) != got.view(np.uint32))
 if differ.size:
     row = differ[0]

@@ -183,10 +183,10 @@ fuse::rowFormOf(ArrayRef<linalg::GenericOp> members, int64_t blockSize,
   if (form.reduced.size() == 1 &&
       !ShapedType::isDynamic(ranges[form.reduced.front()]))
     form.length = ranges[form.reduced.front()];
-  form.pieces = form.reduced.size() == 1 && known && form.rows &&
-                reducesInPieces(*form.rows, form.length);
+  form.pieces = form.reduced.size() == 1 && known &&
+                reducesInPieces(form.rows, form.length, form.lanes);
   if (form.pieces)
-    form.pieceCount = rowPieces(*form.rows, form.length);
+    form.pieceCount = rowPieces(form.rows.value_or(1), form.length, form.lanes);
   form.split = form.pieces;
   // A value through views (of a buffer) and reshapes (of a tensor).
   auto sourceOf = [](Value input) {
@@ -252,13 +252,6 @@ fuse::rowFormOf(ArrayRef<linalg::GenericOp> members, int64_t blockSize,
   };
   for (linalg::GenericOp op : members) {
     bool reduction = op.getNumReductionLoops() > 0;
-    // The second launch iterates over (kept loops, pieces): a member over
-    // the rows with the reduced loops kept fits it only when those are
-    // the innermost.
-    if (!reduction && form.reduced.front() != innermost &&
-        op.getNumLoops() == static_cast<unsigned>(innermost + 1) &&
-        keepsRows(op, form.reduced))
-      form.split = false;
     bool overRow = overWholeSpace(op, form);
     bool reads = readsAny(op, fromReduction);
     bool liveOut = llvm::any_of(op.getDpsInitsMutable(), isLiveOut);

@@ -155,19 +155,21 @@ struct RowForm {
   int64_t registerLength() const { return registerLengthFor(rowInputs); }
   /// The second launch of a split kernel keeps each reduction's pieces.
   int64_t piecesRegisterLength() const { return registerLengthFor(reductions); }
-  /// The order of a reduction over one loop with a constant number of rows
-  /// below kFewRows (a full reduction of a vector, a sum over the rows of a
-  /// 3 x N matrix, over the columns of an N x 4 one): each row is cut into
-  /// pieceCount pieces of ceil(length / pieceCount) elements, each piece
-  /// reduced from the identity as a row, and the pieceCount values reduced
-  /// as a row of that length (in lanes when the rows are), then combined
-  /// with the initial value. It depends on the reduction alone (its rows),
-  /// so that fused and eager kernels agree.
+  /// The order of a reduction over one loop that reducesInPieces (a full
+  /// reduction of a vector, a sum over the rows of a 3 x N matrix, over the
+  /// columns of an N x 4 or an N x M one): each row is cut into pieceCount
+  /// pieces of ceil(length / pieceCount) elements, each piece reduced from
+  /// the identity as a row, and the pieceCount values reduced as a row of
+  /// that length (in lanes when the rows are), then combined with the
+  /// initial value. It depends on the reduction alone (its rows), so that
+  /// fused and eager kernels agree.
   bool pieces = false;
-  /// The pieces of each row (rowPieces), when pieces: for a dynamic
-  /// length, the most, and the kernel counts them at run time by the same
-  /// rule (the report's symbol for them, SizeSymbol::Pieces).
+  /// The pieces of each row (rowPieces), when pieces: for a dynamic length
+  /// or number of rows, the most, and the kernel counts them at run time by
+  /// the same rule (the report's symbol for them, SizeSymbol::Pieces).
   int64_t pieceCount = 0;
+  /// Whether pieceCount is the count itself, not the most.
+  bool constantPieces() const { return length && rows; }
   /// Whether the launch that reduces the pieces' values of a split kernel
   /// keeps each row of them in registers (as `registers`), else loops: for
   /// a count known at run time only, when it is at most
@@ -196,19 +198,24 @@ struct RowForm {
 inline constexpr int64_t kFewRows = 132;
 
 /// The pieces of all rows of a kernel reduced in pieces (RowForm::pieces,
-/// rowPieces): 4096 warps (131072 threads) for a full reduction.
+/// rowPieces) whose rows are read in lanes: 4096 warps (131072 threads)
+/// for a full reduction.
 inline constexpr int64_t kRowPieces = 4096;
+
+/// The pieces of all rows of a kernel reduced in pieces whose rows are not
+/// read in lanes (columns: a thread per piece): as many threads as
+/// kRowPieces warps have.
+inline constexpr int64_t kStridedPieces = kRowPieces * kReductionLanes;
 
 /// The longest row of a constant length that a reduction over few rows
 /// still gives one warp (or thread): 32 elements per lane, about as long
 /// as a second launch takes to start.
 inline constexpr int64_t kShortRow = 1024;
 
-/// Whether a reduction over one loop with `rows` rows of `length` elements
-/// (nullopt: a dynamic length) is reduced in pieces (RowForm::pieces): few
-/// rows, not short ones.
-inline bool reducesInPieces(int64_t rows, std::optional<int64_t> length) {
-  return rows < kFewRows && !(length && *length <= kShortRow);
+/// The pieces that the rows of a kernel share (RowForm::pieceShare):
+/// kRowPieces for rows read in lanes, else kStridedPieces.
+inline int64_t pieceShare(bool lanes) {
+  return lanes ? kRowPieces : kStridedPieces;
 }
 
 /// The pieces of each row of `length` elements when `atMost` rows'
@@ -226,14 +233,33 @@ inline int64_t piecesOfLength(int64_t length, int64_t atMost) {
 }
 
 /// The pieces of each of `rows` rows of `length` elements (nullopt: a
-/// dynamic length, the most) reduced in pieces (RowForm::pieces):
-/// kRowPieces shared by the rows (a power of two each, from 4096 for one
-/// row to 16 for 131), for a length no more than piecesOfLength gives.
-inline int64_t rowPieces(int64_t rows, std::optional<int64_t> length) {
-  int64_t pieces =
-      kRowPieces / static_cast<int64_t>(llvm::PowerOf2Ceil(
+/// dynamic length, the most) reduced in pieces (RowForm::pieces): the
+/// pieceShare shared by the rows, `share / r` with `r` the rows rounded up
+/// to a power of two (from 4096 for one row read in lanes to 16 for 131),
+/// for a length no more than piecesOfLength gives. For a power of two `p`,
+/// `p <= share / r` is `p * rows <= share`: how a kernel with a dynamic
+/// number of rows counts them at run time.
+inline int64_t rowPieces(int64_t rows, std::optional<int64_t> length,
+                         bool lanes) {
+  int64_t pieces = pieceShare(lanes) /
+                   static_cast<int64_t>(llvm::PowerOf2Ceil(
                        static_cast<uint64_t>(std::max<int64_t>(rows, 1))));
   return length ? piecesOfLength(*length, pieces) : pieces;
+}
+
+/// Whether a reduction over one loop with `rows` rows (nullopt: a dynamic
+/// number) of `length` elements (nullopt: a dynamic length), `lanes` as
+/// RowForm::lanes, is reduced in pieces (RowForm::pieces): not short rows;
+/// rows read in lanes when they are few (a constant below kFewRows);
+/// other rows (columns, a thread each) when they could have two pieces
+/// each: a dynamic number, or at most half of kStridedPieces.
+inline bool reducesInPieces(std::optional<int64_t> rows,
+                            std::optional<int64_t> length, bool lanes) {
+  if (length && *length <= kShortRow)
+    return false;
+  if (lanes)
+    return rows && *rows < kFewRows;
+  return !rows || rowPieces(*rows, std::nullopt, lanes) > 1;
 }
 
 /// The RowForm of the kernel of `members` (in program order) launched in
