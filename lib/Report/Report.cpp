@@ -229,7 +229,8 @@ public:
                     const RowForm &form) {
     if (form.constantPieces())
       return SizeExpr::constant(form.pieceCount);
-    SizeSymbol::Pieces defined{length, kShortRow, form.pieceCount, {}};
+    SizeSymbol::Pieces defined{
+        length, pieceLength(form.lanes), form.pieceCount, {}};
     if (!form.rows) {
       defined.rows = rows;
       defined.atMost = pieceShare(form.lanes);

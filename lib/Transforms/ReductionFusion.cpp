@@ -176,14 +176,15 @@ struct Rows {
   /// Strided rows: the innermost loop is kept (a reduction over dimension
   /// 0 of a matrix: its rows are the columns), or the reduced loops are
   /// several (not collapsed into one: `dims = [0, 2]`), so that a kernel
-  /// takes the rows a thread per row, each thread going down its row in
-  /// every pass. A kernel that also went over the whole space after the
-  /// reduction would do so with those threads alone, one per row, where a
-  /// kernel of its own has a thread per element (an H200 ran a softmax over
-  /// dimension 0 of 1024 x 97656 in 1.2 ms as one kernel, 0.96 ms as five,
-  /// 0.54 ms as the three this makes: bench/RESULTS.md, Dec 4). Its kernel
-  /// takes what comes before the reduction and what runs over the rows, as
-  /// for few rows, and stores what the program returns of them.
+  /// takes the rows a thread per row (or per piece of a row, `pieces`),
+  /// each thread going down its row in every pass. A kernel that also went
+  /// over the whole space after the reduction would do so with those
+  /// threads alone, one per row, where a kernel of its own has a thread per
+  /// element (an H200 ran a softmax over dimension 0 of 1024 x 97656 in
+  /// 1.2 ms as one kernel, 0.96 ms as five, 0.54 ms as the three this
+  /// makes: bench/RESULTS.md, Dec 4). Its kernel takes what comes before
+  /// the reduction and what runs over the rows, as for few rows, and, when
+  /// not in pieces, stores what the program returns of them.
   bool strided = false;
 
   /// The kernel reduces its rows in pieces (RowForm::pieces,

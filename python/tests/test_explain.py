@@ -193,6 +193,30 @@ func.func @f(%v: tensor<?xf32>, %x: tensor<3x?xf32>) -> (tensor<f32>, tensor<3xf
     assert size_at(total, {"N": 0, "M": 0, "P": 2, "P2": 0}) == 32
 
 
+def test_report_sizes_of_column_pieces():
+    """Columns of a dynamic number share their pieces at run time: the
+    symbol says so ("rows"), and size_at evaluates it from both sizes (n / 32
+    rounded up to a power of 2, at most 262144 / m with m rounded up to a
+    power of 2)."""
+    text = """
+func.func @f(%x: tensor<?x?xf32>) -> tensor<?xf32> {
+  %s = fuse.reduce_sum %x {dims = array<i64: 0>} : tensor<?x?xf32> -> tensor<?xf32>
+  return %s : tensor<?xf32>
+}"""
+    (fn,) = fuse.report(text)["functions"]
+    rows = {"terms": [{"coefficient": 1, "symbols": ["M"]}], "text": "M"}
+    assert fn["sizes"][2] == {
+        "name": "P", "pieces_of": {"terms": [{"coefficient": 1, "symbols": ["N"]}],
+                                   "text": "N"},
+        "piece_length": 32, "at_most": 262144, "rows": rows}
+    total = fn["fused"]["bytes"]
+    assert total["text"] == "4*N*M + 8*M*P + 4*M"
+    for n, m, p in [(0, 0, 1), (32, 5, 1), (33, 5, 2), (5000, 33, 256), (100003, 64, 4096),
+                    (40, 70000, 2), (3, 200000, 1), (10**6, 1000, 256)]:
+        assert size_at(total, {"N": n, "M": m}) == 4 * n * m + 8 * m * p + 4 * m
+        assert fuse._sizes.sizes_at(fn, [(n, m)])["P"] == p
+
+
 def _fuse_opt():
     lib_dir = os.environ.get("FUSE_LIB_DIR", os.path.join(REPO, "build", "lib"))
     path = os.path.join(lib_dir, os.pardir, "bin", "fuse-opt")

@@ -63,12 +63,12 @@ func.func @softmax(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
 // dimensions of a matrix it is one row of M*K (the innermost dimensions
 // collapsed), split too (P2 f64 partial sums). A reduction over the
 // leading dimension is read element by element (each of the 4 columns a
-// row), split as well (a thread per piece, at most 131072 / 4 = 32768
-// pieces per column), as is an f16 sum over a middle dimension, whose
-// rows (Q*S, not a constant) share the 131072 pieces at run time (P4; a
-// cpu thread takes a piece of 32 of its rows at once, one element of each
-// at a time).
-// CHECK-LABEL: @forms  N = argument 0 dimension 0, M = argument 1 dimension 0, K = argument 1 dimension 1, L = argument 2 dimension 0, Q = argument 3 dimension 0, R = argument 3 dimension 1, S = argument 3 dimension 2, P = pieces per row, N / 1024 rounded up to a power of 2 (at most 4096), P2 = pieces per row, M*K / 1024 rounded up to a power of 2 (at most 4096), P3 = pieces per row, L / 1024 rounded up to a power of 2 (at most 32768), P4 = pieces per row, R / 1024 rounded up to a power of 2 (at most 131072 / Q*S rounded up to a power of 2)
+// row), split as well (a thread per piece of about 32 elements, at most
+// 262144 / 4 = 65536 pieces per column), as is an f16 sum over a middle
+// dimension, whose rows (Q*S, not a constant) share the 262144 pieces at
+// run time (P4; a cpu thread takes a piece of 32 of its rows at once, one
+// element of each at a time).
+// CHECK-LABEL: @forms  N = argument 0 dimension 0, M = argument 1 dimension 0, K = argument 1 dimension 1, L = argument 2 dimension 0, Q = argument 3 dimension 0, R = argument 3 dimension 1, S = argument 3 dimension 2, P = pieces per row, N / 1024 rounded up to a power of 2 (at most 4096), P2 = pieces per row, M*K / 1024 rounded up to a power of 2 (at most 4096), P3 = pieces per row, L / 32 rounded up to a power of 2 (at most 65536), P4 = pieces per row, R / 32 rounded up to a power of 2 (at most 262144 / Q*S rounded up to a power of 2)
 // CHECK-NEXT:    fused: 9 kernels, {{.*}}
 // CHECK-NEXT:      kernel               ops         elements  read      written
 // CHECK-NEXT:      reduce_sum_1_pieces  reduce_sum  N         4*N       4*P

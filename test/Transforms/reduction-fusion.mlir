@@ -83,7 +83,7 @@ func.func @sum_then_max(%x: tensor<?x?xf32>) -> tensor<f32> {
 }
 
 // A reduction over dimension 0 keeps the columns: its kernel goes down
-// each column a thread per column, and takes no generic over the whole
+// each column a thread per column (4 columns of 4, no pieces), and takes no generic over the whole
 // space after it (Rows::strided): the add is a kernel of its own, a thread
 // per element. One over dimension 1 keeps the rows: the same read is a
 // transpose, and the generic stays out too.

@@ -771,7 +771,7 @@ Value rowCount(OpBuilder &b, Location loc, const RowForm &form,
 /// The pieces of each of the `rows` rows of `length` elements of a kernel
 /// reduced in pieces (RowForm::pieces) on the host: form.pieceCount when
 /// it is constant; else rowPieces' at run time: p pieces once the row is
-/// longer than p / 2 pieces of kShortRow and p * rows is at most the
+/// longer than p / 2 pieces of pieceLength and p * rows is at most the
 /// rows' pieceShare, at most form.pieceCount.
 Value emitRowPieces(OpBuilder &b, Location loc, const RowForm &form,
                     Value length, Value rows) {
@@ -779,9 +779,10 @@ Value emitRowPieces(OpBuilder &b, Location loc, const RowForm &form,
     return arith::ConstantIndexOp::create(b, loc, form.pieceCount);
   Value pieces = arith::ConstantIndexOp::create(b, loc, 1);
   for (int64_t p = 2; p <= form.pieceCount; p *= 2) {
-    Value more = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::ugt, length,
-        arith::ConstantIndexOp::create(b, loc, p / 2 * kShortRow));
+    Value more =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, length,
+                              arith::ConstantIndexOp::create(
+                                  b, loc, p / 2 * pieceLength(form.lanes)));
     if (!form.rows)
       more = arith::AndIOp::create(
           b, loc, more,

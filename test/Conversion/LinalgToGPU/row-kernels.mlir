@@ -222,7 +222,7 @@ func.func @sum_squares(%x: tensor<?xf32>) -> tensor<f32> {
 // The one-launch form of few rows in pieces: row-pieces-one-launch.mlir.
 
 // Columns (dims = [0] of an N x 4 matrix): 4 rows not read in lanes, split
-// too, in at most 131072 / 4 = 32768 pieces each (a thread per piece). The
+// too, in at most 262144 / 4 = 65536 pieces each (a thread per piece). The
 // partial sums take the place of the reduced dimension (pieces x 4):
 // neighbouring threads on neighbouring columns of the same piece (column =
 // thread mod 4, piece = thread / 4) sum their pieces one element after the
@@ -231,7 +231,7 @@ func.func @sum_squares(%x: tensor<?xf32>) -> tensor<f32> {
 
 // CHECK-LABEL: func @columns(
 // CHECK-SAME: %[[X:.+]]: memref<?x4xf32>) -> memref<4xf32>
-// CHECK: %[[P:.+]] = arith.select %{{.+}}, %c32768, %{{.+}}
+// CHECK: %[[P:.+]] = arith.select %{{.+}}, %c65536, %{{.+}}
 // CHECK: %[[PIECES:.+]] = memref.alloc(%[[P]]) {alignment = 16 : i64} : memref<?x4xf32>
 // CHECK: function(@reduce_sum_{{[0-9]+}}_pieces)
 // CHECK: %[[PIECE:.+]] = arith.divui %[[THREAD:.+]], %c4

@@ -9,11 +9,15 @@ rounded up to a power of two, at most 4096 / r (r rounded up to a power
 of two), whether the program's row length is a constant or not. With
 --columns the rows are INPUT's columns (dims = [0]), which are not read in
 lanes: each piece, then the pieces' sums, one element after the other,
-and the r columns (any number) share 131072 pieces, at most 131072 / r.
+P = ceil(n / 32) rounded up to a power of two, and the r columns (any
+number) share 262144 pieces, at most 262144 / r. With --middle INPUT is
+3-D and the rows are those of its middle dimension (dims = [1]), in the
+order of the result's elements, read as columns are.
 
-usage: sum_order.py [--square] [--pieces] [--columns]
+usage: sum_order.py [--square] [--pieces] [--columns | --middle]
                     INPUT.npy RESULT.npy
-INPUT is f16 (widened to f32 exactly) or f32, 1-D (one row) or 2-D;
+INPUT is f16 (widened to f32 exactly) or f32, 1-D (one row) or 2-D (3-D
+with --middle);
 RESULT the f32 sums of its rows (of the squares, rounded to f32, with
 --square). Prints `same bits as the documented order (N rows)` or the
 first row that differs."""
@@ -21,7 +25,7 @@ import sys
 
 import numpy as np
 
-LANES, PIECES, STRIDED_PIECES, SHORT_ROW = 32, 4096, 131072, 1024
+LANES, PIECES, STRIDED_PIECES, SHORT_ROW, SHORT_COLUMN = 32, 4096, 262144, 1024, 32
 
 
 def power_of_two_ceil(n):
@@ -49,10 +53,10 @@ def serial_sum(x):
     return acc
 
 
-def pieces_sum(x, reduce=lanes_sum, share=PIECES):
+def pieces_sum(x, reduce=lanes_sum, share=PIECES, piece=SHORT_ROW):
     rows, n = x.shape
     count = min(share // power_of_two_ceil(max(rows, 1)),
-                power_of_two_ceil(max(-(-n // SHORT_ROW), 1)))
+                power_of_two_ceil(max(-(-n // piece), 1)))
     length = -(-n // count)
     padded = np.full((rows, count * length), -0.0, np.float32)
     padded[:, :n] = x
@@ -64,18 +68,24 @@ def pieces_sum(x, reduce=lanes_sum, share=PIECES):
 args = sys.argv[1:]
 square = "--square" in args
 pieces = "--pieces" in args
-columns = "--columns" in args
+middle = "--middle" in args
+columns = "--columns" in args or middle
 paths = [a for a in args if not a.startswith("--")]
 x = np.load(paths[0]).astype(np.float32)
 x = x.reshape(1, -1) if x.ndim == 1 else x
-if columns:
+if middle:
+    x = np.ascontiguousarray(x.transpose(0, 2, 1).reshape(-1, x.shape[1]))
+elif columns:
     x = np.ascontiguousarray(x.T)
 if square:
     x = x * x
 got = np.load(paths[1]).reshape(-1)
 reduce = serial_sum if columns else lanes_sum
-share = STRIDED_PIECES if columns else PIECES
-want = pieces_sum(x, reduce, share) if pieces else reduce(x)
+if columns:
+    share, piece = STRIDED_PIECES, SHORT_COLUMN
+else:
+    share, piece = PIECES, SHORT_ROW
+want = pieces_sum(x, reduce, share, piece) if pieces else reduce(x)
 differ = np.flatnonzero(want.view(np.uint32) != got.view(np.uint32))
 if differ.size:
     row = differ[0]

@@ -203,31 +203,49 @@ inline constexpr int64_t kFewRows = 132;
 inline constexpr int64_t kRowPieces = 4096;
 
 /// The pieces of all rows of a kernel reduced in pieces whose rows are not
-/// read in lanes (columns: a thread per piece): as many threads as
-/// kRowPieces warps have.
-inline constexpr int64_t kStridedPieces = kRowPieces * kReductionLanes;
+/// read in lanes (columns: a thread per piece): about as many threads as
+/// an H200 keeps resident (132 SMs x 2048). On an H200, the column sums,
+/// softmaxes and batch norm of bench/gpu_programs at 1e8 elements took
+/// 3-21% less time with 262144 than with 131072, 2-21% more with 524288
+/// and up to 60% more with 1048576 (more partial values; bench/RESULTS.md,
+/// Dec 4).
+inline constexpr int64_t kStridedPieces = 262144;
 
 /// The longest row of a constant length that a reduction over few rows
-/// still gives one warp (or thread): 32 elements per lane, about as long
+/// read in lanes still gives one warp: 32 elements per lane, about as long
 /// as a second launch takes to start.
 inline constexpr int64_t kShortRow = 1024;
 
-/// The pieces that the rows of a kernel share (RowForm::pieceShare):
-/// kRowPieces for rows read in lanes, else kStridedPieces.
+/// The longest row of a constant length not read in lanes that a thread
+/// takes alone, and the length of its pieces: as many elements as a lane
+/// takes of a warp's kShortRow. On an H200, the same programs at 1e6
+/// elements (976 x 1024, 1024 x 976) took 2.4-3.8x less time than with
+/// pieces of kShortRow, and about as long as with pieces of 128
+/// (bench/RESULTS.md, Dec 4).
+inline constexpr int64_t kShortColumn = kShortRow / kReductionLanes;
+
+/// The pieces that the rows of a kernel share: kRowPieces for rows read
+/// in lanes, else kStridedPieces.
 inline int64_t pieceShare(bool lanes) {
   return lanes ? kRowPieces : kStridedPieces;
 }
 
-/// The pieces of each row of `length` elements when `atMost` rows'
-/// pieces may be: the power of two that gives pieces of about kShortRow
-/// elements, ceil(length / kShortRow) rounded up (1 for rows up to 1024
-/// elements, 2 for 2048, 4 for 2049), at most `atMost`. More pieces would
-/// only write and read more partial values. A kernel over rows of a
-/// dynamic length computes it at run time (fuse-map-to-gpu), the report
-/// names it (SizeSymbol::Pieces).
-inline int64_t piecesOfLength(int64_t length, int64_t atMost) {
+/// The longest row without pieces, and the length of a piece: kShortRow for
+/// rows read in lanes, else kShortColumn.
+inline int64_t pieceLength(bool lanes) {
+  return lanes ? kShortRow : kShortColumn;
+}
+
+/// The pieces of each row of `length` elements (`lanes` as RowForm::lanes)
+/// when `atMost` rows' pieces may be: the power of two that gives pieces
+/// of about pieceLength elements, ceil(length / pieceLength) rounded up (1
+/// for rows up to 1024 elements read in lanes, 2 for 2048, 4 for 2049), at
+/// most `atMost`. More pieces would only write and read more partial
+/// values. A kernel over rows of a dynamic length computes it at run time
+/// (fuse-map-to-gpu), the report names it (SizeSymbol::Pieces).
+inline int64_t piecesOfLength(int64_t length, int64_t atMost, bool lanes) {
   int64_t pieces = 1;
-  while (pieces < atMost && pieces * kShortRow < length)
+  while (pieces < atMost && pieces * pieceLength(lanes) < length)
     pieces *= 2;
   return pieces;
 }
@@ -244,18 +262,19 @@ inline int64_t rowPieces(int64_t rows, std::optional<int64_t> length,
   int64_t pieces = pieceShare(lanes) /
                    static_cast<int64_t>(llvm::PowerOf2Ceil(
                        static_cast<uint64_t>(std::max<int64_t>(rows, 1))));
-  return length ? piecesOfLength(*length, pieces) : pieces;
+  return length ? piecesOfLength(*length, pieces, lanes) : pieces;
 }
 
 /// Whether a reduction over one loop with `rows` rows (nullopt: a dynamic
 /// number) of `length` elements (nullopt: a dynamic length), `lanes` as
-/// RowForm::lanes, is reduced in pieces (RowForm::pieces): not short rows;
+/// RowForm::lanes, is reduced in pieces (RowForm::pieces): not short rows
+/// (a constant length up to pieceLength);
 /// rows read in lanes when they are few (a constant below kFewRows);
 /// other rows (columns, a thread each) when they could have two pieces
 /// each: a dynamic number, or at most half of kStridedPieces.
 inline bool reducesInPieces(std::optional<int64_t> rows,
                             std::optional<int64_t> length, bool lanes) {
-  if (length && *length <= kShortRow)
+  if (length && *length <= pieceLength(lanes))
     return false;
   if (lanes)
     return rows && *rows < kFewRows;
