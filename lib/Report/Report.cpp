@@ -174,7 +174,8 @@ std::string SizeSymbol::describe(ArrayRef<std::string> names) const {
            std::to_string(dimension);
   std::string most = std::to_string(pieces->atMost);
   if (pieces->rows)
-    most += " / " + pieces->rows->str(names) + " rounded up to a power of 2";
+    most += " / " + pieces->rows->str(names) + ", " + pieces->rows->str(names) +
+            " rounded up to a power of 2";
   return name + " = pieces per row, " + pieces->length.str(names) + " / " +
          std::to_string(pieces->pieceLength) +
          " rounded up to a power of 2 (at most " + most + ")";

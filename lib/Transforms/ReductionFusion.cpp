@@ -307,9 +307,9 @@ void emitRemark(const Unfused &pair) {
     text += "this op reads, over the whole space, a value computed from a "
             "reduction whose rows are strided (it keeps the innermost "
             "dimension, or reduces dimensions that are not adjacent): the "
-            "reduction's kernel takes a thread per row, and this op runs in "
-            "a kernel with a thread per element instead; both targets run "
-            "the same kernels";
+            "reduction's kernel takes a thread per row (or per piece of a "
+            "row), and this op runs in a kernel with a thread per element "
+            "instead; both targets run the same kernels";
     break;
   }
   emitUnfusedRemark(opLoc(consumer), opLoc(producer), text);

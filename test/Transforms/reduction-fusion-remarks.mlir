@@ -109,7 +109,7 @@ func.func @few_rows_mean(%x: tensor<3x?xf32>) -> tensor<3x?xf32> {
 func.func @columns_softmax(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
   // expected-note @+1 {{producer is here}}
   %m = fuse.reduce_max %x {dims = array<i64: 0>} : tensor<?x?xf32> -> tensor<1x?xf32>
-  // expected-remark @+1 {{not fused with its producer 'fuse.reduce_max': this op reads, over the whole space, a value computed from a reduction whose rows are strided (it keeps the innermost dimension, or reduces dimensions that are not adjacent): the reduction's kernel takes a thread per row, and this op runs in a kernel with a thread per element instead; both targets run the same kernels}}
+  // expected-remark @+1 {{not fused with its producer 'fuse.reduce_max': this op reads, over the whole space, a value computed from a reduction whose rows are strided (it keeps the innermost dimension, or reduces dimensions that are not adjacent): the reduction's kernel takes a thread per row (or per piece of a row), and this op runs in a kernel with a thread per element instead; both targets run the same kernels}}
   %d = fuse.sub %x, %m : tensor<?x?xf32>, tensor<1x?xf32> -> tensor<?x?xf32>
   %e = fuse.exp %d : tensor<?x?xf32>
   // expected-note @+1 {{producer is here}}

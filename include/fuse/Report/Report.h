@@ -145,7 +145,7 @@ struct SizeSymbol {
   std::optional<Pieces> pieces;
   /// "N = argument 0 dimension 1", or "P = pieces per row, N / 1024
   /// rounded up to a power of 2 (at most 4096)", or with rows "(at most
-  /// 131072 / M rounded up to a power of 2)", symbols written with
+  /// 262144 / M, M rounded up to a power of 2)", symbols written with
   /// `names`.
   std::string describe(llvm::ArrayRef<std::string> names) const;
 };
