@@ -630,30 +630,39 @@ template <typename OpTy> struct ReductionLowering : OpConversionPattern<OpTy> {
       }
     }
 
-    // Several reduced dimensions, the innermost ones: one row of their
+    // Several reduced dimensions next to each other: one loop of their
     // product (a view of the operand, taken up through the elementwise
-    // generics before it, see the pass), so that the row is read in lanes
-    // (docs/dialect.md, "Reductions").
+    // generics before it, see the pass), in row-major order. The innermost
+    // ones are a row read in lanes; others (`dims = [0, 1]` of a 3-D
+    // tensor, a batch norm's mean over N, H and W) rows that are cut into
+    // pieces (docs/dialect.md, "Reductions").
     int64_t loops = rank;
     SmallVector<OpFoldResult> loopSizes(operandSizes);
+    int64_t run = dims.size();
+    int64_t first = run ? *llvm::min_element(dims) : 0;
     bool collapsed = false;
     auto reducesLoop = [&](int64_t d) {
-      return collapsed ? d == loops - 1 : isReduced(d);
+      return collapsed ? d == first : isReduced(d);
     };
     // (Not a tensor with a static 0 among them: memref.collapse_shape would
     // take the group as static once bufferized, its result type not.)
-    int64_t trailing = dims.size();
-    if (trailing >= 2 &&
-        llvm::all_of(llvm::seq<int64_t>(rank - trailing, rank), isReduced) &&
+    if (run >= 2 &&
+        llvm::all_of(llvm::seq<int64_t>(first, first + run), isReduced) &&
         !llvm::is_contained(inputType.getShape(), 0)) {
-      input = tensor::CollapseShapeOp::create(rewriter, loc, input,
-                                              rowGroups(rank - trailing, rank));
-      loops = rank - trailing + 1;
-      loopSizes.resize(loops - 1);
+      SmallVector<ReassociationIndices> groups;
+      for (int64_t d = 0; d < first; ++d)
+        groups.push_back({d});
+      groups.push_back(llvm::to_vector(llvm::seq<int64_t>(first, first + run)));
+      for (int64_t d = first + run; d < rank; ++d)
+        groups.push_back({d});
+      input = tensor::CollapseShapeOp::create(rewriter, loc, input, groups);
+      loops = rank - run + 1;
       OpFoldResult row = rewriter.getIndexAttr(1);
-      for (int64_t d = rank - trailing; d < rank; ++d)
+      for (int64_t d = first; d < first + run; ++d)
         row = multiply(rewriter, loc, row, operandSizes[d]);
-      loopSizes.push_back(row);
+      loopSizes.erase(loopSizes.begin() + first,
+                      loopSizes.begin() + first + run);
+      loopSizes.insert(loopSizes.begin() + first, row);
       collapsed = true;
     }
 

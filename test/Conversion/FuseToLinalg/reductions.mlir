@@ -16,6 +16,7 @@
 // CHECK-DAG: #[[$ALL:.+]] = affine_map<(d0) -> ()>
 // CHECK-DAG: #[[$ID3:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 // CHECK-DAG: #[[$MIDDLE:.+]] = affine_map<(d0, d1, d2) -> (d1)>
+// CHECK-DAG: #[[$OUTER:.+]] = affine_map<(d0, d1, d2) -> (d0, d2)>
 
 // A dynamic size that max reduces is checked at run time: max of nothing
 // is an error.
@@ -86,6 +87,29 @@ func.func @sum_columns(%x: tensor<?x8xi32>) -> tensor<8xi32> {
 func.func @min_all_kept(%x: tensor<2x3xf64>) -> tensor<1x1xf64> {
   %0 = fuse.reduce_min %x {dims = array<i64: 0, 1>} : tensor<2x3xf64> -> tensor<1x1xf64>
   return %0 : tensor<1x1xf64>
+}
+
+// Leading reduced dimensions next to each other are one loop of their
+// product too (row-major), before the kept one: a batch norm's mean over
+// N, H and W of an NHWC tensor is one reduced loop, whose rows (the
+// channels' columns) are cut into pieces like a sum over dimension 0.
+// CHECK-LABEL: func @leading_run
+// CHECK-SAME: (%[[X:.+]]: tensor<?x?x?x4xf32>)
+// CHECK: %[[ROWS:.+]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1, 2], [3]] : tensor<?x?x?x4xf32> into tensor<?x4xf32>
+// CHECK: %[[SUM:.+]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$COLS]]], iterator_types = ["reduction", "parallel"]} ins(%[[ROWS]] : tensor<?x4xf32>)
+// CHECK: tensor.expand_shape %{{.+}} {{\[}}[0, 1, 2, 3]] output_shape [1, 1, 1, 4] : tensor<4xf32> into tensor<1x1x1x4xf32>
+func.func @leading_run(%x: tensor<?x?x?x4xf32>) -> tensor<1x1x1x4xf32> {
+  %0 = fuse.reduce_mean %x {dims = array<i64: 2, 0, 1>} : tensor<?x?x?x4xf32> -> tensor<1x1x1x4xf32>
+  return %0 : tensor<1x1x1x4xf32>
+}
+
+// A run in the middle: the loops before and after it stay.
+// CHECK-LABEL: func @middle_run
+// CHECK: %[[ROWS:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0], [1, 2], [3]] : tensor<3x?x?x5xf32> into tensor<3x?x5xf32>
+// CHECK: linalg.generic {indexing_maps = [#[[$ID3]], #[[$OUTER]]], iterator_types = ["parallel", "reduction", "parallel"]} ins(%[[ROWS]] : tensor<3x?x5xf32>)
+func.func @middle_run(%x: tensor<3x?x?x5xf32>) -> tensor<3x5xf32> {
+  %0 = fuse.reduce_max %x {dims = array<i64: 1, 2>} : tensor<3x?x?x5xf32> -> tensor<3x5xf32>
+  return %0 : tensor<3x5xf32>
 }
 
 // The kept dimension between two reduced ones takes both.

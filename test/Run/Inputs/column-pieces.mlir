@@ -3,7 +3,8 @@
 // columns share 262144 pieces at run time; a batch norm over dimension 0,
 // whose `rsqrt(var + eps)` (over the columns, dimension 0 kept as size 1)
 // runs in the kernel that reduces the variance's pieces; a sum over the
-// middle dimension of three.
+// middle dimension of three; a sum over the two leading dimensions of
+// three (one reduced loop of their product).
 func.func @column_sum(%x: tensor<?x?xf32>) -> tensor<?xf32> {
   %s = fuse.reduce_sum %x {dims = array<i64: 0>} : tensor<?x?xf32> -> tensor<?xf32>
   return %s : tensor<?xf32>
@@ -24,4 +25,9 @@ func.func @column_norm(%x: tensor<?x?xf32>) -> (tensor<?x?xf32>, tensor<1x?xf32>
 func.func @middle_sum(%x: tensor<?x?x?xf32>) -> tensor<?x?xf32> {
   %s = fuse.reduce_sum %x {dims = array<i64: 1>} : tensor<?x?x?xf32> -> tensor<?x?xf32>
   return %s : tensor<?x?xf32>
+}
+
+func.func @leading_sum(%x: tensor<?x?x?xf32>) -> tensor<?xf32> {
+  %s = fuse.reduce_sum %x {dims = array<i64: 0, 1>} : tensor<?x?x?xf32> -> tensor<?xf32>
+  return %s : tensor<?xf32>
 }

@@ -12,7 +12,9 @@ lanes: each piece, then the pieces' sums, one element after the other,
 P = ceil(n / 32) rounded up to a power of two, and the r columns (any
 number) share 262144 pieces, at most 262144 / r. With --middle INPUT is
 3-D and the rows are those of its middle dimension (dims = [1]), in the
-order of the result's elements, read as columns are.
+order of the result's elements, read as columns are; with --columns a
+3-D INPUT's rows are the columns of its two leading dimensions as one
+(dims = [0, 1]).
 
 usage: sum_order.py [--square] [--pieces] [--columns | --middle]
                     INPUT.npy RESULT.npy
@@ -76,7 +78,7 @@ x = x.reshape(1, -1) if x.ndim == 1 else x
 if middle:
     x = np.ascontiguousarray(x.transpose(0, 2, 1).reshape(-1, x.shape[1]))
 elif columns:
-    x = np.ascontiguousarray(x.T)
+    x = np.ascontiguousarray(x.reshape(-1, x.shape[-1]).T)
 if square:
     x = x * x
 got = np.load(paths[1]).reshape(-1)
