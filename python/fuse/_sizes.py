@@ -31,6 +31,10 @@ def size_at(size, values):
         raise TypeError(
             f"size_at takes a size of a report (a number, or a dict with "
             f"'terms' such as fuse.report(...)'s bytes), not {size!r}")
+    if not hasattr(values, "items"):
+        raise TypeError(
+            f"size_at takes the sizes as a dict {{symbol: value}} (such as "
+            f"{{'N': 1000}}), not {values!r}")
     for symbol, value in values.items():
         # An int or a numpy integer (no imports here: by its __index__).
         if (isinstance(value, bool) or type(value).__name__ == "bool_"

@@ -159,6 +159,10 @@ func.func @f(%x: tensor<?x?xf32>, %s: tensor<200x8xf32>) -> (tensor<?x?xf32>, te
         size_at("12*N", {"N": 1000})
     with pytest.raises(KeyError, match="needs a value for 'N'; given \\['M'\\]"):
         size_at(fn["fused"]["bytes"], {"M": 3})
+    with pytest.raises(TypeError, match="size_at takes the sizes as a dict"):
+        size_at(fn["fused"]["bytes"], None)
+    with pytest.raises(TypeError, match="size_at takes the sizes as a dict"):
+        size_at(fn["fused"]["bytes"], [("N", 3)])
 
 
 def test_report_sizes_of_pieces():
