@@ -166,12 +166,12 @@ struct Rows {
   SmallVector<Size> sizes;
   SmallVector<Size> keptSizes;
   /// Few rows: a constant number below kFewRows, over one reduced loop,
-  /// longer than kShortRow or of a dynamic length, which the kernel
-  /// reduces in pieces (RowForm::pieces, reducesInPieces). Its kernel takes
-  /// only what lets it reduce them in a launch of their own, a warp per
-  /// piece (RowForm::split): a kernel that also went over the whole space
-  /// after the reduction would do so with a warp per row, a few warps for
-  /// the whole GPU.
+  /// longer than a piece (pieceLength) or of a dynamic length, which the
+  /// kernel reduces in pieces (RowForm::pieces, reducesInPieces). Its
+  /// kernel takes only what lets it reduce them in a launch of their own, a
+  /// warp (or thread) per piece (RowForm::split): a kernel that also went
+  /// over the whole space after the reduction would do so with a warp per
+  /// row, a few warps for the whole GPU.
   bool few = false;
   /// Strided rows: the innermost loop is kept (a reduction over dimension
   /// 0 of a matrix: its rows are the columns), or the reduced loops are
