@@ -445,15 +445,25 @@ readThroughUnitDims(tensor::ExpandShapeOp expand, AffineMap map) {
           AffineMap::get(map.getNumDims(), 0, exprs, map.getContext())};
 }
 
+/// The loops 0..rank-1 as a reduction over the loops [first, end) next to
+/// each other takes them: those one loop, each other alone, [[0], ...,
+/// [first - 1], [first, ..., end - 1], [end], ..., [rank - 1]].
+static SmallVector<ReassociationIndices> runGroups(int64_t first, int64_t end,
+                                                   int64_t rank) {
+  SmallVector<ReassociationIndices> groups;
+  for (int64_t d = 0; d < first; ++d)
+    groups.push_back({d});
+  groups.push_back(llvm::to_vector(llvm::seq<int64_t>(first, end)));
+  for (int64_t d = end; d < rank; ++d)
+    groups.push_back({d});
+  return groups;
+}
+
 /// The loops 0..rank-1 as a reduction over the innermost ones from `kept`
 /// on takes them: each kept loop alone, the rest one row,
 /// [[0], ..., [kept - 1], [kept, ..., rank - 1]].
 static SmallVector<ReassociationIndices> rowGroups(int64_t kept, int64_t rank) {
-  SmallVector<ReassociationIndices> groups;
-  for (int64_t d = 0; d < kept; ++d)
-    groups.push_back({d});
-  groups.push_back(llvm::to_vector(llvm::seq<int64_t>(kept, rank)));
-  return groups;
+  return runGroups(kept, rank, rank);
 }
 
 /// The arith op that combines a reduction's accumulator of `type` with an
@@ -649,13 +659,8 @@ template <typename OpTy> struct ReductionLowering : OpConversionPattern<OpTy> {
     if (run >= 2 &&
         llvm::all_of(llvm::seq<int64_t>(first, first + run), isReduced) &&
         !llvm::is_contained(inputType.getShape(), 0)) {
-      SmallVector<ReassociationIndices> groups;
-      for (int64_t d = 0; d < first; ++d)
-        groups.push_back({d});
-      groups.push_back(llvm::to_vector(llvm::seq<int64_t>(first, first + run)));
-      for (int64_t d = first + run; d < rank; ++d)
-        groups.push_back({d});
-      input = tensor::CollapseShapeOp::create(rewriter, loc, input, groups);
+      input = tensor::CollapseShapeOp::create(
+          rewriter, loc, input, runGroups(first, first + run, rank));
       loops = rank - run + 1;
       OpFoldResult row = rewriter.getIndexAttr(1);
       for (int64_t d = first; d < first + run; ++d)
