@@ -459,13 +459,6 @@ static SmallVector<ReassociationIndices> runGroups(int64_t first, int64_t end,
   return groups;
 }
 
-/// The loops 0..rank-1 as a reduction over the innermost ones from `kept`
-/// on takes them: each kept loop alone, the rest one row,
-/// [[0], ..., [kept - 1], [kept, ..., rank - 1]].
-static SmallVector<ReassociationIndices> rowGroups(int64_t kept, int64_t rank) {
-  return runGroups(kept, rank, rank);
-}
-
 /// The arith op that combines a reduction's accumulator of `type` with an
 /// element: addf/addi for sum and mean, maximumf/maxsi for max,
 /// minimumf/minsi for min (NaN propagates). Its identity
@@ -927,12 +920,13 @@ struct CollapseElementwiseProducer : OpRewritePattern<tensor::CollapseShapeOp> {
 };
 
 /// A generic of fuse's lowering, with `collapsible`'s conditions, that
-/// reads a value of the rows of a reduction over several innermost
-/// dimensions (collapsed into one row: ReductionLowering), broadcast over
-/// those dimensions (`x - mean(x, dims = [1, 2])`), or a value that such a
-/// generic produced, through the view that expands it back (`c * c` of
-/// that `c`): the generic over the reduction's collapsed space, so that it
-/// fuses with the reduction. Its results are viewed back in its own shape.
+/// reads a value of the rows of a reduction over several dimensions next to
+/// each other (collapsed into one loop: ReductionLowering), broadcast over
+/// those dimensions (`x - mean(x, dims = [1, 2])`, or a batch norm's `x -
+/// mean(x, dims = [0, 1, 2])`), or a value that such a generic produced,
+/// through the view that expands it back (`c * c` of that `c`): the generic
+/// over the reduction's collapsed space, so that it fuses with the
+/// reduction. Its results are viewed back in its own shape.
 struct CollapseRowConsumer : OpRewritePattern<linalg::GenericOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -941,7 +935,7 @@ struct CollapseRowConsumer : OpRewritePattern<linalg::GenericOp> {
     if (!collapsible(op))
       return failure();
     int64_t rank = op.getNumLoops();
-    std::optional<int64_t> kept;
+    std::optional<std::pair<int64_t, int64_t>> run;
     // A row value read with size-1 dimensions (its reduced ones kept) is
     // read as a tensor of the rows alone: `rowInput`, at `rowMap`.
     OpOperand *rowInput = nullptr;
@@ -949,31 +943,38 @@ struct CollapseRowConsumer : OpRewritePattern<linalg::GenericOp> {
     for (OpOperand *input : op.getDpsInputOperands()) {
       AffineMap map = op.getMatchingIndexingMap(input);
       if (auto expand = input->get().getDefiningOp<tensor::ExpandShapeOp>()) {
-        // [[0], ..., [k - 1], [k, ..., rank - 1]] of a generic's result.
-        int64_t groups = expand.getReassociationIndices().size();
+        // runGroups(first, end, rank) of a generic's result, with a loop
+        // beside the run.
+        SmallVector<ReassociationIndices> groups =
+            expand.getReassociationIndices();
+        auto longer = llvm::find_if(groups, [](const ReassociationIndices &g) {
+          return g.size() >= 2;
+        });
         if (map.isIdentity() &&
-            expand.getSrc().getDefiningOp<linalg::GenericOp>() && groups >= 2 &&
-            groups + 1 <= rank &&
-            expand.getReassociationIndices() == rowGroups(groups - 1, rank)) {
-          kept = groups - 1;
+            expand.getSrc().getDefiningOp<linalg::GenericOp>() &&
+            groups.size() >= 2 && longer != groups.end() &&
+            groups == runGroups(longer->front(), longer->back() + 1, rank)) {
+          run = {longer->front(), longer->back() + 1};
           break;
         }
       }
       // A row value, read at its row.
       std::optional<AffineMap> read = rowRead(map, input->get().getType());
-      if (!read || rank - read->getNumResults() < 2 ||
-          !isRowValue(input->get()))
+      if (!read || !isRowValue(input->get()))
         continue;
-      kept = read->getNumResults();
+      run = missingRun(*read);
+      if (!run)
+        continue;
       if (*read != map) {
         rowInput = input;
         rowMap = *read;
       }
       break;
     }
-    if (!kept)
+    if (!run)
       return failure();
-    SmallVector<ReassociationIndices> groups = rowGroups(*kept, rank);
+    SmallVector<ReassociationIndices> groups =
+        runGroups(run->first, run->second, rank);
     SmallVector<AffineMap> maps = op.getIndexingMapsArray();
     if (rowInput)
       maps[rowInput->getOperandNumber()] = rowMap;
@@ -988,15 +989,19 @@ struct CollapseRowConsumer : OpRewritePattern<linalg::GenericOp> {
         OpBuilder::InsertionGuard guard(rewriter);
         (void)dropUnitLoops(producer, rewriter);
       }
-      // Its size-1 dimensions go with its last row dimension (all of them
-      // for a 0-d result: the reduction's rows are one).
-      auto type = cast<RankedTensorType>(rowInput->get().getType());
+      // Its size-1 dimensions go with the row dimension before them (the
+      // leading ones with the first; all of them for a 0-d result: the
+      // reduction's rows are one).
       SmallVector<ReassociationIndices> rows;
-      for (int64_t d = 0; d < *kept; ++d)
-        rows.push_back({d});
-      if (!rows.empty())
-        for (int64_t d = *kept; d < type.getRank(); ++d)
-          rows.back().push_back(d);
+      ReassociationIndices leading;
+      AffineMap map = op.getMatchingIndexingMap(rowInput);
+      for (unsigned r = 0; r < map.getNumResults(); ++r) {
+        if (isa<AffineDimExpr>(map.getResult(r))) {
+          rows.push_back(leading);
+          leading.clear();
+        }
+        (rows.empty() ? leading : rows.back()).push_back(r);
+      }
       Value read = tensor::CollapseShapeOp::create(rewriter, op.getLoc(),
                                                    rowInput->get(), rows);
       rewriter.modifyOpInPlace(op, [&] {
@@ -1034,21 +1039,43 @@ struct CollapseRowConsumer : OpRewritePattern<linalg::GenericOp> {
     });
   }
 
-  /// For `map` (d0, ..., dn) -> (d0, ..., d(k - 1), 0, ..., 0) that reads
+  /// For `map` whose results are loops in their order and zeros, reading
   /// an operand of type `type` whose dimensions at the zeros are size 1 (a
-  /// value of the rows, the reduced dimensions kept), (d0, ..., dn) -> (d0,
-  /// ..., d(k - 1)): how the operand reads as a tensor of the rows alone.
+  /// value of the rows, the reduced dimensions kept: (d0, d1, d2) -> (d0,
+  /// 0, 0), or (d0, d1, d2, d3) -> (0, 0, 0, d3)), the map without the
+  /// zeros ((d0, ..., dn) -> (d0), (d3)): how the operand reads as a tensor
+  /// of the rows alone.
   static std::optional<AffineMap> rowRead(AffineMap map, Type type) {
     auto shaped = cast<ShapedType>(type);
-    unsigned k = 0;
-    while (k < map.getNumResults() &&
-           map.getResult(k) == getAffineDimExpr(k, map.getContext()))
-      ++k;
-    for (unsigned r = k; r < map.getNumResults(); ++r)
-      if (map.getResult(r) != getAffineConstantExpr(0, map.getContext()) ||
+    SmallVector<AffineExpr> loops;
+    for (auto [r, result] : llvm::enumerate(map.getResults())) {
+      if (auto loop = dyn_cast<AffineDimExpr>(result)) {
+        if (!loops.empty() && cast<AffineDimExpr>(loops.back()).getPosition() >=
+                                  loop.getPosition())
+          return std::nullopt;
+        loops.push_back(loop);
+        continue;
+      }
+      if (result != getAffineConstantExpr(0, map.getContext()) ||
           shaped.getDimSize(r) != 1)
         return std::nullopt;
-    return map.getSubMap(llvm::to_vector(llvm::seq<unsigned>(0, k)));
+    }
+    return AffineMap::get(map.getNumDims(), 0, loops, map.getContext());
+  }
+
+  /// The loops [first, end) that `read` (a row read: rowRead) does not
+  /// take, when they are at least two next to each other and it takes all
+  /// the others: the run of a reduction's dimensions that its rows were
+  /// collapsed by.
+  static std::optional<std::pair<int64_t, int64_t>> missingRun(AffineMap read) {
+    SmallVector<int64_t> missing;
+    for (unsigned d = 0; d < read.getNumDims(); ++d)
+      if (!read.isFunctionOfDim(d))
+        missing.push_back(d);
+    if (missing.size() < 2 || missing.back() - missing.front() + 1 !=
+                                  static_cast<int64_t>(missing.size()))
+      return std::nullopt;
+    return std::make_pair(missing.front(), missing.back() + 1);
   }
 
   /// Whether `value` is a reduction's, or computed from one by elementwise

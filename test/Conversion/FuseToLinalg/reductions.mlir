@@ -6,8 +6,9 @@
 // in f32. A mean's division and the rounding to f16/bf16 are a second
 // generic of the same kernel (fuse.group). Kept dimensions are a
 // tensor.expand_shape, which elementwise generics read through. Several
-// reduced dimensions that are the innermost ones are one row: the operand
-// is collapsed (and so are the elementwise generics that compute it).
+// reduced dimensions next to each other are one loop: the operand is
+// collapsed (and so are the elementwise generics that compute it, and
+// those that read the result broadcast over them).
 
 // CHECK-DAG: #[[$ID2:.+]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-DAG: #[[$ROWS:.+]] = affine_map<(d0, d1) -> (d0)>
@@ -222,6 +223,51 @@ func.func @center_then_square(%x: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
   %c = fuse.sub %x, %l : tensor<?x?x?xf32>, tensor<?x1x1xf32> -> tensor<?x?x?xf32>
   %q = fuse.mul %c, %c : tensor<?x?x?xf32>
   return %q : tensor<?x?x?xf32>
+}
+
+// The same for a run that is not innermost: a batch norm of an NHWC
+// tensor (over N, H and W, the columns of their product). The sub that
+// reads the mean, the mul that reads the sub's result twice, the scaling
+// by `rsqrt` of the variance (which runs over the columns alone) and by
+// a weight per channel all go over (N*H*W, C), so that they fuse with
+// the reductions (docs/passes.md); the result is viewed back.
+// CHECK-LABEL: func @leading_consumers
+// CHECK-SAME: (%[[X:.+]]: tensor<?x?x?x?xf32>, %[[G:.+]]: tensor<?xf32>)
+// CHECK: %[[MEAN:.+]] = linalg.generic {{.*}}fuse.group = 0 : i64, fuse.ops = []}
+// CHECK: %[[XC:.+]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1, 2], [3]] : tensor<?x?x?x?xf32> into tensor<?x?xf32>
+// CHECK: %[[SUB:.+]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$COLS]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[XC]], %[[MEAN]] : tensor<?x?xf32>, tensor<?xf32>) {{.*}} attrs = {fuse.ops = ["sub"]}
+// CHECK: %[[SQ:.+]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[SUB]] : tensor<?x?xf32>) {{.*}} attrs = {fuse.ops = ["mul"]}
+// CHECK: linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]} ins(%[[SQ]] : tensor<?x?xf32>)
+// CHECK: %[[VAR:.+]] = linalg.generic {{.*}}fuse.group = 1 : i64, fuse.ops = []}
+// CHECK: %[[R:.+]] = linalg.generic {indexing_maps = [#[[$ID1]], #[[$ID1]]], iterator_types = ["parallel"]} ins(%[[VAR]] : tensor<?xf32>) {{.*}} attrs = {fuse.ops = ["rsqrt"]}
+// CHECK: %[[Y:.+]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$COLS]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[SUB]], %[[R]] : tensor<?x?xf32>, tensor<?xf32>) {{.*}} attrs = {fuse.ops = ["mul"]}
+// CHECK: %[[Z:.+]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$COLS]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[Y]], %[[G]] : tensor<?x?xf32>, tensor<?xf32>) {{.*}} attrs = {fuse.ops = ["mul"]}
+// CHECK: %[[OUT:.+]] = tensor.expand_shape %[[Z]] {{\[}}[0, 1, 2], [3]] output_shape [%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}] : tensor<?x?xf32> into tensor<?x?x?x?xf32>
+// CHECK: return %[[OUT]]
+func.func @leading_consumers(%x: tensor<?x?x?x?xf32>, %g: tensor<?xf32>) -> tensor<?x?x?x?xf32> {
+  %m = fuse.reduce_mean %x {dims = array<i64: 0, 1, 2>} : tensor<?x?x?x?xf32> -> tensor<1x1x1x?xf32>
+  %d = fuse.sub %x, %m : tensor<?x?x?x?xf32>, tensor<1x1x1x?xf32> -> tensor<?x?x?x?xf32>
+  %sq = fuse.mul %d, %d : tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32> -> tensor<?x?x?x?xf32>
+  %v = fuse.reduce_mean %sq {dims = array<i64: 0, 1, 2>} : tensor<?x?x?x?xf32> -> tensor<1x1x1x?xf32>
+  %r = fuse.rsqrt %v : tensor<1x1x1x?xf32>
+  %y = fuse.mul %d, %r : tensor<?x?x?x?xf32>, tensor<1x1x1x?xf32> -> tensor<?x?x?x?xf32>
+  %z = fuse.mul %y, %g : tensor<?x?x?x?xf32>, tensor<?xf32> -> tensor<?x?x?x?xf32>
+  return %z : tensor<?x?x?x?xf32>
+}
+
+// And for a run in the middle: `exp(x - max)` over dimensions 1 and 2 of
+// four goes over (3, H*W, 5).
+// CHECK-LABEL: func @middle_consumers
+// CHECK: %[[MAX:.+]] = linalg.generic {indexing_maps = [#[[$ID3]], #[[$OUTER]]], iterator_types = ["parallel", "reduction", "parallel"]}
+// CHECK: %[[XC:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0], [1, 2], [3]] : tensor<3x?x?x5xf32> into tensor<3x?x5xf32>
+// CHECK: %[[SUB:.+]] = linalg.generic {indexing_maps = [#[[$ID3]], #[[$OUTER]], #[[$ID3]]], iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[XC]], %[[MAX]] : tensor<3x?x5xf32>, tensor<3x5xf32>) {{.*}} attrs = {fuse.ops = ["sub"]}
+// CHECK: %[[EXP:.+]] = linalg.generic {indexing_maps = [#[[$ID3]], #[[$ID3]]], iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[SUB]] : tensor<3x?x5xf32>) {{.*}} attrs = {fuse.ops = ["exp"]}
+// CHECK: tensor.expand_shape %[[EXP]] {{\[}}[0], [1, 2], [3]]
+func.func @middle_consumers(%x: tensor<3x?x?x5xf32>) -> tensor<3x?x?x5xf32> {
+  %m = fuse.reduce_max %x {dims = array<i64: 1, 2>} : tensor<3x?x?x5xf32> -> tensor<3x1x1x5xf32>
+  %c = fuse.sub %x, %m : tensor<3x?x?x5xf32>, tensor<3x1x1x5xf32> -> tensor<3x?x?x5xf32>
+  %e = fuse.exp %c : tensor<3x?x?x5xf32>
+  return %e : tensor<3x?x?x5xf32>
 }
 
 // A weight broadcast along one of the row's two dimensions keeps the mul
