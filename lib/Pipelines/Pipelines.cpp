@@ -320,6 +320,11 @@ static void addCleanup(OpPassManager &pm) {
 /// fuse -> named kernels (linalg.generic on tensors).
 static void addKernelPasses(OpPassManager &pm,
                             const fuse::PipelineOptions &options) {
+  // Fused, an op that the program computes twice from the same operands
+  // (`x.mean(0)` written twice) is computed once; eager computes each op
+  // as it is written.
+  if (options.fusion)
+    pm.addNestedPass<func::FuncOp>(createCSEPass());
   pm.addNestedPass<func::FuncOp>(fuse::createConvertFuseToLinalg());
   if (options.fusion) {
     fuse::FuseElementwiseFusionOptions fusion;

@@ -216,17 +216,18 @@ func.func @row_lengths(%x: tensor<?x100xf32>, %z: tensor<?x2000xf32>) -> (tensor
   return %y, %w : tensor<?x100xf32>, tensor<?x2000xf32>
 }
 
-// Two means of the same rows: their divisions are one generic of the
-// kernel (horizontal fusion), which keeps both in registers. It was left
-// without a name, and the report counted its results as written and read
-// back (4*N*M + 20*N bytes).
+// Two means over the same rows (of x and of x * x): their divisions are
+// one generic of the kernel (horizontal fusion), which keeps both in
+// registers. It was left without a name, and the report counted its
+// results as written and read back (4*N*M + 20*N bytes).
 // CHECK-LABEL: @two_means  N = argument 0 dimension 0, M = argument 0 dimension 1
 // CHECK-NEXT:    fused: 1 kernel, 4*N*M + 4*N bytes (read 4*N*M, written 4*N)
-// CHECK-NEXT:      kernel                                ops                          elements  read   written
-// CHECK-NEXT:      fused_reduce_mean_reduce_mean_sub_{{[0-9]+}}  reduce_mean reduce_mean sub  N*M       4*N*M  4*N
+// CHECK-NEXT:      kernel                                    ops                              elements  read   written
+// CHECK-NEXT:      fused_reduce_mean_mul_reduce_mean_sub_{{[0-9]+}}  reduce_mean mul reduce_mean sub  N*M       4*N*M  4*N
 func.func @two_means(%x: tensor<?x?xf32>) -> tensor<?x1xf32> {
   %m = fuse.reduce_mean %x {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?x1xf32>
-  %m2 = fuse.reduce_mean %x {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?x1xf32>
+  %sq = fuse.mul %x, %x : tensor<?x?xf32>
+  %m2 = fuse.reduce_mean %sq {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?x1xf32>
   %v = fuse.sub %m2, %m : tensor<?x1xf32>
   return %v : tensor<?x1xf32>
 }
