@@ -343,6 +343,10 @@ public:
       std::optional<unsigned> producer = group(pair.producer);
       if (producer && producer == group(pair.consumer))
         continue;
+      // Two stages of one reduction (over dimensions not next to each
+      // other: convert-fuse-to-linalg): one op, no pair to remark on.
+      if (opLoc(pair.producer) == opLoc(pair.consumer))
+        continue;
       // The consumer reads a copy of the producer now (copyLiveOut).
       if (!readsResultOf(pair.consumer, pair.producer))
         continue;
@@ -501,6 +505,8 @@ private:
     }
     if (rows.endsAtRows())
       copyLiveOut(members, /*returned=*/rows.pieces);
+    else
+      copyLiveOut(members, /*returned=*/false, /*cheap=*/true);
     SmallVector<linalg::GenericOp> group;
     for (Operation &op : block)
       if (members.contains(&op))
@@ -594,14 +600,44 @@ private:
   /// With `returned` false (strided rows not in pieces, one launch that may
   /// store over the whole space), a value that the function returns is
   /// stored by the kernel: only the ops that read it get the copy.
-  void copyLiveOut(const llvm::SetVector<Operation *> &members, bool returned) {
+  /// With `cheap` (a kernel that may store over the whole space), only a
+  /// member whose copy reads one operand over the whole space from outside
+  /// the kernel, or none, gets one, for the kernels that read it (not for
+  /// what the function returns, through a view or not): reading it again costs
+  /// no more than storing the member's value and reading that (an NCHW batch
+  /// norm's `x - mean`, which the variance's kernel computes and the scaling's
+  /// kernel reads, is computed again there from `x`).
+  void copyLiveOut(const llvm::SetVector<Operation *> &members, bool returned,
+                   bool cheap = false) {
     auto isWhole = [&](Operation *op) {
       return op && members.contains(op) &&
              kinds.lookup(op) == Rows::Kind::Whole;
     };
+    // The operands over the whole space that the copy of `member` reads
+    // from outside the kernel.
+    auto wholeInputs = [&](Operation *member) {
+      llvm::SetVector<Value> inputs;
+      SmallVector<Operation *> worklist = {member};
+      DenseSet<Operation *> seen;
+      while (!worklist.empty()) {
+        auto op = cast<linalg::GenericOp>(worklist.pop_back_val());
+        if (!seen.insert(op).second)
+          continue;
+        for (OpOperand *input : op.getDpsInputOperands()) {
+          Operation *def = input->get().getDefiningOp();
+          if (isWhole(def))
+            worklist.push_back(def);
+          else if (!members.contains(def) &&
+                   op.getMatchingIndexingMap(input).isIdentity())
+            inputs.insert(input->get());
+        }
+      }
+      return inputs.size();
+    };
     auto outside = [&](OpOperand &use) {
       return !members.contains(block.findAncestorOpInBlock(*use.getOwner())) &&
-             (returned || !use.getOwner()->hasTrait<OpTrait::ReturnLike>());
+             (returned || !use.getOwner()->hasTrait<OpTrait::ReturnLike>()) &&
+             (!cheap || isa<linalg::GenericOp>(use.getOwner()));
     };
     DenseMap<Operation *, Operation *> copyOf;
     std::function<Operation *(Operation *)> copy =
@@ -627,7 +663,8 @@ private:
       return clone;
     };
     for (Operation *member : members) {
-      if (!isWhole(member) || llvm::none_of(member->getUses(), outside))
+      if (!isWhole(member) || llvm::none_of(member->getUses(), outside) ||
+          (cheap && wholeInputs(member) > 1))
         continue;
       Operation *clone = copy(member);
       for (auto [result, copyResult] :

@@ -150,10 +150,14 @@ func.func @columns_prologue(%x: tensor<?x?xf32>) -> tensor<?xf32> {
 }
 
 // Reduced dimensions that are not adjacent (a batch norm's mean over the
-// batch and the positions) are strided rows too: the subtraction is a
-// kernel of its own.
+// batch and the positions) are reduced in two stages (convert-fuse-to-
+// linalg): the rows of the positions, in lanes, and then those sums over
+// the batch, strided rows (with the mean's division). Each stage is a
+// kernel, and the subtraction, over the whole space, one of its own.
 // CHECK-LABEL: func @strided_two_dims
-// CHECK: fuse.group = [[G:[0-9]+]] : i64, fuse.kernel = "reduce_mean_[[K:[0-9]+]]", fuse.ops = ["reduce_mean"]
+// CHECK: iterator_types = ["parallel", "parallel", "reduction"]} {{.*}}{fuse.kernel = "reduce_mean_[[K1:[0-9]+]]", fuse.ops = ["reduce_mean"]}
+// CHECK: iterator_types = ["reduction", "parallel"]} {{.*}}fuse.group = [[G:[0-9]+]] : i64, fuse.kernel = "reduce_mean_[[K2:[0-9]+]]", fuse.ops = ["reduce_mean"]}
+// CHECK: fuse.group = [[G]] : i64, fuse.kernel = "reduce_mean_[[K2]]", fuse.ops = []}
 // CHECK: {fuse.kernel = "sub_{{[0-9]+}}", fuse.ops = ["sub"]}
 func.func @strided_two_dims(%x: tensor<?x64x?xf32>) -> tensor<?x64x?xf32> {
   %m = fuse.reduce_mean %x {dims = array<i64: 0, 2>} : tensor<?x64x?xf32> -> tensor<1x64x1xf32>
@@ -179,18 +183,18 @@ func.func @columns_returned(%x: tensor<?x?xf32>, %b: tensor<?xf32>) -> (tensor<?
   return %l, %e : tensor<?xf32>, tensor<?x?xf32>
 }
 
-// Strided rows that are not in pieces (two reduced loops): a value before
-// the reduction that the function returns is stored by the reduction's
-// kernel (one launch), no copy computes it again.
+// Strided rows that are not in pieces (columns of 16): a value before the
+// reduction that the function returns is stored by the reduction's kernel
+// (one launch), no copy computes it again.
 // CHECK-LABEL: func @strided_returned
 // CHECK: %[[E:.+]] = linalg.generic {{.*}}fuse.group = [[G:[0-9]+]] : i64, fuse.kernel = "fused_exp_reduce_sum_log_[[K:[0-9]+]]", fuse.ops = ["exp"]
 // CHECK: fuse.group = [[G]] : i64, fuse.kernel = "fused_exp_reduce_sum_log_[[K]]", fuse.ops = ["reduce_sum"]
 // CHECK: %[[L:.+]] = linalg.generic {{.*}}fuse.group = [[G]] : i64, fuse.kernel = "fused_exp_reduce_sum_log_[[K]]", fuse.ops = ["log"]
 // CHECK-NOT: linalg.generic
 // CHECK: return %[[L]], %[[E]]
-func.func @strided_returned(%x: tensor<?x64x?xf32>) -> (tensor<64xf32>, tensor<?x64x?xf32>) {
-  %e = fuse.exp %x : tensor<?x64x?xf32>
-  %s = fuse.reduce_sum %e {dims = array<i64: 0, 2>} : tensor<?x64x?xf32> -> tensor<64xf32>
-  %l = fuse.log %s : tensor<64xf32>
-  return %l, %e : tensor<64xf32>, tensor<?x64x?xf32>
+func.func @strided_returned(%x: tensor<16x?xf32>) -> (tensor<?xf32>, tensor<16x?xf32>) {
+  %e = fuse.exp %x : tensor<16x?xf32>
+  %s = fuse.reduce_sum %e {dims = array<i64: 0>} : tensor<16x?xf32> -> tensor<?xf32>
+  %l = fuse.log %s : tensor<?xf32>
+  return %l, %e : tensor<?xf32>, tensor<16x?xf32>
 }

@@ -633,72 +633,88 @@ template <typename OpTy> struct ReductionLowering : OpConversionPattern<OpTy> {
       }
     }
 
-    // Several reduced dimensions next to each other: one loop of their
-    // product (a view of the operand, taken up through the elementwise
-    // generics before it, see the pass), in row-major order. The innermost
-    // ones are a row read in lanes; others (`dims = [0, 1]` of a 3-D
-    // tensor, a batch norm's mean over N, H and W) rows that are cut into
-    // pieces (docs/dialect.md, "Reductions").
-    int64_t loops = rank;
-    SmallVector<OpFoldResult> loopSizes(operandSizes);
-    int64_t run = dims.size();
-    int64_t first = run ? *llvm::min_element(dims) : 0;
-    bool collapsed = false;
-    auto reducesLoop = [&](int64_t d) {
-      return collapsed ? d == first : isReduced(d);
-    };
-    // (Not a tensor with a static 0 among them: memref.collapse_shape would
-    // take the group as static once bufferized, its result type not.)
-    if (run >= 2 &&
-        llvm::all_of(llvm::seq<int64_t>(first, first + run), isReduced) &&
-        !llvm::is_contained(inputType.getShape(), 0)) {
-      input = tensor::CollapseShapeOp::create(
-          rewriter, loc, input, runGroups(first, first + run, rank));
-      loops = rank - run + 1;
-      OpFoldResult row = rewriter.getIndexAttr(1);
-      for (int64_t d = first; d < first + run; ++d)
-        row = multiply(rewriter, loc, row, operandSizes[d]);
-      loopSizes.erase(loopSizes.begin() + first,
-                      loopSizes.begin() + first + run);
-      loopSizes.insert(loopSizes.begin() + first, row);
-      collapsed = true;
+    // The reduced dimensions next to each other are runs, each reduced in
+    // turn, the innermost first, by a generic of its own over the values
+    // of the one before (in the accumulation type): `dims = [0, 2, 3]` of
+    // an NCHW tensor sums each (n, c)'s H x W, a row read in lanes, then
+    // those sums over n (docs/dialect.md, "Reductions"). A run of several
+    // dimensions is one loop of their product (a view of the operand,
+    // taken up through the elementwise generics before it, see the pass),
+    // in row-major order. The innermost ones are a row read in lanes;
+    // others (`dims = [0, 1]` of a 3-D tensor, a batch norm's mean over N,
+    // H and W) rows that are cut into pieces.
+    SmallVector<int64_t> sorted = llvm::to_vector(dims);
+    llvm::sort(sorted);
+    SmallVector<std::pair<int64_t, int64_t>> runs;
+    for (int64_t d : sorted) {
+      if (!runs.empty() && runs.back().second == d)
+        ++runs.back().second;
+      else
+        runs.push_back({d, d + 1});
     }
-
-    SmallVector<OpFoldResult> keptSizes;
-    SmallVector<AffineExpr> keptExprs;
-    SmallVector<utils::IteratorType> iterators;
-    for (int64_t d = 0; d < loops; ++d) {
-      iterators.push_back(reducesLoop(d) ? utils::IteratorType::reduction
-                                         : utils::IteratorType::parallel);
-      if (reducesLoop(d))
-        continue;
-      keptSizes.push_back(loopSizes[d]);
-      keptExprs.push_back(rewriter.getAffineDimExpr(d));
-    }
-    Value empty = tensor::EmptyOp::create(rewriter, loc, keptSizes, accType);
+    if (runs.empty())
+      runs.push_back({0, 0}); // a reduction over nothing: a copy
     OperationName combiner = combinerOf(op, accType);
-    Value identity = arith::ConstantOp::create(
-        rewriter, loc, combinerIdentity(combiner, accType));
-    Value init =
-        linalg::FillOp::create(rewriter, loc, identity, empty).getResult(0);
-    SmallVector<AffineMap> maps = {
-        rewriter.getMultiDimIdentityMap(loops),
-        AffineMap::get(loops, 0, keptExprs, context)};
     auto opsAttr = rewriter.getStrArrayAttr({name});
-    auto reduce = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{init.getType()}, ValueRange{input},
-        ValueRange{init}, maps, iterators,
-        [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
-          Value x = args[0];
-          if (x.getType() != accType)
-            x = arith::ExtFOp::create(b, bodyLoc, accType, x);
-          OperationState state(bodyLoc, combiner);
-          state.addOperands({args[1], x});
-          state.addTypes(accType);
-          linalg::YieldOp::create(b, bodyLoc, b.create(state)->getResult(0));
-        });
-    FuseDialect::OpsAttrHelper(context).setAttr(reduce, opsAttr);
-    Value result = reduce.getResult(0);
+    Value result = input;
+    SmallVector<OpFoldResult> loopSizes(operandSizes);
+    SmallVector<OpFoldResult> keptSizes;
+    linalg::GenericOp reduce;
+    for (auto [first, end] : llvm::reverse(runs)) {
+      int64_t loops = loopSizes.size();
+      int64_t run = end - first;
+      // (Not a tensor with a static 0 among them: memref.collapse_shape
+      // would take the group as static once bufferized, its result type
+      // not.)
+      if (run >= 2 &&
+          !llvm::is_contained(
+              cast<RankedTensorType>(result.getType()).getShape(), 0)) {
+        result = tensor::CollapseShapeOp::create(rewriter, loc, result,
+                                                 runGroups(first, end, loops));
+        OpFoldResult row = rewriter.getIndexAttr(1);
+        for (int64_t d = first; d < end; ++d)
+          row = multiply(rewriter, loc, row, loopSizes[d]);
+        loopSizes.erase(loopSizes.begin() + first, loopSizes.begin() + end);
+        loopSizes.insert(loopSizes.begin() + first, row);
+        loops -= run - 1;
+        end = first + 1;
+      }
+      keptSizes.clear();
+      SmallVector<AffineExpr> keptExprs;
+      SmallVector<utils::IteratorType> iterators;
+      for (int64_t d = 0; d < loops; ++d) {
+        bool reduced = d >= first && d < end;
+        iterators.push_back(reduced ? utils::IteratorType::reduction
+                                    : utils::IteratorType::parallel);
+        if (reduced)
+          continue;
+        keptSizes.push_back(loopSizes[d]);
+        keptExprs.push_back(rewriter.getAffineDimExpr(d));
+      }
+      Value empty = tensor::EmptyOp::create(rewriter, loc, keptSizes, accType);
+      Value identity = arith::ConstantOp::create(
+          rewriter, loc, combinerIdentity(combiner, accType));
+      Value init =
+          linalg::FillOp::create(rewriter, loc, identity, empty).getResult(0);
+      SmallVector<AffineMap> maps = {
+          rewriter.getMultiDimIdentityMap(loops),
+          AffineMap::get(loops, 0, keptExprs, context)};
+      reduce = linalg::GenericOp::create(
+          rewriter, loc, TypeRange{init.getType()}, ValueRange{result},
+          ValueRange{init}, maps, iterators,
+          [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
+            Value x = args[0];
+            if (x.getType() != accType)
+              x = arith::ExtFOp::create(b, bodyLoc, accType, x);
+            OperationState state(bodyLoc, combiner);
+            state.addOperands({args[1], x});
+            state.addTypes(accType);
+            linalg::YieldOp::create(b, bodyLoc, b.create(state)->getResult(0));
+          });
+      FuseDialect::OpsAttrHelper(context).setAttr(reduce, opsAttr);
+      result = reduce.getResult(0);
+      loopSizes = keptSizes;
+    }
 
     bool mean = isa<ReduceMeanOp>(op);
     if (mean || accType != element) {
@@ -934,8 +950,8 @@ struct CollapseRowConsumer : OpRewritePattern<linalg::GenericOp> {
                                 PatternRewriter &rewriter) const override {
     if (!collapsible(op))
       return failure();
-    int64_t rank = op.getNumLoops();
-    std::optional<std::pair<int64_t, int64_t>> run;
+    // The groups of loops it goes over collapsed.
+    SmallVector<ReassociationIndices> groups;
     // A row value read with size-1 dimensions (its reduced ones kept) is
     // read as a tensor of the rows alone: `rowInput`, at `rowMap`.
     OpOperand *rowInput = nullptr;
@@ -943,18 +959,16 @@ struct CollapseRowConsumer : OpRewritePattern<linalg::GenericOp> {
     for (OpOperand *input : op.getDpsInputOperands()) {
       AffineMap map = op.getMatchingIndexingMap(input);
       if (auto expand = input->get().getDefiningOp<tensor::ExpandShapeOp>()) {
-        // runGroups(first, end, rank) of a generic's result, with a loop
-        // beside the run.
-        SmallVector<ReassociationIndices> groups =
+        // A generic's result collapsed by runs, with a loop beside them.
+        SmallVector<ReassociationIndices> viewed =
             expand.getReassociationIndices();
-        auto longer = llvm::find_if(groups, [](const ReassociationIndices &g) {
-          return g.size() >= 2;
-        });
         if (map.isIdentity() &&
             expand.getSrc().getDefiningOp<linalg::GenericOp>() &&
-            groups.size() >= 2 && longer != groups.end() &&
-            groups == runGroups(longer->front(), longer->back() + 1, rank)) {
-          run = {longer->front(), longer->back() + 1};
+            viewed.size() >= 2 &&
+            llvm::any_of(viewed, [](const ReassociationIndices &group) {
+              return group.size() >= 2;
+            })) {
+          groups = viewed;
           break;
         }
       }
@@ -962,8 +976,8 @@ struct CollapseRowConsumer : OpRewritePattern<linalg::GenericOp> {
       std::optional<AffineMap> read = rowRead(map, input->get().getType());
       if (!read || !isRowValue(input->get()))
         continue;
-      run = missingRun(*read);
-      if (!run)
+      groups = missingRuns(*read);
+      if (groups.empty())
         continue;
       if (*read != map) {
         rowInput = input;
@@ -971,10 +985,8 @@ struct CollapseRowConsumer : OpRewritePattern<linalg::GenericOp> {
       }
       break;
     }
-    if (!run)
+    if (groups.empty())
       return failure();
-    SmallVector<ReassociationIndices> groups =
-        runGroups(run->first, run->second, rank);
     SmallVector<AffineMap> maps = op.getIndexingMapsArray();
     if (rowInput)
       maps[rowInput->getOperandNumber()] = rowMap;
@@ -1063,19 +1075,25 @@ struct CollapseRowConsumer : OpRewritePattern<linalg::GenericOp> {
     return AffineMap::get(map.getNumDims(), 0, loops, map.getContext());
   }
 
-  /// The loops [first, end) that `read` (a row read: rowRead) does not
-  /// take, when they are at least two next to each other and it takes all
-  /// the others: the run of a reduction's dimensions that its rows were
-  /// collapsed by.
-  static std::optional<std::pair<int64_t, int64_t>> missingRun(AffineMap read) {
-    SmallVector<int64_t> missing;
-    for (unsigned d = 0; d < read.getNumDims(); ++d)
-      if (!read.isFunctionOfDim(d))
-        missing.push_back(d);
-    if (missing.size() < 2 || missing.back() - missing.front() + 1 !=
-                                  static_cast<int64_t>(missing.size()))
-      return std::nullopt;
-    return std::make_pair(missing.front(), missing.back() + 1);
+  /// The loops grouped by the runs of those that `read` (a row read:
+  /// rowRead) does not take, each other loop alone, when a run is of two or
+  /// more: the runs of a reduction's dimensions that its rows were
+  /// collapsed by. Else none.
+  static SmallVector<ReassociationIndices> missingRuns(AffineMap read) {
+    SmallVector<ReassociationIndices> groups;
+    bool collapses = false;
+    for (unsigned d = 0; d < read.getNumDims(); ++d) {
+      bool missing = !read.isFunctionOfDim(d);
+      if (missing && d > 0 && !read.isFunctionOfDim(d - 1)) {
+        groups.back().push_back(d);
+        collapses = true;
+        continue;
+      }
+      groups.push_back({static_cast<int64_t>(d)});
+    }
+    if (!collapses)
+      groups.clear();
+    return groups;
   }
 
   /// Whether `value` is a reduction's, or computed from one by elementwise

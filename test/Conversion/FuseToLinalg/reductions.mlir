@@ -16,7 +16,7 @@
 // CHECK-DAG: #[[$COLS:.+]] = affine_map<(d0, d1) -> (d1)>
 // CHECK-DAG: #[[$ALL:.+]] = affine_map<(d0) -> ()>
 // CHECK-DAG: #[[$ID3:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
-// CHECK-DAG: #[[$MIDDLE:.+]] = affine_map<(d0, d1, d2) -> (d1)>
+// CHECK-DAG: #[[$FIRST2:.+]] = affine_map<(d0, d1, d2) -> (d0, d1)>
 // CHECK-DAG: #[[$OUTER:.+]] = affine_map<(d0, d1, d2) -> (d0, d2)>
 
 // A dynamic size that max reduces is checked at run time: max of nothing
@@ -113,10 +113,14 @@ func.func @middle_run(%x: tensor<3x?x?x5xf32>) -> tensor<3x5xf32> {
   return %0 : tensor<3x5xf32>
 }
 
-// The kept dimension between two reduced ones takes both.
+// Reduced dimensions that are not next to each other are reduced a run
+// at a time, the innermost first (each row of 5, in lanes), then the
+// first dimension over those sums (in f32); the kept dimension between
+// them takes both in the view of the result.
 // CHECK-LABEL: func @middle_kept
 // CHECK: %[[N:.+]] = tensor.dim %{{.+}}, %c1 : tensor<2x?x5xf32>
-// CHECK: %[[SUM:.+]] = linalg.generic {indexing_maps = [#[[$ID3]], #[[$MIDDLE]]], iterator_types = ["reduction", "parallel", "reduction"]}
+// CHECK: %[[ROWS:.+]] = linalg.generic {indexing_maps = [#[[$ID3]], #[[$FIRST2]]], iterator_types = ["parallel", "parallel", "reduction"]} {{.*}} outs(%{{.+}} : tensor<2x?xf32>) attrs = {fuse.ops = ["reduce_sum"]}
+// CHECK: %[[SUM:.+]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$COLS]]], iterator_types = ["reduction", "parallel"]} ins(%[[ROWS]] : tensor<2x?xf32>) {{.*}} attrs = {fuse.ops = ["reduce_sum"]}
 // CHECK: tensor.expand_shape %[[SUM]] {{\[}}[0, 1, 2]] output_shape [1, %[[N]], 1] : tensor<?xf32> into tensor<1x?x1xf32>
 func.func @middle_kept(%x: tensor<2x?x5xf32>) -> tensor<1x?x1xf32> {
   %0 = fuse.reduce_sum %x {dims = array<i64: 0, 2>} : tensor<2x?x5xf32> -> tensor<1x?x1xf32>
@@ -268,6 +272,23 @@ func.func @middle_consumers(%x: tensor<3x?x?x5xf32>) -> tensor<3x?x?x5xf32> {
   %c = fuse.sub %x, %m : tensor<3x?x?x5xf32>, tensor<3x1x1x5xf32> -> tensor<3x?x?x5xf32>
   %e = fuse.exp %c : tensor<3x?x?x5xf32>
   return %e : tensor<3x?x?x5xf32>
+}
+
+// An NCHW batch norm's mean (over N, H and W: two runs) reduces each
+// (n, c)'s H x W as one row first, then those sums over n; the sub that
+// reads the mean goes over (N, C, H*W), the first stage's space.
+// CHECK-LABEL: func @nchw_consumers
+// CHECK: %[[XC:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0], [1], [2, 3]] : tensor<?x?x?x?xf32> into tensor<?x?x?xf32>
+// CHECK: %[[ROWS:.+]] = linalg.generic {indexing_maps = [#[[$ID3]], #[[$FIRST2]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[XC]] : tensor<?x?x?xf32>) {{.*}} attrs = {fuse.ops = ["reduce_mean"]}
+// CHECK: %[[SUM:.+]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$COLS]]], iterator_types = ["reduction", "parallel"]} ins(%[[ROWS]] : tensor<?x?xf32>) {{.*}} attrs = {fuse.group = [[G:[0-9]+]] : i64, fuse.ops = ["reduce_mean"]}
+// CHECK: %[[MEAN:.+]] = linalg.generic {{.*}} ins(%[[SUM]] : tensor<?xf32>) {{.*}} attrs = {fuse.group = [[G]] : i64, fuse.ops = []}
+// CHECK: %[[XC2:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0], [1], [2, 3]]
+// CHECK: %[[SUB:.+]] = linalg.generic {indexing_maps = [#[[$ID3]], #[[$MIDDLE:.+]], #[[$ID3]]], iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[XC2]], %[[MEAN]] : tensor<?x?x?xf32>, tensor<?xf32>) {{.*}} attrs = {fuse.ops = ["sub"]}
+// CHECK: tensor.expand_shape %[[SUB]] {{\[}}[0], [1], [2, 3]]
+func.func @nchw_consumers(%x: tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32> {
+  %m = fuse.reduce_mean %x {dims = array<i64: 0, 2, 3>} : tensor<?x?x?x?xf32> -> tensor<1x?x1x1xf32>
+  %d = fuse.sub %x, %m : tensor<?x?x?x?xf32>, tensor<1x?x1x1xf32> -> tensor<?x?x?x?xf32>
+  return %d : tensor<?x?x?x?xf32>
 }
 
 // A weight broadcast along one of the row's two dimensions keeps the mul

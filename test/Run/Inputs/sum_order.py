@@ -14,9 +14,12 @@ number) share 262144 pieces, at most 262144 / r. With --middle INPUT is
 3-D and the rows are those of its middle dimension (dims = [1]), in the
 order of the result's elements, read as columns are; with --columns a
 3-D INPUT's rows are the columns of its two leading dimensions as one
-(dims = [0, 1]).
+(dims = [0, 1]). With --nchw INPUT is 4-D, N x C x H x W, and the sums
+are over dims = [0, 2, 3], a run at a time: each (n, c)'s H x W as a
+row in lanes (dynamic sizes: not in pieces), then each c's N sums as a
+column, in pieces.
 
-usage: sum_order.py [--square] [--pieces] [--columns | --middle]
+usage: sum_order.py [--square] [--pieces] [--columns | --middle | --nchw]
                     INPUT.npy RESULT.npy
 INPUT is f16 (widened to f32 exactly) or f32, 1-D (one row) or 2-D (3-D
 with --middle);
@@ -68,6 +71,18 @@ def pieces_sum(x, reduce=lanes_sum, share=PIECES, piece=SHORT_ROW):
 
 
 args = sys.argv[1:]
+if "--nchw" in args:
+    paths = [a for a in args if not a.startswith("--")]
+    x = np.load(paths[0]).astype(np.float32)
+    n, c = x.shape[:2]
+    rows = lanes_sum(x.reshape(n * c, -1)).reshape(n, c)
+    want = pieces_sum(np.ascontiguousarray(rows.T), serial_sum,
+                      STRIDED_PIECES, SHORT_COLUMN)
+    got = np.load(paths[1]).reshape(-1)
+    differ = np.flatnonzero(want.view(np.uint32) != got.view(np.uint32))
+    print(f"{differ.size} channels differ" if differ.size else
+          f"same bits as the documented order ({want.size} channels)")
+    sys.exit(0)
 square = "--square" in args
 pieces = "--pieces" in args
 middle = "--middle" in args
