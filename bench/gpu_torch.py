@@ -120,6 +120,11 @@ def middle_sum(x):
     return x.sum(1)
 
 
+def nchw_norm(x):
+    d = x - x.mean((0, 2, 3), keepdim=True)
+    return d * torch.rsqrt((d * d).mean((0, 2, 3), keepdim=True) + 1e-5)
+
+
 def rows(n):
     return max(1, n // 1024)
 
@@ -182,6 +187,11 @@ PROGRAMS = {
                     lambda n: 16 * rows(n) * 1024 + 20 * 1024),
     "middle_sum": (middle_sum, lambda n: [(64, rows(n), 16)],
                    lambda n: 4 * rows(n) * 1024 + 4 * 1024),
+    # A batch norm over dimensions 0, 2 and 3 of rows(n) x 16 x 8 x 8
+    # (NCHW): each reduction a kernel over the rows of 8 x 8 and one over
+    # the channels' columns (in pieces), 16 bytes per element fused.
+    "nchw_norm": (nchw_norm, lambda n: [(rows(n), 16, 8, 8)],
+                  lambda n: 16 * rows(n) * 1024 + 20 * 16),
 }
 
 def shape_of(shape):
