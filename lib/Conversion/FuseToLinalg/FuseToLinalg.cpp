@@ -643,7 +643,41 @@ template <typename OpTy> struct ReductionLowering : OpConversionPattern<OpTy> {
     // in row-major order. The innermost ones are a row read in lanes;
     // others (`dims = [0, 1]` of a 3-D tensor, a batch norm's mean over N,
     // H and W) rows that are cut into pieces.
+    // A reduced dimension of size 1 holds one element, which the reduction
+    // takes as it is: it goes with the dimension before it (the first
+    // ones with the one after them) in a view of the operand, so that it
+    // splits no run (`dims = [0, 2]` of `? x ? x 1` reduces a `? x ?` view
+    // over dimension 0, in one stage). One stays reduced when all are.
     SmallVector<int64_t> sorted = llvm::to_vector(dims);
+    SmallVector<OpFoldResult> loopSizes(operandSizes);
+    std::optional<int64_t> kept;
+    if (!dims.empty() && llvm::all_of(dims, [&](int64_t d) {
+          return inputType.getDimSize(d) == 1;
+        }))
+      kept = *llvm::max_element(dims);
+    auto unit = [&](int64_t d) {
+      return isReduced(d) && inputType.getDimSize(d) == 1 && d != kept;
+    };
+    if (llvm::any_of(llvm::seq<int64_t>(0, rank), unit) &&
+        !llvm::is_contained(inputType.getShape(), 0)) {
+      SmallVector<ReassociationIndices> groups;
+      ReassociationIndices leading;
+      sorted.clear();
+      loopSizes.clear();
+      for (int64_t d = 0; d < rank; ++d) {
+        if (unit(d)) {
+          (groups.empty() ? leading : groups.back()).push_back(d);
+          continue;
+        }
+        groups.push_back(leading);
+        leading.clear();
+        groups.back().push_back(d);
+        if (isReduced(d))
+          sorted.push_back(groups.size() - 1);
+        loopSizes.push_back(operandSizes[d]);
+      }
+      input = tensor::CollapseShapeOp::create(rewriter, loc, input, groups);
+    }
     llvm::sort(sorted);
     SmallVector<std::pair<int64_t, int64_t>> runs;
     for (int64_t d : sorted) {
@@ -657,7 +691,6 @@ template <typename OpTy> struct ReductionLowering : OpConversionPattern<OpTy> {
     OperationName combiner = combinerOf(op, accType);
     auto opsAttr = rewriter.getStrArrayAttr({name});
     Value result = input;
-    SmallVector<OpFoldResult> loopSizes(operandSizes);
     SmallVector<OpFoldResult> keptSizes;
     linalg::GenericOp reduce;
     for (auto [first, end] : llvm::reverse(runs)) {

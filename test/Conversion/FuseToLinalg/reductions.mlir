@@ -291,6 +291,28 @@ func.func @nchw_consumers(%x: tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32> {
   return %d : tensor<?x?x?x?xf32>
 }
 
+// A reduced dimension of size 1 goes with the dimension before it (the
+// first ones with the one after them) in a view: `dims = [0, 2]` of
+// `? x ? x 1` is one stage over the columns of a `? x ?` view, and `dims =
+// [0, 2]` of `1 x ? x ?` one over its rows.
+// CHECK-LABEL: func @unit_reduced
+// CHECK: %[[V:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0], [1, 2]] : tensor<?x?x1xf32> into tensor<?x?xf32>
+// CHECK: %[[SUM:.+]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$COLS]]], iterator_types = ["reduction", "parallel"]} ins(%[[V]] : tensor<?x?xf32>)
+// CHECK-NOT: linalg.generic
+// CHECK: tensor.expand_shape %[[SUM]] {{\[}}[0, 1, 2]]
+func.func @unit_reduced(%x: tensor<?x?x1xf32>) -> tensor<1x?x1xf32> {
+  %m = fuse.reduce_sum %x {dims = array<i64: 0, 2>} : tensor<?x?x1xf32> -> tensor<1x?x1xf32>
+  return %m : tensor<1x?x1xf32>
+}
+// CHECK-LABEL: func @unit_leading
+// CHECK: %[[V:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0, 1], [2]] : tensor<1x?x?xf32> into tensor<?x?xf32>
+// CHECK: linalg.generic {indexing_maps = [#[[$ID2]], #[[$ROWS]]], iterator_types = ["parallel", "reduction"]} ins(%[[V]] : tensor<?x?xf32>)
+// CHECK-NOT: linalg.generic
+func.func @unit_leading(%x: tensor<1x?x?xf32>) -> tensor<?xf32> {
+  %m = fuse.reduce_max %x {dims = array<i64: 0, 2>} : tensor<1x?x?xf32> -> tensor<?xf32>
+  return %m : tensor<?xf32>
+}
+
 // A weight broadcast along one of the row's two dimensions keeps the mul
 // that reads it over three dimensions, and the sub whose result it reads
 // too (collapsed, the sub would write its result for the mul to read).
