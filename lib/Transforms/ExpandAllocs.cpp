@@ -2,7 +2,10 @@
 
 #include "fuse/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Dominance.h"
 
 namespace fuse {
@@ -29,6 +32,44 @@ bool sameSizes(Value buffer, ArrayRef<OpFoldResult> sizes) {
       return false;
   }
   return true;
+}
+
+/// `expand` of a contiguous buffer (identity layouts) that stays a view:
+/// the same view as a memref.reinterpret_cast at offset 0 with row-major
+/// strides. LLVM 22's expand-strided-metadata crashes on a memref.expand_shape
+/// of a 1-D buffer of dynamic size into dynamic sizes (`memref<?xf64>` into
+/// `memref<?x?xf64>`: a null stride in its expand_shape folder); it folds a
+/// reinterpret_cast.
+void viewAsReinterpretCast(memref::ExpandShapeOp expand) {
+  MemRefType type = expand.getResultType();
+  if (!expand.getSrcType().getLayout().isIdentity() ||
+      !type.getLayout().isIdentity())
+    return;
+  OpBuilder b(expand);
+  Location loc = expand.getLoc();
+  SmallVector<OpFoldResult> sizes = expand.getMixedOutputShape();
+  SmallVector<OpFoldResult> strides(sizes.size());
+  OpFoldResult stride = b.getIndexAttr(1);
+  for (int64_t d = static_cast<int64_t>(sizes.size()) - 1; d >= 0; --d) {
+    strides[d] = stride;
+    if (d == 0)
+      break;
+    std::optional<int64_t> x = getConstantIntValue(stride),
+                           y = getConstantIntValue(sizes[d]);
+    stride =
+        x && y ? OpFoldResult(b.getIndexAttr(*x * *y))
+        : x == 1
+            ? sizes[d]
+            : OpFoldResult(
+                  arith::MulIOp::create(
+                      b, loc, getValueOrCreateConstantIndexOp(b, loc, stride),
+                      getValueOrCreateConstantIndexOp(b, loc, sizes[d]))
+                      .getResult());
+  }
+  Value view = memref::ReinterpretCastOp::create(
+      b, loc, type, expand.getSrc(), b.getIndexAttr(0), sizes, strides);
+  expand.replaceAllUsesWith(view);
+  expand.erase();
 }
 
 struct FuseExpandAllocsPass
@@ -60,16 +101,21 @@ struct FuseExpandAllocsPass
       // A contiguous buffer of its own, whose expanded sizes are known
       // where it is allocated.
       if (!alloc || !alloc.getType().getLayout().isIdentity() ||
-          !type.getLayout().isIdentity() || !alloc.getSymbolOperands().empty())
+          !type.getLayout().isIdentity() ||
+          !alloc.getSymbolOperands().empty()) {
+        viewAsReinterpretCast(expand);
         continue;
+      }
       SmallVector<Value> sizes;
       for (auto [d, size] : llvm::enumerate(expand.getMixedOutputShape()))
         if (type.isDynamicDim(d))
           sizes.push_back(cast<Value>(size));
       if (!llvm::all_of(sizes, [&](Value size) {
             return dominance.properlyDominates(size, alloc);
-          }))
+          })) {
+        viewAsReinterpretCast(expand);
         continue;
+      }
       OpBuilder b(alloc);
       auto expanded = memref::AllocOp::create(b, alloc.getLoc(), type, sizes,
                                               alloc.getAlignmentAttr());

@@ -130,7 +130,9 @@ def FuseExpandAllocs : Pass<"fuse-expand-allocs", "mlir::func::FuncOp"> {
     buffer): a result is then a fresh allocation, not a view that
     `fuse-own-results` would copy, and the host code has no
     `memref.expand_shape` of several dynamic sizes in one group, on which
-    upstream's `expand-strided-metadata` crashes (LLVM 22).
+    upstream's `expand-strided-metadata` crashes (LLVM 22). Any other
+    `memref.expand_shape` of a contiguous buffer becomes the same view as a
+    `memref.reinterpret_cast` at offset 0 with row-major strides.
   }];
   let dependentDialects = ["mlir::memref::MemRefDialect"];
 }
