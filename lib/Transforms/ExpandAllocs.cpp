@@ -2,10 +2,9 @@
 
 #include "fuse/Transforms/Passes.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "fuse/Dialect/Fuse/Utils/Kernel.h"
+
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Dominance.h"
 
 namespace fuse {
@@ -54,17 +53,7 @@ void viewAsReinterpretCast(memref::ExpandShapeOp expand) {
     strides[d] = stride;
     if (d == 0)
       break;
-    std::optional<int64_t> x = getConstantIntValue(stride),
-                           y = getConstantIntValue(sizes[d]);
-    stride =
-        x && y ? OpFoldResult(b.getIndexAttr(*x * *y))
-        : x == 1
-            ? sizes[d]
-            : OpFoldResult(
-                  arith::MulIOp::create(
-                      b, loc, getValueOrCreateConstantIndexOp(b, loc, stride),
-                      getValueOrCreateConstantIndexOp(b, loc, sizes[d]))
-                      .getResult());
+    stride = fuse::multiplySizes(b, loc, stride, sizes[d]);
   }
   Value view = memref::ReinterpretCastOp::create(
       b, loc, type, expand.getSrc(), b.getIndexAttr(0), sizes, strides);

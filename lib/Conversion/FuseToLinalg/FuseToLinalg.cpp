@@ -561,23 +561,6 @@ struct ConstantLowering : OpConversionPattern<ConstantOp> {
   }
 };
 
-/// a * b, a constant when both are.
-static OpFoldResult multiply(OpBuilder &b, Location loc, OpFoldResult lhs,
-                             OpFoldResult rhs) {
-  std::optional<int64_t> x = getConstantIntValue(lhs),
-                         y = getConstantIntValue(rhs);
-  if (x && y)
-    return b.getIndexAttr(*x * *y);
-  if (x == 1)
-    return rhs;
-  if (y == 1)
-    return lhs;
-  return arith::MulIOp::create(b, loc,
-                               getValueOrCreateConstantIndexOp(b, loc, lhs),
-                               getValueOrCreateConstantIndexOp(b, loc, rhs))
-      .getResult();
-}
-
 /// A reduction as a linalg.generic that reduces over `dims` into a tensor
 /// without them, accumulating in f32 for f16/bf16 data, from the identity
 /// of its combination; a mean's division by the count and the rounding of
@@ -643,6 +626,7 @@ template <typename OpTy> struct ReductionLowering : OpConversionPattern<OpTy> {
     // in row-major order. The innermost ones are a row read in lanes;
     // others (`dims = [0, 1]` of a 3-D tensor, a batch norm's mean over N,
     // H and W) rows that are cut into pieces.
+    //
     // A reduced dimension of size 1 holds one element, which the reduction
     // takes as it is: it goes with the dimension before it (the first
     // ones with the one after them) in a view of the operand, so that it
@@ -706,7 +690,7 @@ template <typename OpTy> struct ReductionLowering : OpConversionPattern<OpTy> {
                                                  runGroups(first, end, loops));
         OpFoldResult row = rewriter.getIndexAttr(1);
         for (int64_t d = first; d < end; ++d)
-          row = multiply(rewriter, loc, row, loopSizes[d]);
+          row = multiplySizes(rewriter, loc, row, loopSizes[d]);
         loopSizes.erase(loopSizes.begin() + first, loopSizes.begin() + end);
         loopSizes.insert(loopSizes.begin() + first, row);
         loops -= run - 1;
@@ -900,8 +884,8 @@ LogicalResult collapseGeneric(linalg::GenericOp op,
     for (const ReassociationIndices &group : view.getReassociationIndices()) {
       OpFoldResult size = rewriter.getIndexAttr(1);
       for (int64_t d : group)
-        size =
-            multiply(rewriter, view.getLoc(), size, empty.getMixedSizes()[d]);
+        size = multiplySizes(rewriter, view.getLoc(), size,
+                             empty.getMixedSizes()[d]);
       sizes.push_back(size);
     }
     rewriter.modifyOpInPlace(collapsedOp, [&] {

@@ -4,6 +4,7 @@
 #include "fuse/Dialect/Fuse/IR/FuseDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/AffineExpr.h"
@@ -369,4 +370,20 @@ int64_t fuse::storageBytes(Type type) {
 bool fuse::isTargetMath(Operation *op) {
   return isa<math::ExpOp, math::LogOp, math::PowFOp, math::SinOp, math::CosOp,
              math::TanhOp, math::ErfOp>(op);
+}
+
+OpFoldResult fuse::multiplySizes(OpBuilder &b, Location loc, OpFoldResult lhs,
+                                 OpFoldResult rhs) {
+  std::optional<int64_t> x = getConstantIntValue(lhs),
+                         y = getConstantIntValue(rhs);
+  if (x && y)
+    return b.getIndexAttr(*x * *y);
+  if (x == 1)
+    return rhs;
+  if (y == 1)
+    return lhs;
+  return arith::MulIOp::create(b, loc,
+                               getValueOrCreateConstantIndexOp(b, loc, lhs),
+                               getValueOrCreateConstantIndexOp(b, loc, rhs))
+      .getResult();
 }

@@ -338,6 +338,12 @@ bool isTargetMath(mlir::Operation *op);
 /// returns the caller's buffer for the result when it gave one (`out=`).
 inline constexpr llvm::StringLiteral kResultAllocFunction = "fuse_result_alloc";
 
+/// `lhs * rhs` of two sizes (index): a constant when both are, the other
+/// one when one is 1, else an arith.muli.
+mlir::OpFoldResult multiplySizes(mlir::OpBuilder &b, mlir::Location loc,
+                                 mlir::OpFoldResult lhs,
+                                 mlir::OpFoldResult rhs);
+
 } // namespace fuse
 
 #endif // FUSE_DIALECT_FUSE_UTILS_KERNEL_H
