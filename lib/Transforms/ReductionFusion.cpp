@@ -653,10 +653,26 @@ private:
       builder.setInsertionPointAfter(member);
       // Inits of their own: a tensor.empty shared by two kernels would be
       // one buffer for both (and merging inits is what makes bufferization
-      // quadratic, see fuse-canonicalize).
+      // quadratic, see fuse-canonicalize), also through a view of it (a
+      // generic over a reduction's collapsed space writes a collapsed
+      // tensor.empty: a chain of `y - sum(y)` over a `1 x ?` tensor).
+      std::function<Value(Value)> fresh = [&](Value init) -> Value {
+        Operation *def = init.getDefiningOp();
+        if (isa_and_nonnull<tensor::EmptyOp>(def))
+          return builder.clone(*def)->getResult(0);
+        if (!isa_and_nonnull<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(
+                def))
+          return Value();
+        Value source = fresh(def->getOperand(0));
+        if (!source)
+          return Value();
+        IRMapping view;
+        view.map(def->getOperand(0), source);
+        return builder.clone(*def, view)->getResult(0);
+      };
       for (Value init : cast<linalg::GenericOp>(member).getDpsInits())
-        if (auto empty = init.getDefiningOp<tensor::EmptyOp>())
-          mapping.map(init, builder.clone(*empty)->getResult(0));
+        if (Value own = fresh(init))
+          mapping.map(init, own);
       Operation *clone = builder.clone(*member, mapping);
       copied.insert(clone);
       copyOf[member] = clone;

@@ -198,3 +198,27 @@ func.func @strided_returned(%x: tensor<16x?xf32>) -> (tensor<?xf32>, tensor<16x?
   %l = fuse.log %s : tensor<?xf32>
   return %l, %e : tensor<?xf32>, tensor<16x?xf32>
 }
+
+// Copies of a generic that writes a collapsed tensor.empty (here the sub
+// over a `1 x ?` tensor's collapsed elements, which the full sums after it
+// read) each write one of their own, a fresh tensor.empty viewed the same
+// way: sharing one, the kernels wrote one buffer that another read, and
+// the program did not compile ("writes a buffer that this op uses before
+// the kernel's last generic").
+// CHECK-LABEL: func @collapsed_copies
+// CHECK-DAG: %[[E1:.+]] = tensor.empty(%{{.+}}) : tensor<1x?xf32>
+// CHECK-DAG: %[[C1:.+]] = tensor.collapse_shape %[[E1]] {{\[}}[0, 1]]
+// CHECK-DAG: %[[E2:.+]] = tensor.empty(%{{.+}}) : tensor<1x?xf32>
+// CHECK-DAG: %[[C2:.+]] = tensor.collapse_shape %[[E2]] {{\[}}[0, 1]]
+// CHECK-DAG: linalg.generic {{.*}} outs(%[[C1]] : tensor<?xf32>) {{.*}}fuse.ops = ["sub"]
+// CHECK-DAG: linalg.generic {{.*}} outs(%[[C2]] : tensor<?xf32>) {{.*}}fuse.ops = ["sub"]
+func.func @collapsed_copies(%x: tensor<?x?xf32>) -> tensor<1x?xf32> {
+  %0 = fuse.reduce_sum %x {dims = array<i64: 0>} : tensor<?x?xf32> -> tensor<1x?xf32>
+  %1 = fuse.reduce_sum %0 {dims = array<i64: 0, 1>} : tensor<1x?xf32> -> tensor<f32>
+  %2 = fuse.sub %0, %1 : tensor<1x?xf32>, tensor<f32> -> tensor<1x?xf32>
+  %3 = fuse.reduce_sum %2 {dims = array<i64: 0, 1>} : tensor<1x?xf32> -> tensor<f32>
+  %4 = fuse.sub %2, %3 : tensor<1x?xf32>, tensor<f32> -> tensor<1x?xf32>
+  %5 = fuse.reduce_sum %4 {dims = array<i64: 0, 1>} : tensor<1x?xf32> -> tensor<f32>
+  %6 = fuse.sub %4, %5 : tensor<1x?xf32>, tensor<f32> -> tensor<1x?xf32>
+  return %6 : tensor<1x?xf32>
+}
