@@ -1007,23 +1007,41 @@ struct CollapseRowConsumer : OpRewritePattern<linalg::GenericOp> {
     SmallVector<AffineMap> maps = op.getIndexingMapsArray();
     if (rowInput)
       maps[rowInput->getOperandNumber()] = rowMap;
+    // Other operands read the same way (a weight per channel of shape
+    // `1 x C x 1 x 1` beside an instance norm's statistics) are read as
+    // tensors of their other dimensions too.
+    SmallVector<OpOperand *> rowReads;
+    if (rowInput)
+      rowReads.push_back(rowInput);
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      AffineMap &map = maps[input->getOperandNumber()];
+      if (input == rowInput || map.isProjectedPermutation())
+        continue;
+      if (std::optional<AffineMap> read =
+              rowRead(map, input->get().getType())) {
+        map = *read;
+        rowReads.push_back(input);
+      }
+    }
     if (!canCollapse(maps, groups) || !usersFollow(op, groups))
       return failure();
     rewriter.setInsertionPoint(op);
-    if (rowInput) {
-      // An elementwise generic that computes it with loops of size 1 (a
-      // `log` of a sum with its dimensions kept) runs over the rows alone.
+    // An elementwise generic that computes the row value with loops of
+    // size 1 (a `log` of a sum with its dimensions kept) runs over the rows
+    // alone.
+    if (rowInput)
       if (auto producer = rowInput->get().getDefiningOp<linalg::GenericOp>();
           producer && collapsible(producer)) {
         OpBuilder::InsertionGuard guard(rewriter);
         (void)dropUnitLoops(producer, rewriter);
       }
-      // Its size-1 dimensions go with the row dimension before them (the
-      // leading ones with the first; all of them for a 0-d result: the
+    for (OpOperand *input : rowReads) {
+      // Its size-1 dimensions go with the dimension it reads before them
+      // (the leading ones with the first; all of them for a 0-d result: the
       // reduction's rows are one).
       SmallVector<ReassociationIndices> rows;
       ReassociationIndices leading;
-      AffineMap map = op.getMatchingIndexingMap(rowInput);
+      AffineMap map = op.getMatchingIndexingMap(input);
       for (unsigned r = 0; r < map.getNumResults(); ++r) {
         if (isa<AffineDimExpr>(map.getResult(r))) {
           rows.push_back(leading);
@@ -1032,12 +1050,13 @@ struct CollapseRowConsumer : OpRewritePattern<linalg::GenericOp> {
         (rows.empty() ? leading : rows.back()).push_back(r);
       }
       Value read = tensor::CollapseShapeOp::create(rewriter, op.getLoc(),
-                                                   rowInput->get(), rows);
+                                                   input->get(), rows);
+      rewriter.modifyOpInPlace(op, [&] { input->set(read); });
+    }
+    if (!rowReads.empty())
       rewriter.modifyOpInPlace(op, [&] {
-        rowInput->set(read);
         op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
       });
-    }
     return collapseGeneric(op, groups, rewriter);
   }
 

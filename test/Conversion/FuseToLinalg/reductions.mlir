@@ -313,6 +313,23 @@ func.func @unit_leading(%x: tensor<1x?x?xf32>) -> tensor<?xf32> {
   return %m : tensor<?xf32>
 }
 
+// A weight per channel beside an instance norm's statistics (`C x 1 x 1`,
+// constant over the reduced H and W) is read as a tensor of the channels:
+// the mul goes over the reduction's collapsed space with the sub, one
+// kernel (it was a second one, reading the sub's result back).
+// CHECK-LABEL: func @instance_norm_weight
+// CHECK-SAME: (%{{.+}}: tensor<?x?x?x?xf32>, %[[W:.+]]: tensor<?x1x1xf32>)
+// CHECK: %[[SUB:.+]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel"]} {{.*}}fuse.ops = ["sub"]
+// CHECK: %[[WC:.+]] = tensor.collapse_shape %[[W]] {{\[}}[0, 1, 2]] : tensor<?x1x1xf32> into tensor<?xf32>
+// CHECK: %[[MUL:.+]] = linalg.generic {indexing_maps = [#[[$ID3]], #[[$MIDDLE]], #[[$ID3]]], iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[SUB]], %[[WC]] : tensor<?x?x?xf32>, tensor<?xf32>) {{.*}}fuse.ops = ["mul"]
+// CHECK: tensor.expand_shape %[[MUL]] {{\[}}[0], [1], [2, 3]]
+func.func @instance_norm_weight(%x: tensor<?x?x?x?xf32>, %w: tensor<?x1x1xf32>) -> tensor<?x?x?x?xf32> {
+  %m = fuse.reduce_mean %x {dims = array<i64: 2, 3>} : tensor<?x?x?x?xf32> -> tensor<?x?x1x1xf32>
+  %c = fuse.sub %x, %m : tensor<?x?x?x?xf32>, tensor<?x?x1x1xf32> -> tensor<?x?x?x?xf32>
+  %y = fuse.mul %c, %w : tensor<?x?x?x?xf32>, tensor<?x1x1xf32> -> tensor<?x?x?x?xf32>
+  return %y : tensor<?x?x?x?xf32>
+}
+
 // A weight broadcast along one of the row's two dimensions keeps the mul
 // that reads it over three dimensions, and the sub whose result it reads
 // too (collapsed, the sub would write its result for the mul to read).
