@@ -459,6 +459,25 @@ static SmallVector<ReassociationIndices> runGroups(int64_t first, int64_t end,
   return groups;
 }
 
+/// The dimensions 0..rank-1 grouped so that each one that `absorbed` names
+/// goes with the one before it that it does not (those before the first
+/// such one with that one): [[0, 1], [2, 3, 4]] for 1, 3 and 4 absorbed.
+/// None when every one is (the view of a 0-d tensor). How a value's size-1
+/// dimensions view it as a tensor of its others.
+static SmallVector<ReassociationIndices>
+absorbingGroups(int64_t rank, llvm::function_ref<bool(int64_t)> absorbed) {
+  SmallVector<ReassociationIndices> groups;
+  ReassociationIndices leading;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (!absorbed(d)) {
+      groups.push_back(leading);
+      leading.clear();
+    }
+    (groups.empty() ? leading : groups.back()).push_back(d);
+  }
+  return groups;
+}
+
 /// The arith op that combines a reduction's accumulator of `type` with an
 /// element: addf/addi for sum and mean, maximumf/maxsi for max,
 /// minimumf/minsi for min (NaN propagates). Its identity
@@ -644,20 +663,13 @@ template <typename OpTy> struct ReductionLowering : OpConversionPattern<OpTy> {
     };
     if (llvm::any_of(llvm::seq<int64_t>(0, rank), unit) &&
         !llvm::is_contained(inputType.getShape(), 0)) {
-      SmallVector<ReassociationIndices> groups;
-      ReassociationIndices leading;
+      SmallVector<ReassociationIndices> groups = absorbingGroups(rank, unit);
       sorted.clear();
       loopSizes.clear();
-      for (int64_t d = 0; d < rank; ++d) {
-        if (unit(d)) {
-          (groups.empty() ? leading : groups.back()).push_back(d);
-          continue;
-        }
-        groups.push_back(leading);
-        leading.clear();
-        groups.back().push_back(d);
+      for (auto [g, group] : llvm::enumerate(groups)) {
+        int64_t d = *llvm::find_if_not(group, unit);
         if (isReduced(d))
-          sorted.push_back(groups.size() - 1);
+          sorted.push_back(g);
         loopSizes.push_back(operandSizes[d]);
       }
       input = tensor::CollapseShapeOp::create(rewriter, loc, input, groups);
@@ -778,22 +790,10 @@ template <typename OpTy> struct ReductionLowering : OpConversionPattern<OpTy> {
 
     if (resultType.getRank() == rank && rank > 0) {
       // Keep the reduced dimensions: each kept one groups with the reduced
-      // ones after it, the first kept one also with those before it.
-      SmallVector<ReassociationIndices> groups;
-      for (int64_t d = 0; d < rank; ++d) {
-        if (!isReduced(d) || groups.empty())
-          groups.emplace_back();
-        groups.back().push_back(d);
-      }
-      // Leading reduced dimensions belong to the first kept one.
-      if (groups.size() > 1 && llvm::all_of(groups.front(), isReduced)) {
-        ReassociationIndices leading = groups.front();
-        groups.erase(groups.begin());
-        groups.front().insert(groups.front().begin(), leading.begin(),
-                              leading.end());
-      }
-      if (llvm::all_of(groups.front(), isReduced))
-        groups.clear(); // everything reduced: a 0-d tensor expands
+      // ones after it, the first kept one also with those before it (none
+      // when everything is reduced: a 0-d tensor expands).
+      SmallVector<ReassociationIndices> groups =
+          absorbingGroups(rank, isReduced);
       SmallVector<OpFoldResult> outputShape;
       for (int64_t d = 0; d < rank; ++d)
         outputShape.push_back(isReduced(d) ? rewriter.getIndexAttr(1)
@@ -1039,16 +1039,11 @@ struct CollapseRowConsumer : OpRewritePattern<linalg::GenericOp> {
       // Its size-1 dimensions go with the dimension it reads before them
       // (the leading ones with the first; all of them for a 0-d result: the
       // reduction's rows are one).
-      SmallVector<ReassociationIndices> rows;
-      ReassociationIndices leading;
       AffineMap map = op.getMatchingIndexingMap(input);
-      for (unsigned r = 0; r < map.getNumResults(); ++r) {
-        if (isa<AffineDimExpr>(map.getResult(r))) {
-          rows.push_back(leading);
-          leading.clear();
-        }
-        (rows.empty() ? leading : rows.back()).push_back(r);
-      }
+      SmallVector<ReassociationIndices> rows =
+          absorbingGroups(map.getNumResults(), [&](int64_t r) {
+            return !isa<AffineDimExpr>(map.getResult(r));
+          });
       Value read = tensor::CollapseShapeOp::create(rewriter, op.getLoc(),
                                                    input->get(), rows);
       rewriter.modifyOpInPlace(op, [&] { input->set(read); });
