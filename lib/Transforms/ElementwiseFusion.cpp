@@ -12,6 +12,7 @@
 #include "fuse/Transforms/Passes.h"
 
 #include "mlir/Analysis/TopologicalSortUtils.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
@@ -527,6 +528,64 @@ std::string remarkText(Unfused pair) {
   return text;
 }
 
+/// Drops the results of `op` that nobody reads, what only they computed
+/// and the operands only that read, and the names of the ops only they
+/// computed (fuse.ops): a kernel that fuse-reduction-fusion left reading a
+/// copy of some of a member's values elsewhere (copyLiveOut) computes the
+/// others no more. A name goes when no operation of its op's location is
+/// left in the body, and only when the generic's locations are its names'
+/// (one each, in order).
+void dropDeadResults(linalg::GenericOp op) {
+  if (llvm::none_of(op->getResults(),
+                    [](OpResult result) { return result.use_empty(); }))
+    return;
+  auto bodyLocations = [](linalg::GenericOp generic) {
+    DenseSet<Location> locations;
+    generic.getBody()->walk([&](Operation *inner) {
+      if (!isa<linalg::YieldOp>(inner))
+        locations.insert(inner->getLoc());
+    });
+    return locations;
+  };
+  DenseSet<Location> before = bodyLocations(op);
+  IRRewriter rewriter(op.getContext());
+  rewriter.setInsertionPoint(op);
+  FailureOr<linalg::GenericOp> pruned =
+      linalg::deduplicateOperandsAndRemoveDeadResults(rewriter, op, true);
+  if (failed(pruned))
+    return;
+  op = *pruned;
+  for (Operation &inner :
+       llvm::make_early_inc_range(llvm::reverse(*op.getBody())))
+    if (isOpTriviallyDead(&inner))
+      rewriter.eraseOp(&inner);
+  if (FailureOr<linalg::GenericOp> inputs =
+          linalg::deduplicateOperandsAndRemoveDeadResults(rewriter, op, true);
+      succeeded(inputs))
+    op = *inputs;
+
+  FuseDialect::OpsAttrHelper ops(op.getContext());
+  ArrayAttr names = ops.getAttr(op);
+  SmallVector<Location> locations = {op.getLoc()};
+  if (auto fused = dyn_cast<FusedLoc>(op.getLoc()))
+    locations.assign(fused.getLocations().begin(), fused.getLocations().end());
+  if (!names || names.size() != locations.size())
+    return;
+  DenseSet<Location> after = bodyLocations(op);
+  SmallVector<Attribute> keptNames;
+  SmallVector<Location> keptLocations;
+  for (auto [name, location] : llvm::zip(names, locations)) {
+    if (before.contains(location) && !after.contains(location))
+      continue;
+    keptNames.push_back(name);
+    keptLocations.push_back(location);
+  }
+  if (keptNames.size() == names.size() || keptNames.empty())
+    return;
+  ops.setAttr(op, rewriter.getArrayAttr(keptNames));
+  op->setLoc(rewriter.getFusedLoc(keptLocations));
+}
+
 struct FuseElementwiseFusionPass
     : fuse::impl::FuseElementwiseFusionBase<FuseElementwiseFusionPass> {
   using Base::Base;
@@ -548,6 +607,8 @@ struct FuseElementwiseFusionPass
               tensor::CollapseShapeOp, tensor::EmptyOp>(op) &&
           isOpTriviallyDead(&op))
         op.erase();
+    for (auto generic : llvm::to_vector(block.getOps<linalg::GenericOp>()))
+      dropDeadResults(generic);
     if (!skipGroups)
       inlineScalarProducers(block);
     Grouping grouping(block, skipGroups);
