@@ -360,20 +360,26 @@ public:
   }
 
   /// Groups every reduction of the block with its neighbours; returns the
-  /// groups of more than one generic, each in program order.
+  /// groups of more than one generic, each in program order. The kernels
+  /// that end at their rows (few or strided rows) are formed first: such a
+  /// kernel takes the prologue it shares with a kernel over rows read in
+  /// lanes, which computes it again from a copy (copyLiveOut), where the
+  /// other order stores it for the first to read (a layer norm's backward
+  /// pass stored `dy * xhat` for its column sum).
   SmallVector<SmallVector<linalg::GenericOp>> run() {
     SmallVector<SmallVector<linalg::GenericOp>> groups;
-    for (auto op : llvm::to_vector(block.getOps<linalg::GenericOp>())) {
-      if (grouped.contains(op) || op.getNumReductionLoops() == 0 ||
-          !op.hasPureTensorSemantics())
-        continue;
-      std::optional<Rows> rows = rowsOf(op);
-      if (!rows)
-        continue;
-      SmallVector<linalg::GenericOp> group = grow(op, *rows);
-      if (group.size() > 1)
-        groups.push_back(std::move(group));
-    }
+    for (bool endsAtRows : {true, false})
+      for (auto op : llvm::to_vector(block.getOps<linalg::GenericOp>())) {
+        if (grouped.contains(op) || op.getNumReductionLoops() == 0 ||
+            !op.hasPureTensorSemantics())
+          continue;
+        std::optional<Rows> rows = rowsOf(op);
+        if (!rows || rows->endsAtRows() != endsAtRows)
+          continue;
+        SmallVector<linalg::GenericOp> group = grow(op, *rows);
+        if (group.size() > 1)
+          groups.push_back(std::move(group));
+      }
     return groups;
   }
 
@@ -441,15 +447,20 @@ private:
       }
       for (Operation *user : op->getUsers())
         neighbours.push_back(user);
-      // The other reductions of an operand of a reduction: over the same
-      // rows, the kernel reads it once for all of them (x.sum(1) and
-      // x.max(1) of one x).
-      if (kinds.lookup(op) == Rows::Kind::Reduction)
-        for (Value input : op.getDpsInputs())
-          for (Operation *user : input.getUsers())
+      // The other reductions of an operand that a member reads over the
+      // whole space: over the same rows, the kernel reads it once for all
+      // of them (x.sum(1) and x.max(1) of one x; a layer norm's backward
+      // pass, `dy.sum(0)` beside `(dy * xhat).sum(0)`).
+      Rows::Kind kind = kinds.lookup(op);
+      if (kind == Rows::Kind::Reduction || kind == Rows::Kind::Whole)
+        for (OpOperand *input : op.getDpsInputOperands()) {
+          if (!op.getMatchingIndexingMap(input).isIdentity())
+            continue;
+          for (Operation *user : input->get().getUsers())
             if (auto sibling = dyn_cast<linalg::GenericOp>(user);
                 sibling && sibling != op && sibling.getNumReductionLoops() > 0)
               neighbours.push_back(sibling);
+        }
       for (Operation *neighbour : neighbours) {
         auto candidate = dyn_cast<linalg::GenericOp>(neighbour);
         if (!candidate || members.contains(candidate) ||
@@ -503,6 +514,10 @@ private:
         worklist.push_back(candidate);
       }
     }
+    // A reduction alone is no kernel yet: a later one may take it (a
+    // sibling found through a member over the whole space).
+    if (members.size() == 1)
+      return {seed};
     if (rows.endsAtRows())
       copyLiveOut(members, /*returned=*/rows.pieces);
     else

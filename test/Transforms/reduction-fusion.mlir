@@ -1,5 +1,6 @@
 // RUN: fuse-opt %s --convert-fuse-to-linalg --fuse-elementwise-fusion --fuse-reduction-fusion --fuse-name-kernels | FileCheck %s
 // RUN: fuse-opt %s --convert-fuse-to-linalg --fuse-name-kernels | FileCheck %s --check-prefix=EAGER
+// RUN: fuse-opt %s --convert-fuse-to-linalg --fuse-elementwise-fusion --fuse-reduction-fusion --fuse-elementwise-fusion=skip-groups=true --fuse-name-kernels | FileCheck %s --check-prefix=PRUNED
 
 // fuse-reduction-fusion: a reduction and the generics over its rows are one
 // kernel (one fuse.group, one name); values passed inside never reach
@@ -69,12 +70,14 @@ func.func @rows_and_columns(%x: tensor<?x?xf32>) -> (tensor<?xf32>, tensor<?xf32
   return %r, %c : tensor<?xf32>, tensor<?xf32>
 }
 
-// A value of the rows is an epilogue; the reduction of its results over
-// another space is a kernel of its own.
+// A reduction over another space than the first's is a kernel of its own.
+// The value of the rows between them goes with the second, over few rows
+// (one: the whole vector): a kernel that ends at its rows (few or strided)
+// is formed first and takes what comes before its reduction.
 // CHECK-LABEL: func @sum_then_max
-// CHECK: fuse.group = [[G:[0-9]+]] : i64, fuse.kernel = "fused_reduce_sum_exp_[[K:[0-9]+]]", fuse.ops = ["reduce_sum"]
-// CHECK: fuse.group = [[G]] : i64, fuse.kernel = "fused_reduce_sum_exp_[[K]]", fuse.ops = ["exp"]
-// CHECK: {fuse.kernel = "reduce_max_{{[0-9]+}}", fuse.ops = ["reduce_max"]}
+// CHECK: {fuse.kernel = "reduce_sum_{{[0-9]+}}", fuse.ops = ["reduce_sum"]}
+// CHECK: fuse.group = [[G:[0-9]+]] : i64, fuse.kernel = "fused_exp_reduce_max_[[K:[0-9]+]]", fuse.ops = ["exp"]
+// CHECK: fuse.group = [[G]] : i64, fuse.kernel = "fused_exp_reduce_max_[[K]]", fuse.ops = ["reduce_max"]
 func.func @sum_then_max(%x: tensor<?x?xf32>) -> tensor<f32> {
   %r = fuse.reduce_sum %x {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?xf32>
   %e = fuse.exp %r : tensor<?xf32>
@@ -221,4 +224,53 @@ func.func @collapsed_copies(%x: tensor<?x?xf32>) -> tensor<1x?xf32> {
   %5 = fuse.reduce_sum %4 {dims = array<i64: 0, 1>} : tensor<1x?xf32> -> tensor<f32>
   %6 = fuse.sub %4, %5 : tensor<1x?xf32>, tensor<f32> -> tensor<1x?xf32>
   return %6 : tensor<1x?xf32>
+}
+
+// A layer norm's backward pass: the column sums `dw = (dy * xhat).sum(0)`
+// and `db = dy.sum(0)` beside the row means of dx. The columns' kernel is
+// formed first (reductions over strided rows before the others), so it
+// takes the prologue that both kernels read (xhat and dy * xhat, which the
+// rows' kernel computes again from a copy instead of storing it), and the
+// sum of dy, a reduction over the same rows of an operand that the
+// prologue reads: 3 kernels (this one in pieces), dy and x read twice
+// each, only dx stored (20 bytes per element, as TorchInductor's).
+// CHECK-LABEL: func @layer_norm_backward
+// CHECK: iterator_types = ["parallel", "parallel"]{{.*}}fuse.group = [[R:[0-9]+]] : i64, fuse.kernel = "[[ROWS:fused_sub_mul_mul_mul_mul_plus6_[0-9]+]]", fuse.ops = ["sub", "mul", "mul", "mul", "mul"]
+// CHECK: iterator_types = ["parallel", "reduction"]{{.*}}fuse.group = [[R]] : i64, fuse.kernel = "[[ROWS]]", fuse.ops = ["reduce_mean"]
+// CHECK: iterator_types = ["parallel", "reduction"]{{.*}}fuse.group = [[R]] : i64, fuse.kernel = "[[ROWS]]", fuse.ops = ["reduce_mean"]
+// CHECK: fuse.group = [[R]] : i64, fuse.kernel = "[[ROWS]]", fuse.ops = []
+// CHECK: fuse.group = [[R]] : i64, fuse.kernel = "[[ROWS]]", fuse.ops = ["mul", "add", "sub", "mul"]
+// CHECK: iterator_types = ["reduction", "parallel"]} ins(%arg0 : tensor<?x?xf32>){{.*}}fuse.group = [[C:[0-9]+]] : i64, fuse.kernel = "[[COLUMNS:fused_reduce_sum_sub_mul_mul_mul_plus2_[0-9]+]]", fuse.ops = ["reduce_sum"]
+// CHECK: iterator_types = ["parallel", "parallel"]{{.*}}fuse.group = [[C]] : i64, fuse.kernel = "[[COLUMNS]]", fuse.ops = ["sub", "mul", "mul", "mul", "mul"]
+// CHECK: iterator_types = ["reduction", "parallel"]{{.*}}fuse.group = [[C]] : i64, fuse.kernel = "[[COLUMNS]]", fuse.ops = ["reduce_sum"]
+// CHECK-NOT: linalg.generic
+// CHECK: return
+// After the copies are fused, each kernel's prologue computes only what it
+// reads: the rows' kernel not dy * xhat, the columns' kernel neither dy * w
+// nor xhat * dy * w (and does not read w).
+// PRUNED-LABEL: func @layer_norm_backward
+// PRUNED: ins(%arg1, %arg3, %arg4, %arg0, %arg2 : {{.*}}fuse.group = [[R:[0-9]+]] : i64, fuse.kernel = "fused_sub_mul_mul_mul_reduce_mean_plus5_{{[0-9]+}}", fuse.ops = ["sub", "mul", "mul", "mul"]
+// PRUNED: ins(%arg0 : tensor<?x?xf32>){{.*}}fuse.group = [[C:[0-9]+]] : i64, fuse.kernel = "[[COLUMNS:fused_reduce_sum_sub_mul_mul_reduce_sum_[0-9]+]]", fuse.ops = ["reduce_sum"]
+// PRUNED-NEXT: ^bb0
+// PRUNED: ins(%arg1, %arg3, %arg4, %arg0 : {{.*}}) outs(%{{[0-9]+}} : tensor<?x?xf32>) {{.*}}fuse.group = [[C]] : i64, fuse.kernel = "[[COLUMNS]]", fuse.ops = ["sub", "mul", "mul"]
+// PRUNED-NEXT: ^bb0
+// PRUNED-NEXT: arith.subf
+// PRUNED-NEXT: arith.mulf
+// PRUNED-NEXT: arith.mulf
+// PRUNED-NEXT: linalg.yield
+func.func @layer_norm_backward(%dy: tensor<?x?xf32>, %x: tensor<?x?xf32>, %w: tensor<?xf32>, %mean: tensor<?x1xf32>, %rstd: tensor<?x1xf32>) -> (tensor<?x?xf32>, tensor<?xf32>, tensor<?xf32>) {
+  %c = fuse.sub %x, %mean : tensor<?x?xf32>, tensor<?x1xf32> -> tensor<?x?xf32>
+  %xhat = fuse.mul %c, %rstd : tensor<?x?xf32>, tensor<?x1xf32> -> tensor<?x?xf32>
+  %p = fuse.mul %dy, %xhat : tensor<?x?xf32>
+  %dw = fuse.reduce_sum %p {dims = array<i64: 0>} : tensor<?x?xf32> -> tensor<?xf32>
+  %db = fuse.reduce_sum %dy {dims = array<i64: 0>} : tensor<?x?xf32> -> tensor<?xf32>
+  %wdy = fuse.mul %dy, %w : tensor<?x?xf32>, tensor<?xf32> -> tensor<?x?xf32>
+  %q = fuse.mul %xhat, %wdy : tensor<?x?xf32>
+  %c1 = fuse.reduce_mean %q {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?x1xf32>
+  %c2 = fuse.reduce_mean %wdy {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?x1xf32>
+  %t = fuse.mul %xhat, %c1 : tensor<?x?xf32>, tensor<?x1xf32> -> tensor<?x?xf32>
+  %u = fuse.add %t, %c2 : tensor<?x?xf32>, tensor<?x1xf32> -> tensor<?x?xf32>
+  %v = fuse.sub %wdy, %u : tensor<?x?xf32>
+  %dx = fuse.mul %v, %rstd : tensor<?x?xf32>, tensor<?x1xf32> -> tensor<?x?xf32>
+  return %dx, %dw, %db : tensor<?x?xf32>, tensor<?xf32>, tensor<?xf32>
 }
