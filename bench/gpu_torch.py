@@ -125,6 +125,14 @@ def nchw_norm(x):
     return d * torch.rsqrt((d * d).mean((0, 2, 3), keepdim=True) + 1e-5)
 
 
+def layer_norm_backward(dy, x, weight, mean, rstd):
+    xhat = (x - mean) * rstd
+    wdy = dy * weight
+    c1 = (xhat * wdy).mean(1, keepdim=True)
+    c2 = wdy.mean(1, keepdim=True)
+    return (wdy - (xhat * c1 + c2)) * rstd, (dy * xhat).sum(0), dy.sum(0)
+
+
 def rows(n):
     return max(1, n // 1024)
 
@@ -192,6 +200,14 @@ PROGRAMS = {
     # the channels' columns (in pieces), 16 bytes per element fused.
     "nchw_norm": (nchw_norm, lambda n: [(rows(n), 16, 8, 8)],
                   lambda n: 16 * rows(n) * 1024 + 20 * 16),
+    # A layer norm's backward pass (examples/layer_norm_backward.mlir): dy
+    # and x read by the rows' kernel (dx) and again by the column sums'
+    # (dweight, dbias, in pieces), dx written: 20 bytes per element.
+    "layer_norm_backward": (
+        layer_norm_backward,
+        lambda n: [(rows(n), 1024), (rows(n), 1024), (1024,), (rows(n), 1),
+                   (rows(n), 1)],
+        lambda n: 20 * rows(n) * 1024 + 16 * rows(n) + 12 * 1024),
 }
 
 def shape_of(shape):
