@@ -124,13 +124,23 @@ def _float_literal(value, dtype, attribute=False):
     value = float(value)
     if dtype in ("f16", "f32"):
         with np.errstate(over="ignore"):
-            value = float(np.float16(value) if dtype == "f16" else np.float32(value))
+            narrow = np.float16(value) if dtype == "f16" else np.float32(value)
+        value = float(narrow)
+    text = repr(value)
+    if dtype in ("f16", "f32") and math.isfinite(value):
+        # The exact value when it is short (65504), else the shortest
+        # decimal that reads back as the same f16 or f32 (0.1, not the
+        # f32's exact 0.10000000149011612).
+        positional = value == 0 or 1e-4 <= math.fabs(value) < 1e16
+        shortest = (np.format_float_positional if positional else
+                    np.format_float_scientific)(narrow, unique=True, trim="0")
+        if len(text) > len(shortest) + 2:
+            text = shortest
     if not math.isfinite(value):
         if attribute:
             inf, ninf, nan = _NONFINITE_BITS[dtype]
             return hex(nan if math.isnan(value) else inf if value > 0 else ninf)
         return "nan" if math.isnan(value) else "inf" if value > 0 else "-inf"
-    text = repr(value)
     if "e" in text and "." not in text:
         mantissa, exponent = text.split("e")
         text = f"{mantissa}.0e{exponent}"

@@ -8,6 +8,7 @@ PyTorch keeps the float type.
 """
 
 import itertools
+import re
 
 import numpy as np
 import pytest
@@ -208,6 +209,35 @@ def test_special_float_scalars():
     assert_same(inf, x * np.float32(np.inf))
     assert_same(tiny, x + np.float32(1e-8))
     assert "fuse.constant -inf : tensor<f32>" in f.mlir
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16"])
+def test_float_constants_are_short_and_read_back_exactly(dtype):
+    # A constant is written as the shortest decimal that reads back as the
+    # same value of its type (0.1, not float32's exact 0.10000000149011612),
+    # or as its exact value when that is about as short (65504).
+    info = np.finfo(dtype)
+    edges = [0.1, 1 / 3, 65504.0, 1e-39, 3e38, 6e-8, 123456789.0, 2.5e-5, -7.25e12,
+             float(info.max), -float(info.max), float(info.tiny), float(info.smallest_subnormal),
+             float(info.tiny) - float(info.smallest_subnormal), float(np.nextafter(
+                 np.array(1, dtype), np.array(2, dtype))), -0.0]
+    with np.errstate(over="ignore"):
+        values = [v for v in np.array(edges).astype(dtype) if np.isfinite(v)]
+    f = fuse.jit(lambda x: tuple(x + float(v) for v in values), target="cpu")
+    x = np.full(2, -0.0, dtype)
+    for got, value in zip(f(x), values):
+        assert_same(got, np.full(2, value, dtype))
+    literals = re.findall(r"fuse.constant (\S+) :", f.mlir)
+    assert "0.1" in literals and max(map(len, literals)) <= 16
+    if dtype == "float16":
+        assert "65504.0" in literals
+    # Every finite value of random bits reads back as itself.
+    bits = np.random.default_rng(7).integers(0, 2 ** (8 * info.bits // 8), 20000,
+                                             dtype=np.uint64)
+    randoms = bits.astype(np.uint32 if dtype == "float32" else np.uint16).view(dtype)
+    for value in randoms[np.isfinite(randoms)]:
+        literal = fuse._trace.scalar_literal(float(value), fuse._dtypes.parse(dtype))
+        assert np.array(float(literal), dtype).tobytes() == value.tobytes(), literal
 
 
 def test_where_with_scalars(rng):
