@@ -211,6 +211,15 @@ def test_special_float_scalars():
     assert "fuse.constant -inf : tensor<f32>" in f.mlir
 
 
+def test_computed_int_scalar_converts_as_astype():
+    # A result of scalar arguments alone has no value while tracing: it
+    # converts to an int32 tensor's type as astype does (python/README.md).
+    f = fuse.jit(lambda x, n: x + n * 100000, target="cpu")
+    x = np.arange(3, dtype=np.int32)
+    assert_same(f(x, 7), x + np.int32(700000))
+    assert_same(f(x, 100000), x + np.array(10 ** 10).astype(np.int32))
+
+
 @pytest.mark.parametrize("dtype", ["float32", "float16"])
 def test_float_constants_are_short_and_read_back_exactly(dtype):
     # A constant is written as the shortest decimal that reads back as the
