@@ -650,16 +650,11 @@ template <typename OpTy> struct ReductionLowering : OpConversionPattern<OpTy> {
     // takes as it is: it goes with the dimension before it (the first
     // ones with the one after them) in a view of the operand, so that it
     // splits no run (`dims = [0, 2]` of `? x ? x 1` reduces a `? x ?` view
-    // over dimension 0, in one stage). One stays reduced when all are.
+    // over dimension 0, in one stage). When all are, nothing is reduced.
     SmallVector<int64_t> sorted = llvm::to_vector(dims);
     SmallVector<OpFoldResult> loopSizes(operandSizes);
-    std::optional<int64_t> kept;
-    if (!dims.empty() && llvm::all_of(dims, [&](int64_t d) {
-          return inputType.getDimSize(d) == 1;
-        }))
-      kept = *llvm::max_element(dims);
     auto unit = [&](int64_t d) {
-      return isReduced(d) && inputType.getDimSize(d) == 1 && d != kept;
+      return isReduced(d) && inputType.getDimSize(d) == 1;
     };
     if (llvm::any_of(llvm::seq<int64_t>(0, rank), unit) &&
         !llvm::is_contained(inputType.getShape(), 0)) {
@@ -682,11 +677,27 @@ template <typename OpTy> struct ReductionLowering : OpConversionPattern<OpTy> {
       else
         runs.push_back({d, d + 1});
     }
-    if (runs.empty())
-      runs.push_back({0, 0}); // a reduction over nothing: a copy
     OperationName combiner = combinerOf(op, accType);
     auto opsAttr = rewriter.getStrArrayAttr({name});
     Value result = input;
+    if (runs.empty()) {
+      // Every reduced dimension has size 1: the result is the operand, an
+      // elementwise copy over the view without them (its sum, max, min or
+      // mean of one element, exactly, in any element type).
+      int64_t loops = loopSizes.size();
+      Value empty = tensor::EmptyOp::create(rewriter, loc, loopSizes, element);
+      auto copy = linalg::GenericOp::create(
+          rewriter, loc, TypeRange{empty.getType()}, ValueRange{input},
+          ValueRange{empty},
+          SmallVector<AffineMap>(2, rewriter.getMultiDimIdentityMap(loops)),
+          SmallVector<utils::IteratorType>(loops,
+                                           utils::IteratorType::parallel),
+          [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
+            linalg::YieldOp::create(b, bodyLoc, args[0]);
+          });
+      FuseDialect::OpsAttrHelper(context).setAttr(copy, opsAttr);
+      result = copy.getResult(0);
+    }
     SmallVector<OpFoldResult> keptSizes;
     linalg::GenericOp reduce;
     for (auto [first, end] : llvm::reverse(runs)) {
@@ -746,7 +757,7 @@ template <typename OpTy> struct ReductionLowering : OpConversionPattern<OpTy> {
     }
 
     bool mean = isa<ReduceMeanOp>(op);
-    if (mean || accType != element) {
+    if (reduce && (mean || accType != element)) {
       // The epilogue, in the same kernel: divide by the count (a scalar
       // from the host), round to the element type.
       auto keptType = cast<RankedTensorType>(result.getType());

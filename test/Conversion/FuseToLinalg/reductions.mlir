@@ -330,6 +330,30 @@ func.func @instance_norm_weight(%x: tensor<?x?x?x?xf32>, %w: tensor<?x1x1xf32>) 
   return %y : tensor<?x?x?x?xf32>
 }
 
+// When every reduced dimension has size 1 nothing is reduced: the result is
+// an elementwise copy of the operand over its view without them (no
+// accumulation type, no division for a mean), which fuses like any other
+// elementwise op; with the dimensions kept, a view of the copy.
+// CHECK-LABEL: func @unit_only
+// CHECK: %[[V:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0, 1]] : tensor<?x1xf16> into tensor<?xf16>
+// CHECK: %[[COPY:.+]] = linalg.generic {indexing_maps = [#[[$ID1]], #[[$ID1]]], iterator_types = ["parallel"]} ins(%[[V]] : tensor<?xf16>) outs(%{{.+}} : tensor<?xf16>) attrs =  {fuse.ops = ["reduce_mean"]} {
+// CHECK-NEXT: ^bb0(%[[IN:.+]]: f16, %{{.+}}: f16):
+// CHECK-NEXT: linalg.yield %[[IN]] : f16
+// CHECK: tensor.expand_shape %[[COPY]] {{\[}}[0, 1]]
+// CHECK-NOT: linalg.generic
+// CHECK-LABEL: func @unit_all
+// CHECK: %[[V:.+]] = tensor.collapse_shape %{{.+}} [] : tensor<1x1xi32> into tensor<i32>
+// CHECK: linalg.generic {indexing_maps = [#[[$SCALAR:.+]], #[[$SCALAR]]], iterator_types = []} ins(%[[V]] : tensor<i32>)
+// CHECK-NOT: linalg.generic
+func.func @unit_only(%x: tensor<?x1xf16>) -> tensor<?x1xf16> {
+  %m = fuse.reduce_mean %x {dims = array<i64: 1>} : tensor<?x1xf16> -> tensor<?x1xf16>
+  return %m : tensor<?x1xf16>
+}
+func.func @unit_all(%x: tensor<1x1xi32>) -> tensor<i32> {
+  %m = fuse.reduce_max %x {dims = array<i64: 0, 1>} : tensor<1x1xi32> -> tensor<i32>
+  return %m : tensor<i32>
+}
+
 // A weight broadcast along one of the row's two dimensions keeps the mul
 // that reads it over three dimensions, and the sub whose result it reads
 // too (collapsed, the sub would write its result for the mul to read).
