@@ -1034,7 +1034,8 @@ struct CollapseRowConsumer : OpRewritePattern<linalg::GenericOp> {
         rowReads.push_back(input);
       }
     }
-    if (!canCollapse(maps, groups) || !usersFollow(op, groups))
+    if (!canCollapse(maps, groups) || !usersFollow(op, groups) ||
+        !producersFollow(op, groups))
       return failure();
     rewriter.setInsertionPoint(op);
     // An elementwise generic that computes the row value with loops of
@@ -1086,6 +1087,29 @@ struct CollapseRowConsumer : OpRewritePattern<linalg::GenericOp> {
         return false;
       SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
       for (OpOperand &operand : generic->getOpOperands())
+        if (std::optional<AffineMap> read = rowRead(
+                maps[operand.getOperandNumber()], operand.get().getType()))
+          maps[operand.getOperandNumber()] = *read;
+      return canCollapse(maps, groups);
+    });
+  }
+
+  /// Whether the elementwise generics whose results `op` reads over its
+  /// whole space can run collapsed by `groups` too. Else `op` stays as it
+  /// is, fused with them (`x * y - sum(x)` of an `N x 1` x and a `1 x M`
+  /// y: collapsed, the sub would read the product, broadcast along part of
+  /// the group, from memory).
+  static bool producersFollow(linalg::GenericOp op,
+                              ArrayRef<ReassociationIndices> groups) {
+    return llvm::all_of(op.getDpsInputOperands(), [&](OpOperand *input) {
+      auto producer = input->get().getDefiningOp<linalg::GenericOp>();
+      AffineMap map = op.getMatchingIndexingMap(input);
+      if (!producer || !map.isPermutation() || !isElementwiseKernel(producer))
+        return true;
+      if (!collapsible(producer))
+        return false;
+      SmallVector<AffineMap> maps = producer.getIndexingMapsArray();
+      for (OpOperand &operand : producer->getOpOperands())
         if (std::optional<AffineMap> read = rowRead(
                 maps[operand.getOperandNumber()], operand.get().getType()))
           maps[operand.getOperandNumber()] = *read;

@@ -354,6 +354,20 @@ func.func @unit_all(%x: tensor<1x1xi32>) -> tensor<i32> {
   return %m : tensor<i32>
 }
 
+// A consumer of a whole reduction stays over its own loops when a product
+// that it reads, broadcast along part of them, cannot run collapsed: the
+// mul and the sub fuse (collapsed, the sub read the product from memory).
+// CHECK-LABEL: func @broadcast_producer
+// CHECK: %[[MUL:.+]] = linalg.generic {{.+}} iterator_types = ["parallel", "parallel", "parallel"]} ins(%{{.+}}, %{{.+}} : tensor<?x1x?xf32>, tensor<1x?x1xf32>)
+// CHECK-NOT: tensor.collapse_shape
+// CHECK: linalg.generic {indexing_maps = [#[[$ID3]], #{{.+}}, #[[$ID3]]], iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[MUL]], %{{.+}} : tensor<?x?x?xf32>, tensor<f32>)
+func.func @broadcast_producer(%x: tensor<?x1x?xf32>, %y: tensor<1x?x1xf32>) -> tensor<?x?x?xf32> {
+  %c = fuse.reduce_mean %x {dims = array<i64: 0, 1, 2>} : tensor<?x1x?xf32> -> tensor<f32>
+  %d = fuse.mul %x, %y : tensor<?x1x?xf32>, tensor<1x?x1xf32> -> tensor<?x?x?xf32>
+  %e = fuse.sub %d, %c : tensor<?x?x?xf32>, tensor<f32> -> tensor<?x?x?xf32>
+  return %e : tensor<?x?x?xf32>
+}
+
 // A weight broadcast along one of the row's two dimensions keeps the mul
 // that reads it over three dimensions, and the sub whose result it reads
 // too (collapsed, the sub would write its result for the mul to read).
