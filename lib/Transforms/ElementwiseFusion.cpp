@@ -359,26 +359,37 @@ void fuseGroup(ArrayRef<linalg::GenericOp> group) {
     op.erase();
 }
 
-/// The most ops (besides constants) that a one-value generic may have to be
-/// computed again at every element of a generic that reads it broadcast
+/// The most ops (besides constants) that a generic may have to be computed
+/// again at every element of a generic that reads it broadcast
 /// (inlineScalarProducers): a learning rate's `1 - beta`, a `sqrt(d)`.
 constexpr unsigned kMaxInlinedScalarOps = 16;
 
-/// Whether `op` computes one value (no loops: a rank-0 result of rank-0
-/// inputs) in few enough ops to be computed again by its readers.
-bool isCheapScalar(linalg::GenericOp op) {
-  if (op.getNumLoops() != 0 || op->getNumResults() != 1 ||
-      !op.hasPureTensorSemantics() || !isElementwiseKernel(op))
+/// Whether the readers of `op`'s result that read it broadcast compute it
+/// again instead, in few enough ops (kMaxInlinedScalarOps): `op` computes
+/// one value (no loops: a rank-0 result of rank-0 inputs), or only converts
+/// (`fuse.ops` all `cast`: an f16 bias or weight read as f32, which is
+/// fewer bytes to read than its f32 copy, and no launch).
+bool isRecomputedByReaders(linalg::GenericOp op) {
+  if (op->getNumResults() != 1 || !op.hasPureTensorSemantics() ||
+      !isElementwiseKernel(op) ||
+      !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity())
     return false;
+  if (op.getNumLoops() != 0) {
+    ArrayAttr names = FuseDialect::OpsAttrHelper(op.getContext()).getAttr(op);
+    if (!names || names.empty() ||
+        llvm::any_of(names.getAsValueRange<StringAttr>(),
+                     [](StringRef name) { return name != "cast"; }))
+      return false;
+  }
   unsigned count = 0;
   for (Operation &inner : op.getRegion().front().without_terminator())
     count += !isa<arith::ConstantOp>(inner);
   return count <= kMaxInlinedScalarOps;
 }
 
-/// `consumer` with its input `operand`, the one-value result of `producer`,
-/// computed inside it instead: the producer's inputs become the consumer's
-/// (read as the result was, the same value at every element), its body
+/// `consumer` with its input `operand`, the result of `producer`
+/// (isRecomputedByReaders), computed inside it instead: the producer's
+/// inputs become the consumer's (read as the result was), its body
 /// runs first in the consumer's, and its ops' names lead the consumer's,
 /// unless the consumer computes it already (`known`: inside another
 /// producer it read). The caller erases the producer once unused.
@@ -407,8 +418,9 @@ linalg::GenericOp inlineScalarProducer(linalg::GenericOp consumer,
         in->get() == scalar
             ? ~0u
             : input(in->get(), consumer.getMatchingIndexingMap(in)));
-  // Read at every element as the producer read them (a rank-0 input, or
-  // element 0 of a size-1 one).
+  // Read at each element as the producer read them for the element of its
+  // result that the consumer reads (a rank-0 input, element 0 of a size-1
+  // one, a bias's element of the column).
   for (OpOperand *in : producer.getDpsInputOperands())
     producerArgs.push_back(input(
         in->get(), producer.getMatchingIndexingMap(in).compose(everywhere)));
@@ -464,12 +476,12 @@ linalg::GenericOp inlineScalarProducer(linalg::GenericOp consumer,
   return fused;
 }
 
-/// Computes each cheap one-value generic (isCheapScalar) inside the
-/// elementwise generics that read it broadcast, in program order (so that
-/// a chain of them folds into its last): a value that a learning rate or a
-/// `1 - beta` gives the whole array is not a kernel launch of one element
-/// and a round trip through memory. Each element computes it again, in a
-/// handful of ops.
+/// Computes each generic that isRecomputedByReaders inside the elementwise
+/// generics that read it broadcast, in program order (so that a chain of
+/// them folds into its last): a value that a learning rate or a `1 - beta`
+/// gives the whole array is not a kernel launch of one element and a round
+/// trip through memory, nor is an f16 bias converted to f32. Each element
+/// computes it again, in a handful of ops.
 void inlineScalarProducers(Block &block) {
   SmallVector<linalg::GenericOp> generics(block.getOps<linalg::GenericOp>());
   // The producers each generic computes inside it, transitively; inlined
@@ -484,7 +496,9 @@ void inlineScalarProducers(Block &block) {
       for (OpOperand *operand : consumer.getDpsInputOperands()) {
         auto producer = operand->get().getDefiningOp<linalg::GenericOp>();
         if (!producer || producer->getBlock() != &block ||
-            !isCheapScalar(producer))
+            !isRecomputedByReaders(producer) ||
+            (producer.getNumLoops() != 0 &&
+             consumer.getMatchingIndexingMap(operand).isIdentity()))
           continue;
         llvm::SmallPtrSet<Operation *, 4> computed = inside.lookup(consumer);
         bool known = computed.contains(producer);

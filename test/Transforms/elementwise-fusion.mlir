@@ -384,3 +384,28 @@ func.func @shared_scalar_producers(%x: tensor<?xf32>, %s: tensor<f32>) -> tensor
   %4 = fuse.mul %x, %3 : tensor<?xf32>, tensor<f32> -> tensor<?xf32>
   return %4 : tensor<?xf32>
 }
+
+// A producer that only converts (an f16 bias read as f32) is computed again
+// by each consumer that reads it broadcast: its f16 input is read, at the
+// producer's map composed with the consumer's, and it is no kernel of its
+// own. Another op over the bias (exp) stays one: recomputed per row, it
+// would cost more than it saves.
+// CHECK-LABEL: func @broadcast_cast
+// CHECK-SAME: (%[[X:.+]]: tensor<?x?xf32>, %[[B:.+]]: tensor<?xf16>)
+// CHECK: %[[E:.+]] = linalg.generic {indexing_maps = [#[[$ID1]], #[[$ID1]]], iterator_types = ["parallel"]} ins(%[[B]] : tensor<?xf16>) {{.*}} attrs = {fuse.ops = ["exp"]}
+// CHECK: linalg.generic {indexing_maps = [#[[$ID2]], #[[$INNER]], #[[$INNER]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[X]], %[[B]], %[[E]] : tensor<?x?xf32>, tensor<?xf16>, tensor<?xf16>) {{.*}} attrs = {fuse.ops = ["cast", "add", "cast", "mul"]} {
+// CHECK-NEXT: ^bb0(%[[VX:.+]]: f32, %[[VB:.+]]: f16, %[[VE:.+]]: f16, %{{.+}}: f32):
+// CHECK-NEXT: %[[C:.+]] = arith.extf %[[VB]] : f16 to f32
+// CHECK-NEXT: %[[A:.+]] = arith.addf %[[VX]], %[[C]] : f32
+// CHECK-NEXT: %[[CE:.+]] = arith.extf %[[VE]] : f16 to f32
+// CHECK-NEXT: %[[M:.+]] = arith.mulf %[[A]], %[[CE]] : f32
+// CHECK-NEXT: linalg.yield %[[M]] : f32
+// CHECK-NOT: linalg.generic
+func.func @broadcast_cast(%x: tensor<?x?xf32>, %b: tensor<?xf16>) -> tensor<?x?xf32> {
+  %c = fuse.cast %b : tensor<?xf16> to tensor<?xf32>
+  %y = fuse.add %x, %c : tensor<?x?xf32>, tensor<?xf32> -> tensor<?x?xf32>
+  %e = fuse.exp %b : tensor<?xf16>
+  %ce = fuse.cast %e : tensor<?xf16> to tensor<?xf32>
+  %z = fuse.mul %y, %ce : tensor<?x?xf32>, tensor<?xf32> -> tensor<?x?xf32>
+  return %z : tensor<?x?xf32>
+}
