@@ -261,6 +261,42 @@ Location opLoc(linalg::GenericOp op) {
   return op.getLoc();
 }
 
+/// Where a remark about `consumer` reading a result of `producer` goes: the
+/// first op of the consumer's body that reads it, past the producer's own
+/// ops computed there again (a mean's division), in a generic that
+/// elementwise fusion made of several ops (`d - sum(x)` after `d = y * z`
+/// is about the sub); else opLoc.
+Location readerLoc(linalg::GenericOp consumer, linalg::GenericOp producer) {
+  DenseSet<Location> own = {producer.getLoc()};
+  if (auto fused = dyn_cast<FusedLoc>(producer.getLoc()))
+    own.insert(fused.getLocations().begin(), fused.getLocations().end());
+  Block &body = consumer.getRegion().front();
+  SmallVector<Value> worklist;
+  for (OpOperand *input : consumer.getDpsInputOperands()) {
+    Value value = input->get();
+    if (auto collapse = value.getDefiningOp<tensor::CollapseShapeOp>())
+      value = collapse.getSrc();
+    else if (auto expand = value.getDefiningOp<tensor::ExpandShapeOp>())
+      value = expand.getSrc();
+    if (value.getDefiningOp() == producer)
+      worklist.push_back(body.getArgument(input->getOperandNumber()));
+  }
+  Operation *first = nullptr;
+  DenseSet<Operation *> seen;
+  while (!worklist.empty())
+    for (Operation *user : worklist.pop_back_val().getUsers()) {
+      if (!seen.insert(user).second)
+        continue;
+      if (own.contains(user->getLoc()))
+        llvm::append_range(worklist, user->getResults());
+      else if (!first || user->isBeforeInBlock(first))
+        first = user;
+    }
+  if (first && isa<FileLineColLoc>(first->getLoc()))
+    return first->getLoc();
+  return opLoc(consumer);
+}
+
 void emitRemark(const Unfused &pair) {
   linalg::GenericOp consumer = pair.consumer, producer = pair.producer;
   std::string text =
@@ -312,7 +348,7 @@ void emitRemark(const Unfused &pair) {
             "instead; both targets run the same kernels";
     break;
   }
-  emitUnfusedRemark(opLoc(consumer), opLoc(producer), text);
+  emitUnfusedRemark(readerLoc(consumer, producer), opLoc(producer), text);
 }
 
 /// Whether `consumer` reads a result of `producer`, directly or through a
@@ -835,7 +871,8 @@ struct FuseReductionFusionPass
       if (remarks)
         for (const Unfused &pair : grouping.unfused()) {
           emitRemark(pair);
-          remarked.insert({opLoc(pair.consumer), opLoc(pair.producer)});
+          remarked.insert(
+              {readerLoc(pair.consumer, pair.producer), opLoc(pair.producer)});
         }
       copied.insert(grouping.copied.begin(), grouping.copied.end());
     }

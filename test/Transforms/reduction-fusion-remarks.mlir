@@ -119,3 +119,17 @@ func.func @columns_softmax(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %y = fuse.div %e, %s : tensor<?x?xf32>, tensor<1x?xf32> -> tensor<?x?xf32>
   return %y : tensor<?x?xf32>
 }
+
+// -----
+
+// The remark is at the op that reads the reduction's value (the sub), not
+// at the first op of its kernel (the mul), past the mean's division that
+// the kernel computes again.
+func.func @at_the_reader(%x: tensor<?x?xf32>, %y: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  // expected-note @+1 {{producer is here}}
+  %c = fuse.reduce_mean %x {dims = array<i64: 0, 1>} : tensor<?x?xf32> -> tensor<f32>
+  %d = fuse.mul %x, %y : tensor<?x?xf32>
+  // expected-remark @+1 {{not fused with its producer 'fuse.reduce_mean': this op reads, over the whole space, a value computed from a reduction over few rows}}
+  %e = fuse.sub %d, %c : tensor<?x?xf32>, tensor<f32> -> tensor<?x?xf32>
+  return %e : tensor<?x?xf32>
+}
