@@ -401,6 +401,17 @@ def program_arguments(args, inputs):
         # which numpy cannot hold).
         if isinstance(value, (bool, int, float)) and spec.dtype != "bf16":
             array = np.asarray(value, _dtypes.to_numpy(spec.dtype))
+        # A (nested) list of numbers likewise, when numpy's array of it has
+        # a type of the same kind (floats for a float32 input, not for an
+        # int32 one).
+        elif isinstance(value, (list, tuple)) and spec.dtype != "bf16":
+            try:
+                array = np.asarray(value)
+            except ValueError:
+                array = value  # ragged: prepare_argument says so
+            else:
+                if np.can_cast(array.dtype, _dtypes.to_numpy(spec.dtype), "same_kind"):
+                    array = array.astype(_dtypes.to_numpy(spec.dtype))
         arrays.append(prepare_argument(array, i))
         if spec.dtype == "bf16" and arrays[-1][1] != "bf16":
             raise TypeError(f"fuse: argument {i} is {spec}, and numpy has no bfloat16: pass a "

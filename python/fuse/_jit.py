@@ -152,6 +152,14 @@ class _Jitted:
         try:
             bound = self._signature.bind(*args, **kwargs)
         except TypeError as e:
+            # A keyword that no parameter takes first, as Python says it
+            # (inspect reports the parameter it left unbound instead).
+            parameters = self._signature.parameters
+            if not any(p.kind == inspect.Parameter.VAR_KEYWORD for p in parameters.values()):
+                unknown = [k for k in kwargs if k not in parameters or
+                           parameters[k].kind == inspect.Parameter.POSITIONAL_ONLY]
+                if unknown:
+                    e = f"got an unexpected keyword argument {unknown[0]!r}"
             raise TypeError(f"fuse: {self.__name__}{self._signature}: {e}") from None
         leaves, slots = [], []
         for name, value in bound.arguments.items():

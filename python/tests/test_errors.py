@@ -320,6 +320,10 @@ def test_wrong_argument_count_names_the_function():
 
     with pytest.raises(TypeError, match=r"fuse: pair\(a, b\): missing a required argument: 'b'"):
         fuse.jit(pair, target="cpu")(np.ones(2, np.float32))
+    # A keyword that no parameter takes is named, as Python names it.
+    with pytest.raises(TypeError, match=r"^fuse: pair\(a, b\): got an unexpected keyword "
+                                        r"argument 'c'$"):
+        fuse.jit(pair, target="cpu")(np.ones(2, np.float32), c=1.0)
 
 
 def test_compile_takes_text_or_bytes():

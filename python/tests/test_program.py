@@ -50,8 +50,16 @@ def test_entry_and_static_shapes(rng):
     assert_same(first(x)[0], -x)
     second = fuse.compile(text, entry="second", target="cpu")
     n = np.arange(5, dtype=np.int64)
-    # A Python scalar is converted to the argument's dtype.
+    # A Python scalar is converted to the argument's dtype, and so is a list
+    # of numbers of the same kind (not floats for integers: numpy's error).
     assert_same(second(n, 3)[0], n * 3)
+    assert_same(second([1, 2], 3)[0], np.array([3, 6], np.int64))
+    assert_same(first([[1.5, 2, 3], [4, 5, 6]])[0], -np.array([[1.5, 2, 3], [4, 5, 6]]))
+    with pytest.raises(fuse.FuseError, match=r"argument 0 \(tensor<\?xi64>\): expected int64 "
+                                             r"data, got float64"):
+        second([1.5, 2.0], 3)
+    with pytest.raises(TypeError, match=r"argument 0 \(list\) is not an array"):
+        second([[1], 2], 3)
 
 
 def test_run_errors_name_the_argument():
