@@ -125,6 +125,11 @@ def nchw_norm(x):
     return d * torch.rsqrt((d * d).mean((0, 2, 3), keepdim=True) + 1e-5)
 
 
+def group_norm(x, weight, bias):
+    d = x - x.mean((2, 3, 4), keepdim=True)
+    return d * torch.rsqrt((d * d).mean((2, 3, 4), keepdim=True) + 1e-5) * weight + bias
+
+
 def layer_norm_backward(dy, x, weight, mean, rstd):
     xhat = (x - mean) * rstd
     wdy = dy * weight
@@ -208,6 +213,12 @@ PROGRAMS = {
         lambda n: [(rows(n), 1024), (rows(n), 1024), (1024,), (rows(n), 1),
                    (rows(n), 1)],
         lambda n: 20 * rows(n) * 1024 + 16 * rows(n) + 12 * 1024),
+    # A group norm (examples/group_norm.mlir) of rows(n) x 2 x 2 x 16 x 16:
+    # the statistics' kernel reads x, the normalization's reads it again
+    # with the mean and rstd of each (sample, group): 12 bytes per element.
+    "group_norm": (group_norm,
+                   lambda n: [(rows(n), 2, 2, 16, 16), (1, 2, 2, 1, 1), (1, 2, 2, 1, 1)],
+                   lambda n: 12 * rows(n) * 1024 + 16 * rows(n) * 2 + 32),
 }
 
 def shape_of(shape):

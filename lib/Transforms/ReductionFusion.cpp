@@ -16,8 +16,10 @@
 #include "fuse/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace fuse {
 #define GEN_PASS_DEF_FUSEREDUCTIONFUSION
@@ -685,12 +687,23 @@ private:
       }
       return inputs.size();
     };
+    // A cheap copy goes to generics, also through a view back in the whole
+    // space (a group norm's `x - mean` read uncollapsed, by a product with a
+    // weight per channel: expandCopies).
+    auto readByGenerics = [](Operation *op) {
+      return isa<linalg::GenericOp>(op) ||
+             (isa<tensor::ExpandShapeOp>(op) &&
+              llvm::all_of(op->getUsers(), [](Operation *user) {
+                return isa<linalg::GenericOp>(user);
+              }));
+    };
     auto outside = [&](OpOperand &use) {
       return !members.contains(block.findAncestorOpInBlock(*use.getOwner())) &&
              (returned || !use.getOwner()->hasTrait<OpTrait::ReturnLike>()) &&
-             (!cheap || isa<linalg::GenericOp>(use.getOwner()));
+             (!cheap || readByGenerics(use.getOwner()));
     };
     DenseMap<Operation *, Operation *> copyOf;
+    SmallVector<Operation *> made;
     std::function<Operation *(Operation *)> copy =
         [&](Operation *member) -> Operation * {
       if (Operation *done = copyOf.lookup(member))
@@ -727,6 +740,7 @@ private:
       Operation *clone = builder.clone(*member, mapping);
       copied.insert(clone);
       copyOf[member] = clone;
+      made.push_back(clone);
       return clone;
     };
     for (Operation *member : members) {
@@ -740,6 +754,72 @@ private:
           return use.getOwner() != clone && outside(use) &&
                  !copied.contains(use.getOwner());
         });
+    }
+    if (cheap)
+      expandCopies(made);
+  }
+
+  /// The copies in `made` that views read back in the whole space, over
+  /// the whole space themselves, with the copies they read (upstream's
+  /// reshape propagation by expansion), so that fuse-elementwise-fusion
+  /// (`skip-groups`) fuses them with their readers.
+  void expandCopies(ArrayRef<Operation *> made) {
+    if (llvm::none_of(made, [](Operation *copy) {
+          return llvm::any_of(copy->getUsers(), [](Operation *user) {
+            return isa<tensor::ExpandShapeOp>(user);
+          });
+        }))
+      return;
+    MLIRContext *context = block.getParentOp()->getContext();
+    RewritePatternSet patterns(context);
+    linalg::populateFoldReshapeOpsByExpansionPatterns(
+        patterns, [&](OpOperand *operand) {
+          Operation *producer = operand->get().getDefiningOp();
+          return copied.contains(operand->getOwner()) ||
+                 (producer && copied.contains(producer));
+        });
+    // The generics that the expansion makes of copies are copies, with
+    // their attributes (fuse.ops).
+    struct Listener : RewriterBase::Listener {
+      DenseSet<Operation *> &copied;
+      explicit Listener(DenseSet<Operation *> &copied) : copied(copied) {}
+      void notifyOperationReplaced(Operation *op,
+                                   ValueRange replacements) override {
+        if (!copied.contains(op))
+          return;
+        for (Value value : replacements) {
+          while (
+              isa_and_nonnull<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(
+                  value.getDefiningOp()))
+            value = value.getDefiningOp()->getOperand(0);
+          if (auto generic = value.getDefiningOp<linalg::GenericOp>()) {
+            generic->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+            copied.insert(generic);
+          }
+        }
+      }
+      void notifyOperationErased(Operation *op) override { copied.erase(op); }
+    } listener(copied);
+    SmallVector<Operation *> roots;
+    for (Operation *copy : made)
+      llvm::append_range(roots, copy->getUsers());
+    llvm::append_range(roots, made);
+    GreedyRewriteConfig config;
+    config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+    config.setListener(&listener);
+    (void)applyOpPatternsGreedily(roots, std::move(patterns), config);
+    // The view back of the view of an expanded copy is the copy (the same
+    // sizes, which upstream's folder cannot see when they are dynamic).
+    for (auto expand :
+         llvm::make_early_inc_range(block.getOps<tensor::ExpandShapeOp>())) {
+      auto collapse = expand.getSrc().getDefiningOp<tensor::CollapseShapeOp>();
+      if (!collapse || !copied.contains(collapse.getSrc().getDefiningOp()) ||
+          collapse.getSrcType() != expand.getResultType() ||
+          collapse.getReassociationIndices() !=
+              expand.getReassociationIndices())
+        continue;
+      expand.replaceAllUsesWith(collapse.getSrc());
+      expand.erase();
     }
   }
 
