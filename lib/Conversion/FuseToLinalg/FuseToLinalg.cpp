@@ -1082,16 +1082,24 @@ struct CollapseRowConsumer : OpRewritePattern<linalg::GenericOp> {
         return collapse.getReassociationIndices() ==
                ArrayRef<ReassociationIndices>(groups);
       auto generic = dyn_cast<linalg::GenericOp>(user);
-      if (!generic || generic.getNumLoops() != op.getNumLoops() ||
-          !collapsible(generic))
-        return false;
-      SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
-      for (OpOperand &operand : generic->getOpOperands())
-        if (std::optional<AffineMap> read = rowRead(
-                maps[operand.getOperandNumber()], operand.get().getType()))
-          maps[operand.getOperandNumber()] = *read;
-      return canCollapse(maps, groups);
+      return generic && generic.getNumLoops() == op.getNumLoops() &&
+             runsCollapsed(generic, groups);
     });
+  }
+
+  /// Whether `generic` can run over its loops collapsed by `groups`, its
+  /// operands that are values of the rows read as tensors of the rows
+  /// (rowRead).
+  static bool runsCollapsed(linalg::GenericOp generic,
+                            ArrayRef<ReassociationIndices> groups) {
+    if (!collapsible(generic))
+      return false;
+    SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+    for (OpOperand &operand : generic->getOpOperands())
+      if (std::optional<AffineMap> read = rowRead(
+              maps[operand.getOperandNumber()], operand.get().getType()))
+        maps[operand.getOperandNumber()] = *read;
+    return canCollapse(maps, groups);
   }
 
   /// Whether the elementwise generics whose results `op` reads over its
@@ -1104,16 +1112,8 @@ struct CollapseRowConsumer : OpRewritePattern<linalg::GenericOp> {
     return llvm::all_of(op.getDpsInputOperands(), [&](OpOperand *input) {
       auto producer = input->get().getDefiningOp<linalg::GenericOp>();
       AffineMap map = op.getMatchingIndexingMap(input);
-      if (!producer || !map.isPermutation() || !isElementwiseKernel(producer))
-        return true;
-      if (!collapsible(producer))
-        return false;
-      SmallVector<AffineMap> maps = producer.getIndexingMapsArray();
-      for (OpOperand &operand : producer->getOpOperands())
-        if (std::optional<AffineMap> read = rowRead(
-                maps[operand.getOperandNumber()], operand.get().getType()))
-          maps[operand.getOperandNumber()] = *read;
-      return canCollapse(maps, groups);
+      return !producer || !map.isPermutation() ||
+             !isElementwiseKernel(producer) || runsCollapsed(producer, groups);
     });
   }
 
