@@ -103,7 +103,8 @@ E accumulates along the path. An op with inputs x_i (bounds E_i) gives
     sin cos erf sigmoid silu pow gelu: 4 ulp on f32/f64, 1 ulp on f16/bf16;
     hardswish 2 ulp; gelu also 4 eps |x|) at |ref| + P, at least ULPS x the
     smallest normal of the compute type (the formulas underflow for subnormal
-    results in f32/f64, as PyTorch's do); none where exact inputs give
+    results in f32/f64, as PyTorch's do), times max(1, |x|) for sigmoid and
+    silu (check_ops.UNDERFLOW_FLOOR); none where exact inputs give
     exactly 0 (sin(0), tanh(0), exp(-1000)).
 Reductions (check_ops.reduce_ref and sum_allowance): integers and max/min of
 exact values are exact (NaN propagates); max/min of bounded values are within
@@ -545,7 +546,10 @@ def tolerance(op, dtype, ref, magnitude, x_magnitude, exact_zero):
         return np.zeros(np.shape(ref))
     compute = co.COMPUTE[dtype]
     allowed = ulps * ulp_at(dtype, magnitude)
-    allowed = np.maximum(allowed, ulps * min_normal(compute))
+    floor = ulps * min_normal(compute)
+    if op in co.UNDERFLOW_FLOOR:
+        floor = floor * np.maximum(x_magnitude, 1.0)
+    allowed = np.maximum(allowed, floor)
     if xrel:
         eps = 2.0 ** (1 - co.FLOAT_FORMAT[compute][0])
         allowed = allowed + xrel * eps * x_magnitude

@@ -96,6 +96,11 @@ TOLERANCE = {
     # x * relu6(x + 3) / 6 rounds after the add, the product and the quotient.
     "hardswish": {t: (2, 0) for t in FLOATS},
 }
+# Ops whose error may also be ULPS * (smallest normal) * max(1, |x|):
+# 1 / (1 + e^-x) underflows (and is 0 once e^-x overflows), and silu's
+# x * sigmoid(x) lifts that error into the normal numbers (silu(-88.7) =
+# -2.6e-37 in f32 gives -0). scripts/accuracy's FLOOR, difftest's T.
+UNDERFLOW_FLOOR = {"sigmoid", "silu"}
 
 # precision bits (with the implicit one), smallest normal exponent, largest
 # exponent
