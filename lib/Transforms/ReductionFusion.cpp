@@ -263,15 +263,23 @@ Location opLoc(linalg::GenericOp op) {
   return op.getLoc();
 }
 
+/// `op`'s location and, for a generic that elementwise fusion made of
+/// several ops, each of theirs.
+SmallVector<Location> locationsOf(Operation *op) {
+  SmallVector<Location> locations = {op->getLoc()};
+  if (auto fused = dyn_cast<FusedLoc>(op->getLoc()))
+    llvm::append_range(locations, fused.getLocations());
+  return locations;
+}
+
 /// Where a remark about `consumer` reading a result of `producer` goes: the
 /// first op of the consumer's body that reads it, past the producer's own
 /// ops computed there again (a mean's division), in a generic that
 /// elementwise fusion made of several ops (`d - sum(x)` after `d = y * z`
 /// is about the sub); else opLoc.
 Location readerLoc(linalg::GenericOp consumer, linalg::GenericOp producer) {
-  DenseSet<Location> own = {producer.getLoc()};
-  if (auto fused = dyn_cast<FusedLoc>(producer.getLoc()))
-    own.insert(fused.getLocations().begin(), fused.getLocations().end());
+  SmallVector<Location> locations = locationsOf(producer);
+  DenseSet<Location> own(locations.begin(), locations.end());
   Block &body = consumer.getRegion().front();
   SmallVector<Value> worklist;
   for (OpOperand *input : consumer.getDpsInputOperands()) {
@@ -986,19 +994,14 @@ struct FuseReductionFusionPass
     DenseSet<Location> copiedLocations;
     func.walk([&](linalg::GenericOp op) {
       if (copied.contains(op)) {
-        copiedLocations.insert(op.getLoc());
-        if (auto fused = dyn_cast<FusedLoc>(op.getLoc()))
-          copiedLocations.insert(fused.getLocations().begin(),
-                                 fused.getLocations().end());
+        for (Location location : locationsOf(op))
+          copiedLocations.insert(location);
         return;
       }
       const void *kernel = op.getOperation();
       if (IntegerAttr group = groupAttr.getAttr(op))
         kernel = group.getAsOpaquePointer();
-      SmallVector<Location> locations = {op.getLoc()};
-      if (auto fused = dyn_cast<FusedLoc>(op.getLoc()))
-        llvm::append_range(locations, fused.getLocations());
-      for (Location location : locations)
+      for (Location location : locationsOf(op))
         kernelOf[location] = kernel;
     });
     for (auto record : records.getAsRange<DictionaryAttr>()) {
