@@ -35,6 +35,41 @@ def test_binary_broadcast(a_shape, b_shape, rng):
         assert_same(got, expected)
 
 
+# Rows shorter than a cpu target thread's vector (64 f32 lanes with
+# AVX-512, 32 with AVX2) or not a whole number of them: where a vector
+# crosses a row's end, the thread gathers the broadcast inputs at offsets it
+# computes in vector code; the loops that every operand reads alike are
+# merged first (a bias per channel of N x C x H x W runs over N x C x HW).
+# Enough elements that most threads take that path (the fast path). Rows of
+# 41 and 47: f32(41) * f32(1 / 41) rounds below 1, so the lane at the next
+# row's first element needs the division's correction step.
+ROWS = [
+    ((1000, 3), (3,)),
+    ((300, 24), (1, 24)),
+    ((90, 100), (100,)),
+    ((300, 41), (41,)),
+    ((6, 47, 41), (6, 1, 41)),
+    ((150, 65), (150, 1)),
+    ((6, 16, 7, 7), (1, 16, 1, 1)),
+    ((4, 6, 5, 32), (4, 1, 5, 32)),
+    ((3, 5, 7, 9, 11), (5, 1, 9, 1)),
+    ((2, 3, 4, 5, 6, 7), (3, 1, 1, 6, 7)),
+]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "float64", "int32"])
+@pytest.mark.parametrize("a_shape,b_shape", ROWS)
+def test_short_rows_gather(a_shape, b_shape, dtype, rng):
+    a = random_array(rng, dtype, a_shape)
+    b = random_array(rng, dtype, b_shape)
+    c = random_array(rng, "bool", b_shape)
+    f = fuse.jit(lambda a, b, c: (a + b, b * a, fuse.where(c, b, a), c & (a < b)),
+                 target="cpu")
+    expected = (a + b, b * a, np.where(c, b, a), c & (a < b))
+    for got, want in zip(f(a, b, c), expected):
+        assert_same(got, want)
+
+
 def test_where_broadcasts_all_three(rng):
     c = random_array(rng, "bool", (4, 1))
     a = random_array(rng, "float64", (3,))

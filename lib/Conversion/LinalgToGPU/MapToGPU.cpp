@@ -18,7 +18,9 @@
 //    is indexed by one division per thread (its first vector's multi-index;
 //    the others by adding the stride's digits, which the host computes),
 //    and read with vector loads when no vector crosses a row (a launch in
-//    which one does takes the generic path; on the CPU, lane by lane).
+//    which one does takes the generic path; on the CPU, a vector that does
+//    gathers it). Loops that every operand reads alike are merged first
+//    (collapseLoops), so that rows are as long as they can be.
 //  - the generic path, for the thread at the tail and for launches beyond
 //    32 bits: the thread's positions one at a time, in 64 bits, those past
 //    the end skipped, in a loop that is not unrolled. Its divisions use a
@@ -278,13 +280,6 @@ private:
     return sum;
   }
 
-  /// The digits of a step of one lane.
-  SmallVector<Value> unitDigits(Type type) {
-    SmallVector<Value> digits(host.sizes.size(), constant(0, type));
-    digits.back() = constant(1, type);
-    return digits;
-  }
-
   //===--------------------------------------------------------------------===//
   // Operands.
   //===--------------------------------------------------------------------===//
@@ -474,20 +469,98 @@ private:
         b, loc, vectorType(element, layout.width), loadAt(operand, indices));
   }
 
-  /// Every lane's multi-index, stepping from each vector's first.
-  SmallVector<SmallVector<Value>>
-  laneIndices(ArrayRef<SmallVector<Value>> starts) {
-    SmallVector<SmallVector<Value>> lanes;
-    for (ArrayRef<Value> start : starts) {
-      SmallVector<Value> at(start);
-      SmallVector<Value> unit = unitDigits(start.front().getType());
-      for (int64_t lane = 0; lane < layout.width; ++lane) {
-        lanes.push_back(at);
-        if (lane + 1 < layout.width)
-          at = addDigits(at, unit);
+  /// Each lane's multi-index of a vector whose first lane is at `start`
+  /// (i32 digits, the fast path's), in vectors of the lanes: each lane's
+  /// offset carried through the sizes, the innermost first. A digit plus
+  /// the carry is below its size plus the lanes + 2, so its quotient by the
+  /// size is at most the lanes + 2: estimated through an f32 reciprocal
+  /// (off by at most one at that magnitude) and corrected once, as divmod
+  /// does in 64 bits. Below 2^31 (the fast path's positions), the sums are
+  /// positive as signed i32.
+  SmallVector<Value> laneIndices(ArrayRef<Value> start) {
+    Type type = start.front().getType();
+    assert(type.isInteger(32) && "the fast path's positions are i32");
+    auto lanesType = VectorType::get({layout.width}, type);
+    auto floatsType = VectorType::get({layout.width}, b.getF32Type());
+    auto splat = [&](Value scalar) -> Value {
+      return vector::BroadcastOp::create(
+          b, loc, scalar.getType().isF32() ? floatsType : lanesType, scalar);
+    };
+    Value carry = arith::ConstantOp::create(
+        b, loc,
+        DenseIntElementsAttr::get(
+            lanesType, llvm::to_vector(llvm::seq<int32_t>(0, layout.width))));
+    int64_t rank = start.size();
+    SmallVector<Value> indices(rank);
+    Value one = splat(constant(1, type));
+    for (int64_t d = rank - 1; d > 0; --d) {
+      Value sum = add(splat(start[d]), carry);
+      Value size = splat(castTo(host.sizes[d], type));
+      if (getConstantIntValue(host.sizes[d])) {
+        // LLVM divides by a constant with multiplications.
+        carry = arith::DivUIOp::create(b, loc, sum, size);
+        indices[d] = arith::RemUIOp::create(b, loc, sum, size);
+        continue;
+      }
+      Value reciprocal = arith::DivFOp::create(
+          b, loc,
+          arith::ConstantFloatOp::create(b, loc, b.getF32Type(),
+                                         llvm::APFloat(1.0f)),
+          arith::SIToFPOp::create(b, loc, b.getF32Type(),
+                                  castTo(host.sizes[d], type)));
+      Value estimate = arith::FPToSIOp::create(
+          b, loc, lanesType,
+          arith::MulFOp::create(
+              b, loc, arith::SIToFPOp::create(b, loc, floatsType, sum),
+              splat(reciprocal)));
+      Value rest = sub(sum, mul(estimate, size));
+      Value under =
+          cmp(arith::CmpIPredicate::slt, rest, splat(constant(0, type)));
+      Value over = cmp(arith::CmpIPredicate::sge, rest, size);
+      carry = select(under, sub(estimate, one),
+                     select(over, add(estimate, one), estimate));
+      indices[d] =
+          select(under, add(rest, size), select(over, sub(rest, size), rest));
+    }
+    indices[0] = add(splat(start[0]), carry);
+    return indices;
+  }
+
+  /// Broadcast `operand` at each lane's multi-index (laneIndices): its
+  /// elements' offsets in row-major order, gathered.
+  Value gatherLanes(OpOperand &operand, ArrayRef<Value> indices) {
+    auto type = cast<MemRefType>(operand.get().getType());
+    auto lanesType = cast<VectorType>(indices.front().getType());
+    Type i32 = lanesType.getElementType();
+    Value offsets;
+    for (auto [dim, expr] :
+         llvm::enumerate(op.getMatchingIndexingMap(&operand).getResults())) {
+      auto loop = dyn_cast<AffineDimExpr>(expr);
+      if (!loop)
+        continue; // a dimension of size 1
+      Value index = indices[loop.getPosition()];
+      if (offsets) {
+        Value size =
+            type.isDynamicDim(dim)
+                ? castTo(memref::DimOp::create(b, loc, operand.get(), dim), i32)
+                : constant(type.getDimSize(dim), i32);
+        offsets = add(
+            mul(offsets, vector::BroadcastOp::create(b, loc, lanesType, size)),
+            index);
+      } else {
+        offsets = index;
       }
     }
-    return lanes;
+    SmallVector<Value> zeros(type.getRank(), constant(0, indexType));
+    auto resultType = vectorType(type.getElementType(), layout.width);
+    Value mask = arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(VectorType::get({layout.width}, b.getI1Type()),
+                               true));
+    Value passThrough = arith::ConstantOp::create(b, loc, resultType,
+                                                  b.getZeroAttr(resultType));
+    return vector::GatherOp::create(b, loc, resultType, operand.get(), zeros,
+                                    offsets, mask, passThrough);
   }
 
   /// The inputs of a thread whose vectors are all in range, with positions
@@ -544,14 +617,10 @@ private:
       return loaded;
     };
     auto byLanes = [&]() {
-      SmallVector<SmallVector<Value>> lanes = laneIndices(vectorIndices);
+      SmallVector<Value> lanes = laneIndices(vectorIndices.front());
       SmallVector<Value> loaded;
-      for (unsigned i : broadcast) {
-        SmallVector<Value> elements;
-        for (ArrayRef<Value> indices : lanes)
-          elements.push_back(loadAt(*inputs[i], indices));
-        loaded.push_back(fromElements(elementType(*inputs[i]), elements));
-      }
+      for (unsigned i : broadcast)
+        loaded.push_back(gatherLanes(*inputs[i], lanes));
       return loaded;
     };
     SmallVector<Value> loaded;
@@ -757,6 +826,102 @@ private:
   Value blockId, threadId, base;
   DenseMap<unsigned, Value> flat;
 };
+
+/// Elementwise `op` over the same elements with each run of adjacent loops
+/// that every operand reads alike merged into one loop: an operand that
+/// reads loops `d` and `d + 1` reads them as its adjacent dimensions, in
+/// that order, in row-major memory; or reads neither (broadcast along
+/// both). A bias per channel of an `N x C x H x W` tensor is then read over
+/// `N x C x (H * W)`: rows of `H * W`, which vectors cross less often, and
+/// one division fewer per thread. The operands become collapsed views
+/// (memref.collapse_shape, made on the host before the launch); null when
+/// no loops merge, or `op` reads no operand broadcast (a kernel of flat
+/// operands is one row already) or its loops' indices.
+static linalg::GenericOp collapseLoops(linalg::GenericOp op, OpBuilder &b) {
+  bool broadcasts = llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *in) {
+    AffineMap map = op.getMatchingIndexingMap(in);
+    return !map.isIdentity() && !map.isConstant();
+  });
+  if (!broadcasts || !op.getBody()->getOps<linalg::IndexOp>().empty())
+    return {};
+  MLIRContext *context = op.getContext();
+  auto alike = [&](int64_t d) {
+    for (OpOperand &operand : op->getOpOperands()) {
+      AffineMap map = op.getMatchingIndexingMap(&operand);
+      std::optional<unsigned> first =
+          map.getResultPosition(getAffineDimExpr(d, context));
+      std::optional<unsigned> second =
+          map.getResultPosition(getAffineDimExpr(d + 1, context));
+      if (!first && !second)
+        continue;
+      auto type = cast<MemRefType>(operand.get().getType());
+      // memref.collapse_shape's verifier takes a group of a dynamic size
+      // and a static 0 for a static 0; the kernel has no work then anyway.
+      if (!first || !second || *second != *first + 1 ||
+          !type.getLayout().isIdentity() || type.getDimSize(*first) == 0 ||
+          type.getDimSize(*second) == 0)
+        return false;
+    }
+    return true;
+  };
+  int64_t rank = op.getNumLoops();
+  // The merged loop of each loop.
+  SmallVector<int64_t> merged(rank, 0);
+  for (int64_t d = 1; d < rank; ++d)
+    merged[d] = merged[d - 1] + (alike(d - 1) ? 0 : 1);
+  int64_t loops = rank ? merged.back() + 1 : 0;
+  if (loops == rank)
+    return {};
+
+  Location loc = op.getLoc();
+  DenseMap<std::pair<Value, Attribute>, Value> views;
+  SmallVector<Value> operands;
+  SmallVector<AffineMap> maps;
+  for (OpOperand &operand : op->getOpOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    // The operand's dimensions grouped as they merge, and what each group
+    // reads: a merged loop, or constant 0 (a dimension of size 1).
+    SmallVector<ReassociationIndices> groups;
+    SmallVector<AffineExpr> results;
+    for (auto [position, expr] : llvm::enumerate(map.getResults())) {
+      auto dim = dyn_cast<AffineDimExpr>(expr);
+      if (dim && !groups.empty() && position > 0 &&
+          isa<AffineDimExpr>(map.getResult(position - 1)) &&
+          merged[cast<AffineDimExpr>(map.getResult(position - 1))
+                     .getPosition()] == merged[dim.getPosition()]) {
+        groups.back().push_back(position);
+        continue;
+      }
+      groups.push_back({static_cast<int64_t>(position)});
+      results.push_back(
+          dim ? getAffineDimExpr(merged[dim.getPosition()], context) : expr);
+    }
+    maps.push_back(AffineMap::get(loops, 0, results, context));
+    Value view = operand.get();
+    if (groups.size() != map.getNumResults()) {
+      Attribute key = b.getArrayAttr(llvm::map_to_vector(
+          groups, [&](const ReassociationIndices &group) -> Attribute {
+            return b.getI64ArrayAttr(group);
+          }));
+      Value &cached = views[{view, key}];
+      if (!cached)
+        cached = memref::CollapseShapeOp::create(b, loc, view, groups);
+      view = cached;
+    }
+    operands.push_back(view);
+  }
+  auto collapsed = linalg::GenericOp::create(
+      b, loc, TypeRange{},
+      ArrayRef<Value>(operands).take_front(op.getNumDpsInputs()),
+      ArrayRef<Value>(operands).drop_front(op.getNumDpsInputs()), maps,
+      SmallVector<utils::IteratorType>(loops, utils::IteratorType::parallel));
+  collapsed.getRegion().takeBody(op.getRegion());
+  for (NamedAttribute attr : op->getDiscardableAttrs())
+    collapsed->setAttr(attr.getName(), attr.getValue());
+  op.erase();
+  b.setInsertionPoint(collapsed);
+  return collapsed;
+}
 
 /// The number of rows of a kernel with reductions of form `form` over
 /// loops of `sizes`: the product of the kept loops' sizes.
@@ -2249,6 +2414,8 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
   void mapKernel(linalg::GenericOp op, StringAttr name, int64_t id) {
     OpBuilder b(op);
     Location loc = op.getLoc();
+    if (linalg::GenericOp collapsed = collapseLoops(op, b))
+      op = collapsed;
     Value out = op.getDpsInits().front();
     auto outType = cast<MemRefType>(out.getType());
 

@@ -173,8 +173,11 @@ func.func @widths(%h: tensor<?xf16>, %g: tensor<?xbf16>, %d: tensor<?xf64>) -> (
 // The cpu target's threads (one vector each, four CPU registers wide) keep
 // the fast path for rows of any length: the bias in one vector load where
 // the thread's vector stays in its row (at any column: aligned to its
-// element), lane by lane in a branch where it crosses a row's end (it was
+// element), gathered in a branch where it crosses a row's end (it was
 // lane by lane for every vector of rows not a whole number of vectors).
+// Each lane's column and row come from the vector's first in vector code:
+// a carry from the lanes' offsets, divided by the row's length through an
+// f32 reciprocal and corrected once (scalar code per lane, before).
 // CPU-LABEL: func @bias
 // CPU:         gpu.launch
 // CPU:           %[[FAST:.+]] = arith.cmpi ult, %{{.+}}, %{{.+}} : i32
@@ -186,12 +189,65 @@ func.func @widths(%h: tensor<?xf16>, %g: tensor<?xbf16>, %d: tensor<?xf64>) -> (
 // CPU:             scf.if %[[WITHIN]] -> (vector<4xf32>) {
 // CPU:               vector.load %{{.+}}[%{{.+}}] {alignment = 4 : i64} : memref<?xf32>, vector<4xf32>
 // CPU:             } else {
-// CPU-COUNT-4:       memref.load %{{.+}}[%{{.+}}] : memref<?xf32>
+// CPU-NEXT:          %[[LANES:.+]] = arith.constant dense<[0, 1, 2, 3]> : vector<4xi32>
+// CPU-NOT:           memref.load
+// CPU:               %[[SUM:.+]] = arith.addi %{{.+}}, %[[LANES]] overflow<nuw> : vector<4xi32>
+// CPU:               arith.sitofp %[[SUM]] : vector<4xi32> to vector<4xf32>
+// CPU:               %[[EST:.+]] = arith.fptosi %{{.+}} : vector<4xf32> to vector<4xi32>
+// CPU:               %[[REST:.+]] = arith.subi %[[SUM]], %{{.+}} : vector<4xi32>
+// CPU:               %[[UNDER:.+]] = arith.cmpi slt, %[[REST]], %{{.+}} : vector<4xi32>
+// CPU:               %[[OVER:.+]] = arith.cmpi sge, %[[REST]], %{{.+}} : vector<4xi32>
+// CPU-NOT:           memref.load
+// CPU:               arith.select %[[UNDER]], %{{.+}}, %{{.+}} : vector<4xi1>, vector<4xi32>
+// CPU:               %[[COLS:.+]] = arith.select %[[UNDER]], %{{.+}}, %{{.+}} : vector<4xi1>, vector<4xi32>
+// CPU-NOT:           memref.load
+// CPU:               vector.gather %{{.+}}[%c0{{.*}}] [%[[COLS]]], %{{.+}}, %{{.+}} : memref<?xf32>, vector<4xi32>, vector<4xi1>, vector<4xf32> into vector<4xf32>
+// CPU-NOT:           memref.load
 // CPU:             }
 // CPU:             arith.addf {{.*}} : vector<4xf32>
 func.func @bias(%x: tensor<?x?xf32>, %b: tensor<?xf32>) -> tensor<?x?xf32> {
   %0 = fuse.add %x, %b : tensor<?x?xf32>, tensor<?xf32> -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
+}
+
+// Adjacent loops that every operand reads alike (as adjacent dimensions,
+// or not at all) are one loop: a bias per channel of `N x C x H x W` runs
+// over `N x C x (H * W)`, with rows of `H * W` and one division fewer per
+// thread. The views are made on the host; the bias, which reads neither H
+// nor W, is read as it is.
+// CHECK-LABEL: func @channel_bias
+// CHECK-SAME:    (%[[X:.+]]: memref<?x?x?x?xf32>, %[[B:.+]]: memref<1x?x1x1xf32>)
+// CHECK-NOT:     memref.collapse_shape %[[B]]
+// CHECK:         memref.collapse_shape %[[X]] {{\[}}[0], [1], [2, 3]] : memref<?x?x?x?xf32> into memref<?x?x?xf32>
+// CHECK:         %[[OUT:.+]] = memref.collapse_shape %{{.+}} {{\[}}[0], [1], [2, 3]] : memref<?x?x?x?xf32> into memref<?x?x?xf32>
+// CHECK-NOT:     memref.collapse_shape
+// CHECK:         %[[ROW:.+]] = memref.dim %[[OUT]], %c2{{.*}} : memref<?x?x?xf32>
+// CHECK:         arith.remui %[[ROW]], %c4{{.*}} : index
+// CHECK:         gpu.launch
+// CHECK:           memref.load %[[B]][%c0{{.*}}, %{{.+}}, %c0{{.*}}, %c0{{.*}}] : memref<1x?x1x1xf32>
+func.func @channel_bias(%x: tensor<?x?x?x?xf32>, %b: tensor<1x?x1x1xf32>) -> tensor<?x?x?x?xf32> {
+  %0 = fuse.add %x, %b : tensor<?x?x?x?xf32>, tensor<1x?x1x1xf32> -> tensor<?x?x?x?xf32>
+  return %0 : tensor<?x?x?x?xf32>
+}
+
+// A scale of `A x 1 x C` reads the first and last loops of `A x B x C`
+// but not the middle one: no two loops are read alike, and none merge.
+// On the cpu target, a vector that crosses a row gathers the scale at
+// offsets a * C + c, from each lane's indices.
+// CHECK-LABEL: func @apart
+// CHECK-NOT:     memref.collapse_shape
+// CHECK:         gpu.launch
+// CPU-LABEL:   func @apart
+// CPU:           gpu.launch
+// CPU:             %[[C:.+]] = memref.dim %[[S:.+]], %c2{{.*}} : memref<?x1x?xf32>
+// CPU:             %[[C32:.+]] = arith.index_castui %[[C]] : index to i32
+// CPU:             %[[SIZE:.+]] = vector.broadcast %[[C32]] : i32 to vector<4xi32>
+// CPU:             %[[ROWS:.+]] = arith.muli %{{.+}}, %[[SIZE]] overflow<nuw> : vector<4xi32>
+// CPU:             %[[AT:.+]] = arith.addi %[[ROWS]], %{{.+}} overflow<nuw> : vector<4xi32>
+// CPU:             vector.gather %[[S]][%c0{{.*}}, %c0{{.*}}, %c0{{.*}}] [%[[AT]]]
+func.func @apart(%x: tensor<?x?x?xf32>, %s: tensor<?x1x?xf32>) -> tensor<?x?x?xf32> {
+  %0 = fuse.mul %x, %s : tensor<?x?x?xf32>, tensor<?x1x?xf32> -> tensor<?x?x?xf32>
+  return %0 : tensor<?x?x?xf32>
 }
 
 // Operands of another rank are read and written through 1-D views made on
