@@ -1090,11 +1090,38 @@ public:
     auto ifWhole = scf::IfOp::create(b, loc, whole, /*withElseRegion=*/true);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(ifWhole.thenBlock()->getTerminator());
-    SmallVector<Value> threads;
-    for (int64_t w = 0; w < kCPURowGroup; ++w)
-      threads.push_back(arith::AddIOp::create(
-          b, loc, base, arith::ConstantIndexOp::create(b, loc, w)));
-    emitJammed(threads);
+    auto pointsOf = [&]() {
+      SmallVector<SmallVector<Value>> points;
+      for (int64_t w = 0; w < kCPURowGroup; ++w)
+        points.push_back(pointOf(arith::AddIOp::create(
+            b, loc, base, arith::ConstantIndexOp::create(b, loc, w))));
+      return points;
+    };
+    if (kept.size() > 1) {
+      // A group within one row of the innermost kept loop (all of them,
+      // when its size is a multiple of the group's) steps along it: its
+      // points' accesses are contiguous there, which the SLP vectorizer
+      // needs to see, where each point's own division hides it.
+      SmallVector<Value> first = pointOf(base);
+      Value within = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::ule,
+          arith::AddIOp::create(
+              b, loc, first.back(),
+              arith::ConstantIndexOp::create(b, loc, kCPURowGroup)),
+          sizes[kept.back()]);
+      auto ifWithin =
+          scf::IfOp::create(b, loc, within, /*withElseRegion=*/true);
+      b.setInsertionPoint(ifWithin.thenBlock()->getTerminator());
+      SmallVector<SmallVector<Value>> points;
+      for (int64_t w = 0; w < kCPURowGroup; ++w) {
+        points.push_back(first);
+        points.back().back() = arith::AddIOp::create(
+            b, loc, first.back(), arith::ConstantIndexOp::create(b, loc, w));
+      }
+      emitJammed(points);
+      b.setInsertionPoint(ifWithin.elseBlock()->getTerminator());
+    }
+    emitJammed(pointsOf());
     b.setInsertionPoint(ifWhole.elseBlock()->getTerminator());
     auto loop = scf::ForOp::create(
         b, loc, zero(), arith::SubIOp::create(b, loc, points, base), one());
@@ -1139,15 +1166,13 @@ private:
 
   /// emit() for the points of `threads` at once (emitGroup): each member
   /// for each point in turn, but a reduction's rows in one loop.
-  void emitJammed(ArrayRef<Value> threads) {
+  void emitJammed(ArrayRef<SmallVector<Value>> points) {
     rowValues.clear();
     chunkIndices.clear();
-    SmallVector<SmallVector<Value>> points =
-        llvm::map_to_vector(threads, [&](Value t) { return pointOf(t); });
     // Each point's states (what `states` holds for emit()) and its state
     // after the members so far.
-    SmallVector<SmallVector<State>> pointStates(threads.size());
-    SmallVector<State> running(threads.size());
+    SmallVector<SmallVector<State>> pointStates(points.size());
+    SmallVector<State> running(points.size());
     for (auto [k, member] : llvm::enumerate(members)) {
       linalg::GenericOp op = member;
       for (auto [w, state] : llvm::enumerate(running))

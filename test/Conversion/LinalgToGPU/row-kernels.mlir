@@ -286,6 +286,36 @@ func.func @column_sums(%x: tensor<?x?xf32>) -> tensor<?xf32> {
   return %s : tensor<?xf32>
 }
 
+// Over two kept loops (a sum over dimension 0 of `A x B x C`), a group
+// within one row of the innermost kept loop (C) steps along it: the 32
+// points share the first one's division and their loads are contiguous
+// (the SLP vectorizer's vector loads; each point's own division hid that,
+// and the sums were scalar code). A group across a row's end takes the
+// points' divisions one by one.
+// CPU-LABEL: func @sum_outer(
+// CPU-SAME: %[[X:.+]]: memref<?x?x?xf32>)
+// CPU: function(@reduce_sum_{{[0-9]+}}_pieces)
+// CPU: %[[BASE:.+]] = arith.muli %{{.+}}, %c32
+// CPU: scf.if %{{.+}} {
+// CPU: %[[FIRST:.+]] = arith.remui %[[BASE]], %[[C:.+]] :
+// CPU: %[[END:.+]] = arith.addi %[[FIRST]], %c32
+// CPU: %[[WITHIN:.+]] = arith.cmpi ule, %[[END]], %[[C]]
+// CPU: scf.if %[[WITHIN]] {
+// CPU-NOT: arith.remui
+// CPU: %[[NEXT:.+]] = arith.addi %[[FIRST]], %c1
+// CPU-NOT: arith.remui
+// CPU: scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step %c1 iter_args({{(%[^,]+ = %cst, ){31}()}}%{{.+}} = %cst) -> ({{(f32, ){31}()}}f32) {
+// CPU-NEXT: memref.load %[[X]][%[[I]], %{{.+}}, %[[FIRST]]]
+// CPU-NEXT: arith.addf
+// CPU-NEXT: memref.load %[[X]][%[[I]], %{{.+}}, %[[NEXT]]]
+// CPU: } else {
+// CPU-COUNT-32: arith.remui
+// CPU: } else {
+func.func @sum_outer(%x: tensor<?x?x?xf32>) -> tensor<?x?xf32> {
+  %s = fuse.reduce_sum %x {dims = array<i64: 0>} : tensor<?x?x?xf32> -> tensor<?x?xf32>
+  return %s : tensor<?x?xf32>
+}
+
 // A constant length up to 1024 is in registers with no test of the length
 // at run time: 100 elements are 4 per lane, the first 3 in the row for
 // every lane, the last (l + 96) tested against 100; each read once.
