@@ -112,6 +112,16 @@ struct HostSizes {
   SmallVector<Value> reciprocals;
 };
 
+/// Whether elementwise `op` reads an input broadcast: at a multi-index of
+/// its loops, neither at its own position (a flat operand) nor at a
+/// constant one (the same element for every thread).
+static bool readsBroadcast(linalg::GenericOp op) {
+  return llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *in) {
+    AffineMap map = op.getMatchingIndexingMap(in);
+    return !map.isIdentity() && !map.isConstant();
+  });
+}
+
 /// Emits the body of one launch for `op`.
 class KernelBuilder {
 public:
@@ -296,10 +306,7 @@ private:
 
   /// Operands that every thread reads at index 0 (0-d or fully broadcast).
   bool isUniform(OpOperand &operand) {
-    AffineMap map = op.getMatchingIndexingMap(&operand);
-    return llvm::all_of(map.getResults(), [](AffineExpr e) {
-      return isa<AffineConstantExpr>(e);
-    });
+    return op.getMatchingIndexingMap(&operand).isConstant();
   }
 
   /// Broadcast operands are read at multi-indices.
@@ -838,11 +845,7 @@ private:
 /// no loops merge, or `op` reads no operand broadcast (a kernel of flat
 /// operands is one row already) or its loops' indices.
 static linalg::GenericOp collapseLoops(linalg::GenericOp op, OpBuilder &b) {
-  bool broadcasts = llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *in) {
-    AffineMap map = op.getMatchingIndexingMap(in);
-    return !map.isIdentity() && !map.isConstant();
-  });
-  if (!broadcasts || !op.getBody()->getOps<linalg::IndexOp>().empty())
+  if (!readsBroadcast(op) || !op.getBody()->getOps<linalg::IndexOp>().empty())
     return {};
   MLIRContext *context = op.getContext();
   auto alike = [&](int64_t d) {
@@ -2478,15 +2481,7 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
     // Broadcast inputs are indexed by multi-index: the host computes what
     // the threads share, the stride between a thread's vectors in the
     // radix of the sizes and the sizes' reciprocals.
-    bool broadcasts =
-        llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *in) {
-          AffineMap map = op.getMatchingIndexingMap(in);
-          return !map.isIdentity() &&
-                 !llvm::all_of(map.getResults(), [](AffineExpr e) {
-                   return isa<AffineConstantExpr>(e);
-                 });
-        });
-    if (broadcasts) {
+    if (readsBroadcast(op)) {
       Value rest = arith::ConstantIndexOp::create(b, loc, layout.stride());
       host.strideDigits.resize(host.sizes.size());
       // A size of 0 launches no block; dividing by it would trap on the
