@@ -73,6 +73,13 @@ constexpr int64_t kMaxThreadLanes = 8;
 constexpr int64_t kCPUParallelWork = int64_t(1) << 16;
 constexpr int64_t kCPURowsPerBlock = 64;
 
+/// The most ops of the members' bodies for which a cpu target group of
+/// rows over several kept loops has a second, stepped form
+/// (RowKernelBuilder::emitGroup): a sum, a max or a mean, with a few ops
+/// before them and no math function (a group's body with a pow, emitted
+/// twice, made canonicalization take minutes).
+constexpr int64_t kSteppedGroupOps = 8;
+
 /// How a launch covers the flattened iteration space: thread `t` of block
 /// `b` owns `vectors` vectors of `width` lanes; its vector `u` starts at
 /// b * perBlock() + u * stride() + t * width. One warp's accesses of a
@@ -1100,11 +1107,21 @@ public:
             b, loc, base, arith::ConstantIndexOp::create(b, loc, w))));
       return points;
     };
-    if (kept.size() > 1) {
+    // The members' ops, each emitted once per point; a math function
+    // expands to dozens of ops on the cpu target.
+    int64_t bodyOps = 0;
+    for (linalg::GenericOp op : members)
+      for (Operation &inner : op.getBody()->without_terminator())
+        bodyOps += isa<math::MathDialect>(inner.getDialect())
+                       ? kSteppedGroupOps + 1
+                       : 1;
+    if (kept.size() > 1 && bodyOps <= kSteppedGroupOps) {
       // A group within one row of the innermost kept loop (all of them,
       // when its size is a multiple of the group's) steps along it: its
       // points' accesses are contiguous there, which the SLP vectorizer
-      // needs to see, where each point's own division hides it.
+      // needs to see, where each point's own division hides it. Only for
+      // small bodies: the group's code is emitted twice, and a large body
+      // (a fused prologue of 30 ops) made canonicalization take minutes.
       SmallVector<Value> first = pointOf(base);
       Value within = arith::CmpIOp::create(
           b, loc, arith::CmpIPredicate::ule,

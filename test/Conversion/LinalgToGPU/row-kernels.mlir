@@ -316,6 +316,21 @@ func.func @sum_outer(%x: tensor<?x?x?xf32>) -> tensor<?x?xf32> {
   return %s : tensor<?x?xf32>
 }
 
+// A math function in the group (an exp before the sum) expands to dozens
+// of ops per point on the cpu target: the group keeps one form, the
+// points' divisions one by one (the stepped form, a second copy of the
+// group's code, made a group with a pow take minutes to canonicalize).
+// CPU-LABEL: func @exp_outer(
+// CPU: function(@fused_exp_reduce_sum_{{[0-9]+}}_pieces)
+// CPU: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %c1 iter_args({{(%[^,]+ = %cst, ){31}()}}%{{.+}} = %cst) -> ({{(f32, ){31}()}}f32) {
+// CPU-NOT: iter_args({{(%[^,]+ = %cst, ){31}()}}
+// CPU: function(@fused_exp_reduce_sum_{{[0-9]+}})
+func.func @exp_outer(%x: tensor<?x?x?xf32>) -> tensor<?x?xf32> {
+  %e = fuse.exp %x : tensor<?x?x?xf32>
+  %s = fuse.reduce_sum %e {dims = array<i64: 0>} : tensor<?x?x?xf32> -> tensor<?x?xf32>
+  return %s : tensor<?x?xf32>
+}
+
 // A constant length up to 1024 is in registers with no test of the length
 // at run time: 100 elements are 4 per lane, the first 3 in the row for
 // every lane, the last (l + 96) tested against 100; each read once.
