@@ -1120,8 +1120,8 @@ public:
       // when its size is a multiple of the group's) steps along it: its
       // points' accesses are contiguous there, which the SLP vectorizer
       // needs to see, where each point's own division hides it. Only for
-      // small bodies: the group's code is emitted twice, and a large body
-      // (a fused prologue of 30 ops) made canonicalization take minutes.
+      // small bodies (kSteppedGroupOps): the group's code is emitted twice,
+      // and a group that read a pow made canonicalization take minutes.
       SmallVector<Value> first = pointOf(base);
       Value within = arith::CmpIOp::create(
           b, loc, arith::CmpIPredicate::ule,
