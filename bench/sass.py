@@ -224,6 +224,24 @@ func.func @bcast3d(%x: tensor<?x?x?xf32>, %s: tensor<?x1x?xf32>, %b: tensor<?xf3
     tl.store(out_ptr0 + (x0), tmp4, xmask)
 """, sizes=["ks0", "ks1"])
 
+program("channel_bias", "relu(x + b): x [N,C,7,7], b [1,C,1,1]; rows of 49",
+        """
+func.func @channel_bias(%x: tensor<?x?x7x7xf32>, %b: tensor<1x?x1x1xf32>) -> tensor<?x?x7x7xf32> {
+  %0 = fuse.add %x, %b : tensor<?x?x7x7xf32>, tensor<1x?x1x1xf32> -> tensor<?x?x7x7xf32>
+  %1 = fuse.relu %0 : tensor<?x?x7x7xf32>
+  return %1 : tensor<?x?x7x7xf32>
+}
+""",
+        [("in_ptr0", "*fp32"), ("in_ptr1", "*fp32"), ("out_ptr0", "*fp32")],
+        """
+    x1 = (xindex // 49) % ks0
+    tmp0 = tl.load(in_ptr0 + (x0), xmask)
+    tmp1 = tl.load(in_ptr1 + (x1), xmask, eviction_policy='evict_last')
+    tmp2 = tmp0 + tmp1
+    tmp3 = tl.maximum(tmp2, 0.0, propagate_nan=tl.PropagateNan.ALL)
+    tl.store(out_ptr0 + (x0), tmp3, xmask)
+""", sizes=["ks0"])
+
 program("two_outputs", "g = sigmoid(x + y), o = (x + y) * g",
         (ROOT / "examples/two_outputs.mlir").read_text(),
         [("in_ptr0", "*fp32"), ("in_ptr1", "*fp32"), ("out_ptr0", "*fp32"),

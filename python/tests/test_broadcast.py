@@ -3,11 +3,14 @@ traced as a static 1 (fuse stretches only a static 1), every other size as
 `?`. Sizes that broadcasting assumes equal are checked when the program
 runs: a mismatch raises FuseError with the library's message."""
 
+import json
+
 import numpy as np
 import pytest
 
 import fuse
 from conftest import assert_same, random_array
+from test_device import run_on_fake_driver
 
 SHAPES = [
     ((4, 3), (3,)),
@@ -119,3 +122,50 @@ def test_mismatched_sizes_raise_fuse_error(rng):
     # The program is still usable.
     a = random_array(rng, "float32", (4,))
     assert_same(f(a, a), a + a)
+
+
+# On the GPU a thread's vectors are a few lanes, and rows that are not a
+# whole number of them (known, or tested once per launch) read each vector
+# from the two rows it may span: the lanes past the first row's end take
+# the next row's elements. Rows shorter than a vector (3 f32, 5 f16) take
+# the generic path. Run on the fake CUDA driver's emulated GPU, which
+# faults on any access out of bounds, against numpy.
+GPU_ROWS = ROWS + [
+    ((5, 196), (196,)),
+    ((7, 5), (5,)),
+    ((2, 3, 9), (2, 1, 9)),
+    ((3, 8, 6), (3, 8, 1)),
+    ((2, 1001), (1001,)),
+    ((33, 7), (33, 1)),
+    ((40, 9), (9,)),
+]
+
+GPU_ROWS_SCRIPT = r"""
+import json
+import sys
+import numpy as np
+import fuse
+cases = json.loads(sys.argv[1])
+rng = np.random.default_rng(7)
+seen = []
+f = fuse.jit(lambda a, b, c: (a + b, b * a, fuse.where(c, b, a), c & (a < b)),
+             target="cuda")
+for dtype, a_shape, b_shape in cases:
+    a = (rng.standard_normal(a_shape) * 100).astype(dtype)
+    b = (rng.standard_normal(b_shape) * 100).astype(dtype)
+    c = rng.standard_normal(b_shape) > 0
+    want = (a + b, b * a, np.where(c, b, a), c & (a < b))
+    seen.append([np.asarray(got).shape == w.shape and
+                 np.array_equal(np.asarray(got), w) for got, w in zip(f(a, b, c), want)])
+print(json.dumps(seen))
+"""
+
+
+def test_rows_across_vectors_on_the_gpu(tmp_path_factory):
+    cases = [(dtype, a_shape, b_shape) for dtype in ("float32", "float16", "float64", "int32")
+             for a_shape, b_shape in GPU_ROWS]
+    stdout, _ = run_on_fake_driver(tmp_path_factory, "gpurows",
+                                   ["-c", GPU_ROWS_SCRIPT, json.dumps(cases)], timeout=600)
+    seen = json.loads(stdout.splitlines()[-1])
+    wrong = [(case, same) for case, same in zip(cases, seen) if not all(same)]
+    assert len(seen) == len(cases) and not wrong, wrong

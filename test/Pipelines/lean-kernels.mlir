@@ -35,17 +35,21 @@ func.func @add_relu(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
   return %1 : tensor<?xf32>
 }
 
-// The bias is read with vector loads (two for x, two for the bias), and
-// the generic path divides with a double-precision reciprocal. Rows that
-// are not whole vectors send the launch to the generic path: the fast
-// path reads nothing lane by lane.
+// The bias is read with vector loads (two for x, two for the bias) where
+// rows are whole vectors; else (a branch taken alike by every thread of
+// the launch) each lane reads it from the row its vector is in, one of
+// two. The generic path divides with a double-precision reciprocal.
 // CHECK-LABEL: .entry add_1(
 // CHECK-NOT:   ld.global.b32
-// CHECK-COUNT-4: ld.global.v4.b32
+// CHECK-COUNT-2: ld.global.v4.b32
+// CHECK-NOT:   ld.global.v4.b32
+// CHECK-COUNT-8: ld.global.b32
+// CHECK-NOT:   st.global.v4.b32
+// CHECK:       st.global.b32
+// CHECK-COUNT-2: ld.global.v4.b32
 // CHECK-NOT:   ld.global.b32
 // CHECK:       st.global.v4.b32
 // CHECK:       st.global.v4.b32
-// CHECK:       ld.global.b32
 // One 32-bit remainder per thread, no other division.
 // DIV-LABEL:   .entry add_1(
 // DIV-NOT:     {{(rem|div)\.u64}}

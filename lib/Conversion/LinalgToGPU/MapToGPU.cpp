@@ -67,6 +67,16 @@ constexpr int64_t kTwoVectorBudget = 128;
 /// exp over two vectors of 2 spills).
 constexpr int64_t kMaxThreadLanes = 8;
 
+/// The most that a GPU thread whose vectors may cross rows holds of its
+/// broadcast inputs (rowLaneLoads) to read each vector from the rows it
+/// spans: one input on two vectors (bias + gelu, a bias per channel). Two
+/// rows' biases on two vectors spilled 8 bytes under 32 registers, four
+/// inputs 200 (group norm's normalization 136), eight on one vector 120;
+/// above it, such a launch takes the generic path
+/// (Layout::AcrossRows::Generic), as every launch did before, which in a
+/// sweep of 360 random broadcast programs spilled in the same 13 as before.
+constexpr int64_t kTwoRowLaneLoads = 8;
+
 /// The elements a cpu target launch of a kernel with reductions reads
 /// before it runs on more than the calling thread (emitRowLaunch), and the
 /// rows of each of its blocks then.
@@ -89,12 +99,22 @@ struct Layout {
   int64_t width;
   int64_t vectors;
   int64_t blockSize;
-  /// When a row is not a whole number of vectors, whether the fast path
-  /// reads broadcast inputs lane by lane (in a branch), or the launch takes
-  /// the generic path: a GPU thread's few lanes cost more in a branch on
-  /// its fast path (ptxas predicates it) than in the generic path; a CPU
-  /// thread's wide vectors stay vector code in the branch.
-  bool lanesAcrossRows;
+  /// How the fast path reads a broadcast input where a row is not a whole
+  /// number of vectors.
+  enum class AcrossRows {
+    /// Chosen for each vector: a CPU thread's one wide vector stays in its
+    /// row for most vectors of long rows (one vector load there, a gather
+    /// else, both vector code).
+    EachVector,
+    /// Each vector from the two rows it may span (loadTwoRows), chosen once
+    /// for the launch: a GPU thread's vectors of a few lanes cross rows in
+    /// most warps of short rows, where a branch per vector would run both.
+    TwoRows,
+    /// Not at all: such a launch takes the generic path (a GPU thread that
+    /// would hold more than kTwoRowLaneLoads lanes of broadcast inputs).
+    Generic,
+  };
+  AcrossRows acrossRows;
   /// Whether the generic path first tests that the thread has a position
   /// in range: a CPU thread past the end (of the last block: most of a
   /// small launch's 256 threads) would go over its 64 lanes, testing each;
@@ -117,6 +137,9 @@ struct HostSizes {
   SmallVector<Value> strideDigits;
   /// 1.0 / size as f64, for 64-bit division without a subroutine.
   SmallVector<Value> reciprocals;
+  /// 1.0 / size as f32 for the sizes that are not constants, for the
+  /// lanes' indices of the fast path (laneIndices); null for the others.
+  SmallVector<Value> laneReciprocals;
 };
 
 /// Whether elementwise `op` reads an input broadcast: at a multi-index of
@@ -143,9 +166,14 @@ public:
     this->threadId = threadId;
     base = add(mul(blockId, constant(layout.perBlock(), indexType)),
                mul(threadId, constant(layout.width, indexType)));
-    for (OpOperand &operand : op->getOpOperands())
+    for (OpOperand &operand : op->getOpOperands()) {
       if (isFlat(operand))
         flat[operand.getOperandNumber()] = flatten(operand.get());
+      else if (isBroadcast(operand) &&
+               layout.acrossRows == Layout::AcrossRows::TwoRows)
+        views[operand.getOperandNumber()] =
+            flatten(operand.get(), /*ownElements=*/true);
+    }
     // The fast path: every vector of the thread in range, in a launch whose
     // positions fit in 32 bits. One unsigned compare of the thread's first
     // position, in 32 bits, with a bound that the host computes. The
@@ -165,9 +193,9 @@ private:
   /// The i32 bound below which a thread's first position takes the fast
   /// path, computed on the host before the launch (the same for every
   /// thread): total - span + 1 when the launch's positions fit in 32 bits,
-  /// its rows are a whole number of vectors where broadcast inputs need it,
-  /// and a thread's vectors fit at all; else 0, and every thread takes the
-  /// generic path.
+  /// a thread's vectors fit at all, and, for a GPU thread that reads
+  /// broadcast inputs, rows are at least a vector long; else 0, and every
+  /// thread takes the generic path.
   Value fastBound() {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(b.getInsertionBlock()->getParentOp());
@@ -177,11 +205,19 @@ private:
             constant((int64_t(1) << 31) - layout.perBlock(), indexType));
     fits = arith::AndIOp::create(b, loc, fits,
                                  cmp(arith::CmpIPredicate::uge, total, span));
+    // A vector of TwoRows spans at most two rows (loadTwoRows); one of
+    // Generic none.
     bool broadcasts = llvm::any_of(
         pathInputs(), [&](OpOperand *in) { return isBroadcast(*in); });
-    if (broadcasts && !layout.lanesAcrossRows &&
-        staticRowAligned() != std::optional<bool>(true))
-      fits = arith::AndIOp::create(b, loc, fits, rowsAligned());
+    if (broadcasts && staticRowAligned() != std::optional<bool>(true)) {
+      if (layout.acrossRows == Layout::AcrossRows::TwoRows)
+        fits = arith::AndIOp::create(b, loc, fits,
+                                     cmp(arith::CmpIPredicate::uge,
+                                         host.sizes.back(),
+                                         constant(layout.width, indexType)));
+      else if (layout.acrossRows == Layout::AcrossRows::Generic)
+        fits = arith::AndIOp::create(b, loc, fits, rowsAligned());
+    }
     Value bound =
         select(fits, sub(total, constant(layout.span() - 1, indexType)),
                constant(0, indexType));
@@ -333,17 +369,27 @@ private:
   /// when it is one, else a view made on the host before the launch
   /// (emit() starts in the launch's body). The kernel takes one pointer
   /// and one size for it, not a descriptor with two values per dimension.
-  Value flatten(Value memref) {
+  /// With `ownElements`, of its own elements instead (a broadcast
+  /// operand, read at offsetOf).
+  Value flatten(Value memref, bool ownElements = false) {
     auto type = cast<MemRefType>(memref.getType());
     if (type.getRank() == 1 && type.getLayout().isIdentity())
       return memref;
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(b.getInsertionBlock()->getParentOp());
+    Value size = total;
+    if (ownElements) {
+      size = constant(1, indexType);
+      for (int64_t d = 0; d < type.getRank(); ++d)
+        size = mul(size, type.isDynamicDim(d)
+                             ? memref::DimOp::create(b, loc, memref, d)
+                             : constant(type.getDimSize(d), indexType));
+    }
     auto flatType =
         MemRefType::get({ShapedType::kDynamic}, type.getElementType());
     return memref::ReinterpretCastOp::create(
         b, loc, flatType, memref, /*offset=*/b.getIndexAttr(0),
-        /*sizes=*/ArrayRef<OpFoldResult>{total},
+        /*sizes=*/ArrayRef<OpFoldResult>{size},
         /*strides=*/ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
   }
 
@@ -516,17 +562,11 @@ private:
         indices[d] = arith::RemUIOp::create(b, loc, sum, size);
         continue;
       }
-      Value reciprocal = arith::DivFOp::create(
-          b, loc,
-          arith::ConstantFloatOp::create(b, loc, b.getF32Type(),
-                                         llvm::APFloat(1.0f)),
-          arith::SIToFPOp::create(b, loc, b.getF32Type(),
-                                  castTo(host.sizes[d], type)));
       Value estimate = arith::FPToSIOp::create(
           b, loc, lanesType,
           arith::MulFOp::create(
               b, loc, arith::SIToFPOp::create(b, loc, floatsType, sum),
-              splat(reciprocal)));
+              splat(host.laneReciprocals[d])));
       Value rest = sub(sum, mul(estimate, size));
       Value under =
           cmp(arith::CmpIPredicate::slt, rest, splat(constant(0, type)));
@@ -540,31 +580,39 @@ private:
     return indices;
   }
 
-  /// Broadcast `operand` at each lane's multi-index (laneIndices): its
-  /// elements' offsets in row-major order, gathered.
-  Value gatherLanes(OpOperand &operand, ArrayRef<Value> indices) {
+  /// The row-major offset in broadcast `operand` of its element at
+  /// iteration point `indices` (i32 scalars, or vectors of the lanes'). The
+  /// operand has no more elements than the iteration space: the offsets of
+  /// the fast path's points fit in i32.
+  Value offsetOf(OpOperand &operand, ArrayRef<Value> indices) {
     auto type = cast<MemRefType>(operand.get().getType());
-    auto lanesType = cast<VectorType>(indices.front().getType());
-    Type i32 = lanesType.getElementType();
-    Value offsets;
+    Value offset;
     for (auto [dim, expr] :
          llvm::enumerate(op.getMatchingIndexingMap(&operand).getResults())) {
       auto loop = dyn_cast<AffineDimExpr>(expr);
       if (!loop)
         continue; // a dimension of size 1
       Value index = indices[loop.getPosition()];
-      if (offsets) {
-        Value size =
-            type.isDynamicDim(dim)
-                ? castTo(memref::DimOp::create(b, loc, operand.get(), dim), i32)
-                : constant(type.getDimSize(dim), i32);
-        offsets = add(
-            mul(offsets, vector::BroadcastOp::create(b, loc, lanesType, size)),
-            index);
-      } else {
-        offsets = index;
+      if (!offset) {
+        offset = index;
+        continue;
       }
+      Value size =
+          type.isDynamicDim(dim)
+              ? castTo(memref::DimOp::create(b, loc, operand.get(), dim), i32)
+              : constant(type.getDimSize(dim), i32);
+      if (auto lanes = dyn_cast<VectorType>(index.getType()))
+        size = vector::BroadcastOp::create(b, loc, lanes, size);
+      offset = add(mul(offset, size), index);
     }
+    return offset;
+  }
+
+  /// Broadcast `operand` at each lane's multi-index (laneIndices): its
+  /// elements' offsets in row-major order, gathered.
+  Value gatherLanes(OpOperand &operand, ArrayRef<Value> indices) {
+    auto type = cast<MemRefType>(operand.get().getType());
+    Value offsets = offsetOf(operand, indices);
     SmallVector<Value> zeros(type.getRank(), constant(0, indexType));
     auto resultType = vectorType(type.getElementType(), layout.width);
     Value mask = arith::ConstantOp::create(
@@ -575,6 +623,77 @@ private:
                                                   b.getZeroAttr(resultType));
     return vector::GatherOp::create(b, loc, resultType, operand.get(), zeros,
                                     offsets, mask, passThrough);
+  }
+
+  /// The multi-index of the row after the one of `indices` (i32 digits),
+  /// at its first element.
+  SmallVector<Value> nextRow(ArrayRef<Value> indices) {
+    int64_t rank = indices.size();
+    assert(rank >= 2 && "only a space of rank 2 or more reads broadcasts");
+    SmallVector<Value> start(indices), digits(rank, constant(0, i32));
+    start.back() = digits.back();
+    digits[rank - 2] = constant(1, i32);
+    return addDigits(start, digits);
+  }
+
+  /// The vector of broadcast `operand` whose first lane is at `first` (i32
+  /// digits), in rows of at least the vector's width: its lanes from `room`
+  /// on (when `room` is below the width) are the first ones of the row at
+  /// `next`. An operand that does not read the innermost loop is read once
+  /// in each row, and each lane picks one of the two; one that reads it is
+  /// read lane by lane. Loads are in range: `next` is read only where a
+  /// lane is in that row.
+  Value loadTwoRows(OpOperand &operand, ArrayRef<Value> first,
+                    ArrayRef<Value> next, Value room) {
+    Type element = elementType(operand);
+    int64_t rank = first.size();
+    auto pick = [&](Value crossed, ArrayRef<Value> lhs, ArrayRef<Value> rhs) {
+      SmallVector<Value> at;
+      for (auto [l, r] : llvm::zip(lhs, rhs))
+        at.push_back(select(crossed, l, r));
+      return at;
+    };
+    Value width = constant(layout.width, i32);
+    if (!op.getMatchingIndexingMap(&operand).isFunctionOfDim(rank - 1)) {
+      Value crossesAny = cmp(arith::CmpIPredicate::ult, room, width);
+      Value here = loadAt(operand, first);
+      Value there = loadAt(operand, pick(crossesAny, next, first));
+      auto lanesType = VectorType::get({layout.width}, i32);
+      Value crossed =
+          cmp(arith::CmpIPredicate::uge,
+              arith::ConstantOp::create(
+                  b, loc,
+                  DenseIntElementsAttr::get(
+                      lanesType,
+                      llvm::to_vector(llvm::seq<int32_t>(0, layout.width)))),
+              vector::BroadcastOp::create(b, loc, lanesType, room));
+      auto type = vectorType(element, layout.width);
+      return select(crossed, vector::BroadcastOp::create(b, loc, type, there),
+                    vector::BroadcastOp::create(b, loc, type, here));
+    }
+    // Lane l is at offset here + l * step in its row, or there + l * step
+    // in the next (`there` may wrap below 0 in i32; the lanes that take it
+    // do not).
+    Value view = views.lookup(operand.getOperandNumber());
+    SmallVector<Value> unit(rank, constant(0, i32));
+    unit.back() = constant(1, i32);
+    Value step = offsetOf(operand, unit);
+    Value here = offsetOf(operand, first);
+    Value there =
+        sub(offsetOf(operand, next), arith::MulIOp::create(b, loc, room, step));
+    SmallVector<Value> lanes;
+    for (int64_t lane = 0; lane < layout.width; ++lane) {
+      // room >= 1: the first lane is in the first row.
+      Value base = lane ? select(cmp(arith::CmpIPredicate::uge,
+                                     constant(lane, i32), room),
+                                 there, here)
+                        : here;
+      Value at = arith::AddIOp::create(
+          b, loc, base,
+          arith::MulIOp::create(b, loc, constant(lane, i32), step));
+      lanes.push_back(memref::LoadOp::create(b, loc, view, toIndex(at)));
+    }
+    return fromElements(element, lanes);
   }
 
   /// The inputs of a thread whose vectors are all in range, with positions
@@ -637,13 +756,57 @@ private:
         loaded.push_back(gatherLanes(*inputs[i], lanes));
       return loaded;
     };
+    auto byTwoRows = [&]() {
+      SmallVector<SmallVector<Value>> nexts;
+      SmallVector<Value> rooms;
+      Value rowLength = castTo(host.sizes.back(), i32);
+      for (ArrayRef<Value> indices : vectorIndices) {
+        nexts.push_back(nextRow(indices));
+        rooms.push_back(sub(rowLength, indices.back()));
+      }
+      SmallVector<Value> loaded;
+      for (unsigned i : broadcast) {
+        SmallVector<Value> parts;
+        for (auto [indices, next, room] :
+             llvm::zip(vectorIndices, nexts, rooms))
+          parts.push_back(loadTwoRows(*inputs[i], indices, next, room));
+        loaded.push_back(concat(parts));
+      }
+      return loaded;
+    };
+    // The loads in each branch of `condition`, as its results.
+    auto branch = [&](Value condition, auto thenLoads, auto elseLoads) {
+      SmallVector<Type> types;
+      for (unsigned i : broadcast)
+        types.push_back(vectorType(elementType(*inputs[i]), layout.lanes()));
+      auto ifOp = scf::IfOp::create(b, loc, types, condition,
+                                    /*addThenBlock=*/true,
+                                    /*addElseBlock=*/true);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      scf::YieldOp::create(b, loc, thenLoads());
+      b.setInsertionPointToStart(ifOp.elseBlock());
+      scf::YieldOp::create(b, loc, elseLoads());
+      return SmallVector<Value>(ifOp.getResults());
+    };
     SmallVector<Value> loaded;
     std::optional<bool> rowAligned = staticRowAligned();
-    if (!layout.lanesAcrossRows) {
-      // emit() sends threads of unaligned rows to the generic path.
+    if ((rowAligned && *rowAligned) ||
+        layout.acrossRows == Layout::AcrossRows::Generic) {
+      // No vector crosses a row (Generic: on the fast path).
       loaded = byRows();
-    } else if (rowAligned && *rowAligned) {
-      loaded = byRows();
+    } else if (layout.acrossRows == Layout::AcrossRows::TwoRows) {
+      // Rows not a whole number of vectors (known, or tested once for the
+      // whole launch: every thread takes the same branch) read each vector
+      // from the two rows it may span. Rows shorter than a vector take the
+      // generic path (fastBound): rows known to be so have the row form
+      // only, which never runs.
+      if (!rowAligned)
+        loaded = branch(rowsAligned(), byRows, byTwoRows);
+      else if (*getConstantIntValue(host.sizes.back()) < layout.width)
+        loaded = byRows();
+      else
+        loaded = byTwoRows();
     } else {
       // The thread's vector (a CPU thread has one) loads along its row
       // where it does not cross the row's end (most vectors of long rows),
@@ -653,19 +816,8 @@ private:
       Value within = cmp(arith::CmpIPredicate::ule,
                          add(inner, constant(layout.width, inner.getType())),
                          castTo(host.sizes.back(), inner.getType()));
-      SmallVector<Type> types;
-      for (unsigned i : broadcast)
-        types.push_back(vectorType(elementType(*inputs[i]), layout.lanes()));
-      auto ifAligned = scf::IfOp::create(b, loc, types, within,
-                                         /*addThenBlock=*/true,
-                                         /*addElseBlock=*/true);
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(ifAligned.thenBlock());
-      scf::YieldOp::create(b, loc, byRows(/*anywhere=*/true));
-      b.setInsertionPointToStart(ifAligned.elseBlock());
-      scf::YieldOp::create(b, loc, byLanes());
-      b.setInsertionPointAfter(ifAligned);
-      loaded = SmallVector<Value>(ifAligned.getResults());
+      loaded = branch(
+          within, [&] { return byRows(/*anywhere=*/true); }, byLanes);
     }
     for (auto [i, value] : llvm::zip(broadcast, loaded))
       values[i] = value;
@@ -839,6 +991,9 @@ private:
   Type i32, indexType;
   Value blockId, threadId, base;
   DenseMap<unsigned, Value> flat;
+  /// Broadcast operands as 1-D views of their elements (a GPU thread's
+  /// loadTwoRows).
+  DenseMap<unsigned, Value> views;
 };
 
 /// Elementwise `op` over the same elements with each run of adjacent loops
@@ -2033,6 +2188,24 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
     return cost * width <= kTwoVectorBudget ? 2 : 1;
   }
 
+  /// What a GPU thread's vector that reads from two rows
+  /// (KernelBuilder::loadTwoRows) holds of its broadcast inputs, where rows
+  /// may not be a whole number of vectors: a lane of each (one that reads
+  /// the innermost loop loads each lane; one that does not loads twice, but
+  /// holds the next row's indices).
+  static int64_t rowLaneLoads(linalg::GenericOp op, int64_t width) {
+    int64_t row = op.getStaticLoopRanges().back();
+    if (!ShapedType::isDynamic(row) && row % width == 0)
+      return 0;
+    int64_t loads = 0;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      AffineMap map = op.getMatchingIndexingMap(input);
+      if (!map.isIdentity() && !map.isConstant())
+        loads += width;
+    }
+    return loads;
+  }
+
   /// Bytes the kernel reads and writes (`traffic`: the buffers of
   /// trafficOperands, and a split kernel's partial values), each buffer in
   /// full.
@@ -2493,7 +2666,12 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
     layout.blockSize = blockSize;
     // A CPU thread's vector is already four registers wide.
     layout.vectors = cpuThreads ? 1 : vectorsPerThread(op, layout.width);
-    layout.lanesAcrossRows = layout.skipsPastEnd = cpuThreads;
+    layout.skipsPastEnd = cpuThreads;
+    layout.acrossRows =
+        cpuThreads ? Layout::AcrossRows::EachVector
+        : layout.vectors * rowLaneLoads(op, layout.width) <= kTwoRowLaneLoads
+            ? Layout::AcrossRows::TwoRows
+            : Layout::AcrossRows::Generic;
 
     // Broadcast inputs are indexed by multi-index: the host computes what
     // the threads share, the stride between a thread's vectors in the
@@ -2520,6 +2698,19 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
             arith::UIToFPOp::create(
                 b, loc, b.getF64Type(),
                 arith::IndexCastUIOp::create(b, loc, b.getI64Type(), size))));
+      Value oneF32 = arith::ConstantFloatOp::create(b, loc, b.getF32Type(),
+                                                    llvm::APFloat(1.0f));
+      host.laneReciprocals.push_back(nullptr);
+      for (Value size : ArrayRef<Value>(host.sizes).drop_front())
+        host.laneReciprocals.push_back(
+            getConstantIntValue(size)
+                ? Value()
+                : arith::DivFOp::create(
+                      b, loc, oneF32,
+                      arith::UIToFPOp::create(
+                          b, loc, b.getF32Type(),
+                          arith::IndexCastUIOp::create(b, loc, b.getI32Type(),
+                                                       size))));
     }
 
     gpu::LaunchOp launch = launchOver(b, loc, total, layout.perBlock(), name,

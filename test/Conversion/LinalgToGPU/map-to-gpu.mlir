@@ -127,23 +127,25 @@ func.func @widths(%h: tensor<?xf16>, %g: tensor<?xbf16>, %d: tensor<?xf64>) -> (
 
 // A broadcast operand: the host computes the stride between a thread's
 // vectors in the radix of the sizes (1024 mod the row length, or mod 1
-// when the row is empty and no block runs) and the
-// reciprocal of the row length. On the fast path the thread divides once,
-// in 32 bits, for its first vector and steps to the second, and reads the
-// bias with vector loads: the fast path is taken only when the row length
-// is a multiple of 4, so that no vector crosses a row (the host folds the
-// test into the fast path's bound: else 0, and every thread takes the
-// generic path, with no branch on the fast one). On the generic path the division
-// is by the reciprocal in f64: no 64-bit division subroutine.
+// when the row is empty and no block runs) and the reciprocal of the row
+// length. On the fast path the thread divides once, in 32 bits, for its
+// first vector and steps to the second. Where the row length is a
+// multiple of 4 (tested once per launch: every thread takes the same
+// branch), no vector crosses a row and the bias is read with vector loads;
+// else each vector reads from the two rows it may span, lane by lane: a
+// lane at or past the room left in the first row takes the next row's
+// offset (rows were sent to the generic path, 4x the instructions per
+// element). Rows shorter than a vector take the generic path: the host
+// folds the test into the fast path's bound. On the generic path the
+// division is by the reciprocal in f64: no 64-bit division subroutine.
 
 // CHECK-LABEL: func @bias
 // CHECK:         %[[DIVISOR:.+]] = arith.maxui %[[COLS:[^,]+]], %c1{{.*}} : index
 // CHECK:         %[[STEP:.+]] = arith.remui %c1024{{.*}}, %[[DIVISOR]] : index
 // CHECK:         %[[RCP:.+]] = arith.divf %{{.+}}, %{{.+}} : f64
 // CHECK:         %[[FITS:.+]] = arith.andi
-// CHECK:         %[[REM:.+]] = arith.remui %[[COLS]], %c4{{.*}} : index
-// CHECK:         %[[ALIGNED:.+]] = arith.cmpi eq, %[[REM]], %c0{{.*}} : index
-// CHECK:         %[[FASTROWS:.+]] = arith.andi %[[FITS]], %[[ALIGNED]] : i1
+// CHECK:         %[[LONG:.+]] = arith.cmpi uge, %[[COLS]], %c4{{.*}} : index
+// CHECK:         %[[FASTROWS:.+]] = arith.andi %[[FITS]], %[[LONG]] : i1
 // CHECK:         %[[BOUND:.+]] = arith.select %[[FASTROWS]]
 // CHECK:         gpu.launch
 // CHECK:           %[[FAST:.+]] = arith.cmpi ult, %{{.+}}, %{{.+}} : i32
@@ -155,13 +157,35 @@ func.func @widths(%h: tensor<?xf16>, %g: tensor<?xbf16>, %d: tensor<?xf64>) -> (
 // CHECK:             %[[COL0:.+]] = arith.remui %{{.+}}, %[[COLS32]] : i32
 // CHECK-NOT:         arith.remui {{.*}} : i32
 // CHECK:             %[[STEP32:.+]] = arith.index_castui %[[STEP]] : index to i32
-// CHECK:             %[[COL1:.+]] = arith.addi %[[COL0]], %[[STEP32]] overflow<nuw> : i32
-// CHECK:             %[[WRAP:.+]] = arith.cmpi uge, %[[COL1]], %{{.+}} : i32
-// CHECK-NOT:         scf.if
-// CHECK-NOT:         memref.load
-// CHECK:             vector.load %{{.+}}[%{{.+}}] {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
-// CHECK:             vector.load %{{.+}}[%{{.+}}] {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
-// CHECK-NOT:         memref.load
+// CHECK:             %[[COL1_:.+]] = arith.addi %[[COL0]], %[[STEP32]] overflow<nuw> : i32
+// CHECK:             %[[WRAP:.+]] = arith.cmpi uge, %[[COL1_]], %{{.+}} : i32
+// CHECK:             %[[COL1:.+]] = arith.select %[[WRAP]]
+// CHECK:             %[[REM:.+]] = arith.remui %[[COLS]], %c4{{.*}} : index
+// CHECK:             %[[ALIGNED:.+]] = arith.cmpi eq, %[[REM]], %c0{{.*}} : index
+// CHECK:             scf.if %[[ALIGNED]] -> (vector<8xf32>) {
+// CHECK-NOT:           memref.load
+// CHECK:               vector.load %{{.+}}[%{{.+}}] {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
+// CHECK:               vector.load %{{.+}}[%{{.+}}] {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
+// CHECK-NOT:           memref.load
+// CHECK:             } else {
+// CHECK:               %[[ROW:.+]] = arith.index_castui %[[COLS]] : index to i32
+// CHECK:               %[[ROOM0:.+]] = arith.subi %[[ROW]], %[[COL0]] : i32
+// CHECK:               %[[ROOM1:.+]] = arith.subi %[[ROW]], %[[COL1]] : i32
+// CHECK-NOT:           vector.load
+// CHECK:               memref.load %[[B:[a-z0-9_]+]][%{{.+}}] : memref<?xf32>
+// CHECK:               %[[CROSSED:.+]] = arith.cmpi uge, %c1_i32{{.*}}, %[[ROOM0]] : i32
+// CHECK:               %[[BASE:.+]] = arith.select %[[CROSSED]], %{{.+}}, %[[COL0]] : i32
+// CHECK:               %[[AT:.+]] = arith.addi %[[BASE]], %{{.+}} : i32
+// CHECK:               %[[ATI:.+]] = arith.index_castui %[[AT]] : i32 to index
+// CHECK:               memref.load %[[B]][%[[ATI]]] : memref<?xf32>
+// CHECK-COUNT-2:       memref.load %[[B]]
+// CHECK:               vector.from_elements {{.*}} : vector<4xf32>
+// CHECK:               memref.load %[[B]]
+// CHECK:               arith.cmpi uge, %{{.+}}, %[[ROOM1]] : i32
+// CHECK-COUNT-3:       memref.load %[[B]]
+// CHECK:               vector.from_elements {{.*}} : vector<4xf32>
+// CHECK-NOT:           vector.load
+// CHECK:             }
 // CHECK:             arith.addf {{.*}} : vector<8xf32>
 // CHECK:           } else {
 // CHECK:             scf.for
@@ -222,9 +246,23 @@ func.func @bias(%x: tensor<?x?xf32>, %b: tensor<?xf32>) -> tensor<?x?xf32> {
 // CHECK:         %[[OUT:.+]] = memref.collapse_shape %{{.+}} {{\[}}[0], [1], [2, 3]] : memref<?x?x?x?xf32> into memref<?x?x?xf32>
 // CHECK-NOT:     memref.collapse_shape
 // CHECK:         %[[ROW:.+]] = memref.dim %[[OUT]], %c2{{.*}} : memref<?x?x?xf32>
-// CHECK:         arith.remui %[[ROW]], %c4{{.*}} : index
+// CHECK:         arith.cmpi uge, %[[ROW]], %c4{{.*}} : index
 // CHECK:         gpu.launch
+// CHECK:           arith.remui %[[ROW]], %c4{{.*}} : index
 // CHECK:           memref.load %[[B]][%c0{{.*}}, %{{.+}}, %c0{{.*}}, %c0{{.*}}] : memref<1x?x1x1xf32>
+// CHECK:         } else {
+// A bias that does not read the innermost loop is read once in each of a
+// vector's two rows (the second at the first's where no lane crosses,
+// which stays in range), and each lane picks.
+// CHECK:           %[[CROSSES:.+]] = arith.cmpi ult, %[[ROOM:.+]], %c4_i32{{.*}} : i32
+// CHECK:           %[[HERE:.+]] = memref.load %[[B]][%c0{{.*}}, %{{.+}}, %c0{{.*}}, %c0{{.*}}] : memref<1x?x1x1xf32>
+// CHECK:           arith.select %[[CROSSES]], %{{.+}}, %{{.+}} : i32
+// CHECK:           %[[THERE:.+]] = memref.load %[[B]][%c0{{.*}}, %{{.+}}, %c0{{.*}}, %c0{{.*}}] : memref<1x?x1x1xf32>
+// CHECK:           %[[ROOMS:.+]] = vector.broadcast %[[ROOM]] : i32 to vector<4xi32>
+// CHECK:           %[[LANES:.+]] = arith.cmpi uge, %cst{{.*}}, %[[ROOMS]] : vector<4xi32>
+// CHECK:           %[[NEXT:.+]] = vector.broadcast %[[THERE]] : f32 to vector<4xf32>
+// CHECK:           %[[FIRST:.+]] = vector.broadcast %[[HERE]] : f32 to vector<4xf32>
+// CHECK:           arith.select %[[LANES]], %[[NEXT]], %[[FIRST]] : vector<4xi1>, vector<4xf32>
 func.func @channel_bias(%x: tensor<?x?x?x?xf32>, %b: tensor<1x?x1x1xf32>) -> tensor<?x?x?x?xf32> {
   %0 = fuse.add %x, %b : tensor<?x?x?x?xf32>, tensor<1x?x1x1xf32> -> tensor<?x?x?x?xf32>
   return %0 : tensor<?x?x?x?xf32>
@@ -276,6 +314,61 @@ func.func @rank3(%x: tensor<?x?x?xf32>, %y: tensor<?x?x?xf32>) -> tensor<?x?x?xf
 func.func @static_rows(%x: tensor<?x768xf32>, %b: tensor<768xf32>) -> tensor<?x768xf32> {
   %0 = fuse.add %x, %b : tensor<?x768xf32>, tensor<768xf32> -> tensor<?x768xf32>
   return %0 : tensor<?x768xf32>
+}
+
+// Rows of a static length that is not a multiple of the width, but at
+// least a vector: every vector reads from its two rows, with no branch.
+// Rows shorter than a vector: the fast path's bound is 0 (the host's test
+// is constant false), and every thread takes the generic path.
+
+// CHECK-LABEL: func @rows_of_49
+// CHECK:         arith.cmpi uge, %c49{{.*}}, %c4{{.*}} : index
+// CHECK:         gpu.launch
+// CHECK-NOT:       scf.if %{{.+}} -> (vector<8xf32>)
+// CHECK-NOT:       vector.load %{{.+}} : memref<49xf32>
+// CHECK-COUNT-4:   memref.load %{{.+}}[%{{.+}}] : memref<49xf32>
+// CHECK:           vector.from_elements
+// CHECK-COUNT-4:   memref.load %{{.+}}[%{{.+}}] : memref<49xf32>
+// CHECK:           vector.from_elements
+// CHECK:           arith.addf {{.*}} : vector<8xf32>
+// CHECK:         } else {
+func.func @rows_of_49(%x: tensor<?x49xf32>, %b: tensor<49xf32>) -> tensor<?x49xf32> {
+  %0 = fuse.add %x, %b : tensor<?x49xf32>, tensor<49xf32> -> tensor<?x49xf32>
+  return %0 : tensor<?x49xf32>
+}
+
+// CHECK-LABEL: func @rows_of_3
+// CHECK:         %[[LONG:.+]] = arith.cmpi uge, %c3{{.*}}, %c4{{.*}} : index
+// CHECK:         %[[FAST:.+]] = arith.andi %{{.+}}, %[[LONG]] : i1
+// CHECK:         arith.select %[[FAST]], %{{.+}}, %c0{{.*}} : index
+func.func @rows_of_3(%x: tensor<?x3xf32>, %b: tensor<3xf32>) -> tensor<?x3xf32> {
+  %0 = fuse.add %x, %b : tensor<?x3xf32>, tensor<3xf32> -> tensor<?x3xf32>
+  return %0 : tensor<?x3xf32>
+}
+
+// A vector that may cross a row holds a lane of each broadcast input: at
+// most 8 such lanes per thread (kTwoRowLaneLoads: more spilled under 32
+// registers). Beyond that (five inputs, 40 lanes on two vectors), such a
+// launch takes the generic path, as the host tests, and the fast path has
+// no load of a single lane.
+
+// CHECK-LABEL: func @five_rows
+// CHECK:         %[[ROW:.+]] = memref.dim %alloc, %c1{{.*}} : memref<?x?xf32>
+// CHECK:         arith.ceildivui %{{.+}}, %c2048{{.*}} : index
+// CHECK:         %[[REM:.+]] = arith.remui %[[ROW]], %c4{{.*}} : index
+// CHECK:         %[[ALIGNED:.+]] = arith.cmpi eq, %[[REM]], %c0{{.*}} : index
+// CHECK:         arith.andi %{{.+}}, %[[ALIGNED]] : i1
+// CHECK:         gpu.launch
+// CHECK:           scf.if
+// CHECK-NOT:         memref.load
+// CHECK:           } else {
+func.func @five_rows(%x: tensor<?x?xf32>, %a: tensor<?xf32>, %b: tensor<?xf32>, %c: tensor<?xf32>, %d: tensor<?xf32>, %e: tensor<?xf32>) -> tensor<?x?xf32> {
+  %0 = fuse.add %x, %a : tensor<?x?xf32>, tensor<?xf32> -> tensor<?x?xf32>
+  %1 = fuse.mul %0, %b : tensor<?x?xf32>, tensor<?xf32> -> tensor<?x?xf32>
+  %2 = fuse.add %1, %c : tensor<?x?xf32>, tensor<?xf32> -> tensor<?x?xf32>
+  %3 = fuse.mul %2, %d : tensor<?x?xf32>, tensor<?xf32> -> tensor<?x?xf32>
+  %4 = fuse.add %3, %e : tensor<?x?xf32>, tensor<?xf32> -> tensor<?x?xf32>
+  return %4 : tensor<?x?xf32>
 }
 
 // i1 is byte-sized in memory but bit-packed in vectors: it is loaded and
