@@ -140,6 +140,9 @@ GPU_ROWS = ROWS + [
     ((40, 9), (9,)),
 ]
 
+# One broadcast input per kernel: a thread that would hold more than 8
+# lanes of broadcast inputs keeps the generic path (kTwoRowLaneLoads), which
+# the three-input kernel takes.
 GPU_ROWS_SCRIPT = r"""
 import json
 import sys
@@ -148,15 +151,17 @@ import fuse
 cases = json.loads(sys.argv[1])
 rng = np.random.default_rng(7)
 seen = []
-f = fuse.jit(lambda a, b, c: (a + b, b * a, fuse.where(c, b, a), c & (a < b)),
-             target="cuda")
+f = fuse.jit(lambda a, b: (a + b, b * a), target="cuda")
+g = fuse.jit(lambda a, c: (fuse.where(c, a, -a), c & (a < 0)), target="cuda")
+h = fuse.jit(lambda a, b, c: fuse.where(c, b, a), target="cuda")
 for dtype, a_shape, b_shape in cases:
     a = (rng.standard_normal(a_shape) * 100).astype(dtype)
     b = (rng.standard_normal(b_shape) * 100).astype(dtype)
     c = rng.standard_normal(b_shape) > 0
-    want = (a + b, b * a, np.where(c, b, a), c & (a < b))
-    seen.append([np.asarray(got).shape == w.shape and
-                 np.array_equal(np.asarray(got), w) for got, w in zip(f(a, b, c), want)])
+    got = (*f(a, b), *g(a, c), h(a, b, c))
+    want = (a + b, b * a, np.where(c, a, -a), c & (a < 0), np.where(c, b, a))
+    seen.append([np.asarray(x).shape == w.shape and np.array_equal(np.asarray(x), w)
+                 for x, w in zip(got, want)])
 print(json.dumps(seen))
 """
 

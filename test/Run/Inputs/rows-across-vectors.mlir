@@ -1,8 +1,9 @@
 // Broadcasts over rows that are not a whole number of a GPU thread's
 // vectors (rows-across-vectors-cuda.test): a bias per channel of 7 x 7
-// images (rows of 49 after the merge), a bias along rows of 49 f32 and of
-// 196 f16 (8 lanes), a scale per row of 49, and rows of 3 (shorter than a
-// vector: the generic path).
+// images (rows of 49 after the merge) and a bias along rows of 196 f16 (8
+// lanes), each vector from its two rows; a scale along and a bias per row
+// of 49 (two broadcast inputs: the generic path), and rows of 3 (shorter
+// than a vector: the generic path).
 func.func @rows(%x: tensor<?x?x7x7xf32>, %b: tensor<1x?x1x1xf32>,
                 %y: tensor<?x49xf32>, %c: tensor<49xf32>, %s: tensor<?x1xf32>,
                 %h: tensor<?x196xf16>, %e: tensor<196xf16>,
