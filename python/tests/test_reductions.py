@@ -547,3 +547,43 @@ def test_keepdims_of_a_scalar_argument_says_how_to_make_it_static():
         fuse.jit(lambda a, k: np.sum(a, axis=1, keepdims=k))(x, True)
     f = fuse.jit(lambda a, k: np.sum(a, axis=1, keepdims=k), static_argnames=["k"])
     assert f(x, True).shape == (3, 1) and f(x, False).shape == (3,)
+
+
+def _ieee(op, x, axis):
+    """IEEE 754 maximum or minimum over `axis`: NaN if any element is NaN,
+    and -0 < +0 (numpy's max of +0 and -0 depends on their order)."""
+    got = getattr(np, op)(x, axis)
+    if np.issubdtype(x.dtype, np.floating):
+        zero = np.signbit(x) if op == "min" else ~np.signbit(x)
+        signed = np.any((x == 0) & zero, axis=axis)
+        fixed = np.where(signed, x.dtype.type(0) if op == "max" else x.dtype.type(-0.0),
+                         x.dtype.type(-0.0) if op == "max" else x.dtype.type(0))
+        got = np.where(got == 0, fixed, got)
+    return got
+
+
+# A max, a min or an integer sum gives the same bits in any order: a cpu
+# target thread takes 4 rows at a time into 4 sets of accumulators. Row
+# counts around multiples of 4, NaN and signed zeros among them; over one
+# kept loop (a group of 32 columns), two (the stepped group) and a few
+# columns of many rows (the pieces).
+@pytest.mark.parametrize("shape,axis", [((3, 70), 0), ((4, 33), 0), ((5, 64), 0),
+                                        ((9, 8, 37), 1), ((4001, 5), 0), ((6, 50, 7), 1)])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "int64"])
+def test_exact_reductions_in_any_order(shape, axis, dtype, rng):
+    if np.issubdtype(np.dtype(dtype), np.floating):
+        x = rng.standard_normal(shape).astype(dtype)
+        pick = rng.random(shape)
+        x[pick < 0.02] = np.nan
+        x[(pick > 0.3) & (pick < 0.5)] = 0.0
+        x[(pick > 0.5) & (pick < 0.7)] = -0.0
+    else:
+        info = np.iinfo(dtype)
+        x = rng.integers(info.min, info.max, shape, dtype=dtype)
+    f = fuse.jit(lambda x: (x.max(axis), x.min(axis), fuse.reduce_sum(x, axis)), target="cpu")
+    largest, smallest, total = f(x)
+    assert_same(largest, _ieee("max", x, axis))
+    assert_same(smallest, _ieee("min", x, axis))
+    if not np.issubdtype(np.dtype(dtype), np.floating):
+        with np.errstate(over="ignore"):
+            assert_same(total, np.sum(x, axis, dtype=dtype))

@@ -286,6 +286,38 @@ func.func @column_sums(%x: tensor<?x?xf32>) -> tensor<?xf32> {
   return %s : tensor<?xf32>
 }
 
+// An exact combiner (a float max: the same bits in any order) takes 2
+// elements of the rows at a time into 2 sets of the group's 32
+// accumulators, whose chains of dependent steps overlap (a NaN-propagating
+// max is 6 instructions deep on AVX-512); the sets are combined, then the
+// element left goes alone. A float sum (@column_sums) keeps its one set
+// and its order.
+// CPU-LABEL: func @column_max(
+// CPU-SAME: %[[X:.+]]: memref<?x?xf32>)
+// CPU: function(@reduce_max_{{[0-9]+}}_pieces)
+// CPU: scf.if %{{.+}} {
+// CPU: %[[COUNT:.+]] = arith.subi %[[UPPER:.+]], %[[LOWER:.+]] : index
+// CPU: %[[TWOS:.+]] = arith.divui %[[COUNT]], %c2 : index
+// CPU: %[[SPAN:.+]] = arith.muli %[[TWOS]], %c2 : index
+// CPU: %[[SPLIT:.+]] = arith.addi %[[LOWER]], %[[SPAN]] : index
+// CPU: %[[SETS:.+]]:64 = scf.for %[[I:.+]] = %[[LOWER]] to %[[SPLIT]] step %c2 iter_args({{(%[^,]+ = %cst, ){63}()}}%{{.+}} = %cst) -> ({{(f32, ){63}()}}f32) {
+// CPU-NEXT: memref.load %[[X]][%[[I]], %{{.+}}]
+// CPU-NEXT: arith.maximumf
+// CPU-COUNT-63: arith.maximumf
+// CPU: scf.yield
+// CPU-NEXT: }
+// CPU-NEXT: arith.maximumf %[[SETS]]#0, %[[SETS]]#32 : f32
+// CPU-COUNT-31: arith.maximumf
+// CPU: scf.for %{{.+}} = %[[SPLIT]] to %[[UPPER]] step %c1 iter_args(
+// CPU-COUNT-32: arith.maximumf
+// CPU: scf.yield
+// CPU-COUNT-32: memref.store
+// CPU: } else {
+func.func @column_max(%x: tensor<?x?xf32>) -> tensor<?xf32> {
+  %s = fuse.reduce_max %x {dims = array<i64: 0>} : tensor<?x?xf32> -> tensor<?xf32>
+  return %s : tensor<?xf32>
+}
+
 // Over two kept loops (a sum over dimension 0 of `A x B x C`), a group
 // within one row of the innermost kept loop (C) steps along it: the 32
 // points share the first one's division and their loads are contiguous
