@@ -562,11 +562,19 @@ def _ieee(op, x, axis):
     return got
 
 
+# One jitted function per axis, so that the shapes of one rank and dtype
+# share a compiled program.
+_EXTREMES = {
+    0: fuse.jit(lambda x: (x.max(0), x.min(0), fuse.reduce_sum(x, 0)), target="cpu"),
+    1: fuse.jit(lambda x: (x.max(1), x.min(1), fuse.reduce_sum(x, 1)), target="cpu"),
+}
+
+
 # A max, a min or an integer sum gives the same bits in any order: a cpu
-# target thread takes 4 rows at a time into 4 sets of accumulators. Row
-# counts around multiples of 4, NaN and signed zeros among them; over one
-# kept loop (a group of 32 columns), two (the stepped group) and a few
-# columns of many rows (the pieces).
+# target thread takes 2 elements of its rows at a time into 2 sets of
+# accumulators. Odd and even row counts, NaN and signed zeros among them;
+# over one kept loop (a group of 32 columns), two (the stepped group) and a
+# few columns of many rows (the pieces).
 @pytest.mark.parametrize("shape,axis", [((3, 70), 0), ((4, 33), 0), ((5, 64), 0),
                                         ((9, 8, 37), 1), ((4001, 5), 0), ((6, 50, 7), 1)])
 @pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "int64"])
@@ -580,8 +588,7 @@ def test_exact_reductions_in_any_order(shape, axis, dtype, rng):
     else:
         info = np.iinfo(dtype)
         x = rng.integers(info.min, info.max, shape, dtype=dtype)
-    f = fuse.jit(lambda x: (x.max(axis), x.min(axis), fuse.reduce_sum(x, axis)), target="cpu")
-    largest, smallest, total = f(x)
+    largest, smallest, total = _EXTREMES[axis](x)
     assert_same(largest, _ieee("max", x, axis))
     assert_same(smallest, _ieee("min", x, axis))
     if not np.issubdtype(np.dtype(dtype), np.floating):
