@@ -142,7 +142,7 @@ GPU_ROWS = ROWS + [
 
 # One broadcast input per kernel: a thread that would hold more than 8
 # lanes of broadcast inputs keeps the generic path (kTwoRowLaneLoads), which
-# the three-input kernel takes.
+# the three-input kernel takes where its two read the rows.
 GPU_ROWS_SCRIPT = r"""
 import json
 import sys
