@@ -539,6 +539,15 @@ private:
         b, loc, vectorType(element, layout.width), loadAt(operand, indices));
   }
 
+  /// Each lane's offset in its vector, 0 .. width - 1, as i32 lanes.
+  Value laneOffsets() {
+    return arith::ConstantOp::create(
+        b, loc,
+        DenseIntElementsAttr::get(
+            VectorType::get({layout.width}, i32),
+            llvm::to_vector(llvm::seq<int32_t>(0, layout.width))));
+  }
+
   /// Each lane's multi-index of a vector whose first lane is at `start`
   /// (i32 digits, the fast path's), in vectors of the lanes: each lane's
   /// offset carried through the sizes, the innermost first. A digit plus
@@ -556,10 +565,7 @@ private:
       return vector::BroadcastOp::create(
           b, loc, scalar.getType().isF32() ? floatsType : lanesType, scalar);
     };
-    Value carry = arith::ConstantOp::create(
-        b, loc,
-        DenseIntElementsAttr::get(
-            lanesType, llvm::to_vector(llvm::seq<int32_t>(0, layout.width))));
+    Value carry = laneOffsets();
     int64_t rank = start.size();
     SmallVector<Value> indices(rank);
     Value one = splat(constant(1, type));
@@ -657,26 +663,17 @@ private:
                     ArrayRef<Value> next, Value room) {
     Type element = elementType(operand);
     int64_t rank = first.size();
-    auto pick = [&](Value crossed, ArrayRef<Value> lhs, ArrayRef<Value> rhs) {
-      SmallVector<Value> at;
-      for (auto [l, r] : llvm::zip(lhs, rhs))
-        at.push_back(select(crossed, l, r));
-      return at;
-    };
-    Value width = constant(layout.width, i32);
     if (!op.getMatchingIndexingMap(&operand).isFunctionOfDim(rank - 1)) {
-      Value crossesAny = cmp(arith::CmpIPredicate::ult, room, width);
+      Value crossesAny =
+          cmp(arith::CmpIPredicate::ult, room, constant(layout.width, i32));
       Value here = loadAt(operand, first);
-      Value there = loadAt(operand, pick(crossesAny, next, first));
+      SmallVector<Value> nextIfCrossed;
+      for (auto [n, f] : llvm::zip(next, first))
+        nextIfCrossed.push_back(select(crossesAny, n, f));
+      Value there = loadAt(operand, nextIfCrossed);
       auto lanesType = VectorType::get({layout.width}, i32);
-      Value crossed =
-          cmp(arith::CmpIPredicate::uge,
-              arith::ConstantOp::create(
-                  b, loc,
-                  DenseIntElementsAttr::get(
-                      lanesType,
-                      llvm::to_vector(llvm::seq<int32_t>(0, layout.width)))),
-              vector::BroadcastOp::create(b, loc, lanesType, room));
+      Value crossed = cmp(arith::CmpIPredicate::uge, laneOffsets(),
+                          vector::BroadcastOp::create(b, loc, lanesType, room));
       auto type = vectorType(element, layout.width);
       return select(crossed, vector::BroadcastOp::create(b, loc, type, there),
                     vector::BroadcastOp::create(b, loc, type, here));
