@@ -100,6 +100,23 @@ constexpr int64_t kSteppedGroupOps = 8;
 /// took half as long again to compile).
 constexpr int64_t kExactRowsInFlight = 2;
 
+/// The rows that a cpu target thread whose rows are read in lanes takes
+/// (RowKernelBuilder::emitRowsByLength) when they may be at most
+/// kRowsInFlightLength long, each member's code for each of them in turn,
+/// so that a core overlaps the rows' chains of dependent steps (a max, an
+/// exp, a sum of one short row are a chain of hundreds of cycles): all 4 of
+/// rows of at most kShortRowLanes elements (one vector each), else 2 at a
+/// time. Longer rows go one at a time: passes over several would leave the
+/// caches. And the lanes of the vector of a row of a dynamic length that is
+/// at most kShortRowLanes. A softmax over rows of 10 / 21 / 100 f32 on one
+/// core, ms per 1e7 elements: 73 / 61 / 12.5 one row at a time in 32
+/// lanes, each result's rest past the last whole vector element by
+/// element; 13.5 / 20 / 11.5 now (bench/RESULTS.md, Dec 5).
+constexpr int64_t kRowsInFlight = 4;
+constexpr int64_t kLongRowsInFlight = 2;
+constexpr int64_t kRowsInFlightLength = 1024;
+constexpr int64_t kShortRowLanes = kReductionLanes / 2;
+
 /// How a launch covers the flattened iteration space: thread `t` of block
 /// `b` owns `vectors` vectors of `width` lanes; its vector `u` starts at
 /// b * perBlock() + u * stride() + t * width. One warp's accesses of a
@@ -1221,26 +1238,111 @@ public:
   /// points of P).
   void emit(Value thread) {
     states.clear();
+    rowCache.clear();
     rowValues.clear();
     chunkIndices.clear();
     SmallVector<Value> point = pointOf(thread);
     State state;
-    for (auto [k, member] : llvm::enumerate(members)) {
-      linalg::GenericOp op = member;
+    for (unsigned k = 0; k < members.size(); ++k) {
       states.push_back(state);
-      bool overRow = overWholeSpace(op, form);
-      if (op.getNumReductionLoops() > 0)
-        emitReduction(k, point, state);
-      else if (piece && !overRow)
-        continue;
-      else if (op.getNumLoops() == kept.size())
-        emitOverPoint(k, point, state);
-      else if (keepsRows(op, reduced))
-        emitOverPoint(
-            k, merge(point, SmallVector<Value>(reduced.size(), zero())), state);
-      else
-        emitOverRow(k, point, state);
+      emitMember(k, point, state);
     }
+  }
+
+  /// Emits the code of the rows of group `group` (kRowsInFlight rows from
+  /// group * kRowsInFlight, below `points`) for a cpu target thread whose
+  /// rows are read in lanes (not in pieces) and may be at most
+  /// kRowsInFlightLength long (a constant length, or, for a dynamic one,
+  /// chosen at run time). A whole group of such rows runs each member for
+  /// all of its rows in turn, or for 2 at a time when they are longer than
+  /// kShortRowLanes (emitRowsInFlight); other rows go one after the other.
+  ///
+  /// A row of at most kShortRowLanes elements is one vector of as many
+  /// lanes as its length rounded up to a power of two (at least 4), else
+  /// vectors of kReductionLanes. Element i of a short row is in lane i
+  /// either way, and the lanes from its length on hold the combiner's
+  /// identity, whose combination leaves a value's bits as they are
+  /// (combinerIdentity): the kReductionLanes tree's first steps change
+  /// nothing, so both give the same bits.
+  void emitRowsByLength(Value group, Value points) {
+    Value base = arith::MulIOp::create(
+        b, loc, group, arith::ConstantIndexOp::create(b, loc, kRowsInFlight));
+    Value end = arith::MinUIOp::create(
+        b, loc,
+        arith::AddIOp::create(
+            b, loc, base,
+            arith::ConstantIndexOp::create(b, loc, kRowsInFlight)),
+        points);
+    Value whole = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq,
+        arith::SubIOp::create(b, loc, end, base),
+        arith::ConstantIndexOp::create(b, loc, kRowsInFlight));
+    // Runs `emitRows` with vectors of `width` lanes.
+    auto withLanes = [&](int64_t width, function_ref<void()> emitRows) {
+      OpBuilder::InsertionGuard guard(b);
+      lanes = width;
+      rowInOneVector = width < kReductionLanes;
+      emitRows();
+      lanes = kReductionLanes;
+      rowInOneVector = false;
+    };
+    // The group's rows in flight, all at once in one vector each, else 2 at
+    // a time (a loop over the pairs).
+    auto inFlight = [&](int64_t width) {
+      withLanes(width, [&] {
+        if (rowInOneVector)
+          return emitRowsInFlight(pointsFrom(base, kRowsInFlight));
+        auto pairs = scf::ForOp::create(
+            b, loc, base,
+            arith::AddIOp::create(
+                b, loc, base,
+                arith::ConstantIndexOp::create(b, loc, kRowsInFlight)),
+            arith::ConstantIndexOp::create(b, loc, kLongRowsInFlight));
+        b.setInsertionPoint(pairs.getBody()->getTerminator());
+        emitRowsInFlight(
+            pointsFrom(pairs.getInductionVar(), kLongRowsInFlight));
+      });
+    };
+    auto oneByOne = [&](int64_t width) {
+      withLanes(width, [&] {
+        auto loop = scf::ForOp::create(b, loc, base, end, one());
+        b.setInsertionPoint(loop.getBody()->getTerminator());
+        emit(loop.getInductionVar());
+      });
+    };
+    // Runs `then` where `condition` holds, else `otherwise`.
+    auto branch = [&](Value condition, function_ref<void()> then,
+                      function_ref<void()> otherwise) {
+      OpBuilder::InsertionGuard guard(b);
+      auto ifOp = scf::IfOp::create(b, loc, condition, /*withElseRegion=*/true);
+      b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+      then();
+      b.setInsertionPoint(ifOp.elseBlock()->getTerminator());
+      otherwise();
+    };
+    if (form.length) {
+      int64_t width =
+          *form.length <= kShortRowLanes
+              ? std::clamp<int64_t>(llvm::PowerOf2Ceil(*form.length), 4,
+                                    kShortRowLanes)
+              : kReductionLanes;
+      return branch(
+          whole, [&] { inFlight(width); }, [&] { oneByOne(width); });
+    }
+    Value length = sizes[reduced.back()];
+    auto atMost = [&](int64_t bound) {
+      return arith::AndIOp::create(
+          b, loc, whole,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, length,
+                                arith::ConstantIndexOp::create(b, loc, bound)));
+    };
+    branch(
+        atMost(kShortRowLanes), [&] { inFlight(kShortRowLanes); },
+        [&] {
+          branch(
+              atMost(kRowsInFlightLength), [&] { inFlight(kReductionLanes); },
+              [&] { oneByOne(kReductionLanes); });
+        });
   }
 
   /// Emits the code of the points of group `group` (kCPURowGroup from
@@ -1262,13 +1364,6 @@ public:
     auto ifWhole = scf::IfOp::create(b, loc, whole, /*withElseRegion=*/true);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(ifWhole.thenBlock()->getTerminator());
-    auto pointsOf = [&]() {
-      SmallVector<SmallVector<Value>> points;
-      for (int64_t w = 0; w < kCPURowGroup; ++w)
-        points.push_back(pointOf(arith::AddIOp::create(
-            b, loc, base, arith::ConstantIndexOp::create(b, loc, w))));
-      return points;
-    };
     // The members' ops, each emitted once per point; a math function
     // expands to dozens of ops on the cpu target.
     int64_t bodyOps = 0;
@@ -1307,7 +1402,7 @@ public:
       b.setInsertionPoint(ifWithin.elseBlock()->getTerminator());
     }
     rowsInFlight = small && kept.size() == 1;
-    emitJammed(pointsOf());
+    emitJammed(pointsFrom(base, kCPURowGroup));
     rowsInFlight = false;
     b.setInsertionPoint(ifWhole.elseBlock()->getTerminator());
     auto loop = scf::ForOp::create(
@@ -1343,6 +1438,52 @@ private:
   /// 3-D tensor took 0.18 s to compile, 0.45 s with both of a group's
   /// forms and 4 elements in flight, 0.25 s now).
   bool rowsInFlight = false;
+
+  /// Emits member `k` at `point`, with `state` what the members before it
+  /// left there (and `states` theirs before each).
+  void emitMember(unsigned k, ArrayRef<Value> point, State &state) {
+    linalg::GenericOp op = members[k];
+    if (op.getNumReductionLoops() > 0)
+      emitReduction(k, point, state);
+    else if (piece && !overWholeSpace(op, form))
+      return;
+    else if (op.getNumLoops() == kept.size())
+      emitOverPoint(k, point, state);
+    else if (keepsRows(op, reduced))
+      emitOverPoint(k, merge(point, SmallVector<Value>(reduced.size(), zero())),
+                    state);
+    else
+      emitOverRow(k, point, state);
+  }
+
+  /// emit() for each of `rows` (points of P), each member for every row in
+  /// turn: the rows' chains of dependent steps are neighbours in the code,
+  /// and a core overlaps them (emitRowsByLength).
+  void emitRowsInFlight(ArrayRef<SmallVector<Value>> rows) {
+    states.clear();
+    SmallVector<SmallVector<State>> rowStates(rows.size());
+    SmallVector<State> running(rows.size());
+    SmallVector<Cache> rowCaches(rows.size());
+    for (unsigned k = 0; k < members.size(); ++k) {
+      for (auto [r, point] : llvm::enumerate(rows)) {
+        rowStates[r].push_back(running[r]);
+        std::swap(states, rowStates[r]);
+        std::swap(rowCache, rowCaches[r]);
+        emitMember(k, point, running[r]);
+        std::swap(rowCache, rowCaches[r]);
+        std::swap(states, rowStates[r]);
+      }
+    }
+  }
+
+  /// The points of the `count` threads from global thread `first`.
+  SmallVector<SmallVector<Value>> pointsFrom(Value first, int64_t count) {
+    SmallVector<SmallVector<Value>> points;
+    for (int64_t w = 0; w < count; ++w)
+      points.push_back(pointOf(arith::AddIOp::create(
+          b, loc, first, arith::ConstantIndexOp::create(b, loc, w))));
+    return points;
+  }
 
   /// The point of P of global thread `thread`, outermost first.
   SmallVector<Value> pointOf(Value thread) {
@@ -1415,8 +1556,7 @@ private:
       }
     }
     for (State &state : running)
-      for (auto [i, init] : llvm::enumerate(op.getDpsInits()))
-        define(state, init, Value(), {k, static_cast<unsigned>(i)});
+      defineLazy(k, state);
   }
 
   /// emitReduction (a thread's accumulator, element by element) of member
@@ -1883,8 +2023,15 @@ private:
         indicesOf(op.getMatchingIndexingMap(&init), at);
     auto vectorType = dyn_cast<VectorType>(value.getType());
     if (vectorType && vectorType.getElementType().isInteger(1)) {
-      // Lane by lane: i1 is a byte in memory.
+      // Lane by lane: i1 is a byte in memory (those past the row not
+      // written).
       for (int64_t l = 0; l < vectorType.getNumElements(); ++l) {
+        OpBuilder::InsertionGuard guard(b);
+        if (mask) {
+          auto inRow = scf::IfOp::create(
+              b, loc, vector::ExtractOp::create(b, loc, mask, l));
+          b.setInsertionPoint(inRow.thenBlock()->getTerminator());
+        }
         SmallVector<Value> at(indices);
         at.back() = arith::AddIOp::create(
             b, loc, at.back(), arith::ConstantIndexOp::create(b, loc, l));
@@ -1892,6 +2039,12 @@ private:
                                 vector::ExtractOp::create(b, loc, value, l),
                                 init.get(), at);
       }
+      return;
+    }
+    if (vectorType && mask) {
+      vector::MaskedStoreOp::create(
+          b, loc, init.get(), indices, mask, value,
+          llvm::MaybeAlign(storageBytes(vectorType.getElementType())));
       return;
     }
     if (auto type = vectorType) {
@@ -1932,10 +2085,10 @@ private:
   SmallVector<Value> reduceStep(unsigned k, ArrayRef<Value> at, int64_t width,
                                 ValueRange acc) {
     linalg::GenericOp op = members[k];
-    Cache cache;
+    Cache local;
     SmallVector<Value> args;
     for (OpOperand *input : op.getDpsInputOperands())
-      args.push_back(valueAt(k, *input, at, width, cache));
+      args.push_back(valueAt(k, *input, at, width, cacheFor(local, width)));
     llvm::append_range(args, acc);
     return runBody(op, args, width);
   }
@@ -2000,25 +2153,31 @@ private:
     // value), then the lanes pairwise.
     lower = lower ? lower : zero();
     upper = upper ? upper : sizes[reduced.back()];
-    Value end = vectorEnd(lower, upper);
-    SmallVector<Value> partial = accumulate(
-        k, point, widen(identityOf(combine), lanes), lower, end, lanes);
-    Value count = arith::SubIOp::create(b, loc, upper, end);
-    // lane < count, in arith (the cpu pipeline lowers no vector mask op).
-    auto laneType = VectorType::get({lanes}, b.getI64Type());
-    Value laneIds = arith::ConstantOp::create(
-        b, loc, laneType,
-        DenseElementsAttr::get(laneType, ArrayRef<int64_t>(llvm::to_vector(
-                                             llvm::seq<int64_t>(0, lanes)))));
-    mask = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::ult, laneIds,
-        widen(arith::IndexCastUIOp::create(b, loc, b.getI64Type(), count),
-              lanes));
+    Value end = rowInOneVector ? lower : vectorEnd(lower, upper);
+    SmallVector<Value> partial =
+        rowInOneVector ? SmallVector<Value>{widen(identityOf(combine), lanes)}
+                       : accumulate(k, point, widen(identityOf(combine), lanes),
+                                    lower, end, lanes);
+    mask = maskBelow(arith::SubIOp::create(b, loc, upper, end));
     Value last =
         reduceStep(k, merge(point, {end}), lanes, partial.front()).front();
     Value acc = arith::SelectOp::create(b, loc, mask, last, partial.front());
     mask = nullptr;
     return combineVector(combine, acc);
+  }
+
+  /// The lanes below `count` (an index) of a vector of `lanes`: lane <
+  /// count, in arith (the cpu pipeline lowers no vector mask op).
+  Value maskBelow(Value count) {
+    auto laneType = VectorType::get({lanes}, b.getI64Type());
+    Value laneIds = arith::ConstantOp::create(
+        b, loc, laneType,
+        DenseElementsAttr::get(laneType, ArrayRef<int64_t>(llvm::to_vector(
+                                             llvm::seq<int64_t>(0, lanes)))));
+    return arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ult, laneIds,
+        widen(arith::IndexCastUIOp::create(b, loc, b.getI64Type(), count),
+              lanes));
   }
 
   void emitReduction(unsigned k, ArrayRef<Value> point, State &state) {
@@ -2131,8 +2290,8 @@ private:
   /// indices `at` (`width` lanes).
   void storeAt(unsigned k, ArrayRef<Value> at, int64_t width) {
     linalg::GenericOp op = members[k];
-    Cache cache;
-    SmallVector<Value> results(evaluate(k, at, width, cache));
+    Cache local;
+    SmallVector<Value> results(evaluate(k, at, width, cacheFor(local, width)));
     for (auto [init, result] : llvm::zip(op.getDpsInitsMutable(), results))
       if (isLiveOut(init))
         store(result, init, at);
@@ -2152,12 +2311,43 @@ private:
       } else if (lanes == 1) {
         storeRow(k, point, nullptr, nullptr, 1);
       } else {
+        // Whole vectors, then the rest as one masked vector (a row shorter
+        // than a vector is all rest: a softmax over 10 classes).
+        if (rowInOneVector) {
+          mask = maskBelow(sizes[reduced.back()]);
+          storeAt(k, merge(point, {zero()}), lanes);
+          mask = nullptr;
+          return defineLazy(k, state);
+        }
         Value end = vectorEnd();
         storeRow(k, point, zero(), end, lanes);
-        storeRow(k, point, end, nullptr, 1);
+        Value size = sizes[reduced.back()];
+        OpBuilder::InsertionGuard guard(b);
+        auto rest = scf::IfOp::create(
+            b, loc,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, end,
+                                  size));
+        b.setInsertionPoint(rest.thenBlock()->getTerminator());
+        mask = maskBelow(arith::SubIOp::create(b, loc, size, end));
+        storeAt(k, merge(point, {end}), lanes);
+        mask = nullptr;
       }
     }
-    for (auto [i, init] : llvm::enumerate(op.getDpsInits()))
+    defineLazy(k, state);
+  }
+
+  /// What evaluate() keeps the members' values at the loop indices of one
+  /// step in: `local` (the step's own), or, for a row in one vector, the
+  /// row's: every member computed once however many read it (a softmax's
+  /// exp, for its sum and its result).
+  Cache &cacheFor(Cache &local, int64_t width) {
+    return rowInOneVector && width == lanes ? rowCache : local;
+  }
+
+  /// Records that member `k` (over the row) is computed where it is read.
+  void defineLazy(unsigned k, State &state) {
+    for (auto [i, init] :
+         llvm::enumerate(linalg::GenericOp(members[k]).getDpsInits()))
       define(state, init, Value(), {k, static_cast<unsigned>(i)});
   }
 
@@ -2168,6 +2358,12 @@ private:
   OpBuilder &b;
   Location loc;
   int64_t lanes = 1;
+  /// Whether the row is known to fit in one vector of `lanes`
+  /// (emitRowsByLength's short rows): no loop over whole vectors.
+  bool rowInOneVector = false;
+  /// The values of the row's members, when it is in one vector
+  /// (cacheFor).
+  Cache rowCache;
   /// The lanes of the row in range, while the last vector is computed.
   Value mask;
   /// The thread's lane in its warp, when a warp owns each row.
@@ -2601,11 +2797,18 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
     // A cpu target thread takes a group of points (emitGroup), of one piece
     // when in pieces.
     bool groups = cpuThreads && form.cpuRowGroups();
+    // Or rows in lanes, several at once (emitRowsByLength).
+    bool rowsInFlight = cpuThreads && form.lanes && !form.pieces &&
+                        (!form.length || *form.length <= kRowsInFlightLength);
+    int64_t rowsPerThread = groups         ? kCPURowGroup
+                            : rowsInFlight ? kRowsInFlight
+                                           : 1;
     Value groupCount =
-        groups ? arith::CeilDivUIOp::create(
-                     b, loc, points,
-                     arith::ConstantIndexOp::create(b, loc, kCPURowGroup))
-               : points;
+        rowsPerThread > 1
+            ? arith::CeilDivUIOp::create(
+                  b, loc, points,
+                  arith::ConstantIndexOp::create(b, loc, rowsPerThread))
+            : points;
     Value threads = groupCount;
     if (partials)
       threads = arith::MulIOp::create(b, loc, threads, pieces);
@@ -2650,9 +2853,8 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
           b, loc, little,
           arith::MaxUIOp::create(b, loc, threads,
                                  arith::ConstantIndexOp::create(b, loc, 1)),
-          arith::ConstantIndexOp::create(
-              b, loc,
-              groups ? kCPURowsPerBlock / kCPURowGroup : kCPURowsPerBlock));
+          arith::ConstantIndexOp::create(b, loc,
+                                         kCPURowsPerBlock / rowsPerThread));
     }
     gpu::LaunchOp launch = launchOver(b, loc, threads, blockSize, name, id,
                                       traffic, threadsPerBlock);
@@ -2699,6 +2901,8 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
     }
     if (groups) {
       builder.emitGroup(row, points);
+    } else if (rowsInFlight) {
+      builder.emitRowsByLength(row, points);
     } else if (!warps || partials || !form.registers) {
       builder.emit(row);
     } else if (form.length) {

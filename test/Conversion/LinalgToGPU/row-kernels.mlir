@@ -92,16 +92,47 @@
 // CHECK-NOT: linalg.
 // CHECK: return %[[OUT]]
 
-// On the cpu target a thread reads its row in vectors of 32 lanes,
-// whatever vector-bytes and the element types: lane i accumulates elements
-// i, i + 32, ...; the last vector is masked to the row (lanes past it keep
-// their value); the lanes combine pairwise, 16 apart, then 8, 4, 2, 1.
+// On the cpu target a thread takes 4 rows. Rows of at most 16 elements
+// (tested at run time, with the group whole) are one masked vector of 16
+// lanes each: no loop; each member runs for the 4 rows in turn, and the
+// exp is computed once per row for both the sum and the result. Rows of up
+// to 1024 go 2 at a time in 32 lanes; longer rows (and the last group) one
+// at a time. A row in 32 lanes: lane i accumulates elements i, i + 32, ...;
+// the last vector is masked to the row (lanes past it keep their value);
+// the lanes combine pairwise, 16 apart, then 8, 4, 2, 1; the result's
+// rest past the last whole vector is one masked store.
 // CPU-LABEL: func @softmax(
-// CPU: scf.if
-// CPU: %[[REM:.+]] = arith.remui %[[COLS:.+]], %c32
+// CPU-SAME: %[[X:.+]]: memref<?x?xf32>)
+// CPU: %[[GROUPS:.+]] = arith.ceildivui %{{.+}}, %c4
+// CPU: gpu.launch
+// CPU: %[[BASE:.+]] = arith.muli %{{.+}}, %c4
+// CPU: %[[WHOLE:.+]] = arith.cmpi eq, %{{.+}}, %c4
+// CPU: %[[SHORT:.+]] = arith.cmpi ule, %[[COLS:.+]], %c16
+// CPU: %[[BOTH:.+]] = arith.andi %[[WHOLE]], %[[SHORT]]
+// CPU: scf.if %[[BOTH]] {
+// CPU-NOT: scf.for
+// CPU: %[[MASK16:.+]] = arith.cmpi ugt, %{{.+}}, %{{.+}} : vector<16xi64>
+// CPU: vector.maskedload %[[X]][%[[BASE]], %c0], %[[MASK16]]
+// CPU: arith.maximumf %{{.+}}, %{{.+}} : vector<8xf32>
+// CPU-COUNT-3: vector.maskedload %[[X]]
+// CPU-COUNT-4: math.exp %{{.+}} : vector<16xf32>
+// CPU-NOT: math.exp
+// CPU-COUNT-4: vector.maskedstore
+// CPU-NOT: math.exp
+// CPU: } else {
+// CPU: %[[UPTO1024:.+]] = arith.cmpi ule, %[[COLS]], %c1024
+// CPU: %[[MID:.+]] = arith.andi %[[WHOLE]], %[[UPTO1024]]
+// CPU: scf.if %[[MID]] {
+// CPU: scf.for %[[PAIR:.+]] = %[[BASE]] to %{{.+}} step %c2 {
+// CPU: scf.for {{.*}} step %c32 iter_args({{.*}}) -> (vector<32xf32>) {
+// CPU: vector.load %[[X]][%[[PAIR]],
+// CPU: scf.for {{.*}} step %c32 iter_args({{.*}}) -> (vector<32xf32>) {
+// CPU: } else {
+// CPU: scf.for %[[ROW:.+]] = %[[BASE]] to %{{.+}} step %c1 {
+// CPU: %[[REM:.+]] = arith.remui %[[COLS]], %c32
 // CPU: %[[END:.+]] = arith.subi %[[COLS]], %[[REM]]
 // CPU: %[[VMAX:.+]] = scf.for %[[J:.+]] = %c0 to %[[END]] step %c32 iter_args(%[[ACC:.+]] = %{{.+}}) -> (vector<32xf32>) {
-// CPU-NEXT: %[[V:.+]] = vector.load %[[X:.+]][%[[ROW:.+]], %[[J]]] {alignment = 4 : i64} : memref<?x?xf32>, vector<32xf32>
+// CPU-NEXT: %[[V:.+]] = vector.load %[[X]][%[[ROW]], %[[J]]] {alignment = 4 : i64} : memref<?x?xf32>, vector<32xf32>
 // CPU-NEXT: %[[M:.+]] = arith.maximumf %[[ACC]], %[[V]] : vector<32xf32>
 // CPU-NEXT: scf.yield %[[M]]
 // CPU: %[[COUNT:.+]] = arith.subi %[[COLS]], %[[END]]
@@ -123,11 +154,18 @@
 // CPU: math.exp %{{.+}} : vector<32xf32>
 // CPU: arith.addf %{{.+}}, %{{.+}} : vector<32xf32>
 // CPU: vector.maskedload
-// CPU: scf.for {{.*}} step %c32 {
+// CPU: %[[STORED:.+]] = arith.subi %[[COLS]], %{{.+}} : index
+// CPU: scf.for %[[K:.+]] = %c0 to %[[STORED]] step %c32 {
 // CPU: arith.divf %{{.+}}, %{{.+}} : vector<32xf32>
-// CPU: vector.store
-// CPU: scf.for {{.*}} step %c1 {
-// CPU: memref.store
+// CPU: vector.store %{{.+}}, %{{.+}}[%[[ROW]], %[[K]]]
+// CPU: %[[REST:.+]] = arith.cmpi ult, %[[STORED]], %[[COLS]]
+// CPU: scf.if %[[REST]] {
+// CPU: %[[TAIL:.+]] = arith.cmpi ugt, %{{.+}}, %{{.+}} : vector<32xi64>
+// CPU: vector.maskedload %[[X]][%[[ROW]], %[[STORED]]], %[[TAIL]]
+// CPU: arith.divf %{{.+}}, %{{.+}} : vector<32xf32>
+// CPU: vector.maskedstore %{{.+}}[%[[ROW]], %[[STORED]]], %[[TAIL]]
+// CPU-NOT: memref.store
+// CPU: gpu.terminator
 func.func @softmax(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %m = fuse.reduce_max %x {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?x1xf32>
   %d = fuse.sub %x, %m : tensor<?x?xf32>, tensor<?x1xf32> -> tensor<?x?xf32>
@@ -361,6 +399,31 @@ func.func @exp_outer(%x: tensor<?x?x?xf32>) -> tensor<?x?xf32> {
   %e = fuse.exp %x : tensor<?x?x?xf32>
   %s = fuse.reduce_sum %e {dims = array<i64: 0>} : tensor<?x?x?xf32> -> tensor<?x?xf32>
   return %s : tensor<?x?xf32>
+}
+
+// A constant length of at most 16: a vector of as many lanes as the length
+// rounded up to a power of two (at least 4), the mask a constant, no test
+// of the length at run time; a whole group of 4 rows each in turn, the
+// last group one row at a time, the same code.
+// CPU-LABEL: func @short_rows(
+// CPU-SAME: %[[X:.+]]: memref<?x3xf32>)
+// CPU-DAG: %[[MASK:.+]] = arith.constant dense<[true, true, true, false]> : vector<4xi1>
+// CPU: gpu.launch
+// CPU: %[[BASE:.+]] = arith.muli %{{.+}}, %c4
+// CPU-NOT: %c16
+// CPU: %[[WHOLE:.+]] = arith.cmpi eq, %{{.+}}, %c4
+// CPU-NEXT: scf.if %[[WHOLE]] {
+// CPU-NOT: scf.for
+// CPU: vector.maskedload %[[X]][%[[BASE]], %c0], %[[MASK]], %{{.+}} : memref<?x3xf32>, vector<4xi1>, vector<4xf32> into vector<4xf32>
+// CPU: arith.addf %{{.+}}, %{{.+}} : vector<2xf32>
+// CPU: memref.store
+// CPU-COUNT-3: vector.maskedload %[[X]]
+// CPU: } else {
+// CPU-NEXT: scf.for %[[ROW:.+]] = %[[BASE]] to %{{.+}} step %c1 {
+// CPU-NEXT: vector.maskedload %[[X]][%[[ROW]], %c0], %[[MASK]]
+func.func @short_rows(%x: tensor<?x3xf32>) -> tensor<?x1xf32> {
+  %s = fuse.reduce_sum %x {dims = array<i64: 1>} : tensor<?x3xf32> -> tensor<?x1xf32>
+  return %s : tensor<?x1xf32>
 }
 
 // A constant length up to 1024 is in registers with no test of the length
