@@ -2,7 +2,7 @@
 """fuse's CPU target against its peers (IREE, JAX, numpy; PyTorch when
 installed) on the same programs.
 
-Eight programs, each written once per system below (f32 unless said):
+Nine programs, each written once per system below (f32 unless said):
 
   add_relu      relu(a + b), 1e7 elements
   bias_gelu     gelu_tanh(x * w + b), x and w 4096x4096, b [4096] broadcast
@@ -14,10 +14,11 @@ Eight programs, each written once per system below (f32 unless said):
                 broadcast over the rows
   mixed_f16     f16(sigmoid(f32(a)) * f32(b) + f32(a)), a and b f16, 1e7
   softmax       softmax over the last axis, exp(x - max) / sum, x 8192x1024
+  softmax_10    the same over 10 classes (a classifier's logits), x 1e6x10
   layer_norm    layer norm over the last axis as torch's (biased variance,
                 eps 1e-5), x 8192x1024, weight and bias [1024]
 
-The last two reduce each row; IREE gets them as a chain of linalg.generic
+The last three reduce each row; IREE gets them as a chain of linalg.generic
 ops with a reduction iterator (the others are one elementwise generic).
 
 and the systems, each in a worker process of its own (so that each has its
@@ -548,6 +549,15 @@ func.func @softmax(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
     # (|x - max| <= 4) and the division add a few 2^-24. rtol 1e-4 covers
     # it; atol only for the smallest results (about 7e-5 here).
     rtol=1e-4, atol=1e-9)
+
+
+# 7b. The same softmax over the 10 classes of a classifier's logits: short
+# rows, a million of them (n / 10).
+program(
+    "softmax_10", "softmax over 10 classes, exp(x - max) / sum",
+    [("x", "float32")], lambda s: [(s.n // 10, 10)], "float32",
+    PROGRAMS["softmax"]["fuse"], softmax_numpy, softmax_jax, softmax_torch,
+    None, iree_text=softmax_iree, rtol=1e-5, atol=1e-9)
 
 
 # 8. Layer norm over the last axis, as torch.nn.functional.layer_norm:
