@@ -45,9 +45,16 @@ def test_binary_broadcast(a_shape, b_shape, rng):
 # merged first (a bias per channel of N x C x H x W runs over N x C x HW).
 # Enough elements that most threads take that path (the fast path). Rows of
 # 41 and 47: f32(41) * f32(1 / 41) rounds below 1, so the lane at the next
-# row's first element needs the division's correction step.
+# row's first element needs the division's correction step. An input that
+# does not read the rows (a value per row, per channel) is read from each
+# row a vector spans when that is at most 4 rows (rows of 21 or more with 64
+# lanes, 11 or more with 32), else gathered: rows of 20, 21, 25 and 11.
 ROWS = [
     ((1000, 3), (3,)),
+    ((400, 20), (400, 1)),
+    ((400, 21), (400, 1)),
+    ((3, 10, 5, 5), (1, 10, 1, 1)),
+    ((2, 80, 11), (2, 80, 1)),
     ((300, 24), (1, 24)),
     ((90, 100), (100,)),
     ((300, 41), (41,)),

@@ -78,6 +78,13 @@ constexpr int64_t kMaxThreadLanes = 8;
 /// of 480 random broadcast programs, the same ones spilled as before.
 constexpr int64_t kTwoRowLaneLoads = 8;
 
+/// The most rows that a cpu target thread's vector reads a broadcast input
+/// from, one element each, where the input does not read the rows
+/// (KernelBuilder::loadFewRows); across more, it gathers each lane's. A
+/// vector of 64 f32 spans at most 4 rows of 21 elements or more (3 of a
+/// bias per channel at 7 x 7).
+constexpr int64_t kFewRows = 4;
+
 /// The elements a cpu target launch of a kernel with reductions reads
 /// before it runs on more than the calling thread (emitRowLaunch), and the
 /// rows of each of its blocks then.
@@ -720,6 +727,43 @@ private:
     return fromElements(element, lanes);
   }
 
+  /// The most rows that a vector of the thread's width spans in rows of
+  /// `length` elements (its first lane last in a row).
+  int64_t rowsSpanned(int64_t length) {
+    return 1 + (length + layout.width - 2) / length;
+  }
+
+  /// The vector of broadcast `operand`, which does not read the innermost
+  /// loop, whose first lane is at `first` (i32 digits), in rows of which it
+  /// spans at most `rows` (rowsSpanned): its lanes from `room` on are in
+  /// the next row, `room` + the row's length on in the one after, ... Each
+  /// row's element is read once and the lanes pick theirs (no gather, no
+  /// division per lane); a row past the vector's last lane is not read.
+  Value loadFewRows(OpOperand &operand, ArrayRef<Value> first, Value room,
+                    int64_t rows) {
+    auto type = vectorType(elementType(operand), layout.width);
+    auto lanesType = VectorType::get({layout.width}, i32);
+    Value length = castTo(host.sizes.back(), i32);
+    Value value =
+        vector::BroadcastOp::create(b, loc, type, loadAt(operand, first));
+    SmallVector<Value> at(first);
+    Value start = room;
+    for (int64_t k = 1; k < rows; ++k) {
+      if (k > 1)
+        start = add(start, length);
+      Value spans =
+          cmp(arith::CmpIPredicate::ult, start, constant(layout.width, i32));
+      for (auto [digit, next] : llvm::zip(at, nextRow(at)))
+        digit = select(spans, next, digit);
+      Value there =
+          vector::BroadcastOp::create(b, loc, type, loadAt(operand, at));
+      Value inRow = cmp(arith::CmpIPredicate::uge, laneOffsets(),
+                        vector::BroadcastOp::create(b, loc, lanesType, start));
+      value = select(inRow, there, value);
+    }
+    return value;
+  }
+
   /// The inputs of a thread whose vectors are all in range, with positions
   /// in `type`.
   SmallVector<Value> loadFull(ArrayRef<OpOperand *> inputs, Type type) {
@@ -834,14 +878,49 @@ private:
     } else {
       // The thread's vector (a CPU thread has one) loads along its row
       // where it does not cross the row's end (most vectors of long rows),
-      // else lane by lane.
+      // else lane by lane; but an input that does not read the innermost
+      // loop (a bias per channel of N x C x 7 x 7) from each row the vector
+      // spans, when that is at most kFewRows rows (known, or tested once
+      // for the whole launch).
       assert(layout.vectors == 1 && "a thread across rows has one vector");
       Value inner = vectorIndices.front().back();
       Value within = cmp(arith::CmpIPredicate::ule,
                          add(inner, constant(layout.width, inner.getType())),
                          castTo(host.sizes.back(), inner.getType()));
+      auto byFewRows = [&](int64_t rows) {
+        Value room = sub(castTo(host.sizes.back(), i32), inner);
+        SmallVector<Value> lanes, loaded;
+        for (unsigned i : broadcast) {
+          if (!followsRows(*inputs[i])) {
+            loaded.push_back(
+                loadFewRows(*inputs[i], vectorIndices.front(), room, rows));
+            continue;
+          }
+          if (lanes.empty())
+            lanes = laneIndices(vectorIndices.front());
+          loaded.push_back(gatherLanes(*inputs[i], lanes));
+        }
+        return loaded;
+      };
+      auto acrossRows = [&]() -> SmallVector<Value> {
+        if (llvm::all_of(broadcast,
+                         [&](unsigned i) { return followsRows(*inputs[i]); }))
+          return byLanes();
+        if (auto length = getConstantIntValue(host.sizes.back()))
+          return rowsSpanned(*length) <= kFewRows
+                     ? byFewRows(rowsSpanned(*length))
+                     : byLanes();
+        // The shortest rows that a vector spans at most kFewRows of.
+        int64_t shortest = (layout.width - 2) / (kFewRows - 1) + 1;
+        assert(rowsSpanned(shortest) <= kFewRows &&
+               (shortest == 1 || rowsSpanned(shortest - 1) > kFewRows));
+        return branch(
+            cmp(arith::CmpIPredicate::uge, host.sizes.back(),
+                constant(shortest, indexType)),
+            [&] { return byFewRows(kFewRows); }, byLanes);
+      };
       loaded = branch(
-          within, [&] { return byRows(/*anywhere=*/true); }, byLanes);
+          within, [&] { return byRows(/*anywhere=*/true); }, acrossRows);
     }
     for (auto [i, value] : llvm::zip(broadcast, loaded))
       values[i] = value;

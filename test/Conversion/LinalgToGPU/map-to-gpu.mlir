@@ -1,6 +1,7 @@
 // RUN: fuse-opt %s --fuse-pipeline=fused --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --fuse-map-to-gpu | FileCheck %s
 // RUN: fuse-opt %s --fuse-pipeline=fused --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --fuse-map-to-gpu=block-size=128 | FileCheck %s --check-prefix=BLOCK
 // RUN: fuse-opt %s --fuse-pipeline=fused --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --fuse-map-to-gpu=cpu-threads=true | FileCheck %s --check-prefix=CPU
+// RUN: fuse-opt %s --fuse-pipeline=fused --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --fuse-map-to-gpu="cpu-threads=true vector-bytes=256" --canonicalize | FileCheck %s --check-prefix=CPU64
 
 // A cheap body: each thread owns two vectors of 4 x f32, one block stride
 // (256 threads x 4) apart, so a block covers 2048 elements. A thread whose
@@ -263,9 +264,44 @@ func.func @bias(%x: tensor<?x?xf32>, %b: tensor<?xf32>) -> tensor<?x?xf32> {
 // CHECK:           %[[NEXT:.+]] = vector.broadcast %[[THERE]] : f32 to vector<4xf32>
 // CHECK:           %[[FIRST:.+]] = vector.broadcast %[[HERE]] : f32 to vector<4xf32>
 // CHECK:           arith.select %[[LANES]], %[[NEXT]], %[[FIRST]] : vector<4xi1>, vector<4xf32>
+// A cpu target thread's vector of 64 f32 that crosses a row reads a bias
+// per channel (which does not read the rows) from each row it spans, at
+// most 4 for rows of 21 or more (tested once for the launch): one element
+// each, the lanes picking theirs by their offset; shorter rows gather.
+// CPU64-LABEL: func @channel_bias(
+// CPU64: gpu.launch
+// CPU64: %[[WITHIN:.+]] = arith.cmpi ule, %{{.+}}, %{{.+}} : i32
+// CPU64: scf.if %[[WITHIN]] -> (vector<64xf32>) {
+// CPU64: memref.load
+// CPU64: vector.broadcast %{{.+}} : f32 to vector<64xf32>
+// CPU64: } else {
+// CPU64: %[[LONG:.+]] = arith.cmpi uge, %{{.+}}, %c21 : index
+// CPU64: scf.if %[[LONG]] -> (vector<64xf32>) {
+// CPU64-NOT: vector.gather
+// CPU64: memref.load %{{.+}} : memref<1x?x1x1xf32>
+// CPU64-COUNT-3: arith.select %{{.+}}, %{{.+}}, %{{.+}} : vector<64xi1>, vector<64xf32>
+// CPU64-NOT: vector.gather
+// CPU64: } else {
+// CPU64: vector.gather
 func.func @channel_bias(%x: tensor<?x?x?x?xf32>, %b: tensor<1x?x1x1xf32>) -> tensor<?x?x?x?xf32> {
   %0 = fuse.add %x, %b : tensor<?x?x?x?xf32>, tensor<1x?x1x1xf32> -> tensor<?x?x?x?xf32>
   return %0 : tensor<?x?x?x?xf32>
+}
+
+// Rows of 49 (7 x 7): a vector spans at most 3, no test of the length.
+// CPU64-LABEL: func @channel_bias_7x7(
+// CPU64: scf.if %{{.+}} -> (vector<64xf32>) {
+// CPU64: } else {
+// CPU64-NOT: scf.if
+// CPU64-NOT: vector.gather
+// CPU64-COUNT-2: arith.select %{{.+}}, %{{.+}}, %{{.+}} : vector<64xi1>, vector<64xf32>
+// CPU64-NOT: arith.select %{{.+}}, %{{.+}}, %{{.+}} : vector<64xi1>, vector<64xf32>
+// CPU64: scf.yield
+// CPU64-NEXT: }
+// CPU64-NEXT: arith.addf %{{.+}}, %{{.+}} : vector<64xf32>
+func.func @channel_bias_7x7(%x: tensor<?x?x7x7xf32>, %b: tensor<1x?x1x1xf32>) -> tensor<?x?x7x7xf32> {
+  %0 = fuse.add %x, %b : tensor<?x?x7x7xf32>, tensor<1x?x1x1xf32> -> tensor<?x?x7x7xf32>
+  return %0 : tensor<?x?x7x7xf32>
 }
 
 // A scale of `A x 1 x C` reads the first and last loops of `A x B x C`
