@@ -408,7 +408,7 @@ llvm::Expected<int> fuse::cpuThreads(const RunOptions &options) {
   if (options.threads < 0)
     return llvm::createStringError(
         "a thread count of " + std::to_string(options.threads) +
-        ": it must be positive (0 means FUSE_NUM_THREADS, else every core)");
+        ": it must be 0 or more (0 means FUSE_NUM_THREADS, else every core)");
   std::string most = std::to_string(kMaxCPUThreads);
   if (options.threads > kMaxCPUThreads)
     return llvm::createStringError(

@@ -9,20 +9,27 @@
 
 llvm::StringRef fuse::version() { return FUSE_VERSION; }
 
+/// The name initTool was given.
+static const char *toolName = "fuse";
+
+llvm::raw_ostream &fuse::toolError() {
+  return llvm::errs() << toolName << ": error: ";
+}
+
 void fuse::initTool(const char *name) {
+  toolName = name;
   llvm::cl::SetVersionPrinter([name](llvm::raw_ostream &os) {
     os << name << " (fuse " << version() << ")\n  built with LLVM and MLIR "
        << LLVM_VERSION_STRING << "\n";
   });
   llvm::install_fatal_error_handler(
-      [](void *name, const char *reason, bool) {
+      [](void *, const char *reason, bool) {
         llvm::StringRef text(reason);
         // raw_fd_ostream's words when it is destroyed with a failed write.
         bool output = text.consume_front("IO failure on output stream: ");
         // LLVM exits with status 1 once the handler returns.
-        llvm::errs() << static_cast<const char *>(name) << ": error: "
-                     << (output ? "cannot write the output: " : "") << text
-                     << "\n";
+        toolError() << (output ? "cannot write the output: " : "") << text
+                    << "\n";
       },
-      const_cast<char *>(name));
+      nullptr);
 }

@@ -86,6 +86,10 @@ LogicalResult fuse::translate(ModuleOp module, Translation translation,
   FailureOr<std::vector<FunctionReport>> report = buildReport(module, options);
   if (failed(report))
     return failure();
+  // An empty report says why rather than leave the output silent.
+  if (report->empty())
+    emitRemark(module.getLoc(),
+               "the program has no function, so the report has none");
   switch (translation) {
   case Translation::Report:
     printReport(*report, os);

@@ -1,12 +1,12 @@
 // Flags fuse-opt rejects, each with a message that says what it takes.
 
 // RUN: not fuse-opt %s --fuse-pipeline=bogus 2>&1 | FileCheck %s --check-prefix=STAGE
-// STAGE: fuse-opt: unknown stage 'bogus' for --fuse-pipeline; expected one of linalg, fused, gpu, nvvm, ptx
+// STAGE: fuse-opt: error: unknown stage 'bogus' for --fuse-pipeline; expected one of linalg, fused, gpu, nvvm, ptx
 
 // --fusion and --fuse-remarks only mean something with a pipeline.
 // RUN: not fuse-opt %s --fusion=off 2>&1 | FileCheck %s --check-prefix=NO-PIPELINE
 // RUN: not fuse-opt %s --fuse-remarks 2>&1 | FileCheck %s --check-prefix=NO-PIPELINE
-// NO-PIPELINE: fuse-opt: --fusion, --fuse-horizontal, --fuse-remarks, --block-size, --vector-bytes, --chip, --ptx-features, --opt-level, --approx-exp and --cuda-toolkit apply to --fuse-pipeline, --fuse-report or --emit
+// NO-PIPELINE: fuse-opt: error: --fusion, --fuse-horizontal, --fuse-remarks, --block-size, --vector-bytes, --chip, --ptx-features, --opt-level, --approx-exp and --cuda-toolkit apply to --fuse-pipeline, --fuse-report or --emit
 // NO-PIPELINE-NOT: module
 
 // RUN: not fuse-opt %s --fuse-pipeline=fused --fusion=maybe 2>&1 | FileCheck %s --check-prefix=FUSION-VALUE
@@ -35,7 +35,7 @@
 // 1, and no IR.
 // RUN: not fuse-opt %s --emit=ptx --opt-level=4 2>&1 | FileCheck %s --check-prefix=OPT-LEVEL --implicit-check-not=func
 // RUN: not fuse-run %s --target=cpu --opt-level=4 2>&1 | FileCheck %s --check-prefix=OPT-LEVEL-EXEC
-// OPT-LEVEL: fuse-opt: --opt-level=4 is out of range: LLVM's optimization levels are 0 to 3
+// OPT-LEVEL: fuse-opt: error: --opt-level=4 is out of range: LLVM's optimization levels are 0 to 3
 // RUN: not fuse-opt %s --pass-pipeline='builtin.module(fuse-lower{opt-level=4})' 2>&1 | FileCheck %s --check-prefix=OPT-LEVEL-LOWER --implicit-check-not=func
 // OPT-LEVEL-EXEC: fuse-run: error: --opt-level=4 is out of range: LLVM's optimization levels are 0 to 3
 // OPT-LEVEL-LOWER: error: fuse-lower: opt-level=4 is out of range: LLVM's optimization levels are 0 to 3
@@ -43,7 +43,7 @@
 // RUN: not fuse-opt %s --emit=ptx --vector-bytes=0 2>&1 | FileCheck %s --check-prefix=VECTOR-BYTES --implicit-check-not=func
 // RUN: not fuse-run %s --target=cpu --vector-bytes=0 2>&1 | FileCheck %s --check-prefix=VECTOR-BYTES-EXEC
 // RUN: not fuse-opt %s --pass-pipeline='builtin.module(fuse-lower{vector-bytes=0})' 2>&1 | FileCheck %s --check-prefix=VECTOR-BYTES-LOWER --implicit-check-not=func
-// VECTOR-BYTES: fuse-opt: --vector-bytes=0 is out of range: a thread's vector access is a power of two from 1 to 256 bytes
+// VECTOR-BYTES: fuse-opt: error: --vector-bytes=0 is out of range: a thread's vector access is a power of two from 1 to 256 bytes
 // VECTOR-BYTES-EXEC: fuse-run: error: --vector-bytes=0 is out of range: a thread's vector access is a power of two from 1 to 256 bytes
 // VECTOR-BYTES-LOWER: error: fuse-lower: vector-bytes=0 is out of range: a thread's vector access is a power of two from 1 to 256 bytes
 // Not a power of two (its vectors would have a lane count and an alignment
@@ -53,8 +53,8 @@
 // RUN: not fuse-opt %s --emit=ptx --vector-bytes=24 2>&1 | FileCheck %s --check-prefix=VECTOR-BYTES-24
 // RUN: not fuse-opt %s --emit=ptx --vector-bytes=512 2>&1 | FileCheck %s --check-prefix=VECTOR-BYTES-WIDE
 // VECTOR-BYTES-ODD: fuse-run: error: --vector-bytes=600 is out of range: a thread's vector access is a power of two from 1 to 256 bytes
-// VECTOR-BYTES-24: fuse-opt: --vector-bytes=24 is out of range: a thread's vector access is a power of two from 1 to 256 bytes
-// VECTOR-BYTES-WIDE: fuse-opt: --vector-bytes=512 is out of range: a thread's vector access is a power of two from 1 to 256 bytes
+// VECTOR-BYTES-24: fuse-opt: error: --vector-bytes=24 is out of range: a thread's vector access is a power of two from 1 to 256 bytes
+// VECTOR-BYTES-WIDE: fuse-opt: error: --vector-bytes=512 is out of range: a thread's vector access is a power of two from 1 to 256 bytes
 
 // RUN: not fuse-opt %s --emit=ptx --block-size=-5 2>&1 | FileCheck %s --check-prefix=BLOCK-SIZE --implicit-check-not=func
 // RUN: not fuse-opt %s --fuse-pipeline=gpu --block-size=-5 2>&1 | FileCheck %s --check-prefix=BLOCK-SIZE --implicit-check-not=func
@@ -62,9 +62,9 @@
 // RUN: not fuse-opt %s --fuse-pipeline=gpu --block-size=1025 2>&1 | FileCheck %s --check-prefix=BLOCK-SIZE-LARGE --implicit-check-not=func
 // RUN: not fuse-run %s --target=cpu --block-size=-5 2>&1 | FileCheck %s --check-prefix=BLOCK-SIZE-EXEC
 // RUN: not fuse-opt %s --pass-pipeline='builtin.module(fuse-lower{stage=gpu block-size=-5})' 2>&1 | FileCheck %s --check-prefix=BLOCK-SIZE-LOWER --implicit-check-not=func
-// BLOCK-SIZE: fuse-opt: --block-size=-5 is out of range: a CUDA block has 1 to 1024 threads
-// BLOCK-SIZE-0: fuse-opt: --block-size=0 is out of range: a CUDA block has 1 to 1024 threads
-// BLOCK-SIZE-LARGE: fuse-opt: --block-size=1025 is out of range: a CUDA block has 1 to 1024 threads
+// BLOCK-SIZE: fuse-opt: error: --block-size=-5 is out of range: a CUDA block has 1 to 1024 threads
+// BLOCK-SIZE-0: fuse-opt: error: --block-size=0 is out of range: a CUDA block has 1 to 1024 threads
+// BLOCK-SIZE-LARGE: fuse-opt: error: --block-size=1025 is out of range: a CUDA block has 1 to 1024 threads
 // BLOCK-SIZE-EXEC: fuse-run: error: --block-size=-5 is out of range: a CUDA block has 1 to 1024 threads
 // BLOCK-SIZE-LOWER: error: fuse-lower: block-size=-5 is out of range: a CUDA block has 1 to 1024 threads
 
@@ -77,7 +77,7 @@
 // RUN: not fuse-run %s --target=cpu --chip=sm_bogus --dump-ptx=%t.ptx 2>&1 | FileCheck %s --check-prefix=CHIP-EXEC
 // RUN: not fuse-opt %s --pass-pipeline='builtin.module(fuse-lower{chip=sm_bogus})' 2>&1 | FileCheck %s --check-prefix=CHIP-LOWER --implicit-check-not=.version
 // RUN: env PYTHONPATH=%fuse_src_root/python FUSE_LIB_DIR=%fuse_obj_root/lib not %python -c "import fuse, sys; fuse._capi.ptx(open(sys.argv[1]).read(), 'chip=sm_bogus')" %s 2>&1 | FileCheck %s --check-prefix=CHIP-CAPI
-// CHIP: fuse-opt: --chip=sm_bogus is not a GPU architecture that LLVM's NVPTX back end knows; it knows sm_20, sm_21, sm_30, {{.*}}, sm_89, sm_90, sm_90a, sm_100, sm_100a, {{.*}}{{$}}
+// CHIP: fuse-opt: error: --chip=sm_bogus is not a GPU architecture that LLVM's NVPTX back end knows; it knows sm_20, sm_21, sm_30, {{.*}}, sm_89, sm_90, sm_90a, sm_100, sm_100a, {{.*}}{{$}}
 // CHIP-EXEC: fuse-run: error: --chip=sm_bogus is not a GPU architecture that LLVM's NVPTX back end knows; it knows sm_20, {{.*}}, sm_90, sm_90a, sm_100, {{.*}}{{$}}
 // CHIP-LOWER: error: fuse-lower: chip=sm_bogus is not a GPU architecture that LLVM's NVPTX back end knows; it knows sm_20, {{.*}}, sm_90, {{.*}}{{$}}
 // CHIP-CAPI: FuseError: chip=sm_bogus is not a GPU architecture that LLVM's NVPTX back end knows; it knows sm_20, {{.*}}, sm_90, {{.*}}{{$}}
@@ -86,25 +86,25 @@
 // RUN: not fuse-opt %s --emit=ptx --ptx-features=+bogus 2>&1 | FileCheck %s --check-prefix=FEATURE --implicit-check-not=warning --implicit-check-not=.version
 // RUN: not fuse-opt %s --pass-pipeline='builtin.module(fuse-lower{features=+ptx80,+bogus})' 2>&1 | FileCheck %s --check-prefix=FEATURE-LOWER
 // RUN: not fuse-opt %s --emit=ptx --ptx-features=ptx80 2>&1 | FileCheck %s --check-prefix=FEATURE-SIGN
-// FEATURE: fuse-opt: --ptx-features=+bogus: '+bogus' is not a feature of LLVM's NVPTX back end, which knows ptx32, ptx40, {{.*}}, ptx80, {{.*}}, sm_90, sm_90a, sm_100, {{.*}}{{$}}
+// FEATURE: fuse-opt: error: --ptx-features=+bogus: '+bogus' is not a feature of LLVM's NVPTX back end, which knows ptx32, ptx40, {{.*}}, ptx80, {{.*}}, sm_90, sm_90a, sm_100, {{.*}}{{$}}
 // FEATURE-LOWER: error: fuse-lower: features=+ptx80,+bogus: '+bogus' is not a feature
-// FEATURE-SIGN: fuse-opt: --ptx-features=ptx80: 'ptx80' needs a + (enable) or a - (disable) in front
+// FEATURE-SIGN: fuse-opt: error: --ptx-features=ptx80: 'ptx80' needs a + (enable) or a - (disable) in front
 
 // A PTX version older than the chip needs, refused before anything runs
 // (the linalg stage would never reach LLVM, whose own check is a fatal
 // error): Pipelines/ptx-minimum.test checks every chip.
 // RUN: not fuse-opt %s --fuse-pipeline=linalg --ptx-features=+ptx60 2>&1 | FileCheck %s --check-prefix=PTX-VERSION --implicit-check-not=func
-// PTX-VERSION: fuse-opt: --ptx-features=+ptx60 asks for PTX 6.0, older than --chip=sm_90 takes: LLVM emits PTX 7.8 (+ptx78) or later for it
+// PTX-VERSION: fuse-opt: error: --ptx-features=+ptx60 asks for PTX 6.0, older than --chip=sm_90 takes: LLVM emits PTX 7.8 (+ptx78) or later for it
 
 // RUN: not fuse-opt %s --fuse-report=xml 2>&1 | FileCheck %s --check-prefix=REPORT
-// REPORT: fuse-opt: --fuse-report takes text, json, dot or html, not 'xml'
+// REPORT: fuse-opt: error: --fuse-report takes text, json, dot or html, not 'xml'
 
 // RUN: not fuse-opt %s --emit=llvm 2>&1 | FileCheck %s --check-prefix=EMIT
-// EMIT: fuse-opt: --emit takes ptx, not 'llvm'
+// EMIT: fuse-opt: error: --emit takes ptx, not 'llvm'
 
 // RUN: not fuse-opt %s --emit=ptx --cuda-toolkit=%t.none 2>&1 | FileCheck %s --check-prefix=TOOLKIT
 // RUN: not fuse-opt %s --pass-pipeline='builtin.module(fuse-lower{cuda-toolkit=%t.none})' 2>&1 | FileCheck %s --check-prefix=TOOLKIT-LOWER
-// TOOLKIT: fuse-opt: --cuda-toolkit={{.*}}.none has no nvvm/libdevice/libdevice.10.bc
+// TOOLKIT: fuse-opt: error: --cuda-toolkit={{.*}}.none has no nvvm/libdevice/libdevice.10.bc
 // TOOLKIT-LOWER: error: fuse-lower: cuda-toolkit={{.*}}.none has no nvvm/libdevice/libdevice.10.bc
 
 // Every chip LLVM knows is taken.

@@ -31,5 +31,5 @@ func.func @mixed(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
 // RUN: not fuse-opt %s --fuse-report=svg 2>&1 | FileCheck %s --check-prefix=FORM
 // RUN: not fuse-opt %s --fuse-report=html --fusion=off 2>&1 | FileCheck %s --check-prefix=FUSION
 // RUN: not fuse-opt %s --fuse-report=dot --fuse-remarks 2>&1 | FileCheck %s --check-prefix=FUSION
-// FORM: fuse-opt: --fuse-report takes text, json, dot or html, not 'svg'
-// FUSION: fuse-opt: --fuse-report shows fused and eager side by side; --fuse-remarks does not apply to it, and --fusion only to its dot form (--fuse-report=dot; fuse-translate: --fuse-report-dot), which draws one of the two
+// FORM: fuse-opt: error: --fuse-report takes text, json, dot or html, not 'svg'
+// FUSION: fuse-opt: error: --fuse-report shows fused and eager side by side; --fuse-remarks does not apply to it, and --fusion only to its dot form (--fuse-report=dot; fuse-translate: --fuse-report-dot), which draws one of the two

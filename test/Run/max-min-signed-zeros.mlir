@@ -11,13 +11,13 @@
 // RUN: fuse-run %s --target=cpu --input fill:-0:1 --input fill:0:1 | FileCheck %s --check-prefix=POS-NEG
 // RUN: fuse-run %s --target=cpu --input fill:-0:1 --input fill:0:1 --fusion=off | FileCheck %s --check-prefix=POS-NEG
 // POS-NEG:      result 0: float32 [1] = [0]  sum = 0
-// POS-NEG-NEXT: result 1: float32 [1] = [-0]  sum = 0
+// POS-NEG-NEXT: result 1: float32 [1] = [-0]  sum = -0
 // POS-NEG-NEXT: result 2: float64 [1] = [0]  sum = 0
-// POS-NEG-NEXT: result 3: float64 [1] = [-0]  sum = 0
+// POS-NEG-NEXT: result 3: float64 [1] = [-0]  sum = -0
 // POS-NEG-NEXT: result 4: float16 [1] = [0]  sum = 0
-// POS-NEG-NEXT: result 5: float16 [1] = [-0]  sum = 0
+// POS-NEG-NEXT: result 5: float16 [1] = [-0]  sum = -0
 // POS-NEG-NEXT: result 6: bfloat16 [1] = [0]  sum = 0
-// POS-NEG-NEXT: result 7: bfloat16 [1] = [-0]  sum = 0
+// POS-NEG-NEXT: result 7: bfloat16 [1] = [-0]  sum = -0
 
 // Equal zeros give that zero.
 // RUN: fuse-run %s --target=cpu --input fill:-0:1 --input fill:-0:1 | FileCheck %s --check-prefix=NEG-NEG

@@ -48,9 +48,9 @@
 // One translation: two were applied one after the other (the report read
 // as MLIR), and none was said five times.
 // RUN: not fuse-translate %s --fuse-report --fuse-to-ptx 2>&1 | FileCheck %s --check-prefix=TWO
-// TWO: fuse-translate: give one translation: --fuse-to-ptx, --fuse-report, --fuse-report-json, --fuse-report-dot, --fuse-report-html
+// TWO: fuse-translate: error: give one translation: --fuse-to-ptx, --fuse-report, --fuse-report-json, --fuse-report-dot, --fuse-report-html
 // RUN: not fuse-translate %s 2>&1 | FileCheck %s --check-prefix=NONE
-// NONE: fuse-translate: no translation given: --fuse-to-ptx, --fuse-report, --fuse-report-json, --fuse-report-dot, --fuse-report-html
+// NONE: fuse-translate: error: no translation given: --fuse-to-ptx, --fuse-report, --fuse-report-json, --fuse-report-dot, --fuse-report-html
 // NONE-NOT: fuse-translate
 
 // A program the pipeline refuses: the error points at the op.

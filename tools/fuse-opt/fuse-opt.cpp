@@ -56,8 +56,8 @@ static LogicalResult keepOutput(llvm::ToolOutputFile &output,
   output.os().close();
   if (std::error_code ec = output.os().error()) {
     output.os().clear_error();
-    llvm::errs() << "fuse-opt: cannot write '" << path << "': " << ec.message()
-                 << "\n";
+    fuse::toolError() << "cannot write '" << path << "': " << ec.message()
+                      << "\n";
     return failure();
   }
   output.keep();
@@ -75,12 +75,12 @@ static LogicalResult runTranslation(fuse::Translation translation,
   std::string error;
   auto input = openInputFile(inputFile, &error);
   if (!input) {
-    llvm::errs() << "fuse-opt: " << error << "\n";
+    fuse::toolError() << error << "\n";
     return failure();
   }
   auto output = openOutputFile(outputFile, &error);
   if (!output) {
-    llvm::errs() << "fuse-opt: " << error << "\n";
+    fuse::toolError() << error << "\n";
     return failure();
   }
   auto translate = [&](std::unique_ptr<llvm::MemoryBuffer> buffer,
@@ -117,13 +117,13 @@ int main(int argc, char **argv) {
       argc, argv, "fuse optimizer driver\n", registry);
 
   if (reportFlag.getNumOccurrences() && emitFlag.getNumOccurrences()) {
-    llvm::errs() << "fuse-opt: --fuse-report and --emit are exclusive\n";
+    fuse::toolError() << "--fuse-report and --emit are exclusive\n";
     return 1;
   }
   if ((reportFlag.getNumOccurrences() || emitFlag.getNumOccurrences()) &&
       stageFlag.getNumOccurrences()) {
-    llvm::errs() << "fuse-opt: --fuse-report and --emit compile the whole "
-                    "program themselves; drop --fuse-pipeline\n";
+    fuse::toolError() << "--fuse-report and --emit compile the whole "
+                         "program themselves; drop --fuse-pipeline\n";
     return 1;
   }
   // --emit=ptx and --fuse-report=FORM are fuse-translate's translations.
@@ -131,13 +131,13 @@ int main(int argc, char **argv) {
   if (reportFlag.getNumOccurrences()) {
     translation = fuse::parseReportForm(reportFlag);
     if (!translation) {
-      llvm::errs() << "fuse-opt: --fuse-report takes " << fuse::reportForms()
-                   << ", not '" << reportFlag << "'\n";
+      fuse::toolError() << "--fuse-report takes " << fuse::reportForms()
+                        << ", not '" << reportFlag << "'\n";
       return 1;
     }
   } else if (emitFlag.getNumOccurrences()) {
     if (emitFlag != "ptx") {
-      llvm::errs() << "fuse-opt: --emit takes ptx, not '" << emitFlag << "'\n";
+      fuse::toolError() << "--emit takes ptx, not '" << emitFlag << "'\n";
       return 1;
     }
     translation = fuse::Translation::PTX;
@@ -147,7 +147,7 @@ int main(int argc, char **argv) {
                           : stageFlag.getNumOccurrences()
                               ? fuse::checkPipelineOptions(flags.options())
                               : llvm::Error::success()) {
-    llvm::errs() << "fuse-opt: " << llvm::toString(std::move(error)) << "\n";
+    fuse::toolError() << llvm::toString(std::move(error)) << "\n";
     return 1;
   }
   MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
@@ -158,9 +158,9 @@ int main(int argc, char **argv) {
   if (stageFlag.getNumOccurrences()) {
     std::optional<fuse::Stage> stage = fuse::parseStage(stageFlag);
     if (!stage) {
-      llvm::errs() << "fuse-opt: unknown stage '" << stageFlag
-                   << "' for --fuse-pipeline; expected one of "
-                   << fuse::stageNames() << "\n";
+      fuse::toolError() << "unknown stage '" << stageFlag
+                        << "' for --fuse-pipeline; expected one of "
+                        << fuse::stageNames() << "\n";
       return 1;
     }
     MlirOptMainConfig base = config;
@@ -171,21 +171,20 @@ int main(int argc, char **argv) {
       return base.setupPassPipeline(pm);
     });
   } else if (!flags.givenFlags().empty()) {
-    llvm::errs() << "fuse-opt: "
-                 << fuse::joinInProse(fuse::PipelineFlags::allFlags())
-                 << " apply to --fuse-pipeline, --fuse-report or --emit\n";
+    fuse::toolError() << fuse::joinInProse(fuse::PipelineFlags::allFlags())
+                      << " apply to --fuse-pipeline, --fuse-report or --emit\n";
     return 1;
   }
 
   std::string error;
   auto input = openInputFile(inputFile, &error);
   if (!input) {
-    llvm::errs() << "fuse-opt: " << error << "\n";
+    fuse::toolError() << error << "\n";
     return 1;
   }
   auto output = openOutputFile(outputFile, &error);
   if (!output) {
-    llvm::errs() << "fuse-opt: " << error << "\n";
+    fuse::toolError() << error << "\n";
     return 1;
   }
   if (failed(MlirOptMain(output->os(), std::move(input), registry, config)))

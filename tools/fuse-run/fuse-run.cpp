@@ -141,7 +141,7 @@ static llvm::raw_ostream &info() {
 }
 
 static int fail(const llvm::Twine &message) {
-  llvm::errs() << "fuse-run: error: " << message << "\n";
+  fuse::toolError() << message << "\n";
   return 1;
 }
 
@@ -579,8 +579,10 @@ static void printResult(const HostArray &array, size_t index) {
     info() << "]  sum = " << (negative ? "-" : "") << digits << "\n";
     return;
   }
-  double sum = 0;
-  for (int64_t i = 0; i < n; ++i)
+  // From the first element, as numpy's sum: negative zeros sum to -0, and
+  // no elements to 0.
+  double sum = n ? getAsDouble(array, 0) : 0.0;
+  for (int64_t i = 1; i < n; ++i)
     sum += getAsDouble(array, i);
   info() << "]  sum = " << nineDigits(sum) << "\n";
 }
@@ -795,6 +797,10 @@ static int run(int argc, char **argv) {
   }
   if (llvm::Error error = checkPipelineOptions(options.pipeline))
     return fail(llvm::toString(std::move(error)));
+  if (checkFlag && !options.pipeline.fusion)
+    return fail("--check compares the fused program's results with its "
+                "eager form's (--fusion=off), and with --fusion=off there is "
+                "no fused program to check: drop one of them");
   // A flag that the chosen target does not use: an error when the target
   // was asked for, a note when --target=auto chose it.
   std::string unused;

@@ -39,9 +39,9 @@ int main(int argc, char **argv) {
     std::vector<std::string> flags;
     for (llvm::StringRef name : names)
       flags.push_back("--" + name.str());
-    llvm::errs() << "fuse-translate: "
-                 << (given ? "give one translation" : "no translation given")
-                 << ": " << llvm::join(flags, ", ") << "\n";
+    fuse::toolError() << (given ? "give one translation"
+                                : "no translation given")
+                      << ": " << llvm::join(flags, ", ") << "\n";
     return 1;
   }
   return mlir::failed(

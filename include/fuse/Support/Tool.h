@@ -9,6 +9,7 @@
 #define FUSE_SUPPORT_TOOL_H
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
 
 namespace fuse {
 
@@ -24,6 +25,11 @@ llvm::StringRef version();
 ///   error: cannot write the output: No space left on device`. A tool
 ///   checks the outputs it closes itself with finishOutput (Npy.h).
 void initTool(const char *name);
+
+/// Standard error after `name: error: ` (the name initTool was given), for
+/// an error of the tool itself (a flag, a file) to follow with its newline;
+/// errors in a program have their location instead.
+llvm::raw_ostream &toolError();
 
 } // namespace fuse
 
