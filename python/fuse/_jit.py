@@ -83,8 +83,12 @@ class _Jitted:
         if self._signature is not None:
             unknown = self.static_argnames - set(self._signature.parameters)
             if unknown:
-                raise ValueError(f"fuse: static_argnames names {_dtypes.listing(sorted(unknown))}, "
-                                 f"which {self.__name__} has no parameter of")
+                names = sorted(unknown)
+                raise ValueError(
+                    f"fuse: static_argnames names {_dtypes.listing(names)}, which "
+                    f"{'is not a parameter' if len(names) == 1 else 'are not parameters'} of "
+                    f"{self.__name__} (its parameters: "
+                    f"{', '.join(self._signature.parameters) or 'none'})")
         # out= is the caller's arrays for the results, unless the function
         # takes an argument of that name itself.
         self._takes_out = self._signature is not None and any(

@@ -924,20 +924,32 @@ def reduce_mean(x, axis=None, keepdims=False):
 
 
 def _in_float32(fn):
-    """`fn` of Tensors, computed in float32 when the first is float16 or
-    bfloat16 and rounded back to its dtype at the end, as PyTorch computes
-    these functions for half types: a row's sum of squares or of exps
-    overflows float16 (65504) long before its result does."""
+    """`fn` of Tensors (x first, then parameters), computed in float32 when x
+    is float16 or bfloat16, as PyTorch computes these functions for half
+    types (a row's sum of squares or of exps overflows float16 long before
+    its result does), or an integer or a bool (as the float-only functions
+    compute them; numpy's var of integers is a float too). The result has
+    the dtype of x (float32 for integers and bools) and of the Tensor
+    parameters promoted, the wider winning: a float16 x's result is rounded
+    back to float16 unless a parameter is wider."""
     @functools.wraps(fn)
     def composed(x, *args, **kwargs):
         x = _check_operand(x, f"fuse.{fn.__name__}")
         dtype = x.dtype_name
-        if dtype not in _HALF:
+        if dtype not in _HALF and _dtypes.category(dtype) == FLOAT:
             return fn(x, *args, **kwargs)
+        target = dtype if dtype in _HALF else "f32"
+        for a in (*args, *kwargs.values()):
+            if isinstance(a, Tensor) and not a.weak:
+                target = _dtypes.promote(target, a.dtype_name)
+
         def widen(a):
-            return cast(a, "float32") if isinstance(a, Tensor) and a.dtype_name == dtype else a
-        return cast(fn(widen(x), *map(widen, args),
-                       **{k: widen(v) for k, v in kwargs.items()}), dtype)
+            if not isinstance(a, Tensor) or (
+                    _dtypes.category(a.dtype_name) == FLOAT and a.dtype_name not in _HALF):
+                return a
+            return cast(a, "float32")
+        result = fn(widen(x), *map(widen, args), **{k: widen(v) for k, v in kwargs.items()})
+        return result if result.dtype_name == target else cast(result, target)
     return composed
 
 

@@ -254,9 +254,12 @@ def test_static_argnames(rng):
                                         r"it in fuse\.jit\(static_argnames=\.\.\.\) to make "
                                         r"it a constant of the trace$"):
         g(x, True)
-    with pytest.raises(ValueError, match="static_argnames names bias, which <lambda> has no "
-                                         "parameter of"):
+    with pytest.raises(ValueError, match=r"^fuse: static_argnames names bias, which is not a "
+                                         r"parameter of <lambda> \(its parameters: x\)$"):
         fuse.jit(lambda x: x, static_argnames=("bias",))
+    with pytest.raises(ValueError, match=r"^fuse: static_argnames names a and b, which are not "
+                                         r"parameters of <lambda> \(its parameters: none\)$"):
+        fuse.jit(lambda: 0, static_argnames=("b", "a"))
     # A static argument that cannot be a constant of the trace says so.
     with pytest.raises(TypeError, match=r"^fuse: argument 'relu' of f is static "
                                         r"\(static_argnames\) but a ndarray, which is not "

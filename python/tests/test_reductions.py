@@ -505,6 +505,42 @@ def test_half_types_compute_in_float32():
     assert function["fused"]["kernel_count"] == 1
 
 
+def test_compositions_of_integers_compute_in_float32(rng):
+    # As the float-only functions: integers and bools compute in float32
+    # (x.var() refused them, through its reduce_mean).
+    i = rng.integers(-50, 50, size=(7, 5)).astype(np.int32)
+    f32 = i.astype(np.float32)
+    f = fuse.jit(lambda x: (x.var(1), x.std(0, ddof=1), fuse.layer_norm(x), fuse.rms_norm(x),
+                            fuse.softmax(x)), target="cpu")
+    for got, want in zip(f(i), f(f32)):
+        assert got.dtype == np.float32
+        assert_same(got, want)
+    flags = np.array([[True, False, True, True]])
+    var = fuse.jit(lambda x: x.var(), target="cpu")
+    assert_same(var(flags), var(flags.astype(np.float32)))
+
+
+@pytest.mark.parametrize("x_dtype,weight_dtype,result", [
+    (np.float16, np.float16, np.float16), (np.float16, np.float32, np.float32),
+    (np.float32, np.float64, np.float64), (np.int32, np.float16, np.float32),
+    (np.int32, np.float64, np.float64), (np.float32, np.int32, np.float32)])
+def test_norm_parameters_promote_with_x(x_dtype, weight_dtype, result, rng):
+    # The result's dtype is x's (float32 for integers) and the weight's
+    # promoted, the wider winning; half types still compute in float32.
+    x = (rng.standard_normal((3, 6)) * 4).astype(x_dtype)
+    w = (rng.standard_normal(6) + 2).astype(weight_dtype)
+    got = fuse.jit(lambda x, w: (fuse.layer_norm(x, w), fuse.rms_norm(x, w)), target="cpu")(x, w)
+    x64, w64 = x.astype(np.float64), w.astype(np.float64)
+    centered = x64 - x64.mean(-1, keepdims=True)
+    layer = centered / np.sqrt((centered ** 2).mean(-1, keepdims=True) + 1e-5) * w64
+    rms = x64 / np.sqrt((x64 ** 2).mean(-1, keepdims=True) + 1e-6) * w64
+    tolerance = 2e-3 if np.float16 in (x_dtype, weight_dtype, result) else 1e-5
+    for value, want in zip(got, (layer, rms)):
+        assert value.dtype == result
+        np.testing.assert_allclose(value.astype(np.float64), want, rtol=tolerance,
+                                   atol=tolerance)
+
+
 def _softmax_over(x, axis):
     e = np.exp(x - x.max(axis, keepdims=True))
     return e / e.sum(axis, keepdims=True)
