@@ -12,7 +12,8 @@
 //       --sizes 1000,1000000 [--repeat 20] [--rtol 1e-5] [--atol 1e-6]
 //       [--json FILE]
 //
-// A shape is comma-separated sizes where N is the size and R is N / 1024.
+// A shape is comma-separated sizes where N is the size, R is N / 1024 and Rk
+// is N / k (rows of k: R10,10 is N / 10 rows of 10), each at least 1.
 // A result is TYPE, of the highest rank of the inputs, or TYPE:RANK
 // (`f32:0`, a scalar: a full reduction).
 // --json appends one JSON object per size to FILE (the row's numbers, and
@@ -225,6 +226,9 @@ std::vector<int64_t> parseShape(const std::string &text, int64_t n) {
       shape.push_back(n);
     else if (part == "R")
       shape.push_back(std::max<int64_t>(1, n / 1024));
+    else if (part.size() > 1 && part[0] == 'R')
+      shape.push_back(
+          std::max<int64_t>(1, n / std::max(1LL, std::atoll(&part[1]))));
     else
       shape.push_back(std::atoll(part.c_str()));
     if (end == std::string::npos)
