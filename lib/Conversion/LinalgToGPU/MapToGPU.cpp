@@ -747,11 +747,14 @@ private:
     Value value =
         vector::BroadcastOp::create(b, loc, type, loadAt(operand, first));
     SmallVector<Value> at(first);
-    Value start = room;
+    Value start = room, spans;
     for (int64_t k = 1; k < rows; ++k) {
+      // Past the vector, the start stays: below the width plus a row's
+      // length, it does not wrap.
       if (k > 1)
-        start = add(start, length);
-      Value spans =
+        start =
+            select(spans, arith::AddIOp::create(b, loc, start, length), start);
+      spans =
           cmp(arith::CmpIPredicate::ult, start, constant(layout.width, i32));
       for (auto [digit, next] : llvm::zip(at, nextRow(at)))
         digit = select(spans, next, digit);
