@@ -1363,16 +1363,14 @@ public:
     auto withLanes = [&](int64_t width, function_ref<void()> emitRows) {
       OpBuilder::InsertionGuard guard(b);
       lanes = width;
-      rowInOneVector = width < kReductionLanes;
       emitRows();
       lanes = kReductionLanes;
-      rowInOneVector = false;
     };
     // The group's rows in flight, all at once in one vector each, else 2 at
     // a time (a loop over the pairs).
     auto inFlight = [&](int64_t width) {
       withLanes(width, [&] {
-        if (rowInOneVector)
+        if (rowInOneVector())
           return emitRowsInFlight(pointsFrom(base, kRowsInFlight));
         auto pairs = scf::ForOp::create(
             b, loc, base,
@@ -2235,11 +2233,12 @@ private:
     // value), then the lanes pairwise.
     lower = lower ? lower : zero();
     upper = upper ? upper : sizes[reduced.back()];
-    Value end = rowInOneVector ? lower : vectorEnd(lower, upper);
+    Value end = rowInOneVector() ? lower : vectorEnd(lower, upper);
     SmallVector<Value> partial =
-        rowInOneVector ? SmallVector<Value>{widen(identityOf(combine), lanes)}
-                       : accumulate(k, point, widen(identityOf(combine), lanes),
-                                    lower, end, lanes);
+        rowInOneVector()
+            ? SmallVector<Value>{widen(identityOf(combine), lanes)}
+            : accumulate(k, point, widen(identityOf(combine), lanes), lower,
+                         end, lanes);
     mask = maskBelow(arith::SubIOp::create(b, loc, upper, end));
     Value last =
         reduceStep(k, merge(point, {end}), lanes, partial.front()).front();
@@ -2395,7 +2394,7 @@ private:
       } else {
         // Whole vectors, then the rest as one masked vector (a row shorter
         // than a vector is all rest: a softmax over 10 classes).
-        if (rowInOneVector) {
+        if (rowInOneVector()) {
           mask = maskBelow(sizes[reduced.back()]);
           storeAt(k, merge(point, {zero()}), lanes);
           mask = nullptr;
@@ -2418,12 +2417,17 @@ private:
     defineLazy(k, state);
   }
 
+  /// Whether the row is known to fit in one vector of `lanes`: fewer than
+  /// kReductionLanes are emitRowsByLength's short rows (no loop over whole
+  /// vectors).
+  bool rowInOneVector() const { return lanes > 1 && lanes < kReductionLanes; }
+
   /// What evaluate() keeps the members' values at the loop indices of one
   /// step in: `local` (the step's own), or, for a row in one vector, the
   /// row's: every member computed once however many read it (a softmax's
   /// exp, for its sum and its result).
   Cache &cacheFor(Cache &local, int64_t width) {
-    return rowInOneVector && width == lanes ? rowCache : local;
+    return rowInOneVector() && width == lanes ? rowCache : local;
   }
 
   /// Records that member `k` (over the row) is computed where it is read.
@@ -2440,9 +2444,6 @@ private:
   OpBuilder &b;
   Location loc;
   int64_t lanes = 1;
-  /// Whether the row is known to fit in one vector of `lanes`
-  /// (emitRowsByLength's short rows): no loop over whole vectors.
-  bool rowInOneVector = false;
   /// The values of the row's members, when it is in one vector
   /// (cacheFor).
   Cache rowCache;
