@@ -48,8 +48,15 @@ def test_binary_broadcast(a_shape, b_shape, rng):
 # row's first element needs the division's correction step. An input that
 # does not read the rows (a value per row, per channel) is read from each
 # row a vector spans when that is at most 4 rows (rows of 21 or more with 64
-# lanes, 11 or more with 32), else gathered: rows of 20, 21, 25 and 11.
+# lanes, 11 or more with 32), else gathered: rows of 20, 21, 25 and 11. An
+# input that reads the innermost loop alone (a bias over the last axis, a
+# channel-last image's mean per channel) is read from a tile of its row
+# repeated, made on the host, in rows of at most 1024 (1024 itself, 1025
+# not); a bool input is gathered still.
 ROWS = [
+    ((2, 5, 7, 3), (3,)),
+    ((9, 1024), (1024,)),
+    ((7, 1025), (1025,)),
     ((1000, 3), (3,)),
     ((400, 20), (400, 1)),
     ((400, 21), (400, 1)),

@@ -52,9 +52,13 @@ def FuseMapToGPU : Pass<"fuse-map-to-gpu", "mlir::ModuleOp"> {
     bits) computes its elements one at a time in 64 bits, so every size is
     correct, 0 included (the launch is skipped). With `cpu-threads` (the
     cpu pipeline's, whose threads are iterations of a loop, each over four
-    CPU vector registers) a thread takes one vector, and reads broadcast
-    inputs lane by lane on the fast path when its vector crosses a row
-    (else in one vector load, at any column). The
+    CPU vector registers) a thread takes one vector and keeps the fast
+    path across rows: a broadcast input that reads the innermost loop
+    alone, in rows of up to 1024, is one vector load from a tile of its row
+    repeated that the host makes before the launch; any other is one vector
+    load where the vector stays in its row, else read from each row the
+    vector spans (one that does not read the innermost loop, up to 4 rows)
+    or gathered. The
     grid is computed from
     the dynamic sizes. The launch is named after the kernel (`fuse.kernel`),
     so that outlining gives `gpu.func @fused_add_relu_0`. The module gets
@@ -74,8 +78,10 @@ def FuseMapToGPU : Pass<"fuse-map-to-gpu", "mlir::ModuleOp"> {
     inside the kernel stay in registers. With `cpu-threads`, a row of one
     reduced dimension (the innermost) is read in vectors of `vector-bytes`
     of the narrowest element: lane i accumulates elements i, i + lanes, ...,
-    the lanes combine pairwise, the rest of the row follows one element at
-    a time; rows not read in lanes (a reduction over a leading or middle
+    the lanes combine pairwise, the rest of the row is one masked vector
+    (a row of up to 16 is one vector, of its length rounded up to a power
+    of two and at least 4 lanes, and rows of up to 1024 go several at
+    once, each member for each row in turn); rows not read in lanes (a reduction over a leading or middle
     dimension) go 32 to a thread, their reductions stepping through the
     rows together, one element of each at a time (each row's order kept),
     which LLVM vectorizes across the rows. A cpu launch of a kernel with
@@ -96,9 +102,11 @@ def FuseMapToGPU : Pass<"fuse-map-to-gpu", "mlir::ModuleOp"> {
            "Call the runtime's profiling hooks around each launch">,
     Option<"cpuThreads", "cpu-threads", "bool", /*default=*/"false",
            "Threads for the cpu target (loop iterations over wide vectors): "
-           "one vector each, broadcast inputs read lane by lane on the "
-           "fast path when the thread's vector crosses a row, and 32 "
-           "rows a thread when rows are not read in lanes">,
+           "one vector each; where the thread's vector crosses a row, a "
+           "broadcast input is read from a tile of its row made on the "
+           "host (one that reads the innermost loop alone), from each row "
+           "the vector spans (one that does not read it), or gathered; "
+           "32 rows a thread when rows are not read in lanes">,
   ];
   let dependentDialects = [
     "mlir::arith::ArithDialect",

@@ -196,23 +196,50 @@ func.func @widths(%h: tensor<?xf16>, %g: tensor<?xbf16>, %d: tensor<?xf64>) -> (
 // CHECK:             } {llvm.loop_annotation
 
 // The cpu target's threads (one vector each, four CPU registers wide) keep
-// the fast path for rows of any length: the bias in one vector load where
-// the thread's vector stays in its row (at any column: aligned to its
-// element), gathered in a branch where it crosses a row's end (it was
-// lane by lane for every vector of rows not a whole number of vectors).
+// the fast path for rows of any length. A bias that reads the innermost
+// loop alone is tiled on the host for rows of 1 to 1024 (tested there, for
+// a dynamic length): a buffer of the row and then its first width - 1
+// elements again, the row copied once and the rest from the tile itself.
+// A thread's vector is then one vector load from the tile at its column,
+// however many rows it spans. Longer rows keep the bias in one vector
+// load where the thread's vector stays in its row (at any column: aligned
+// to its element), gathered in a branch where it crosses a row's end.
 // Each lane's column and row come from the vector's first in vector code:
 // a carry from the lanes' offsets, divided by the row's length through an
-// f32 reciprocal and corrected once (scalar code per lane, before).
+// f32 reciprocal and corrected once.
 // CPU-LABEL: func @bias
+// CPU-SAME:      (%[[X:.+]]: memref<?x?xf32>, %[[B:.+]]: memref<?xf32>)
+// CPU:           %[[OUT:.+]] = memref.alloc(
+// CPU:           %[[LENGTH:.+]] = memref.dim %[[OUT]], %c1{{.*}} : memref<?x?xf32>
+// CPU:           %[[SOME:.+]] = arith.cmpi ugt, %[[LENGTH]], %c0{{.*}} : index
+// CPU:           %[[SHORT:.+]] = arith.cmpi ule, %[[LENGTH]], %c1024{{.*}} : index
+// CPU:           %[[TILED:.+]] = arith.andi %[[SOME]], %[[SHORT]] : i1
+// CPU:           %[[COPIED:.+]] = arith.select %[[TILED]], %[[LENGTH]], %c0{{.*}} : index
+// CPU:           %[[REST:.+]] = arith.select %[[TILED]], %c3, %c0{{.*}} : index
+// CPU:           %[[SIZE:.+]] = arith.addi %[[COPIED]], %[[REST]] : index
+// CPU:           %[[TILE:.+]] = memref.alloc(%[[SIZE]]) {alignment = 16 : i64} : memref<?xf32>
+// CPU:           scf.for %[[J:.+]] = %c0{{.*}} to %[[COPIED]] step %c1{{.*}} {
+// CPU-NEXT:        %[[V:.+]] = memref.load %[[B]][%[[J]]] : memref<?xf32>
+// CPU-NEXT:        memref.store %[[V]], %[[TILE]][%[[J]]] : memref<?xf32>
+// CPU-NEXT:      }
+// CPU:           scf.for %[[K:.+]] = %[[COPIED]] to %[[SIZE]] step %c1{{.*}} {
+// CPU-NEXT:        %[[FROM:.+]] = arith.subi %[[K]], %[[COPIED]] : index
+// CPU-NEXT:        %[[W:.+]] = memref.load %[[TILE]][%[[FROM]]] : memref<?xf32>
+// CPU-NEXT:        memref.store %[[W]], %[[TILE]][%[[K]]] : memref<?xf32>
+// CPU-NEXT:      }
 // CPU:         gpu.launch
 // CPU:           %[[FAST:.+]] = arith.cmpi ult, %{{.+}}, %{{.+}} : i32
 // CPU-NEXT:      scf.if %[[FAST]] {
 // CPU:             %[[COLUMN:.+]] = arith.remui %{{.+}}, %[[WIDTH:.+]] : i32
+// CPU:             scf.if %[[TILED]] -> (vector<4xf32>) {
+// CPU-NEXT:          %[[AT:.+]] = arith.index_castui %[[COLUMN]] : i32 to index
+// CPU-NEXT:          vector.load %[[TILE]][%[[AT]]] {alignment = 4 : i64} : memref<?xf32>, vector<4xf32>
+// CPU:             } else {
 // CPU:             %[[END:.+]] = arith.addi %[[COLUMN]], %c4_i32{{.*}} : i32
 // CPU:             %[[ROW:.+]] = arith.index_castui %{{.+}} : index to i32
 // CPU:             %[[WITHIN:.+]] = arith.cmpi ule, %[[END]], %[[ROW]] : i32
 // CPU:             scf.if %[[WITHIN]] -> (vector<4xf32>) {
-// CPU:               vector.load %{{.+}}[%{{.+}}] {alignment = 4 : i64} : memref<?xf32>, vector<4xf32>
+// CPU:               vector.load %[[B]][%{{.+}}] {alignment = 4 : i64} : memref<?xf32>, vector<4xf32>
 // CPU:             } else {
 // CPU-NEXT:          %[[LANES:.+]] = arith.constant dense<[0, 1, 2, 3]> : vector<4xi32>
 // CPU-NOT:           memref.load
@@ -226,13 +253,55 @@ func.func @widths(%h: tensor<?xf16>, %g: tensor<?xbf16>, %d: tensor<?xf64>) -> (
 // CPU:               arith.select %[[UNDER]], %{{.+}}, %{{.+}} : vector<4xi1>, vector<4xi32>
 // CPU:               %[[COLS:.+]] = arith.select %[[UNDER]], %{{.+}}, %{{.+}} : vector<4xi1>, vector<4xi32>
 // CPU-NOT:           memref.load
-// CPU:               vector.gather %{{.+}}[%c0{{.*}}] [%[[COLS]]], %{{.+}}, %{{.+}} : memref<?xf32>, vector<4xi32>, vector<4xi1>, vector<4xf32> into vector<4xf32>
+// CPU:               vector.gather %[[B]][%c0{{.*}}] [%[[COLS]]], %{{.+}}, %{{.+}} : memref<?xf32>, vector<4xi32>, vector<4xi1>, vector<4xf32> into vector<4xf32>
 // CPU-NOT:           memref.load
 // CPU:             }
 // CPU:             arith.addf {{.*}} : vector<4xf32>
 func.func @bias(%x: tensor<?x?xf32>, %b: tensor<?xf32>) -> tensor<?x?xf32> {
   %0 = fuse.add %x, %b : tensor<?x?xf32>, tensor<?xf32> -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
+}
+
+// Rows of a known length of at most 1024 that are not a whole number of
+// vectors: the bias always from its tile (3 + 63 elements for 64 lanes),
+// with no test on the host or in the kernel, no gather and no division per
+// lane; a channel-last image's mean per channel.
+// CPU64-LABEL: func @bias_rows_of_3(
+// CPU64-SAME:    %[[B:.+]]: memref<3xf32>)
+// CPU64:         %[[TILE:.+]] = memref.alloc() {alignment = 16 : i64} : memref<66xf32>
+// CPU64:         scf.for
+// CPU64:         scf.for
+// CPU64:         gpu.launch
+// CPU64-NOT:       scf.if %{{.+}} -> (vector<64xf32>)
+// CPU64-NOT:       vector.gather
+// CPU64:           %[[COLUMN:.+]] = arith.remui %{{.+}}, %c3_i32 : i32
+// CPU64-NOT:       scf.if %{{.+}} -> (vector<64xf32>)
+// CPU64:           %[[AT:.+]] = arith.index_castui %[[COLUMN]] : i32 to index
+// CPU64-NEXT:      %[[BIAS:.+]] = vector.load %[[TILE]][%[[AT]]] {alignment = 4 : i64} : memref<66xf32>, vector<64xf32>
+// CPU64-NOT:       scf.if %{{.+}} -> (vector<64xf32>)
+// CPU64-NOT:       vector.gather
+// CPU64:           arith.addf %{{.+}}, %[[BIAS]] : vector<64xf32>
+func.func @bias_rows_of_3(%x: tensor<?x3xf32>, %b: tensor<3xf32>) -> tensor<?x3xf32> {
+  %0 = fuse.add %x, %b : tensor<?x3xf32>, tensor<3xf32> -> tensor<?x3xf32>
+  return %0 : tensor<?x3xf32>
+}
+
+// Rows known to be longer than 1024 have no tile; rows of a whole number
+// of vectors need none.
+// CPU64-LABEL: func @bias_rows_of_1500(
+// CPU64-NOT:     memref.alloc{{.*}}alignment = 16
+// CPU64:         gpu.launch
+// CPU64:           vector.gather
+// CPU64-LABEL: func @bias_rows_of_128(
+// CPU64-NOT:     memref.alloc{{.*}}alignment = 16
+// CPU64-NOT:     vector.gather
+func.func @bias_rows_of_1500(%x: tensor<?x1500xf32>, %b: tensor<1500xf32>) -> tensor<?x1500xf32> {
+  %0 = fuse.add %x, %b : tensor<?x1500xf32>, tensor<1500xf32> -> tensor<?x1500xf32>
+  return %0 : tensor<?x1500xf32>
+}
+func.func @bias_rows_of_128(%x: tensor<?x128xf32>, %b: tensor<128xf32>) -> tensor<?x128xf32> {
+  %0 = fuse.add %x, %b : tensor<?x128xf32>, tensor<128xf32> -> tensor<?x128xf32>
+  return %0 : tensor<?x128xf32>
 }
 
 // Adjacent loops that every operand reads alike (as adjacent dimensions,
