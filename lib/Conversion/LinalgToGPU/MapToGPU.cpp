@@ -1587,6 +1587,10 @@ private:
   /// 3-D tensor took 0.18 s to compile, 0.45 s with both of a group's
   /// forms and 4 elements in flight, 0.25 s now).
   bool rowsInFlight = false;
+  /// Whether a load over the rows prefetches the next group's element
+  /// (prefetchAhead): in the steps of the first point of a cpu target
+  /// group whose rows are not read in lanes.
+  bool prefetchNextGroup = false;
 
   /// Emits member `k` at `point`, with `state` what the members before it
   /// left there (and `states` theirs before each).
@@ -1725,8 +1729,10 @@ private:
       SmallVector<Value> next;
       for (auto [w, point] : llvm::enumerate(points)) {
         std::swap(states, pointStates[w]);
+        prefetchNextGroup = w == 0 && !form.lanes;
         llvm::append_range(next, reduceStep(k, merge(point, row), 1,
                                             acc.slice(w * inits, inits)));
+        prefetchNextGroup = false;
         std::swap(states, pointStates[w]);
       }
       return next;
@@ -1983,7 +1989,35 @@ private:
       return vector::LoadOp::create(b, loc, type, buffer, indices,
                                     /*nontemporal=*/false, alignment);
     }
+    if (prefetchNextGroup && last && last.getPosition() == kept.back())
+      prefetchAhead(buffer, indices);
     return widen(memref::LoadOp::create(b, loc, buffer, indices), width);
+  }
+
+  /// Prefetches the element of `buffer` kCPURowGroup past `indices` along
+  /// its last dimension (the last one at most): where a cpu target group of
+  /// points reads its columns (prefetchNextGroup), the next group's columns
+  /// in the same row. Neighbouring threads take neighbouring groups of the
+  /// same rows, 128 bytes of each row apiece (32 f32), so that a row's
+  /// lines are read a few at a time, far apart; prefetched one group ahead,
+  /// they are in the caches when the next thread reads them. A sum over
+  /// dimension 1 of `16 x 1024 x 1024` f32 on one core: 6.1-6.6 -> 5.0-5.2
+  /// ms; over dimension 0 of `256 x 256 x 256`, whose rows are 256 KB
+  /// apart, no change (two or four groups ahead, or two lines, gained
+  /// less).
+  void prefetchAhead(Value buffer, ArrayRef<Value> indices) {
+    SmallVector<Value> at(indices);
+    int64_t d = at.size() - 1;
+    Value lastIndex = arith::SubIOp::create(
+        b, loc, memref::DimOp::create(b, loc, buffer, d), one());
+    at.back() = arith::MinUIOp::create(
+        b, loc,
+        arith::AddIOp::create(
+            b, loc, at.back(),
+            arith::ConstantIndexOp::create(b, loc, kCPURowGroup)),
+        lastIndex);
+    memref::PrefetchOp::create(b, loc, buffer, at, /*isWrite=*/false,
+                               /*localityHint=*/3, /*isDataCache=*/true);
   }
 
   /// The lane's element `chunk` of the row of `buffer` read through `map`

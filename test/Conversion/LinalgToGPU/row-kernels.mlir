@@ -339,6 +339,7 @@ func.func @column_sums(%x: tensor<?x?xf32>) -> tensor<?xf32> {
 // CPU: %[[SPAN:.+]] = arith.muli %[[TWOS]], %c2 : index
 // CPU: %[[SPLIT:.+]] = arith.addi %[[LOWER]], %[[SPAN]] : index
 // CPU: %[[SETS:.+]]:64 = scf.for %[[I:.+]] = %[[LOWER]] to %[[SPLIT]] step %c2 iter_args({{(%[^,]+ = %cst, ){63}()}}%{{.+}} = %cst) -> ({{(f32, ){63}()}}f32) {
+// CPU: memref.prefetch %[[X]][%[[I]], %{{.+}}], read, locality<3>, data : memref<?x?xf32>
 // CPU-NEXT: memref.load %[[X]][%[[I]], %{{.+}}]
 // CPU-NEXT: arith.maximumf
 // CPU-COUNT-63: arith.maximumf
@@ -361,7 +362,9 @@ func.func @column_max(%x: tensor<?x?xf32>) -> tensor<?xf32> {
 // points share the first one's division and their loads are contiguous
 // (the SLP vectorizer's vector loads; each point's own division hid that,
 // and the sums were scalar code). A group across a row's end takes the
-// points' divisions one by one.
+// points' divisions one by one. At each row, the group's first point
+// prefetches the next group's first element (32 columns on, the row's last
+// at most): neighbouring threads take neighbouring groups of the same rows.
 // CPU-LABEL: func @sum_outer(
 // CPU-SAME: %[[X:.+]]: memref<?x?x?xf32>)
 // CPU: function(@reduce_sum_{{[0-9]+}}_pieces)
@@ -375,7 +378,12 @@ func.func @column_max(%x: tensor<?x?xf32>) -> tensor<?xf32> {
 // CPU: %[[NEXT:.+]] = arith.addi %[[FIRST]], %c1
 // CPU-NOT: arith.remui
 // CPU: scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step %c1 iter_args({{(%[^,]+ = %cst, ){31}()}}%{{.+}} = %cst) -> ({{(f32, ){31}()}}f32) {
-// CPU-NEXT: memref.load %[[X]][%[[I]], %{{.+}}, %[[FIRST]]]
+// CPU-NEXT: %[[LAST:.+]] = memref.dim %[[X]], %c2 : memref<?x?x?xf32>
+// CPU-NEXT: %[[LASTINDEX:.+]] = arith.subi %[[LAST]], %c1 : index
+// CPU-NEXT: %[[AHEAD:.+]] = arith.addi %[[FIRST]], %c32 : index
+// CPU-NEXT: %[[AT:.+]] = arith.minui %[[AHEAD]], %[[LASTINDEX]] : index
+// CPU-NEXT: memref.prefetch %[[X]][%[[I]], %[[ROW:.+]], %[[AT]]], read, locality<3>, data : memref<?x?x?xf32>
+// CPU-NEXT: memref.load %[[X]][%[[I]], %[[ROW]], %[[FIRST]]]
 // CPU-NEXT: arith.addf
 // CPU-NEXT: memref.load %[[X]][%[[I]], %{{.+}}, %[[NEXT]]]
 // CPU: } else {
