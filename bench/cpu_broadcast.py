@@ -4,7 +4,7 @@
 Each program adds (or multiplies) a full tensor and one read with
 broadcasting, the kind whose rows decide how a cpu thread reads the
 broadcast input: a bias per channel of N x C x H x W (rows of H * W once the
-loops read alike merge), a bias over rows of 3, 24, 100 or 1024 elements,
+loops read alike merge), a bias over rows of 3, 24, 49, 100 or 1024 elements,
 and a 5-D product. Every build given with --fuse-run (LABEL=PATH, in the
 order given) runs each program `--rounds` times, the builds taking turns
 (round robin: a shared machine's load falls on all of them alike):
@@ -40,6 +40,7 @@ PROGRAMS = {
     "channel bias 56x56": ("add", (16, 256, 56, 56), (1, 256, 1, 1)),
     "bias, rows of 3": ("add", (1333333, 3), (3,)),
     "bias, rows of 24": ("add", (166666, 24), (24,)),
+    "bias, rows of 49": ("add", (81632, 49), (49,)),
     "bias, rows of 100": ("add", (40000, 100), (100,)),
     "bias, rows of 1024": ("add", (3906, 1024), (1024,)),
     "5-D scale": ("mul", (8, 16, 16, 32, 32), (8, 16, 1, 1, 32)),

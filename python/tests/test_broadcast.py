@@ -52,9 +52,14 @@ def test_binary_broadcast(a_shape, b_shape, rng):
 # input that reads the innermost loop alone (a bias over the last axis, a
 # channel-last image's mean per channel) is read from a tile of its row
 # repeated, made on the host, in rows of at most 1024 (1024 itself, 1025
-# not); a bool input is gathered still.
+# not); a bool input is gathered still. So is one that reads other loops
+# too, but not the one above the innermost (a scale per image and channel
+# of channel-last images), a tile row per image, when the tiles hold at
+# most 1 / 64 of the elements; a vector across two images gathers.
 ROWS = [
     ((2, 5, 7, 3), (3,)),
+    ((3, 2000, 5), (3, 1, 5)),
+    ((2, 60, 40, 3), (2, 1, 1, 3)),
     ((9, 1024), (1024,)),
     ((7, 1025), (1025,)),
     ((1000, 3), (3,)),

@@ -53,9 +53,11 @@ def FuseMapToGPU : Pass<"fuse-map-to-gpu", "mlir::ModuleOp"> {
     correct, 0 included (the launch is skipped). With `cpu-threads` (the
     cpu pipeline's, whose threads are iterations of a loop, each over four
     CPU vector registers) a thread takes one vector and keeps the fast
-    path across rows: a broadcast input that reads the innermost loop
-    alone, in rows of up to 1024, is one vector load from a tile of its row
-    repeated that the host makes before the launch; any other is one vector
+    path across rows: a broadcast input that reads the innermost loop as
+    its last dimension and not the loop above it, in rows of up to 1024,
+    is one vector load from a tile of its rows repeated that the host makes
+    before the launch (where the vector's rows are in one row of the loop
+    above, for an input that reads outer loops too); any other is one vector
     load where the vector stays in its row, else read from each row the
     vector spans (one that does not read the innermost loop, up to 4 rows)
     or gathered. The
@@ -103,9 +105,10 @@ def FuseMapToGPU : Pass<"fuse-map-to-gpu", "mlir::ModuleOp"> {
     Option<"cpuThreads", "cpu-threads", "bool", /*default=*/"false",
            "Threads for the cpu target (loop iterations over wide vectors): "
            "one vector each; where the thread's vector crosses a row, a "
-           "broadcast input is read from a tile of its row made on the "
-           "host (one that reads the innermost loop alone), from each row "
-           "the vector spans (one that does not read it), or gathered; "
+           "broadcast input is read from a tile of its rows made on the "
+           "host (one that reads the innermost loop, but not the loop "
+           "above it), from each row the vector spans (one that does not "
+           "read the innermost loop), or gathered; "
            "32 rows a thread when rows are not read in lanes">,
   ];
   let dependentDialects = [

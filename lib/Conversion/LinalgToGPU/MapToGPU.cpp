@@ -93,6 +93,12 @@ constexpr int64_t kFewRows = 4;
 /// vector crosses rows, against 1.56 for a bias of one element.
 constexpr int64_t kTiledRowLength = 1024;
 
+/// The most of a launch's elements, as a fraction 1 / kTileShare, that the
+/// tiles of inputs that read loops besides the innermost one may hold (a
+/// scale per image and channel: a tile row per image); the host fills
+/// them element by element for each launch.
+constexpr int64_t kTileShare = 64;
+
 /// The elements a cpu target launch of a kernel with reductions reads
 /// before it runs on more than the calling thread (emitRowLaunch), and the
 /// rows of each of its blocks then.
@@ -183,15 +189,20 @@ struct HostSizes {
   /// lanes' indices of the fast path (laneIndices); null for the others.
   SmallVector<Value> laneReciprocals;
   /// A cpu target launch's broadcast inputs that read the innermost loop
-  /// alone (a bias over the last axis), by operand number, tiled: a buffer
-  /// of the rows' length + the width - 1 elements, element j the input's
-  /// element j mod the length. A vector whose first lane is at index i of
-  /// its row is then elements i .. i + width - 1 of the tile, however many
-  /// rows it spans: one vector load, no gather (tileRows).
+  /// as their last dimension and not the loop above it (a bias over the
+  /// last axis; a scale per image and channel of channel-last images), by
+  /// operand number, tiled: a buffer of the input's shape but for its
+  /// last dimension, the rows' length + the width - 1, element j of each
+  /// row the input's element j mod the length. A vector whose first lane is
+  /// at index i of its row is then elements i .. i + width - 1 of the
+  /// tile's row, however many rows it spans (of one row of the loop above,
+  /// for an input that reads other loops too): one vector load, no gather
+  /// (tileRows).
   DenseMap<unsigned, Value> rowTiles;
-  /// Whether the tiles hold the rows, an i1 (rows of a dynamic length
-  /// outside 1 .. kTiledRowLength are not tiled: the tiles are empty); null
-  /// where they always do.
+  /// Whether the tiles hold the rows, an i1 (not for rows of a dynamic
+  /// length outside 1 .. kTiledRowLength, nor where tiles would hold more
+  /// than 1 / kTileShare of the launch's elements: the tiles' rows are
+  /// empty then); null where they always do.
   Value tiled;
 };
 
@@ -203,6 +214,18 @@ static bool readsBroadcast(linalg::GenericOp op) {
     AffineMap map = op.getMatchingIndexingMap(in);
     return !map.isIdentity() && !map.isConstant();
   });
+}
+
+/// Whether `op` reads input `in` at a loop other than its innermost one
+/// (a scale per image and channel of channel-last images), not at
+/// constants alone.
+static bool readsOuterLoops(linalg::GenericOp op, OpOperand &in) {
+  int64_t inner = op.getNumLoops() - 1;
+  return llvm::any_of(op.getMatchingIndexingMap(&in).getResults(),
+                      [&](AffineExpr expr) {
+                        auto dim = dyn_cast<AffineDimExpr>(expr);
+                        return dim && dim.getPosition() != inner;
+                      });
 }
 
 /// Emits the body of one launch for `op`.
@@ -790,8 +813,10 @@ private:
   /// target thread, whose one vector's first lane is at `first` (i32
   /// digits), in rows that are not a whole number of vectors. An input
   /// tiled on the host (HostSizes::rowTiles) is one vector load from its
-  /// tile. The others load along their row where the vector does not cross
-  /// the row's end (most vectors of long rows), else lane by lane; but an
+  /// tile (where the tiles hold the rows, and, for an input that reads
+  /// outer loops too, the vector's rows are in one row of the loop above
+  /// the innermost). The others load along their row where the vector does not
+  /// cross the row's end (most vectors of long rows), else lane by lane; but an
   /// input that does not read the innermost loop (a bias per channel of N x
   /// C x 7 x 7) from each row the vector spans, when that is at most
   /// kFewRows rows (known, or tested once for the whole launch).
@@ -865,14 +890,30 @@ private:
         Type element = elementType(*inputs[i]);
         loaded.push_back(vector::LoadOp::create(
             b, loc, vectorType(element, layout.width), tile,
-            ValueRange{toIndex(inner)}, /*nontemporal=*/false,
+            operandIndices(*inputs[i], first), /*nontemporal=*/false,
             llvm::MaybeAlign(storageBytes(element))));
       }
       return loaded;
     };
-    if (!host.tiled)
+    // A tile row of an input that reads loops besides the innermost one
+    // serves the vectors whose rows are all in one row of the loop above
+    // (whose index those inputs do not read): those that do not pass its
+    // end.
+    Value tiles = host.tiled;
+    if (llvm::any_of(tiled, [&](unsigned i) {
+          return readsOuterLoops(op, *inputs[i]);
+        })) {
+      int64_t rank = first.size();
+      Value length = castTo(host.sizes.back(), i32);
+      Value end = add(add(mul(first[rank - 2], length), inner),
+                      constant(layout.width, i32));
+      Value inBlock = cmp(arith::CmpIPredicate::ule, end,
+                          mul(castTo(host.sizes[rank - 2], i32), length));
+      tiles = tiles ? arith::AndIOp::create(b, loc, tiles, inBlock) : inBlock;
+    }
+    if (!tiles)
       return withTiles();
-    return branch(broadcast, host.tiled, withTiles,
+    return branch(broadcast, tiles, withTiles,
                   [&] { return untiled(broadcast); });
   }
 
@@ -3115,26 +3156,33 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
   }
 
   /// Makes and fills on the host, before `op`'s launch, the tiles of its
-  /// broadcast inputs that read the innermost loop alone
-  /// (HostSizes::rowTiles), for vectors of `width` lanes, where rows are
-  /// not a whole number of vectors (known, or not known to be) and are at
-  /// most kTiledRowLength long (known, or tested here: HostSizes::tiled).
-  /// The row is copied once, then the tile's rest from the tile itself.
+  /// broadcast inputs that read the innermost loop as their last dimension
+  /// and not the loop above it (HostSizes::rowTiles), for vectors of
+  /// `width` lanes: where rows are not a whole number of vectors (known,
+  /// or not known to be) and are at most kTiledRowLength long, and the
+  /// tiles of inputs that read other loops too are at most
+  /// 1 / kTileShare of the launch's `total` elements (known, or tested
+  /// here: HostSizes::tiled). Each row of the input is copied once, then
+  /// the tile's rest of the row from the tile itself.
   static void tileRows(OpBuilder &b, Location loc, linalg::GenericOp op,
-                       int64_t width, HostSizes &host) {
+                       int64_t width, Value total, HostSizes &host) {
     int64_t inner = op.getNumLoops() - 1;
     SmallVector<OpOperand *> inputs;
+    bool blocked = false;
     for (OpOperand *in : op.getDpsInputOperands()) {
       AffineMap map = op.getMatchingIndexingMap(in);
       if (getElementTypeOrSelf(in->get().getType()).isInteger(1) ||
           map.isIdentity() || map.isConstant())
         continue;
-      if (llvm::all_of(map.getResults(), [&](AffineExpr expr) {
+      auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
+      if (!last || last.getPosition() != inner ||
+          llvm::any_of(map.getResults().drop_back(), [&](AffineExpr expr) {
             auto dim = dyn_cast<AffineDimExpr>(expr);
-            return isa<AffineConstantExpr>(expr) ||
-                   (dim && dim.getPosition() == inner);
+            return dim && dim.getPosition() + 1 >= inner;
           }))
-        inputs.push_back(in);
+        continue;
+      inputs.push_back(in);
+      blocked |= readsOuterLoops(op, *in);
     }
     Value length = host.sizes.back();
     std::optional<int64_t> known = getConstantIntValue(length);
@@ -3144,49 +3192,95 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
     auto index = [&](int64_t value) -> Value {
       return arith::ConstantIndexOp::create(b, loc, value);
     };
-    Value copied = length, rest = index(width - 1);
-    if (!known) {
-      host.tiled = arith::AndIOp::create(
-          b, loc,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, length,
-                                index(0)),
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, length,
-                                index(kTiledRowLength)));
-      copied = arith::SelectOp::create(b, loc, host.tiled, length, index(0));
-      rest = arith::SelectOp::create(b, loc, host.tiled, rest, index(0));
+    auto cmp = [&](arith::CmpIPredicate predicate, Value lhs, Value rhs) {
+      return b.createOrFold<arith::CmpIOp>(loc, predicate, lhs, rhs);
+    };
+    auto both = [&](Value lhs, Value rhs) -> Value {
+      return lhs ? b.createOrFold<arith::AndIOp>(loc, lhs, rhs) : rhs;
+    };
+    Value rowLength =
+        b.createOrFold<arith::AddIOp>(loc, length, index(width - 1));
+    Value tiled;
+    if (!known)
+      tiled =
+          both(cmp(arith::CmpIPredicate::ugt, length, index(0)),
+               cmp(arith::CmpIPredicate::ule, length, index(kTiledRowLength)));
+    // The dimensions of an input's tile: its own, the last one the tile's
+    // row.
+    auto tileSizes = [&](OpOperand *in) {
+      auto type = cast<MemRefType>(in->get().getType());
+      SmallVector<Value> sizes;
+      for (int64_t d = 0; d + 1 < type.getRank(); ++d)
+        sizes.push_back(type.isDynamicDim(d)
+                            ? Value(memref::DimOp::create(b, loc, in->get(), d))
+                            : index(type.getDimSize(d)));
+      sizes.push_back(rowLength);
+      return sizes;
+    };
+    if (blocked) {
+      Value elements = index(0);
+      for (OpOperand *in : inputs) {
+        Value product = index(1);
+        for (Value size : tileSizes(in))
+          product = b.createOrFold<arith::MulIOp>(loc, product, size);
+        elements = b.createOrFold<arith::AddIOp>(loc, elements, product);
+      }
+      tiled = both(tiled, cmp(arith::CmpIPredicate::ule,
+                              b.createOrFold<arith::MulIOp>(loc, elements,
+                                                            index(kTileShare)),
+                              total));
     }
-    Value size = arith::AddIOp::create(b, loc, copied, rest);
+    if (std::optional<int64_t> always = getConstantIntValue(tiled)) {
+      if (!*always)
+        return;
+      tiled = nullptr;
+    }
+    host.tiled = tiled;
     for (OpOperand *in : inputs) {
-      Type element = getElementTypeOrSelf(in->get().getType());
+      auto type = cast<MemRefType>(in->get().getType());
+      SmallVector<Value> sizes = tileSizes(in);
+      if (tiled)
+        sizes.back() =
+            arith::SelectOp::create(b, loc, tiled, sizes.back(), index(0));
+      SmallVector<int64_t> shape;
+      SmallVector<Value> dynamicSizes;
+      for (Value size : sizes) {
+        std::optional<int64_t> constant = getConstantIntValue(size);
+        shape.push_back(constant ? *constant : ShapedType::kDynamic);
+        if (!constant)
+          dynamicSizes.push_back(size);
+      }
       Value tile = memref::AllocOp::create(
-          b, loc, MemRefType::get({ShapedType::kDynamic}, element),
-          ValueRange{size}, b.getI64IntegerAttr(kMaxVectorAlignment));
-      AffineMap map = op.getMatchingIndexingMap(in);
-      scf::ForOp::create(
-          b, loc, index(0), copied, index(1), ValueRange{},
-          [&](OpBuilder &nested, Location nestedLoc, Value j, ValueRange) {
-            SmallVector<Value> at;
-            for (AffineExpr expr : map.getResults())
-              at.push_back(
-                  isa<AffineDimExpr>(expr)
-                      ? j
-                      : arith::ConstantIndexOp::create(
-                            nested, nestedLoc,
-                            cast<AffineConstantExpr>(expr).getValue()));
-            Value value =
-                memref::LoadOp::create(nested, nestedLoc, in->get(), at);
-            memref::StoreOp::create(nested, nestedLoc, value, tile, j);
-            scf::YieldOp::create(nested, nestedLoc);
-          });
-      scf::ForOp::create(
-          b, loc, copied, size, index(1), ValueRange{},
-          [&](OpBuilder &nested, Location nestedLoc, Value j, ValueRange) {
-            Value from = arith::SubIOp::create(nested, nestedLoc, j, copied);
-            Value value = memref::LoadOp::create(nested, nestedLoc, tile, from);
-            memref::StoreOp::create(nested, nestedLoc, value, tile, j);
-            scf::YieldOp::create(nested, nestedLoc);
-          });
+          b, loc, MemRefType::get(shape, type.getElementType()), dynamicSizes,
+          b.getI64IntegerAttr(kMaxVectorAlignment));
       host.rowTiles[in->getOperandNumber()] = tile;
+      OpBuilder::InsertionGuard guard(b);
+      if (tiled)
+        b.setInsertionPointToStart(
+            &scf::IfOp::create(b, loc, tiled).getThenRegion().front());
+      // A loop over each dimension but the last, then the row.
+      SmallVector<Value> at;
+      for (Value size : ArrayRef<Value>(sizes).drop_back()) {
+        auto loop = scf::ForOp::create(b, loc, index(0), size, index(1));
+        b.setInsertionPointToStart(loop.getBody());
+        at.push_back(loop.getInductionVar());
+      }
+      auto row = [&](Value lower, Value upper, auto element) {
+        auto loop = scf::ForOp::create(b, loc, lower, upper, index(1));
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(loop.getBody());
+        SmallVector<Value> to(at);
+        to.push_back(loop.getInductionVar());
+        memref::StoreOp::create(b, loc, element(to), tile, to);
+      };
+      row(index(0), length, [&](ArrayRef<Value> to) -> Value {
+        return memref::LoadOp::create(b, loc, in->get(), to);
+      });
+      row(length, rowLength, [&](ArrayRef<Value> to) -> Value {
+        SmallVector<Value> from(to);
+        from.back() = arith::SubIOp::create(b, loc, from.back(), length);
+        return memref::LoadOp::create(b, loc, tile, from);
+      });
     }
   }
 
@@ -3273,7 +3367,7 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
                           arith::IndexCastUIOp::create(b, loc, b.getI32Type(),
                                                        size))));
       if (cpuThreads)
-        tileRows(b, loc, op, layout.width, host);
+        tileRows(b, loc, op, layout.width, total, host);
     }
 
     gpu::LaunchOp launch = launchOver(b, loc, total, layout.perBlock(), name,

@@ -211,21 +211,22 @@ func.func @widths(%h: tensor<?xf16>, %g: tensor<?xbf16>, %d: tensor<?xf64>) -> (
 // CPU-SAME:      (%[[X:.+]]: memref<?x?xf32>, %[[B:.+]]: memref<?xf32>)
 // CPU:           %[[OUT:.+]] = memref.alloc(
 // CPU:           %[[LENGTH:.+]] = memref.dim %[[OUT]], %c1{{.*}} : memref<?x?xf32>
+// CPU:           %[[ROWLENGTH:.+]] = arith.addi %[[LENGTH]], %c3 : index
 // CPU:           %[[SOME:.+]] = arith.cmpi ugt, %[[LENGTH]], %c0{{.*}} : index
 // CPU:           %[[SHORT:.+]] = arith.cmpi ule, %[[LENGTH]], %c1024{{.*}} : index
 // CPU:           %[[TILED:.+]] = arith.andi %[[SOME]], %[[SHORT]] : i1
-// CPU:           %[[COPIED:.+]] = arith.select %[[TILED]], %[[LENGTH]], %c0{{.*}} : index
-// CPU:           %[[REST:.+]] = arith.select %[[TILED]], %c3, %c0{{.*}} : index
-// CPU:           %[[SIZE:.+]] = arith.addi %[[COPIED]], %[[REST]] : index
+// CPU:           %[[SIZE:.+]] = arith.select %[[TILED]], %[[ROWLENGTH]], %c0{{.*}} : index
 // CPU:           %[[TILE:.+]] = memref.alloc(%[[SIZE]]) {alignment = 16 : i64} : memref<?xf32>
-// CPU:           scf.for %[[J:.+]] = %c0{{.*}} to %[[COPIED]] step %c1{{.*}} {
-// CPU-NEXT:        %[[V:.+]] = memref.load %[[B]][%[[J]]] : memref<?xf32>
-// CPU-NEXT:        memref.store %[[V]], %[[TILE]][%[[J]]] : memref<?xf32>
-// CPU-NEXT:      }
-// CPU:           scf.for %[[K:.+]] = %[[COPIED]] to %[[SIZE]] step %c1{{.*}} {
-// CPU-NEXT:        %[[FROM:.+]] = arith.subi %[[K]], %[[COPIED]] : index
-// CPU-NEXT:        %[[W:.+]] = memref.load %[[TILE]][%[[FROM]]] : memref<?xf32>
-// CPU-NEXT:        memref.store %[[W]], %[[TILE]][%[[K]]] : memref<?xf32>
+// CPU:           scf.if %[[TILED]] {
+// CPU:             scf.for %[[J:.+]] = %c0{{.*}} to %[[LENGTH]] step %c1{{.*}} {
+// CPU-NEXT:          %[[V:.+]] = memref.load %[[B]][%[[J]]] : memref<?xf32>
+// CPU-NEXT:          memref.store %[[V]], %[[TILE]][%[[J]]] : memref<?xf32>
+// CPU-NEXT:        }
+// CPU:             scf.for %[[K:.+]] = %[[LENGTH]] to %[[ROWLENGTH]] step %c1{{.*}} {
+// CPU-NEXT:          %[[FROM:.+]] = arith.subi %[[K]], %[[LENGTH]] : index
+// CPU-NEXT:          %[[W:.+]] = memref.load %[[TILE]][%[[FROM]]] : memref<?xf32>
+// CPU-NEXT:          memref.store %[[W]], %[[TILE]][%[[K]]] : memref<?xf32>
+// CPU-NEXT:        }
 // CPU-NEXT:      }
 // CPU:         gpu.launch
 // CPU:           %[[FAST:.+]] = arith.cmpi ult, %{{.+}}, %{{.+}} : i32
@@ -284,6 +285,31 @@ func.func @bias(%x: tensor<?x?xf32>, %b: tensor<?xf32>) -> tensor<?x?xf32> {
 func.func @bias_rows_of_3(%x: tensor<?x3xf32>, %b: tensor<3xf32>) -> tensor<?x3xf32> {
   %0 = fuse.add %x, %b : tensor<?x3xf32>, tensor<3xf32> -> tensor<?x3xf32>
   return %0 : tensor<?x3xf32>
+}
+
+// A scale per image and channel of channel-last images (`N x HW x C`,
+// read at `N x 1 x C`) has a tile row per image, made when the tiles hold
+// at most 1 / 64 of the launch's elements (here 4 x 1 x 66 against
+// 4 x 2048 x 3): a vector reads it where its rows are in one image (the
+// position in the image, then the vector's end, at most the image's
+// elements), else as before.
+// CPU64-LABEL: func @scale_per_image(
+// CPU64-SAME:    %[[S:.+]]: memref<4x1x3xf32>)
+// CPU64:         %[[TILE:.+]] = memref.alloc() {alignment = 16 : i64} : memref<4x1x66xf32>
+// CPU64:         gpu.launch
+// CPU64:           %[[COLUMN:.+]] = arith.remui %{{.+}}, %c3_i32 : i32
+// CPU64:           %[[IMAGEROW:.+]] = arith.remui %{{.+}}, %c2048_i32 : i32
+// CPU64:           %[[AT:.+]] = arith.muli %[[IMAGEROW]], %c3_i32 overflow<nuw> : i32
+// CPU64:           %[[FROM:.+]] = arith.addi %[[AT]], %[[COLUMN]] overflow<nuw> : i32
+// CPU64:           %[[END:.+]] = arith.addi %[[FROM]], %c64_i32 overflow<nuw> : i32
+// CPU64:           %[[INIMAGE:.+]] = arith.cmpi ule, %[[END]], %c6144_i32 : i32
+// CPU64:           scf.if %[[INIMAGE]] -> (vector<64xf32>) {
+// CPU64:             vector.load %[[TILE]][%{{.+}}, %c0, %{{.+}}] {alignment = 4 : i64} : memref<4x1x66xf32>, vector<64xf32>
+// CPU64:           } else {
+// CPU64:             vector.gather
+func.func @scale_per_image(%x: tensor<4x2048x3xf32>, %s: tensor<4x1x3xf32>) -> tensor<4x2048x3xf32> {
+  %0 = fuse.mul %x, %s : tensor<4x2048x3xf32>, tensor<4x1x3xf32> -> tensor<4x2048x3xf32>
+  return %0 : tensor<4x2048x3xf32>
 }
 
 // Rows known to be longer than 1024 have no tile; rows of a whole number
