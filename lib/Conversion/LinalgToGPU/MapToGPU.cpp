@@ -720,30 +720,16 @@ private:
 
   /// The vector of broadcast `operand` whose first lane is at `first` (i32
   /// digits), in rows of at least the vector's width: its lanes from `room`
-  /// on (when `room` is below the width) are the first ones of the row at
-  /// `next`. An operand that does not read the innermost loop is read once
-  /// in each row, and each lane picks one of the two; one that reads it is
-  /// read lane by lane. Loads are in range: `next` is read only where a
-  /// lane is in that row.
-  Value loadTwoRows(OpOperand &operand, ArrayRef<Value> first,
-                    ArrayRef<Value> next, Value room) {
+  /// on (when `room` is below the width) are the first ones of the next
+  /// row. An operand that does not read the innermost loop is read once in
+  /// each row, and each lane picks one of the two (loadFewRows); one that
+  /// reads it is read lane by lane. Loads are in range: the next row is
+  /// read only where a lane is in it.
+  Value loadTwoRows(OpOperand &operand, ArrayRef<Value> first, Value room) {
     Type element = elementType(operand);
     int64_t rank = first.size();
-    if (!op.getMatchingIndexingMap(&operand).isFunctionOfDim(rank - 1)) {
-      Value crossesAny =
-          cmp(arith::CmpIPredicate::ult, room, constant(layout.width, i32));
-      Value here = loadAt(operand, first);
-      SmallVector<Value> nextIfCrossed;
-      for (auto [n, f] : llvm::zip(next, first))
-        nextIfCrossed.push_back(select(crossesAny, n, f));
-      Value there = loadAt(operand, nextIfCrossed);
-      auto lanesType = VectorType::get({layout.width}, i32);
-      Value crossed = cmp(arith::CmpIPredicate::uge, laneOffsets(),
-                          vector::BroadcastOp::create(b, loc, lanesType, room));
-      auto type = vectorType(element, layout.width);
-      return select(crossed, vector::BroadcastOp::create(b, loc, type, there),
-                    vector::BroadcastOp::create(b, loc, type, here));
-    }
+    if (!op.getMatchingIndexingMap(&operand).isFunctionOfDim(rank - 1))
+      return loadFewRows(operand, first, room, /*rows=*/2);
     // Lane l is at offset here + l * step in its row, or there + l * step
     // in the next (`there` may wrap below 0 in i32; the lanes that take it
     // do not).
@@ -752,8 +738,8 @@ private:
     unit.back() = constant(1, i32);
     Value step = offsetOf(operand, unit);
     Value here = offsetOf(operand, first);
-    Value there =
-        sub(offsetOf(operand, next), arith::MulIOp::create(b, loc, room, step));
+    Value there = sub(offsetOf(operand, nextRow(first)),
+                      arith::MulIOp::create(b, loc, room, step));
     SmallVector<Value> lanes;
     for (int64_t lane = 0; lane < layout.width; ++lane) {
       // room >= 1: the first lane is in the first row.
@@ -978,19 +964,15 @@ private:
       return loaded;
     };
     auto byTwoRows = [&]() {
-      SmallVector<SmallVector<Value>> nexts;
       SmallVector<Value> rooms;
       Value rowLength = castTo(host.sizes.back(), i32);
-      for (ArrayRef<Value> indices : vectorIndices) {
-        nexts.push_back(nextRow(indices));
+      for (ArrayRef<Value> indices : vectorIndices)
         rooms.push_back(sub(rowLength, indices.back()));
-      }
       SmallVector<Value> loaded;
       for (unsigned i : broadcast) {
         SmallVector<Value> parts;
-        for (auto [indices, next, room] :
-             llvm::zip(vectorIndices, nexts, rooms))
-          parts.push_back(loadTwoRows(*inputs[i], indices, next, room));
+        for (auto [indices, room] : llvm::zip(vectorIndices, rooms))
+          parts.push_back(loadTwoRows(*inputs[i], indices, room));
         loaded.push_back(concat(parts));
       }
       return loaded;

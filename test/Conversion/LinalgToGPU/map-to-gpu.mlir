@@ -350,14 +350,14 @@ func.func @bias_rows_of_128(%x: tensor<?x128xf32>, %b: tensor<128xf32>) -> tenso
 // A bias that does not read the innermost loop is read once in each of a
 // vector's two rows (the second at the first's where no lane crosses,
 // which stays in range), and each lane picks.
-// CHECK:           %[[CROSSES:.+]] = arith.cmpi ult, %[[ROOM:.+]], %c4_i32{{.*}} : i32
 // CHECK:           %[[HERE:.+]] = memref.load %[[B]][%c0{{.*}}, %{{.+}}, %c0{{.*}}, %c0{{.*}}] : memref<1x?x1x1xf32>
+// CHECK:           %[[FIRST:.+]] = vector.broadcast %[[HERE]] : f32 to vector<4xf32>
+// CHECK:           %[[CROSSES:.+]] = arith.cmpi ult, %[[ROOM:.+]], %c4_i32{{.*}} : i32
 // CHECK:           arith.select %[[CROSSES]], %{{.+}}, %{{.+}} : i32
 // CHECK:           %[[THERE:.+]] = memref.load %[[B]][%c0{{.*}}, %{{.+}}, %c0{{.*}}, %c0{{.*}}] : memref<1x?x1x1xf32>
+// CHECK:           %[[NEXT:.+]] = vector.broadcast %[[THERE]] : f32 to vector<4xf32>
 // CHECK:           %[[ROOMS:.+]] = vector.broadcast %[[ROOM]] : i32 to vector<4xi32>
 // CHECK:           %[[LANES:.+]] = arith.cmpi uge, %cst{{.*}}, %[[ROOMS]] : vector<4xi32>
-// CHECK:           %[[NEXT:.+]] = vector.broadcast %[[THERE]] : f32 to vector<4xf32>
-// CHECK:           %[[FIRST:.+]] = vector.broadcast %[[HERE]] : f32 to vector<4xf32>
 // CHECK:           arith.select %[[LANES]], %[[NEXT]], %[[FIRST]] : vector<4xi1>, vector<4xf32>
 // A cpu target thread's vector of 64 f32 that crosses a row reads a bias
 // per channel (which does not read the rows) from each row it spans, at
