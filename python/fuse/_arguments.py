@@ -535,7 +535,7 @@ def jit_inputs(trace, arrays, function):
         value = arrays[i][2]
         if not _INT32.min <= value <= _INT32.max:
             raise OverflowError(f"fuse: argument {trace.input_names[i]!r} = {value} does "
-                                f"not fit int32, the type {function} uses it as")
+                                f"not fit int32, the type that {function} gives it")
     inputs = [(a, dtype) for a, dtype, _ in arrays]
     for i, dtype in trace.scalar_inputs.items():
         inputs[i] = (inputs[i][0].astype(_dtypes.to_numpy(dtype)), dtype)
@@ -551,11 +551,14 @@ def fast_key(args):
     positional arguments that are all numpy arrays the library reads as
     they are: (dtype, which sizes are 1) of each; else None. (An array not
     aligned for the kernels' vectors, a view at an offset, is copied by the
-    library itself.)"""
+    library itself.) A bool array with bytes other than 0 and 1 is not read
+    as it is: prepare() copies it."""
     key = []
     for a in args:
         if (type(a) is not np.ndarray or not a.flags.c_contiguous
                 or not a.dtype.isnative):
+            return None
+        if a.dtype == np.bool_ and a.size and a.view(np.uint8).max() > 1:
             return None
         key.append((a.dtype.num, tuple(map(_ONE, a.shape))))
     return tuple(key)

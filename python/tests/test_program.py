@@ -203,3 +203,10 @@ def test_bool_bytes_other_than_0_and_1_are_true():
     assert raw.tolist() == [0, 1, 2, 3, 4, 255, 0, 128]
     jitted = fuse.jit(lambda m: ~m)
     np.testing.assert_array_equal(jitted(mask), raw == 0)
+    # So is a call after one with a bool array of 0 and 1 (the jit's short
+    # path, which reads arrays as they are).
+    jitted = fuse.jit(lambda m, x: (x * m, fuse.where(m, x, -x), m.sum()), target="cpu")
+    jitted(raw != 0, x)
+    for got, want in zip(jitted(mask, x), (x * (raw != 0), np.where(raw != 0, x, -x),
+                                           np.count_nonzero(raw))):
+        np.testing.assert_array_equal(got, want)

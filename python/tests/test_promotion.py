@@ -193,7 +193,7 @@ def test_scalar_out_of_range():
     add = fuse.jit(lambda x, n: x + n)
     assert_same(add(x, 2 ** 31 - 1), x + np.int32(2 ** 31 - 1))
     with pytest.raises(OverflowError, match=r"^fuse: argument 'n' = 2147483648 does not fit "
-                                            r"int32, the type <lambda> uses it as$"):
+                                            r"int32, the type that <lambda> gives it$"):
         add(x, 2 ** 31)
     assert_same(add(np.ones(3, np.int64), 2 ** 40), np.full(3, 2 ** 40 + 1))
     with pytest.raises(OverflowError, match=r"^fuse: argument 'n' = 1180591620717411303424 "
