@@ -608,11 +608,13 @@ _EXTREMES = {
 
 # A max, a min or an integer sum gives the same bits in any order: a cpu
 # target thread takes 2 elements of its rows at a time into 2 sets of
-# accumulators. Odd and even row counts, NaN and signed zeros among them;
-# over one kept loop (a group of 32 columns), two (the stepped group) and a
-# few columns of many rows (the pieces).
+# accumulators (8 into 8 for a thread of one column, the rest of fewer
+# than 8 into as many). Odd and even row counts, NaN and signed zeros
+# among them; over one kept loop (a group of 32 columns), two (the stepped
+# group) and a few columns of many rows (the pieces, then their values).
 @pytest.mark.parametrize("shape,axis", [((3, 70), 0), ((4, 33), 0), ((5, 64), 0),
-                                        ((9, 8, 37), 1), ((4001, 5), 0), ((6, 50, 7), 1)])
+                                        ((9, 8, 37), 1), ((4001, 5), 0), ((6, 50, 7), 1),
+                                        ((37, 3), 0), ((100003, 1), 0), ((13, 2, 5), 0)])
 @pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "int64"])
 def test_exact_reductions_in_any_order(shape, axis, dtype, rng):
     if np.issubdtype(np.dtype(dtype), np.floating):

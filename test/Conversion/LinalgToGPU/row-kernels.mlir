@@ -357,6 +357,44 @@ func.func @column_max(%x: tensor<?x?xf32>) -> tensor<?xf32> {
   return %s : tensor<?xf32>
 }
 
+// A thread of one column (fewer columns than a group: a thread per piece
+// of each) takes 8 elements at a time into 8 accumulators, then the rest,
+// fewer than 8, in one step of each (read at the piece's last element at
+// most, kept where in the piece), and combines the 8 pairwise: 4 apart,
+// then 2, then 1. A max one element at a time was a chain of a dozen
+// cycles per element.
+// CPU-LABEL: func @few_column_max(
+// CPU-SAME: %[[X:.+]]: memref<?x3xf32>)
+// CPU: function(@reduce_max_{{[0-9]+}}_pieces)
+// CPU: %[[SPAN:.+]] = arith.muli %{{.+}}, %c8 : index
+// CPU-NEXT: %[[SPLIT:.+]] = arith.addi %[[LOWER:.+]], %[[SPAN]] : index
+// CPU-NEXT: %[[SETS:.+]]:8 = scf.for %[[I:.+]] = %[[LOWER]] to %[[SPLIT]] step %c8 iter_args({{(%[^,]+ = %cst, ){7}()}}%{{.+}} = %cst) -> ({{(f32, ){7}()}}f32) {
+// CPU-COUNT-8: arith.maximumf
+// CPU: scf.yield
+// CPU-NEXT: }
+// CPU-NEXT: %[[ANY:.+]] = arith.cmpi ult, %[[SPLIT]], %[[UPPER:.+]] : index
+// CPU-NEXT: %[[REST:.+]]:8 = scf.if %[[ANY]] -> ({{(f32, ){7}()}}f32) {
+// CPU-NEXT: %[[LAST:.+]] = arith.subi %[[UPPER]], %c1 : index
+// CPU-NEXT: %[[IN:.+]] = arith.cmpi ult, %[[SPLIT]], %[[UPPER]] : index
+// CPU-NEXT: %[[AT:.+]] = arith.minui %[[SPLIT]], %[[LAST]] : index
+// CPU-NEXT: %[[V:.+]] = memref.load %[[X]][%[[AT]], %{{.+}}] : memref<?x3xf32>
+// CPU-NEXT: %[[M:.+]] = arith.maximumf %[[SETS]]#0, %[[V]] : f32
+// CPU-NEXT: arith.select %[[IN]], %[[M]], %[[SETS]]#0 : f32
+// CPU-COUNT-7: arith.select
+// CPU: } else {
+// CPU-NEXT: scf.yield %[[SETS]]#0, %[[SETS]]#1,
+// CPU: %[[A0:.+]] = arith.maximumf %[[REST]]#0, %[[REST]]#4 : f32
+// CPU-NEXT: %[[A1:.+]] = arith.maximumf %[[REST]]#1, %[[REST]]#5 : f32
+// CPU-NEXT: %[[A2:.+]] = arith.maximumf %[[REST]]#2, %[[REST]]#6 : f32
+// CPU-NEXT: %[[A3:.+]] = arith.maximumf %[[REST]]#3, %[[REST]]#7 : f32
+// CPU-NEXT: %[[B0:.+]] = arith.maximumf %[[A0]], %[[A2]] : f32
+// CPU-NEXT: %[[B1:.+]] = arith.maximumf %[[A1]], %[[A3]] : f32
+// CPU-NEXT: arith.maximumf %[[B0]], %[[B1]] : f32
+func.func @few_column_max(%x: tensor<?x3xf32>) -> tensor<3xf32> {
+  %s = fuse.reduce_max %x {dims = array<i64: 0>} : tensor<?x3xf32> -> tensor<3xf32>
+  return %s : tensor<3xf32>
+}
+
 // Over two kept loops (a sum over dimension 0 of `A x B x C`), a group
 // within one row of the innermost kept loop (C) steps along it: the 32
 // points share the first one's division and their loads are contiguous
