@@ -86,7 +86,7 @@ constexpr int64_t kTwoRowLaneLoads = 8;
 constexpr int64_t kFewRows = 4;
 
 /// The longest rows for which a cpu target launch tiles its broadcast
-/// inputs that read the innermost loop alone (HostSizes::rowTiles): the
+/// inputs that read the rows (HostSizes::rowTiles): the
 /// host copies the input once per launch, and in longer rows few vectors
 /// cross a row's end (those gather). A bias over rows of 3 / 49 / 100 f32
 /// on one core, ms per 4e6 elements: 2.18 / 2.21 / 1.64 gathered where a
@@ -223,6 +223,15 @@ static bool readsBroadcast(linalg::GenericOp op) {
     AffineMap map = op.getMatchingIndexingMap(in);
     return !map.isIdentity() && !map.isConstant();
   });
+}
+
+/// Whether broadcast `operand` of `op` has the iteration space's innermost
+/// loop as its innermost dimension: within a row, its elements are
+/// contiguous.
+static bool followsRows(linalg::GenericOp op, OpOperand &operand) {
+  AffineMap map = op.getMatchingIndexingMap(&operand);
+  auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
+  return last && last.getPosition() == map.getNumDims() - 1;
 }
 
 /// Whether `op` reads input `in` at a loop other than its innermost one
@@ -442,13 +451,7 @@ private:
     return !isFlat(operand) && !isUniform(operand);
   }
 
-  /// A broadcast operand whose innermost dimension is the iteration
-  /// space's: within a row, its elements are contiguous.
-  bool followsRows(OpOperand &operand) {
-    AffineMap map = op.getMatchingIndexingMap(&operand);
-    auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
-    return last && last.getPosition() == map.getNumDims() - 1;
-  }
+  bool followsRows(OpOperand &operand) { return ::followsRows(op, operand); }
 
   /// `memref` as a 1-D memref of the iteration space's elements: itself
   /// when it is one, else a view made on the host before the launch
@@ -1775,7 +1778,7 @@ private:
       return next;
     };
     SmallVector<Value> results;
-    if (Operation *combine = exactCombiner(op)) {
+    if (Operation *combine = rowsInFlight ? exactCombiner(op) : nullptr) {
       results = inFlight(combine, initial, steps);
     } else {
       SmallVector<Value> row;
@@ -1881,10 +1884,10 @@ private:
 
   /// The combiner of reduction `op` when its steps may run in any order
   /// with the same bits (a float max or min, any integer combiner), over
-  /// one reduced loop, where rowsInFlight; else null.
+  /// one reduced loop; else null.
   Operation *exactCombiner(linalg::GenericOp op) {
     Operation *combine = reductionCombiner(op);
-    if (!combine || reduced.size() != 1 || !rowsInFlight ||
+    if (!combine || reduced.size() != 1 ||
         !op.getRegion().front().getArguments().back().hasOneUse())
       return nullptr;
     bool exact = isa<arith::MaximumFOp, arith::MinimumFOp, arith::MaxNumFOp,
@@ -2456,12 +2459,9 @@ private:
       // identity, and the initial value joins the combined lanes at the end
       // (the same bits when it is the identity, as a fill from
       // convert-fuse-to-linalg is).
-      Operation *exact = nullptr;
-      if (!lane && lanes == 1 && cpuThreads && smallBodies()) {
-        rowsInFlight = true;
-        exact = exactCombiner(op);
-        rowsInFlight = false;
-      }
+      Operation *exact = !lane && lanes == 1 && cpuThreads && smallBodies()
+                             ? exactCombiner(op)
+                             : nullptr;
       if (exact)
         results = inFlight(
             exact, initial,
@@ -3228,8 +3228,7 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
       if (getElementTypeOrSelf(in->get().getType()).isInteger(1) ||
           map.isIdentity() || map.isConstant())
         continue;
-      auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
-      if (!last || last.getPosition() != inner ||
+      if (!followsRows(op, *in) ||
           llvm::any_of(map.getResults().drop_back(), [&](AffineExpr expr) {
             auto dim = dyn_cast<AffineDimExpr>(expr);
             return dim && dim.getPosition() + 1 >= inner;
