@@ -66,6 +66,13 @@ def needs_alignment(dtype, shape):
     return dtype != "i1" and int(np.prod(shape, dtype=np.int64)) > 1
 
 
+def other_bool_bytes(array):
+    """Whether bool `array` has bytes other than 0 and 1 (a view of other
+    bytes, np.frombuffer), which numpy reads as True and a kernel, reading a
+    bool's lowest bit, would not."""
+    return array.size and array.view(np.uint8).max() > 1
+
+
 def prepare(array, index):
     """A C-contiguous, native-byte-order, aligned (_capi.ALIGNMENT) copy of
     `array` when it is not one already, and its fuse dtype. A bool array
@@ -73,7 +80,7 @@ def prepare(array, index):
     is copied to 0 and 1, as numpy reads it: the kernels read a bool's
     lowest bit."""
     dtype = _dtypes.from_numpy(array.dtype, what=f"argument {index}")
-    if dtype == "i1" and array.size and array.view(np.uint8).max() > 1:
+    if dtype == "i1" and other_bool_bytes(array):
         array = array.view(np.uint8) != 0
     if not array.dtype.isnative:
         array = array.astype(array.dtype.newbyteorder("="))
@@ -558,7 +565,7 @@ def fast_key(args):
         if (type(a) is not np.ndarray or not a.flags.c_contiguous
                 or not a.dtype.isnative):
             return None
-        if a.dtype == np.bool_ and a.size and a.view(np.uint8).max() > 1:
+        if a.dtype == np.bool_ and other_bool_bytes(a):
             return None
         key.append((a.dtype.num, tuple(map(_ONE, a.shape))))
     return tuple(key)
