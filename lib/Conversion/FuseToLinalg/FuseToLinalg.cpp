@@ -646,18 +646,19 @@ template <typename OpTy> struct ReductionLowering : OpConversionPattern<OpTy> {
     // others (`dims = [0, 1]` of a 3-D tensor, a batch norm's mean over N,
     // H and W) rows that are cut into pieces.
     //
-    // A reduced dimension of size 1 holds one element, which the reduction
-    // takes as it is: it goes with the dimension before it (the first
-    // ones with the one after them) in a view of the operand, so that it
-    // splits no run (`dims = [0, 2]` of `? x ? x 1` reduces a `? x ?` view
-    // over dimension 0, in one stage). When all are, nothing is reduced.
+    // A dimension of size 1 splits nothing: reduced, it holds one element,
+    // which the reduction takes as it is; kept, it is one row. It goes with
+    // the dimension before it (the first ones with the one after them) in
+    // a view of the operand, so that it splits no run and makes no loop:
+    // `dims = [0, 2]` of `? x ? x 1` reduces a `? x ?` view over dimension
+    // 0, in one stage, and `dims = [0]` of `? x 1` (a column) is one row.
+    // When every reduced dimension is, nothing is reduced.
     SmallVector<int64_t> sorted = llvm::to_vector(dims);
     SmallVector<OpFoldResult> loopSizes(operandSizes);
-    auto unit = [&](int64_t d) {
-      return isReduced(d) && inputType.getDimSize(d) == 1;
-    };
-    if (llvm::any_of(llvm::seq<int64_t>(0, rank), unit) &&
-        !llvm::is_contained(inputType.getShape(), 0)) {
+    auto unit = [&](int64_t d) { return inputType.getDimSize(d) == 1; };
+    bool dropsUnits = llvm::any_of(llvm::seq<int64_t>(0, rank), unit) &&
+                      !llvm::is_contained(inputType.getShape(), 0);
+    if (dropsUnits) {
       SmallVector<ReassociationIndices> groups = absorbingGroups(rank, unit);
       sorted.clear();
       loopSizes.clear();
@@ -799,16 +800,28 @@ template <typename OpTy> struct ReductionLowering : OpConversionPattern<OpTy> {
       result = epilogue.getResult(0);
     }
 
-    if (resultType.getRank() == rank && rank > 0) {
-      // Keep the reduced dimensions: each kept one groups with the reduced
-      // ones after it, the first kept one also with those before it (none
-      // when everything is reduced: a 0-d tensor expands).
+    // The result type's dimensions (the operand's: all of them when the
+    // reduced ones are kept) from those the reduction made, the kept ones
+    // not of size 1 or all kept ones: each of those groups with the size-1
+    // dimensions after it, the first also with those before it (none when
+    // there is none: a 0-d tensor expands).
+    bool keepsReduced = resultType.getRank() == rank;
+    SmallVector<int64_t> resultDims;
+    for (int64_t d = 0; d < rank; ++d)
+      if (keepsReduced || !isReduced(d))
+        resultDims.push_back(d);
+    auto made = [&](int64_t d) {
+      return !isReduced(d) && !(dropsUnits && unit(d));
+    };
+    if (static_cast<int64_t>(llvm::count_if(resultDims, made)) !=
+        resultType.getRank()) {
       SmallVector<ReassociationIndices> groups =
-          absorbingGroups(rank, isReduced);
+          absorbingGroups(resultType.getRank(),
+                          [&](int64_t r) { return !made(resultDims[r]); });
       SmallVector<OpFoldResult> outputShape;
-      for (int64_t d = 0; d < rank; ++d)
-        outputShape.push_back(isReduced(d) ? rewriter.getIndexAttr(1)
-                                           : operandSizes[d]);
+      for (int64_t d : resultDims)
+        outputShape.push_back(made(d) ? operandSizes[d]
+                                      : rewriter.getIndexAttr(1));
       result = tensor::ExpandShapeOp::create(rewriter, loc, resultType, result,
                                              groups, outputShape);
     }
