@@ -882,9 +882,10 @@ def _reduce(op, x, axis, keepdims):
     if op == "reduce_sum" and x.dtype_name == "i1":
         x = graph.cast(x, "i64")  # a count, as numpy's and PyTorch's sums of bools
     elif op == "reduce_mean" and _dtypes.category(x.dtype_name) != FLOAT:
-        raise TypeError(f"fuse: {what} takes floats, not {x.dtype}; cast first, as in "
-                        f"fuse.{op}(fuse.cast(x, np.float32)) (numpy's mean of integers is "
-                        f"float64)")
+        # As the float-only functions, a float32 result; accumulated in
+        # float64, exact for sums below 2^53, then rounded once.
+        mean = _reduce(op, graph.cast(x, "f64"), dims, keepdims)
+        return graph.cast(mean, "f32")
     elif x.dtype_name == "i1":
         raise TypeError(f"fuse: {what} of a bool tensor is not supported: fuse's reductions "
                         f"take numbers; cast it to an integer type first")
@@ -919,7 +920,9 @@ def reduce_min(x, axis=None, keepdims=False):
 
 def reduce_mean(x, axis=None, keepdims=False):
     """The mean over `axis` (as reduce_sum's): the sum divided by the number of
-    elements, for floats only (cast integers first). An empty mean is NaN."""
+    elements. Integers and bools give float32 (as the float-only functions;
+    numpy gives float64), summed in float64 and rounded once. An empty mean
+    is NaN."""
     return _reduce("reduce_mean", x, axis, keepdims)
 
 

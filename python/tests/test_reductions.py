@@ -351,18 +351,31 @@ def test_bad_reductions(fn, error, match):
 
 
 def test_reductions_refuse_what_they_do_not_take():
-    with pytest.raises(TypeError, match=r"^fuse: fuse\.reduce_mean takes floats, not int32; "
-                                        r"cast first, as in fuse\.reduce_mean\(fuse\.cast\(x, "
-                                        r"np\.float32\)\)"):
-        fuse.jit(lambda x: x.mean())(np.ones(3, np.int32))
     with pytest.raises(TypeError, match=r"^fuse: fuse\.reduce_max of a bool tensor is not "
                                         r"supported"):
         fuse.jit(np.max)(np.ones(3, np.bool_))
     with pytest.raises(TypeError, match="needs at least one fuse Tensor"):
         fuse.reduce_sum(np.float32(1))
-    # Casting first is the way.
-    assert_same(fuse.jit(lambda x: fuse.cast(x, np.float32).mean())(np.arange(4, dtype=np.int32)),
-                np.float32(1.5))
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.bool_])
+def test_mean_of_integers_is_float32_summed_in_float64(dtype, rng):
+    # As the float-only functions, a float32 result (numpy's is float64);
+    # summed in float64, so sums beyond float32's 2^24 stay exact, and the
+    # mean is numpy's rounded once to float32.
+    if dtype == np.bool_:
+        x = rng.random((37, 301)) < 0.3
+    else:
+        x = rng.integers(-(2 ** 30), 2 ** 30, size=(37, 301)).astype(dtype)
+    f = fuse.jit(lambda x: (x.mean(), x.mean(0), x.mean(1, keepdims=True), np.mean(x, (0, 1)),
+                            fuse.reduce_mean(x, 1)), target="cpu")
+    for got, want in zip(f(x), (x.mean(), x.mean(0), x.mean(1, keepdims=True),
+                                np.mean(x, (0, 1)), x.mean(1))):
+        assert got.dtype == np.float32 and got.shape == want.shape
+        assert_same(got, want.astype(np.float32))
+    # A sum that float32 would round: 2^31 - 1 a million times.
+    big = np.full(10 ** 6, 2 ** 31 - 1, np.int64)
+    assert_same(fuse.jit(lambda x: x.mean(), target="cpu")(big), np.float32(2 ** 31 - 1))
 
 
 # Compositions, against float64 numpy formulas.
