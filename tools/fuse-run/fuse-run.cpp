@@ -288,12 +288,19 @@ static const llvm::fltSemantics &floatSemantics(DType dtype) {
                                 : llvm::APFloat::IEEEdouble();
 }
 
-/// `value` with 9 significant digits, enough to tell float32 values apart.
-static std::string nineDigits(double value) {
+/// `value` with `digits` significant digits; NaN as `nan` whatever its sign
+/// bit (as numpy prints it: the sign of a NaN is no part of its value, and
+/// the targets' default NaNs differ in it).
+static std::string withDigits(double value, int digits) {
+  if (std::isnan(value))
+    return "nan";
   char text[32];
-  std::snprintf(text, sizeof(text), "%.9g", value);
+  std::snprintf(text, sizeof(text), "%.*g", digits, value);
   return text;
 }
+
+/// `value` with 9 significant digits, enough to tell float32 values apart.
+static std::string nineDigits(double value) { return withDigits(value, 9); }
 
 /// Why a finite value does not fit float type `dtype`: it would round to
 /// infinity.
@@ -536,9 +543,7 @@ static std::string formatValue(const HostArray &array, int64_t i) {
     return std::to_string(static_cast<const int64_t *>(array.data())[i]);
   if (array.dtype() == DType::I32)
     return std::to_string(static_cast<int64_t>(v));
-  char text[32];
-  std::snprintf(text, sizeof(text), "%.6g", v);
-  return text;
+  return withDigits(v, 6);
 }
 
 /// How results are named: `result 0: float32 [3x4]`.
