@@ -811,9 +811,9 @@ Executable::run(llvm::ArrayRef<Operand> inputs, llvm::ArrayRef<Operand> outs) {
     const Operand *out = outFor(i);
     if (!out || out->shape == result.shape)
       return std::nullopt;
-    return "result " + std::to_string(i) + " is " +
-           TensorSpec{result.shape, result.dtype}.str() +
-           "; its output array is " + TensorSpec{out->shape, out->dtype}.str();
+    return "the output array for result " + std::to_string(i) + " has shape " +
+           shapeText(out->shape) + "; the result's is " +
+           shapeText(result.shape);
   };
   auto view = [](void *) {};
 
@@ -903,14 +903,9 @@ llvm::Error Executable::checkOuts(llvm::ArrayRef<Operand> inputs,
       continue;
     const TensorSpec &spec = resultSpecs[i];
     std::string what = "the output array for result " + std::to_string(i);
-    TensorSpec given{out.shape, out.dtype};
-    bool fits =
-        out.dtype == spec.dtype && out.shape.size() == spec.shape.size();
-    for (size_t d = 0; fits && d < out.shape.size(); ++d)
-      fits = spec.shape[d] < 0 || spec.shape[d] == out.shape[d];
-    if (!fits)
-      return fail(what + " is " + given.str() + "; the result is " +
-                  spec.str());
+    if (std::optional<std::string> why = spec.mismatch(out.dtype, out.shape))
+      return fail(what + " does not fit the result, " + spec.str() + ": " +
+                  *why);
     if (!isAligned(out.data) && sizeInBytes(out) > dtypeSize(out.dtype))
       return fail(what + " is not " + std::to_string(vectorBytes) +
                   "-byte aligned, which the kernels' vector stores need (a "

@@ -574,7 +574,9 @@ def test_out_is_checked(rng):
         (np.empty(1000, np.float32), fuse.FuseError,
          "the output array for result 0 has 1000 elements; the result has 1001"),
         (np.empty((7, 143), np.float32), fuse.FuseError,
-         "the output array for result 0 is tensor<7x143xf32>; the result is tensor<?xf32>"),
+         "the output array for result 0 does not fit the result, tensor<?xf32>: expected "
+         "rank 1, got shape 7x143"),
+        (np.empty((1, 1001), np.float32), fuse.FuseError, "got shape 1x1001"),
         (np.empty(1001, np.float64), TypeError, "out= for result 0 is float64; the result is "
          "float32"),
         (a, fuse.FuseError, "the output array for result 0 overlaps argument 0"),
@@ -587,6 +589,11 @@ def test_out_is_checked(rng):
     for out, error, message in cases:
         with pytest.raises(error, match=re.escape(message)):
             f(a, b, out=out)
+    # As many elements in another shape: known when the sizes are.
+    twice = fuse.jit(lambda x: x * 2, target="cpu")
+    with pytest.raises(fuse.FuseError, match=re.escape(
+            "the output array for result 0 has shape 4x3; the result's is 3x4")):
+        twice(np.ones((3, 4), np.float32), out=np.empty((4, 3), np.float32))
     g = fuse.jit(lambda x, y: (x + y, x * y), target="cpu")
     shared = np.empty(1001, np.float32)
     with pytest.raises(fuse.FuseError, match="result 1 overlaps the output array for result 0"):
