@@ -646,16 +646,27 @@ template <typename OpTy> struct ReductionLowering : OpConversionPattern<OpTy> {
     // others (`dims = [0, 1]` of a 3-D tensor, a batch norm's mean over N,
     // H and W) rows that are cut into pieces.
     //
-    // A dimension of size 1 splits nothing: reduced, it holds one element,
-    // which the reduction takes as it is; kept, it is one row. It goes with
-    // the dimension before it (the first ones with the one after them) in
-    // a view of the operand, so that it splits no run and makes no loop:
-    // `dims = [0, 2]` of `? x ? x 1` reduces a `? x ?` view over dimension
-    // 0, in one stage, and `dims = [0]` of `? x 1` (a column) is one row.
-    // When every reduced dimension is, nothing is reduced.
+    // A reduced dimension of size 1 holds one element, which the reduction
+    // takes as it is: it goes with the dimension before it (the first
+    // ones with the one after them) in a view of the operand, so that it
+    // splits no run (`dims = [0, 2]` of `? x ? x 1` reduces a `? x ?` view
+    // over dimension 0, in one stage). When all are, nothing is reduced.
+    // Kept dimensions of size 1 after the last dimension of another size,
+    // when that one is reduced, go with it too: its elements are next to
+    // each other, a row (`dims = [0]` of `? x 1`, a column of one, is the
+    // whole operand's row, not columns). Other kept ones stay, as loops of
+    // size 1 that the elementwise ops around have too (`dims = [2]` of
+    // `? x 1 x ?` keeps its rows over the same loops as a softmax's sub).
     SmallVector<int64_t> sorted = llvm::to_vector(dims);
     SmallVector<OpFoldResult> loopSizes(operandSizes);
-    auto unit = [&](int64_t d) { return inputType.getDimSize(d) == 1; };
+    int64_t last = rank - 1;
+    while (last >= 0 && inputType.getDimSize(last) == 1)
+      --last;
+    bool rowAtEnd = last >= 0 && isReduced(last);
+    auto unit = [&](int64_t d) {
+      return inputType.getDimSize(d) == 1 &&
+             (isReduced(d) || (rowAtEnd && d > last));
+    };
     bool dropsUnits = llvm::any_of(llvm::seq<int64_t>(0, rank), unit) &&
                       !llvm::is_contained(inputType.getShape(), 0);
     if (dropsUnits) {
@@ -802,7 +813,7 @@ template <typename OpTy> struct ReductionLowering : OpConversionPattern<OpTy> {
 
     // The result type's dimensions (the operand's: all of them when the
     // reduced ones are kept) from those the reduction made, the kept ones
-    // not of size 1 or all kept ones: each of those groups with the size-1
+    // that it did not leave out: each of those groups with the size-1
     // dimensions after it, the first also with those before it (none when
     // there is none: a 0-d tensor expands).
     bool keepsReduced = resultType.getRank() == rank;

@@ -291,8 +291,8 @@ func.func @nchw_consumers(%x: tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32> {
   return %d : tensor<?x?x?x?xf32>
 }
 
-// A dimension of size 1, reduced or kept, goes with the dimension before it
-// (the first ones with the one after them) in a view: `dims = [0, 2]` of
+// A reduced dimension of size 1 goes with the dimension before it (the
+// first ones with the one after them) in a view: `dims = [0, 2]` of
 // `? x ? x 1` is one stage over the columns of a `? x ?` view, and `dims =
 // [0, 2]` of `1 x ? x ?` one over its rows.
 // CHECK-LABEL: func @unit_reduced
@@ -313,10 +313,13 @@ func.func @unit_leading(%x: tensor<1x?x?xf32>) -> tensor<?xf32> {
   return %m : tensor<?xf32>
 }
 
-// A kept dimension of size 1 makes no loop either: the maximum of a column
-// (`dims = [0]` of `? x 1`) is one row, reduced as a whole tensor's is, its
-// value viewed back as the result (kept or dropped dimensions alike); and
-// `dims = [2]` of `1 x ? x ? x 1` reduces the rows of a `? x ?` view.
+// Kept dimensions of size 1 after the last dimension of another size, when
+// that one is reduced, go with it too: the maximum of a column (`dims = [0]`
+// of `? x 1`) is one row, reduced as a whole tensor's is, its value viewed
+// back as the result (kept or dropped dimensions alike), and `dims = [2]` of
+// `1 x ? x ? x 1` reduces the rows of a `1 x ? x ?` view. Other kept ones
+// stay loops of size 1, as the elementwise ops around have them (a softmax
+// over the rows of `? x 1 x ?`).
 // CHECK-LABEL: func @unit_kept
 // CHECK: %[[V:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0, 1]] : tensor<?x1xf32> into tensor<?xf32>
 // CHECK: %[[MAX:.+]] = linalg.generic {indexing_maps = [#[[$ID1]], #[[$ALL]]], iterator_types = ["reduction"]} ins(%[[V]] : tensor<?xf32>)
@@ -324,15 +327,19 @@ func.func @unit_leading(%x: tensor<1x?x?xf32>) -> tensor<?xf32> {
 // CHECK: %[[V2:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0, 1]] : tensor<?x1xf32> into tensor<?xf32>
 // CHECK: %[[SUM:.+]] = linalg.generic {indexing_maps = [#[[$ID1]], #[[$ALL]]], iterator_types = ["reduction"]} ins(%[[V2]] : tensor<?xf32>)
 // CHECK: %[[K:.+]] = tensor.expand_shape %[[SUM]] [] output_shape [1, 1] : tensor<f32> into tensor<1x1xf32>
-// CHECK: %[[V3:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0, 1], [2, 3]] : tensor<1x?x?x1xf32> into tensor<?x?xf32>
-// CHECK: %[[ROWS:.+]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ROWS]]], iterator_types = ["parallel", "reduction"]} ins(%[[V3]] : tensor<?x?xf32>)
-// CHECK: tensor.expand_shape %[[ROWS]] {{\[}}[0, 1, 2]] output_shape [1, %{{.+}}, 1] : tensor<?xf32> into tensor<1x?x1xf32>
+// CHECK: %[[V3:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0], [1], [2, 3]] : tensor<1x?x?x1xf32> into tensor<1x?x?xf32>
+// CHECK: %[[ROWS:.+]] = linalg.generic {{.+}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[V3]] : tensor<1x?x?xf32>)
+// CHECK: tensor.expand_shape %[[ROWS]] {{\[}}[0], [1, 2]] output_shape [1, %{{.+}}, 1] : tensor<1x?xf32> into tensor<1x?x1xf32>
+// CHECK-NOT: tensor.collapse_shape
+// CHECK: %[[SOFT:.+]] = linalg.generic {{.+}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%{{.+}} : tensor<?x1x?xf32>)
+// CHECK: tensor.expand_shape %[[SOFT]] {{\[}}[0], [1, 2]] output_shape [%{{.+}}, 1, 1] : tensor<?x1xf32> into tensor<?x1x1xf32>
 // CHECK: return %[[R]], %[[K]]
-func.func @unit_kept(%x: tensor<?x1xf32>, %y: tensor<1x?x?x1xf32>) -> (tensor<1xf32>, tensor<1x1xf32>, tensor<1x?x1xf32>) {
+func.func @unit_kept(%x: tensor<?x1xf32>, %y: tensor<1x?x?x1xf32>, %z: tensor<?x1x?xf32>) -> (tensor<1xf32>, tensor<1x1xf32>, tensor<1x?x1xf32>, tensor<?x1x1xf32>) {
   %m = fuse.reduce_max %x {dims = array<i64: 0>} : tensor<?x1xf32> -> tensor<1xf32>
   %s = fuse.reduce_sum %x {dims = array<i64: 0>} : tensor<?x1xf32> -> tensor<1x1xf32>
   %r = fuse.reduce_sum %y {dims = array<i64: 2>} : tensor<1x?x?x1xf32> -> tensor<1x?x1xf32>
-  return %m, %s, %r : tensor<1xf32>, tensor<1x1xf32>, tensor<1x?x1xf32>
+  %t = fuse.reduce_max %z {dims = array<i64: 2>} : tensor<?x1x?xf32> -> tensor<?x1x1xf32>
+  return %m, %s, %r, %t : tensor<1xf32>, tensor<1x1xf32>, tensor<1x?x1xf32>, tensor<?x1x1xf32>
 }
 
 // A weight per channel beside an instance norm's statistics (`C x 1 x 1`,
