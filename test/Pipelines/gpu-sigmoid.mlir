@@ -5,7 +5,11 @@
 // in [1/4, 2^126], reads and writes normal numbers only; the product by 1/4
 // gives `rcp.approx.f32`'s value, with no test and no scaling of small
 // inputs. f64's stays `rcp.rn.f64`; silu shares sigmoid's. A division the
-// program writes stays `div.rn`.
+// program writes stays `div.rn`. The exp that only the sum reads is
+// libdevice's `expf` (2^j from the bits of j, times `ex2.approx.ftz` of the
+// rest) with its last product and the quarter in one fma: 2^(j - 2) from
+// the bits, for j in [-124, 128] (k = j + 124 in [0, 252], from the
+// saturated y log2(e) / 252 + 124 / 252).
 // REQUIRES: ptxas
 // RUN: fuse-opt %s --emit=ptx --fusion=off | FileCheck %s
 // RUN: fuse-opt %s --emit=ptx --fusion=off -o %t.ptx
@@ -24,7 +28,18 @@
 // CHECK-LABEL: .entry sigmoid_0(
 // CHECK-NOT:   rcp.rn.f32
 // CHECK-NOT:   0f7E800000
-// CHECK:       fma.rn.f32 [[QUARTER:%r[0-9]+]], %r{{[0-9]+}}, 0f3E800000, 0f3E800000;
+// CHECK:       fma.rn.f32 [[T:%r[0-9]+]], [[X:%r[0-9]+]], 0fBBBB989D, 0f3EFBEFBF;
+// CHECK:       cvt.sat.f32.f32 [[SAT:%r[0-9]+]], [[T]];
+// CHECK:       mov.b32 [[MAGIC:%r[0-9]+]], 0f4B400001;
+// CHECK:       mov.b32 [[K252:%r[0-9]+]], 0f437C0000;
+// CHECK:       fma.rm.f32 [[BIASED:%r[0-9]+]], [[SAT]], [[K252]], [[MAGIC]];
+// CHECK:       shl.b32 [[SCALE:%r[0-9]+]], [[BIASED]], 23;
+// CHECK:       add.rn.f32 [[J:%r[0-9]+]], [[BIASED]], 0fCB40007D;
+// CHECK:       neg.f32 [[NEGJ:%r[0-9]+]], [[J]];
+// CHECK:       fma.rn.f32 [[F:%r[0-9]+]], [[X]], 0fBFB8AA3B, [[NEGJ]];
+// CHECK:       fma.rn.f32 [[F2:%r[0-9]+]], [[X]], 0fB2A57060, [[F]];
+// CHECK:       ex2.approx.ftz.f32 [[POW:%r[0-9]+]], [[F2]];
+// CHECK:       fma.rn.f32 [[QUARTER:%r[0-9]+]], [[SCALE]], [[POW]], 0f3E800000;
 // CHECK:       rcp.approx.ftz.f32 [[RCP:%r[0-9]+]], [[QUARTER]];
 // CHECK:       mul.rn.f32 %r{{[0-9]+}}, [[RCP]], 0f3E800000;
 // CHECK-NOT:   rcp.rn.f32

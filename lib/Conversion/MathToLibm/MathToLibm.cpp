@@ -1031,24 +1031,25 @@ struct FuseMathToLibmPass : fuse::impl::FuseMathToLibmBase<FuseMathToLibmPass> {
   }
 };
 
-/// `intrinsic`, an f32 -> f32 NVVM intrinsic (which LLVM does not fold), of
-/// `x`, lane by lane for a vector.
+/// `intrinsic`, an NVVM intrinsic of f32 operands and result (which LLVM
+/// does not fold), of `xs` (of one type), lane by lane for vectors.
 static Value callF32Intrinsic(OpBuilder &b, Location loc, StringRef intrinsic,
-                              Value x) {
-  auto call = [&](Value lane) -> Value {
-    return LLVM::CallIntrinsicOp::create(b, loc, b.getF32Type(),
-                                         b.getStringAttr(intrinsic),
-                                         ValueRange{lane})
+                              ValueRange xs) {
+  auto call = [&](ValueRange lanes) -> Value {
+    return LLVM::CallIntrinsicOp::create(
+               b, loc, b.getF32Type(), b.getStringAttr(intrinsic), lanes)
         .getResult(0);
   };
-  auto vector = dyn_cast<VectorType>(x.getType());
+  auto vector = dyn_cast<VectorType>(xs.front().getType());
   if (!vector)
-    return call(x);
+    return call(xs);
   Value result = ShapedConstants(b, loc, vector).f32(0.0f);
   for (int64_t lane = 0; lane < vector.getNumElements(); ++lane) {
     SmallVector<int64_t> at = {lane};
-    Value element = vector::ExtractOp::create(b, loc, x, at);
-    result = vector::InsertOp::create(b, loc, call(element), result, at);
+    SmallVector<Value> elements;
+    for (Value x : xs)
+      elements.push_back(vector::ExtractOp::create(b, loc, x, at));
+    result = vector::InsertOp::create(b, loc, call(elements), result, at);
   }
   return result;
 }
@@ -1072,10 +1073,57 @@ struct ApproxExpF32 : OpRewritePattern<math::ExpOp> {
                                          c.f32(1.44269504088896341f));
     rewriter.replaceOp(
         op,
-        callF32Intrinsic(rewriter, loc, "llvm.nvvm.ex2.approx.f32", scaled));
+        callF32Intrinsic(rewriter, loc, "llvm.nvvm.ex2.approx.f32",
+                         ValueRange{scaled}));
     return success();
   }
 };
+
+/// d / 4 = (1 + e^y) / 4 in f32 for sigmoid's reciprocal, where the exp is
+/// read by the sum alone: libdevice's `expf` (2^j exactly, from the bits of
+/// j, times 2^f, f = y log2(e) - j in [0, 1), by `ex2.approx.ftz`), with
+/// the last product and the quarter in one fma,
+///   d / 4 = fma(2^(j - 2), 2^f, 1/4)
+/// and j in [-124, 128] (libdevice's: [-126, 126]), so that 2^(j - 2) is a
+/// normal number that its bits make. Where e^y is in libdevice's range
+/// the fma rounds the same value once, as the product by 2^j (exact) and
+/// the fma by 1/4 did; a smaller j bound only makes e^y < 2^-124 smaller
+/// again (d / 4 is 1/4 either way), and a larger one keeps d / 4 finite up
+/// to 2^128 where e^y overflowed above 2^128: the reciprocal is then below
+/// 2^-126, 0 once flushed, as 1 / inf was. NaN and infinities propagate:
+/// the saturation takes NaN to 0, f is NaN or +-inf. Ten instructions where
+/// the exp and the fma took eleven.
+static Value sigmoidQuarterDenominator(OpBuilder &b, Location loc, Value y) {
+  ShapedConstants c(b, loc, y.getType());
+  // libdevice's constants: log2(e) in two parts, and 1.5 * 2^23, whose
+  // last bits take an integer k in [0, 252] added by an fma rounding down.
+  const float log2e = llvm::bit_cast<float>(0x3FB8AA3Bu);
+  const float log2eLow = llvm::bit_cast<float>(0x32A57060u);
+  const float magic = 12582912.0f;
+  auto fma = [&](Value x, Value y, Value z) -> Value {
+    return math::FmaOp::create(b, loc, x, y, z);
+  };
+  // k = floor(252 * saturate(y log2(e) / 252 + 124 / 252)), j = k - 124.
+  Value t = callF32Intrinsic(
+      b, loc, "llvm.nvvm.saturate.f",
+      ValueRange{fma(y, c.f32(log2e / 252.0f), c.f32(124.0f / 252.0f))});
+  Value biased =
+      callF32Intrinsic(b, loc, "llvm.nvvm.fma.rm.f",
+                       ValueRange{t, c.f32(252.0f), c.f32(magic + 1.0f)});
+  // The low bits of biased are 1 + k: the exponent field of 2^(j - 2).
+  Type intType = c.i32(0).getType();
+  Value scale = arith::BitcastOp::create(
+      b, loc, y.getType(),
+      arith::ShLIOp::create(b, loc,
+                            arith::BitcastOp::create(b, loc, intType, biased),
+                            c.i32(23)));
+  Value j = arith::SubFOp::create(b, loc, biased, c.f32(magic + 125.0f));
+  Value f = fma(y, c.f32(log2e), arith::NegFOp::create(b, loc, j));
+  f = fma(y, c.f32(log2eLow), f);
+  Value power = callF32Intrinsic(b, loc, "llvm.nvvm.ex2.approx.ftz.f32",
+                                 ValueRange{f});
+  return fma(scale, power, c.f32(0.25f));
+}
 
 /// sigmoid's reciprocal 1 / (1 + e^y) in f32 (an `afn` division of 1 by 1
 /// plus an exp): its denominator d is at least 1 (or NaN), so the GPU's
@@ -1085,8 +1133,11 @@ struct ApproxExpF32 : OpRewritePattern<math::ExpOp> {
 /// The fma rounds 1 + e^y once, as the sum does, then scales it exactly; the
 /// ftz form reads and writes normal numbers only, and the last product
 /// rounds a subnormal result once: the value of rcp.approx.f32 (within
-/// 1 ulp), in three instructions where it takes seven.
-static void rewriteSigmoidReciprocals(gpu::GPUModuleOp module) {
+/// 1 ulp), in three instructions where it takes seven. An exp that the sum
+/// alone reads is computed with d / 4 (sigmoidQuarterDenominator), unless
+/// exps are Triton's (`approxExp`).
+static void rewriteSigmoidReciprocals(gpu::GPUModuleOp module,
+                                      bool approxExp) {
   SmallVector<std::pair<arith::DivFOp, Value>> divisions;
   auto isOne = [](Value v) { return matchPattern(v, m_OneFloat()); };
   module.walk([&](arith::DivFOp div) {
@@ -1106,12 +1157,20 @@ static void rewriteSigmoidReciprocals(gpu::GPUModuleOp module) {
     Location loc = div.getLoc();
     ShapedConstants c(b, loc, div.getType());
     Value quarter = c.f32(0.25f);
-    Value scaled = math::FmaOp::create(b, loc, exp, quarter, quarter);
-    Value reciprocal =
-        callF32Intrinsic(b, loc, "llvm.nvvm.rcp.approx.ftz.f", scaled);
+    auto expOp = exp.getDefiningOp<math::ExpOp>();
+    Operation *sum = *exp.getUsers().begin();
+    bool own = !approxExp && exp.hasOneUse() && sum->hasOneUse();
+    Value scaled = own ? sigmoidQuarterDenominator(b, loc, expOp.getOperand())
+                       : math::FmaOp::create(b, loc, exp, quarter, quarter);
+    Value reciprocal = callF32Intrinsic(b, loc, "llvm.nvvm.rcp.approx.ftz.f",
+                                        ValueRange{scaled});
     div.replaceAllUsesWith(
         arith::MulFOp::create(b, loc, reciprocal, quarter).getResult());
     div.erase();
+    if (own) {
+      sum->erase();
+      expOp.erase();
+    }
   }
 }
 
@@ -1120,7 +1179,7 @@ struct FuseMathToLibdevicePass
   using FuseMathToLibdeviceBase::FuseMathToLibdeviceBase;
 
   void runOnOperation() override {
-    rewriteSigmoidReciprocals(getOperation());
+    rewriteSigmoidReciprocals(getOperation(), approxExp);
     // The type converter of convert-gpu-to-nvvm's defaults (64-bit index);
     // kernel math is on floats and vectors of floats, which it keeps.
     LLVMTypeConverter converter(&getContext());
