@@ -302,7 +302,7 @@ Location readerLoc(linalg::GenericOp consumer, linalg::GenericOp producer) {
       else if (!first || user->isBeforeInBlock(first))
         first = user;
     }
-  if (first && isa<FileLineColLoc>(first->getLoc()))
+  if (first && isa<FileLineColLoc, NameLoc>(first->getLoc()))
     return first->getLoc();
   return opLoc(consumer);
 }

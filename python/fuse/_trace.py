@@ -7,6 +7,7 @@ they broadcast like numpy (fuse only stretches a static 1; a `?` that is 1 at
 run time is not stretched, see docs/dialect.md).
 """
 
+import collections
 import functools
 import itertools
 import math
@@ -264,6 +265,13 @@ class Graph:
         names = {id(t): f"%{name}" for name, t in self.args}
         lines = []
         counter = 0
+        # Ops at one place of the source (fuse.softmax's, or a loop's) are
+        # told apart by name ("reduce_max", "mul 2"): the compiler knows an
+        # op by its location (which kernel computes it, for remarks), and
+        # prints the place alone.
+        shared = collections.Counter(node.loc for node in self.nodes
+                                     if id(node.result) in live)
+        seen = collections.Counter()
         for node in self.nodes:
             if id(node.result) not in live:
                 continue
@@ -273,7 +281,12 @@ class Graph:
             if locations and node.loc is not None:
                 file, line_no, column = node.loc
                 escaped = file.replace("\\", "\\\\").replace('"', '\\"')
-                line += f' loc("{escaped}":{line_no}:{column})'
+                place = f'"{escaped}":{line_no}:{column}'
+                if shared[node.loc] > 1:
+                    seen[(node.loc, node.op)] += 1
+                    count = seen[(node.loc, node.op)]
+                    place = f'"{node.op}{"" if count == 1 else f" {count}"}"({place})'
+                line += f" loc({place})"
             lines.append(line)
         params = ", ".join(f"{names[id(t)]}: {t.type}" for _, t in self.args)
         result_types = ", ".join(t.type for t in results)

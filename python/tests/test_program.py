@@ -2,6 +2,7 @@
 the C API directly."""
 
 import os
+import sys
 import warnings
 
 import numpy as np
@@ -153,6 +154,34 @@ def test_jit_remarks_point_at_python_lines():
     assert remark.startswith(f"{__file__}:{line + 2}:")
     assert f"\n{__file__}:{line + 1}:" in remark and remark.endswith("note: producer is here")
     assert caught[0].filename == __file__
+
+
+def test_remarks_of_ops_on_one_line():
+    # fuse.softmax's ops, and a loop's, are at one place of the source: the
+    # pairs left apart are remarked still (they were not: the compiler knew
+    # each op by its location, and took all of them for one).
+    line = sys._getframe().f_lineno
+    soft = fuse.jit(lambda x: fuse.softmax(x), target="cpu", options={"remarks": True})
+    with pytest.warns(fuse.FusionRemark):
+        soft(np.ones(1000, np.float32))
+    remarks = soft.program.remarks
+    assert len(remarks) == 2
+    for remark, producer in zip(remarks, ("reduce_max", "reduce_sum")):
+        assert remark.startswith(f"{__file__}:{line + 1}:")
+        assert f"not fused with its producer 'fuse.{producer}'" in remark
+    assert 'loc("reduce_max"(' in soft.program.text
+    # Two ops of one name at one place are told apart too.
+
+    def loop(x):
+        for _ in range(2):
+            x = x * x.sum()
+        return x
+
+    twice = fuse.jit(loop, target="cpu", options={"remarks": True})
+    with pytest.warns(fuse.FusionRemark):
+        twice(np.ones(1000, np.float32))
+    assert len(twice.program.remarks) == 2
+    assert 'loc("mul 2"(' in twice.program.text
 
 
 @pytest.mark.parametrize("options, message", [
