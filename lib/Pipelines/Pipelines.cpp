@@ -940,8 +940,12 @@ bool fuse::PipelineFlags::given(PipelineOption option) const {
 std::vector<llvm::StringRef>
 fuse::PipelineFlags::givenFlags(bool onlyGPU) const {
   std::vector<llvm::StringRef> given;
+  // A GPU flag that says its default (`--approx-exp=off`) asks for nothing
+  // that a run on the CPU leaves out.
+  PipelineOptions asked = options(), defaults;
 #define FUSE_PIPELINE_OPTION(TYPE, NAME, KEY, FLAG, VALUE, DEFAULT, GPU, HELP) \
-  if (flags->NAME.getNumOccurrences() && (GPU || !onlyGPU))                    \
+  if (flags->NAME.getNumOccurrences() &&                                       \
+      (onlyGPU ? GPU && !(asked.NAME == defaults.NAME) : true))                \
     given.push_back("--" FLAG);
 #include "fuse/Pipelines/PipelineOptions.def"
   return given;

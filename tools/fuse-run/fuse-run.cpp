@@ -692,11 +692,12 @@ static std::vector<OutputFile> outputFiles() {
   for (auto [i, path] : llvm::enumerate(outputFlags))
     files.push_back(
         {path, "--output " + path + " (result " + std::to_string(i) + ")"});
-  if (!traceFlag.empty())
+  // Given, even empty (`--dump-asm=`: an error below, not no file).
+  if (traceFlag.getNumOccurrences())
     files.push_back({traceFlag, "--trace " + traceFlag});
-  if (!dumpPtxFlag.empty())
+  if (dumpPtxFlag.getNumOccurrences())
     files.push_back({dumpPtxFlag, "--dump-ptx " + dumpPtxFlag});
-  if (!dumpAsmFlag.empty())
+  if (dumpAsmFlag.getNumOccurrences())
     files.push_back({dumpAsmFlag, "--dump-asm " + dumpAsmFlag});
   return files;
 }
@@ -709,6 +710,8 @@ static std::optional<std::string> cannotWrite(llvm::StringRef path) {
   namespace fs = llvm::sys::fs;
   if (path == "-")
     return std::nullopt;
+  if (path.empty())
+    return std::string("the file name is empty (- is the standard output)");
   auto reason = [&](std::error_code ec) -> std::optional<std::string> {
     if (!ec)
       return std::nullopt;

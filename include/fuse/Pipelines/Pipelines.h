@@ -142,7 +142,7 @@ public:
 
   /// The flags the command line gave, as `--flag`, in the order of
   /// PipelineOptions.def; with `onlyGPU`, those of them that shape only the
-  /// GPU's kernels (gpuOnly).
+  /// GPU's kernels (gpuOnly) and give another value than the default.
   std::vector<llvm::StringRef> givenFlags(bool onlyGPU = false) const;
 
   /// Every flag, as `--flag`, in the order of PipelineOptions.def.
