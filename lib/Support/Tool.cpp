@@ -5,6 +5,8 @@
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 llvm::StringRef fuse::version() { return FUSE_VERSION; }
@@ -32,4 +34,29 @@ void fuse::initTool(const char *name) {
                     << "\n";
       },
       nullptr);
+}
+
+std::optional<std::string> fuse::cannotWrite(llvm::StringRef path) {
+  namespace fs = llvm::sys::fs;
+  if (path == "-")
+    return std::nullopt;
+  if (path.empty())
+    return std::string("the file name is empty (- is the standard output)");
+  auto reason = [&](std::error_code ec) -> std::optional<std::string> {
+    if (!ec)
+      return std::nullopt;
+    return "cannot open output file '" + path.str() + "': " + ec.message();
+  };
+  if (fs::is_directory(path))
+    return reason(std::make_error_code(std::errc::is_a_directory));
+  if (fs::exists(path))
+    return reason(fs::access(path, fs::AccessMode::Write));
+  llvm::SmallString<256> parent(path);
+  fs::make_absolute(parent);
+  llvm::sys::path::remove_filename(parent);
+  if (!fs::exists(parent))
+    return reason(std::make_error_code(std::errc::no_such_file_or_directory));
+  if (!fs::is_directory(parent))
+    return reason(std::make_error_code(std::errc::not_a_directory));
+  return reason(fs::access(parent, fs::AccessMode::Write));
 }

@@ -702,35 +702,6 @@ static std::vector<OutputFile> outputFiles() {
   return files;
 }
 
-/// Why `path` cannot be created or overwritten (a directory, a missing or
-/// read-only directory), or std::nullopt. Checked before anything compiles
-/// or runs, so that a typo in a path does not cost the run; a device that
-/// turns out full is still found when the file is written.
-static std::optional<std::string> cannotWrite(llvm::StringRef path) {
-  namespace fs = llvm::sys::fs;
-  if (path == "-")
-    return std::nullopt;
-  if (path.empty())
-    return std::string("the file name is empty (- is the standard output)");
-  auto reason = [&](std::error_code ec) -> std::optional<std::string> {
-    if (!ec)
-      return std::nullopt;
-    return "cannot open output file '" + path.str() + "': " + ec.message();
-  };
-  if (fs::is_directory(path))
-    return reason(std::make_error_code(std::errc::is_a_directory));
-  if (fs::exists(path))
-    return reason(fs::access(path, fs::AccessMode::Write));
-  llvm::SmallString<256> parent(path);
-  fs::make_absolute(parent);
-  llvm::sys::path::remove_filename(parent);
-  if (!fs::exists(parent))
-    return reason(std::make_error_code(std::errc::no_such_file_or_directory));
-  if (!fs::is_directory(parent))
-    return reason(std::make_error_code(std::errc::not_a_directory));
-  return reason(fs::access(parent, fs::AccessMode::Write));
-}
-
 /// The first problem with `files`: one that fuse-run cannot write, or two
 /// that are the same file; or std::nullopt.
 static std::optional<std::string>

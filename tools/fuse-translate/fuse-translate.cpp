@@ -35,6 +35,23 @@ int main(int argc, char **argv) {
     given += llvm::is_contained(names, arg);
     help |= arg.starts_with("help") || arg == "version";
   }
+  // The output file is checked before the translation runs (upstream's
+  // driver says it cannot open it without the tool's name or a newline):
+  // `-o FILE`, `-o=FILE`, `--o=FILE`.
+  for (int i = 1; i < argc && !help; ++i) {
+    llvm::StringRef arg(argv[i]);
+    std::optional<llvm::StringRef> path;
+    if ((arg == "-o" || arg == "--o") && i + 1 < argc)
+      path = argv[i + 1];
+    else if (arg.consume_front("-o=") || arg.consume_front("--o="))
+      path = arg;
+    if (!path)
+      continue;
+    if (std::optional<std::string> why = fuse::cannotWrite(*path)) {
+      fuse::toolError() << *why << "\n";
+      return 1;
+    }
+  }
   if (given != 1 && !help) {
     std::vector<std::string> flags;
     for (llvm::StringRef name : names)

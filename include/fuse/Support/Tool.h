@@ -11,6 +11,9 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
+#include <string>
+
 namespace fuse {
 
 /// fuse's version: python/pyproject.toml's, read by CMake.
@@ -30,6 +33,13 @@ void initTool(const char *name);
 /// an error of the tool itself (a flag, a file) to follow with its newline;
 /// errors in a program have their location instead.
 llvm::raw_ostream &toolError();
+
+/// Why `path` cannot be created or overwritten (an empty name, a directory,
+/// a missing or read-only directory), or std::nullopt; `-` is the standard
+/// output. The tools check their output files before anything compiles or
+/// runs, so that a typo in a path does not cost the run; a device that
+/// turns out full is still found when the file is written.
+std::optional<std::string> cannotWrite(llvm::StringRef path);
 
 } // namespace fuse
 
