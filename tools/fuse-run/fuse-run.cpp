@@ -19,6 +19,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -65,14 +66,22 @@ static cl::list<std::string> outputFlags(
     "output",
     cl::desc("Write the results, in order, as .npy files (bf16 as float32)"),
     cl::value_desc("file.npy"), cl::cat(runCategory));
-static cl::opt<TargetRequest> targetFlag(
-    "target", cl::desc("Where to run"),
-    cl::values(clEnumValN(TargetRequest::Auto, "auto",
-                          "the GPU when one is usable, else the CPU"),
-               clEnumValN(TargetRequest::CUDA, "cuda", "the GPU"),
-               clEnumValN(TargetRequest::CPU, "cpu",
-                          "the same kernels as host loops")),
-    cl::init(TargetRequest::Auto), cl::cat(runCategory));
+// A name, read after the command line (targetOf): a bad one is the tool's
+// error naming the three, not LLVM's "Cannot find option named".
+static cl::opt<std::string> targetName(
+    "target",
+    cl::desc("Where to run: auto (the GPU when one is usable, else the "
+             "CPU), cuda (the GPU) or cpu (the same kernels as host loops)"),
+    cl::value_desc("auto|cuda|cpu"), cl::init("auto"), cl::cat(runCategory));
+
+/// --target's request, or std::nullopt for a name that is none of them.
+static std::optional<TargetRequest> targetOf(llvm::StringRef name) {
+  return llvm::StringSwitch<std::optional<TargetRequest>>(name)
+      .Case("auto", TargetRequest::Auto)
+      .Case("cuda", TargetRequest::CUDA)
+      .Case("cpu", TargetRequest::CPU)
+      .Default(std::nullopt);
+}
 static cl::opt<uint64_t> seedFlag("seed", cl::desc("Seed of rand: inputs"),
                                   cl::init(0), cl::cat(runCategory));
 static cl::opt<unsigned>
@@ -731,6 +740,10 @@ static int run(int argc, char **argv) {
                               "fuse-run: compile and run a fuse program\n");
   if (repeatFlag == 0)
     return fail("--repeat must be at least 1");
+  std::optional<TargetRequest> target = targetOf(targetName);
+  if (!target)
+    return fail("--target takes auto, cuda or cpu, not '" + targetName + "'");
+  TargetRequest targetFlag = *target;
   std::vector<OutputFile> files = outputFiles();
   if (std::optional<std::string> problem = checkOutputs(files))
     return fail(*problem);
