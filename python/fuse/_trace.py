@@ -939,15 +939,20 @@ def reduce_mean(x, axis=None, keepdims=False):
     return _reduce("reduce_mean", x, axis, keepdims)
 
 
-def _in_float32(fn):
+def _in_float32(fn=None, *, integers="float32"):
     """`fn` of Tensors (x first, then parameters), computed in float32 when x
     is float16 or bfloat16, as PyTorch computes these functions for half
     types (a row's sum of squares or of exps overflows float16 long before
     its result does), or an integer or a bool (as the float-only functions
-    compute them; numpy's var of integers is a float too). The result has
-    the dtype of x (float32 for integers and bools) and of the Tensor
-    parameters promoted, the wider winning: a float16 x's result is rounded
-    back to float16 unless a parameter is wider."""
+    compute them; numpy's var of integers is a float too), or in
+    `integers` for those (float64 for var and std, as numpy: integers
+    near 2^30 that differ by little have no float32 of their own). The
+    result has the dtype of x (float32 for integers and bools) and of the
+    Tensor parameters promoted, the wider winning: a float16 x's result is
+    rounded back to float16 unless a parameter is wider."""
+    if fn is None:
+        return functools.partial(_in_float32, integers=integers)
+
     @functools.wraps(fn)
     def composed(x, *args, **kwargs):
         x = _check_operand(x, f"fuse.{fn.__name__}")
@@ -963,7 +968,7 @@ def _in_float32(fn):
             if not isinstance(a, Tensor) or (
                     _dtypes.category(a.dtype_name) == FLOAT and a.dtype_name not in _HALF):
                 return a
-            return cast(a, "float32")
+            return cast(a, "float32" if a.dtype_name in _HALF else integers)
         result = fn(widen(x), *map(widen, args), **{k: widen(v) for k, v in kwargs.items()})
         return result if result.dtype_name == target else cast(result, target)
     return composed
@@ -1028,7 +1033,7 @@ def rms_norm(x, weight=None, eps=1e-6):
     return y if weight is None else y * weight
 
 
-@_in_float32
+@_in_float32(integers="float64")
 def _variance(x, axis=None, keepdims=False, ddof=0, what="numpy.var"):
     """numpy's var: the mean of the squared distances from the mean; with
     `ddof`, their sum over max(count - ddof, 0), the count of the reduced
@@ -1047,7 +1052,7 @@ def _variance(x, axis=None, keepdims=False, ddof=0, what="numpy.var"):
     return reduce_sum(squares, axis, keepdims) / maximum(count - float(ddof), 0.0)
 
 
-@_in_float32
+@_in_float32(integers="float64")
 def _deviation(x, axis=None, keepdims=False, ddof=0, what="numpy.std"):
     """sqrt(var), the root taken in float32 for half types (their variance
     may overflow them where the deviation does not)."""

@@ -523,14 +523,25 @@ def test_compositions_of_integers_compute_in_float32(rng):
     # (x.var() refused them, through its reduce_mean).
     i = rng.integers(-50, 50, size=(7, 5)).astype(np.int32)
     f32 = i.astype(np.float32)
-    f = fuse.jit(lambda x: (x.var(1), x.std(0, ddof=1), fuse.layer_norm(x), fuse.rms_norm(x),
-                            fuse.softmax(x)), target="cpu")
+    f = fuse.jit(lambda x: (fuse.layer_norm(x), fuse.rms_norm(x), fuse.softmax(x)), target="cpu")
     for got, want in zip(f(i), f(f32)):
         assert got.dtype == np.float32
         assert_same(got, want)
+
+
+def test_var_and_std_of_integers_compute_in_float64(rng):
+    # As numpy's, rounded to float32 (the float-only functions' dtype):
+    # integers near 2^30 that differ by little have no float32 of their own
+    # (a float32 variance of 10^9 + 0 .. 11 was 0).
+    near = (10 ** 9 + np.arange(12)).astype(np.int32).reshape(3, 4)
+    small = rng.integers(-50, 50, size=(7, 5)).astype(np.int64)
     flags = np.array([[True, False, True, True]])
-    var = fuse.jit(lambda x: x.var(), target="cpu")
-    assert_same(var(flags), var(flags.astype(np.float32)))
+    for x in (near, small, flags):
+        f = fuse.jit(lambda x: (x.var(), x.var(0), x.std(1, ddof=1), np.std(x, 1)),
+                     target="cpu")
+        for got, want in zip(f(x), (x.var(), x.var(0), x.std(1, ddof=1), np.std(x, 1))):
+            assert got.dtype == np.float32 and got.shape == want.shape
+            np.testing.assert_allclose(got, want.astype(np.float32), rtol=2 ** -23, atol=0)
 
 
 @pytest.mark.parametrize("x_dtype,weight_dtype,result", [
