@@ -185,6 +185,8 @@ SizeExpr VariantReport::bytesRead() const {
   SizeExpr total;
   for (const KernelReport &kernel : kernels)
     total = total + kernel.bytesRead;
+  for (const CopyReport &copy : copies)
+    total = total + copy.bytes;
   return total;
 }
 
@@ -192,6 +194,8 @@ SizeExpr VariantReport::bytesWritten() const {
   SizeExpr total;
   for (const KernelReport &kernel : kernels)
     total = total + kernel.bytesWritten;
+  for (const CopyReport &copy : copies)
+    total = total + copy.bytes;
   return total;
 }
 
@@ -559,6 +563,37 @@ FailureOr<VariantReport> countKernels(func::FuncOp func, Symbols &symbols,
     report.kernels.push_back(std::move(pieces));
     report.kernels.push_back(std::move(finish));
   }
+  // The results that fuse-own-results copies (CopyReport): a buffer that
+  // no kernel of this program allocated, or one returned before.
+  auto ret = cast<func::ReturnOp>(func.getBody().back().getTerminator());
+  DenseMap<Value, unsigned> returned;
+  for (auto [i, operand] : llvm::enumerate(ret.getOperands())) {
+    Value source = operand;
+    while (isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp,
+                           tensor::CastOp>(source.getDefiningOp()))
+      source = source.getDefiningOp()->getOperand(0);
+    std::string what;
+    if (auto arg = dyn_cast<BlockArgument>(source))
+      what = "argument " + std::to_string(arg.getArgNumber());
+    else if (source.getDefiningOp<arith::ConstantOp>())
+      what = "a constant";
+    else if (auto first = returned.find(operand); first != returned.end())
+      what = "result " + std::to_string(first->second) + " again";
+    returned.try_emplace(operand, i);
+    if (what.empty())
+      continue;
+    auto type = cast<RankedTensorType>(source.getType());
+    SizeExpr bytes = SizeExpr::constant(storageBytes(type.getElementType()));
+    for (int64_t k = 0; k < type.getRank(); ++k) {
+      FailureOr<SizeExpr> size = dimOf(source, k, symbols);
+      if (failed(size)) {
+        ret.emitError("report: cannot size result ") << i;
+        return failure();
+      }
+      bytes = bytes * *size;
+    }
+    report.copies.push_back({static_cast<unsigned>(i), what, bytes});
+  }
   return report;
 }
 
@@ -668,6 +703,9 @@ fuse::buildReport(ModuleOp module, const PipelineOptions &options) {
                 &kernel.rows->pieceCount})
             expr->collectSymbols(used);
       }
+    for (const VariantReport *variant : {&*fusedKernels, &*eagerKernels})
+      for (const CopyReport &copy : variant->copies)
+        copy.bytes.collectSymbols(used);
     report.symbols = symbols.name(used, report.names);
     report.fused = std::move(*fusedKernels);
     report.eager = std::move(*eagerKernels);
@@ -776,6 +814,10 @@ static void printVariant(llvm::raw_ostream &os, llvm::StringRef label,
                     kernel.bytesRead.str(names),
                     kernel.bytesWritten.str(names)});
   printTable(os, "    ", rows);
+  for (const CopyReport &copy : variant.copies)
+    os << "    result " << copy.result << " is " << copy.source
+       << ", copied (no kernel): " << copy.bytes.str(names) << " read, "
+       << copy.bytes.str(names) << " written\n";
 }
 
 /// How the fused variant's kernels with reductions take their rows.
@@ -845,6 +887,14 @@ static llvm::json::Object variantToJSON(const VariantReport &variant,
       };
     kernels.push_back(std::move(object));
   }
+  llvm::json::Array copies;
+  for (const CopyReport &copy : variant.copies)
+    copies.push_back(llvm::json::Object{
+        {"result", static_cast<int64_t>(copy.result)},
+        {"source", copy.source},
+        {"bytes_read", copy.bytes.toJSON(names, symbols)},
+        {"bytes_written", copy.bytes.toJSON(names, symbols)},
+    });
   SizeExpr read = variant.bytesRead(), written = variant.bytesWritten();
   return llvm::json::Object{
       {"kernel_count", static_cast<int64_t>(variant.kernels.size())},
@@ -852,6 +902,7 @@ static llvm::json::Object variantToJSON(const VariantReport &variant,
       {"bytes_written", written.toJSON(names, symbols)},
       {"bytes", (read + written).toJSON(names, symbols)},
       {"kernels", std::move(kernels)},
+      {"copies", std::move(copies)},
   };
 }
 

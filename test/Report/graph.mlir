@@ -104,7 +104,7 @@ func.func @scaled(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
 // nothing uses (no kernel), an op that reads one value twice (one edge) and
 // an argument returned as it is.
 // FUSED-LABEL: subgraph cluster_f2 {
-// FUSED-NEXT:    label="@scaled  fused: 1 kernel, 32 bytes (read 16, written 16)\l";
+// FUSED-NEXT:    label="@scaled  fused: 1 kernel, 64 bytes (read 32, written 32)\l";
 // FUSED:         subgraph cluster_f2_k0 {
 // FUSED-NEXT:      label="fused_mul_mul_3\n4 elements, 32 bytes (read 16, written 16)";
 // FUSED-NEXT:      style=

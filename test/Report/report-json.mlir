@@ -49,6 +49,7 @@
 // CHECK-NEXT:          ],
 // CHECK-NEXT:          "text": "8*N"
 // CHECK-NEXT:        },
+// CHECK-NEXT:        "copies": [],
 // CHECK-NEXT:        "kernel_count": 2,
 // CHECK-NEXT:        "kernels": [
 // CHECK-NEXT:          {
@@ -187,6 +188,7 @@
 // CHECK-NEXT:          ],
 // CHECK-NEXT:          "text": "4*N"
 // CHECK-NEXT:        },
+// CHECK-NEXT:        "copies": [],
 // CHECK-NEXT:        "kernel_count": 1,
 // CHECK-NEXT:        "kernels": [
 // CHECK-NEXT:          {
@@ -293,6 +295,7 @@ func.func @add_relu(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
 // CHECK-NEXT:          ],
 // CHECK-NEXT:          "text": "12*N"
 // CHECK-NEXT:        },
+// CHECK-NEXT:        "copies": [],
 // CHECK-NEXT:        "kernel_count": 3,
 // CHECK:               "bytes": {
 // CHECK-NEXT:                 "terms": [
@@ -364,6 +367,7 @@ func.func @add_relu(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
 // CHECK-NEXT:          ],
 // CHECK-NEXT:          "text": "12*N"
 // CHECK-NEXT:        },
+// CHECK-NEXT:        "copies": [],
 // CHECK-NEXT:        "kernel_count": 1,
 // CHECK-NEXT:        "kernels": [
 // CHECK-NEXT:          {
@@ -488,6 +492,7 @@ func.func @horizontal(%a: tensor<?xf32>, %b: tensor<?xf32>, %c: tensor<?xf32>) -
 // CHECK-NEXT:          ],
 // CHECK-NEXT:          "text": "8*N*M + 4*N"
 // CHECK-NEXT:        },
+// CHECK-NEXT:        "copies": [],
 // CHECK-NEXT:        "kernel_count": 3,
 // CHECK:               "bytes": {
 // CHECK-NEXT:                 "terms": [
@@ -600,6 +605,7 @@ func.func @horizontal(%a: tensor<?xf32>, %b: tensor<?xf32>, %c: tensor<?xf32>) -
 // CHECK-NEXT:          ],
 // CHECK-NEXT:          "text": "4*N*M + 4*N"
 // CHECK-NEXT:        },
+// CHECK-NEXT:        "copies": [],
 // CHECK-NEXT:        "kernel_count": 2,
 // CHECK-NEXT:        "kernels": [
 // CHECK-NEXT:          {
@@ -778,6 +784,7 @@ func.func @broadcast_boundary(%v: tensor<?xf32>, %x: tensor<?x?xf32>) -> tensor<
 // CHECK-NEXT:          ],
 // CHECK-NEXT:          "text": "5*N"
 // CHECK-NEXT:        },
+// CHECK-NEXT:        "copies": [],
 // CHECK-NEXT:        "kernel_count": 2,
 // CHECK-NEXT:        "kernels": [
 // CHECK-NEXT:          {
@@ -905,6 +912,7 @@ func.func @broadcast_boundary(%v: tensor<?xf32>, %x: tensor<?x?xf32>) -> tensor<
 // CHECK-NEXT:          ],
 // CHECK-NEXT:          "text": "5*N"
 // CHECK-NEXT:        },
+// CHECK-NEXT:        "copies": [],
 // CHECK-NEXT:        "kernel_count": 1,
 // CHECK:                 "name": "fused_cmp_select_4",
 // CHECK-NEXT:            "ops": [

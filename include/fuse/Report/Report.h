@@ -114,8 +114,20 @@ struct KernelReport {
   std::vector<std::pair<unsigned, SizeExpr>> partialBytes;
 };
 
+/// A result that no kernel writes (an argument returned as it is, or viewed,
+/// a constant, a value returned twice): fuse-own-results copies it into a
+/// buffer of its own, which the program reads and writes in full.
+struct CopyReport {
+  unsigned result;
+  /// "argument 0", "a constant", "result 0 again".
+  std::string source;
+  SizeExpr bytes;
+};
+
 struct VariantReport {
   std::vector<KernelReport> kernels;
+  std::vector<CopyReport> copies;
+  /// The kernels' bytes and the copies'.
   SizeExpr bytesRead() const;
   SizeExpr bytesWritten() const;
 };

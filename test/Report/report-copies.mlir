@@ -1,0 +1,55 @@
+// A result that no kernel writes is copied into a buffer of its own
+// (fuse-own-results): an argument returned as it is or viewed (a reduction
+// over dimensions of size 1 only), a constant, a value returned twice. The
+// report counts each copy's bytes, read and written, with no kernel; the
+// compiled program has one memcpy per copy.
+// RUN: fuse-opt %s --fuse-report | FileCheck %s
+// RUN: fuse-opt %s --fuse-report=json | FileCheck %s --check-prefix=JSON
+// RUN: fuse-opt %s --fuse-pipeline=cpu | FileCheck %s --check-prefix=MEMCPY
+
+// CHECK-LABEL: @returned  N = argument 0 dimension 0
+// CHECK-NEXT:    fused: 1 kernel, 20*N bytes (read 12*N, written 8*N)
+// CHECK-NEXT:      kernel  ops  elements  read  written
+// CHECK-NEXT:      add_0   add  N         8*N   4*N
+// CHECK-NEXT:      result 1 is argument 0, copied (no kernel): 4*N read, 4*N written
+// CHECK:         fused vs eager: 1 vs 1 kernel, 20*N vs 20*N bytes
+// JSON:      "copies": [
+// JSON-NEXT:   {
+// JSON-NEXT:     "bytes_read": {
+// JSON:          "text": "4*N"
+// JSON:        "result": 1,
+// JSON-NEXT:   "source": "argument 0"
+// MEMCPY-LABEL: llvm.func @returned(
+// MEMCPY-COUNT-1: "llvm.intr.memcpy"
+// MEMCPY-NOT: "llvm.intr.memcpy"
+// MEMCPY-LABEL: llvm.func @unit_only(
+func.func @returned(%x: tensor<?xf32>, %y: tensor<?xf32>) -> (tensor<?xf32>, tensor<?xf32>) {
+  %0 = fuse.add %x, %y : tensor<?xf32>
+  return %0, %x : tensor<?xf32>, tensor<?xf32>
+}
+
+// CHECK-LABEL: @unit_only  N = argument 0 dimension 0
+// CHECK-NEXT:    fused: 0 kernels, 8*N bytes (read 4*N, written 4*N)
+// CHECK-NEXT:      kernel  ops  elements  read  written
+// CHECK-NEXT:      result 0 is argument 0, copied (no kernel): 4*N read, 4*N written
+// MEMCPY-COUNT-1: "llvm.intr.memcpy"
+// MEMCPY-NOT: "llvm.intr.memcpy"
+// MEMCPY-LABEL: llvm.func @twice(
+func.func @unit_only(%x: tensor<?x1xf32>) -> tensor<?xf32> {
+  %0 = fuse.reduce_max %x {dims = array<i64: 1>} : tensor<?x1xf32> -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+
+// CHECK-LABEL: @twice  N = argument 0 dimension 0
+// CHECK-NEXT:    fused: 1 kernel, 16*N + 32 bytes (read 8*N + 16, written 8*N + 16)
+// CHECK-NEXT:      kernel  ops  elements  read  written
+// CHECK-NEXT:      exp_{{[0-9]+}}   exp  N         4*N   4*N
+// CHECK-NEXT:      result 1 is result 0 again, copied (no kernel): 4*N read, 4*N written
+// CHECK-NEXT:      result 2 is a constant, copied (no kernel): 16 read, 16 written
+// MEMCPY-COUNT-2: "llvm.intr.memcpy"
+// MEMCPY-NOT: "llvm.intr.memcpy"
+func.func @twice(%x: tensor<?xf32>) -> (tensor<?xf32>, tensor<?xf32>, tensor<4xf32>) {
+  %0 = fuse.exp %x : tensor<?xf32>
+  %c = fuse.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+  return %0, %0, %c : tensor<?xf32>, tensor<?xf32>, tensor<4xf32>
+}
