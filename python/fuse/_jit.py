@@ -445,7 +445,9 @@ def jit(fn=None, *, fusion=True, target="auto", profile=False, static_argnames=(
     are written into the caller's arrays, which the call returns: on the CPU
     the kernels write into them directly, with no new array and no copy.
     Each must be C-contiguous, of the result's dtype and shape, 16-byte
-    aligned, and share no memory with an argument or another output.
+    aligned, and share no memory with another output; one over an
+    argument's memory (`f(a, b, out=a)`) gets the result through an array
+    of its own, copied into it after the run.
 
     The jitted function has `.mlir`, `.ptx`, `.trace(*args)`,
     `.cache_info()`, `.cache_clear()`, `.program` and `.max_cache`.
