@@ -441,9 +441,10 @@ def jit(fn=None, *, fusion=True, target="auto", profile=False, static_argnames=(
         or a dict {"block_size": 128, "opt_level": 3}.
 
     Called with `out=` (a numpy array, or a tuple of them for several
-    results; unless the function has a parameter of that name), the results
-    are written into the caller's arrays, which the call returns: on the CPU
-    the kernels write into them directly, with no new array and no copy.
+    results; unless the function has a parameter of that name or **kwargs),
+    the results are written into the caller's arrays, which the call
+    returns: on the CPU the kernels write into them directly, with no new
+    array and no copy.
     Each must be C-contiguous, of the result's dtype and shape, 16-byte
     aligned, and share no memory with another output; one over an
     argument's memory (`f(a, b, out=a)`) gets the result through an array
