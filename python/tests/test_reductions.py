@@ -529,6 +529,26 @@ def test_compositions_of_integers_compute_in_float32(rng):
         assert_same(got, want)
 
 
+@pytest.mark.parametrize("shape, axis", [
+    ((6, 1), -1), ((300, 1), -1), ((4, 1, 7), (1, 2)), ((2, 1, 3, 1), -1), ((5, 9, 1), -1),
+    ((1, 8, 16), 0)])
+def test_reductions_over_sizes_of_1_fuse(shape, axis, rng):
+    # A reduction over dimensions of size 1 only is a copy over the
+    # operand's own loops, and one of size 1 inside a run goes with it: the
+    # softmax and the layer norm are one kernel, as over the same rows
+    # without the 1s (they were 2 to 3).
+    x = random_array(rng, "float32", shape)
+    soft = lambda x: fuse.softmax(x, axis=axis)
+    report = fuse.report(soft, x)["functions"][0]
+    assert report["fused"]["kernel_count"] == 1
+    e = np.exp(x.astype(np.float64) - x.max(axis=axis, keepdims=True))
+    want = e / e.sum(axis=axis, keepdims=True)
+    np.testing.assert_allclose(fuse.jit(soft, target="cpu")(x), want, rtol=1e-6, atol=1e-7)
+    if axis == -1:
+        assert fuse.report(lambda x: fuse.layer_norm(x), x)["functions"][0]["fused"][
+            "kernel_count"] == 1
+
+
 def test_var_and_std_of_integers_compute_in_float64(rng):
     # As numpy's, rounded to float32 (the float-only functions' dtype):
     # integers near 2^30 that differ by little have no float32 of their own

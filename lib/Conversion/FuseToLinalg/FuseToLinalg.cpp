@@ -647,14 +647,13 @@ template <typename OpTy> struct ReductionLowering : OpConversionPattern<OpTy> {
     // H and W) rows that are cut into pieces.
     //
     // A reduced dimension of size 1 holds one element, which the reduction
-    // takes as it is: it goes with the dimension before it (the first
-    // ones with the one after them) in a view of the operand, so that it
-    // splits no run (`dims = [0, 2]` of `? x ? x 1` reduces a `? x ?` view
-    // over dimension 0, in one stage). When all are, nothing is reduced.
-    // Kept dimensions of size 1 after the last dimension of another size,
-    // when that one is reduced, go with it too: its elements are next to
-    // each other, a row (`dims = [0]` of `? x 1`, a column of one, is the
-    // whole operand's row, not columns). Other kept ones stay, as loops of
+    // takes as it is: it goes with a neighbour in a view of the operand, so
+    // that it splits no run (`dims = [0, 2]` of `? x ? x 1` reduces a
+    // `? x ?` view over dimension 0, in one stage). When all are, nothing
+    // is reduced (below). Kept dimensions of size 1 after the last dimension of
+    // another size, when that one is reduced, go with it too: its elements are
+    // next to each other, a row (`dims = [0]` of `? x 1`, a column of one, is
+    // the whole operand's row, not columns). Other kept ones stay, as loops of
     // size 1 that the elementwise ops around have too (`dims = [2]` of
     // `? x 1 x ?` keeps its rows over the same loops as a softmax's sub).
     SmallVector<int64_t> sorted = llvm::to_vector(dims);
@@ -669,8 +668,63 @@ template <typename OpTy> struct ReductionLowering : OpConversionPattern<OpTy> {
     };
     bool dropsUnits = llvm::any_of(llvm::seq<int64_t>(0, rank), unit) &&
                       !llvm::is_contained(inputType.getShape(), 0);
+    // Every reduced dimension of size 1: nothing is reduced, and the
+    // result is the operand, an elementwise copy over the operand's own
+    // loops (its sum, max, min or mean of one element, exactly, in any
+    // element type), viewed without them when they are dropped: the
+    // elementwise ops around read it over the same loops, and fuse with it.
+    if (llvm::all_of(dims,
+                     [&](int64_t d) { return inputType.getDimSize(d) == 1; }) &&
+        !llvm::is_contained(inputType.getShape(), 0)) {
+      Value empty =
+          tensor::EmptyOp::create(rewriter, loc, operandSizes, element);
+      auto copy = linalg::GenericOp::create(
+          rewriter, loc, TypeRange{empty.getType()}, ValueRange{input},
+          ValueRange{empty},
+          SmallVector<AffineMap>(2, rewriter.getMultiDimIdentityMap(rank)),
+          SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+          [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
+            linalg::YieldOp::create(b, bodyLoc, args[0]);
+          });
+      FuseDialect::OpsAttrHelper(context).setAttr(
+          copy, rewriter.getStrArrayAttr({name}));
+      Value copied = copy.getResult(0);
+      if (resultType.getRank() != rank)
+        copied =
+            tensor::CollapseShapeOp::create(rewriter, loc, resultType, copied,
+                                            absorbingGroups(rank, isReduced));
+      rewriter.replaceOp(op, copied);
+      return success();
+    }
     if (dropsUnits) {
-      SmallVector<ReassociationIndices> groups = absorbingGroups(rank, unit);
+      // Each goes with a neighbour that stays: a reduced one with a reduced
+      // neighbour, the one before it, else the one after it (`dims = [1,
+      // 2]` of `? x 1 x ?` is one run, [[0], [1, 2]], over the same view as
+      // the elementwise ops that read its value), else with the one before
+      // it (the first ones with the one after them).
+      SmallVector<ReassociationIndices> groups;
+      ReassociationIndices pending;
+      for (int64_t d = 0; d < rank; ++d) {
+        if (!unit(d)) {
+          pending.push_back(d);
+          groups.push_back(std::move(pending));
+          pending.clear();
+          continue;
+        }
+        int64_t next = d + 1;
+        while (next < rank && unit(next))
+          ++next;
+        bool before = !groups.empty();
+        bool reducedBefore =
+            before && isReduced(*llvm::find_if_not(groups.back(), unit));
+        bool reducedAfter = next < rank && isReduced(next);
+        if (before && (!isReduced(d) || reducedBefore || !reducedAfter))
+          groups.back().push_back(d);
+        else
+          pending.push_back(d);
+      }
+      if (!pending.empty() && !groups.empty())
+        llvm::append_range(groups.back(), pending);
       sorted.clear();
       loopSizes.clear();
       for (auto [g, group] : llvm::enumerate(groups)) {
@@ -692,24 +746,6 @@ template <typename OpTy> struct ReductionLowering : OpConversionPattern<OpTy> {
     OperationName combiner = combinerOf(op, accType);
     auto opsAttr = rewriter.getStrArrayAttr({name});
     Value result = input;
-    if (runs.empty()) {
-      // Every reduced dimension has size 1: the result is the operand, an
-      // elementwise copy over the view without them (its sum, max, min or
-      // mean of one element, exactly, in any element type).
-      int64_t loops = loopSizes.size();
-      Value empty = tensor::EmptyOp::create(rewriter, loc, loopSizes, element);
-      auto copy = linalg::GenericOp::create(
-          rewriter, loc, TypeRange{empty.getType()}, ValueRange{input},
-          ValueRange{empty},
-          SmallVector<AffineMap>(2, rewriter.getMultiDimIdentityMap(loops)),
-          SmallVector<utils::IteratorType>(loops,
-                                           utils::IteratorType::parallel),
-          [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
-            linalg::YieldOp::create(b, bodyLoc, args[0]);
-          });
-      FuseDialect::OpsAttrHelper(context).setAttr(copy, opsAttr);
-      result = copy.getResult(0);
-    }
     SmallVector<OpFoldResult> keptSizes;
     linalg::GenericOp reduce;
     for (auto [first, end] : llvm::reverse(runs)) {

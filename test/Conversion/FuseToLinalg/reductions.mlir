@@ -359,16 +359,29 @@ func.func @instance_norm_weight(%x: tensor<?x?x?x?xf32>, %w: tensor<?x1x1xf32>) 
   return %y : tensor<?x?x?x?xf32>
 }
 
+// A reduced dimension of size 1 goes with a reduced neighbour: `dims = [1,
+// 2]` of `? x 1 x ?` reduces the rows of the view [[0], [1, 2]], the view
+// that the elementwise ops reading its value take too (with the dimension
+// before it, [[0, 1], [2]], the two views differed and nothing fused).
+// CHECK-LABEL: func @unit_in_run
+// CHECK: tensor.collapse_shape %{{.+}} {{\[}}[0], [1, 2]] : tensor<?x1x?xf32> into tensor<?x?xf32>
+// CHECK: linalg.generic {indexing_maps = [#[[$ID2]], #[[$ROWS]]], iterator_types = ["parallel", "reduction"]}
+func.func @unit_in_run(%x: tensor<?x1x?xf32>) -> tensor<?x1x1xf32> {
+  %m = fuse.reduce_max %x {dims = array<i64: 1, 2>} : tensor<?x1x?xf32> -> tensor<?x1x1xf32>
+  return %m : tensor<?x1x1xf32>
+}
+
 // When every reduced dimension has size 1 nothing is reduced: the result is
-// an elementwise copy of the operand over its view without them (no
-// accumulation type, no division for a mean), which fuses like any other
-// elementwise op; with the dimensions kept, a view of the copy.
+// an elementwise copy of the operand over its own loops (no accumulation
+// type, no division for a mean), which fuses like any other elementwise op
+// (the ops of a softmax over rows of one read it over the same loops); with
+// the dimensions dropped, a view of the copy.
 // CHECK-LABEL: func @unit_only
-// CHECK: %[[V:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0, 1]] : tensor<?x1xf16> into tensor<?xf16>
-// CHECK: %[[COPY:.+]] = linalg.generic {indexing_maps = [#[[$ID1]], #[[$ID1]]], iterator_types = ["parallel"]} ins(%[[V]] : tensor<?xf16>) outs(%{{.+}} : tensor<?xf16>) attrs =  {fuse.ops = ["reduce_mean"]} {
+// CHECK-NOT: tensor.collapse_shape
+// CHECK: %[[COPY:.+]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%{{.+}} : tensor<?x1xf16>) outs(%{{.+}} : tensor<?x1xf16>) attrs =  {fuse.ops = ["reduce_mean"]} {
 // CHECK-NEXT: ^bb0(%[[IN:.+]]: f16, %{{.+}}: f16):
 // CHECK-NEXT: linalg.yield %[[IN]] : f16
-// CHECK: tensor.expand_shape %[[COPY]] {{\[}}[0, 1]]
+// CHECK: return %[[COPY]]
 // CHECK-NOT: linalg.generic
 // CHECK-LABEL: func @unit_all
 // CHECK: %[[V:.+]] = tensor.collapse_shape %{{.+}} [] : tensor<1x1xi32> into tensor<i32>
