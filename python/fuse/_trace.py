@@ -1038,6 +1038,8 @@ def _variance(x, axis=None, keepdims=False, ddof=0, what="numpy.var"):
     """numpy's var: the mean of the squared distances from the mean; with
     `ddof`, their sum over max(count - ddof, 0), the count of the reduced
     elements counted when the program runs (sizes may be dynamic)."""
+    if isinstance(ddof, Tensor):
+        ddof._no_value(f"be {what}'s ddof", "pass an int")
     if isinstance(ddof, (bool, np.bool_)) or not isinstance(ddof, (int, np.integer)):
         raise TypeError(f"fuse: {what}: ddof must be an int, got {type(ddof).__name__} "
                         f"{ddof!r}")

@@ -254,6 +254,11 @@ def test_variance_and_deviation(dtype, rng):
     assert np.all(np.isposinf(g(x.astype(np.float32))))
     with pytest.raises(TypeError, match="ddof must be an int"):
         fuse.jit(lambda x: x.var(ddof=0.5))(x)
+    # An int argument is a run-time value: the error says how to fix it.
+    with pytest.raises(TypeError, match=r"argument 'd' is a Python scalar.*cannot be "
+                                        r"Tensor\.var's ddof; pass an int, or name it in "
+                                        r"fuse\.jit\(static_argnames=\.\.\.\)"):
+        fuse.jit(lambda x, d: x.var(ddof=d))(x, 1)
 
 
 def test_any_all_and_nonfinite_tests():
