@@ -964,12 +964,13 @@ def _in_float32(fn=None, *, integers="float32"):
             if isinstance(a, Tensor) and not a.weak:
                 target = _dtypes.promote(target, a.dtype_name)
 
-        def widen(a):
-            if not isinstance(a, Tensor) or (
+        def widen(a, parameter=True):
+            # A Python scalar parameter (ddof) promotes as it is (weak).
+            if not isinstance(a, Tensor) or (parameter and a.weak) or (
                     _dtypes.category(a.dtype_name) == FLOAT and a.dtype_name not in _HALF):
                 return a
             return cast(a, "float32" if a.dtype_name in _HALF else integers)
-        result = fn(widen(x), *map(widen, args), **{k: widen(v) for k, v in kwargs.items()})
+        result = fn(widen(x, False), *map(widen, args), **{k: widen(v) for k, v in kwargs.items()})
         return result if result.dtype_name == target else cast(result, target)
     return composed
 
