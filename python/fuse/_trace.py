@@ -1113,7 +1113,8 @@ def _numpy_reduction(name, what, x, args, kwargs):
         takes = "axis=, keepdims= and ddof=" if variance else "axis= and keepdims="
         _unsupported(f"{what} with {_dtypes.listing(f'{k}=' for k in refused)}",
                      f"fuse's reductions take {takes} only; the result has the array's dtype "
-                     f"(cast before or after with fuse.cast or .astype)")
+                     f"(float32 for a mean, var or std of integers or bools; cast before or "
+                     f"after with fuse.cast or .astype)")
     options = {"ddof": given.get("ddof", 0), "what": what} if variance else {}
     return _REDUCTIONS[name](x, given.get("axis"), given.get("keepdims", False), **options)
 

@@ -321,8 +321,8 @@ def test_dims_in_the_program():
     (lambda x: x.sum(keepdims="yes"), TypeError, r"keepdims must be True or False"),
     (lambda x: np.sum(x, dtype=np.float64), TypeError,
      r"^fuse: numpy\.sum with dtype= is not supported: fuse's reductions take axis= and "
-     r"keepdims= only; the result has the array's dtype \(cast before or after with "
-     r"fuse\.cast or \.astype\)"),
+     r"keepdims= only; the result has the array's dtype \(float32 for a mean, var or std of "
+     r"integers or bools; cast before or after with fuse\.cast or \.astype\)"),
     (lambda x: np.max(x, out=np.zeros(3)), TypeError, r"^fuse: numpy\.max with out= is not"),
     (lambda x: np.min(x, initial=0.0, where=True), TypeError,
      r"^fuse: numpy\.min with initial= and where= is not supported"),
