@@ -195,11 +195,11 @@ class Program:
             # not see it once an output has an array of its own).
             for i, o in enumerate(given):
                 for j in range(i):
-                    if o is not None and given[j] is not None and \
-                            np.may_share_memory(o, given[j]):
-                        raise _capi.FuseError(f"the output array for result {i} overlaps the "
-                                        f"output array for result {j}: two results must "
-                                        f"not share memory")
+                    if (o is not None and given[j] is not None
+                            and np.may_share_memory(o, given[j])):
+                        raise _capi.FuseError(
+                            f"the output array for result {i} overlaps the output array "
+                            f"for result {j}: two results must not share memory")
             out = [o if o is None or not any(np.may_share_memory(o, a) for a, _ in arrays)
                    else np.empty_like(o) for o in given]
             late = [(o, g) for o, g in zip(out, given) if o is not g]
