@@ -1036,8 +1036,8 @@ struct FuseMathToLibmPass : fuse::impl::FuseMathToLibmBase<FuseMathToLibmPass> {
 static Value callF32Intrinsic(OpBuilder &b, Location loc, StringRef intrinsic,
                               ValueRange xs) {
   auto call = [&](ValueRange lanes) -> Value {
-    return LLVM::CallIntrinsicOp::create(
-               b, loc, b.getF32Type(), b.getStringAttr(intrinsic), lanes)
+    return LLVM::CallIntrinsicOp::create(b, loc, b.getF32Type(),
+                                         b.getStringAttr(intrinsic), lanes)
         .getResult(0);
   };
   auto vector = dyn_cast<VectorType>(xs.front().getType());
@@ -1071,10 +1071,9 @@ struct ApproxExpF32 : OpRewritePattern<math::ExpOp> {
     ShapedConstants c(rewriter, loc, type);
     Value scaled = arith::MulFOp::create(rewriter, loc, op.getOperand(),
                                          c.f32(1.44269504088896341f));
-    rewriter.replaceOp(
-        op,
-        callF32Intrinsic(rewriter, loc, "llvm.nvvm.ex2.approx.f32",
-                         ValueRange{scaled}));
+    rewriter.replaceOp(op, callF32Intrinsic(rewriter, loc,
+                                            "llvm.nvvm.ex2.approx.f32",
+                                            ValueRange{scaled}));
     return success();
   }
 };
@@ -1120,8 +1119,8 @@ static Value sigmoidQuarterDenominator(OpBuilder &b, Location loc, Value y) {
   Value j = arith::SubFOp::create(b, loc, biased, c.f32(magic + 125.0f));
   Value f = fma(y, c.f32(log2e), arith::NegFOp::create(b, loc, j));
   f = fma(y, c.f32(log2eLow), f);
-  Value power = callF32Intrinsic(b, loc, "llvm.nvvm.ex2.approx.ftz.f32",
-                                 ValueRange{f});
+  Value power =
+      callF32Intrinsic(b, loc, "llvm.nvvm.ex2.approx.ftz.f32", ValueRange{f});
   return fma(scale, power, c.f32(0.25f));
 }
 
@@ -1136,8 +1135,7 @@ static Value sigmoidQuarterDenominator(OpBuilder &b, Location loc, Value y) {
 /// 1 ulp), in three instructions where it takes seven. An exp that the sum
 /// alone reads is computed with d / 4 (sigmoidQuarterDenominator), unless
 /// exps are Triton's (`approxExp`).
-static void rewriteSigmoidReciprocals(gpu::GPUModuleOp module,
-                                      bool approxExp) {
+static void rewriteSigmoidReciprocals(gpu::GPUModuleOp module, bool approxExp) {
   SmallVector<std::pair<arith::DivFOp, Value>> divisions;
   auto isOne = [](Value v) { return matchPattern(v, m_OneFloat()); };
   module.walk([&](arith::DivFOp div) {
