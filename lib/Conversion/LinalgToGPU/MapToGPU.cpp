@@ -1796,12 +1796,25 @@ private:
   /// order (exactCombiner): kExactRowsInFlight elements at a time into as
   /// many sets of accumulators, whose chains of dependent steps overlap (a
   /// NaN-propagating max is 6 instructions deep on AVX-512); the sets are
-  /// combined before the elements that are left.
+  /// combined pairwise, `elements` / 2 apart, then / 4, ... (any order gives
+  /// the same bits), before the elements that are left, or after them with
+  /// `maskedRest`.
   template <typename Steps>
   SmallVector<Value>
   inFlight(Operation *combine, ArrayRef<Value> initial, Steps steps,
            int64_t elements = kExactRowsInFlight, bool maskedRest = false) {
+    assert(llvm::isPowerOf2_64(elements) && "sets combine in halves");
     int64_t count = initial.size();
+    auto combineSets = [&](ValueRange sets) {
+      SmallVector<Value> all(sets);
+      for (int64_t half = elements / 2; half >= 1; half /= 2)
+        for (int64_t u = 0; u < half; ++u)
+          for (int64_t i = 0; i < count; ++i)
+            all[u * count + i] = combineWith(combine, all[u * count + i],
+                                             all[(u + half) * count + i]);
+      all.resize(count);
+      return all;
+    };
     Value lower = rowLower ? rowLower : zero();
     Value upper = rowUpper ? rowUpper : sizes[reduced.front()];
     Value step = arith::ConstantIndexOp::create(b, loc, elements);
@@ -1830,10 +1843,7 @@ private:
     if (maskedRest) {
       // The elements left, fewer than `elements`, each into its set as in
       // the loop: the steps at split + u, read at the row's last element
-      // at most, kept where split + u is in the row. Then the sets are
-      // combined pairwise, elements / 2 apart, then / 4, ... (any order
-      // gives the same bits).
-      assert(llvm::isPowerOf2_64(elements) && "sets combine in halves");
+      // at most, kept where split + u is in the row.
       SmallVector<Value> sets(loop.getResults());
       auto ifAny = scf::IfOp::create(
           b, loc, TypeRange(ValueRange(sets)),
@@ -1861,19 +1871,9 @@ private:
         b.setInsertionPointToStart(ifAny.elseBlock());
         scf::YieldOp::create(b, loc, sets);
       }
-      SmallVector<Value> all(ifAny.getResults());
-      for (int64_t half = elements / 2; half >= 1; half /= 2)
-        for (int64_t u = 0; u < half; ++u)
-          for (int64_t i = 0; i < count; ++i)
-            all[u * count + i] = combineWith(combine, all[u * count + i],
-                                             all[(u + half) * count + i]);
-      return SmallVector<Value>(ArrayRef(all).take_front(count));
+      return combineSets(ifAny.getResults());
     }
-    SmallVector<Value> combined(loop.getResults().take_front(count));
-    for (int64_t u = 1; u < elements; ++u)
-      for (int64_t i = 0; i < count; ++i)
-        combined[i] =
-            combineWith(combine, combined[i], loop.getResult(u * count + i));
+    SmallVector<Value> combined = combineSets(loop.getResults());
     auto rest = scf::ForOp::create(b, loc, split, upper, one(), combined);
     b.setInsertionPointToStart(rest.getBody());
     scf::YieldOp::create(
