@@ -100,10 +100,12 @@ int32_t fuse_run(fuse_program *program, const fuse_array *inputs,
 
 /* fuse_run with the caller's arrays for the results: `outs` has one entry
  * per result (fuse_num_results; `data` NULL for a result without one), of
- * the result's dtype and shape, 16-byte aligned, sharing no memory with an
- * input or another output. The CPU target's kernels write into them
- * directly; the CUDA target copies each result into its array. The
- * results filled for them point to the caller's arrays (not to free). */
+ * the result's dtype and shape, sharing no memory with another output. The
+ * CPU target's kernels write into them directly, except into one that
+ * shares memory with an input or is not 16-byte aligned, which gets its
+ * result by a copy after the run; the CUDA target copies each result into
+ * its array. The results filled for them point to the caller's arrays (not
+ * to free). */
 int32_t fuse_run_into(fuse_program *program, const fuse_array *inputs,
                       int32_t num_inputs, const fuse_array *outs,
                       int32_t num_outs, fuse_array *results, char **error);

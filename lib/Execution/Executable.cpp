@@ -748,8 +748,9 @@ llvm::Expected<std::vector<HostArray>>
 Executable::run(llvm::ArrayRef<Operand> inputs, llvm::ArrayRef<Operand> outs) {
   if (llvm::Error error = checkOperands(inputs))
     return std::move(error);
-  if (llvm::Error error = checkOuts(inputs, outs))
-    return std::move(error);
+  llvm::Expected<std::vector<Operand>> direct = checkOuts(inputs, outs);
+  if (!direct)
+    return direct.takeError();
   bool cuda = runTarget == Target::CUDA;
   rt::clearError();
   rt::beginRun(cuda ? rt::Mode::CUDA : rt::Mode::CPU);
@@ -795,7 +796,8 @@ Executable::run(llvm::ArrayRef<Operand> inputs, llvm::ArrayRef<Operand> outs) {
   }
 
   llvm::Expected<std::vector<Operand>> results =
-      invoke(operands, cuda ? llvm::ArrayRef<Operand>() : outs);
+      invoke(operands, cuda ? llvm::ArrayRef<Operand>()
+                            : llvm::ArrayRef<Operand>(*direct));
   freeInputs();
   if (!results)
     return results.takeError();
@@ -819,7 +821,8 @@ Executable::run(llvm::ArrayRef<Operand> inputs, llvm::ArrayRef<Operand> outs) {
 
   // The CPU target's results are the kernels' own buffers (from the
   // runtime's host cache, or the caller's arrays), handed over without a
-  // copy.
+  // copy; a caller's array that the kernels did not write (checkOuts) gets
+  // its result by one.
   if (!cuda) {
     std::vector<HostArray> outputs;
     std::optional<std::string> error;
@@ -828,7 +831,6 @@ Executable::run(llvm::ArrayRef<Operand> inputs, llvm::ArrayRef<Operand> outs) {
         error = misfit(i, result);
       const Operand *out = outFor(i);
       if (out && !error && result.data != out->data) {
-        // A function lowered without fuse-result-allocs: its own buffer.
         std::memcpy(out->data, result.data, sizeInBytes(result));
         rt::hostFree(result.data);
         result.data = out->data;
@@ -878,10 +880,12 @@ Executable::run(llvm::ArrayRef<Operand> inputs, llvm::ArrayRef<Operand> outs) {
   return outputs;
 }
 
-llvm::Error Executable::checkOuts(llvm::ArrayRef<Operand> inputs,
-                                  llvm::ArrayRef<Operand> outs) const {
+llvm::Expected<std::vector<Executable::Operand>>
+Executable::checkOuts(llvm::ArrayRef<Operand> inputs,
+                      llvm::ArrayRef<Operand> outs) const {
+  std::vector<Operand> direct(outs.begin(), outs.end());
   if (outs.empty())
-    return llvm::Error::success();
+    return direct;
   auto fail = [](const std::string &message) {
     return llvm::createStringError(message);
   };
@@ -889,15 +893,18 @@ llvm::Error Executable::checkOuts(llvm::ArrayRef<Operand> inputs,
     return fail(std::to_string(outs.size()) + " output array(s) for " +
                 std::to_string(resultSpecs.size()) + " result(s) of @" +
                 entryName);
-  // Byte ranges of the inputs and outputs, to refuse overlaps: the kernels
-  // of a program may read an input after another kernel wrote a result.
-  std::vector<std::pair<std::string, std::pair<uintptr_t, uintptr_t>>> ranges;
+  using Range = std::pair<uintptr_t, uintptr_t>;
   auto range = [](const Operand &operand) {
     auto begin = reinterpret_cast<uintptr_t>(operand.data);
     return std::make_pair(begin, begin + sizeInBytes(operand));
   };
-  for (auto [i, input] : llvm::enumerate(inputs))
-    ranges.push_back({"argument " + std::to_string(i), range(input)});
+  auto overlap = [](Range a, Range b) {
+    return a.first < b.second && b.first < a.second;
+  };
+  std::vector<Range> inputRanges;
+  for (const Operand &input : inputs)
+    inputRanges.push_back(range(input));
+  std::vector<Range> outRanges(outs.size());
   for (auto [i, out] : llvm::enumerate(outs)) {
     if (!out.data)
       continue;
@@ -906,19 +913,25 @@ llvm::Error Executable::checkOuts(llvm::ArrayRef<Operand> inputs,
     if (std::optional<std::string> why = spec.mismatch(out.dtype, out.shape))
       return fail(what + " does not fit the result, " + spec.str() + ": " +
                   *why);
-    if (!isAligned(out.data) && sizeInBytes(out) > dtypeSize(out.dtype))
-      return fail(what + " is not " + std::to_string(vectorBytes) +
-                  "-byte aligned, which the kernels' vector stores need (a "
-                  "view at an offset?)");
-    auto mine = range(out);
-    for (const auto &[other, theirs] : ranges)
-      if (mine.first < theirs.second && theirs.first < mine.second)
-        return fail(what + " overlaps " + other +
-                    ": a result must not share memory with an input or "
-                    "another result");
-    ranges.push_back({what, mine});
+    outRanges[i] = range(out);
+    for (size_t j = 0; j < i; ++j)
+      if (outs[j].data && overlap(outRanges[i], outRanges[j]))
+        return fail(what + " overlaps the output array for result " +
+                    std::to_string(j) + ": two results must not share memory");
+    // The kernels write into the array unless they could read an input
+    // after writing it (numpy's in-place np.add(a, b, out=a); a fused
+    // program may read an argument after a kernel wrote a result), or
+    // their vector stores need an alignment it lacks (a view at an offset):
+    // then the result is the kernels' own buffer, copied into it after the
+    // run.
+    Range mine = outRanges[i];
+    bool overInput = llvm::any_of(
+        inputRanges, [&](Range input) { return overlap(mine, input); });
+    if (overInput ||
+        (!isAligned(out.data) && sizeInBytes(out) > dtypeSize(out.dtype)))
+      direct[i].data = nullptr;
   }
-  return llvm::Error::success();
+  return direct;
 }
 
 llvm::Expected<std::vector<Executable::Operand>>

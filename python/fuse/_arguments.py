@@ -434,7 +434,7 @@ def check_out(out, results):
     per result (`results`: the program's result TensorTypes): a numpy array,
     or a tuple or list of them (None for a result without one). Each is
     C-contiguous, writeable and of the result's dtype; the library checks
-    shapes, alignment and overlaps."""
+    shapes and overlaps."""
     many = isinstance(out, (tuple, list))
     arrays = list(out) if many else [out]
     if len(arrays) != len(results):

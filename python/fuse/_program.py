@@ -183,26 +183,7 @@ class Program:
         # No out=: no output arrays (the C API's fuse_run is fuse_run_into
         # with none).
         outs = None
-        # An output array over an argument's memory (numpy's in-place
-        # `np.add(a, b, out=a)`): a fused program may read the argument after
-        # a kernel wrote the result, so the library refuses it; the result
-        # goes to an array of its own, copied into the caller's once the
-        # program has run.
-        late = []
         if out is not None:
-            given = out
-            # Outputs over each other stay refused (the library's check would
-            # not see it once an output has an array of its own).
-            for i, o in enumerate(given):
-                for j in range(i):
-                    if (o is not None and given[j] is not None
-                            and np.may_share_memory(o, given[j])):
-                        raise _capi.FuseError(
-                            f"the output array for result {i} overlaps the output array "
-                            f"for result {j}: two results must not share memory")
-            out = [o if o is None or not any(np.may_share_memory(o, a) for a, _ in arrays)
-                   else np.empty_like(o) for o in given]
-            late = [(o, g) for o, g in zip(out, given) if o is not g]
             outs = self._c_arrays([(0, r.dtype, ()) if o is None else
                                    (o.ctypes.data, r.dtype, o.shape)
                                    for o, r in zip(out, self.results)])
@@ -215,10 +196,8 @@ class Program:
             self._ran = True
         if out is None:
             return [_owned_array(self._lib, results[i]) for i in range(len(self.results))]
-        for result, caller in late:
-            np.copyto(caller, result)
-        return [_owned_array(self._lib, results[i]) if o is None else g
-                for i, (o, g) in enumerate(zip(out, given))]
+        return [_owned_array(self._lib, results[i]) if o is None else o
+                for i, o in enumerate(out)]
 
     def check_out(self, out):
         """The caller's arrays for the results (`out=`), one per result, or

@@ -356,6 +356,16 @@ def main():
     seen["out"] = [f(host_a, host_b, out=host_out) is host_out, bool(
         np.array_equal(host_out, np.maximum(host_a + host_b, np.float32(0))))]
 
+    mark("host run into an argument")
+    # Over an argument's memory (the device reads its own copy of it) and
+    # at an offset: the same copy.
+    over = host_a.copy()
+    wide = np.full(n + 2, -7, np.float32)
+    want = np.maximum(over + host_b, np.float32(0))
+    seen["out"] += [f(over, host_b, out=over) is over, bool(np.array_equal(over, want)),
+                    bool(np.array_equal(f(host_a, host_b, out=wide[1:n + 1]), want)
+                         and wide[0] == -7 and wide[n + 1] == -7)]
+
     mark("different streams")
     try:
         f(CaiArray(host_a, stream=1), CaiArray(host_b, stream=2))

@@ -476,9 +476,11 @@ def test_out_on_the_cuda_target(fake_run):
     # Numpy arrays with out=: the result is copied from the device straight
     # into the caller's array (one device-to-host copy), which is returned.
     seen, steps = fake_run
-    assert seen["out"] == [True, True]
+    assert seen["out"] == [True, True, True, True, True]
     copies = _calls(steps["host run into"], "cuMemcpyAsync")
     assert len([c for c in copies if "DtoH" in c]) == 1, copies
+    copies = _calls(steps["host run into an argument"], "cuMemcpyAsync")
+    assert len([c for c in copies if "DtoH" in c]) == 2, copies
 
 
 def test_nothing_leaks(fake_run):

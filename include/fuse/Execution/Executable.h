@@ -149,11 +149,12 @@ public:
   /// then describes the run.
   ///
   /// `outs`, empty or one per result (a null `data` for none), are the
-  /// caller's arrays for the results: of the result's dtype and shape,
-  /// aligned like the kernels' vectors, not overlapping each other or an
-  /// input. The CPU target's kernels write into them directly and the cuda
-  /// target copies each result into its array; the result returned for an
-  /// array is a view of it that frees nothing.
+  /// caller's arrays for the results: of the result's dtype and shape, not
+  /// overlapping each other. The CPU target's kernels write into them
+  /// directly (except into one over an input's memory or not aligned like
+  /// the kernels' vectors: the result is copied into it after the run) and
+  /// the cuda target copies each result into its array; the result
+  /// returned for an array is a view of it that frees nothing.
   llvm::Expected<std::vector<HostArray>>
   run(llvm::ArrayRef<const HostArray *> inputs);
   llvm::Expected<std::vector<HostArray>> run(llvm::ArrayRef<Operand> inputs,
@@ -202,9 +203,11 @@ private:
   /// into them).
   llvm::Expected<std::vector<Operand>>
   invoke(llvm::ArrayRef<Operand> operands, llvm::ArrayRef<Operand> outs = {});
-  /// Checks the caller's arrays for the results of run().
-  llvm::Error checkOuts(llvm::ArrayRef<Operand> inputs,
-                        llvm::ArrayRef<Operand> outs) const;
+  /// Checks the caller's arrays for the results of run(); returns those
+  /// that the CPU target's kernels write into directly, a null `data` for
+  /// the others.
+  llvm::Expected<std::vector<Operand>>
+  checkOuts(llvm::ArrayRef<Operand> inputs, llvm::ArrayRef<Operand> outs) const;
 
   std::unique_ptr<mlir::ExecutionEngine> engine;
   void (*entry)(void **) = nullptr;
