@@ -1040,9 +1040,10 @@ def _variance(x, axis=None, keepdims=False, ddof=0, what="numpy.var"):
     `ddof`, their sum over max(count - ddof, 0), the count of the reduced
     elements counted when the program runs (sizes may be dynamic)."""
     if isinstance(ddof, Tensor):
-        ddof._no_value(f"be {what}'s ddof", "pass an int")
-    if isinstance(ddof, (bool, np.bool_)) or not isinstance(ddof, (int, np.integer)):
-        raise TypeError(f"fuse: {what}: ddof must be an int, got {type(ddof).__name__} "
+        ddof._no_value(f"be {what}'s ddof", "pass a number")
+    # numpy takes any real number (ddof=True is 1, ddof=0.5 a half).
+    if not isinstance(ddof, (bool, int, float, np.bool_, np.integer, np.floating)):
+        raise TypeError(f"fuse: {what}: ddof must be a number, got {type(ddof).__name__} "
                         f"{ddof!r}")
     _axes(x, axis, what)  # errors name the function called
     centered = x - reduce_mean(x, axis, keepdims=True)

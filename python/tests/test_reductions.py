@@ -252,11 +252,19 @@ def test_variance_and_deviation(dtype, rng):
     # ddof past the count: numpy's division by zero (inf), not a negative.
     g = fuse.jit(lambda x: np.var(x, axis=0, ddof=20))
     assert np.all(np.isposinf(g(x.astype(np.float32))))
-    with pytest.raises(TypeError, match="ddof must be an int"):
-        fuse.jit(lambda x: x.var(ddof=0.5))(x)
+    # numpy takes any real ddof: True is 1, 0.5 a half.
+    x32 = x.astype(np.float32)
+    h = fuse.jit(lambda x: (x.var(0, ddof=True), np.std(x, 1, ddof=0.5),
+                            x.var(ddof=np.float32(1.5))))
+    x32_64 = x32.astype(np.float64)
+    for got, want in zip(h(x32), (x32_64.var(0, ddof=1), np.std(x32_64, 1, ddof=0.5),
+                                  x32_64.var(ddof=1.5))):
+        np.testing.assert_allclose(got.astype(np.float64), want, rtol=1e-5, atol=0)
+    with pytest.raises(TypeError, match="ddof must be a number, got str '1'"):
+        fuse.jit(lambda x: x.var(ddof="1"))(x)
     # An int argument is a run-time value: the error says how to fix it.
     with pytest.raises(TypeError, match=r"argument 'd' is a Python scalar.*cannot be "
-                                        r"Tensor\.var's ddof; pass an int, or name it in "
+                                        r"Tensor\.var's ddof; pass a number, or name it in "
                                         r"fuse\.jit\(static_argnames=\.\.\.\)"):
         fuse.jit(lambda x, d: x.var(ddof=d))(x, 1)
 
