@@ -1,5 +1,6 @@
 """A compiled fuse program: compile MLIR text, run it on numpy arrays or GPU arrays."""
 
+import collections
 import ctypes
 import json
 import math
@@ -70,14 +71,23 @@ def _free_buffer(lib, ptr):
 
 def _split_remarks(text):
     """The compiler's diagnostics, one per line, as a list of remarks, each
-    with the notes that follow it on lines of its own."""
+    with the notes that follow it on lines of its own. A remark said more
+    than once (ops traced at one line of a loop) is kept once, its first
+    line saying how many times."""
     remarks = []
     for line in text.splitlines():
         if remarks and re.match(r"(.*: )?note: ", line):
             remarks[-1] += "\n" + line
         elif line:
             remarks.append(line)
-    return remarks
+    counts = collections.Counter(remarks)
+    unique = []
+    for remark in dict.fromkeys(remarks):
+        if counts[remark] > 1:
+            first, newline, rest = remark.partition("\n")
+            remark = f"{first} ({counts[remark]} times){newline}{rest}"
+        unique.append(remark)
+    return unique
 
 
 class Program:
