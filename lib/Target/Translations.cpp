@@ -42,6 +42,16 @@ llvm::Error fuse::checkTranslationFlags(Translation translation,
   return checkPipelineOptions(flags.options());
 }
 
+/// Where to say something of the whole program: its module, or for a
+/// module that the parser made around the file's ops (at line 0, which no
+/// editor shows) the start of the file.
+static Location programStart(ModuleOp module) {
+  auto file = dyn_cast<FileLineColLoc>(module.getLoc());
+  if (file && file.getLine() == 0)
+    return FileLineColLoc::get(file.getFilename(), 1, 1);
+  return module.getLoc();
+}
+
 /// The kernels' PTX, or a remark that says why there is none.
 static LogicalResult printPTX(ModuleOp module,
                               const fuse::PipelineOptions &options,
@@ -50,7 +60,7 @@ static LogicalResult printPTX(ModuleOp module,
   // function (read now: the pipeline lowers it to an llvm.func).
   auto functions = module.getOps<func::FuncOp>();
   Location programLoc =
-      functions.empty() ? module.getLoc() : (*functions.begin()).getLoc();
+      functions.empty() ? programStart(module) : (*functions.begin()).getLoc();
   bool hasFunctions = !functions.empty();
   FailureOr<std::string> ptx = fuse::compilePTX(module, options);
   if (failed(ptx))
@@ -88,7 +98,7 @@ LogicalResult fuse::translate(ModuleOp module, Translation translation,
     return failure();
   // An empty report says why rather than leave the output silent.
   if (report->empty())
-    emitRemark(module.getLoc(),
+    emitRemark(programStart(module),
                "the program has no function, so the report has none");
   switch (translation) {
   case Translation::Report:

@@ -161,7 +161,10 @@ static int failCompile(llvm::Error error) {
   std::string message = llvm::toString(std::move(error));
   static const llvm::Regex located("^[^ ]+:[0-9]+:[0-9]+: error: ");
   if (!located.match(message))
-    return fail(message);
+    // A diagnostic at no location is `error: ...` already.
+    return fail(llvm::StringRef(message).starts_with("error: ")
+                    ? llvm::StringRef(message).drop_front(strlen("error: "))
+                    : llvm::StringRef(message));
   llvm::errs() << message << "\n";
   return 1;
 }

@@ -599,7 +599,7 @@ template <typename OpTy> struct ReductionLowering : OpConversionPattern<OpTy> {
     MLIRContext *context = rewriter.getContext();
     Value input = adaptor.getInput();
     auto inputType = cast<RankedTensorType>(input.getType());
-    RankedTensorType resultType = op.getType();
+    auto resultType = cast<RankedTensorType>(op.getType());
     Type element = inputType.getElementType();
     Type accType = computeElementType(element);
     int64_t rank = inputType.getRank();

@@ -139,6 +139,31 @@ static void printBroadcastTypes(OpAsmPrinter &printer, Operation *, Type lhs,
 }
 
 //===----------------------------------------------------------------------===//
+// Unary ops
+//===----------------------------------------------------------------------===//
+
+/// A unary op's one type, its operand's and its result's. The binary ops'
+/// `-> result-type` after it is refused with what to write, where the
+/// generic parser's error was "expected operation name in quotes".
+static ParseResult parseUnaryType(OpAsmParser &parser, Type &type) {
+  if (parser.parseType(type))
+    return failure();
+  llvm::SMLoc arrow = parser.getCurrentLocation();
+  if (succeeded(parser.parseOptionalArrow()))
+    return parser.emitError(arrow)
+           << "a unary op has one type, its operand's, which is its result's "
+              "(`: "
+           << str(type)
+           << "`); to change the element type, use fuse.cast "
+              "(`fuse.cast %x : A to B`)";
+  return success();
+}
+
+static void printUnaryType(OpAsmPrinter &printer, Operation *, Type type) {
+  printer << type;
+}
+
+//===----------------------------------------------------------------------===//
 // Unary ops with attributes
 //===----------------------------------------------------------------------===//
 
@@ -214,10 +239,13 @@ LogicalResult CastOp::verify() {
 /// Checks `dims` against the operand and the declared result type, which
 /// keeps the reduced dimensions with size 1 or drops them. `emptyIsError`:
 /// a reduction with no identity (max, min) of a dimension of static size 0.
-static LogicalResult verifyReduction(Operation *op, RankedTensorType input,
+/// `input` and `result` are ranked (the operand and result constraints,
+/// verified first).
+static LogicalResult verifyReduction(Operation *op, TensorType inputType,
                                      ArrayRef<int64_t> dims,
-                                     RankedTensorType result,
-                                     bool emptyIsError) {
+                                     TensorType resultType, bool emptyIsError) {
+  auto input = cast<RankedTensorType>(inputType);
+  auto result = cast<RankedTensorType>(resultType);
   int64_t rank = input.getRank();
   if (rank == 0)
     return op->emitOpError("cannot reduce ")

@@ -75,26 +75,30 @@ LogicalResult checkSignature(func::FuncOp function) {
 }
 
 LogicalResult checkBody(func::FuncOp function) {
-  WalkResult walk = function.getBody().walk([&](Operation *op) {
-    if (isa<func::ReturnOp>(op))
-      return WalkResult::advance();
-    if (isa<fuse::FuseDialect>(op->getDialect())) {
-      for (auto [index, type] : llvm::enumerate(op->getResultTypes()))
-        if (std::optional<std::string> problem = typeProblem(type)) {
-          op->emitError() << "'" << op->getName() << "' result " << index << " "
-                          << *problem;
-          return WalkResult::interrupt();
+  // Parents first: an op with a body (linalg.add, scf.execute_region) is
+  // the one the program wrote, where the ops inside it may be implicit
+  // (linalg.add's arith.addf, at no location).
+  WalkResult walk =
+      function.getBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
+        if (isa<func::ReturnOp>(op))
+          return WalkResult::advance();
+        if (isa<fuse::FuseDialect>(op->getDialect())) {
+          for (auto [index, type] : llvm::enumerate(op->getResultTypes()))
+            if (std::optional<std::string> problem = typeProblem(type)) {
+              op->emitError() << "'" << op->getName() << "' result " << index
+                              << " " << *problem;
+              return WalkResult::interrupt();
+            }
+          return WalkResult::advance();
         }
-      return WalkResult::advance();
-    }
-    InFlightDiagnostic diag = op->emitError()
-                              << "'" << op->getName()
-                              << "' is not a fuse op: fuse compiles functions "
-                                 "made of fuse ops and func.return";
-    if (isa<func::CallOp, func::CallIndirectOp>(op))
-      diag << " (calls are not supported; write the callee's ops inline)";
-    return WalkResult::interrupt();
-  });
+        InFlightDiagnostic diag =
+            op->emitError() << "'" << op->getName()
+                            << "' is not a fuse op: fuse compiles functions "
+                               "made of fuse ops and func.return";
+        if (isa<func::CallOp, func::CallIndirectOp>(op))
+          diag << " (calls are not supported; write the callee's ops inline)";
+        return WalkResult::interrupt();
+      });
   return failure(walk.wasInterrupted());
 }
 

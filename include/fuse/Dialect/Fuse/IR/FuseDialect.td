@@ -65,10 +65,18 @@ def Fuse_Float : AnyTypeOf<[F16, BF16, F32, F64]>;
 def Fuse_Int : AnyTypeOf<[I32, I64]>;
 def Fuse_Element : AnyTypeOf<[F16, BF16, F32, F64, I32, I64, I1]>;
 
-def Fuse_Tensor : RankedTensorOf<[F16, BF16, F32, F64, I32, I64, I1]>;
-def Fuse_FloatTensor : RankedTensorOf<[F16, BF16, F32, F64]>;
-def Fuse_NumericTensor : RankedTensorOf<[F16, BF16, F32, F64, I32, I64]>;
-def Fuse_BoolTensor : RankedTensorOf<[I1]>;
+// Ranked tensors whose C++ type is TensorType: the parser then takes any
+// tensor, and the verifier says that an unranked one is not ranked
+// ("must be ranked tensor of ..."), where RankedTensorType's parser said
+// "expected builtin.tensor, but found 'tensor<*xf32>'".
+class Fuse_RankedTensorOf<list<Type> allowedTypes>
+    : ShapedContainerType<allowedTypes, IsRankedTensorTypePred,
+                          "ranked tensor", "::mlir::TensorType">;
+
+def Fuse_Tensor : Fuse_RankedTensorOf<[F16, BF16, F32, F64, I32, I64, I1]>;
+def Fuse_FloatTensor : Fuse_RankedTensorOf<[F16, BF16, F32, F64]>;
+def Fuse_NumericTensor : Fuse_RankedTensorOf<[F16, BF16, F32, F64, I32, I64]>;
+def Fuse_BoolTensor : Fuse_RankedTensorOf<[I1]>;
 
 //===----------------------------------------------------------------------===//
 // Attributes.

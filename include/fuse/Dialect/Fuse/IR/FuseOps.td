@@ -64,7 +64,7 @@ class Fuse_UnaryOp<string mnemonic, TypeConstraint tensorType, string formula,
     # " %x : tensor<?x4xf32>\n```\n";
   let arguments = (ins tensorType:$input);
   let results = (outs tensorType:$result);
-  let assemblyFormat = "$input attr-dict `:` type($result)";
+  let assemblyFormat = "$input attr-dict `:` custom<UnaryType>(type($result))";
 }
 
 class Fuse_UnaryFloatOp<string mnemonic, string formula>
