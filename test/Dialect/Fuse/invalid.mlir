@@ -321,9 +321,11 @@ func.func @memref(%a: memref<4xf32>) -> memref<4xf32> {
 
 // -----
 
-// Ops that print one type reject other kinds of type while parsing.
+// Other kinds of type: the verifier says what the op takes (the parser of
+// RankedTensorType said "invalid kind of type specified: expected
+// builtin.tensor").
 func.func @unranked_unary(%a: tensor<*xf32>) -> tensor<*xf32> {
-  // expected-error @+1 {{invalid kind of type specified: expected builtin.tensor, but found 'tensor<*xf32>'}}
+  // expected-error @+1 {{'fuse.relu' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 32-bit signless integer or 64-bit signless integer values, but got 'tensor<*xf32>'}}
   %0 = fuse.relu %a : tensor<*xf32>
   return %0 : tensor<*xf32>
 }
@@ -331,7 +333,7 @@ func.func @unranked_unary(%a: tensor<*xf32>) -> tensor<*xf32> {
 // -----
 
 func.func @vector_cmp(%a: vector<4xf32>) -> vector<4xi1> {
-  // expected-error @+1 {{invalid kind of type specified: expected builtin.tensor, but found 'vector<4xf32>'}}
+  // expected-error @+1 {{'fuse.cmp' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 32-bit signless integer or 64-bit signless integer or 1-bit signless integer values, but got 'vector<4xf32>'}}
   %0 = fuse.cmp eq, %a, %a : vector<4xf32>, vector<4xf32> -> vector<4xi1>
   return %0 : vector<4xi1>
 }

@@ -241,9 +241,9 @@ LogicalResult CastOp::verify() {
 /// a reduction with no identity (max, min) of a dimension of static size 0.
 /// `input` and `result` are ranked (the operand and result constraints,
 /// verified first).
-static LogicalResult verifyReduction(Operation *op, TensorType inputType,
+static LogicalResult verifyReduction(Operation *op, ShapedType inputType,
                                      ArrayRef<int64_t> dims,
-                                     TensorType resultType, bool emptyIsError) {
+                                     ShapedType resultType, bool emptyIsError) {
   auto input = cast<RankedTensorType>(inputType);
   auto result = cast<RankedTensorType>(resultType);
   int64_t rank = input.getRank();

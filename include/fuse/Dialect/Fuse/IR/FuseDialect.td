@@ -65,13 +65,14 @@ def Fuse_Float : AnyTypeOf<[F16, BF16, F32, F64]>;
 def Fuse_Int : AnyTypeOf<[I32, I64]>;
 def Fuse_Element : AnyTypeOf<[F16, BF16, F32, F64, I32, I64, I1]>;
 
-// Ranked tensors whose C++ type is TensorType: the parser then takes any
-// tensor, and the verifier says that an unranked one is not ranked
-// ("must be ranked tensor of ..."), where RankedTensorType's parser said
-// "expected builtin.tensor, but found 'tensor<*xf32>'".
+// Ranked tensors whose C++ type is ShapedType: the parser then takes an
+// unranked tensor or a vector, and the verifier says what the op takes
+// ("must be ranked tensor of ... values, but got 'tensor<*xf32>'"), where
+// RankedTensorType's parser said "invalid kind of type specified: expected
+// builtin.tensor".
 class Fuse_RankedTensorOf<list<Type> allowedTypes>
     : ShapedContainerType<allowedTypes, IsRankedTensorTypePred,
-                          "ranked tensor", "::mlir::TensorType">;
+                          "ranked tensor", "::mlir::ShapedType">;
 
 def Fuse_Tensor : Fuse_RankedTensorOf<[F16, BF16, F32, F64, I32, I64, I1]>;
 def Fuse_FloatTensor : Fuse_RankedTensorOf<[F16, BF16, F32, F64]>;
