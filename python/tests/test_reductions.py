@@ -467,6 +467,28 @@ def test_softmax_is_one_kernel(rng):
     assert len(f.last_profile) == 1
 
 
+def test_a_chain_of_layer_norms_takes_a_kernel_per_two(rng):
+    # A kernel takes at most 4 levels of reductions (two layer norms): in
+    # one kernel, each of its passes over a row computed again every layer
+    # before it, in time quadratic in the chain's length (20 layers ran
+    # slower than eager). The next kernel computes the last layer again from
+    # the means and variances the one before stored.
+    x = random_array(rng, "float32", (40, 300))
+
+    def chain(h, n):
+        for _ in range(n):
+            h = fuse.layer_norm(h) * 1.01 + 0.1
+        return h
+
+    for n, kernels in ((1, 1), (2, 1), (3, 2), (5, 3), (8, 4)):
+        (function,) = fuse.report(lambda h: chain(h, n), x)["functions"]
+        assert function["fused"]["kernel_count"] == kernels, n
+    want = x.astype(np.float64)
+    for _ in range(5):
+        want = _layer_norm(want, 1.0, 0.0) * 1.01 + 0.1
+    assert_close(fuse.jit(lambda h: chain(h, 5))(x), want, "float32", 300, scale=10.0)
+
+
 @pytest.mark.parametrize("shape", [(300, 1000), (3, 5000), (100003,)])
 def test_reductions_of_one_operand_are_one_kernel(shape, rng):
     # Nothing joins them but their operand: one kernel (with its pieces for
