@@ -30,6 +30,10 @@ using namespace fuse;
 
 namespace {
 
+/// The groups over its iteration space that a group tries to merge with
+/// horizontally (the latest).
+constexpr int64_t kHorizontalTries = 8;
+
 /// Why a producer/consumer pair stays apart.
 enum class Reason { Broadcast, Reshaped, Cycle, Buffers };
 
@@ -662,22 +666,34 @@ struct FuseElementwiseFusionPass
     }
 
     // Horizontal: groups over the same iteration space share one kernel.
+    // A group tries the kHorizontalTries latest groups of its space, the
+    // latest first: in a chain whose groups each depend on all before them
+    // (`x = x + x.mean(-1, keepdims=True)`, a reduction between each two),
+    // trying all of them took time cubic in the chain's length (3 s for 300
+    // steps).
     if (horizontal) {
-      SmallVector<std::pair<SmallVector<OpFoldResult>, unsigned>> spaces;
+      SmallVector<std::pair<SmallVector<OpFoldResult>, SmallVector<unsigned>>>
+          spaces;
       for (auto &group : grouping.groups()) {
         std::optional<SmallVector<OpFoldResult>> space =
             iterationSpace(group.front());
         if (!space)
           continue;
         unsigned self = *grouping.indexOf(group.front());
+        auto same = llvm::find_if(
+            spaces, [&](const auto &entry) { return entry.first == *space; });
+        if (same == spaces.end()) {
+          spaces.push_back({*space, {self}});
+          continue;
+        }
+        SmallVector<unsigned> &roots = same->second;
         bool merged = false;
-        for (auto &[other, root] : spaces)
-          if (other == *space && !grouping.tryMerge(root, self)) {
-            merged = true;
-            break;
-          }
+        for (int64_t k = roots.size() - 1,
+                     last = std::max<int64_t>(0, k + 1 - kHorizontalTries);
+             k >= last && !merged; --k)
+          merged = !grouping.tryMerge(roots[k], self);
         if (!merged)
-          spaces.push_back({*space, self});
+          roots.push_back(self);
       }
     }
 
