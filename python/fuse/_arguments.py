@@ -509,10 +509,10 @@ def jit_arguments(leaves, static_argnames, function):
     for (name, value), kind in zip(leaves, kinds):
         if kind == "scalar" and not on_gpu:
             dtype = _dtypes.carrier(value)
-            if dtype == "i64" and not _INT64.min <= value <= _INT64.max:
-                raise OverflowError(f"fuse: argument {name!r} = {value} does not fit "
-                                    f"int64, which holds an int argument")
-            arguments.append(("scalar", np.asarray(value, _dtypes.to_numpy(dtype)), dtype))
+            # An int past int64 is checked once the trace gives it a dtype
+            # (jit_inputs): a float one holds it.
+            carried = 0 if dtype == "i64" and not _fits(value, _INT64) else value
+            arguments.append(("scalar", np.asarray(carried, _dtypes.to_numpy(dtype)), dtype))
         elif isinstance(kind, tuple):
             arguments.append(("tensor", *kind))
         else:
@@ -540,13 +540,37 @@ def jit_inputs(trace, arrays, function):
     them (as numpy's astype, which fuse.cast matches)."""
     for i in trace.int32_inputs:
         value = arrays[i][2]
-        if not _INT32.min <= value <= _INT32.max:
-            raise OverflowError(f"fuse: argument {trace.input_names[i]!r} = {value} does "
-                                f"not fit int32, the type that {function} gives it")
+        if not _fits(value, _INT32):
+            raise OverflowError(f"fuse: argument {trace.input_names[i]!r} = {_shown(value)} "
+                                f"does not fit int32, the type that {function} gives it")
     inputs = [(a, dtype) for a, dtype, _ in arrays]
+    for i, (_, carrier, value) in enumerate(arrays):
+        # An int past int64 (its carrier holds 0): a float holds it, as
+        # numpy converts it (through a Python float).
+        if carrier != "i64" or type(value) is not int or _fits(value, _INT64):
+            continue
+        dtype = trace.scalar_inputs.get(i, "i64")
+        if not _dtypes.is_float(dtype):
+            raise OverflowError(f"fuse: argument {trace.input_names[i]!r} = {_shown(value)} "
+                                f"does not fit int64, the type that {function} gives it")
+        try:
+            inputs[i] = (np.asarray(float(value)), "f64")
+        except OverflowError:
+            raise OverflowError(f"fuse: argument {trace.input_names[i]!r} = {_shown(value)} "
+                                f"does not fit float64, the widest float") from None
     for i, dtype in trace.scalar_inputs.items():
         inputs[i] = (inputs[i][0].astype(_dtypes.to_numpy(dtype)), dtype)
     return inputs
+
+
+def _fits(value, info):
+    return info.min <= value <= info.max
+
+
+def _shown(value):
+    """An int for a message: its digits, or past 20 of them its size."""
+    text = str(value)
+    return text if len(text) <= 20 else f"{text[:6]}... ({len(text.lstrip('-'))} digits)"
 
 
 # Whether a size is 1 (the short path's key), as a fast callable.

@@ -196,9 +196,20 @@ def test_scalar_out_of_range():
                                             r"int32, the type that <lambda> gives it$"):
         add(x, 2 ** 31)
     assert_same(add(np.ones(3, np.int64), 2 ** 40), np.full(3, 2 ** 40 + 1))
-    with pytest.raises(OverflowError, match=r"^fuse: argument 'n' = 1180591620717411303424 "
-                                            r"does not fit int64, which holds an int argument$"):
+    with pytest.raises(OverflowError, match=r"^fuse: argument 'n' = 118059\.\.\. \(22 digits\) "
+                                            r"does not fit int32, the type that <lambda> gives it$"):
         add(x, 2 ** 70)
+    with pytest.raises(OverflowError, match=r"^fuse: argument 'n' = 118059\.\.\. \(22 digits\) "
+                                            r"does not fit int64, the type that <lambda> gives it$"):
+        add(np.ones(3, np.int64), 2 ** 70)
+    # Used as a float, an int past int64 is one, as the same number written
+    # in the function (it was refused as not fitting int64).
+    x32 = np.ones(3, np.float32)
+    assert_same(add(x32, 2 ** 70), x32 + np.float32(2 ** 70))
+    assert_same(add(np.ones(3), -2 ** 70), np.ones(3) - np.float64(2 ** 70))
+    with pytest.raises(OverflowError, match=r"^fuse: argument 'n' = 100000\.\.\. \(401 digits\) "
+                                            r"does not fit float64, the widest float$"):
+        add(x32, 10 ** 400)
 
 
 def test_special_float_scalars():
