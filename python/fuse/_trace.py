@@ -185,8 +185,10 @@ class _Node:
 
 
 class Graph:
-    def __init__(self, name):
+    def __init__(self, name, function=None):
+        # The function's symbol, and its name as the user knows it.
         self.name = name
+        self.function = function or name
         self.args = []
         self.nodes = []
         self._constants = {}
@@ -421,18 +423,52 @@ class Tensor:
         _unsupported("round()", "fuse has no rounding to nearest; fuse.floor and fuse.ceil "
                      "round down and up")
 
-    def _no_value(self, use, instead):
-        if self._arg is not None and self.weak:
+    def _scalar_arguments(self):
+        """The names of the Python scalar arguments that this Tensor is
+        computed from, when it is computed from them (and constants) alone;
+        else None."""
+        names, stack, seen = [], [self], set()
+        while stack:
+            t = stack.pop()
+            if id(t) in seen:
+                continue
+            seen.add(id(t))
+            if t._node is not None:
+                stack.extend(t._node.operands)
+            elif t._arg is None or not t.weak:
+                return None
+            elif t._arg not in names:
+                names.append(t._arg)
+        return names or None
+
+    def _no_value(self, use, instead, note=""):
+        """TypeError: this Tensor has no value to `use`; `instead` says what
+        to do, and `note` more for a Tensor computed from arrays."""
+        names = self._scalar_arguments()
+        if names:
+            order = [name for name, _ in self._graph.args]
+            names.sort(key=order.index)
+            which = " and ".join(repr(n) for n in names)
+            one = len(names) == 1
+            kind = "a Python scalar" if one else "Python scalars"
+            plural = "argument" if one else "arguments"
+            function = self._graph.function
+            what = (f"argument {which} of {function} is {kind}" if self._arg is not None
+                    else f"this value is computed from {plural} {which} of {function} alone, "
+                         f"{kind}")
             raise TypeError(
-                f"fuse: argument {self._arg!r} is a Python scalar, which a jitted function "
-                f"takes as a run-time value (so that a new value does not compile again): "
-                f"it has no value while tracing, so it cannot {use}; {instead}, or name it "
-                f"in fuse.jit(static_argnames=...) to make it a constant of the trace")
-        raise TypeError(f"fuse: a traced Tensor has no value, so it cannot {use}; {instead}")
+                f"fuse: {what}, which a jitted function takes as a run-time value (so that "
+                f"a new value does not compile again): it has no value while tracing, so it "
+                f"cannot {use}; name {'it' if one else 'them'} in fuse.jit(static_argnames=...) "
+                f"to make {'it a constant' if one else 'them constants'} of the trace, or "
+                f"{instead}")
+        raise TypeError(f"fuse: a traced Tensor has no value, so it cannot {use}; {instead}{note}")
 
     def __bool__(self):
         self._no_value("decide an `if`, `and`/`or` or `while`",
-                       "use fuse.where(cond, a, b) for a choice per element")
+                       "use fuse.where(cond, a, b) for a choice per element",
+                       " (Python's max() and min() decide that way: use fuse.maximum and "
+                       "fuse.minimum)")
 
     def __float__(self):
         self._no_value("be converted to a Python number", "use it in fuse ops")
@@ -1217,7 +1253,7 @@ def trace_function(fn, name, leaves, rebuild):
     shape), ('scalar', arg_name, dtype): a Python scalar as a run-time 0-d
     argument of its carrier dtype, promoted as a Python scalar, or ('const',
     value): a constant of the trace."""
-    graph = Graph(symbol_name(name))
+    graph = Graph(symbol_name(name), name)
     values = []
     used = set()
     for i, leaf in enumerate(leaves):

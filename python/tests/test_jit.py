@@ -96,6 +96,26 @@ def test_cache_clear(rng):
     assert f.cache_info().misses == 1
 
 
+SCALE = 2.0
+
+
+def test_globals_are_read_when_traced():
+    # As python/README.md says: a traced signature keeps the global's value
+    # of its trace; a new signature, or cache_clear(), reads it again.
+    global SCALE
+    f = fuse.jit(lambda a: a * SCALE)
+    x = np.ones(3, np.float32)
+    try:
+        assert_same(f(x), np.full(3, 2, np.float32))
+        SCALE = 3.0
+        assert_same(f(x), np.full(3, 2, np.float32))
+        assert_same(f(np.ones(3)), np.full(3, 3.0))
+        f.cache_clear()
+        assert_same(f(x), np.full(3, 3, np.float32))
+    finally:
+        SCALE = 2.0
+
+
 def test_several_results(rng):
     @fuse.jit
     def gate(x, y):
@@ -247,13 +267,38 @@ def test_static_argnames(rng):
     assert_same(f(x, relu=False), -x)
     assert f.cache_info().traces == 2
     g = fuse.jit(lambda x, relu: fuse.relu(x) if relu else -x)
-    with pytest.raises(TypeError, match=r"^fuse: argument 'relu' is a Python scalar, which a "
-                                        r"jitted function takes as a run-time value \(so that a "
-                                        r"new value does not compile again\): it has no value "
-                                        r"while tracing, so it cannot decide an `if`, .*or name "
-                                        r"it in fuse\.jit\(static_argnames=\.\.\.\) to make "
-                                        r"it a constant of the trace$"):
+    with pytest.raises(TypeError, match=r"^fuse: argument 'relu' of <lambda> is a Python "
+                                        r"scalar, which a jitted function takes as a run-time "
+                                        r"value \(so that a new value does not compile again\): "
+                                        r"it has no value while tracing, so it cannot decide an "
+                                        r"`if`, `and`/`or` or `while`; name it in "
+                                        r"fuse\.jit\(static_argnames=\.\.\.\) to make it a "
+                                        r"constant of the trace, or use fuse\.where\(cond, a, "
+                                        r"b\) for a choice per element$"):
         g(x, True)
+    # A value computed from scalar arguments alone (`if n == 0`) names them
+    # too, and one of an outer function's trace names that function.
+    h = fuse.jit(lambda x, n, m: x if n + m == 0 else -x)
+    with pytest.raises(TypeError, match=r"^fuse: this value is computed from arguments 'n' "
+                                        r"and 'm' of <lambda> alone, Python scalars, which .*; "
+                                        r"name them in fuse\.jit\(static_argnames=\.\.\.\) "
+                                        r"to make them constants of the trace, or use "
+                                        r"fuse\.where"):
+        h(x, 0, 0)
+    inner = fuse.jit(lambda x, n: x * n if n else x, static_argnames=("n",))
+
+    def outer(x, k):
+        return inner(x, k)
+
+    with pytest.raises(TypeError, match=r"^fuse: argument 'k' of outer is a Python scalar"):
+        fuse.jit(outer)(x, 1)
+    # From arrays: fuse.where, and Python's max().
+    with pytest.raises(TypeError, match=r"^fuse: a traced Tensor has no value, so it cannot "
+                                        r"decide an `if`, `and`/`or` or `while`; use "
+                                        r"fuse\.where\(cond, a, b\) for a choice per element "
+                                        r"\(Python's max\(\) and min\(\) decide that way: use "
+                                        r"fuse\.maximum and fuse\.minimum\)$"):
+        fuse.jit(lambda x: max(x, 0))(x)
     with pytest.raises(ValueError, match=r"^fuse: static_argnames names bias, which is not a "
                                          r"parameter of <lambda> \(its parameters: x\)$"):
         fuse.jit(lambda x: x, static_argnames=("bias",))

@@ -263,9 +263,10 @@ def test_variance_and_deviation(dtype, rng):
     with pytest.raises(TypeError, match="ddof must be a number, got str '1'"):
         fuse.jit(lambda x: x.var(ddof="1"))(x)
     # An int argument is a run-time value: the error says how to fix it.
-    with pytest.raises(TypeError, match=r"argument 'd' is a Python scalar.*cannot be "
-                                        r"Tensor\.var's ddof; pass a number, or name it in "
-                                        r"fuse\.jit\(static_argnames=\.\.\.\)"):
+    with pytest.raises(TypeError, match=r"argument 'd' of <lambda> is a Python scalar.*cannot "
+                                        r"be Tensor\.var's ddof; name it in "
+                                        r"fuse\.jit\(static_argnames=\.\.\.\) to make it a "
+                                        r"constant of the trace, or pass a number"):
         fuse.jit(lambda x, d: x.var(ddof=d))(x, 1)
 
 
@@ -655,10 +656,11 @@ def test_keepdims_of_a_scalar_argument_says_how_to_make_it_static():
     # A Python scalar argument is a run-time value: it cannot decide the
     # result's rank, and the error says so (and how), as for axis.
     x = np.ones((3, 4), np.float32)
-    with pytest.raises(TypeError, match=r"^fuse: argument 'k' is a Python scalar, which a "
-                                        r"jitted function takes as a run-time value .* it cannot "
-                                        r"be fuse\.reduce_sum's keepdims; pass True or False, "
-                                        r"or name it in fuse\.jit\(static_argnames=\.\.\.\)"):
+    with pytest.raises(TypeError, match=r"^fuse: argument 'k' of <lambda> is a Python scalar, "
+                                        r"which a jitted function takes as a run-time value .* it "
+                                        r"cannot be fuse\.reduce_sum's keepdims; name it in "
+                                        r"fuse\.jit\(static_argnames=\.\.\.\) to make it a "
+                                        r"constant of the trace, or pass True or False$"):
         fuse.jit(lambda a, k: np.sum(a, axis=1, keepdims=k))(x, True)
     f = fuse.jit(lambda a, k: np.sum(a, axis=1, keepdims=k), static_argnames=["k"])
     assert f(x, True).shape == (3, 1) and f(x, False).shape == (3,)
