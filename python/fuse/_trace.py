@@ -979,10 +979,10 @@ def _in_float32(fn=None, *, integers="float32"):
     """`fn` of Tensors (x first, then parameters), computed in float32 when x
     is float16 or bfloat16, as PyTorch computes these functions for half
     types (a row's sum of squares or of exps overflows float16 long before
-    its result does), or an integer or a bool (as the float-only functions
-    compute them; numpy's var of integers is a float too), or in
-    `integers` for those (float64 for var and std, as numpy: integers
-    near 2^30 that differ by little have no float32 of their own). The
+    its result does), or in `integers` when it is an integer or a bool
+    (float64 for the compositions, as numpy's var: integers near 2^30 that
+    differ by little have no float32 of their own, and x - mean(x) or
+    x - max(x) would be 0). The
     result has the dtype of x (float32 for integers and bools) and of the
     Tensor parameters promoted, the wider winning: a float16 x's result is
     rounded back to float16 unless a parameter is wider."""
@@ -1011,7 +1011,7 @@ def _in_float32(fn=None, *, integers="float32"):
     return composed
 
 
-@_in_float32
+@_in_float32(integers="float64")
 def softmax(x, axis=-1):
     """exp(x - max) / sum(exp(x - max)) over `axis` (the last by default): a
     composition of reduce_max, sub, exp, reduce_sum and div, which fuses
@@ -1021,7 +1021,7 @@ def softmax(x, axis=-1):
     return e / reduce_sum(e, axis, keepdims=True)
 
 
-@_in_float32
+@_in_float32(integers="float64")
 def log_softmax(x, axis=-1):
     """x - max - log(sum(exp(x - max))) over `axis` (the last by default)."""
     _axes(x, axis, "fuse.log_softmax")
@@ -1036,7 +1036,7 @@ def _last_axis(x, what):
                          f"none")
 
 
-@_in_float32
+@_in_float32(integers="float64")
 def layer_norm(x, weight=None, bias=None, eps=1e-5):
     """torch.nn.functional.layer_norm over the last axis: (x - mean) *
     rsqrt(var + eps) * weight + bias, with the mean and the (biased)
@@ -1060,7 +1060,7 @@ def _norm_parameter(value, what, name):
                         f"the last axis, with no normalized_shape argument (PyTorch's second)")
 
 
-@_in_float32
+@_in_float32(integers="float64")
 def rms_norm(x, weight=None, eps=1e-6):
     """x * rsqrt(mean(x * x) + eps) * weight, with the mean over the last axis
     (torch.nn.functional.rms_norm)."""

@@ -554,15 +554,17 @@ def test_half_types_compute_in_float32():
     assert function["fused"]["kernel_count"] == 1
 
 
-def test_compositions_of_integers_compute_in_float32(rng):
-    # As the float-only functions: integers and bools compute in float32
-    # (x.var() refused them, through its reduce_mean).
+def test_compositions_of_integers_compute_in_float64(rng):
+    # Integers and bools compute in float64 and round the result to float32:
+    # the same bits as the float64 composition, rounded.
     i = rng.integers(-50, 50, size=(7, 5)).astype(np.int32)
-    f32 = i.astype(np.float32)
-    f = fuse.jit(lambda x: (fuse.layer_norm(x), fuse.rms_norm(x), fuse.softmax(x)), target="cpu")
-    for got, want in zip(f(i), f(f32)):
-        assert got.dtype == np.float32
-        assert_same(got, want)
+    flags = rng.integers(0, 2, size=(7, 5)).astype(bool)
+    f = fuse.jit(lambda x: (fuse.layer_norm(x), fuse.rms_norm(x), fuse.softmax(x),
+                            fuse.log_softmax(x)), target="cpu")
+    for x in (i, flags):
+        for got, want in zip(f(x), f(x.astype(np.float64))):
+            assert got.dtype == np.float32
+            assert_same(got, want.astype(np.float32))
 
 
 @pytest.mark.parametrize("shape, axis", [
@@ -598,6 +600,20 @@ def test_var_and_std_of_integers_compute_in_float64(rng):
         for got, want in zip(f(x), (x.var(), x.var(0), x.std(1, ddof=1), np.std(x, 1))):
             assert got.dtype == np.float32 and got.shape == want.shape
             np.testing.assert_allclose(got, want.astype(np.float32), rtol=2 ** -23, atol=0)
+
+
+def test_norms_and_softmax_of_integers_compute_in_float64():
+    # As var's: in float32, x - mean(x) and x - max(x) of integers near 2^30
+    # that differ by little were 0 (a layer norm of [2^30, 2^30 + 2] was
+    # [0, 0]); the result is float32.
+    x = np.array([[2 ** 30, 2 ** 30 + 2, 2 ** 30 + 3], [1, 3, -4]], np.int32)
+    x64 = x.astype(np.float64)
+    f = fuse.jit(lambda x: (fuse.layer_norm(x), fuse.softmax(x), fuse.log_softmax(x),
+                            fuse.rms_norm(x)), target="cpu")
+    for got, want in zip(f(x), (_layer_norm(x64, 1.0, 0.0), _softmax(x64, -1),
+                                _log_softmax(x64), _rms_norm(x64, 1.0))):
+        assert got.dtype == np.float32
+        np.testing.assert_allclose(got, want, rtol=2 ** -22, atol=2 ** -22)
 
 
 @pytest.mark.parametrize("x_dtype,weight_dtype,result", [
