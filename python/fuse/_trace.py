@@ -597,6 +597,11 @@ def _graph_of(operands, what):
             elif op._graph is not graph:
                 raise ValueError(f"fuse: {what}: Tensors of two different traces")
     if graph is None:
+        if _current_graph() is not None:
+            raise TypeError(f"fuse: {what} of Python numbers alone: fuse ops compute on "
+                            f"Tensors; compute the value in Python or numpy "
+                            f"(np.float32(1.0) for a cast), or use the number with a Tensor "
+                            f"(x + 1.0), which promotes it")
         raise TypeError(f"fuse: {what} needs at least one fuse Tensor operand "
                         f"(call it inside a function traced by fuse.jit)")
     if _current_graph() is not graph:
@@ -924,10 +929,16 @@ def _reduce(op, x, axis, keepdims):
     graph = _graph_of([x], what)
     if isinstance(keepdims, Tensor):
         keepdims._no_value(f"be {what}'s keepdims", "pass True or False")
-    if not isinstance(keepdims, (bool, np.bool_)):
+    # numpy takes its truth (keepdims=1), as an int's.
+    if not isinstance(keepdims, (bool, int, np.bool_, np.integer)):
         raise TypeError(f"fuse: {what}: keepdims must be True or False, got "
                         f"{type(keepdims).__name__} {keepdims!r}")
+    keepdims = bool(keepdims)
     dims = _axes(x, axis, what)
+    if op in ("reduce_max", "reduce_min") and x.dtype_name == "i1":
+        # numpy's max of bools is any, its min all, as bools (an empty one
+        # is still an error): in int32, which the reduction takes.
+        return graph.cast(_reduce(op, graph.cast(x, "i32"), axis, keepdims), "i1")
     if op == "reduce_sum" and x.dtype_name == "i1":
         x = graph.cast(x, "i64")  # a count, as numpy's and PyTorch's sums of bools
     elif op == "reduce_mean" and _dtypes.category(x.dtype_name) != FLOAT:
@@ -935,9 +946,6 @@ def _reduce(op, x, axis, keepdims):
         # float64, exact for sums below 2^53, then rounded once.
         mean = _reduce(op, graph.cast(x, "f64"), dims, keepdims)
         return graph.cast(mean, "f32")
-    elif x.dtype_name == "i1":
-        raise TypeError(f"fuse: {what} of a bool tensor is not supported: fuse's reductions "
-                        f"take numbers; cast it to an integer type first")
     if not dims:
         return x  # nothing to reduce (a 0-d Tensor, or axis=())
     shape = tuple(1 if i in dims else d for i, d in enumerate(x._shape)

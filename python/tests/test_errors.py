@@ -36,6 +36,20 @@ def test_unsupported_cast_target(dtype):
         fuse.jit(lambda x: fuse.cast(x, "float17"))(x)
 
 
+def test_ops_of_python_numbers_alone_say_what_to_write():
+    # Inside a trace, the hint to call it inside one was the wrong way.
+    x = np.zeros(3, np.float32)
+    with pytest.raises(TypeError, match=r"^fuse: fuse\.cast of Python numbers alone: fuse ops "
+                                        r"compute on Tensors; compute the value in Python or "
+                                        r"numpy \(np\.float32\(1\.0\) for a cast\), or use "
+                                        r"the number with a Tensor \(x \+ 1\.0\), which "
+                                        r"promotes it$"):
+        fuse.jit(lambda x: x + fuse.cast(1.0, "float32"))(x)
+    with pytest.raises(TypeError, match=r"needs at least one fuse Tensor operand \(call it "
+                                        r"inside a function traced by fuse\.jit\)"):
+        fuse.cast(1.0, "float32")
+
+
 def test_masked_arrays_are_refused():
     x = np.ma.masked_array([1.0, 2.0, 3.0], mask=[False, True, False])
     message = (r"^fuse: argument 1 is a numpy masked array; fuse reads plain arrays only, and "

@@ -288,6 +288,19 @@ def test_any_all_and_nonfinite_tests():
         assert_same(got, np.asarray(want))
 
 
+def test_max_and_min_of_bools_and_truthy_keepdims():
+    # As numpy's: the max of bools is whether any is true, the min whether
+    # all are (they were refused); keepdims takes an int's truth.
+    b = np.array([[True, False, False], [True, True, True]])
+    f = fuse.jit(lambda b: (np.max(b, 0), b.min(1), np.amax(b), b.max(axis=1, keepdims=1),
+                            np.sum(b, 0, keepdims=0)))
+    for got, want in zip(f(b), (np.max(b, 0), b.min(1), np.amax(b), b.max(axis=1, keepdims=1),
+                                np.sum(b, 0, keepdims=0))):
+        assert_same(got, np.asarray(want))
+    with pytest.raises(fuse.FuseError, match="empty"):
+        fuse.jit(lambda b: b.max(0))(np.zeros((0, 3), bool))
+
+
 def test_no_axes_to_reduce(rng):
     # A 0-d Tensor, or axis=(): nothing to reduce, as in numpy.
     x = random_array(rng, "float32", (3, 4))
