@@ -228,14 +228,14 @@ class Graph:
 
     @staticmethod
     def _live(results):
-        """The ids of the Tensors that `results` depend on."""
-        live = set()
+        """The Tensors that `results` depend on (themselves too), by id."""
+        live = {}
         stack = list(results)
         while stack:
             t = stack.pop()
             if id(t) in live:
                 continue
-            live.add(id(t))
+            live[id(t)] = t
             if t._node is not None:
                 stack.extend(t._node.operands)
         return live
@@ -427,17 +427,13 @@ class Tensor:
         """The names of the Python scalar arguments that this Tensor is
         computed from, when it is computed from them (and constants) alone;
         else None."""
-        names, stack, seen = [], [self], set()
-        while stack:
-            t = stack.pop()
-            if id(t) in seen:
-                continue
-            seen.add(id(t))
+        names = []
+        for t in Graph._live([self]).values():
             if t._node is not None:
-                stack.extend(t._node.operands)
-            elif t._arg is None or not t.weak:
+                continue
+            if t._arg is None or not t.weak:
                 return None
-            elif t._arg not in names:
+            if t._arg not in names:
                 names.append(t._arg)
         return names or None
 
