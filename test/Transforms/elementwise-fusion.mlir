@@ -220,6 +220,24 @@ func.func @scalar_producers(%x: tensor<?xf32>, %b: tensor<f64>, %d: tensor<f32>)
   return %3, %s : tensor<?xf32>, tensor<f32>
 }
 
+// A one-value producer with a math function (isTargetMath: Adam's bias
+// correction `1 - b ** t`) is a kernel of one element that computes it
+// once, not a pow at every element of its reader (which computes `1 - p`).
+// CHECK-LABEL: func @scalar_math_producer
+// CHECK-SAME: (%[[X:.+]]: tensor<?xf32>, %[[B:.+]]: tensor<f64>, %[[T:.+]]: tensor<f64>)
+// CHECK: %[[P:.+]] = linalg.generic {indexing_maps = [#[[$SCALAR0]], #[[$SCALAR0]], #[[$SCALAR0]]], iterator_types = []} ins(%[[B]], %[[T]] : tensor<f64>, tensor<f64>) {{.*}} attrs = {fuse.ops = ["pow"]}
+// CHECK: linalg.generic {{.*}} ins(%[[X]], %[[P]] : tensor<?xf32>, tensor<f64>) {{.*}} attrs = {fuse.ops = ["sub", "cast", "mul"]}
+// CHECK-NOT: math.powf
+// CHECK: return
+func.func @scalar_math_producer(%x: tensor<?xf32>, %b: tensor<f64>, %t: tensor<f64>) -> tensor<?xf32> {
+  %one = fuse.constant 1.0 : tensor<f64>
+  %p = fuse.pow %b, %t : tensor<f64>
+  %0 = fuse.sub %one, %p : tensor<f64>
+  %1 = fuse.cast %0 : tensor<f64> to tensor<f32>
+  %2 = fuse.mul %1, %x : tensor<f32>, tensor<?xf32> -> tensor<?xf32>
+  return %2 : tensor<?xf32>
+}
+
 // Dynamic spaces are the same when their sizes are the same SSA values:
 // the add checked that the two `?` are equal, so relu(a) and exp(b) join it.
 // CHECK-LABEL: func @horizontal_same_dynamic_size

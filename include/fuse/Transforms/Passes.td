@@ -32,9 +32,10 @@ def FuseElementwiseFusion
       first), so that compile time stays linear in a long chain.
 
     A one-value producer (0-d: `1 - beta`, `sqrt(d)`, a cast of a scalar
-    argument) of at most 16 ops is computed inside each elementwise
-    consumer that reads it broadcast, at every element, rather than be a
-    kernel of one element; it stays a kernel of its own too when something
+    argument) of at most 16 ops and no math function (exp, log, pow, sin,
+    cos, tanh, erf: Adam's `b ** t`, which a kernel of one element computes
+    once) is computed inside each elementwise consumer that reads it
+    broadcast, at every element, rather than be a kernel of one element; it stays a kernel of its own too when something
     else uses it. Any other consumer that broadcasts a producer's result
     iterates over a different space, so the two stay apart; so do merges
     that would create a cycle
