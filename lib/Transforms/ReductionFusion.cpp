@@ -255,7 +255,8 @@ enum class Reason {
   Buffers,
   FewRows,
   Strided,
-  Levels
+  Levels,
+  Copies
 };
 
 /// A producer/consumer pair that stayed apart, one of them in a kernel with
@@ -369,6 +370,15 @@ void emitRemark(const Unfused &pair) {
             "reduction's kernel takes a thread per row (or per piece of a "
             "row), and this op runs in a kernel with a thread per element "
             "instead; both targets run the same kernels";
+    break;
+  case Reason::Copies:
+    text += "that op computes again, from a copy of their ops, values of a "
+            "kernel that reduces its rows in a launch of their own (which "
+            "stores no value over the whole space); this kernel, which ends "
+            "at its rows too, would compute it again in turn, so that each "
+            "kernel of a chain (of softmaxes over a leading axis) would "
+            "compute all those before it: that op's value is stored "
+            "instead";
     break;
   case Reason::Levels:
     text += "this reduction reads a value computed from " +
@@ -570,6 +580,10 @@ private:
           reject(rows.few ? Reason::FewRows : Reason::Strided);
           continue;
         }
+        if (rows.endsAtRows() && readsCopies(candidate)) {
+          reject(Reason::Copies);
+          continue;
+        }
         if (createsCycle(members, candidate)) {
           reject(Reason::Cycle);
           continue;
@@ -612,6 +626,23 @@ private:
     }
     ++groups;
     return group;
+  }
+
+  /// Whether `op` is, or reads, a copy (copyLiveOut) that another kernel
+  /// ending at its rows made: a kernel ending at its rows stores no value
+  /// over the whole space, so that one taking `op` would make copies of
+  /// it in turn, and each kernel of a chain (of softmaxes over a leading
+  /// axis) would compute all those before it. `op` stays out, and its
+  /// value is stored.
+  bool readsCopies(linalg::GenericOp op) const {
+    if (copied.contains(op))
+      return true;
+    return llvm::any_of(op.getDpsInputs(), [&](Value input) {
+      while (isa_and_nonnull<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(
+          input.getDefiningOp()))
+        input = input.getDefiningOp()->getOperand(0);
+      return copied.contains(input.getDefiningOp());
+    });
   }
 
   /// The most reductions on one path through `members` and `candidate`

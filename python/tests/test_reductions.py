@@ -500,6 +500,25 @@ def test_a_chain_of_layer_norms_takes_a_kernel_per_two(rng):
     assert_close(fuse.jit(lambda h: chain(h, 5))(x), want, "float32", 300, scale=10.0)
 
 
+def test_a_chain_of_softmaxes_over_axis_0_is_5_kernels_each(rng):
+    # Each softmax over a leading axis reads the one before's result, which
+    # is stored; its kernels computed every softmax before it again.
+    x = random_array(rng, "float32", (300, 40))
+
+    def chain(h, n):
+        for _ in range(n):
+            h = fuse.softmax(h, axis=0) * 2.0
+        return h
+
+    for n in (1, 2, 4):
+        (function,) = fuse.report(lambda h: chain(h, n), x)["functions"]
+        assert function["fused"]["kernel_count"] == 5 * n, n
+    want = x.astype(np.float64)
+    for _ in range(3):
+        want = _softmax(want, 0) * 2.0
+    assert_close(fuse.jit(lambda h: chain(h, 3))(x), want, "float32", 300, scale=1.0)
+
+
 @pytest.mark.parametrize("shape", [(300, 1000), (3, 5000), (100003,)])
 def test_reductions_of_one_operand_are_one_kernel(shape, rng):
     # Nothing joins them but their operand: one kernel (with its pieces for

@@ -1,0 +1,34 @@
+// RUN: fuse-opt %s --fuse-report | FileCheck %s
+// RUN: fuse-opt %s --fuse-pipeline=fused --fuse-remarks -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+
+// A kernel that reduces its rows in a launch of their own (strided rows,
+// in pieces) stores no value over the whole space: what else reads its
+// prologue reads copies of those ops, which compute it again. Another such
+// kernel does not take a copy, nor an op that reads one (the division of
+// the softmax before): that op's value is stored, and each softmax over
+// axis 0 of a chain is 5 kernels reading the one before's result. Taking
+// them, each kernel computed every softmax before it again, in time
+// quadratic in the chain's length (8 softmaxes of `512 x 2048`: 25x eager).
+
+// CHECK-LABEL: @two_softmaxes_over_axis_0
+// CHECK: fused: 10 kernels, 32*N*M + 32*M*P + 40*M bytes
+// CHECK: fused_sub_exp_div_mul_2  sub exp div mul  N*M  4*N*M + 8*M  4*N*M
+// CHECK: reduce_max_3_pieces  reduce_max  N*M  4*N*M  4*M*P
+// CHECK: fused_sub_exp_div_mul_5  sub exp div mul  N*M  4*N*M + 8*M  4*N*M
+// REMARK: reduction-copies.mlir:[[# @LINE + 9]]:9: remark: not fused with its producer 'fuse.div+mul': that op computes again, from a copy of their ops, values of a kernel that reduces its rows in a launch of their own (which stores no value over the whole space); this kernel, which ends at its rows too, would compute it again in turn, so that each kernel of a chain (of softmaxes over a leading axis) would compute all those before it: that op's value is stored instead
+func.func @two_softmaxes_over_axis_0(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %two = fuse.constant 2.0 : tensor<f32>
+  %m = fuse.reduce_max %x {dims = array<i64: 0>} : tensor<?x?xf32> -> tensor<1x?xf32>
+  %d = fuse.sub %x, %m : tensor<?x?xf32>, tensor<1x?xf32> -> tensor<?x?xf32>
+  %e = fuse.exp %d : tensor<?x?xf32>
+  %s = fuse.reduce_sum %e {dims = array<i64: 0>} : tensor<?x?xf32> -> tensor<1x?xf32>
+  %q = fuse.div %e, %s : tensor<?x?xf32>, tensor<1x?xf32> -> tensor<?x?xf32>
+  %y = fuse.mul %q, %two : tensor<?x?xf32>, tensor<f32> -> tensor<?x?xf32>
+  %m2 = fuse.reduce_max %y {dims = array<i64: 0>} : tensor<?x?xf32> -> tensor<1x?xf32>
+  %d2 = fuse.sub %y, %m2 : tensor<?x?xf32>, tensor<1x?xf32> -> tensor<?x?xf32>
+  %e2 = fuse.exp %d2 : tensor<?x?xf32>
+  %s2 = fuse.reduce_sum %e2 {dims = array<i64: 0>} : tensor<?x?xf32> -> tensor<1x?xf32>
+  %q2 = fuse.div %e2, %s2 : tensor<?x?xf32>, tensor<1x?xf32> -> tensor<?x?xf32>
+  %y2 = fuse.mul %q2, %two : tensor<?x?xf32>, tensor<f32> -> tensor<?x?xf32>
+  return %y2 : tensor<?x?xf32>
+}
