@@ -256,6 +256,7 @@ enum class Reason {
   FewRows,
   Strided,
   Levels,
+  Recomputed,
   Copies
 };
 
@@ -370,6 +371,14 @@ void emitRemark(const Unfused &pair) {
             "reduction's kernel takes a thread per row (or per piece of a "
             "row), and this op runs in a kernel with a thread per element "
             "instead; both targets run the same kernels";
+    break;
+  case Reason::Recomputed:
+    text += "this reduction reads a math function (exp, log, tanh, ...) "
+            "that reads a value of a reduction two levels below it in that "
+            "kernel: the thread goes over its row once per reduction and "
+            "computes again all that the reduction reads, so that the "
+            "function would be computed again in each pass from there on "
+            "(a chain of softmaxes); it starts another kernel";
     break;
   case Reason::Copies:
     text += "that op computes again, from a copy of their ops, values of a "
@@ -588,8 +597,8 @@ private:
           reject(Reason::Cycle);
           continue;
         }
-        if (reductionLevels(members, candidate) > kMaxReductionLevels) {
-          reject(Reason::Levels);
+        if (std::optional<Reason> deep = tooDeep(members, candidate)) {
+          reject(*deep);
           continue;
         }
         unsigned bound =
@@ -645,34 +654,68 @@ private:
     });
   }
 
-  /// The most reductions on one path through `members` and `candidate`
-  /// (kMaxReductionLevels), each reading a value that the one before went
-  /// into.
-  int64_t reductionLevels(const llvm::SetVector<Operation *> &members,
-                          linalg::GenericOp candidate) const {
+  /// Why `members` and `candidate` would compute too much again in one
+  /// kernel, whose thread goes over its row once per reduction and computes
+  /// again all that the reduction reads: more than kMaxReductionLevels
+  /// reductions on one path, each reading a value that the one before went
+  /// into (Levels); or a reduction reading a math function (isTargetMath)
+  /// that reads a value of a reduction two levels below it (Recomputed: in
+  /// a chain of softmaxes, the second one's max reads the first one's exp,
+  /// which its sum, the second max and sum and the output would compute
+  /// five times in all, where eager computes it once; 4 softmaxes of
+  /// `512 x 2048`, 2 kernels of 2, ran 2x slower than eager on the cpu
+  /// target). A softmax's sum reads its exp one level above it.
+  std::optional<Reason> tooDeep(const llvm::SetVector<Operation *> &members,
+                                linalg::GenericOp candidate) const {
+    // An op that neither reduces nor reads a member (a prologue's) is of
+    // level 0 and changes no other's.
+    auto readsMember = [&](Value input) {
+      if (auto collapse = input.getDefiningOp<tensor::CollapseShapeOp>())
+        input = collapse.getSrc();
+      return members.contains(input.getDefiningOp());
+    };
+    if (candidate.getNumReductionLoops() == 0 &&
+        llvm::none_of(candidate.getDpsInputs(), readsMember))
+      return std::nullopt;
     SmallVector<Operation *> ops(members.begin(), members.end());
     ops.push_back(candidate);
     if (llvm::count_if(ops, [](Operation *op) {
           return cast<linalg::GenericOp>(op).getNumReductionLoops() > 0;
-        }) <= kMaxReductionLevels)
-      return 0;
+        }) < 2)
+      return std::nullopt;
     llvm::sort(
         ops, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
-    DenseMap<Operation *, int64_t> level;
-    int64_t most = 0;
+    constexpr int64_t kNone = std::numeric_limits<int64_t>::max();
+    // Each op's level (the most reductions on a path to it), and the
+    // lowest level of a math function over the whole space, of level 1 or
+    // more, that it computes again (through members, up to a reduction).
+    DenseMap<Operation *, std::pair<int64_t, int64_t>> seen;
+    std::optional<Reason> why;
     for (Operation *op : ops) {
       auto generic = cast<linalg::GenericOp>(op);
-      int64_t below = 0;
+      bool reduces = generic.getNumReductionLoops() > 0;
+      int64_t below = 0, math = kNone;
       for (Value input : generic.getDpsInputs()) {
         if (auto collapse = input.getDefiningOp<tensor::CollapseShapeOp>())
           input = collapse.getSrc();
-        if (Operation *def = input.getDefiningOp())
-          below = std::max(below, level.lookup(def));
+        auto it = seen.find(input.getDefiningOp());
+        if (it == seen.end())
+          continue;
+        below = std::max(below, it->second.first);
+        math = std::min(math, it->second.second);
       }
-      level[op] = below + (generic.getNumReductionLoops() > 0 ? 1 : 0);
-      most = std::max(most, level[op]);
+      int64_t level = below + (reduces ? 1 : 0);
+      if (level > kMaxReductionLevels)
+        return Reason::Levels;
+      if (reduces && math != kNone && level - math >= 2)
+        why = Reason::Recomputed;
+      if (!reduces && below >= 1 && kinds.lookup(op) == Rows::Kind::Whole &&
+          llvm::any_of(generic.getBody()->without_terminator(),
+                       [](Operation &inner) { return isTargetMath(&inner); }))
+        math = std::min(math, below);
+      seen[op] = {level, reduces ? kNone : math};
     }
-    return most;
+    return why;
   }
 
   /// Whether every value passed between `candidate` and the members is read
@@ -771,8 +814,10 @@ private:
     };
     // The operands over the whole space that the copy of `member` reads
     // from outside the kernel; 2 (not cheap) for a copy that would compute
-    // again a copy of another kernel's value: each kernel of a chain (of
-    // layer norms) would compute all those before it.
+    // again a copy of another kernel's value (each kernel of a chain of
+    // layer norms would compute all those before it), or a math function
+    // (isTargetMath: a softmax's exp, which the reading kernel would
+    // compute again in each of its passes over a row).
     auto wholeInputs = [&](Operation *member) {
       llvm::SetVector<Value> inputs;
       SmallVector<Operation *> worklist = {member};
@@ -781,7 +826,9 @@ private:
         auto op = cast<linalg::GenericOp>(worklist.pop_back_val());
         if (!seen.insert(op).second)
           continue;
-        if (copied.contains(op))
+        if (copied.contains(op) ||
+            llvm::any_of(op.getBody()->without_terminator(),
+                         [](Operation &inner) { return isTargetMath(&inner); }))
           return size_t(2);
         for (OpOperand *input : op.getDpsInputOperands()) {
           Operation *def = input->get().getDefiningOp();

@@ -500,6 +500,27 @@ def test_a_chain_of_layer_norms_takes_a_kernel_per_two(rng):
     assert_close(fuse.jit(lambda h: chain(h, 5))(x), want, "float32", 300, scale=10.0)
 
 
+def test_a_chain_of_softmaxes_is_a_kernel_each(rng):
+    # The second max would read the first exp, which each later pass over
+    # the row would compute again: a kernel per softmax, which stores its
+    # result (2 softmaxes were one kernel computing the first exp 5 times).
+    x = random_array(rng, "float32", (40, 300))
+
+    def chain(h, n):
+        for _ in range(n):
+            h = fuse.softmax(h) * 2.0
+        return h
+
+    for n in (1, 2, 3):
+        (function,) = fuse.report(lambda h: chain(h, n), x)["functions"]
+        assert function["fused"]["kernel_count"] == n, n
+        assert function["fused"]["bytes"]["text"] == f"{8 * n}*N*M", n
+    want = x.astype(np.float64)
+    for _ in range(3):
+        want = _softmax(want) * 2.0
+    assert_close(fuse.jit(lambda h: chain(h, 3))(x), want, "float32", 300, scale=1.0)
+
+
 def test_a_chain_of_softmaxes_over_axis_0_is_5_kernels_each(rng):
     # Each softmax over a leading axis reads the one before's result, which
     # is stored; its kernels computed every softmax before it again.

@@ -32,3 +32,33 @@ func.func @two_softmaxes_over_axis_0(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %y2 = fuse.mul %q2, %two : tensor<?x?xf32>, tensor<f32> -> tensor<?x?xf32>
   return %y2 : tensor<?x?xf32>
 }
+
+// A chain of softmaxes: the second max reads the first exp (through the
+// division), which reads a value of a reduction two levels below it, so
+// that each pass from there on would compute it again (5 exps per element
+// for 2 softmaxes, 2x eager's time for 4 on the cpu target). Each softmax
+// is a kernel, and the first stores its result (a copy of ops with a math
+// function is no cheap copy).
+// CHECK-LABEL: @two_softmaxes
+// CHECK: fused: 2 kernels, 16*N*M bytes (read 8*N*M, written 8*N*M)
+// CHECK-NEXT: kernel
+// CHECK-NEXT: fused_reduce_max_sub_exp_reduce_sum_div_plus1_{{[0-9]+}}  reduce_max sub exp reduce_sum div mul  N*M  4*N*M  4*N*M
+// CHECK-NEXT: fused_reduce_max_sub_exp_reduce_sum_div_plus1_{{[0-9]+}}  reduce_max sub exp reduce_sum div mul  N*M  4*N*M  4*N*M
+// REMARK: reduction-copies.mlir:[[# @LINE + 10]]:9: remark: not fused with its producer 'fuse.div+mul': this reduction reads a math function (exp, log, tanh, ...) that reads a value of a reduction two levels below it in that kernel: the thread goes over its row once per reduction and computes again all that the reduction reads, so that the function would be computed again in each pass from there on (a chain of softmaxes); it starts another kernel
+// REMARK: reduction-copies.mlir:[[# @LINE + 7]]:8: note: producer is here
+func.func @two_softmaxes(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %two = fuse.constant 2.0 : tensor<f32>
+  %m = fuse.reduce_max %x {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?x1xf32>
+  %d = fuse.sub %x, %m : tensor<?x?xf32>, tensor<?x1xf32> -> tensor<?x?xf32>
+  %e = fuse.exp %d : tensor<?x?xf32>
+  %s = fuse.reduce_sum %e {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?x1xf32>
+  %q = fuse.div %e, %s : tensor<?x?xf32>, tensor<?x1xf32> -> tensor<?x?xf32>
+  %y = fuse.mul %q, %two : tensor<?x?xf32>, tensor<f32> -> tensor<?x?xf32>
+  %m2 = fuse.reduce_max %y {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?x1xf32>
+  %d2 = fuse.sub %y, %m2 : tensor<?x?xf32>, tensor<?x1xf32> -> tensor<?x?xf32>
+  %e2 = fuse.exp %d2 : tensor<?x?xf32>
+  %s2 = fuse.reduce_sum %e2 {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?x1xf32>
+  %q2 = fuse.div %e2, %s2 : tensor<?x?xf32>, tensor<?x1xf32> -> tensor<?x?xf32>
+  %y2 = fuse.mul %q2, %two : tensor<?x?xf32>, tensor<f32> -> tensor<?x?xf32>
+  return %y2 : tensor<?x?xf32>
+}

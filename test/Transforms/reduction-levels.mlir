@@ -47,3 +47,4 @@ func.func @softmax_of_layer_norm(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %y = fuse.div %e, %sum : tensor<?x?xf32>, tensor<?x1xf32> -> tensor<?x?xf32>
   return %y : tensor<?x?xf32>
 }
+
