@@ -72,7 +72,12 @@ def FuseReductionFusion
     - elementwise generics over the rows, the dimensions it keeps (a mean's
       division by the count, `rsqrt(var + eps)`);
     - other reductions over the same rows (softmax's max and sum, layer
-      norm's mean and variance).
+      norm's mean and variance), at most 4 on a path, each reading a value
+      the one before went into, and none reading a math function (exp,
+      log, tanh, ...) that reads a value of a reduction two levels below
+      it: each of the kernel's passes over a row computes again what it
+      reads, so that a chain of layer norms or of softmaxes in one kernel
+      took time quadratic in its length.
 
     A value passed inside a group must be read where the kernel has it: a
     value over the whole space at the same position, a value of the rows at
