@@ -402,6 +402,35 @@ void emitRemark(const Unfused &pair) {
   emitUnfusedRemark(readerLoc(consumer, producer), opLoc(producer), text);
 }
 
+/// Whether result `r` of `op` is computed with a math function
+/// (isTargetMath) in its body; `inputs` gets the operand numbers of the
+/// inputs that it reads (a generic that elementwise fusion made of several
+/// ops yields values that need not read all of them).
+bool resultComputesMath(linalg::GenericOp op, unsigned r,
+                        SmallVectorImpl<unsigned> *inputs = nullptr) {
+  Block *body = op.getBody();
+  SmallVector<Value> worklist = {body->getTerminator()->getOperand(r)};
+  DenseSet<Value> seen;
+  bool math = false;
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (!seen.insert(value).second)
+      continue;
+    if (auto argument = dyn_cast<BlockArgument>(value)) {
+      if (argument.getOwner() == body && inputs &&
+          argument.getArgNumber() < op.getNumDpsInputs())
+        inputs->push_back(argument.getArgNumber());
+      continue;
+    }
+    Operation *def = value.getDefiningOp();
+    if (def->getBlock() != body)
+      continue;
+    math |= isTargetMath(def);
+    llvm::append_range(worklist, def->getOperands());
+  }
+  return math;
+}
+
 /// Whether `consumer` reads a result of `producer`, directly or through a
 /// tensor.collapse_shape (a reduction's rows).
 bool readsResultOf(Operation *consumer, Operation *producer) {
@@ -686,34 +715,48 @@ private:
     llvm::sort(
         ops, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
     constexpr int64_t kNone = std::numeric_limits<int64_t>::max();
-    // Each op's level (the most reductions on a path to it), and the
-    // lowest level of a math function over the whole space, of level 1 or
-    // more, that it computes again (through members, up to a reduction).
-    DenseMap<Operation *, std::pair<int64_t, int64_t>> seen;
+    // Each op's level (the most reductions on a path to it), and for each
+    // result the lowest level of a math function over the whole space, of
+    // level 1 or more, that it computes again (through members, up to a
+    // reduction).
+    DenseMap<Operation *, std::pair<int64_t, SmallVector<int64_t>>> seen;
+    auto read = [&](Value input) -> std::optional<std::pair<int64_t, int64_t>> {
+      if (auto collapse = input.getDefiningOp<tensor::CollapseShapeOp>())
+        input = collapse.getSrc();
+      auto it = seen.find(input.getDefiningOp());
+      if (it == seen.end())
+        return std::nullopt;
+      return std::make_pair(
+          it->second.first,
+          it->second.second[cast<OpResult>(input).getResultNumber()]);
+    };
     std::optional<Reason> why;
     for (Operation *op : ops) {
       auto generic = cast<linalg::GenericOp>(op);
       bool reduces = generic.getNumReductionLoops() > 0;
       int64_t below = 0, math = kNone;
-      for (Value input : generic.getDpsInputs()) {
-        if (auto collapse = input.getDefiningOp<tensor::CollapseShapeOp>())
-          input = collapse.getSrc();
-        auto it = seen.find(input.getDefiningOp());
-        if (it == seen.end())
-          continue;
-        below = std::max(below, it->second.first);
-        math = std::min(math, it->second.second);
-      }
+      for (Value input : generic.getDpsInputs())
+        if (auto levels = read(input)) {
+          below = std::max(below, levels->first);
+          math = std::min(math, levels->second);
+        }
       int64_t level = below + (reduces ? 1 : 0);
       if (level > kMaxReductionLevels)
         return Reason::Levels;
       if (reduces && math != kNone && level - math >= 2)
         why = Reason::Recomputed;
-      if (!reduces && below >= 1 && kinds.lookup(op) == Rows::Kind::Whole &&
-          llvm::any_of(generic.getBody()->without_terminator(),
-                       [](Operation &inner) { return isTargetMath(&inner); }))
-        math = std::min(math, below);
-      seen[op] = {level, reduces ? kNone : math};
+      SmallVector<int64_t> perResult(op->getNumResults(), kNone);
+      if (!reduces)
+        for (unsigned r = 0; r < op->getNumResults(); ++r) {
+          SmallVector<unsigned> inputs;
+          bool computes = resultComputesMath(generic, r, &inputs);
+          for (unsigned i : inputs)
+            if (auto levels = read(generic.getDpsInputs()[i]))
+              perResult[r] = std::min(perResult[r], levels->second);
+          if (computes && below >= 1 && kinds.lookup(op) == Rows::Kind::Whole)
+            perResult[r] = std::min(perResult[r], below);
+        }
+      seen[op] = {level, std::move(perResult)};
     }
     return why;
   }
@@ -815,9 +858,10 @@ private:
     // The operands over the whole space that the copy of `member` reads
     // from outside the kernel; 2 (not cheap) for a copy that would compute
     // again a copy of another kernel's value (each kernel of a chain of
-    // layer norms would compute all those before it), or a math function
-    // (isTargetMath: a softmax's exp, which the reading kernel would
-    // compute again in each of its passes over a row).
+    // layer norms would compute all those before it). A copy that computes
+    // a math function (copiesMath: a softmax's exp, which the reading
+    // kernel would compute again in each of its passes over a row) is not
+    // cheap either.
     auto wholeInputs = [&](Operation *member) {
       llvm::SetVector<Value> inputs;
       SmallVector<Operation *> worklist = {member};
@@ -826,9 +870,7 @@ private:
         auto op = cast<linalg::GenericOp>(worklist.pop_back_val());
         if (!seen.insert(op).second)
           continue;
-        if (copied.contains(op) ||
-            llvm::any_of(op.getBody()->without_terminator(),
-                         [](Operation &inner) { return isTargetMath(&inner); }))
+        if (copied.contains(op))
           return size_t(2);
         for (OpOperand *input : op.getDpsInputOperands()) {
           Operation *def = input->get().getDefiningOp();
@@ -855,6 +897,31 @@ private:
       return !members.contains(block.findAncestorOpInBlock(*use.getOwner())) &&
              (returned || !use.getOwner()->hasTrait<OpTrait::ReturnLike>()) &&
              (!cheap || readByGenerics(use.getOwner()));
+    };
+    // Whether the results of `member` used outside are computed with a
+    // math function, in it or in the members it reads (not cheap either).
+    auto copiesMath = [&](Operation *member) {
+      SmallVector<std::pair<linalg::GenericOp, unsigned>> worklist;
+      for (OpResult result : member->getResults())
+        if (llvm::any_of(result.getUses(), outside))
+          worklist.push_back(
+              {cast<linalg::GenericOp>(member), result.getResultNumber()});
+      DenseSet<std::pair<Operation *, unsigned>> seen;
+      while (!worklist.empty()) {
+        auto [op, r] = worklist.pop_back_val();
+        if (!seen.insert({op, r}).second)
+          continue;
+        SmallVector<unsigned> inputs;
+        if (resultComputesMath(op, r, &inputs))
+          return true;
+        for (unsigned i : inputs) {
+          Value input = op.getDpsInputs()[i];
+          if (Operation *def = input.getDefiningOp(); isWhole(def))
+            worklist.push_back({cast<linalg::GenericOp>(def),
+                                cast<OpResult>(input).getResultNumber()});
+        }
+      }
+      return false;
     };
     DenseMap<Operation *, Operation *> copyOf;
     SmallVector<Operation *> made;
@@ -900,7 +967,7 @@ private:
     };
     for (Operation *member : members) {
       if (!isWhole(member) || llvm::none_of(member->getUses(), outside) ||
-          (cheap && wholeInputs(member) > 1))
+          (cheap && (wholeInputs(member) > 1 || copiesMath(member))))
         continue;
       Operation *clone = copy(member);
       for (auto [result, copyResult] :

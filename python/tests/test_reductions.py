@@ -519,6 +519,16 @@ def test_a_chain_of_softmaxes_is_a_kernel_each(rng):
     for _ in range(3):
         want = _softmax(want) * 2.0
     assert_close(fuse.jit(lambda h: chain(h, 3))(x), want, "float32", 300, scale=1.0)
+    # A log_softmax's max reads x - max, which elementwise fusion yields from
+    # the generic that computes exp(x - max) too: only the value read counts
+    # (two log_softmaxes per kernel, as layer norms; they were one each).
+    for n, kernels in ((1, 1), (2, 1), (3, 2)):
+        def logs(h, n=n):
+            for _ in range(n):
+                h = fuse.log_softmax(h)
+            return h
+        (function,) = fuse.report(logs, x)["functions"]
+        assert function["fused"]["kernel_count"] == kernels, n
 
 
 def test_a_chain_of_softmaxes_over_axis_0_is_5_kernels_each(rng):
