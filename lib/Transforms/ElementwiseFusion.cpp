@@ -693,12 +693,9 @@ struct FuseElementwiseFusionPass
           continue;
         }
         SmallVector<unsigned> &roots = same->second;
-        bool merged = false;
-        for (int64_t k = roots.size() - 1,
-                     last = std::max<int64_t>(0, k + 1 - kHorizontalTries);
-             k >= last && !merged; --k)
-          merged = !grouping.tryMerge(roots[k], self);
-        if (!merged)
+        if (llvm::none_of(
+                llvm::reverse(ArrayRef(roots).take_back(kHorizontalTries)),
+                [&](unsigned root) { return !grouping.tryMerge(root, self); }))
           roots.push_back(self);
       }
     }

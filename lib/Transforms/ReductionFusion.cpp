@@ -431,13 +431,19 @@ bool resultComputesMath(linalg::GenericOp op, unsigned r,
   return math;
 }
 
+/// `value`, or the source of the tensor.collapse_shape that makes it (a
+/// reduction's rows, read collapsed).
+Value uncollapsed(Value value) {
+  if (auto collapse = value.getDefiningOp<tensor::CollapseShapeOp>())
+    return collapse.getSrc();
+  return value;
+}
+
 /// Whether `consumer` reads a result of `producer`, directly or through a
 /// tensor.collapse_shape (a reduction's rows).
 bool readsResultOf(Operation *consumer, Operation *producer) {
   return llvm::any_of(consumer->getOperands(), [&](Value operand) {
-    if (auto collapse = operand.getDefiningOp<tensor::CollapseShapeOp>())
-      operand = collapse.getSrc();
-    return operand.getDefiningOp() == producer;
+    return uncollapsed(operand).getDefiningOp() == producer;
   });
 }
 
@@ -564,9 +570,7 @@ private:
       for (Value input : op.getDpsInputs()) {
         // A producer read collapsed (the reduction's rows) iterates over
         // the uncollapsed space: a neighbour that stays apart (a remark).
-        if (auto collapse = input.getDefiningOp<tensor::CollapseShapeOp>())
-          input = collapse.getSrc();
-        if (Operation *def = input.getDefiningOp())
+        if (Operation *def = uncollapsed(input).getDefiningOp())
           neighbours.push_back(def);
       }
       for (Operation *user : op->getUsers())
@@ -699,9 +703,7 @@ private:
     // An op that neither reduces nor reads a member (a prologue's) is of
     // level 0 and changes no other's.
     auto readsMember = [&](Value input) {
-      if (auto collapse = input.getDefiningOp<tensor::CollapseShapeOp>())
-        input = collapse.getSrc();
-      return members.contains(input.getDefiningOp());
+      return members.contains(uncollapsed(input).getDefiningOp());
     };
     if (candidate.getNumReductionLoops() == 0 &&
         llvm::none_of(candidate.getDpsInputs(), readsMember))
@@ -721,8 +723,7 @@ private:
     // reduction).
     DenseMap<Operation *, std::pair<int64_t, SmallVector<int64_t>>> seen;
     auto read = [&](Value input) -> std::optional<std::pair<int64_t, int64_t>> {
-      if (auto collapse = input.getDefiningOp<tensor::CollapseShapeOp>())
-        input = collapse.getSrc();
+      input = uncollapsed(input);
       auto it = seen.find(input.getDefiningOp());
       if (it == seen.end())
         return std::nullopt;
