@@ -425,25 +425,18 @@ class Tensor:
 
     def _scalar_arguments(self):
         """The names of the Python scalar arguments that this Tensor is
-        computed from, when it is computed from them (and constants) alone;
-        else None."""
-        names = []
-        for t in Graph._live([self]).values():
-            if t._node is not None:
-                continue
-            if t._arg is None or not t.weak:
-                return None
-            if t._arg not in names:
-                names.append(t._arg)
-        return names or None
+        computed from, in the function's order, when it is computed from
+        them (and constants) alone; else None."""
+        live = Graph._live([self])
+        if any(t._node is None and (t._arg is None or not t.weak) for t in live.values()):
+            return None
+        return [name for name, arg in self._graph.args if id(arg) in live] or None
 
     def _no_value(self, use, instead, note=""):
         """TypeError: this Tensor has no value to `use`; `instead` says what
         to do, and `note` more for a Tensor computed from arrays."""
         names = self._scalar_arguments()
         if names:
-            order = [name for name, _ in self._graph.args]
-            names.sort(key=order.index)
             which = " and ".join(repr(n) for n in names)
             one = len(names) == 1
             kind = "a Python scalar" if one else "Python scalars"
@@ -979,19 +972,16 @@ def reduce_mean(x, axis=None, keepdims=False):
     return _reduce("reduce_mean", x, axis, keepdims)
 
 
-def _in_float32(fn=None, *, integers="float32"):
+def _in_wider_float(fn):
     """`fn` of Tensors (x first, then parameters), computed in float32 when x
     is float16 or bfloat16, as PyTorch computes these functions for half
     types (a row's sum of squares or of exps overflows float16 long before
-    its result does), or in `integers` when it is an integer or a bool
-    (float64 for the compositions, as numpy's var: integers near 2^30 that
-    differ by little have no float32 of their own, and x - mean(x) or
-    x - max(x) would be 0). The
-    result has the dtype of x (float32 for integers and bools) and of the
-    Tensor parameters promoted, the wider winning: a float16 x's result is
-    rounded back to float16 unless a parameter is wider."""
-    if fn is None:
-        return functools.partial(_in_float32, integers=integers)
+    its result does), or in float64 when it is an integer or a bool, as
+    numpy's var (integers near 2^30 that differ by little have no float32
+    of their own, and x - mean(x) or x - max(x) would be 0). The result has
+    the dtype of x (float32 for integers and bools) and of the Tensor
+    parameters promoted, the wider winning: a float16 x's result is rounded
+    back to float16 unless a parameter is wider."""
 
     @functools.wraps(fn)
     def composed(x, *args, **kwargs):
@@ -1009,13 +999,13 @@ def _in_float32(fn=None, *, integers="float32"):
             if not isinstance(a, Tensor) or (parameter and a.weak) or (
                     _dtypes.category(a.dtype_name) == FLOAT and a.dtype_name not in _HALF):
                 return a
-            return cast(a, "float32" if a.dtype_name in _HALF else integers)
+            return cast(a, "float32" if a.dtype_name in _HALF else "float64")
         result = fn(widen(x, False), *map(widen, args), **{k: widen(v) for k, v in kwargs.items()})
         return result if result.dtype_name == target else cast(result, target)
     return composed
 
 
-@_in_float32(integers="float64")
+@_in_wider_float
 def softmax(x, axis=-1):
     """exp(x - max) / sum(exp(x - max)) over `axis` (the last by default): a
     composition of reduce_max, sub, exp, reduce_sum and div, which fuses
@@ -1025,7 +1015,7 @@ def softmax(x, axis=-1):
     return e / reduce_sum(e, axis, keepdims=True)
 
 
-@_in_float32(integers="float64")
+@_in_wider_float
 def log_softmax(x, axis=-1):
     """x - max - log(sum(exp(x - max))) over `axis` (the last by default)."""
     _axes(x, axis, "fuse.log_softmax")
@@ -1040,7 +1030,7 @@ def _last_axis(x, what):
                          f"none")
 
 
-@_in_float32(integers="float64")
+@_in_wider_float
 def layer_norm(x, weight=None, bias=None, eps=1e-5):
     """torch.nn.functional.layer_norm over the last axis: (x - mean) *
     rsqrt(var + eps) * weight + bias, with the mean and the (biased)
@@ -1064,7 +1054,7 @@ def _norm_parameter(value, what, name):
                         f"the last axis, with no normalized_shape argument (PyTorch's second)")
 
 
-@_in_float32(integers="float64")
+@_in_wider_float
 def rms_norm(x, weight=None, eps=1e-6):
     """x * rsqrt(mean(x * x) + eps) * weight, with the mean over the last axis
     (torch.nn.functional.rms_norm)."""
@@ -1074,7 +1064,7 @@ def rms_norm(x, weight=None, eps=1e-6):
     return y if weight is None else y * weight
 
 
-@_in_float32(integers="float64")
+@_in_wider_float
 def _variance(x, axis=None, keepdims=False, ddof=0, what="numpy.var"):
     """numpy's var: the mean of the squared distances from the mean; with
     `ddof`, their sum over max(count - ddof, 0), the count of the reduced
@@ -1096,7 +1086,7 @@ def _variance(x, axis=None, keepdims=False, ddof=0, what="numpy.var"):
     return reduce_sum(squares, axis, keepdims) / maximum(count - float(ddof), 0.0)
 
 
-@_in_float32(integers="float64")
+@_in_wider_float
 def _deviation(x, axis=None, keepdims=False, ddof=0, what="numpy.std"):
     """sqrt(var), the root taken in float32 for half types (their variance
     may overflow them where the deviation does not)."""
