@@ -1106,15 +1106,18 @@ bool usesAny(Operation *op, const DenseSet<Operation *> &from) {
   return walk.wasInterrupted();
 }
 
-/// Moves the members of `group` (in program order) next to its last one,
-/// and the ops between them that depend on a member after it: a group runs
-/// as one kernel where its last generic was.
-void makeAdjacent(ArrayRef<linalg::GenericOp> group) {
+/// Moves the members of `group` next to its last one, and the ops between
+/// them that depend on a member after it: a group runs as one kernel where
+/// its last generic was. The order is the block's now: a group made before
+/// may have moved a member of this one after its others.
+void makeAdjacent(ArrayRef<linalg::GenericOp> ops) {
+  SmallVector<Operation *> group(ops.begin(), ops.end());
+  llvm::sort(group, [](Operation *a, Operation *b) {
+    return a->isBeforeInBlock(b);
+  });
   Operation *last = group.back();
-  DenseSet<Operation *> members, after;
-  for (linalg::GenericOp op : group)
-    members.insert(op);
-  after = members;
+  DenseSet<Operation *> members(group.begin(), group.end());
+  DenseSet<Operation *> after = members;
   SmallVector<Operation *> dependents;
   for (Operation *op = group.front()->getNextNode(); op != last;
        op = op->getNextNode()) {
@@ -1125,7 +1128,7 @@ void makeAdjacent(ArrayRef<linalg::GenericOp> group) {
       dependents.push_back(op);
     }
   }
-  for (linalg::GenericOp op : group.drop_back())
+  for (Operation *op : ArrayRef(group).drop_back())
     op->moveBefore(last);
   Operation *position = last;
   for (Operation *op : dependents) {

@@ -107,3 +107,45 @@ func.func @dead_softmax(%a: tensor<16xf16>) -> tensor<16xi1> {
   %y = fuse.div %e, %s : tensor<16xbf16>, tensor<1xbf16> -> tensor<16xbf16>
   return %r : tensor<16xi1>
 }
+
+// -----
+
+// A std (with ddof), a sum and a softmax of one f16 matrix: a group made
+// before moved a member of a later one after the later one's others, and
+// moving that group's members together walked past the end of the block.
+// CHECK-LABEL: func @groups_moved
+// CHECK-DAG: fuse.kernel = "fused_cast_cmp_cmp_select_cast_0"
+// CHECK-DAG: fuse.kernel = "fused_reduce_sum_reduce_sum_reduce_max_1"
+// CHECK-DAG: fuse.kernel = "fused_reduce_mean_sub_exp_reduce_sum_2"
+// CHECK-DAG: fuse.kernel = "fused_sub_mul_reduce_sum_cast_sub_plus4_3"
+// CHECK-DAG: fuse.kernel = "fused_sub_exp_div_4"
+// CHECK-DAG: fuse.kernel = "cast_5"
+func.func @groups_moved(%x: tensor<?x?xf16>) -> (tensor<f16>, tensor<f16>, tensor<?x?xf16>) {
+  %0 = fuse.reduce_sum %x {dims = array<i64: 0, 1>} : tensor<?x?xf16> -> tensor<f16>
+  %1 = fuse.cast %x : tensor<?x?xf16> to tensor<?x?xf32>
+  %2 = fuse.reduce_mean %1 {dims = array<i64: 0, 1>} : tensor<?x?xf32> -> tensor<1x1xf32>
+  %3 = fuse.sub %1, %2 : tensor<?x?xf32>, tensor<1x1xf32> -> tensor<?x?xf32>
+  %4 = fuse.mul %3, %3 : tensor<?x?xf32>
+  %5 = fuse.cmp eq, %1, %1 : tensor<?x?xf32>, tensor<?x?xf32> -> tensor<?x?xi1>
+  %6 = fuse.cmp ne, %1, %1 : tensor<?x?xf32>, tensor<?x?xf32> -> tensor<?x?xi1>
+  %7 = fuse.constant true : tensor<i1>
+  %8 = fuse.select %5, %7, %6 : tensor<?x?xi1>, tensor<i1>, tensor<?x?xi1> -> tensor<?x?xi1>
+  %9 = fuse.cast %8 : tensor<?x?xi1> to tensor<?x?xi64>
+  %10 = fuse.reduce_sum %9 {dims = array<i64: 0, 1>} : tensor<?x?xi64> -> tensor<i64>
+  %11 = fuse.cast %10 : tensor<i64> to tensor<f32>
+  %12 = fuse.reduce_sum %4 {dims = array<i64: 0, 1>} : tensor<?x?xf32> -> tensor<f32>
+  %13 = fuse.constant 1.0 : tensor<f32>
+  %14 = fuse.sub %11, %13 : tensor<f32>
+  %15 = fuse.constant 0.0 : tensor<f32>
+  %16 = fuse.max %14, %15 : tensor<f32>
+  %17 = fuse.div %12, %16 : tensor<f32>
+  %18 = fuse.sqrt %17 : tensor<f32>
+  %19 = fuse.cast %18 : tensor<f32> to tensor<f16>
+  %20 = fuse.reduce_max %1 {dims = array<i64: 0, 1>} : tensor<?x?xf32> -> tensor<1x1xf32>
+  %21 = fuse.sub %1, %20 : tensor<?x?xf32>, tensor<1x1xf32> -> tensor<?x?xf32>
+  %22 = fuse.exp %21 : tensor<?x?xf32>
+  %23 = fuse.reduce_sum %22 {dims = array<i64: 0, 1>} : tensor<?x?xf32> -> tensor<1x1xf32>
+  %24 = fuse.div %22, %23 : tensor<?x?xf32>, tensor<1x1xf32> -> tensor<?x?xf32>
+  %25 = fuse.cast %24 : tensor<?x?xf32> to tensor<?x?xf16>
+  return %0, %19, %25 : tensor<f16>, tensor<f16>, tensor<?x?xf16>
+}
