@@ -782,13 +782,20 @@ std::string fuse::RowsReport::gpu(ArrayRef<std::string> names) const {
 }
 
 std::string fuse::RowsReport::cpu(ArrayRef<std::string> names) const {
+  // Fewer rows than a group (a constant count) are one group.
+  std::optional<int64_t> rows = count.asConstant();
+  bool oneGroup = cpuGroups && rows && *rows < kCPURowGroup;
   std::string group = std::to_string(kCPURowGroup) + " rows";
   if (pieces)
     return lanes ? "thread per piece, " + std::to_string(kReductionLanes) +
                        "-lane vectors"
-           : cpuGroups ? "thread per piece of " + group + ", element by element"
-                       : "thread per piece, element by element";
-  std::string text = cpuGroups ? "thread per " + group : "thread per row";
+           : oneGroup ? "thread per piece of all rows, element by element"
+           : cpuGroups
+               ? "thread per piece of " + group + ", element by element"
+               : "thread per piece, element by element";
+  std::string text = oneGroup    ? "one thread for all rows"
+                     : cpuGroups ? "thread per " + group
+                                 : "thread per row";
   if (inPieces)
     text += " in " + pieceCount.str(names) + " pieces";
   return text + (lanes

@@ -86,8 +86,8 @@ func.func @softmax(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
 // CHECK-NEXT:    reduce_sum_2            M     K       thread per row, 32-lane vectors                                     thread per row, 32-lane vectors
 // CHECK-NEXT:    reduce_sum_3_pieces     1     M*K     thread per piece, 32-lane vectors, P2 pieces per row                thread per piece, 32-lane vectors
 // CHECK-NEXT:    reduce_sum_3            1     P2      thread per row, 32-lane vectors (1 thread in all)                   thread per row, 32-lane vectors
-// CHECK-NEXT:    reduce_max_4_pieces     4     L       thread per piece, P3 pieces per row                                 thread per piece, element by element
-// CHECK-NEXT:    reduce_max_4            4     P3      thread per row (4 threads in all)                                   thread per row, element by element
+// CHECK-NEXT:    reduce_max_4_pieces     4     L       thread per piece, P3 pieces per row                                 thread per piece of all rows, element by element
+// CHECK-NEXT:    reduce_max_4            4     P3      thread per row (4 threads in all)                                   one thread for all rows, element by element
 // CHECK-NEXT:    reduce_sum_5_pieces     Q*S   R       thread per piece, P4 pieces per row                                 thread per piece of 32 rows, element by element
 // CHECK-NEXT:    reduce_sum_5            Q*S   P4      thread per row                                                      thread per 32 rows, element by element
 // CHECK-NEXT:  eager: 9 kernels, {{.*}}

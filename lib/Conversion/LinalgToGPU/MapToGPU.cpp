@@ -1554,10 +1554,23 @@ public:
   /// row keeps its order (the same bits) and LLVM's SLP vectorizer makes
   /// vector code of neighbouring points (a column sum reads the rows of a
   /// matrix in vectors); a last group that is not whole takes its points
-  /// one at a time (emit).
+  /// one at a time (emit), or together when their number is a constant (a
+  /// column sum of an `N x 4` matrix steps along its rows 4 columns at a
+  /// time, and computes an exp of them in vectors, not each alone).
   void emitGroup(Value group, Value points) {
     Value base = arith::MulIOp::create(
         b, loc, group, arith::ConstantIndexOp::create(b, loc, kCPURowGroup));
+    std::optional<int64_t> count = form.rows;
+    bool small = smallBodies();
+    // The group's points together, stepping through their rows where they
+    // are contiguous.
+    auto jammed = [&](int64_t size) {
+      rowsInFlight = small && kept.size() == 1;
+      emitJammed(pointsFrom(base, size));
+      rowsInFlight = false;
+    };
+    if (count && *count < kCPURowGroup)
+      return jammed(*count);
     Value whole = arith::CmpIOp::create(
         b, loc, arith::CmpIPredicate::ule,
         arith::AddIOp::create(
@@ -1566,7 +1579,6 @@ public:
     auto ifWhole = scf::IfOp::create(b, loc, whole, /*withElseRegion=*/true);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(ifWhole.thenBlock()->getTerminator());
-    bool small = smallBodies();
     if (kept.size() > 1 && small) {
       // A group within one row of the innermost kept loop (all of them,
       // when its size is a multiple of the group's) steps along it: its
@@ -1595,10 +1607,13 @@ public:
       rowsInFlight = false;
       b.setInsertionPoint(ifWithin.elseBlock()->getTerminator());
     }
-    rowsInFlight = small && kept.size() == 1;
-    emitJammed(pointsFrom(base, kCPURowGroup));
-    rowsInFlight = false;
+    jammed(kCPURowGroup);
     b.setInsertionPoint(ifWhole.elseBlock()->getTerminator());
+    if (count) {
+      if (*count % kCPURowGroup)
+        jammed(*count % kCPURowGroup);
+      return;
+    }
     auto loop = scf::ForOp::create(
         b, loc, zero(), arith::SubIOp::create(b, loc, points, base), one());
     b.setInsertionPoint(loop.getBody()->getTerminator());
@@ -1784,7 +1799,14 @@ private:
     };
     SmallVector<Value> results;
     if (Operation *combine = rowsInFlight ? exactCombiner(op) : nullptr) {
-      results = inFlight(combine, initial, steps);
+      // Fewer points than 4 take more elements each: about
+      // kExactElementsInFlight chains in all (a max over the columns of an
+      // `N x 2` matrix).
+      int64_t elements = std::max<int64_t>(
+          kExactRowsInFlight,
+          llvm::PowerOf2Ceil(
+              llvm::divideCeil(kExactElementsInFlight, points.size())));
+      results = inFlight(combine, initial, steps, elements);
     } else {
       SmallVector<Value> row;
       SmallVector<scf::ForOp> loops =

@@ -185,12 +185,10 @@ struct RowForm {
   /// takes the whole GPU.
   bool split = false;
 
-  /// Whether a cpu target thread takes kCPURowGroup rows at once: rows not
-  /// read in lanes, when there are not fewer (a constant count), and not
-  /// the pieces of one launch (a thread per row going over its pieces).
-  bool cpuRowGroups() const {
-    return !lanes && (!pieces || split) && !(rows && *rows < kCPURowGroup);
-  }
+  /// Whether a cpu target thread takes kCPURowGroup rows at once (all of
+  /// them when there are fewer, a constant count): rows not read in lanes,
+  /// not the pieces of one launch (a thread per row going over its pieces).
+  bool cpuRowGroups() const { return !lanes && (!pieces || split); }
 };
 
 /// Fewer rows than an H100's or H200's 132 SMs would leave SMs without
