@@ -641,6 +641,8 @@ _HALF = ("f16", "bf16")
 
 _OP_NAMES = {"add": "+", "sub": "-", "mul": "*", "div": "/", "pow": "**",
              "max": "fuse.maximum", "min": "fuse.minimum"}
+# numpy's arithmetic of two bool arrays, as logic: _logical's kind of each op.
+_BOOL_ARITHMETIC = {"mul": "and", "add": "or"}
 
 
 def _binary(op, a, b):
@@ -651,6 +653,16 @@ def _binary(op, a, b):
     if op == "div" and _dtypes.category(dtype) != FLOAT:
         # True division, as in numpy and PyTorch: integers divide as floats.
         dtype = "f64" if weak else "f32"
+    if dtype == "i1" and not weak:
+        # numpy's arithmetic of bool arrays: * is and, + is or (a select);
+        # - has no meaning there. (Python bools alone compute as Python's,
+        # in int: True + True is 2, refused below.)
+        if op in _BOOL_ARITHMETIC:
+            return _logical(_BOOL_ARITHMETIC[op], a, b)
+        if op == "sub":
+            raise TypeError("fuse: - on bool tensors is not supported, as in numpy: use ^ "
+                            "(np.logical_xor) for where two masks differ, ~ (np.logical_not) "
+                            "for 1 - mask, or cast one operand to an integer type first")
     if dtype == "i1":
         raise TypeError(f"fuse: {what} on bool tensors is not supported: fuse's arithmetic "
                         f"takes numbers; cast one operand to an integer type first")
@@ -816,9 +828,9 @@ for _fn, _doc in {
     hardswish: "x * relu6(x + 3) / 6, elementwise (torch's hardswish)." + _FLOAT_ONLY,
     maximum: "The larger of a and b, elementwise; NaN if either is NaN." + _BINARY,
     minimum: "The smaller of a and b, elementwise; NaN if either is NaN." + _BINARY,
-    add: "a + b, elementwise (integers wrap)." + _BINARY,
-    sub: "a - b, elementwise (integers wrap)." + _BINARY,
-    mul: "a * b, elementwise (integers wrap)." + _BINARY,
+    add: "a + b, elementwise (integers wrap; two bools: or, as numpy)." + _BINARY,
+    sub: "a - b, elementwise (integers wrap; not of two bools, as numpy)." + _BINARY,
+    mul: "a * b, elementwise (integers wrap; two bools: and, as numpy)." + _BINARY,
     div: ("a / b, elementwise: true division, as Python's `/` and torch.div; two "
           "integer operands divide in float32 (the dialect's fuse.div of integers, "
           "which truncates, is not what this writes)." + _BINARY),

@@ -153,7 +153,7 @@ def test_integer_pow_negative_exponent():
     assert_same(fuse.jit(lambda a, b: a ** b)(a, b), np.array([1, 1, -1, 0, 0, 0], np.int32))
 
 
-@pytest.mark.parametrize("name", list(BINARY) + ["/", "**"])
+@pytest.mark.parametrize("name", ["maximum", "minimum", "/", "**"])
 def test_binary_rejects_two_bools(name, rng):
     op = BINARY[name][0] if name in BINARY else (
         (lambda a, b: a / b) if name == "/" else (lambda a, b: a ** b))
@@ -165,6 +165,39 @@ def test_binary_rejects_two_bools(name, rng):
         return
     with pytest.raises(TypeError, match="bool"):
         fuse.jit(op)(a, b)
+
+
+def test_bool_arithmetic_is_numpys_logic(rng):
+    # numpy: bool * bool is and, bool + bool is or, both bool; the masks
+    # broadcast, a bool scalar (constant or argument) goes with them, and
+    # np.multiply / fuse.add are the same ops.
+    a, b = random_array(rng, "bool", SHAPE), random_array(rng, "bool", SHAPE[-1:])
+    f = fuse.jit(lambda a, b, t: (a * b, a + b, b * a, a * True, False + a, a * t, t + b,
+                                  np.multiply(a, b), fuse.add(a, b), a * b + ~a))
+    got = f(a, b, True)
+    want = (a * b, a + b, b * a, a * True, False + a, a * True, True + b, a * b, a + b,
+            a * b + ~a)
+    assert len(got) == len(want)
+    for value, expected in zip(got, want):
+        assert expected.dtype == np.bool_
+        assert_same(value, expected)
+    assert "fuse.select" in f.mlir and "fuse.mul" not in f.mlir and "fuse.add" not in f.mlir
+
+
+def test_bool_subtraction_is_refused_as_in_numpy(rng):
+    a = random_array(rng, "bool", SHAPE)
+    with pytest.raises(TypeError):
+        np.subtract(a, a)  # numpy's own refusal
+    for fn in (lambda a, b: a - b, lambda a, b: np.subtract(a, b), lambda a, b: True - b):
+        with pytest.raises(TypeError, match=r"^fuse: - on bool tensors is not supported, as in "
+                                            r"numpy: use \^ \(np\.logical_xor\) for where two "
+                                            r"masks differ, ~ \(np\.logical_not\) for 1 - mask, "
+                                            r"or cast one operand to an integer type first$"):
+            fuse.jit(fn)(a, a)
+    # Python bools alone compute as Python's (True + True is 2, an int):
+    # refused, not taken as numpy's or.
+    with pytest.raises(TypeError, match=r"^fuse: \+ on bool tensors is not supported"):
+        fuse.jit(lambda x, s, t: x * (s + t))(np.ones(3, np.float32), True, True)
 
 
 COMPARISONS = {
