@@ -9,6 +9,7 @@ run time is not stretched, see docs/dialect.md).
 
 import collections
 import functools
+import inspect
 import itertools
 import math
 import os
@@ -893,6 +894,41 @@ def cast(x, dtype):
 
 # Reductions.
 
+# PyTorch's names of the reductions' parameters, which fuse takes by numpy's
+# names: x.sum(dim=-1, keepdim=True) is x.sum(axis=-1, keepdims=True).
+_TORCH_PARAMETERS = {"dim": "axis", "keepdim": "keepdims"}
+
+
+def _unexpected_argument(what, key, params):
+    """TypeError: `what`, which takes the keywords `params`, was given `key`;
+    for PyTorch's dim= and keepdim=, which to write instead."""
+    numpy_name = _TORCH_PARAMETERS.get(key)
+    if numpy_name in params:
+        hint = (f": use {numpy_name}= (fuse follows numpy's names: axis= for PyTorch's dim=, "
+                f"keepdims= for its keepdim=)")
+    else:
+        hint = (f": it takes no {numpy_name}= either (numpy's name, which fuse follows, for "
+                f"PyTorch's {key}=)" if numpy_name else "")
+        hint += f"; its parameters are {_dtypes.listing(params)}"
+    raise TypeError(f"fuse: {what} got an unexpected argument {key!r}{hint}")
+
+
+def _numpy_parameters(fn):
+    """`fn`, a fuse function of reductions, with its keywords checked: one
+    it does not take raises fuse's TypeError, which names numpy's axis= and
+    keepdims= for PyTorch's dim= and keepdim= (_unexpected_argument)."""
+    params = tuple(inspect.signature(fn).parameters)
+    what = f"fuse.{fn.__name__}"
+
+    @functools.wraps(fn)
+    def checked(*args, **kwargs):
+        for key in kwargs:
+            if key not in params:
+                _unexpected_argument(what, key, params)
+        return fn(*args, **kwargs)
+    return checked
+
+
 # numpy's AxisError (a ValueError and an IndexError), where numpy has it.
 _AxisError = getattr(getattr(np, "exceptions", np), "AxisError", ValueError)
 
@@ -955,6 +991,7 @@ def _reduce(op, x, axis, keepdims):
                      attrs=f" {{dims = array<i64: {', '.join(map(str, dims))}>}}")
 
 
+@_numpy_parameters
 def reduce_sum(x, axis=None, keepdims=False):
     """The sum over `axis` (numpy's: None for all axes, an int or a tuple of
     ints, negative ones counting from the end), with the reduced axes kept as
@@ -964,18 +1001,21 @@ def reduce_sum(x, axis=None, keepdims=False):
     return _reduce("reduce_sum", x, axis, keepdims)
 
 
+@_numpy_parameters
 def reduce_max(x, axis=None, keepdims=False):
     """The largest element over `axis` (as reduce_sum's); NaN when one is NaN.
     Empty reductions are an error when the program runs."""
     return _reduce("reduce_max", x, axis, keepdims)
 
 
+@_numpy_parameters
 def reduce_min(x, axis=None, keepdims=False):
     """The smallest element over `axis` (as reduce_sum's); NaN when one is NaN.
     Empty reductions are an error when the program runs."""
     return _reduce("reduce_min", x, axis, keepdims)
 
 
+@_numpy_parameters
 def reduce_mean(x, axis=None, keepdims=False):
     """The mean over `axis` (as reduce_sum's): the sum divided by the number of
     elements. Integers and bools give float32 (as the float-only functions;
@@ -1017,6 +1057,7 @@ def _in_wider_float(fn):
     return composed
 
 
+@_numpy_parameters
 @_in_wider_float
 def softmax(x, axis=-1):
     """exp(x - max) / sum(exp(x - max)) over `axis` (the last by default): a
@@ -1027,6 +1068,7 @@ def softmax(x, axis=-1):
     return e / reduce_sum(e, axis, keepdims=True)
 
 
+@_numpy_parameters
 @_in_wider_float
 def log_softmax(x, axis=-1):
     """x - max - log(sum(exp(x - max))) over `axis` (the last by default)."""
@@ -1042,6 +1084,7 @@ def _last_axis(x, what):
                          f"none")
 
 
+@_numpy_parameters
 @_in_wider_float
 def layer_norm(x, weight=None, bias=None, eps=1e-5):
     """torch.nn.functional.layer_norm over the last axis: (x - mean) *
@@ -1066,6 +1109,7 @@ def _norm_parameter(value, what, name):
                         f"the last axis, with no normalized_shape argument (PyTorch's second)")
 
 
+@_numpy_parameters
 @_in_wider_float
 def rms_norm(x, weight=None, eps=1e-6):
     """x * rsqrt(mean(x * x) + eps) * weight, with the mean over the last axis
@@ -1143,10 +1187,10 @@ def _numpy_reduction(name, what, x, args, kwargs):
                         f"array ({', '.join(params)}), got {len(args)}")
     given = dict(zip(params, args))
     for key, value in kwargs.items():
-        if key not in params or key in given:
-            raise TypeError(f"fuse: {what} got "
-                            + (f"two values for {key!r}" if key in given
-                               else f"an unexpected argument {key!r}"))
+        if key not in params:
+            _unexpected_argument(what, key, params)
+        if key in given:
+            raise TypeError(f"fuse: {what} got two values for {key!r}")
         given[key] = value
     refused = [k for k, v in given.items()
                if k not in ("axis", "keepdims", "ddof")

@@ -12,6 +12,7 @@ whose pairwise order differs.
 """
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -375,6 +376,41 @@ def test_dims_in_the_program():
 def test_bad_reductions(fn, error, match):
     with pytest.raises(error, match=match):
         fuse.jit(fn)(np.ones((3, 4), np.float32))
+
+
+# Every entry point of the reductions and their compositions, and whether it
+# takes axis= and keepdims=.
+ENTRY_POINTS = {
+    **{f"fuse.{name}": (getattr(fuse, name), True)
+       for name in ("reduce_sum", "reduce_max", "reduce_min", "reduce_mean")},
+    **{f"Tensor.{name}": ((lambda name: lambda x, **k: getattr(x, name)(**k))(name), True)
+       for name in ("sum", "max", "min", "mean", "var", "std", "any", "all")},
+    "fuse.softmax": (fuse.softmax, "axis"),
+    "fuse.log_softmax": (fuse.log_softmax, "axis"),
+    "fuse.layer_norm": (fuse.layer_norm, False),
+    "fuse.rms_norm": (fuse.rms_norm, False),
+}
+
+
+@pytest.mark.parametrize("torch_name,numpy_name", [("dim", "axis"), ("keepdim", "keepdims")])
+@pytest.mark.parametrize("entry", ENTRY_POINTS)
+def test_pytorch_names_of_parameters_point_to_numpys(entry, torch_name, numpy_name):
+    # x.sum(dim=-1), fuse.softmax(x, dim=-1), x.mean(-1, keepdim=True): fuse
+    # takes numpy's names, and says which.
+    fn, takes = ENTRY_POINTS[entry]
+    start = rf"^fuse: {re.escape(entry)} got an unexpected argument '{torch_name}'"
+    if takes is True or takes == numpy_name:
+        match = (start + rf": use {numpy_name}= \(fuse follows numpy's names: axis= for "
+                 rf"PyTorch's dim=, keepdims= for its keepdim=\)$")
+    else:
+        match = (start + rf": it takes no {numpy_name}= either \(numpy's name, which fuse "
+                 rf"follows, for PyTorch's {torch_name}=\); its parameters are x(,| and) ")
+    value = -1 if torch_name == "dim" else True
+    with pytest.raises(TypeError, match=match):
+        fuse.jit(lambda x: fn(x, **{torch_name: value}))(np.ones((3, 4), np.float32))
+    if takes is True or takes == numpy_name:
+        # numpy's name works.
+        fuse.jit(lambda x: fn(x, **{numpy_name: value}))(np.ones((3, 4), np.float32))
 
 
 def test_reductions_refuse_what_they_do_not_take():
