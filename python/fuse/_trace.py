@@ -507,8 +507,8 @@ class Tensor:
         if name.startswith("_"):
             raise AttributeError(name)
         raise UnsupportedAttributeError(
-            f"fuse: Tensor.{name} is not supported: a traced Tensor stands for an array in "
-            f"a program of elementwise ops and reductions, with no reshapes, transposes or "
+            f"fuse: Tensor.{name} is not supported: {_pytorch_alternative(name)}a traced "
+            f"Tensor stands for an array in a program of elementwise ops and reductions, with no reshapes, transposes or "
             f"indexing; it has the attributes {_dtypes.listing(_TENSOR_ATTRIBUTES)} and "
             f"the methods {_dtypes.listing(_TENSOR_METHODS)}; use Python's operators, the "
             f"fuse functions (fuse.exp, fuse.where, ...) and numpy's elementwise functions "
@@ -1265,6 +1265,64 @@ _TENSOR_METHODS = [n for n in dir(Tensor)
                    if not n.startswith("_") and callable(getattr(Tensor, n))]
 _TENSOR_ATTRIBUTES = [n for n in dir(Tensor)
                       if not n.startswith("_") and n not in _TENSOR_METHODS]
+
+_SAME = ("x itself (a traced Tensor is a value of the program, with nothing to copy, detach "
+         "or move; the program runs where its arguments are)")
+_NO_VALUES = ("nothing: a traced Tensor has no values while tracing; return x from the "
+              "function, whose results are arrays")
+# PyTorch's Tensor methods that fuse's Tensor, which follows numpy, writes
+# another way: what to write for each (x the Tensor), as the error for it
+# says first (Tensor.__getattr__). An in-place method (x.exp_()) is its
+# name without the `_`, assigned (_pytorch_alternative).
+_PYTORCH_METHODS = {
+    "pow": "x ** y (x ** 2 for x.pow(2); fuse.pow(x, y))",
+    "float": "x.astype(np.float32)",
+    "half": "x.astype(np.float16)",
+    "double": "x.astype(np.float64)",
+    "bfloat16": 'x.astype("bfloat16")',
+    "int": "x.astype(np.int32)",
+    "long": "x.astype(np.int64)",
+    "bool": "x.astype(bool)",
+    "to": ("x.astype(dtype) for x.to(dtype) (a traced Tensor has no device: the program "
+           "runs where its arguments are)"),
+    "type_as": "x.astype(y.dtype)",
+    "size": "x.shape (x.shape[i] for x.size(i); a dynamic size is symbolic)",
+    "dim": "x.ndim",
+    "ndimension": "x.ndim",
+    "numel": ("x.mean() for x.sum() / x.numel() (a dynamic size is symbolic: pass a count "
+              "as an argument)"),
+    "add": "x + y", "sub": "x - y", "subtract": "x - y", "mul": "x * y", "multiply": "x * y",
+    "div": "x / y", "divide": "x / y", "true_divide": "x / y",
+    "neg": "-x", "negative": "-x", "square": "x * x",
+    "eq": "x == y", "ne": "x != y", "lt": "x < y", "le": "x <= y", "gt": "x > y",
+    "ge": "x >= y",
+    "logical_and": "x & y", "logical_or": "x | y", "logical_xor": "x ^ y", "logical_not": "~x",
+    "maximum": "fuse.maximum(x, y)", "minimum": "fuse.minimum(x, y)",
+    "clamp_min": "x.clamp(min=v) (fuse.maximum(x, v))",
+    "clamp_max": "x.clamp(max=v) (fuse.minimum(x, v))",
+    "masked_fill": "fuse.where(mask, value, x)",
+    "amax": "x.max(axis)", "amin": "x.min(axis)",
+    **{n: f"fuse.{n}(x)" for n in ("rsqrt", "silu", "sin", "cos", "erf", "floor", "ceil",
+                                     "reciprocal", "hardswish", "gelu", "leaky_relu")},
+    "softmax": "fuse.softmax(x, axis)", "log_softmax": "fuse.log_softmax(x, axis)",
+    **{n: _SAME for n in ("contiguous", "clone", "detach", "cpu", "cuda")},
+    **{n: _NO_VALUES for n in ("item", "tolist", "numpy")},
+}
+
+
+def _pytorch_alternative(name):
+    """What to write for PyTorch's Tensor method `name`, as the start of
+    Tensor.__getattr__'s error ('' for a name PyTorch's table has not)."""
+    if name in _PYTORCH_METHODS:
+        return f"fuse's Tensor follows numpy, not PyTorch: use {_PYTORCH_METHODS[name]}; "
+    if name.endswith("_"):
+        base = name[:-1]
+        alternative = _PYTORCH_METHODS.get(base) or (
+            f"x.{base}()" if base in _TENSOR_METHODS else None)
+        assign = f": write x = {alternative}" if alternative else ""
+        return (f"PyTorch's x.{name}() changes x in place, and a traced Tensor is not "
+                f"changed{assign}; ")
+    return ""
 
 
 # Tracing a function.

@@ -3,6 +3,8 @@
 bad programs and failed runs (FuseError with the library's message). GPU
 arrays that fuse refuses are in test_device.py."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -158,6 +160,56 @@ def test_unsupported_tensor_attributes(fn, name):
                                         rf"it has the attributes .* and the methods "
                                         rf"{', '.join(methods[:-1])} and {methods[-1]}; use "):
         fuse.jit(fn)(np.ones(3, np.float32))
+
+
+PYTORCH_METHODS = [
+    (lambda x: x.pow(2), "pow", r"x \*\* y \(x \*\* 2 for x\.pow\(2\); fuse\.pow\(x, y\)\)"),
+    (lambda x: x.float(), "float", r"x\.astype\(np\.float32\)"),
+    (lambda x: x.half(), "half", r"x\.astype\(np\.float16\)"),
+    (lambda x: x.double(), "double", r"x\.astype\(np\.float64\)"),
+    (lambda x: x.to(np.float16), "to", r"x\.astype\(dtype\) for x\.to\(dtype\) \(a traced "
+                                       r"Tensor has no device"),
+    (lambda x: x.type_as(x), "type_as", r"x\.astype\(y\.dtype\)"),
+    (lambda x: x.size(), "size", r"x\.shape \(x\.shape\[i\] for x\.size\(i\)"),
+    (lambda x: x.dim(), "dim", r"x\.ndim"),
+    (lambda x: x.clamp_min(0.0), "clamp_min", r"x\.clamp\(min=v\) \(fuse\.maximum\(x, v\)\)"),
+    (lambda x: x.mul(x), "mul", r"x \* y"),
+    (lambda x: x.rsqrt(), "rsqrt", r"fuse\.rsqrt\(x\)"),
+    (lambda x: x.contiguous(), "contiguous", r"x itself"),
+]
+
+
+@pytest.mark.parametrize("fn,name,alternative", PYTORCH_METHODS,
+                         ids=[name for _, name, _ in PYTORCH_METHODS])
+def test_pytorch_methods_name_the_alternative_first(fn, name, alternative):
+    # The direct fuse or numpy spelling first, then the generic list.
+    with pytest.raises(TypeError, match=rf"^fuse: Tensor\.{name} is not supported: fuse's "
+                                        rf"Tensor follows numpy, not PyTorch: use "
+                                        rf"{alternative}.*; a traced Tensor stands for an array "
+                                        rf"in a program of elementwise ops and reductions, .* "
+                                        rf"and the methods abs, all, .*; use Python's operators"):
+        fuse.jit(fn)(np.ones(3, np.float32))
+
+
+@pytest.mark.parametrize("fn,name,alternative", [
+    (lambda x: x.exp_(), "exp_", "x.exp()"),
+    (lambda x: x.add_(1.0), "add_", "x + y"),
+    (lambda x: x.clamp_min_(0.0), "clamp_min_", "x.clamp(min=v) (fuse.maximum(x, v))"),
+    (lambda x: x.zero_(), "zero_", None),
+], ids=["exp_", "add_", "clamp_min_", "zero_"])
+def test_pytorch_in_place_methods_say_to_assign(fn, name, alternative):
+    assign = f": write x = {re.escape(alternative)}" if alternative else ""
+    with pytest.raises(AttributeError, match=rf"^fuse: Tensor\.{name} is not supported: "
+                                             rf"PyTorch's x\.{name}\(\) changes x in place, and "
+                                             rf"a traced Tensor is not changed{assign}; a traced "
+                                             rf"Tensor stands for an array"):
+        fuse.jit(fn)(np.ones(3, np.float32))
+
+
+def test_pytorch_methods_table_has_no_tensor_attribute():
+    # Names that the Tensor has never reach its __getattr__.
+    from fuse._trace import _PYTORCH_METHODS, Tensor
+    assert not [n for n in _PYTORCH_METHODS if hasattr(Tensor, n)]
 
 
 def test_unsupported_attributes_are_missing_for_hasattr():
