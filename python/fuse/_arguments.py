@@ -482,6 +482,53 @@ def _is_array(value):
         return True
 
 
+def _holds_arrays(sequence):
+    """Whether a (nested) list or tuple holds arrays (not 0-d ones)."""
+    stack = [sequence]
+    while stack:
+        for element in stack.pop():
+            if isinstance(element, (list, tuple)):
+                stack.append(element)
+            elif (not _is_python_scalar(element) and not isinstance(element, np.generic)
+                  and _is_array(element) and getattr(element, "ndim", None) != 0):
+                return True
+    return False
+
+
+def _sequence_argument(value, index, name, function):
+    """A list or tuple argument of the jitted function named `function` as
+    numpy's array of it, when it holds numbers (nested lists of them, of one
+    length at each level); TypeError when it holds arrays, which numpy would
+    stack into one (the function, given a Tensor, could not iterate over
+    them), or is ragged."""
+    # The levels of lists, along the first elements: numpy's array of
+    # numbers has as many axes, one of stacked arrays more.
+    depth, first = 0, value
+    while isinstance(first, (list, tuple)):
+        depth += 1
+        first = first[0] if len(first) else None
+    try:
+        array = np.asarray(value)
+    except (TypeError, ValueError):
+        array = None
+    if array is not None and array.dtype != object and array.ndim == depth:
+        return array
+    kind = type(value).__name__
+    what = f"fuse: argument {index} ({name!r}) of {function} is a {kind}"
+    if (array is not None and array.dtype != object) or _holds_arrays(value):
+        each = all(not isinstance(e, (list, tuple)) and _holds_arrays([e]) for e in value)
+        raise TypeError(
+            f"{what} {f'of {len(value)} arrays' if each else 'that holds arrays'}: a jitted function takes each array as its own argument (numpy would stack "
+            f"the {kind} into one array, which the function could not iterate over); pass "
+            f"them one by one, as f(*arrays) to a function with a *arrays parameter "
+            f"(def {function}(*arrays): arrays is then a tuple of Tensors), or stack them "
+            f"yourself (np.stack) to pass one array")
+    raise TypeError(f"{what} that numpy cannot read as one array (a ragged {kind}, whose "
+                    f"elements differ in length, or elements that are not numbers); pass an "
+                    f"array, a {kind} of numbers, or each array as its own argument "
+                    f"(f(*arrays))")
+
+
 def jit_arguments(leaves, static_argnames, function):
     """What each argument of a call of the jitted function named `function`
     is, in call order (`leaves`: its (name, value) pairs), as (kind, array,
@@ -498,6 +545,8 @@ def jit_arguments(leaves, static_argnames, function):
         elif _is_python_scalar(value):
             kinds.append("scalar")
         elif _is_array(value):
+            if isinstance(value, (list, tuple)):
+                value = _sequence_argument(value, index, name, function)
             array, dtype = prepare_argument(value, index)
             kinds.append((array, dtype))
             named.append((f"argument {name!r}", value, array))

@@ -388,6 +388,61 @@ def test_varargs(rng):
 def test_lists_and_numpy_scalars_are_arrays():
     f = fuse.jit(lambda x, y: x * y)
     assert_same(f([1.0, 2.0], np.float32(3)), np.array([3.0, 6.0]))
+    # Nested lists and tuples of numbers (numpy scalars and 0-d arrays too),
+    # as numpy reads them.
+    assert_same(f([[1, 2], [3, 4]], (np.int64(2), np.array(3))),
+                np.array([[2, 6], [6, 12]]))
+    assert_same(f([], np.ones(1)), np.zeros(0))
+
+
+@pytest.mark.parametrize("value,what", [
+    ([np.ones(3, np.float32), np.ones(3, np.float32)], "list of 2 arrays"),
+    ((np.ones(3, np.float32),) * 3, "tuple of 3 arrays"),
+    ([np.ones(3, np.float32), np.ones(4, np.float32)], "list of 2 arrays"),
+    ([[np.ones(3, np.float32)], [np.ones(3, np.float32)]], "list that holds arrays"),
+    ([1.0, np.ones(3, np.float32)], "list that holds arrays"),
+], ids=["same-shapes", "tuple", "ragged-arrays", "nested", "mixed"])
+def test_lists_of_arrays_are_refused(value, what):
+    # numpy would stack the arrays into one, and `for p, g in zip(params,
+    # grads)` would then fail on a Tensor, far from the cause.
+    @fuse.jit
+    def sgd(params, grads, lr):
+        return tuple(p - lr * g for p, g in zip(params, grads))
+
+    kind = what.split()[0]
+    with pytest.raises(TypeError, match=rf"^fuse: argument 0 \('params'\) of sgd is a {what}: "
+                                        rf"a jitted function takes each array as its own "
+                                        rf"argument \(numpy would stack the {kind} into one "
+                                        rf"array, which the function could not iterate over\); "
+                                        rf"pass them one by one, as f\(\*arrays\) to a function "
+                                        rf"with a \*arrays parameter \(def sgd\(\*arrays\): "):
+        sgd(value, [np.ones(3, np.float32)] * 2, 0.1)
+    # By keyword too, and as the second argument.
+    with pytest.raises(TypeError, match=r"^fuse: argument 1 \('grads'\) of sgd is a "):
+        sgd(np.ones(3, np.float32), lr=0.1, grads=value)
+
+
+def test_ragged_lists_are_refused():
+    f = fuse.jit(lambda x, y: x * y)
+    with pytest.raises(TypeError, match=r"^fuse: argument 1 \('y'\) of <lambda> is a list that "
+                                        r"numpy cannot read as one array \(a ragged list, whose "
+                                        r"elements differ in length, or elements that are not "
+                                        r"numbers\); pass an array, a list of numbers, or each "
+                                        r"array as its own argument \(f\(\*arrays\)\)$"):
+        f(np.ones(2), [[1.0, 2.0], [3.0]])
+
+
+def test_arrays_as_varargs_can_be_iterated(rng):
+    # What the errors above point to: each array its own argument.
+    @fuse.jit
+    def sgd(lr, *arrays):
+        n = len(arrays) // 2
+        return tuple(p - lr * g for p, g in zip(arrays[:n], arrays[n:]))
+
+    params = [random_array(rng, "float32", (4,)) for _ in range(2)]
+    grads = [random_array(rng, "float32", (4,)) for _ in range(2)]
+    for got, p, g in zip(sgd(0.5, *params, *grads), params, grads):
+        assert_same(got, p - np.float32(0.5) * g)
 
 
 def two_outputs(x, y):
