@@ -178,6 +178,11 @@ struct Layout {
   /// a GPU thread's few lanes are cheaper tested alone (ptxas predicates
   /// them) than behind a branch (5 SASS instructions per kernel).
   bool skipsPastEnd;
+  /// Whether the fast path reads and writes an i1 vector as one vector of
+  /// its bytes (byteVector), else lane by lane: on the cpu target, where
+  /// lanes of i1 went one by one through AVX-512's mask registers (`m & n`
+  /// of 4e6 bools: 13 ms, numpy 0.4, and a second to compile).
+  bool byteVectors;
 
   int64_t stride() const { return blockSize * width; }
   int64_t perBlock() const { return vectors * stride(); }
@@ -247,6 +252,53 @@ static bool readsOuterLoops(linalg::GenericOp op, OpOperand &in) {
 }
 
 /// Emits the body of one launch for `op`.
+/// The address of the element of `memref`, an i1 buffer (an element a
+/// byte), at `indices` (of index type), for an access of a vector of its
+/// bytes: LLVM's vectors of i1 are bit-packed, and memref's accesses take
+/// the vector's element type. The cpu target's fast paths read and write
+/// an i1 vector so, where its lanes one by one went through AVX-512's mask
+/// registers (`m & n` of 4e6 bools: 13 ms, numpy 0.4, and a second to
+/// compile).
+static Value byteAddress(OpBuilder &b, Location loc, Value memref,
+                         ValueRange indices) {
+  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+  Value linear = meta.getOffset();
+  for (auto [index, stride] : llvm::zip(indices, meta.getStrides()))
+    linear = arith::AddIOp::create(
+        b, loc, linear, arith::MulIOp::create(b, loc, index, stride));
+  auto pointerType = LLVM::LLVMPointerType::get(b.getContext());
+  Value aligned = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  Value address = arith::IndexCastOp::create(b, loc, b.getI64Type(), aligned);
+  Value pointer = LLVM::IntToPtrOp::create(b, loc, pointerType, address);
+  Value offset = arith::IndexCastOp::create(b, loc, b.getI64Type(), linear);
+  return LLVM::GEPOp::create(b, loc, pointerType, b.getI8Type(), pointer,
+                             ValueRange{offset});
+}
+
+/// The `width` i1 elements of `memref` from `indices` along its last
+/// dimension, read as bytes (byteAddress). Not masked: LLVM's masked
+/// intrinsics have no memory effects that bufferization's deallocation can
+/// see, so the lanes of a row's end go one by one.
+static Value loadBytes(OpBuilder &b, Location loc, Value memref,
+                       ValueRange indices, int64_t width) {
+  auto type = VectorType::get({width}, b.getI8Type());
+  Value zeros = arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
+  Value bytes = LLVM::LoadOp::create(
+      b, loc, type, byteAddress(b, loc, memref, indices), /*alignment=*/1);
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, bytes, zeros);
+}
+
+/// Writes `value`, a vector of i1, to `memref` from `indices` along its
+/// last dimension as bytes (byteAddress).
+static void storeBytes(OpBuilder &b, Location loc, Value value, Value memref,
+                       ValueRange indices) {
+  auto type = VectorType::get(cast<VectorType>(value.getType()).getShape(),
+                              b.getI8Type());
+  LLVM::StoreOp::create(b, loc, arith::ExtUIOp::create(b, loc, type, value),
+                        byteAddress(b, loc, memref, indices),
+                        /*alignment=*/1);
+}
+
 class KernelBuilder {
 public:
   KernelBuilder(linalg::GenericOp op, OpBuilder &b, const HostSizes &host,
@@ -934,6 +986,12 @@ private:
               ValueRange{toIndex(start)}, /*nontemporal=*/false,
               alignment(element)));
         values[i] = concat(parts);
+      } else if (layout.byteVectors) {
+        SmallVector<Value> parts;
+        for (Value start : starts)
+          parts.push_back(loadBytes(b, loc, memref, toIndex(start),
+                                    layout.width));
+        values[i] = concat(parts);
       } else {
         // i1 is bit-packed in vectors but byte-sized in memory.
         SmallVector<Value> lanes;
@@ -1107,6 +1165,10 @@ private:
           vector::StoreOp::create(b, loc, vector, memref,
                                   ValueRange{toIndex(start)},
                                   /*nontemporal=*/false, alignment(element));
+          continue;
+        }
+        if (layout.byteVectors) {
+          storeBytes(b, loc, vector, memref, toIndex(start));
           continue;
         }
         for (int64_t lane = 0; lane < layout.width; ++lane) {
@@ -2070,6 +2132,9 @@ private:
                     ? dyn_cast<AffineDimExpr>(map.getResults().back())
                     : nullptr;
     if (width > 1 && last && last.getPosition() + 1 == map.getNumDims() &&
+        element.isInteger(1) && cpuThreads && !mask)
+      return loadBytes(b, loc, buffer, indices, width);
+    if (width > 1 && last && last.getPosition() + 1 == map.getNumDims() &&
         element.isInteger(1)) {
       // i1 is bit-packed in vectors but byte-sized in memory: lane by
       // lane, those past the row not read.
@@ -2315,6 +2380,9 @@ private:
     SmallVector<Value> indices =
         indicesOf(op.getMatchingIndexingMap(&init), at);
     auto vectorType = dyn_cast<VectorType>(value.getType());
+    if (vectorType && vectorType.getElementType().isInteger(1) && cpuThreads &&
+        !mask)
+      return storeBytes(b, loc, value, init.get(), indices);
     if (vectorType && vectorType.getElementType().isInteger(1)) {
       // Lane by lane: i1 is a byte in memory (those past the row not
       // written).
@@ -3402,6 +3470,7 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
     // A CPU thread's vector is already four registers wide.
     layout.vectors = cpuThreads ? 1 : vectorsPerThread(op, layout.width);
     layout.skipsPastEnd = cpuThreads;
+    layout.byteVectors = cpuThreads;
     layout.acrossRows =
         cpuThreads ? Layout::AcrossRows::EachVector
         : layout.vectors * rowLaneLoads(op, layout.width) <= kTwoRowLaneLoads

@@ -502,8 +502,19 @@ func.func @five_rows(%x: tensor<?x?xf32>, %a: tensor<?xf32>, %b: tensor<?xf32>, 
   return %4 : tensor<?x?xf32>
 }
 
-// i1 is byte-sized in memory but bit-packed in vectors: it is loaded and
-// stored lane by lane, and does not narrow the vector of the f32 operands.
+// i1 is byte-sized in memory but bit-packed in vectors: on the GPU it is
+// loaded and stored lane by lane, and does not narrow the vector of the f32
+// operands. The cpu target's fast path writes the vector's lanes as one
+// vector of bytes, through a pointer to the buffer's (lane by lane they
+// went one by one through AVX-512's mask registers: 30 times as slow).
+// CPU64-LABEL: func @compare
+// CPU64:         %[[M:.+]] = arith.cmpf olt, {{.*}} : vector<64xf32>
+// CPU64:         %[[BYTES:.+]] = arith.extui %[[M]] : vector<64xi1> to vector<64xi8>
+// CPU64-NEXT:    %[[BASE:.+]] = memref.extract_aligned_pointer_as_index %{{.+}} : memref<?xi1> -> index
+// CPU64-NEXT:    %[[INT:.+]] = arith.index_cast %[[BASE]] : index to i64
+// CPU64-NEXT:    %[[PTR:.+]] = llvm.inttoptr %[[INT]] : i64 to !llvm.ptr
+// CPU64:         %[[AT:.+]] = llvm.getelementptr %[[PTR]][%{{.+}}] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+// CPU64-NEXT:    llvm.store %[[BYTES]], %[[AT]] {alignment = 1 : i64} : vector<64xi8>, !llvm.ptr
 
 // CHECK-LABEL: func @compare
 // CHECK:         vector.load {{.*}} vector<4xf32>
@@ -515,6 +526,18 @@ func.func @five_rows(%x: tensor<?x?xf32>, %a: tensor<?xf32>, %b: tensor<?xf32>, 
 func.func @compare(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xi1> {
   %0 = fuse.cmp lt, %a, %b : tensor<?xf32>, tensor<?xf32> -> tensor<?xi1>
   return %0 : tensor<?xi1>
+}
+
+// An i1 input on the cpu target's fast path: a vector of its bytes, each
+// compared with 0.
+// CPU64-LABEL: func @mask_select
+// CPU64:         %[[AT:.+]] = llvm.getelementptr %{{.+}}[%{{.+}}] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+// CPU64-NEXT:    %[[BYTES:.+]] = llvm.load %[[AT]] {alignment = 1 : i64} : !llvm.ptr -> vector<64xi8>
+// CPU64-NEXT:    %[[M:.+]] = arith.cmpi ne, %[[BYTES]], %{{.+}} : vector<64xi8>
+// CPU64:         arith.select %[[M]], %{{.+}}, %{{.+}} : vector<64xi1>, vector<64xf32>
+func.func @mask_select(%m: tensor<?xi1>, %a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = fuse.select %m, %a, %b : tensor<?xi1>, tensor<?xf32>, tensor<?xf32> -> tensor<?xf32>
+  return %0 : tensor<?xf32>
 }
 
 // A 0-d kernel has one element: it is never on the fast path, and the
