@@ -304,6 +304,10 @@ class _Jitted:
                     # Unless another call evicted it meanwhile.
                     if self._traces.get(key) is entry:
                         self._fast[fast] = (key, entry, [d for _, d in inputs])
+        if trace.size_checks:
+            # Sizes that a composition needs equal (a norm's weight and x's
+            # last axis), said in its terms before the library's check.
+            _trace.check_sizes(trace, [a for a, _ in inputs])
         results = program.run_prepared(inputs, None if out is None else program.check_out(out))
         if self.profile:
             self.last_profile = program.last_profile

@@ -197,6 +197,10 @@ class Graph:
         # Indices of the int scalar arguments that an op uses as i32: their
         # values must fit it (checked when the program is called).
         self.int32_args = set()
+        # (SizeCheck, the Tensor it is for): sizes that a composition needs
+        # equal, checked when the program is called (SizeCheck.failure) if
+        # the Tensor is live.
+        self.size_checks = []
 
     def add_arg(self, name, dtype, shape, weak=False):
         """An argument; `weak`: a Python scalar's (a 0-d Tensor of its
@@ -987,7 +991,7 @@ def _reduce(op, x, axis, keepdims):
         return x  # nothing to reduce (a 0-d Tensor, or axis=())
     shape = tuple(1 if i in dims else d for i, d in enumerate(x._shape)
                   if keepdims or i not in dims)
-    return graph.add(op, [x], x.dtype_name, shape, weak=x.weak,
+    return graph.add(op, [x], x.dtype_name, shape, weak=x.weak, extra=dims,
                      attrs=f" {{dims = array<i64: {', '.join(map(str, dims))}>}}")
 
 
@@ -1090,23 +1094,110 @@ def layer_norm(x, weight=None, bias=None, eps=1e-5):
     """torch.nn.functional.layer_norm over the last axis: (x - mean) *
     rsqrt(var + eps) * weight + bias, with the mean and the (biased)
     variance of each row; `weight` and `bias` (Tensors of the last axis's
-    size, or None) broadcast."""
+    size or 1, scalars, or None) broadcast; another size is a ValueError
+    when the function is called (a SizeCheck)."""
     _last_axis(x, "fuse.layer_norm")
-    _norm_parameter(weight, "fuse.layer_norm", "weight")
-    _norm_parameter(bias, "fuse.layer_norm", "bias")
+    checks = [_norm_parameter(x, weight, "fuse.layer_norm", "weight"),
+              _norm_parameter(x, bias, "fuse.layer_norm", "bias")]
     centered = x - reduce_mean(x, -1, keepdims=True)
     y = centered * rsqrt(reduce_mean(centered * centered, -1, keepdims=True) + eps)
     y = y if weight is None else y * weight
-    return y if bias is None else y + bias
+    return _checked(y if bias is None else y + bias, checks)
 
 
-def _norm_parameter(value, what, name):
+def _norm_parameter(x, value, what, name):
     """A norm's weight or bias: a Tensor, an array, a scalar or None; a
-    tuple or list is PyTorch's normalized_shape, which fuse does not take."""
+    tuple or list is PyTorch's normalized_shape, which fuse does not take.
+    A Tensor's last axis has x's last axis's size, or 1: checked now where
+    both sizes are static, else the SizeCheck to check when the program is
+    called (None when there is none)."""
     if isinstance(value, (tuple, list)):
         raise TypeError(f"fuse: {what}: {name} is a Tensor of the last axis's size, a scalar "
                         f"or None, not {type(value).__name__} {value!r}; fuse normalizes over "
                         f"the last axis, with no normalized_shape argument (PyTorch's second)")
+    if not isinstance(value, Tensor) or not value._shape or value._shape[-1] == 1:
+        return None  # None, a scalar, or a size of 1, which broadcasts
+    rows, size = x._shape[-1], value._shape[-1]
+    check = SizeCheck(what, name, x._graph, _size_source(x, -1) if rows is None else rows,
+                      _size_source(value, -1) if size is None else size)
+    if check.rows is None or check.size is None:
+        return None  # a size the tracer cannot follow: the library checks it
+    if rows is not None and size is not None:
+        message = check.failure([])
+        if message is not None:
+            raise ValueError(message)
+        return None
+    return check
+
+
+def _checked(result, checks):
+    """`result`, a norm's, with its SizeChecks recorded for the program's
+    call (when `result` is one of what it computes)."""
+    result._graph.size_checks.extend((c, result) for c in checks if c is not None)
+    return result
+
+
+def _size_source(tensor, axis):
+    """(argument index, dimension) whose size, when the program runs, is the
+    dynamic size of `tensor`'s axis `axis` (negative: from the end); None
+    when the tracer cannot tell. An op's `?` size is that of an operand with
+    `?` there (fuse stretches only a static 1, so the library checks that
+    such sizes are equal)."""
+    while True:
+        rank = len(tensor._shape)
+        if -axis > rank or tensor._shape[axis] is not None:
+            return None
+        node = tensor._node
+        if node is None:
+            index = next((i for i, (_, a) in enumerate(tensor._graph.args) if a is tensor), None)
+            return None if index is None else (index, rank + axis)
+        if node.op.startswith("reduce_"):
+            operand = node.operands[0]
+            if len(operand._shape) != rank:  # without keepdims: the kept axes
+                kept = [i for i in range(len(operand._shape)) if i not in node.extra]
+                axis = kept[rank + axis] - len(operand._shape)
+            tensor = operand
+            continue
+        tensor = next((o for o in node.operands if -axis <= len(o._shape)
+                       and o._shape[axis] is None), None)
+        if tensor is None:
+            return None
+
+
+class SizeCheck:
+    """That the last axis of a norm's weight or bias (`name`) has the size
+    of x's last axis (`rows`), or 1: each size static (an int) or an
+    argument's dynamic size ((argument index, dimension), _size_source),
+    known when the program is called. Made where the norm is called (its
+    place in the user's code, for the message)."""
+
+    __slots__ = ("what", "name", "rows", "size", "args", "loc")
+
+    def __init__(self, what, name, graph, rows, size):
+        self.what, self.name, self.rows, self.size = what, name, rows, size
+        self.args = [arg for arg, _ in graph.args]
+        self.loc = _user_location()
+
+    def _size(self, size, shapes):
+        return size if isinstance(size, int) else shapes[size[0]][size[1]]
+
+    def _where(self, size):
+        if isinstance(size, int):
+            return ""
+        return f" (dimension {size[1]} of argument {self.args[size[0]]!r})"
+
+    def failure(self, shapes):
+        """The error's message when the input shapes `shapes` fail it, else
+        None."""
+        rows, size = self._size(self.rows, shapes), self._size(self.size, shapes)
+        if size in (rows, 1):
+            return None
+        place = "" if self.loc is None else f" at {self.loc[0]}:{self.loc[1]}:{self.loc[2]}"
+        return (f"fuse: {self.what}{place}: {self.name} has size {size} on its last "
+                f"axis{self._where(self.size)}, but x's last axis, which {self.what} "
+                f"normalizes over, has size {rows}{self._where(self.rows)}; a weight or bias "
+                f"has the size of x's last axis (or 1, which broadcasts): PyTorch's "
+                f"normalized_shape is x.shape[-1:]")
 
 
 @_numpy_parameters
@@ -1115,9 +1206,9 @@ def rms_norm(x, weight=None, eps=1e-6):
     """x * rsqrt(mean(x * x) + eps) * weight, with the mean over the last axis
     (torch.nn.functional.rms_norm)."""
     _last_axis(x, "fuse.rms_norm")
-    _norm_parameter(weight, "fuse.rms_norm", "weight")
+    checks = [_norm_parameter(x, weight, "fuse.rms_norm", "weight")]
     y = x * rsqrt(reduce_mean(x * x, -1, keepdims=True) + eps)
-    return y if weight is None else y * weight
+    return _checked(y if weight is None else y * weight, checks)
 
 
 @_in_wider_float
@@ -1342,10 +1433,11 @@ class Trace:
     dtype of each input that is a Python scalar (`scalar_inputs`: index ->
     fuse dtype; the caller converts the value to it from its carrier dtype)
     and the int scalar inputs that ops use as i32 (`int32_inputs`: their
-    values must fit it)."""
+    values must fit it), and the SizeChecks that its inputs' shapes must pass
+    (`size_checks`, check_sizes)."""
 
     def __init__(self, mlir, located_mlir, name, single, input_names, scalar_inputs=None,
-                 int32_inputs=()):
+                 int32_inputs=(), size_checks=()):
         self.mlir = mlir
         self.located_mlir = located_mlir
         self.name = name
@@ -1353,6 +1445,7 @@ class Trace:
         self.input_names = tuple(input_names)
         self.scalar_inputs = dict(scalar_inputs or {})
         self.int32_inputs = frozenset(int32_inputs)
+        self.size_checks = tuple(size_checks)
 
 
 def trace_function(fn, name, leaves, rebuild):
@@ -1393,7 +1486,19 @@ def trace_function(fn, name, leaves, rebuild):
             raise TypeError(f"fuse: {name} returns {type(r).__name__} {r!r} as result {i}; "
                             f"a traced function returns Tensors computed from its arguments")
     results = graph.fold_scalar_casts(results)
+    live = Graph._live(results)
     return Trace(graph.emit(results), graph.emit(results, locations=True), graph.name, single,
                  [name for name, _ in graph.args],
                  {i: t.dtype_name for i, (_, t) in enumerate(graph.args) if t.weak},
-                 graph.int32_args)
+                 graph.int32_args,
+                 [check for check, tensor in graph.size_checks if id(tensor) in live])
+
+
+def check_sizes(trace, arrays):
+    """ValueError when the shapes of `arrays`, the inputs of `trace` (numpy
+    arrays or DeviceInputs), fail one of its SizeChecks."""
+    shapes = [a.shape for a in arrays]
+    for check in trace.size_checks:
+        message = check.failure(shapes)
+        if message is not None:
+            raise ValueError(message)

@@ -13,6 +13,7 @@ whose pairwise order differs.
 
 import math
 import re
+import sys
 
 import numpy as np
 import pytest
@@ -710,6 +711,67 @@ def test_norms_and_softmax_of_integers_compute_in_float64():
                                 _log_softmax(x64), _rms_norm(x64, 1.0))):
         assert got.dtype == np.float32
         np.testing.assert_allclose(got, want, rtol=2 ** -22, atol=2 ** -22)
+
+
+def _norm_size_message(what, name, line, size, where, rows):
+    return (rf"^fuse: fuse\.{what} at {re.escape(__file__)}:{line}:\d+: {name} has size {size} "
+            rf"on its last axis \({where}\), but x's last axis, which fuse\.{what} normalizes "
+            rf"over, has size {rows} \(dimension 1 of argument 'x'\); a weight or bias has the "
+            rf"size of x's last axis \(or 1, which broadcasts\): PyTorch's normalized_shape is "
+            rf"x\.shape\[-1:\]$")
+
+
+def test_norm_parameters_of_another_size_name_the_norm_and_the_argument(rng):
+    # Not the library's "fuse.mul ... dimension 1 of argument 0 and dimension
+    # 0 of argument 1 must be equal": the sizes are dynamic while tracing,
+    # and checked in the norm's terms when the function is called.
+    def norms(x, w, b):
+        return fuse.layer_norm(x, w, b)
+
+    line = norms.__code__.co_firstlineno + 1
+    f = fuse.jit(norms, target="cpu")
+    x = random_array(rng, "float32", (3, 4))
+    good, short = np.ones(4, np.float32), np.ones(3, np.float32)
+    f(x, good, good)
+    f(x, good, good)  # the short path checks too
+    with pytest.raises(ValueError, match=_norm_size_message(
+            "layer_norm", "weight", line, 3, "dimension 0 of argument 'w'", 4)):
+        f(x, short, good)
+    with pytest.raises(ValueError, match=_norm_size_message(
+            "layer_norm", "bias", line, 3, "dimension 0 of argument 'b'", 4)):
+        f(x, good, short)
+    with pytest.raises(ValueError, match=_norm_size_message(
+            "layer_norm", "bias", line, 5, "dimension 1 of argument 'b'", 4)):
+        f(x, good, np.ones((3, 5), np.float32))
+    # rms_norm's operands are computed from the arguments: their sizes are
+    # still known to be the arguments'.
+    g = fuse.jit(lambda x, w: fuse.rms_norm(x * 2.0, w + 1.0), target="cpu")
+    line = sys._getframe().f_lineno - 1
+    with pytest.raises(ValueError, match=_norm_size_message(
+            "rms_norm", "weight", line, 2, "dimension 0 of argument 'w'", 4)):
+        g(x, np.ones(2, np.float32))
+    # A size of 1 and a scalar broadcast, as before; a norm whose result the
+    # function does not return is not checked (nor computed).
+    ones = np.ones(1, np.float32)
+    want = f(x, good, np.zeros(4, np.float32))
+    np.testing.assert_array_equal(f(x, ones, np.float32(0)), want)
+    h = fuse.jit(lambda x, w: (fuse.layer_norm(x, w), x + 1.0)[1], target="cpu")
+    np.testing.assert_array_equal(h(x, short), x + 1.0)
+    # x's last axis of size 1 (static) takes no weight of another size.
+    with pytest.raises(ValueError, match=r"^fuse: fuse\.layer_norm at .*: weight has size 3 on "
+                                         r"its last axis \(dimension 0 of argument 'w'\), but "
+                                         r"x's last axis, which fuse\.layer_norm normalizes "
+                                         r"over, has size 1; "):
+        fuse.jit(lambda x, w: fuse.layer_norm(x, w))(np.ones((3, 1), np.float32), short)
+
+
+def test_norm_parameters_of_static_sizes_are_checked_when_traced():
+    from fuse import _trace
+    leaves = [("tensor", "x", "f32", (3, 4)), ("tensor", "w", "f32", (3,))]
+    with pytest.raises(ValueError, match=r"^fuse: fuse\.rms_norm at .*: weight has size 3 on "
+                                         r"its last axis, but x's last axis, which "
+                                         r"fuse\.rms_norm normalizes over, has size 4; a weight"):
+        _trace.trace_function(fuse.rms_norm, "f", leaves, lambda values: (values, {}))
 
 
 @pytest.mark.parametrize("x_dtype,weight_dtype,result", [
