@@ -372,3 +372,25 @@ def test_reductions(dtype, rng):
         compute = np.float64 if dtype == "float64" else np.float32
         assert_same(fuse.jit(lambda x: fuse.reduce_mean(x, -1))(x),
                     (np.sum(x, -1, dtype=compute) / compute(SHAPE[-1])).astype(dtype))
+
+
+@pytest.mark.parametrize("size", [1, 63, 64, 65, 1000, 100003])
+def test_bool_kernels_at_every_size(size):
+    """Bool inputs and results, elementwise and reduced, whole vectors and
+    tails: the cpu target reads and writes a vector of i1 as one vector of
+    its bytes on the fast path, lane by lane elsewhere."""
+    rng = np.random.default_rng(size)
+    m, n = rng.random(size) < 0.5, rng.random(size) < 0.3
+    x = rng.random(size).astype(np.float32)
+    rows = (rng.random((size % 97 + 1, 67)) < 0.5)
+
+    def f(m, n, x, rows):
+        return (m & n, m ^ n, ~m, (x > 0.5) | m, np.where(m, x, -x),
+                m.astype(np.int32), m.any(), m.sum(), rows.any(-1), rows.all(0),
+                rows.sum(-1), (rows.sum(-1, keepdims=True) > 30) & rows)
+
+    want = f(m, n, x, rows)
+    for got in (fuse.jit(f, target="cpu")(m, n, x, rows),
+                fuse.jit(f, target="cpu", fusion=False)(m, n, x, rows)):
+        for g, w in zip(got, want):
+            assert_same(g, np.asarray(w))

@@ -887,3 +887,32 @@ def test_exact_reductions_in_any_order(shape, axis, dtype, rng):
     if not np.issubdtype(np.dtype(dtype), np.floating):
         with np.errstate(over="ignore"):
             assert_same(total, np.sum(x, axis, dtype=dtype))
+
+
+@pytest.mark.parametrize("columns", [1, 2, 3, 4, 5, 7, 8, 13, 31, 32, 33, 37, 70])
+def test_column_reductions_of_every_width(columns):
+    """Sums, maxima and sums of exp over the rows of N x columns matrices:
+    on the cpu target a thread takes its piece of all the columns together
+    (a group of 32, 4 of a last group's at a time, then one at a time).
+    Against numpy: max exactly, the sums within the bound; fused and eager
+    give the same bits."""
+    rng = np.random.default_rng(columns)
+    x = rng.standard_normal((3001, columns)).astype(np.float32)
+    x[17, columns - 1] = np.nan
+
+    def f(x):
+        return x.sum(0), x.max(0), np.exp(x).sum(0), np.exp(x).max(0, keepdims=True)
+
+    fused = fuse.jit(f, target="cpu")(x)
+    eager = fuse.jit(f, target="cpu", fusion=False)(x)
+    for got, again in zip(fused, eager):
+        assert_same(got, again)
+    assert_sum_within_bound(fused[0], x, 0, False, "float32")
+    assert_same(fused[1], x.max(0))
+    e = np.exp(x.astype(np.float64))
+    np.testing.assert_array_equal(np.isnan(fused[2]), np.isnan(e.sum(0)))
+    finite = ~np.isnan(fused[2])
+    # exp within its 2 ulp, then the sum's bound.
+    bound = (2 * 2.0 ** -23 + 1.01 * 3000 * 2.0 ** -24) * e.sum(0)[finite]
+    assert (np.abs(fused[2][finite] - e.sum(0)[finite]) <= bound).all()
+    np.testing.assert_allclose(fused[3], np.exp(x).max(0, keepdims=True), rtol=2.0 ** -22)

@@ -113,6 +113,13 @@ constexpr int64_t kCPURowsPerBlock = 64;
 /// pow, emitted twice, made canonicalization take minutes).
 constexpr int64_t kSteppedGroupOps = 8;
 
+/// The points that the rest of a cpu target group of a dynamic count (its
+/// last, not whole) takes together at a time, for small bodies: a column
+/// sum of `N x 31` f32 went one column at a time, 5.7 times as long as one
+/// of `N x 32`. Each size more (16, 8, 2, 1) is the body emitted again: a
+/// softmax over dimension 0 took twice as long to compile with all five.
+constexpr int64_t kRestPoints = 4;
+
 /// The elements of its rows that a cpu target group of rows with an exact
 /// combiner (a float max or min, an integer sum) reduces at once, each into
 /// accumulators of its own (RowKernelBuilder::emitReductionJammed): their
@@ -1626,13 +1633,13 @@ public:
     bool small = smallBodies();
     // The group's points together, stepping through their rows where they
     // are contiguous.
-    auto jammed = [&](int64_t size) {
+    auto jammed = [&](int64_t size, Value first) {
       rowsInFlight = small && kept.size() == 1;
-      emitJammed(pointsFrom(base, size));
+      emitJammed(pointsFrom(first, size));
       rowsInFlight = false;
     };
     if (count && *count < kCPURowGroup)
-      return jammed(*count);
+      return jammed(*count, base);
     Value whole = arith::CmpIOp::create(
         b, loc, arith::CmpIPredicate::ule,
         arith::AddIOp::create(
@@ -1669,17 +1676,35 @@ public:
       rowsInFlight = false;
       b.setInsertionPoint(ifWithin.elseBlock()->getTerminator());
     }
-    jammed(kCPURowGroup);
+    jammed(kCPURowGroup, base);
     b.setInsertionPoint(ifWhole.elseBlock()->getTerminator());
     if (count) {
       if (*count % kCPURowGroup)
-        jammed(*count % kCPURowGroup);
+        jammed(*count % kCPURowGroup, base);
       return;
     }
-    auto loop = scf::ForOp::create(
-        b, loc, zero(), arith::SubIOp::create(b, loc, points, base), one());
+    // A dynamic count's rest: 4 of its points at a time together, for
+    // small bodies (a column sum of 31 columns: 3.9 ms, 5.7 times 32
+    // columns', one at a time), then the others one at a time.
+    Value first = base;
+    if (small) {
+      Value four = arith::ConstantIndexOp::create(b, loc, kRestPoints);
+      Value rest = arith::SubIOp::create(b, loc, points, base);
+      Value end = arith::AddIOp::create(
+          b, loc, base,
+          arith::MulIOp::create(
+              b, loc, arith::DivUIOp::create(b, loc, rest, four), four));
+      auto fours = scf::ForOp::create(b, loc, base, end, four);
+      {
+        OpBuilder::InsertionGuard inside(b);
+        b.setInsertionPoint(fours.getBody()->getTerminator());
+        jammed(kRestPoints, fours.getInductionVar());
+      }
+      first = end;
+    }
+    auto loop = scf::ForOp::create(b, loc, first, points, one());
     b.setInsertionPoint(loop.getBody()->getTerminator());
-    emit(arith::AddIOp::create(b, loc, base, loop.getInductionVar()));
+    emit(loop.getInductionVar());
   }
 
   /// Whether `op`'s loops fit the kernel's rows (see mapRowKernel).

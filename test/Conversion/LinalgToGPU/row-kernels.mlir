@@ -290,8 +290,9 @@ func.func @columns(%x: tensor<?x4xf32>) -> tensor<4xf32> {
 // step through the piece's rows together, each column's order unchanged
 // (the same bits), in one loop with 32 accumulators, which LLVM's SLP
 // vectorizer makes vector code; a last group that is not whole takes its
-// columns one at a time. Fewer columns than a group (@columns, above) take
-// no groups. A launch that reads fewer than 65536 elements is one block
+// columns 4 at a time together, then the rest (fewer than 4) one at a
+// time. Fewer columns than a group, a constant number, are one group
+// (@few_column_max, below). A launch that reads fewer than 65536 elements is one block
 // (the calling thread's); more go 64 rows (2 groups) to a block, whose
 // blocks the OpenMP threads share.
 // CPU-LABEL: func @column_sums(
@@ -315,8 +316,15 @@ func.func @columns(%x: tensor<?x4xf32>) -> tensor<4xf32> {
 // CPU-COUNT-32: memref.store
 // CPU: } else {
 // CPU: %[[REST:.+]] = arith.subi %[[POINTS]], %[[BASE]]
-// CPU: scf.for %[[W:.+]] = %c0 to %[[REST]] step %c1 {
-// CPU: arith.addi %[[BASE]], %[[W]]
+// CPU: %[[FOURS:.+]] = arith.divui %[[REST]], %c4
+// CPU: %[[SPAN:.+]] = arith.muli %[[FOURS]], %c4
+// CPU: %[[SPLIT:.+]] = arith.addi %[[BASE]], %[[SPAN]]
+// CPU: scf.for %[[F:.+]] = %[[BASE]] to %[[SPLIT]] step %c4 {
+// CPU: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %c1 iter_args({{(%[^,]+ = %cst, ){3}()}}%{{.+}} = %cst) -> ({{(f32, ){3}()}}f32) {
+// CPU-COUNT-4: arith.addf
+// CPU: scf.yield
+// CPU-COUNT-4: memref.store
+// CPU: scf.for %[[W:.+]] = %[[SPLIT]] to %[[POINTS]] step %c1 {
 // CPU: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %c1 iter_args(%{{.+}} = %cst) -> (f32) {
 // CPU: function(@reduce_sum_{{[0-9]+}})
 func.func @column_sums(%x: tensor<?x?xf32>) -> tensor<?xf32> {
