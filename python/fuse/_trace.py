@@ -796,7 +796,9 @@ def leaky_relu(x, negative_slope=0.01):
     x = _check_operand(x, "fuse.leaky_relu")
     if isinstance(negative_slope, Tensor):
         return where(x >= 0, x, x * negative_slope)
-    dtype = x.dtype_name if isinstance(x, Tensor) and _dtypes.is_float(x.dtype_name) else "f32"
+    # f64 for f64; else f32, as PyTorch's kernels take the slope of an f16
+    # or bf16 tensor (the attribute's type is the slope's value).
+    dtype = "f64" if isinstance(x, Tensor) and x.dtype_name == "f64" else "f32"
     alpha = scalar_literal(negative_slope, dtype, attribute=True)
     return _unary("leaky_relu", x, f" {{alpha = {alpha} : {dtype}}}")
 

@@ -394,3 +394,13 @@ def test_bool_kernels_at_every_size(size):
                 fuse.jit(f, target="cpu", fusion=False)(m, n, x, rows)):
         for g, w in zip(got, want):
             assert_same(g, np.asarray(w))
+
+
+def test_leaky_relu_of_float16_takes_its_slope_in_float32():
+    """As PyTorch's kernels: the slope in float32, the product rounded once
+    to float16 (the slope rounded to float16 first differed by an ulp in a
+    third of the elements)."""
+    x = -np.abs(np.random.default_rng(0).standard_normal(10000)).astype(np.float16)
+    for slope, f in ((0.2, lambda x: fuse.leaky_relu(x, 0.2)), (0.01, fuse.leaky_relu)):
+        want = (x.astype(np.float32) * np.float32(slope)).astype(np.float16)
+        assert_same(fuse.jit(f)(x), want)
