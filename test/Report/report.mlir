@@ -390,3 +390,23 @@ func.func @bias_first(%bias: tensor<?xf32>, %x: tensor<?x?xf32>) -> tensor<?x?xf
   %1 = fuse.relu %0 : tensor<?x?xf32>
   return %1 : tensor<?x?xf32>
 }
+
+// An op whose result nothing uses is left out, with its size check, eager
+// as fused: y keeps a size of its own (M), and the kernels their numbers.
+// fused and eager: exp reads and writes 4*N, sin 4*M.
+// CHECK-LABEL: @unused_op  N = argument 0 dimension 0, M = argument 1 dimension 0
+// CHECK-NEXT:   fused: 2 kernels, 8*N + 8*M bytes (read 4*N + 4*M, written 4*N + 4*M)
+// CHECK-NEXT:     kernel  ops  elements  read  written
+// CHECK-NEXT:     exp_19  exp  N         4*N   4*N
+// CHECK-NEXT:     sin_20  sin  M         4*M   4*M
+// CHECK-NEXT:   eager: 2 kernels, 8*N + 8*M bytes (read 4*N + 4*M, written 4*N + 4*M)
+// CHECK-NEXT:     kernel  ops  elements  read  written
+// CHECK-NEXT:     exp_44  exp  N         4*N   4*N
+// CHECK-NEXT:     sin_45  sin  M         4*M   4*M
+// CHECK-NEXT:   fused vs eager: 2 vs 2 kernels, 8*N + 8*M vs 8*N + 8*M bytes (1.00x the traffic)
+func.func @unused_op(%x: tensor<?xf32>, %y: tensor<?xf32>) -> (tensor<?xf32>, tensor<?xf32>) {
+  %a = fuse.exp %x : tensor<?xf32>
+  %s = fuse.add %x, %y : tensor<?xf32>
+  %b = fuse.sin %y : tensor<?xf32>
+  return %a, %b : tensor<?xf32>, tensor<?xf32>
+}

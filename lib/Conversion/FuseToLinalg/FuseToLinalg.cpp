@@ -1253,6 +1253,18 @@ struct ConvertFuseToLinalgPass
     : fuse::impl::ConvertFuseToLinalgBase<ConvertFuseToLinalgPass> {
   void runOnOperation() override {
     func::FuncOp func = getOperation();
+    // An op whose result nothing uses is no kernel and checks no sizes,
+    // eager as fused (whose CSE leaves it out first) and as a traced Python
+    // function (which has no such op): the report's kernels and size
+    // symbols are then those of one program.
+    SmallVector<Operation *> fuseOps;
+    func.walk([&](Operation *op) {
+      if (isa<FuseDialect>(op->getDialect()))
+        fuseOps.push_back(op);
+    });
+    for (Operation *op : llvm::reverse(fuseOps))
+      if (isOpTriviallyDead(op))
+        op->erase();
     FunctionSizes sizes(func);
     sizes.build(func);
 
