@@ -39,11 +39,19 @@ SizeExpr SizeExpr::symbol(unsigned id) {
   return expr;
 }
 
+void SizeExpr::add(const std::vector<unsigned> &monomial,
+                   int64_t coefficient) {
+  int64_t &sum = terms[monomial];
+  overflowed |= llvm::AddOverflow(sum, coefficient, sum);
+  if (sum == 0)
+    terms.erase(monomial);
+}
+
 SizeExpr SizeExpr::operator+(const SizeExpr &other) const {
   SizeExpr sum = *this;
+  sum.overflowed |= other.overflowed;
   for (const auto &[monomial, coefficient] : other.terms)
-    if ((sum.terms[monomial] += coefficient) == 0)
-      sum.terms.erase(monomial);
+    sum.add(monomial, coefficient);
   return sum;
 }
 
@@ -53,13 +61,15 @@ SizeExpr SizeExpr::operator-(const SizeExpr &other) const {
 
 SizeExpr SizeExpr::operator*(const SizeExpr &other) const {
   SizeExpr product;
+  product.overflowed = overflowed || other.overflowed;
   for (const auto &[lhs, a] : terms) {
     for (const auto &[rhs, b] : other.terms) {
       std::vector<unsigned> monomial = lhs;
       monomial.insert(monomial.end(), rhs.begin(), rhs.end());
       std::sort(monomial.begin(), monomial.end());
-      if ((product.terms[monomial] += a * b) == 0)
-        product.terms.erase(monomial);
+      int64_t term;
+      product.overflowed |= llvm::MulOverflow(a, b, term);
+      product.add(monomial, term);
     }
   }
   return product;
@@ -71,6 +81,8 @@ void SizeExpr::collectSymbols(std::set<unsigned> &symbols) const {
 }
 
 std::optional<int64_t> SizeExpr::asConstant() const {
+  if (overflowed)
+    return std::nullopt;
   if (terms.empty())
     return 0;
   if (terms.size() == 1 && terms.begin()->first.empty())
@@ -79,7 +91,8 @@ std::optional<int64_t> SizeExpr::asConstant() const {
 }
 
 std::optional<double> SizeExpr::ratioTo(const SizeExpr &other) const {
-  if (terms.empty() || terms.size() != other.terms.size())
+  if (overflowed || other.overflowed || terms.empty() ||
+      terms.size() != other.terms.size())
     return std::nullopt;
   std::optional<double> ratio;
   for (const auto &[monomial, coefficient] : terms) {
@@ -108,6 +121,8 @@ SizeExpr::orderedTerms() const {
 }
 
 std::string SizeExpr::str(ArrayRef<std::string> names) const {
+  if (overflowed)
+    return kTooLarge.str();
   if (terms.empty())
     return "0";
   std::string text;
@@ -146,6 +161,8 @@ static llvm::json::Object piecesToJSON(const SizeSymbol::Pieces &pieces,
 
 llvm::json::Value SizeExpr::toJSON(ArrayRef<std::string> names,
                                    ArrayRef<SizeSymbol> symbols) const {
+  if (overflowed)
+    return llvm::json::Object{{"text", kTooLarge}, {"too_large", true}};
   if (std::optional<int64_t> value = asConstant())
     return *value;
   llvm::json::Array list;
@@ -173,9 +190,14 @@ std::string SizeSymbol::describe(ArrayRef<std::string> names) const {
     return name + " = argument " + std::to_string(argument) + " dimension " +
            std::to_string(dimension);
   std::string most = std::to_string(pieces->atMost);
-  if (pieces->rows)
-    most += " / " + pieces->rows->str(names) + ", " + pieces->rows->str(names) +
-            " rounded up to a power of 2";
+  if (pieces->rows) {
+    // A product of sizes in parentheses: 262144 / (N*K), not (262144 / N)*K.
+    std::string rows = pieces->rows->str(names);
+    if (!pieces->rows->asConstant() &&
+        rows.find_first_of("*+- ") != std::string::npos)
+      rows = "(" + rows + ")";
+    most += " / " + rows + ", " + rows + " rounded up to a power of 2";
+  }
   return name + " = pieces per row, " + pieces->length.str(names) + " / " +
          std::to_string(pieces->pieceLength) +
          " rounded up to a power of 2 (at most " + most + ")";
@@ -861,8 +883,14 @@ void fuse::printReport(llvm::ArrayRef<FunctionReport> reports,
        << plural(report.eager.kernels.size(), "kernel") << ", "
        << fusedBytes.str(report.names) << " vs " << eagerBytes.str(report.names)
        << " bytes";
+    // Two decimals, or two significant digits below 0.01 (a chain of
+    // thousands of ops: 0.00047x, not 0.00x).
     if (std::optional<double> ratio = eagerBytes.ratioTo(fusedBytes))
-      os << llvm::formatv(" ({0:F2}x the traffic)", *ratio);
+      os << " ("
+         << (*ratio < 0.01 ? llvm::formatv("{0}", llvm::format("%.2g", *ratio))
+                                 .str()
+                           : llvm::formatv("{0:F2}", *ratio).str())
+         << "x the traffic)";
     os << "\n";
   }
 }

@@ -27,6 +27,9 @@ def size_at(size, values):
     """The value of a report size for {symbol: value}."""
     if isinstance(size, int) and not isinstance(size, bool):
         return size
+    if isinstance(size, dict) and size.get("too_large"):
+        raise OverflowError(f"size_at: the size is {size['text']} (past int64, the "
+                            f"report's arithmetic)")
     if not isinstance(size, dict) or "terms" not in size:
         raise TypeError(
             f"size_at takes a size of a report (a number, or a dict with "

@@ -407,6 +407,20 @@ def test_size_at_takes_whole_sizes(value):
         fuse.size_at(size, {"N": value})
 
 
+def test_size_at_of_a_total_past_int64():
+    """The report's totals past int64 say so, and size_at will not guess."""
+    shape = "tensor<200000000000000000xf64>"
+    text = (f"func.func @f(%x: {shape}) -> {shape} {{\n"
+            + "".join(f"  %{i} = fuse.neg {'%x' if i == 0 else f'%{i - 1}'} : {shape}\n"
+                      for i in range(4))
+            + f"  return %3 : {shape}\n}}\n")
+    eager = fuse.report(text)["functions"][0]["eager"]
+    assert eager["bytes"] == {"text": "more than 2^63", "too_large": True}
+    assert eager["bytes_read"] == 4 * 1600000000000000000
+    with pytest.raises(OverflowError, match=r"size_at: the size is more than 2\^63"):
+        fuse.size_at(eager["bytes"], {})
+
+
 @pytest.mark.parametrize("call,error,match", [
     (lambda x: fuse.explain(None), TypeError,
      r"^fuse\.explain takes a function \(jitted or not\) or fuse MLIR text, not NoneType"),

@@ -96,7 +96,8 @@ static cl::opt<bool>
                 cl::cat(runCategory));
 static cl::opt<std::string>
     traceFlag("trace",
-              cl::desc("Write a Chrome trace (Perfetto, chrome://tracing)"),
+              cl::desc("Write a Chrome trace (Perfetto, chrome://tracing) of "
+                       "the profiled events, laid end to end"),
               cl::value_desc("file.json"), cl::cat(runCategory));
 static cl::opt<bool>
     checkFlag("check",

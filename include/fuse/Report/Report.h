@@ -39,7 +39,14 @@ public:
   SizeExpr operator+(const SizeExpr &other) const;
   SizeExpr operator-(const SizeExpr &other) const;
   SizeExpr operator*(const SizeExpr &other) const;
-  bool operator==(const SizeExpr &other) const { return terms == other.terms; }
+  bool operator==(const SizeExpr &other) const {
+    return terms == other.terms && overflowed == other.overflowed;
+  }
+  /// Whether a coefficient went past int64 (bytes of huge static shapes
+  /// summed over many kernels): the expression prints as kTooLarge, has
+  /// no constant value and no ratio.
+  bool overflows() const { return overflowed; }
+  static constexpr llvm::StringLiteral kTooLarge = "more than 2^63";
 
   void collectSymbols(std::set<unsigned> &symbols) const;
   /// The value when no symbol occurs.
@@ -52,6 +59,7 @@ public:
   /// `{"terms": [{"coefficient": 8, "symbols": ["M", "N"]}, ...], "text":
   /// "8*M*N + 4*N"}`, the terms in the order of `str` (a symbol repeated
   /// for a power).
+  /// One that overflows is `{"text": "more than 2^63", "too_large": true}`.
   /// A size with a symbol that `symbols` defines as pieces (SizeSymbol::
   /// Pieces) says so, to be evaluated alone: `"where": {"P": {"pieces_of":
   /// <the length>, "piece_length": 1024, "at_most": 4096}}`.
@@ -62,8 +70,12 @@ private:
   /// The terms, highest degree first, then by symbol order.
   std::vector<std::pair<std::vector<unsigned>, int64_t>> orderedTerms() const;
 
+  /// Adds `coefficient` to `monomial`'s, noting an overflow.
+  void add(const std::vector<unsigned> &monomial, int64_t coefficient);
+
   /// Monomial (sorted symbol ids, repeated for powers) -> coefficient.
   std::map<std::vector<unsigned>, int64_t> terms;
+  bool overflowed = false;
 };
 
 /// How a kernel with reductions takes its rows (RowForm).
