@@ -404,3 +404,29 @@ def test_leaky_relu_of_float16_takes_its_slope_in_float32():
     for slope, f in ((0.2, lambda x: fuse.leaky_relu(x, 0.2)), (0.01, fuse.leaky_relu)):
         want = (x.astype(np.float32) * np.float32(slope)).astype(np.float16)
         assert_same(fuse.jit(f)(x), want)
+
+
+@pytest.mark.parametrize("exponent", [0, 1, 2, 3, 4, -1, -2, 0.5, -0.5])
+@pytest.mark.parametrize("dtype", ["float16", "float32"])
+def test_pow_of_constant_exponents_is_correctly_rounded(exponent, dtype):
+    """x ** c for the exponents fuse computes by arithmetic (no pow): the
+    float64 value rounded to the type, specials as pow's (pow(-0, 0.5) = +0,
+    pow(-inf, 0.5) = +inf, pow(nan, 0) = 1)."""
+    specials = [0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 1e-7, -3.0, 65504.0]
+    x = np.concatenate([np.array(specials), np.random.default_rng(0).standard_normal(5000) * 10])
+    x = x.astype(dtype)
+    got = fuse.jit(lambda x: x ** exponent)(x)
+
+    def exact(v):
+        # The C library's pow in float64 (math.pow; not numpy's, whose SIMD
+        # path may differ), with C's values where Python raises.
+        try:
+            return math.pow(v, exponent)
+        except ValueError:  # a negative base's root, or 0 to a negative power
+            if v != 0:
+                return math.nan
+            return math.copysign(math.inf, v) if exponent == -1 else math.inf
+
+    want = np.array([exact(v) for v in x.astype(np.float64).tolist()])
+    with np.errstate(over="ignore"):
+        assert_same(got, want.astype(dtype))

@@ -505,7 +505,11 @@ func.func @pow_f32(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
 }
 
 // A constant exponent of 2 is x * x (the correctly rounded square, as
-// numpy's x ** 2), in the compute type for f16; 3 stays pow.
+// numpy's x ** 2), in the compute type for f16; 3 is x * x * x in f64 (an
+// f32 x's square exact there), rounded to f32; 0.5 is sqrt(x) + 0 (pow's
+// +0 for -0), +inf for -inf; -0.5 one over that in f64; -1 is 1 / x; 1.5
+// stays pow.
+
 // CHECK-LABEL: func @pow_two
 // CHECK: ^bb0(%[[X:.+]]: f32, %{{.+}}: f32):
 // CHECK-NEXT: %{{.+}} = arith.constant 2.000000e+00 : f32
@@ -519,16 +523,51 @@ func.func @pow_f32(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
 // CHECK-NEXT: %[[T:.+]] = arith.truncf %[[S]] : f32 to f16
 // CHECK-NEXT: linalg.yield %[[T]] : f16
 // CHECK: ^bb0(%[[Y:.+]]: f32, %{{.+}}: f32):
-// CHECK-NEXT: %[[THREE:.+]] = arith.constant 3.000000e+00 : f32
-// CHECK-NEXT: %[[P:.+]] = math.powf %[[Y]], %[[THREE]] : f32
-func.func @pow_two(%x: tensor<4xf32>, %h: tensor<4xf16>) -> (tensor<4xf32>, tensor<4xf16>, tensor<4xf32>) {
+// CHECK-NEXT: %{{.+}} = arith.constant 3.000000e+00 : f32
+// CHECK-NEXT: %[[V:.+]] = arith.extf %[[Y]] : f32 to f64
+// CHECK-NEXT: %[[SQ:.+]] = arith.mulf %[[V]], %[[V]] : f64
+// CHECK-NEXT: %[[CUBE:.+]] = arith.mulf %[[SQ]], %[[V]] : f64
+// CHECK-NEXT: %[[C:.+]] = arith.truncf %[[CUBE]] : f64 to f32
+// CHECK-NEXT: linalg.yield %[[C]] : f32
+// CHECK: ^bb0(%[[Z:.+]]: f32, %{{.+}}: f32):
+// CHECK-NEXT: %{{.+}} = arith.constant 5.000000e-01 : f32
+// CHECK-NEXT: %[[INF:.+]] = arith.constant 0x7F800000 : f32
+// CHECK-NEXT: %[[ROOT:.+]] = math.sqrt %[[Z]] : f32
+// CHECK-NEXT: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT: %[[PLUS:.+]] = arith.addf %[[ROOT]], %[[ZERO]] : f32
+// CHECK-NEXT: %[[NEGINF:.+]] = arith.constant 0xFF800000 : f32
+// CHECK-NEXT: %[[IS:.+]] = arith.cmpf oeq, %[[Z]], %[[NEGINF]] : f32
+// CHECK-NEXT: %[[R:.+]] = arith.select %[[IS]], %[[INF]], %[[PLUS]] : f32
+// CHECK-NEXT: linalg.yield %[[R]] : f32
+// CHECK: ^bb0(%[[Q:.+]]: f32, %{{.+}}: f32):
+// CHECK: %[[QV:.+]] = arith.extf %[[Q]] : f32 to f64
+// CHECK: math.sqrt %[[QV]] : f64
+// CHECK: %[[RQ:.+]] = arith.divf %{{.+}}, %{{.+}} : f64
+// CHECK-NEXT: arith.truncf %[[RQ]] : f64 to f32
+// CHECK: ^bb0(%[[I:.+]]: f32, %{{.+}}: f32):
+// CHECK-NEXT: %{{.+}} = arith.constant -1.000000e+00 : f32
+// CHECK-NEXT: %[[ONE:.+]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT: %[[INV:.+]] = arith.divf %[[ONE]], %[[I]] : f32
+// CHECK-NEXT: linalg.yield %[[INV]] : f32
+// CHECK: ^bb0(%[[W:.+]]: f32, %{{.+}}: f32):
+// CHECK-NEXT: %[[POW:.+]] = arith.constant 1.500000e+00 : f32
+// CHECK-NEXT: %{{.+}} = math.powf %[[W]], %[[POW]] : f32
+func.func @pow_two(%x: tensor<4xf32>, %h: tensor<4xf16>) -> (tensor<4xf32>, tensor<4xf16>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
   %two = fuse.constant 2.0 : tensor<f32>
   %0 = fuse.pow %x, %two : tensor<4xf32>, tensor<f32> -> tensor<4xf32>
   %htwo = fuse.constant 2.0 : tensor<f16>
   %1 = fuse.pow %h, %htwo : tensor<4xf16>, tensor<f16> -> tensor<4xf16>
   %three = fuse.constant 3.0 : tensor<f32>
   %2 = fuse.pow %x, %three : tensor<4xf32>, tensor<f32> -> tensor<4xf32>
-  return %0, %1, %2 : tensor<4xf32>, tensor<4xf16>, tensor<4xf32>
+  %half = fuse.constant 0.5 : tensor<f32>
+  %3 = fuse.pow %x, %half : tensor<4xf32>, tensor<f32> -> tensor<4xf32>
+  %mhalf = fuse.constant -0.5 : tensor<f32>
+  %4 = fuse.pow %x, %mhalf : tensor<4xf32>, tensor<f32> -> tensor<4xf32>
+  %mone = fuse.constant -1.0 : tensor<f32>
+  %5 = fuse.pow %x, %mone : tensor<4xf32>, tensor<f32> -> tensor<4xf32>
+  %other = fuse.constant 1.5 : tensor<f32>
+  %6 = fuse.pow %x, %other : tensor<4xf32>, tensor<f32> -> tensor<4xf32>
+  return %0, %1, %2, %3, %4, %5, %6 : tensor<4xf32>, tensor<4xf16>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
 }
 
 // Integer pow squares over each of the 31 value bits of the exponent (no
