@@ -1047,12 +1047,15 @@ struct CollapseRowConsumer : OpRewritePattern<linalg::GenericOp> {
     for (OpOperand *input : op.getDpsInputOperands()) {
       AffineMap map = op.getMatchingIndexingMap(input);
       if (auto expand = input->get().getDefiningOp<tensor::ExpandShapeOp>()) {
-        // A generic's result collapsed by runs, with a loop beside them.
+        // A generic's result collapsed by runs, with a loop beside them or
+        // all of its loops in one (the division of a softmax over every
+        // element, which an f16 cast after it stored again in a kernel of
+        // its own).
         SmallVector<ReassociationIndices> viewed =
             expand.getReassociationIndices();
         if (map.isIdentity() &&
             expand.getSrc().getDefiningOp<linalg::GenericOp>() &&
-            viewed.size() >= 2 &&
+            !viewed.empty() &&
             llvm::any_of(viewed, [](const ReassociationIndices &group) {
               return group.size() >= 2;
             })) {
@@ -1259,7 +1262,7 @@ struct ConvertFuseToLinalgPass
     // symbols are then those of one program.
     SmallVector<Operation *> fuseOps;
     func.walk([&](Operation *op) {
-      if (isa<FuseDialect>(op->getDialect()))
+      if (isa_and_nonnull<FuseDialect>(op->getDialect()))
         fuseOps.push_back(op);
     });
     for (Operation *op : llvm::reverse(fuseOps))
