@@ -62,3 +62,24 @@ func.func @two_softmaxes(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %y2 = fuse.mul %q2, %two : tensor<?x?xf32>, tensor<f32> -> tensor<?x?xf32>
   return %y2 : tensor<?x?xf32>
 }
+
+// An f16 softmax over every element: the max's kernel copies the cast of
+// x (what reads only arguments starts no chain), and the sum's kernel
+// takes that copy with the sub and exp; the division comes down into the
+// collapsed space with the cast back to f16 after it. 8 bytes per element:
+// x read three times, y written once (the exp was stored, and the cast was
+// a kernel of its own: 26).
+// CHECK-LABEL: @f16_softmax_of_all
+// CHECK: fused: 5 kernels, 8*N*M + 16*P + 20 bytes
+// CHECK: fused_cast_sub_exp_reduce_sum_{{[0-9]+}}_pieces  cast sub exp reduce_sum  N*M  2*N*M + 4  4*P
+// CHECK: fused_cast_sub_exp_div_cast_{{[0-9]+}}  cast sub exp div cast  N*M  2*N*M + 8  2*N*M
+func.func @f16_softmax_of_all(%x: tensor<?x?xf16>) -> tensor<?x?xf16> {
+  %w = fuse.cast %x : tensor<?x?xf16> to tensor<?x?xf32>
+  %m = fuse.reduce_max %w {dims = array<i64: 0, 1>} : tensor<?x?xf32> -> tensor<1x1xf32>
+  %d = fuse.sub %w, %m : tensor<?x?xf32>, tensor<1x1xf32> -> tensor<?x?xf32>
+  %e = fuse.exp %d : tensor<?x?xf32>
+  %s = fuse.reduce_sum %e {dims = array<i64: 0, 1>} : tensor<?x?xf32> -> tensor<1x1xf32>
+  %q = fuse.div %e, %s : tensor<?x?xf32>, tensor<1x1xf32> -> tensor<?x?xf32>
+  %y = fuse.cast %q : tensor<?x?xf32> to tensor<?x?xf16>
+  return %y : tensor<?x?xf16>
+}
