@@ -654,7 +654,7 @@ void fuse::addExecutablePasses(OpPassManager &pm, Target target,
       bufferization::createOptimizeAllocationLivenessPass());
   pm.addNestedPass<func::FuncOp>(createFuseOwnResults());
   if (target == Target::CPU) {
-    // A launch of 4 blocks or more (65536 f32 elements with AVX-512's
+    // A launch of 4 blocks or more (more than 49152 f32 elements with AVX-512's
     // registers) runs on all the OpenMP threads.
     FuseGPUToCPUOptions cpu;
     cpu.parallelBlocks = 4;
