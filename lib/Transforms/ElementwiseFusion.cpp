@@ -34,8 +34,26 @@ namespace {
 /// horizontally (the latest).
 constexpr int64_t kHorizontalTries = 8;
 
+/// The most ops of a kernel's body, a math function (isTargetMath)
+/// counting kMathOpWeight (its code on the cpu target: exp about 25, erf
+/// about 40): LLVM takes time superlinear in the size of the kernel's
+/// one block of vector code (a chain of 400 gelus, 16.6 s to compile where
+/// 100 took 1.4); a longer chain is several kernels, each storing its last
+/// value for the next (4 bytes an element more per f32 kernel, against
+/// thousands of operations an element).
+constexpr int64_t kMaxBodyWeight = 4096;
+constexpr int64_t kMathOpWeight = 32;
+
+/// The weight of `op`'s body toward kMaxBodyWeight.
+static int64_t bodyWeight(linalg::GenericOp op) {
+  int64_t weight = 0;
+  for (Operation &inner : op.getBody()->without_terminator())
+    weight += isTargetMath(&inner) ? kMathOpWeight : 1;
+  return weight;
+}
+
 /// Why a producer/consumer pair stays apart.
-enum class Reason { Broadcast, Reshaped, Cycle, Buffers };
+enum class Reason { Broadcast, Reshaped, Cycle, Buffers, Size };
 
 struct Unfused {
   linalg::GenericOp consumer;
@@ -60,8 +78,10 @@ public:
       ops.push_back(generic);
       parent.push_back(parent.size());
     }
-    for (unsigned i = 0; i < ops.size(); ++i)
+    for (unsigned i = 0; i < ops.size(); ++i) {
       bufferBound.push_back(buffers(members[i]));
+      weight.push_back(bodyWeight(ops[i]));
+    }
     if (!ops.empty())
       this->block = &block;
   }
@@ -81,13 +101,17 @@ public:
 
   /// Merges the groups of `a` and `b` unless a path leaves one group and
   /// re-enters the other through an op outside both (a cycle once merged),
-  /// or the kernel's buffers would take more than kMaxKernelParamBytes; says
-  /// why not.
+  /// or the kernel's buffers would take more than kMaxKernelParamBytes, or
+  /// its body more than kMaxBodyWeight; says why not.
   std::optional<Reason> tryMerge(unsigned a, unsigned b) {
     a = find(a);
     b = find(b);
     if (a == b)
       return std::nullopt;
+    // The members' sum bounds the body (a value two members read is
+    // computed once).
+    if (weight[a] + weight[b] > kMaxBodyWeight)
+      return Reason::Size;
     // The sum of the groups' counts bounds the merged group's: counted
     // again only past the limit, a chain of n ops counts O(n / limit)
     // times.
@@ -104,6 +128,7 @@ public:
     if (a > b)
       std::swap(a, b);
     bufferBound[a] = bound;
+    weight[a] += weight[b];
     parent[b] = a;
     span[a] = {std::min(span[a].first, span[b].first),
                std::max(span[a].second, span[b].second)};
@@ -243,6 +268,8 @@ private:
   DenseMap<Operation *, unsigned> index;
   /// At each group's root: at least the group's buffers (see tryMerge).
   SmallVector<unsigned> bufferBound;
+  /// At each group's root: at least the weight of its body (bodyWeight).
+  SmallVector<int64_t> weight;
   SmallVector<unsigned> parent;
   /// Members of each root, by candidate index.
   DenseMap<unsigned, SmallVector<unsigned>> members;
@@ -547,6 +574,12 @@ std::string remarkText(Unfused pair) {
   else if (pair.reason == Reason::Cycle)
     os << "fusing them would create a cycle through an op outside the "
           "kernel";
+  else if (pair.reason == Reason::Size)
+    os << "the kernel's body would have more than " << kMaxBodyWeight
+       << " operations (a math function counting " << kMathOpWeight
+       << "), whose machine code takes time superlinear in its size to "
+          "compile; this op starts a kernel of its own, which reads that "
+          "op's value";
   else
     os << tooManyBuffersReason();
   return text;

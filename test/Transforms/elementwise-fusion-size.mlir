@@ -1,0 +1,144 @@
+// RUN: fuse-opt %s --fuse-report | FileCheck %s
+// RUN: fuse-opt %s --fuse-pipeline=fused --fuse-remarks -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+
+// A kernel's body has at most 4096 operations, a math function counting
+// 32: LLVM takes time superlinear in the size of a kernel's block of
+// vector code (a chain of 400 gelus took 16.6 s to compile, 100 of them
+// 1.4). A chain of 130 tanh (4160) is two kernels: the first takes 128
+// (4096), the second the other 2 and reads the first's value.
+// CHECK-LABEL: @tanh_chain
+// CHECK: fused: 2 kernels, 16*N bytes (read 8*N, written 8*N)
+// REMARK: elementwise-fusion-size.mlir:[[# @LINE + 130]]:{{[0-9]+}}: remark: not fused with its producer 'fuse.tanh': the kernel's body would have more than 4096 operations (a math function counting 32), whose machine code takes time superlinear in its size to compile; this op starts a kernel of its own, which reads that op's value
+func.func @tanh_chain(%x: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = fuse.tanh %x : tensor<?xf32>
+  %1 = fuse.tanh %0 : tensor<?xf32>
+  %2 = fuse.tanh %1 : tensor<?xf32>
+  %3 = fuse.tanh %2 : tensor<?xf32>
+  %4 = fuse.tanh %3 : tensor<?xf32>
+  %5 = fuse.tanh %4 : tensor<?xf32>
+  %6 = fuse.tanh %5 : tensor<?xf32>
+  %7 = fuse.tanh %6 : tensor<?xf32>
+  %8 = fuse.tanh %7 : tensor<?xf32>
+  %9 = fuse.tanh %8 : tensor<?xf32>
+  %10 = fuse.tanh %9 : tensor<?xf32>
+  %11 = fuse.tanh %10 : tensor<?xf32>
+  %12 = fuse.tanh %11 : tensor<?xf32>
+  %13 = fuse.tanh %12 : tensor<?xf32>
+  %14 = fuse.tanh %13 : tensor<?xf32>
+  %15 = fuse.tanh %14 : tensor<?xf32>
+  %16 = fuse.tanh %15 : tensor<?xf32>
+  %17 = fuse.tanh %16 : tensor<?xf32>
+  %18 = fuse.tanh %17 : tensor<?xf32>
+  %19 = fuse.tanh %18 : tensor<?xf32>
+  %20 = fuse.tanh %19 : tensor<?xf32>
+  %21 = fuse.tanh %20 : tensor<?xf32>
+  %22 = fuse.tanh %21 : tensor<?xf32>
+  %23 = fuse.tanh %22 : tensor<?xf32>
+  %24 = fuse.tanh %23 : tensor<?xf32>
+  %25 = fuse.tanh %24 : tensor<?xf32>
+  %26 = fuse.tanh %25 : tensor<?xf32>
+  %27 = fuse.tanh %26 : tensor<?xf32>
+  %28 = fuse.tanh %27 : tensor<?xf32>
+  %29 = fuse.tanh %28 : tensor<?xf32>
+  %30 = fuse.tanh %29 : tensor<?xf32>
+  %31 = fuse.tanh %30 : tensor<?xf32>
+  %32 = fuse.tanh %31 : tensor<?xf32>
+  %33 = fuse.tanh %32 : tensor<?xf32>
+  %34 = fuse.tanh %33 : tensor<?xf32>
+  %35 = fuse.tanh %34 : tensor<?xf32>
+  %36 = fuse.tanh %35 : tensor<?xf32>
+  %37 = fuse.tanh %36 : tensor<?xf32>
+  %38 = fuse.tanh %37 : tensor<?xf32>
+  %39 = fuse.tanh %38 : tensor<?xf32>
+  %40 = fuse.tanh %39 : tensor<?xf32>
+  %41 = fuse.tanh %40 : tensor<?xf32>
+  %42 = fuse.tanh %41 : tensor<?xf32>
+  %43 = fuse.tanh %42 : tensor<?xf32>
+  %44 = fuse.tanh %43 : tensor<?xf32>
+  %45 = fuse.tanh %44 : tensor<?xf32>
+  %46 = fuse.tanh %45 : tensor<?xf32>
+  %47 = fuse.tanh %46 : tensor<?xf32>
+  %48 = fuse.tanh %47 : tensor<?xf32>
+  %49 = fuse.tanh %48 : tensor<?xf32>
+  %50 = fuse.tanh %49 : tensor<?xf32>
+  %51 = fuse.tanh %50 : tensor<?xf32>
+  %52 = fuse.tanh %51 : tensor<?xf32>
+  %53 = fuse.tanh %52 : tensor<?xf32>
+  %54 = fuse.tanh %53 : tensor<?xf32>
+  %55 = fuse.tanh %54 : tensor<?xf32>
+  %56 = fuse.tanh %55 : tensor<?xf32>
+  %57 = fuse.tanh %56 : tensor<?xf32>
+  %58 = fuse.tanh %57 : tensor<?xf32>
+  %59 = fuse.tanh %58 : tensor<?xf32>
+  %60 = fuse.tanh %59 : tensor<?xf32>
+  %61 = fuse.tanh %60 : tensor<?xf32>
+  %62 = fuse.tanh %61 : tensor<?xf32>
+  %63 = fuse.tanh %62 : tensor<?xf32>
+  %64 = fuse.tanh %63 : tensor<?xf32>
+  %65 = fuse.tanh %64 : tensor<?xf32>
+  %66 = fuse.tanh %65 : tensor<?xf32>
+  %67 = fuse.tanh %66 : tensor<?xf32>
+  %68 = fuse.tanh %67 : tensor<?xf32>
+  %69 = fuse.tanh %68 : tensor<?xf32>
+  %70 = fuse.tanh %69 : tensor<?xf32>
+  %71 = fuse.tanh %70 : tensor<?xf32>
+  %72 = fuse.tanh %71 : tensor<?xf32>
+  %73 = fuse.tanh %72 : tensor<?xf32>
+  %74 = fuse.tanh %73 : tensor<?xf32>
+  %75 = fuse.tanh %74 : tensor<?xf32>
+  %76 = fuse.tanh %75 : tensor<?xf32>
+  %77 = fuse.tanh %76 : tensor<?xf32>
+  %78 = fuse.tanh %77 : tensor<?xf32>
+  %79 = fuse.tanh %78 : tensor<?xf32>
+  %80 = fuse.tanh %79 : tensor<?xf32>
+  %81 = fuse.tanh %80 : tensor<?xf32>
+  %82 = fuse.tanh %81 : tensor<?xf32>
+  %83 = fuse.tanh %82 : tensor<?xf32>
+  %84 = fuse.tanh %83 : tensor<?xf32>
+  %85 = fuse.tanh %84 : tensor<?xf32>
+  %86 = fuse.tanh %85 : tensor<?xf32>
+  %87 = fuse.tanh %86 : tensor<?xf32>
+  %88 = fuse.tanh %87 : tensor<?xf32>
+  %89 = fuse.tanh %88 : tensor<?xf32>
+  %90 = fuse.tanh %89 : tensor<?xf32>
+  %91 = fuse.tanh %90 : tensor<?xf32>
+  %92 = fuse.tanh %91 : tensor<?xf32>
+  %93 = fuse.tanh %92 : tensor<?xf32>
+  %94 = fuse.tanh %93 : tensor<?xf32>
+  %95 = fuse.tanh %94 : tensor<?xf32>
+  %96 = fuse.tanh %95 : tensor<?xf32>
+  %97 = fuse.tanh %96 : tensor<?xf32>
+  %98 = fuse.tanh %97 : tensor<?xf32>
+  %99 = fuse.tanh %98 : tensor<?xf32>
+  %100 = fuse.tanh %99 : tensor<?xf32>
+  %101 = fuse.tanh %100 : tensor<?xf32>
+  %102 = fuse.tanh %101 : tensor<?xf32>
+  %103 = fuse.tanh %102 : tensor<?xf32>
+  %104 = fuse.tanh %103 : tensor<?xf32>
+  %105 = fuse.tanh %104 : tensor<?xf32>
+  %106 = fuse.tanh %105 : tensor<?xf32>
+  %107 = fuse.tanh %106 : tensor<?xf32>
+  %108 = fuse.tanh %107 : tensor<?xf32>
+  %109 = fuse.tanh %108 : tensor<?xf32>
+  %110 = fuse.tanh %109 : tensor<?xf32>
+  %111 = fuse.tanh %110 : tensor<?xf32>
+  %112 = fuse.tanh %111 : tensor<?xf32>
+  %113 = fuse.tanh %112 : tensor<?xf32>
+  %114 = fuse.tanh %113 : tensor<?xf32>
+  %115 = fuse.tanh %114 : tensor<?xf32>
+  %116 = fuse.tanh %115 : tensor<?xf32>
+  %117 = fuse.tanh %116 : tensor<?xf32>
+  %118 = fuse.tanh %117 : tensor<?xf32>
+  %119 = fuse.tanh %118 : tensor<?xf32>
+  %120 = fuse.tanh %119 : tensor<?xf32>
+  %121 = fuse.tanh %120 : tensor<?xf32>
+  %122 = fuse.tanh %121 : tensor<?xf32>
+  %123 = fuse.tanh %122 : tensor<?xf32>
+  %124 = fuse.tanh %123 : tensor<?xf32>
+  %125 = fuse.tanh %124 : tensor<?xf32>
+  %126 = fuse.tanh %125 : tensor<?xf32>
+  %127 = fuse.tanh %126 : tensor<?xf32>
+  %128 = fuse.tanh %127 : tensor<?xf32>
+  %129 = fuse.tanh %128 : tensor<?xf32>
+  return %129 : tensor<?xf32>
+}
