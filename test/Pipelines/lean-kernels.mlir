@@ -1,5 +1,16 @@
 // RUN: fuse-opt %s --emit=ptx | FileCheck %s
 // RUN: fuse-opt %s --emit=ptx | FileCheck %s --check-prefix=DIV
+// RUN: fuse-opt %s --emit=ptx --block-size=37 | FileCheck %s --check-prefix=SMALL
+// RUN: fuse-opt %s --emit=ptx --chip=sm_120 | FileCheck %s --check-prefix=SM120
+// RUN: fuse-opt %s --emit=ptx --chip=sm_89 --block-size=32 | FileCheck %s --check-prefix=SM89
+
+// Full occupancy asks for what the chip holds: 2048 threads of an sm_90 SM
+// in blocks of 37 are 55 blocks, but an SM holds 32 (ptxas ignored 55,
+// with a warning); an sm_120 SM holds 1536 threads (6 blocks of 256, not
+// 8), an sm_89 one 24 blocks.
+// SMALL: .minnctapersm 32
+// SM120: .minnctapersm 6
+// SM89: .minnctapersm 24
 
 // What keeps the kernels lean, in their PTX: two 16-byte vectors per thread
 // for cheap bodies, 32-bit positions on the fast path (one mul.wide.u32
