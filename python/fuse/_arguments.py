@@ -228,6 +228,12 @@ def _from_interface(value, what):
         raise TypeError(f"fuse: {what} ({type(value).__name__}) has a malformed "
                         f"__cuda_array_interface__ (needs shape, typestr and data=(pointer, "
                         f"readonly)): {e!r}") from None
+    version = interface.get("version")
+    if version not in (2, 3):
+        raise TypeError(f"fuse: {what} ({type(value).__name__}) has "
+                        + ("no version in its __cuda_array_interface__" if version is None
+                           else f"__cuda_array_interface__ version {version!r}")
+                        + "; fuse reads versions 2 and 3")
     if interface.get("mask") is not None:
         raise TypeError(f"fuse: {what} is a masked GPU array; fuse reads plain arrays only")
     _check_rank(shape, what)

@@ -125,6 +125,18 @@ def test_supported_typestr(dtype, typestr, fuse_dtype):
     assert f"tensor<?x{fuse_dtype}>" in fuse.jit(lambda x: x).trace(a)
 
 
+@pytest.mark.parametrize("version", [0, 1, 4, "3", None])
+def test_interface_versions_other_than_2_and_3_are_refused(version):
+    a = CaiArray(np.ones(8, np.float32), version=version)
+    if version is None:
+        del a.__cuda_array_interface__["version"]
+    match = ("no version in its" if version is None
+             else rf"__cuda_array_interface__ version {version!r}; fuse reads versions 2 and 3")
+    with pytest.raises(TypeError, match=match):
+        fuse.jit(add)(a, a)
+    assert "tensor<?xf32>" in fuse.jit(add).trace(*gpu_pair(version=2))
+
+
 def test_malformed_interfaces():
     a = CaiArray(np.ones(8, np.float32))
     del a.__cuda_array_interface__["typestr"]
