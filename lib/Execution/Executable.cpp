@@ -979,6 +979,10 @@ llvm::Expected<Target> fuse::chooseTarget(TargetRequest request,
   return Target::CPU;
 }
 
+bool Executable::emulatedGPU() const {
+  return runTarget == Target::CUDA && rt::driverRunsKernelsOnHost();
+}
+
 llvm::Expected<std::string> fuse::deviceChip() {
   rt::DeviceInfo info = rt::deviceInfo();
   if (!rt::lastError().empty()) {

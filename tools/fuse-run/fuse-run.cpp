@@ -650,7 +650,7 @@ static int64_t compare(const HostArray &got, const HostArray &want,
 
 /// The table of `--profile`, then what it covers.
 static void printProfile(const ProfileSummary &profile, double copyBandwidth,
-                         unsigned runs, bool fused) {
+                         unsigned runs, bool fused, bool emulated) {
   info() << profile.table(copyBandwidth);
   info() << "kernels per run: " << profile.launchesPerRun() << " ("
          << (fused ? "fused" : "eager") << "), "
@@ -658,6 +658,9 @@ static void printProfile(const ProfileSummary &profile, double copyBandwidth,
   if (copyBandwidth > 0)
     info() << llvm::formatv(", copy bandwidth {0:F1} GB/s", copyBandwidth);
   info() << "\n";
+  if (emulated)
+    info() << "times: the driver emulates the GPU on the host, and its times "
+              "are its own, not measured\n";
 }
 
 /// Whether `a` and `b` name the same file, existing or not. Devices such as
@@ -979,7 +982,8 @@ static int run(int argc, char **argv) {
   if (profileFlag)
     printProfile(profile,
                  measureCopyBandwidth(options.target, (*executable)->threads()),
-                 repeatFlag > 1 ? repeatFlag - 1 : 1, options.pipeline.fusion);
+                 repeatFlag > 1 ? repeatFlag - 1 : 1, options.pipeline.fusion,
+                 (*executable)->emulatedGPU());
   if (!traceFlag.empty()) {
     std::string json = llvm::formatv("{0:2}", profile.chromeTrace());
     if (int status = writeOutput("--trace", traceFlag, json))

@@ -136,6 +136,9 @@ public:
   /// Kernel names, in the program's order (ProfileEvent::kernel).
   const std::vector<std::string> &kernelNames() const { return kernels; }
   Target target() const { return runTarget; }
+  /// Whether the cuda target's driver emulates the GPU on the host (fuse's
+  /// test driver): the profile's times are the driver's, not measured.
+  bool emulatedGPU() const;
 
   /// An array the caller holds: row-major data of `dtype` and `shape`.
   struct Operand {
