@@ -122,6 +122,9 @@ struct Run {
   std::vector<KernelRecord> kernels;
   std::vector<CopyRecord> copies;
   int64_t sequence = 0;
+  /// The last kernel launched, named in the error of a fault that a later
+  /// call reports (stickyFault).
+  CUfunction lastLaunched = nullptr;
 };
 
 Run &run() {
@@ -151,6 +154,16 @@ void fail(const std::string &message) {
 }
 
 /// Checks a driver result; on failure records "call: NAME: description".
+/// Whether `result` is a fault of a running kernel, which a later call
+/// reports (the launch itself succeeded) and which leaves the context
+/// unusable: CUDA_ERROR_ILLEGAL_ADDRESS, LAUNCH_TIMEOUT, ASSERT, the
+/// hardware's stack, instruction, alignment, address space and PC errors,
+/// LAUNCH_FAILED.
+bool stickyFault(CUresult result) {
+  return result == 700 || result == 702 || result == 710 ||
+         (result >= 714 && result <= 719);
+}
+
 bool check(CUresult result, const char *call) {
   if (result == 0)
     return true;
@@ -164,6 +177,14 @@ bool check(CUresult result, const char *call) {
   std::string what = name ? name : "CUDA error " + std::to_string(result);
   if (text)
     what += std::string(" (") + text + ")";
+  if (stickyFault(result))
+    what += std::string("; a kernel faulted") +
+            (run().lastLaunched
+                 ? " (the last one launched: " +
+                       functionName(run().lastLaunched) + ")"
+                 : "") +
+            ", and the error is sticky: this process's CUDA context runs "
+            "nothing more, and every later call fails (restart the process)";
   fail(std::string(call) + " failed: " + what);
   return false;
 }
@@ -803,6 +824,7 @@ extern "C" void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
           ("cuLaunchKernel (" + functionName(function) + ")").c_str());
     return;
   }
+  run().lastLaunched = function;
   // The kernel's stop event goes right behind it on the stream, so that its
   // time is the kernel's alone, not the host's wait for it as well.
   if (profiled && profiled->stop)

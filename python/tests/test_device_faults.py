@@ -57,6 +57,9 @@ def test_out_of_bounds_read_is_an_illegal_address(fault_run):
     seen, log = fault_run
     assert seen["host"] == [2.0] * 4
     assert ILLEGAL in seen["fault"], seen["fault"]
+    # The error names the kernel and says the context is lost.
+    assert ("a kernel faulted (the last one launched: add_0), and the error is sticky"
+            in seen["fault"]), seen["fault"]
     # The launch says which access of which thread faulted.
     faulted = [line for line in log if "(fault: " in line]
     assert len(faulted) == 1
