@@ -226,12 +226,20 @@ private:
       if (function.isDeclaration() &&
           function.getName().starts_with("llvm.nvvm."))
         intrinsics.push_back(&function);
+    // Every missing one at once.
+    std::string missing;
+    for (Function *intrinsic : intrinsics) {
+      std::string key = intrinsic->getName().str() + " " +
+                        typeText(intrinsic->getFunctionType());
+      if (!resolve(key.c_str()))
+        missing += (missing.empty() ? "" : ", ") + key;
+    }
+    if (!missing.empty())
+      return unsupported(missing);
     for (Function *intrinsic : intrinsics) {
       std::string key = intrinsic->getName().str() + " " +
                         typeText(intrinsic->getFunctionType());
       void *address = resolve(key.c_str());
-      if (!address)
-        return unsupported(key);
       FunctionCallee shim = declare(("fuse.emu." + intrinsic->getName()).str(),
                                     intrinsic->getFunctionType(), address);
       intrinsic->replaceAllUsesWith(shim.getCallee());

@@ -348,6 +348,15 @@ float fmaRnFtz(float a, float b, float c) {
 }
 float fabsFtz(float x) { return ftz(std::fabs(ftz(x))); }
 float rsqrtApproxFtz(float x) { return ftz(rsqrtApprox(ftz(x))); }
+double fmaRnD(double a, double b, double c) { return std::fma(a, b, c); }
+float sqrtRnFtz(float x) { return ftz(std::sqrt(ftz(x))); }
+float addRnFtz(float a, float b) { return ftz(ftz(a) + ftz(b)); }
+float mulRnFtz(float a, float b) { return ftz(ftz(a) * ftz(b)); }
+/// cvt.rzi/cvt.rmi: toward zero and toward negative infinity.
+float truncF(float x) { return std::trunc(x); }
+double truncD(double x) { return std::trunc(x); }
+float floorF(float x) { return std::floor(x); }
+float floorFtz(float x) { return ftz(std::floor(ftz(x))); }
 
 /// cvt.sat.f32.f32: clamps to [0, 1]; NaN gives +0.
 float saturate(float x) {
@@ -372,6 +381,7 @@ template <typename T> int toIntRn(T x) {
   return static_cast<int>(rounded);
 }
 int f2iRn(float x) { return toIntRn(x); }
+int f2iRnFtz(float x) { return toIntRn(ftz(x)); }
 int d2iRn(double x) { return toIntRn(x); }
 
 uint64_t bits(double x) {
@@ -586,6 +596,15 @@ const Entry kTable[] = {
     {"llvm.nvvm.saturate.ftz.f float (float)", FN(saturateFtz)},
     {"llvm.nvvm.round.f float (float)", FN(roundF)},
     {"llvm.nvvm.f2i.rn i32 (float)", FN(f2iRn)},
+    {"llvm.nvvm.f2i.rn.ftz i32 (float)", FN(f2iRnFtz)},
+    {"llvm.nvvm.fma.rn.d double (double, double, double)", FN(fmaRnD)},
+    {"llvm.nvvm.sqrt.rn.ftz.f float (float)", FN(sqrtRnFtz)},
+    {"llvm.nvvm.add.rn.ftz.f float (float, float)", FN(addRnFtz)},
+    {"llvm.nvvm.mul.rn.ftz.f float (float, float)", FN(mulRnFtz)},
+    {"llvm.nvvm.trunc.f float (float)", FN(truncF)},
+    {"llvm.nvvm.trunc.d double (double)", FN(truncD)},
+    {"llvm.nvvm.floor.f float (float)", FN(floorF)},
+    {"llvm.nvvm.floor.ftz.f float (float)", FN(floorFtz)},
     {"llvm.nvvm.d2i.rn i32 (double)", FN(d2iRn)},
     {"llvm.nvvm.lohi.i2d double (i32, i32)", FN(lohiI2d)},
     {"llvm.nvvm.d2i.hi i32 (double)", FN(d2iHi)},
