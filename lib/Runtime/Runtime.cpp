@@ -757,6 +757,14 @@ extern "C" void *mgpuModuleLoadJIT(void *data, int optLevel) {
         "; the driver supports CUDA " + driver + ", the PTX is ISA version " +
         ptxDirective(static_cast<const char *>(data), ".version") + " for " +
         ptxDirective(static_cast<const char *>(data), ".target");
+    // Or a chip newer than the device: name the device's.
+    int major = 0, minor = 0;
+    if (s.driver.cuDeviceGetAttribute(&major, kAttrComputeMajor, s.device) ==
+            0 &&
+        s.driver.cuDeviceGetAttribute(&minor, kAttrComputeMinor, s.device) ==
+            0)
+      run().error += ", the device is sm_" + std::to_string(major) +
+                     std::to_string(minor);
     if (log[0])
       run().error += "\nPTX JIT log:\n" + std::string(log);
     return nullptr;

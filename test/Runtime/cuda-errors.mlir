@@ -70,7 +70,7 @@
 // RUN: not env FUSE_LIBCUDA=%fakecuda FAKE_CUDA_FAIL=cuModuleLoadDataEx FAKE_CUDA_LOG=%t.jit.log fuse-run %fuse_src_root/examples/add_relu.mlir --target=cuda --input rand:1000 --input rand:1000 2>&1 | FileCheck %s --check-prefix=JIT
 // RUN: FileCheck %s --input-file=%t.jit.log --check-prefix=JIT-LOG --implicit-check-not=cuMemAlloc --implicit-check-not=cuModule --implicit-check-not=cuLaunchKernel
 
-// JIT:      fuse-run: error: cuModuleLoadDataEx (PTX JIT) failed: CUDA_ERROR_INVALID_PTX (a PTX JIT compilation failed); the driver supports CUDA 13.0, the PTX is ISA version 8.0 for sm_90
+// JIT:      fuse-run: error: cuModuleLoadDataEx (PTX JIT) failed: CUDA_ERROR_INVALID_PTX (a PTX JIT compilation failed); the driver supports CUDA 13.0, the PTX is ISA version 8.0 for sm_90, the device is sm_90
 // JIT-NEXT: PTX JIT log:
 // JIT-NEXT: ptxas fatal: fake JIT failure
 // JIT-LOG:      cuModuleLoadDataEx -> CUDA_ERROR_INVALID_PTX (injected)
@@ -85,15 +85,23 @@
 // RUN: env FUSE_LIBCUDA=%fakecuda FAKE_CUDA_DRIVER_VERSION=11080 FAKE_CUDA_LOG=%t.old.log fuse-run %fuse_src_root/examples/add_relu.mlir --input fill:1.5:4 --input fill:-0.25:4 2>&1 | FileCheck %s --check-prefix=OLD-AUTO
 // RUN: FileCheck %s --input-file=%t.old.log --check-prefix=OLD-LOG --implicit-check-not=cuLaunchKernel --implicit-check-not=cuMemAlloc
 
-// OLD:      fuse-run: error: cuModuleLoadDataEx (PTX JIT) failed: CUDA_ERROR_UNSUPPORTED_PTX_VERSION (the provided PTX was compiled with an unsupported toolchain.); the driver supports CUDA 11.8, the PTX is ISA version 8.0 for sm_90
+// OLD:      fuse-run: error: cuModuleLoadDataEx (PTX JIT) failed: CUDA_ERROR_UNSUPPORTED_PTX_VERSION (the provided PTX was compiled with an unsupported toolchain.); the driver supports CUDA 11.8, the PTX is ISA version 8.0 for sm_90, the device is sm_90
 // OLD-NEXT: PTX JIT log:
 // OLD-NEXT: ptxas application ptx input, line {{[0-9]+}}; fatal   : Unsupported .version 8.0; current version is '7.8'
-// OLD-AUTO:      fuse-run: the GPU cannot load the kernels (cuModuleLoadDataEx (PTX JIT) failed: CUDA_ERROR_UNSUPPORTED_PTX_VERSION (the provided PTX was compiled with an unsupported toolchain.); the driver supports CUDA 11.8, the PTX is ISA version 8.0 for sm_90); running on the CPU target
+// OLD-AUTO:      fuse-run: the GPU cannot load the kernels (cuModuleLoadDataEx (PTX JIT) failed: CUDA_ERROR_UNSUPPORTED_PTX_VERSION (the provided PTX was compiled with an unsupported toolchain.); the driver supports CUDA 11.8, the PTX is ISA version 8.0 for sm_90, the device is sm_90); running on the CPU target
 // OLD-AUTO-NEXT: result 0: float32 [4] = [1.25, 1.25, 1.25, 1.25]  sum = 5
 // OLD-LOG:      cuModuleLoadDataEx -> CUDA_ERROR_UNSUPPORTED_PTX_VERSION
 // OLD-LOG:      cuDriverGetVersion 11080
 // OLD-LOG:      leaks: 0
 // OLD-LOG-NEXT: unreleased: modules=0 streams=0 events=0 contexts=0
+
+// PTX for a chip newer than the device (sm_100 on the sm_90 the fake
+// driver emulates): the JIT has no binary for it, as the real driver says,
+// and the error names both chips.
+// RUN: not env FUSE_LIBCUDA=%fakecuda fuse-run %fuse_src_root/examples/add_relu.mlir --target=cuda --chip=sm_100 --input fill:1.5:4 --input fill:-0.25:4 2>&1 | FileCheck %s --check-prefix=NEWER
+// NEWER:      fuse-run: error: cuModuleLoadDataEx (PTX JIT) failed: CUDA_ERROR_NO_BINARY_FOR_GPU (no kernel image is available for execution on the device); the driver supports CUDA 13.0, the PTX is ISA version {{[0-9.]+}} for sm_100, the device is sm_90
+// NEWER-NEXT: PTX JIT log:
+// NEWER-NEXT: ptxas application ptx input, line {{[0-9]+}}; fatal   : SM version specified by .target is higher than default SM version assumed
 
 // The launch fails: the message names the kernel, no result is copied back,
 // and every buffer is freed. Eager, the second launch (relu_1) fails.

@@ -560,6 +560,16 @@ int ptxIsa(const std::string &text) {
   return int(10 * major + minor);
 }
 
+/// The SM of the PTX's `.target sm_NN` (`sm_90a` is 90), or 0.
+int ptxTarget(const std::string &text) {
+  size_t at = text.find(".target");
+  unsigned sm = 0;
+  if (at == std::string::npos ||
+      std::sscanf(text.c_str() + at, ".target sm_%u", &sm) != 1)
+    return 0;
+  return int(sm);
+}
+
 std::string dims(unsigned x, unsigned y, unsigned z) {
   return std::to_string(x) + "," + std::to_string(y) + "," + std::to_string(z);
 }
@@ -1125,6 +1135,21 @@ FAKE_CUDA_API CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
                   line, isa / 10, isa % 10, newest / 10, newest % 10);
     writeJitLog(numOptions, options, values, why);
     return call.done(CUDA_ERROR_UNSUPPORTED_PTX_VERSION);
+  }
+  // PTX for a newer SM than the device's (sm_90) has no binary for it, as
+  // the real driver's JIT says.
+  if (int sm = ptxTarget(static_cast<const char *>(image)); sm > 90) {
+    std::string text = static_cast<const char *>(image);
+    long line = 1 + std::count(text.begin(),
+                               text.begin() + text.find(".target"), '\n');
+    char why[160];
+    std::snprintf(why, sizeof(why),
+                  "ptxas application ptx input, line %ld; fatal   : SM version "
+                  "specified by .target is higher than default SM version "
+                  "assumed",
+                  line);
+    writeJitLog(numOptions, options, values, why);
+    return call.done(CUDA_ERROR_NO_BINARY_FOR_GPU);
   }
   // The kernels run from the host build of exactly this PTX.
   std::map<std::string, void (*)(void **)> kernels;
