@@ -878,10 +878,14 @@ def clamp(x, min=None, max=None):  # noqa: A002 - torch's names
         raise TypeError("fuse: fuse.clamp of a bool tensor is not supported; cast it first")
     x = graph.cast(x, dtype)
     attrs = []
+    # The bounds of an f16 or bf16 tensor in f32, as PyTorch's kernels take
+    # them (the attribute's type is the bound's value), not rounded to the
+    # tensor's type first: as fuse.maximum and minimum of the same numbers.
+    bound = "f32" if dtype in ("f16", "bf16") else dtype
     # Attributes print in alphabetical order: max, then min.
     for key, value in (("max", hi), ("min", lo)):
         if value is not None:
-            attrs.append(f"{key} = {scalar_literal(value, dtype, attribute=True)} : {dtype}")
+            attrs.append(f"{key} = {scalar_literal(value, bound, attribute=True)} : {bound}")
     return graph.add("clamp", [x], dtype, x._shape, attrs=" {" + ", ".join(attrs) + "}",
                      weak=weak)
 

@@ -430,3 +430,43 @@ def test_pow_of_constant_exponents_is_correctly_rounded(exponent, dtype):
     want = np.array([exact(v) for v in x.astype(np.float64).tolist()])
     with np.errstate(over="ignore"):
         assert_same(got, want.astype(dtype))
+
+
+@pytest.mark.parametrize("exponent", [3, 4, -2, -0.5])
+def test_pow_of_constant_exponents_in_float64(exponent):
+    """x ** c in float64 for the exponents computed as products in f64: within
+    2 ulp of the exact power (fractions), near overflow and underflow too
+    (x ** -2 above 2^512 is a subnormal number: 1 / (x * x) gave 0)."""
+    from fractions import Fraction
+    from decimal import Decimal, getcontext
+    rng = np.random.default_rng(7)
+    x = np.concatenate([rng.standard_normal(300) * 10, [1e155, 1e160, 2e161, 2.0 ** 512, 1e-100,
+                                                        1e-105, 3e102, 1e77, 1e-77]])
+    if exponent == -0.5:
+        x = np.abs(x)
+    got = fuse.jit(lambda x: x ** exponent)(x)
+    getcontext().prec = 60
+    for v, g in zip(x.tolist(), got.tolist()):
+        if exponent == -0.5:
+            exact = Fraction(Decimal(1) / Decimal(v).sqrt())
+        else:
+            exact = Fraction(v) ** exponent
+        rounded = float(exact) if abs(exact) < Fraction(2) ** 1024 else math.inf
+        if math.isinf(rounded) or rounded == 0:
+            assert g == rounded, (v, g, rounded)
+            continue
+        ulp = Fraction(math.ulp(rounded))
+        assert abs(Fraction(g) - exact) <= 2 * ulp, (v, g, rounded)
+
+
+def test_clamp_of_float16_takes_its_bounds_in_float32():
+    """A bound written in the function is the same number as a scalar
+    argument and as fuse.maximum's: in float32, then the result rounded once
+    to float16 (rounded to float16 first, 1 + 2**-11 + 2**-40 became
+    1 + 2**-10)."""
+    x = np.float16([1.0, -1.0, 3.0])
+    c = 1 + 2 ** -11 + 2 ** -40
+    want = np.maximum(x.astype(np.float32), np.float32(c)).astype(np.float16)
+    assert_same(fuse.jit(lambda x: fuse.clamp(x, min=c))(x), want)
+    assert_same(fuse.jit(lambda x, s: fuse.clamp(x, min=s))(x, c), want)
+    assert_same(fuse.jit(lambda x: fuse.maximum(x, c))(x), want)

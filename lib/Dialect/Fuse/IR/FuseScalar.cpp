@@ -391,10 +391,14 @@ static Value powByConstant(OpBuilder &b, Location loc, Value x,
     return {};
   Type wide = b.getF64Type();
   Value v = type == wide ? x : Value(arith::ExtFOp::create(b, loc, wide, x));
-  Value result = exponent == 3    ? mul(mul(v, v), v)
-                 : exponent == 4  ? mul(mul(v, v), mul(v, v))
-                 : exponent == -2 ? reciprocal(mul(v, v))
-                                  : reciprocal(root(v));
+  // -2 of an f64 is the square of the reciprocal: x * x overflows above
+  // 2^512, where x^-2 is a subnormal number.
+  Value result = exponent == 3   ? mul(mul(v, v), v)
+                 : exponent == 4 ? mul(mul(v, v), mul(v, v))
+                 : exponent == -2
+                     ? (type == wide ? mul(reciprocal(v), reciprocal(v))
+                                     : reciprocal(mul(v, v)))
+                     : reciprocal(root(v));
   return type == wide ? result
                       : Value(arith::TruncFOp::create(b, loc, type, result));
 }
