@@ -1638,8 +1638,12 @@ public:
       emitJammed(pointsFrom(first, size));
       rowsInFlight = false;
     };
-    if (count && *count < kCPURowGroup)
-      return jammed(*count, base);
+    if (count && *count < kCPURowGroup) {
+      // No point at all (columns of 0) has no code.
+      if (*count)
+        jammed(*count, base);
+      return;
+    }
     Value whole = arith::CmpIOp::create(
         b, loc, arith::CmpIPredicate::ule,
         arith::AddIOp::create(

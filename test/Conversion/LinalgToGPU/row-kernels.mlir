@@ -365,6 +365,17 @@ func.func @column_max(%x: tensor<?x?xf32>) -> tensor<?xf32> {
   return %s : tensor<?xf32>
 }
 
+// No column at all: a group of no point, with no code (it crashed), and
+// launches over nothing, which canonicalization drops.
+// CPU-LABEL: func @no_column_max(
+// CPU-NOT: math.exp
+// CPU: return %{{.+}} : memref<0xf32>
+func.func @no_column_max(%x: tensor<?x0xf32>) -> tensor<0xf32> {
+  %e = fuse.exp %x : tensor<?x0xf32>
+  %s = fuse.reduce_max %e {dims = array<i64: 0>} : tensor<?x0xf32> -> tensor<0xf32>
+  return %s : tensor<0xf32>
+}
+
 // Fewer columns than a group, a constant count: a thread per piece takes
 // them all together, a row at a time (the SLP vectorizer's vector loads,
 // where each column's own thread read its elements alone), and a max 4
