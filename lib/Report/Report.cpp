@@ -39,8 +39,7 @@ SizeExpr SizeExpr::symbol(unsigned id) {
   return expr;
 }
 
-void SizeExpr::add(const std::vector<unsigned> &monomial,
-                   int64_t coefficient) {
+void SizeExpr::add(const std::vector<unsigned> &monomial, int64_t coefficient) {
   int64_t &sum = terms[monomial];
   overflowed |= llvm::AddOverflow(sum, coefficient, sum);
   if (sum == 0)
@@ -811,10 +810,9 @@ std::string fuse::RowsReport::cpu(ArrayRef<std::string> names) const {
   if (pieces)
     return lanes ? "thread per piece, " + std::to_string(kReductionLanes) +
                        "-lane vectors"
-           : oneGroup ? "thread per piece of all rows, element by element"
-           : cpuGroups
-               ? "thread per piece of " + group + ", element by element"
-               : "thread per piece, element by element";
+           : oneGroup  ? "thread per piece of all rows, element by element"
+           : cpuGroups ? "thread per piece of " + group + ", element by element"
+                       : "thread per piece, element by element";
   std::string text = oneGroup    ? "one thread for all rows"
                      : cpuGroups ? "thread per " + group
                                  : "thread per row";
@@ -887,9 +885,9 @@ void fuse::printReport(llvm::ArrayRef<FunctionReport> reports,
     // thousands of ops: 0.00047x, not 0.00x).
     if (std::optional<double> ratio = eagerBytes.ratioTo(fusedBytes))
       os << " ("
-         << (*ratio < 0.01 ? llvm::formatv("{0}", llvm::format("%.2g", *ratio))
-                                 .str()
-                           : llvm::formatv("{0:F2}", *ratio).str())
+         << (*ratio < 0.01
+                 ? llvm::formatv("{0}", llvm::format("%.2g", *ratio)).str()
+                 : llvm::formatv("{0:F2}", *ratio).str())
          << "x the traffic)";
     os << "\n";
   }

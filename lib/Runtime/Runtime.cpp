@@ -179,10 +179,9 @@ bool check(CUresult result, const char *call) {
     what += std::string(" (") + text + ")";
   if (stickyFault(result))
     what += std::string("; a kernel faulted") +
-            (run().lastLaunched
-                 ? " (the last one launched: " +
-                       functionName(run().lastLaunched) + ")"
-                 : "") +
+            (run().lastLaunched ? " (the last one launched: " +
+                                      functionName(run().lastLaunched) + ")"
+                                : "") +
             ", and the error is sticky: this process's CUDA context runs "
             "nothing more, and every later call fails (restart the process)";
   fail(std::string(call) + " failed: " + what);
@@ -761,10 +760,9 @@ extern "C" void *mgpuModuleLoadJIT(void *data, int optLevel) {
     int major = 0, minor = 0;
     if (s.driver.cuDeviceGetAttribute(&major, kAttrComputeMajor, s.device) ==
             0 &&
-        s.driver.cuDeviceGetAttribute(&minor, kAttrComputeMinor, s.device) ==
-            0)
-      run().error += ", the device is sm_" + std::to_string(major) +
-                     std::to_string(minor);
+        s.driver.cuDeviceGetAttribute(&minor, kAttrComputeMinor, s.device) == 0)
+      run().error +=
+          ", the device is sm_" + std::to_string(major) + std::to_string(minor);
     if (log[0])
       run().error += "\nPTX JIT log:\n" + std::string(log);
     return nullptr;

@@ -704,8 +704,7 @@ private:
   static bool readsArgumentsOnly(linalg::GenericOp op) {
     return llvm::all_of(op.getDpsInputs(), [](Value input) {
       Value value = throughViews(input);
-      return isa<BlockArgument>(value) ||
-             matchPattern(value, m_Constant());
+      return isa<BlockArgument>(value) || matchPattern(value, m_Constant());
     });
   }
 
@@ -1134,9 +1133,8 @@ bool usesAny(Operation *op, const DenseSet<Operation *> &from) {
 /// may have moved a member of this one after its others.
 void makeAdjacent(ArrayRef<linalg::GenericOp> ops) {
   SmallVector<Operation *> group(ops.begin(), ops.end());
-  llvm::sort(group, [](Operation *a, Operation *b) {
-    return a->isBeforeInBlock(b);
-  });
+  llvm::sort(group,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
   Operation *last = group.back();
   DenseSet<Operation *> members(group.begin(), group.end());
   DenseSet<Operation *> after = members;

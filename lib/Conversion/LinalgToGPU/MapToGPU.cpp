@@ -274,7 +274,8 @@ static Value byteAddress(OpBuilder &b, Location loc, Value memref,
     linear = arith::AddIOp::create(
         b, loc, linear, arith::MulIOp::create(b, loc, index, stride));
   auto pointerType = LLVM::LLVMPointerType::get(b.getContext());
-  Value aligned = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  Value aligned =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
   Value address = arith::IndexCastOp::create(b, loc, b.getI64Type(), aligned);
   Value pointer = LLVM::IntToPtrOp::create(b, loc, pointerType, address);
   Value offset = arith::IndexCastOp::create(b, loc, b.getI64Type(), linear);
@@ -996,8 +997,8 @@ private:
       } else if (layout.byteVectors) {
         SmallVector<Value> parts;
         for (Value start : starts)
-          parts.push_back(loadBytes(b, loc, memref, toIndex(start),
-                                    layout.width));
+          parts.push_back(
+              loadBytes(b, loc, memref, toIndex(start), layout.width));
         values[i] = concat(parts);
       } else {
         // i1 is bit-packed in vectors but byte-sized in memory.
@@ -1894,9 +1895,8 @@ private:
       // kExactElementsInFlight chains in all (a max over the columns of an
       // `N x 2` matrix).
       int64_t elements = std::max<int64_t>(
-          kExactRowsInFlight,
-          llvm::PowerOf2Ceil(
-              llvm::divideCeil(kExactElementsInFlight, points.size())));
+          kExactRowsInFlight, llvm::PowerOf2Ceil(llvm::divideCeil(
+                                  kExactElementsInFlight, points.size())));
       results = inFlight(combine, initial, steps, elements);
     } else {
       SmallVector<Value> row;

@@ -1122,35 +1122,33 @@ FAKE_CUDA_API CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
     writeJitLog(numOptions, options, values, why.c_str());
     return call.done(CUDA_ERROR_INVALID_PTX);
   }
-  int isa = ptxIsa(static_cast<const char *>(image));
+  // ptxas's fatal error at the line of `directive`, in the JIT log.
+  std::string text = static_cast<const char *>(image);
+  auto refuse = [&](const char *directive, const std::string &what,
+                    CUresult result) {
+    long line =
+        1 + std::count(text.begin(), text.begin() + text.find(directive), '\n');
+    std::string why = "ptxas application ptx input, line " +
+                      std::to_string(line) + "; fatal   : " + what;
+    writeJitLog(numOptions, options, values, why.c_str());
+    return call.done(result);
+  };
+  int isa = ptxIsa(text);
   int newest = newestPtxIsa(state().driverVersion);
   if (isa > newest) {
-    std::string text = static_cast<const char *>(image);
-    long line = 1 + std::count(text.begin(),
-                               text.begin() + text.find(".version"), '\n');
-    char why[160];
-    std::snprintf(why, sizeof(why),
-                  "ptxas application ptx input, line %ld; fatal   : "
+    char what[96];
+    std::snprintf(what, sizeof(what),
                   "Unsupported .version %d.%d; current version is '%d.%d'",
-                  line, isa / 10, isa % 10, newest / 10, newest % 10);
-    writeJitLog(numOptions, options, values, why);
-    return call.done(CUDA_ERROR_UNSUPPORTED_PTX_VERSION);
+                  isa / 10, isa % 10, newest / 10, newest % 10);
+    return refuse(".version", what, CUDA_ERROR_UNSUPPORTED_PTX_VERSION);
   }
   // PTX for a newer SM than the device's (sm_90) has no binary for it, as
   // the real driver's JIT says.
-  if (int sm = ptxTarget(static_cast<const char *>(image)); sm > 90) {
-    std::string text = static_cast<const char *>(image);
-    long line = 1 + std::count(text.begin(),
-                               text.begin() + text.find(".target"), '\n');
-    char why[160];
-    std::snprintf(why, sizeof(why),
-                  "ptxas application ptx input, line %ld; fatal   : SM version "
-                  "specified by .target is higher than default SM version "
-                  "assumed",
-                  line);
-    writeJitLog(numOptions, options, values, why);
-    return call.done(CUDA_ERROR_NO_BINARY_FOR_GPU);
-  }
+  if (ptxTarget(text) > 90)
+    return refuse(".target",
+                  "SM version specified by .target is higher than default SM "
+                  "version assumed",
+                  CUDA_ERROR_NO_BINARY_FOR_GPU);
   // The kernels run from the host build of exactly this PTX.
   std::map<std::string, void (*)(void **)> kernels;
   {
