@@ -439,6 +439,14 @@ Value uncollapsed(Value value) {
   return value;
 }
 
+/// `value` read through the collapse and expand views of it.
+Value throughViews(Value value) {
+  while (isa_and_nonnull<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(
+      value.getDefiningOp()))
+    value = value.getDefiningOp()->getOperand(0);
+  return value;
+}
+
 /// Whether `consumer` reads a result of `producer`, directly or through a
 /// tensor.collapse_shape (a reduction's rows).
 bool readsResultOf(Operation *consumer, Operation *producer) {
@@ -689,14 +697,6 @@ private:
     return llvm::any_of(op.getDpsInputs(), [&](Value input) {
       return chains(throughViews(input).getDefiningOp());
     });
-  }
-
-  /// `value` read through the collapse and expand views of it.
-  static Value throughViews(Value value) {
-    while (isa_and_nonnull<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(
-        value.getDefiningOp()))
-      value = value.getDefiningOp()->getOperand(0);
-    return value;
   }
 
   /// Whether `op` reads nothing but the function's arguments and constants
@@ -1032,11 +1032,8 @@ private:
         if (!copied.contains(op))
           return;
         for (Value value : replacements) {
-          while (
-              isa_and_nonnull<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(
-                  value.getDefiningOp()))
-            value = value.getDefiningOp()->getOperand(0);
-          if (auto generic = value.getDefiningOp<linalg::GenericOp>()) {
+          if (auto generic =
+                  throughViews(value).getDefiningOp<linalg::GenericOp>()) {
             generic->setDiscardableAttrs(op->getDiscardableAttrDictionary());
             copied.insert(generic);
           }

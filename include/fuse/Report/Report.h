@@ -42,10 +42,6 @@ public:
   bool operator==(const SizeExpr &other) const {
     return terms == other.terms && overflowed == other.overflowed;
   }
-  /// Whether a coefficient went past int64 (bytes of huge static shapes
-  /// summed over many kernels): the expression prints as kTooLarge, has
-  /// no constant value and no ratio.
-  bool overflows() const { return overflowed; }
   static constexpr llvm::StringLiteral kTooLarge = "more than 2^63";
 
   void collectSymbols(std::set<unsigned> &symbols) const;
@@ -75,6 +71,9 @@ private:
 
   /// Monomial (sorted symbol ids, repeated for powers) -> coefficient.
   std::map<std::vector<unsigned>, int64_t> terms;
+  /// Whether a coefficient went past int64 (bytes of huge static shapes
+  /// summed over many kernels): the expression prints as kTooLarge, has
+  /// no constant value and no ratio.
   bool overflowed = false;
 };
 
