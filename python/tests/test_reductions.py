@@ -506,6 +506,24 @@ def test_layer_norm_and_rms_norm(dtype, shape, rng):
     assert_close(rms_eps, _rms_norm(x64, 1.0, eps=0.5), dtype, n, scale=2.0)
 
 
+@pytest.mark.parametrize("value", [1234.5678, 33333.33, 123456.79, 1e20])
+def test_layer_norm_of_a_constant_row_is_zero(value):
+    # A row's float32 sum of 768 copies of 33333.33 is off by ulps: the
+    # distances from that mean were an ulp, and the row normalized to
+    # +-0.97 (PyTorch gives 0). The mean corrected by the mean of the
+    # distances is exact; the rows around it are ordinary ones.
+    x = np.random.default_rng(3).standard_normal((3, 768)).astype(np.float32)
+    x[1] = value
+    f = fuse.jit(lambda x: (fuse.layer_norm(x), fuse.layer_norm(x, 2.0, 0.5)))
+    plain, affine = f(x)
+    assert (plain[1] == 0).all() and (affine[1] == 0.5).all()
+    x64 = x.astype(np.float64)
+    assert_close(plain[0::2], _layer_norm(x64[0::2], 1.0, 0.0), "float32", 768, scale=2.0)
+    (function,) = fuse.report(fuse.layer_norm, x)["functions"]
+    assert function["fused"]["kernel_count"] == 1
+    assert function["fused"]["bytes"]["text"] == "8*N*M"
+
+
 def test_softmax_is_one_kernel(rng):
     x = random_array(rng, "float32", (8, 100))
     (function,) = fuse.report(fuse.softmax, x)["functions"]
