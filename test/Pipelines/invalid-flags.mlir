@@ -107,6 +107,19 @@
 // TOOLKIT: fuse-opt: error: --cuda-toolkit={{.*}}.none has no nvvm/libdevice/libdevice.10.bc
 // TOOLKIT-LOWER: error: fuse-lower: cuda-toolkit={{.*}}.none has no nvvm/libdevice/libdevice.10.bc
 
+// Passes named on the command line with --emit or --fuse-report never ran
+// (exit 0, the usual output); --pass-pipeline replaced --fuse-pipeline's
+// stage (the program printed unlowered). Both are refused; passes named as
+// flags run after a stage.
+// RUN: not fuse-opt %s --emit=ptx --fuse-check-program 2>&1 | FileCheck %s --check-prefix=NAMED --implicit-check-not=.version
+// RUN: not fuse-opt %s --fuse-report --convert-fuse-to-linalg 2>&1 | FileCheck %s --check-prefix=NAMED --implicit-check-not=add_relu
+// RUN: not fuse-opt %s --fuse-report --pass-pipeline='builtin.module(cse)' 2>&1 | FileCheck %s --check-prefix=NAMED --implicit-check-not=add_relu
+// RUN: not fuse-opt %s --fuse-pipeline=fused --pass-pipeline='builtin.module(cse)' 2>&1 | FileCheck %s --check-prefix=STAGE-PIPELINE --implicit-check-not=func
+// RUN: fuse-opt %s --fuse-pipeline=fused --cse | FileCheck %s --check-prefix=STAGE-PASSES
+// NAMED: fuse-opt: error: --fuse-report and --emit run their own pipeline; the passes named on the command line would not run: name them with --fuse-pipeline=STAGE (they run after it) or alone
+// STAGE-PIPELINE: fuse-opt: error: --pass-pipeline replaces the whole pipeline, --fuse-pipeline's stage too; name the passes to run after the stage as flags (--fuse-pipeline=fused --cse)
+// STAGE-PASSES: linalg.generic
+
 // Every chip LLVM knows is taken.
 // RUN: fuse-opt %s --emit=ptx --chip=sm_20 | FileCheck %s --check-prefix=OLDEST
 // RUN: fuse-opt %s --emit=ptx --chip=sm_121f | FileCheck %s --check-prefix=NEWEST

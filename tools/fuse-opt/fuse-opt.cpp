@@ -49,6 +49,24 @@ static cl::opt<std::string> reportFlag(
              "for a page with both pictures, the report and the remarks)"),
     cl::value_desc("text|json|dot|html"), cl::cat(fuseCategory));
 
+/// Whether MLIR's --pass-pipeline was given (it replaces the pass manager's
+/// pipeline, so that a stage built before it would be dropped).
+static bool passPipelineGiven() {
+  auto &options = cl::getRegisteredOptions();
+  auto it = options.find("pass-pipeline");
+  return it != options.end() && it->second->getNumOccurrences();
+}
+
+/// Whether the command line names passes to run (as flags or with
+/// --pass-pipeline): `config` adds them to a pass manager.
+static bool passesNamed(const MlirOptMainConfig &config) {
+  if (passPipelineGiven())
+    return true;
+  MLIRContext context;
+  PassManager pm(&context);
+  return succeeded(config.setupPassPipeline(pm)) && pm.size() != 0;
+}
+
 /// Closes `output` and keeps it, or says why it could not be written (a
 /// full disk, say) instead of LLVM's fatal "IO failure on output stream".
 static LogicalResult keepOutput(llvm::ToolOutputFile &output,
@@ -151,9 +169,17 @@ int main(int argc, char **argv) {
     return 1;
   }
   MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
-  if (translation)
+  if (translation) {
+    if (passesNamed(config)) {
+      fuse::toolError() << "--fuse-report and --emit run their own pipeline; "
+                           "the passes named on the command line would not "
+                           "run: name them with --fuse-pipeline=STAGE (they "
+                           "run after it) or alone\n";
+      return 1;
+    }
     return asMainReturnCode(runTranslation(*translation, inputFile, outputFile,
                                            registry, flags.options(), config));
+  }
 
   if (stageFlag.getNumOccurrences()) {
     std::optional<fuse::Stage> stage = fuse::parseStage(stageFlag);
@@ -161,6 +187,13 @@ int main(int argc, char **argv) {
       fuse::toolError() << "unknown stage '" << stageFlag
                         << "' for --fuse-pipeline; expected one of "
                         << fuse::stageNames() << "\n";
+      return 1;
+    }
+    if (passPipelineGiven()) {
+      fuse::toolError() << "--pass-pipeline replaces the whole pipeline, "
+                           "--fuse-pipeline's stage too; name the passes to "
+                           "run after the stage as flags (--fuse-pipeline="
+                        << stageFlag << " --cse)\n";
       return 1;
     }
     MlirOptMainConfig base = config;
