@@ -121,6 +121,9 @@ std::vector<std::string> opLines(Operation *op) {
     std::string value = constantText(constant);
     if (!value.empty())
       lines.back() += " " + value;
+  } else if (auto cmp = dyn_cast<CmpOp>(op)) {
+    // As the IR writes it (its dictionary has the enum's number).
+    lines.back() += " " + stringifyCmpPredicate(cmp.getPredicate()).str();
   } else if (!op->getAttrs().empty()) {
     std::string text;
     llvm::raw_string_ostream os(text);
@@ -324,10 +327,20 @@ private:
       os << "    " << node(producer, *kernel) << " -> " << target << ";\n";
       return;
     }
+    // The last kernel before this one that writes the value; else the last
+    // that computes it.
+    const VariantReport &variant = fused ? report.fused : report.eager;
     size_t from = computing.back();
-    for (size_t k : computing)
-      if (k < *kernel)
+    bool written = false;
+    for (size_t k : computing) {
+      if (k >= *kernel)
+        continue;
+      bool writes =
+          llvm::is_contained(variant.kernels[k].storedPositions, producer);
+      if (writes || !written)
         from = k;
+      written |= writes;
+    }
     os << "    " << node(producer, from) << " -> " << target;
     std::vector<std::string> label;
     auto bytes = resultBytes.find(producer);

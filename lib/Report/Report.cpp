@@ -484,6 +484,25 @@ FailureOr<VariantReport> countKernels(func::FuncOp func, Symbols &symbols,
       return elements *
              SizeExpr::constant(storageBytes(operand->get().getType()));
     };
+    // The positions of the ops whose values the `placed` members write
+    // out: each live-out result's yielded value's op.
+    auto stored = [&](KernelReport &kernel,
+                      ArrayRef<linalg::GenericOp> placed) {
+      std::set<unsigned> positions;
+      for (linalg::GenericOp op : placed) {
+        Operation *yield = op.getBody()->getTerminator();
+        for (OpOperand &init : op.getDpsInitsMutable()) {
+          if (!isLiveOut(init))
+            continue;
+          Value value =
+              yield->getOperand(op.getTiedOpResult(&init).getResultNumber());
+          if (Operation *def = value.getDefiningOp())
+            for (unsigned position : tags.positions(def->getLoc()))
+              positions.insert(position);
+        }
+      }
+      kernel.storedPositions.assign(positions.begin(), positions.end());
+    };
     SmallVector<OpOperand *> traffic = trafficOperands(members, isLiveOut);
     std::optional<RowForm> form = rowFormOf(members, blockSize, isLiveOut);
     std::optional<RowsReport> rows;
@@ -511,6 +530,7 @@ FailureOr<VariantReport> countKernels(func::FuncOp func, Symbols &symbols,
       KernelReport kernel;
       kernel.name = name.getValue().str();
       describe(kernel, members, members);
+      stored(kernel, members);
       kernel.rows = rows;
       kernel.elements = SizeExpr::constant(1);
       for (const SizeExpr &loop : loops[widest])
@@ -564,6 +584,7 @@ FailureOr<VariantReport> countKernels(func::FuncOp func, Symbols &symbols,
       if (!llvm::is_contained(overWhole, op))
         secondNamed.push_back(op);
     describe(finish, secondNamed, secondNamed);
+    stored(finish, secondNamed);
     finish.elements = rows->count * rows->pieceCount;
     finish.rows = *rows;
     finish.rows->length = rows->pieceCount;

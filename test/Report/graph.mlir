@@ -190,12 +190,35 @@ func.func @vector_softmax(%x: tensor<?xf32>) -> tensor<?xf32> {
 // EAGER-NEXT:    f3_op2_k3 -> f3_op4_k6 [color="#d93025", fontcolor="#d93025", penwidth=2.5, label="4*N bytes"];
 // EAGER-NEXT:    f3_op3_k5 -> f3_op4_k6 [color="#d93025", fontcolor="#d93025", penwidth=2.5, label="4 bytes"];
 
+// %t is computed in two kernels and written by one (kernel 0, beside the
+// neg): the exp's kernel reads it from there, not from the sum's kernel 1,
+// which computes it again without writing it (the arrow came from k1).
+// FUSED-LABEL: subgraph cluster_f4 {
+// FUSED:         f4_op0_k0 -> f4_op2_k3 [color="#d93025", fontcolor="#d93025", penwidth=2.5, label="4*N*M*K bytes\nnot fused:
+func.func @written_once(%a: tensor<?x?x?xf32>, %c: tensor<?xf32>) -> (tensor<?x1x?xf32>, tensor<?xf32>, tensor<?x?x?xf32>) {
+  %t = fuse.add %a, %c : tensor<?x?x?xf32>, tensor<?xf32> -> tensor<?x?x?xf32>
+  %r1 = fuse.reduce_sum %t {dims = array<i64: 1>} : tensor<?x?x?xf32> -> tensor<?x1x?xf32>
+  %e = fuse.exp %t : tensor<?x?x?xf32>
+  %r2 = fuse.reduce_mean %e {dims = array<i64: 0, 1>} : tensor<?x?x?xf32> -> tensor<?xf32>
+  %m = fuse.neg %t : tensor<?x?x?xf32>
+  return %r1, %r2, %m : tensor<?x1x?xf32>, tensor<?xf32>, tensor<?x?x?xf32>
+}
+
+// A comparison's predicate as the IR writes it (it was the dictionary
+// {predicate = 4 : i32}).
+// FUSED-LABEL: subgraph cluster_f5 {
+// FUSED:         f5_op0_k0 [label="fuse.cmp gt\n{{.*}}graph.mlir:{{[0-9]+}}:8", style=filled, fillcolor=white];
+func.func @compare(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xi1> {
+  %m = fuse.cmp gt, %a, %b : tensor<?xf32>, tensor<?xf32> -> tensor<?xi1>
+  return %m : tensor<?xi1>
+}
+
 // A declaration has no body and no cluster; the legend comes last.
 func.func private @declared(tensor<4xf32>) -> tensor<4xf32>
-// FUSED-NOT:   cluster_f4
+// FUSED-NOT:   cluster_f6
 // FUSED:       label="Blue boxes are kernels. Red arrows are values that one kernel writes to memory and another reads back.";
 // FUSED-NEXT:  labelloc=b;
 // FUSED-NEXT: }
-// EAGER-NOT:   cluster_f4
+// EAGER-NOT:   cluster_f6
 // EAGER:       labelloc=b;
 // EAGER-NEXT: }

@@ -114,6 +114,10 @@ struct KernelReport {
   /// The ops of the function that this kernel computes, as positions in
   /// its body (0 for the first op), in program order.
   std::vector<unsigned> opPositions;
+  /// Of those, the ops whose values the kernel writes to memory (for a
+  /// later kernel or as a result), sorted: a kernel may compute an op
+  /// again without writing it.
+  std::vector<unsigned> storedPositions;
   SizeExpr elements;
   SizeExpr bytesRead;
   SizeExpr bytesWritten;
