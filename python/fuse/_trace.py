@@ -736,8 +736,8 @@ def _logical(kind, a, b):
     return where(a, True, b)
 
 
-_FLOAT_UNARY = ("exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid", "silu", "sin", "cos",
-                "erf", "reciprocal", "hardswish", "gelu", "leaky_relu")
+_FLOAT_UNARY = ("exp", "expm1", "log", "log1p", "sqrt", "rsqrt", "tanh", "sigmoid", "silu",
+                "sin", "cos", "erf", "reciprocal", "hardswish", "gelu", "leaky_relu")
 _NUMERIC_UNARY = ("neg", "abs", "relu", "floor", "ceil", "clamp")
 
 
@@ -764,6 +764,8 @@ def _unary(op, x, attrs=""):
 def relu(x): return _unary("relu", x)
 def exp(x): return _unary("exp", x)
 def log(x): return _unary("log", x)
+def expm1(x): return _unary("expm1", x)
+def log1p(x): return _unary("log1p", x)
 def sqrt(x): return _unary("sqrt", x)
 def rsqrt(x): return _unary("rsqrt", x)
 def tanh(x): return _unary("tanh", x)
@@ -1320,7 +1322,7 @@ def _numpy_function(name):
 _UFUNCS = {
     "add": add, "subtract": sub, "multiply": mul, "true_divide": div, "divide": div,
     "power": pow, "negative": neg, "positive": lambda x: x, "absolute": abs,
-    "exp": exp, "log": log, "sqrt": sqrt, "tanh": tanh, "sin": sin, "cos": cos,
+    "exp": exp, "log": log, "expm1": expm1, "log1p": log1p, "sqrt": sqrt, "tanh": tanh, "sin": sin, "cos": cos,
     "floor": floor, "ceil": ceil, "reciprocal": reciprocal,
     "maximum": maximum, "minimum": minimum,
     "less": lambda a, b: _compare("lt", a, b), "less_equal": lambda a, b: _compare("le", a, b),
@@ -1409,7 +1411,7 @@ _PYTORCH_METHODS = {
     "clamp_max": "x.clamp(max=v) (fuse.minimum(x, v))",
     "masked_fill": "fuse.where(mask, value, x)",
     "amax": "x.max(axis)", "amin": "x.min(axis)",
-    **{n: f"fuse.{n}(x)" for n in ("rsqrt", "silu", "sin", "cos", "erf", "floor", "ceil",
+    **{n: f"fuse.{n}(x)" for n in ("expm1", "log1p", "rsqrt", "silu", "sin", "cos", "erf", "floor", "ceil",
                                      "reciprocal", "hardswish", "gelu", "leaky_relu")},
     "softmax": "fuse.softmax(x, axis)", "log_softmax": "fuse.log_softmax(x, axis)",
     **{n: _SAME for n in ("contiguous", "clone", "detach", "cpu", "cuda")},

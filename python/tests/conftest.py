@@ -5,9 +5,12 @@ integer ops) are compared bit for bit with numpy: fuse rounds once per op,
 as numpy does. The others (exp, log, tanh, pow, ...) are compared with
 `assert_within_bound`: with the float64 reference rounded to the result
 type, within the bound that docs/accuracy.md states for the op and dtype
-(ULP_BOUNDS), never bit for bit with numpy's own float32 or float16 result,
+(`bound`), never bit for bit with numpy's own float32 or float16 result,
 which depends on the SIMD code numpy picks for the host CPU.
 """
+
+import os
+import sys
 
 import numpy as np
 import pytest
@@ -17,26 +20,27 @@ INTS = ["int32", "int64"]
 NUMERIC = FLOATS + INTS
 ALL = NUMERIC + ["bool"]
 
-# docs/accuracy.md's "bound" column (scripts/accuracy's BOUNDS) for the ops
-# that are not correctly rounded: (ulps per dtype, XREL, FLOOR). An element
-# is within it when it is at most that many representable values away from
-# the reference rounded to the result type, or when
+# docs/accuracy.md's "bound" column for the ops that are not correctly
+# rounded, from the one table of it (check_ops.py's `bound`, which
+# scripts/accuracy writes into the document): (ulps per dtype, XREL,
+# FLOOR). An element is within it when it is at most that many
+# representable values away from the reference rounded to the result type,
+# or when
 #     |got - want| <= XREL * eps * |x| + FLOOR * ulps * tiny * max(1, |x|)
 # (eps and tiny of the compute type; x the op's input): `+x` in the table,
 # for formulas that cancel, and `+u` for results that underflow.
-_TRANSCENDENTAL = {"float16": 1, "float32": 4, "float64": 4}
-ULP_BOUNDS = {
-    "rsqrt": ({"float16": 1, "float32": 1, "float64": 1}, 0, 0),
-    "hardswish": ({"float16": 2, "float32": 2, "float64": 2}, 0, 0),
-    **{op: (_TRANSCENDENTAL, 0, 0) for op in ["exp", "log", "sin", "cos", "tanh", "erf", "pow"]},
-    "sigmoid": (_TRANSCENDENTAL, 0, 1),
-    "silu": (_TRANSCENDENTAL, 0, 1),
-    "gelu": (_TRANSCENDENTAL, 4, 0),
-    "gelu tanh": (_TRANSCENDENTAL, 4, 0),
-}
-# Where a target's math library documents a looser bound (libdevice's rsqrtf:
-# 2 ulp).
-TARGET_BOUNDS = {"cuda": {"rsqrt": ({"float16": 1, "float32": 2, "float64": 1}, 0, 0)}}
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "test", "Run", "Inputs"))
+import check_ops  # noqa: E402
+
+_TYPES = {"float16": "f16", "float32": "f32", "float64": "f64"}
+
+
+def bound(op, target="cpu"):
+    """(ulps per numpy dtype name, XREL, FLOOR) of fuse op `op` on `target`."""
+    limits, xrel, floor = check_ops.bound(op, target)
+    return {name: limits[t] for name, t in _TYPES.items()}, xrel, floor
+
 
 # float16 computes in float32 and rounds once more (docs/dialect.md).
 _COMPUTE = {"float16": np.float32, "float32": np.float32, "float64": np.float64}
@@ -69,14 +73,12 @@ def ulps(a, b):
 
 
 def assert_within_bound(actual, reference, op, dtype, x=None, target="cpu"):
-    """`actual`, the result of fuse op `op` (a key of ULP_BOUNDS, or an
-    exact op), against `reference`, the op computed in float64 on the same
+    """`actual`, the result of fuse op `op` (an op of docs/accuracy.md), against `reference`, the op computed in float64 on the same
     inputs (x: the op's input, for the XREL and FLOOR terms): within the
     op's bound for `dtype` from the reference rounded as a correctly rounded
     op would round it (through the compute type), NaNs in the same places."""
     dtype = np.dtype(dtype)
-    limits, xrel, floor = TARGET_BOUNDS.get(target, {}).get(op) or ULP_BOUNDS.get(
-        op, ({dtype.name: 0}, 0, 0))
+    limits, xrel, floor = bound(op, target)
     limit = limits[dtype.name]
     assert actual.dtype == dtype, (actual.dtype, dtype)
     assert actual.shape == np.shape(reference), (actual.shape, np.shape(reference))

@@ -26,7 +26,9 @@ def _sigmoid(x):
 # name (that of docs/accuracy.md): (fuse function, float64 reference, input range)
 FLOAT_UNARY = {
     "exp": (fuse.exp, np.exp, (-3.0, 3.0)),
+    "expm1": (fuse.expm1, np.expm1, (-3.0, 3.0)),
     "log": (fuse.log, np.log, (0.1, 4.0)),
+    "log1p": (fuse.log1p, np.log1p, (-0.9, 4.0)),
     "sqrt": (fuse.sqrt, np.sqrt, (0.0, 4.0)),
     "rsqrt": (fuse.rsqrt, lambda x: 1.0 / np.sqrt(x), (0.1, 4.0)),
     "tanh": (fuse.tanh, np.tanh, (-3.0, 3.0)),
@@ -354,6 +356,11 @@ def test_more_numpy_ufuncs(rng):
                 np.array([1, 2, 4, 8], np.float32))
     with pytest.raises(TypeError, match="supported on bool tensors"):
         fuse.jit(np.invert)(np.arange(4, dtype=np.int32))
+    # np.expm1 and np.log1p are fuse's ops of those names.
+    expm1, log1p = fuse.jit(lambda x: (np.expm1(x), np.log1p(abs(x))))(x)
+    x64 = x.astype(np.float64)
+    assert_within_bound(expm1, np.expm1(x64), "expm1", "float32", target=f.program.target)
+    assert_within_bound(log1p, np.log1p(abs(x64)), "log1p", "float32", target=f.program.target)
 
 
 @pytest.mark.parametrize("dtype", NUMERIC)

@@ -162,15 +162,17 @@ TARGET = "cpu"
 MINIMIZE_TRIES = 400
 
 UNARY_NUMERIC = ["neg", "abs", "relu", "floor", "ceil"]
-UNARY_FLOAT = ["exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid", "silu", "sin",
-               "cos", "erf", "reciprocal", "hardswish", "gelu", "leaky_relu"]
+UNARY_FLOAT = ["exp", "expm1", "log", "log1p", "sqrt", "rsqrt", "tanh",
+               "sigmoid", "silu", "sin", "cos", "erf", "reciprocal",
+               "hardswish", "gelu", "leaky_relu"]
 BINARY = ["add", "sub", "mul", "div", "max", "min", "pow"]
 REDUCE = co.REDUCTIONS
 # Float ops whose algorithm is the target's own (libdevice on the GPU,
 # fuse's expansions on the CPU): results differ between targets within the
 # tolerance. Every other op is correctly rounded or exact on every target.
-TARGET_DEPENDENT = {"exp", "log", "rsqrt", "tanh", "sigmoid", "silu", "sin",
-                    "cos", "erf", "gelu", "hardswish"}
+TARGET_DEPENDENT = {"exp", "expm1", "log", "log1p", "rsqrt", "tanh",
+                    "sigmoid", "silu", "sin", "cos", "erf", "gelu",
+                    "hardswish"}
 # Ops whose result is one of their (exact) inputs or a bound: no rounding.
 NO_ROUNDING = {"neg", "abs", "relu", "clamp", "max", "min", "floor", "ceil"}
 # max |f'| for the unary ops with a constant bound, and the width of the
@@ -515,10 +517,12 @@ def deriv_bound(op, lo, hi):
     """max |f'| over [lo, hi] (inf where unbounded)."""
     inf = np.full(np.shape(lo), np.inf)
     m = np.where((lo <= 0) & (hi >= 0), 0.0, np.minimum(abs(lo), abs(hi)))
-    if op == "exp":
+    if op in ("exp", "expm1"):
         return np.exp(hi)
     if op == "log":
         return np.where(lo > 0, 1 / np.where(lo > 0, lo, 1), inf)
+    if op == "log1p":
+        return np.where(lo > -1, 1 / np.where(lo > -1, lo + 1, 1), inf)
     if op == "sqrt":
         return np.where(lo > 0, 0.5 / np.sqrt(np.where(lo > 0, lo, 1)), inf)
     if op == "rsqrt":
@@ -616,8 +620,8 @@ def same_at_corners(compute, ins, errs, where):
 
 
 # Unary ops monotone on each side of their poles, for same_at_corners.
-MONOTONE = {"exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid", "erf",
-            "reciprocal", "neg", "leaky_relu"}
+MONOTONE = {"exp", "expm1", "log", "log1p", "sqrt", "rsqrt", "tanh",
+            "sigmoid", "erf", "reciprocal", "neg", "leaky_relu"}
 
 
 def eval_float_unary(node, x):
@@ -1181,7 +1185,7 @@ class Generator:
     OPS = (UNARY_NUMERIC + UNARY_FLOAT +
            ["clamp", "gelu_tanh"] + BINARY + ["cmp", "select", "cast",
                                               "constant", "reduce"])
-    WEIGHTS = ([1.0] * 5 + [0.55] * 14 + [1.3, 0.5] +
+    WEIGHTS = ([1.0] * 5 + [0.55] * 16 + [1.3, 0.5] +
                [2.4, 1.8, 2.4, 1.4, 1.2, 1.2, 1.0] + [2.0, 2.0, 3.0, 0.4,
                                                       1.6])
 
@@ -1199,12 +1203,12 @@ class Generator:
             t = self.prog.nodes[x].dtype
             st = self.states[x]
             attrs = {}
-            if op in ("log", "sqrt", "rsqrt"):
+            if op in ("log", "log1p", "sqrt", "rsqrt"):
                 with np.errstate(invalid="ignore"):
                     negative = np.any(st.unk | ~(st.ref - st.err >= 0))
                 if negative and self.chance(0.85):
                     x = self.op("abs", t, [x])
-            if op == "exp" and self.chance(0.6):
+            if op in ("exp", "expm1") and self.chance(0.6):
                 with np.errstate(invalid="ignore"):
                     big = np.any(abs(np.where(np.isfinite(st.ref), st.ref, 0))
                                  > 40)

@@ -312,13 +312,14 @@ struct F64Builder {
 };
 
 /// exp(r) - 1 for |r| <= ln(2)/2 in f64: r + r^2 (1/2! + r/3! + ... +
-/// r^11/13!), to about 2^-60 of the result.
-static Value expm1Reduced(F64Builder &f, Value r) {
+/// r^11/13!), to about 2^-60 of the result; with `plus`, plus + exp(r) - 1
+/// rounded once (where plus + r is exact).
+static Value expm1Reduced(F64Builder &f, Value r, Value plus = {}) {
   Value q =
       f.horner(r, {1.0 / 6227020800.0, 1.0 / 479001600.0, 1.0 / 39916800.0,
                    1.0 / 3628800.0, 1.0 / 362880.0, 1.0 / 40320.0, 1.0 / 5040.0,
                    1.0 / 720.0, 1.0 / 120.0, 1.0 / 24.0, 1.0 / 6.0, 0.5});
-  return f.fma(f.mul(r, r), q, r);
+  return f.fma(f.mul(r, r), q, plus ? f.add(plus, r) : r);
 }
 
 /// x = k ln 2 + r with |r| <= ln(2)/2 (k as an f64 integer): Cody and
@@ -809,6 +810,98 @@ struct TanhF64 : MathPattern<math::TanhOp> {
   }
 };
 
+/// e^x - 1 in f64 as straight-line code: x clamped to [-40, 709.8] (below,
+/// the result rounds to -1; above, it is inf), x = k ln 2 + r and
+/// e = expm1Reduced(r), and 2^k (1 + e) - 1 as
+///   k <= 0: (2^k - 1) + 2^k e        (2^k - 1 exact; one rounding)
+///   k >= 1: ((1 - 2^-k) + e) 2^k     (1 - 2^-k exact up to k = 53, and
+///                                     added to r inside e's last step: one
+///                                     rounding where the other form
+///                                     cancels; two normal factors)
+/// and x itself below 2^-54 (-0 too). NaN passes the clamps (k is 0 there).
+static Value expm1F64(F64Builder &f, Value x) {
+  using P = arith::CmpFPredicate;
+  OpBuilder &b = f.b;
+  Location loc = f.loc;
+  Value low = f.c(-40.0), high = f.c(709.8);
+  Value xc = f.select(f.cmp(P::OLT, x, low), low, x);
+  xc = f.select(f.cmp(P::OGT, xc, high), high, xc);
+  auto [k, r] = reduceByLn2(f, xc);
+  Value e = expm1Reduced(f, r);
+  Value ki = exponentToInt(b, loc, f.intType, k);
+  Value positive = f.cmp(P::OGE, k, f.c(1.0));
+  // k in [-58, 0] for the first form, [-60, -1] for 2^-k of the second:
+  // normal numbers either way.
+  Value scale = f.powerOfTwo(
+      arith::SelectOp::create(b, loc, positive, f.ci(0), ki).getResult());
+  Value below = f.add(f.sub(scale, f.c(1.0)), f.mul(scale, e));
+  Value inverse = f.powerOfTwo(arith::SubIOp::create(
+      b, loc, f.ci(0),
+      arith::MinSIOp::create(
+          b, loc, arith::MaxSIOp::create(b, loc, ki, f.ci(1)), f.ci(60))));
+  Value above =
+      f.scaleByPowerOfTwo(expm1Reduced(f, r, f.sub(f.c(1.0), inverse)), ki);
+  Value result = f.select(positive, above, below);
+  Value a = math::AbsFOp::create(b, loc, x);
+  return f.select(f.cmp(P::OLT, a, f.c(0x1p-54)), x, result);
+}
+
+/// ln(1 + x) in f64 as straight-line code: u = 1 + x rounded, and
+///   log1p(x) = log u + (x - (u - 1)) / u
+/// where x - (u - 1), the rounding error of u, is exact (u - 1 is: by
+/// Sterbenz's lemma for u in [1/2, 2], and 1 + x is exact below it); the
+/// correction's own rounding is 2^-53 of a term below 2^-53 of log u.
+/// x itself below 2^-54 (-0 too), -inf at -1, NaN below -1 and for NaN,
+/// inf at inf.
+static Value log1pF64(F64Builder &f, Value x) {
+  using P = arith::CmpFPredicate;
+  double inf = std::numeric_limits<double>::infinity();
+  Value one = f.c(1.0);
+  Value u = f.add(x, one);
+  // log u for u > 0 finite; u = 1 in the other lanes, whose results are
+  // selected below.
+  Value ordinary = f.cmp(P::OGT, u, f.c(0.0));
+  ordinary =
+      arith::AndIOp::create(f.b, f.loc, ordinary, f.cmp(P::OLT, u, f.c(inf)));
+  Value us = f.select(ordinary, u, one);
+  Value correction = f.div(f.sub(x, f.sub(us, one)), us);
+  Value result = f.add(logFinite(f, us), correction);
+  result = f.select(f.cmp(P::OEQ, x, f.c(-1.0)), f.c(-inf), result);
+  result = f.select(f.cmp(P::OEQ, x, f.c(inf)), x, result);
+  // Below -1 and NaN: NaN.
+  result = f.select(f.cmp(P::UGE, x, f.c(-1.0)), result,
+                    f.c(std::numeric_limits<double>::quiet_NaN()));
+  Value a = math::AbsFOp::create(f.b, f.loc, x);
+  result = f.select(f.cmp(P::OLT, a, f.c(0x1p-54)), x, result);
+  return f.select(f.cmp(P::UNO, x, x), x, result);
+}
+
+/// expm1 and log1p (`compute`, one of the two above) of f64 and of f32,
+/// computed in f64 and rounded once more for f32 (within 2^-52 of the f64
+/// result before the rounding: wrong only where f32's halfway point is
+/// that close).
+template <typename OpTy, Value (*compute)(F64Builder &, Value)>
+struct InF64 : MathPattern<OpTy> {
+  using MathPattern<OpTy>::MathPattern;
+
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    Type type = op.getType();
+    bool f32 = this->takes(op, rewriter.getF32Type());
+    if (!f32 && !this->takes(op, rewriter.getF64Type()))
+      return failure();
+    F64Builder f(rewriter, op.getLoc(), type);
+    Value x = op.getOperand();
+    if (f32)
+      x = arith::ExtFOp::create(rewriter, f.loc, f.type, x);
+    Value result = compute(f, x);
+    if (f32)
+      result = arith::TruncFOp::create(rewriter, f.loc, type, result);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 /// f64 sin and cos as straight-line code for |x| < 2^19 pi (n < 2^20),
 /// fdlibm's algorithm:
 ///   x = n pi/2 + (y0 + y1): its medium-range reduction with 33-bit pieces
@@ -1020,7 +1113,8 @@ struct FuseMathToLibmPass : fuse::impl::FuseMathToLibmBase<FuseMathToLibmPass> {
       patterns
           .add<ExpF32, SubnormalSafeLog, ErfSign, SinCosF32<math::SinOp>,
                SinCosF32<math::CosOp>, PowF32, ExpF64, LogF64, TanhF64,
-               SinCosF64<math::SinOp>, SinCosF64<math::CosOp>, PowF64, ErfF64>(
+               SinCosF64<math::SinOp>, SinCosF64<math::CosOp>, PowF64, ErfF64,
+               InF64<math::ExpM1Op, expm1F64>, InF64<math::Log1pOp, log1pF64>>(
               &getContext());
       populateMathPolynomialApproximationPatterns(patterns, isApproximated,
                                                   /*benefit=*/2);

@@ -179,3 +179,45 @@ func.func @pow_f64(%x: vector<4xf64>, %y: vector<4xf64>) -> vector<4xf64> {
   %0 = math.powf %x, %y : vector<4xf64>
   return %0 : vector<4xf64>
 }
+
+// expm1 and log1p compute in f64, f32 extended first and the result rounded
+// once: straight-line code, no branch and no call. expm1 reduces by ln 2
+// (a roundeven) and builds 2^k from k; log1p is the log of 1 + x (its
+// exponent and mantissa split) plus the correction (x - (u - 1)) / u.
+// CHECK-LABEL: func.func @expm1_log1p_f32(
+// CHECK-SAME:    %[[X:.+]]: vector<4xf32>
+// CHECK-NOT:     scf.if
+// CHECK-NOT:     call
+// CHECK:         %[[E:.+]] = arith.extf %[[X]] : vector<4xf32> to vector<4xf64>
+// CHECK:         math.roundeven
+// CHECK:         arith.shli
+// CHECK:         %[[EXPM1:.+]] = arith.truncf %{{.+}} : vector<4xf64> to vector<4xf32>
+// CHECK:         %[[L:.+]] = arith.extf %[[EXPM1]] : vector<4xf32> to vector<4xf64>
+// CHECK:         %[[U:.+]] = arith.addf %[[L]], %[[ONE:.+]] : vector<4xf64>
+// CHECK:         %[[US:.+]] = arith.select %{{.+}}, %[[U]], %[[ONE]]
+// CHECK:         %[[UM1:.+]] = arith.subf %[[US]], %[[ONE]]
+// CHECK:         %[[C:.+]] = arith.subf %[[L]], %[[UM1]]
+// CHECK:         arith.divf %[[C]], %[[US]]
+// CHECK:         arith.shrui
+// CHECK:         arith.truncf %{{.+}} : vector<4xf64> to vector<4xf32>
+// CHECK-NOT:     call
+// CHECK:         return
+// CALLS-LABEL: func.func @expm1_log1p_f32(
+// CALLS:         call @expm1f
+// CALLS:         call @log1pf
+func.func @expm1_log1p_f32(%x: vector<4xf32>) -> vector<4xf32> {
+  %0 = math.expm1 %x : vector<4xf32>
+  %1 = math.log1p %0 : vector<4xf32>
+  return %1 : vector<4xf32>
+}
+
+// CHECK-LABEL: func.func @expm1_log1p_f64(
+// CHECK-NOT:     arith.extf
+// CHECK-NOT:     call
+// CHECK-NOT:     arith.truncf
+// CHECK:         return
+func.func @expm1_log1p_f64(%x: vector<4xf64>) -> vector<4xf64> {
+  %0 = math.expm1 %x : vector<4xf64>
+  %1 = math.log1p %0 : vector<4xf64>
+  return %1 : vector<4xf64>
+}

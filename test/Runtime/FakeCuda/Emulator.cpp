@@ -338,6 +338,15 @@ float fmaRm(float a, float b, float c) {
 float fmaRmFtz(float a, float b, float c) {
   return ftz(fmaRm(ftz(a), ftz(b), ftz(c)));
 }
+/// add.rz.f32: one rounding, toward zero (libdevice's log1pf).
+float addRz(float a, float b) {
+  int mode = std::fegetround();
+  std::fesetround(FE_TOWARDZERO);
+  volatile float result = a + b;
+  std::fesetround(mode);
+  return result;
+}
+float addRzFtz(float a, float b) { return ftz(addRz(ftz(a), ftz(b))); }
 
 /// fma.rn.f32: one rounding, to nearest even; .ftz: subnormals as zeros.
 /// libdevice's functions call these (and fabs.ftz, rsqrt.approx.ftz)
@@ -584,6 +593,8 @@ const Entry kTable[] = {
     {"llvm.nvvm.mul.rn.f float (float, float)", FN(mulRn)},
     {"llvm.nvvm.add.rn.d double (double, double)", FN(addRnD)},
     {"llvm.nvvm.mul.rn.d double (double, double)", FN(mulRnD)},
+    {"llvm.nvvm.add.rz.f float (float, float)", FN(addRz)},
+    {"llvm.nvvm.add.rz.ftz.f float (float, float)", FN(addRzFtz)},
     {"llvm.nvvm.fma.rm.f float (float, float, float)", FN(fmaRm)},
     {"llvm.nvvm.fma.rm.ftz.f float (float, float, float)", FN(fmaRmFtz)},
     {"llvm.nvvm.fma.rn.f float (float, float, float)", FN(fmaRn)},

@@ -368,8 +368,9 @@ int64_t fuse::storageBytes(Type type) {
 }
 
 bool fuse::isTargetMath(Operation *op) {
-  return isa<math::ExpOp, math::LogOp, math::PowFOp, math::SinOp, math::CosOp,
-             math::TanhOp, math::ErfOp>(op);
+  return isa<math::ExpOp, math::ExpM1Op, math::LogOp, math::Log1pOp,
+             math::PowFOp, math::SinOp, math::CosOp, math::TanhOp, math::ErfOp>(
+      op);
 }
 
 OpFoldResult fuse::multiplySizes(OpBuilder &b, Location loc, OpFoldResult lhs,

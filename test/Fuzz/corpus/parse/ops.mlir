@@ -138,6 +138,36 @@ func.func @log(%f16: tensor<?xf16>, %bf16: tensor<2x3xbf16>, %f32: tensor<f32>, 
   return %r_f16, %r_bf16, %r_f32, %r_f64 : tensor<?xf16>, tensor<2x3xbf16>, tensor<f32>, tensor<4x?x2xf64>
 }
 
+// CHECK-LABEL: func @expm1(
+// CHECK-SAME: %[[F16:.+]]: tensor<?xf16>, %[[BF16:.+]]: tensor<2x3xbf16>, %[[F32:.+]]: tensor<f32>, %[[F64:.+]]: tensor<4x?x2xf64>
+// CHECK-NEXT: %[[R_F16:.+]] = fuse.expm1 %[[F16]] : tensor<?xf16>
+// CHECK-NEXT: %[[R_BF16:.+]] = fuse.expm1 %[[BF16]] : tensor<2x3xbf16>
+// CHECK-NEXT: %[[R_F32:.+]] = fuse.expm1 %[[F32]] : tensor<f32>
+// CHECK-NEXT: %[[R_F64:.+]] = fuse.expm1 %[[F64]] : tensor<4x?x2xf64>
+// CHECK-NEXT: return %[[R_F16]], %[[R_BF16]], %[[R_F32]], %[[R_F64]] : tensor<?xf16>, tensor<2x3xbf16>, tensor<f32>, tensor<4x?x2xf64>
+func.func @expm1(%f16: tensor<?xf16>, %bf16: tensor<2x3xbf16>, %f32: tensor<f32>, %f64: tensor<4x?x2xf64>) -> (tensor<?xf16>, tensor<2x3xbf16>, tensor<f32>, tensor<4x?x2xf64>) {
+  %r_f16 = fuse.expm1 %f16 : tensor<?xf16>
+  %r_bf16 = fuse.expm1 %bf16 : tensor<2x3xbf16>
+  %r_f32 = fuse.expm1 %f32 : tensor<f32>
+  %r_f64 = fuse.expm1 %f64 : tensor<4x?x2xf64>
+  return %r_f16, %r_bf16, %r_f32, %r_f64 : tensor<?xf16>, tensor<2x3xbf16>, tensor<f32>, tensor<4x?x2xf64>
+}
+
+// CHECK-LABEL: func @log1p(
+// CHECK-SAME: %[[F16:.+]]: tensor<?xf16>, %[[BF16:.+]]: tensor<2x3xbf16>, %[[F32:.+]]: tensor<f32>, %[[F64:.+]]: tensor<4x?x2xf64>
+// CHECK-NEXT: %[[R_F16:.+]] = fuse.log1p %[[F16]] : tensor<?xf16>
+// CHECK-NEXT: %[[R_BF16:.+]] = fuse.log1p %[[BF16]] : tensor<2x3xbf16>
+// CHECK-NEXT: %[[R_F32:.+]] = fuse.log1p %[[F32]] : tensor<f32>
+// CHECK-NEXT: %[[R_F64:.+]] = fuse.log1p %[[F64]] : tensor<4x?x2xf64>
+// CHECK-NEXT: return %[[R_F16]], %[[R_BF16]], %[[R_F32]], %[[R_F64]] : tensor<?xf16>, tensor<2x3xbf16>, tensor<f32>, tensor<4x?x2xf64>
+func.func @log1p(%f16: tensor<?xf16>, %bf16: tensor<2x3xbf16>, %f32: tensor<f32>, %f64: tensor<4x?x2xf64>) -> (tensor<?xf16>, tensor<2x3xbf16>, tensor<f32>, tensor<4x?x2xf64>) {
+  %r_f16 = fuse.log1p %f16 : tensor<?xf16>
+  %r_bf16 = fuse.log1p %bf16 : tensor<2x3xbf16>
+  %r_f32 = fuse.log1p %f32 : tensor<f32>
+  %r_f64 = fuse.log1p %f64 : tensor<4x?x2xf64>
+  return %r_f16, %r_bf16, %r_f32, %r_f64 : tensor<?xf16>, tensor<2x3xbf16>, tensor<f32>, tensor<4x?x2xf64>
+}
+
 // CHECK-LABEL: func @sqrt(
 // CHECK-SAME: %[[F16:.+]]: tensor<?xf16>, %[[BF16:.+]]: tensor<2x3xbf16>, %[[F32:.+]]: tensor<f32>, %[[F64:.+]]: tensor<4x?x2xf64>
 // CHECK-NEXT: %[[R_F16:.+]] = fuse.sqrt %[[F16]] : tensor<?xf16>

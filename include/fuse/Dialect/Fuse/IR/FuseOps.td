@@ -97,6 +97,8 @@ def Fuse_CeilOp : Fuse_UnaryNumericOp<"ceil", "ceil(x) (integers unchanged)",
                                       [Idempotent]>;
 def Fuse_ExpOp : Fuse_UnaryMathOp<"exp", "e^x", "ExpOp">;
 def Fuse_LogOp : Fuse_UnaryMathOp<"log", "ln(x)", "LogOp">;
+def Fuse_Expm1Op : Fuse_UnaryMathOp<"expm1", "e^x - 1 (exact near 0)", "ExpM1Op">;
+def Fuse_Log1pOp : Fuse_UnaryMathOp<"log1p", "ln(1 + x) (exact near 0)", "Log1pOp">;
 def Fuse_SqrtOp : Fuse_UnaryMathOp<"sqrt", "sqrt(x)", "SqrtOp">;
 def Fuse_RsqrtOp : Fuse_UnaryMathOp<"rsqrt", "1 / sqrt(x)", "RsqrtOp">;
 def Fuse_TanhOp : Fuse_UnaryMathOp<"tanh", "tanh(x)", "TanhOp">;

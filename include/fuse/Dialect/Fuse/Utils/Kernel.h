@@ -323,11 +323,11 @@ llvm::SmallVector<llvm::SmallVector<mlir::linalg::GenericOp>>
 kernelsOf(mlir::Block &block,
           llvm::function_ref<bool(mlir::linalg::GenericOp)> include);
 
-/// True for the math functions that are not correctly rounded (exp, log,
-/// powf, sin, cos, tanh, erf): each target computes them its own way (the
-/// C library on the CPU, libdevice on the GPU), so the value of one on a
-/// constant belongs to the target, and only the target's code may compute
-/// it. Nothing folds them at compile time (fuse-canonicalize).
+/// True for the math functions that are not correctly rounded (exp, expm1,
+/// log, log1p, powf, sin, cos, tanh, erf): each target computes them its
+/// own way (fuse-math-to-libm on the CPU, libdevice on the GPU), so the
+/// value of one on a constant belongs to the target, and only the target's
+/// code may compute it. Nothing folds them at compile time (fuse-canonicalize).
 bool isTargetMath(mlir::Operation *op);
 
 /// The runtime function that the cpu target calls for the allocation of a
