@@ -614,7 +614,11 @@ def jit_inputs(trace, arrays, function):
             raise OverflowError(f"fuse: argument {trace.input_names[i]!r} = {_shown(value)} "
                                 f"does not fit float64, the widest float") from None
     for i, dtype in trace.scalar_inputs.items():
-        inputs[i] = (inputs[i][0].astype(_dtypes.to_numpy(dtype)), dtype)
+        # A float past the type's range is its infinity, as the constant
+        # would be (x * 1e300 of a float16 x computes in float32): no
+        # numpy warning from inside fuse.
+        with np.errstate(over="ignore"):
+            inputs[i] = (inputs[i][0].astype(_dtypes.to_numpy(dtype)), dtype)
     return inputs
 
 

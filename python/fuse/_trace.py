@@ -519,7 +519,8 @@ class Tensor:
             f"on it")
 
     # Methods for the common functions.
-    def astype(self, dtype): return cast(self, dtype)
+    # copy= is numpy's; a traced Tensor is a value, with nothing to copy.
+    def astype(self, dtype, copy=True): return cast(self, dtype)
     def clamp(self, min=None, max=None): return clamp(self, min, max)
     clip = clamp
     def relu(self): return relu(self)
@@ -658,10 +659,12 @@ def _binary(op, a, b):
     if op == "div" and _dtypes.category(dtype) != FLOAT:
         # True division, as in numpy and PyTorch: integers divide as floats.
         dtype = "f64" if weak else "f32"
+    if dtype == "i1" and weak and op in ("add", "sub", "mul", "pow"):
+        # Python bools alone compute as Python's, in int: True + True is 2.
+        dtype = "i64"
     if dtype == "i1" and not weak:
         # numpy's arithmetic of bool arrays: * is and, + is or (a select);
-        # - has no meaning there. (Python bools alone compute as Python's,
-        # in int: True + True is 2, refused below.)
+        # - has no meaning there.
         if op in _BOOL_ARITHMETIC:
             return _logical(_BOOL_ARITHMETIC[op], a, b)
         if op == "sub":
@@ -734,6 +737,19 @@ def _logical(kind, a, b):
     if kind == "and":
         return where(a, b, False)
     return where(a, True, b)
+
+
+def _numpy_logical(kind, a, b):
+    """numpy's logical_and, _or, _xor and _not: operands of any type, a
+    nonzero number (NaN too) true, as numpy's; bools as they are."""
+    what = f"np.logical_{kind}"
+
+    def truth(v):
+        if v is None:
+            return None
+        v = _check_operand(v, what)
+        return _truth(v) if isinstance(v, Tensor) else bool(v)
+    return _logical(kind, truth(a), truth(b))
 
 
 _FLOAT_UNARY = ("exp", "expm1", "log", "log1p", "sqrt", "rsqrt", "tanh", "sigmoid", "silu",
@@ -1329,10 +1345,10 @@ _UFUNCS = {
     "greater": lambda a, b: _compare("gt", a, b),
     "greater_equal": lambda a, b: _compare("ge", a, b),
     "equal": lambda a, b: _compare("eq", a, b), "not_equal": lambda a, b: _compare("ne", a, b),
-    "logical_and": lambda a, b: _logical("and", a, b),
-    "logical_or": lambda a, b: _logical("or", a, b),
-    "logical_xor": lambda a, b: _logical("xor", a, b),
-    "logical_not": lambda a: _logical("not", a, None),
+    "logical_and": lambda a, b: _numpy_logical("and", a, b),
+    "logical_or": lambda a, b: _numpy_logical("or", a, b),
+    "logical_xor": lambda a, b: _numpy_logical("xor", a, b),
+    "logical_not": lambda a: _numpy_logical("not", a, None),
     # On bool tensors only, as & | ~.
     "bitwise_and": lambda a, b: _logical("and", a, b),
     "bitwise_or": lambda a, b: _logical("or", a, b),

@@ -196,10 +196,16 @@ def test_bool_subtraction_is_refused_as_in_numpy(rng):
                                             r"masks differ, ~ \(np\.logical_not\) for 1 - mask, "
                                             r"or cast one operand to an integer type first$"):
             fuse.jit(fn)(a, a)
-    # Python bools alone compute as Python's (True + True is 2, an int):
-    # refused, not taken as numpy's or.
-    with pytest.raises(TypeError, match=r"^fuse: \+ on bool tensors is not supported"):
-        fuse.jit(lambda x, s, t: x * (s + t))(np.ones(3, np.float32), True, True)
+    # Python bools alone compute as Python's, in int (True + True is 2,
+    # False - True is -1; they were refused), not as numpy's or; 0-d bool
+    # arrays and np.bool_ as numpy's.
+    x = np.ones(3, np.float32)
+    assert_same(fuse.jit(lambda x, s, t: x * (s + t))(x, True, True), x * 2)
+    for fn in (lambda s, t: s + t, lambda s, t: s - t, lambda s, t: s * t, lambda s, t: s ** t):
+        for s, t in ((True, True), (False, True), (True, False)):
+            got = fuse.jit(fn)(s, t)
+            assert got.dtype == np.int64 and got == fn(s, t), (s, t, got)
+    assert_same(fuse.jit(lambda s, t: s + t)(np.array(True), np.bool_(True)), np.array(True))
 
 
 COMPARISONS = {
@@ -331,6 +337,21 @@ def test_numpy_ufuncs_on_tensors(rng):
     assert_same(m, np.float32(2) * np.maximum(x, np.float32(1)))
     assert_same(w, np.where(x > 1, x, np.float32(0)))
     assert_same(c, np.clip(x, np.float32(0.75), np.float32(1.5)))
+
+
+def test_numpy_logical_ufuncs_take_numbers():
+    # numpy's logical_and/or/xor/not take any operands, nonzero (NaN too)
+    # true; fuse refused numbers, naming & | ~.
+    x = np.array([0.0, 1.5, np.nan, -2.0, -0.0], np.float32)
+    n = np.array([0, 3, 0, -1, 7], np.int32)
+    m = np.array([True, False, True, False, True])
+    f = fuse.jit(lambda x, n, m: (np.logical_not(x), np.logical_and(x, n), np.logical_or(n, m),
+                                  np.logical_xor(x, 0.5), np.logical_and(m, 2),
+                                  np.logical_not(n)))
+    want = (np.logical_not(x), np.logical_and(x, n), np.logical_or(n, m),
+            np.logical_xor(x, 0.5), np.logical_and(m, 2), np.logical_not(n))
+    for got, expected in zip(f(x, n, m), want):
+        assert_same(got, expected)
 
 
 def test_more_numpy_ufuncs(rng):

@@ -266,3 +266,21 @@ def test_where_with_scalars(rng):
     got_f, got_i = fuse.jit(lambda c, x: (fuse.where(c, 1.0, 0.0) + x, fuse.where(c, x, -1)))(c, x)
     assert_same(got_f, np.where(c, np.float32(1), np.float32(0)) + x.astype(np.float32))
     assert_same(got_i, np.where(c, x, np.int32(-1)))
+
+
+def test_scalar_arguments_past_a_types_range_warn_of_nothing():
+    # A float scalar argument past its type's range is that type's infinity,
+    # as a constant would be; the conversion warned (RuntimeWarning from
+    # fuse's own file, an error under -W error or pytest's filterwarnings).
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert_same(fuse.jit(lambda a, s: a * s)(np.ones(2, np.float16), 1e300),
+                    np.full(2, np.inf, np.float16))
+        assert_same(fuse.jit(lambda a, s: a * s)(np.ones(2, np.int32), 1e40),
+                    np.full(2, np.inf, np.float32))
+
+
+def test_astype_takes_numpys_copy():
+    x = np.arange(3, dtype=np.float16)
+    assert_same(fuse.jit(lambda a: a.astype(np.float64, copy=False))(x), x.astype(np.float64))
