@@ -481,6 +481,16 @@ void fuse::rt::shutdownCuda() {
   s.driver.cuDevicePrimaryCtxRelease(s.device);
 }
 
+/// The device's compute capability into `major` and `minor`: 0, or the
+/// result of the query that failed.
+static CUresult computeCapability(State &s, int &major, int &minor) {
+  CUresult result =
+      s.driver.cuDeviceGetAttribute(&major, kAttrComputeMajor, s.device);
+  return result ? result
+                : s.driver.cuDeviceGetAttribute(&minor, kAttrComputeMinor,
+                                                s.device);
+}
+
 DeviceInfo fuse::rt::deviceInfo() {
   State &s = state();
   DeviceInfo info;
@@ -490,11 +500,7 @@ DeviceInfo fuse::rt::deviceInfo() {
   check(s.driver.cuDeviceGetName(name, sizeof(name) - 1, s.device),
         "cuDeviceGetName");
   info.name = name;
-  check(s.driver.cuDeviceGetAttribute(&info.computeMajor, kAttrComputeMajor,
-                                      s.device),
-        "cuDeviceGetAttribute");
-  check(s.driver.cuDeviceGetAttribute(&info.computeMinor, kAttrComputeMinor,
-                                      s.device),
+  check(computeCapability(s, info.computeMajor, info.computeMinor),
         "cuDeviceGetAttribute");
   check(s.driver.cuMemGetInfo(&info.freeMemory, &info.totalMemory),
         "cuMemGetInfo");
@@ -758,9 +764,7 @@ extern "C" void *mgpuModuleLoadJIT(void *data, int optLevel) {
         ptxDirective(static_cast<const char *>(data), ".target");
     // Or a chip newer than the device: name the device's.
     int major = 0, minor = 0;
-    if (s.driver.cuDeviceGetAttribute(&major, kAttrComputeMajor, s.device) ==
-            0 &&
-        s.driver.cuDeviceGetAttribute(&minor, kAttrComputeMinor, s.device) == 0)
+    if (computeCapability(s, major, minor) == 0)
       run().error +=
           ", the device is sm_" + std::to_string(major) + std::to_string(minor);
     if (log[0])
