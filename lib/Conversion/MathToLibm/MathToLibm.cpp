@@ -850,7 +850,8 @@ static Value expm1F64(F64Builder &f, Value x) {
 ///   log1p(x) = log u + (x - (u - 1)) / u
 /// where x - (u - 1), the rounding error of u, is exact (u - 1 is: by
 /// Sterbenz's lemma for u in [1/2, 2], and 1 + x is exact below it); the
-/// correction's own rounding is 2^-53 of a term below 2^-53 of log u.
+/// correction, at most half an ulp of u over u, rounds at 2^-53 of itself,
+/// far below an ulp of the result.
 /// x itself below 2^-54 (-0 too), -inf at -1, NaN below -1 and for NaN,
 /// inf at inf.
 static Value log1pF64(F64Builder &f, Value x) {
