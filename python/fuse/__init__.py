@@ -38,6 +38,7 @@ from ._trace import (
     clip,
     cos,
     div,
+    elu,
     erf,
     exp,
     expm1,
@@ -66,6 +67,7 @@ from ._trace import (
     silu,
     sin,
     softmax,
+    softplus,
     sqrt,
     sub,
     tanh,
@@ -81,5 +83,5 @@ __all__ = [
     "neg", "pow", "reciprocal", "relu", "rsqrt", "sigmoid", "silu", "sin", "sqrt", "sub", "tanh",
     "where",
     "reduce_sum", "reduce_max", "reduce_min", "reduce_mean",
-    "softmax", "log_softmax", "layer_norm", "rms_norm",
+    "softmax", "log_softmax", "layer_norm", "rms_norm", "softplus", "elu",
 ]

@@ -1085,6 +1085,23 @@ def _in_wider_float(fn):
     return composed
 
 
+@_in_wider_float
+def softplus(x, beta=1.0, threshold=20.0):
+    """torch.nn.functional.softplus: log(1 + e^(beta x)) / beta, computed
+    as log1p(exp(beta x)) / beta (log(1 + e^-20) is 0 in float32, log1p
+    keeps its 2e-9), and x itself where beta x > threshold, PyTorch's
+    linear region."""
+    scaled = x * beta
+    return where(scaled > threshold, x, log1p(exp(scaled)) / beta)
+
+
+@_in_wider_float
+def elu(x, alpha=1.0):
+    """torch.nn.functional.elu: x where x > 0, else alpha (e^x - 1),
+    computed as alpha expm1(x) (e^x - 1 cancels near 0)."""
+    return where(x > 0, x, expm1(x) * alpha)
+
+
 @_numpy_parameters
 @_in_wider_float
 def softmax(x, axis=-1):

@@ -339,6 +339,38 @@ def test_numpy_ufuncs_on_tensors(rng):
     assert_same(c, np.clip(x, np.float32(0.75), np.float32(1.5)))
 
 
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_softplus_and_elu(dtype):
+    # PyTorch's softplus and elu, through log1p and expm1: written with log
+    # and exp, softplus(-20) is 0 in float32 (2.06e-9) and elu(1e-9) of a
+    # negative x is -0 or off by far more than an ulp. Computed in float32
+    # for float16 and rounded once: within 3 ulp of the compute type
+    # (exp, log1p and the product or quotient each round once, log1p's
+    # slope at most 1) plus a rounding to the result type.
+    x = np.concatenate([np.linspace(-30, 30, 601), [-1e-9, 1e-9, 0.0, -0.0, 19.99, 20.01,
+                                                   np.inf, -np.inf, np.nan]]).astype(dtype)
+    f = fuse.jit(lambda x: (fuse.softplus(x), fuse.softplus(x, beta=2.0, threshold=5.0),
+                            fuse.elu(x), fuse.elu(x, alpha=0.5)))
+    x64 = x.astype(np.float64)
+    with np.errstate(over="ignore"):
+        want = (np.where(x64 > 20, x64, np.log1p(np.exp(x64))),
+                np.where(2 * x64 > 5, x64, np.log1p(np.exp(2 * x64)) / 2),
+                np.where(x64 > 0, x64, np.expm1(x64)), np.where(x64 > 0, x64, 0.5 * np.expm1(x64)))
+    compute = np.float32 if dtype == "float16" else np.dtype(dtype).type
+    for got, expected in zip(f(x), want):
+        assert got.dtype == dtype
+        np.testing.assert_array_equal(np.isnan(got), np.isnan(expected))
+        infinite = np.isinf(expected)
+        assert_same(got[infinite], expected[infinite].astype(dtype))
+        ok = np.isfinite(expected)
+        tolerance = (3 * np.spacing(np.abs(expected[ok]).astype(compute)).astype(np.float64)
+                     + np.spacing(np.abs(expected[ok]).astype(dtype)).astype(np.float64) / 2)
+        error = np.abs(got[ok].astype(np.float64) - expected[ok])
+        assert (error <= tolerance).all(), (x[ok][error > tolerance], got[ok][error > tolerance])
+    if dtype != "float16":  # where -1e-9 is a number, not -0
+        assert f(x)[2][601] < 0  # elu(-1e-9), not -0: expm1 keeps it
+
+
 def test_numpy_logical_ufuncs_take_numbers():
     # numpy's logical_and/or/xor/not take any operands, nonzero (NaN too)
     # true; fuse refused numbers, naming & | ~.
