@@ -226,20 +226,19 @@ private:
       if (function.isDeclaration() &&
           function.getName().starts_with("llvm.nvvm."))
         intrinsics.push_back(&function);
-    // Every missing one at once.
+    // Each one's emulation; every missing one named at once.
+    std::vector<void *> addresses;
     std::string missing;
     for (Function *intrinsic : intrinsics) {
       std::string key = intrinsic->getName().str() + " " +
                         typeText(intrinsic->getFunctionType());
-      if (!resolve(key.c_str()))
+      addresses.push_back(resolve(key.c_str()));
+      if (!addresses.back())
         missing += (missing.empty() ? "" : ", ") + key;
     }
     if (!missing.empty())
       return unsupported(missing);
-    for (Function *intrinsic : intrinsics) {
-      std::string key = intrinsic->getName().str() + " " +
-                        typeText(intrinsic->getFunctionType());
-      void *address = resolve(key.c_str());
+    for (auto [intrinsic, address] : llvm::zip(intrinsics, addresses)) {
       FunctionCallee shim = declare(("fuse.emu." + intrinsic->getName()).str(),
                                     intrinsic->getFunctionType(), address);
       intrinsic->replaceAllUsesWith(shim.getCallee());

@@ -153,7 +153,6 @@ void fail(const std::string &message) {
     r.error = message;
 }
 
-/// Checks a driver result; on failure records "call: NAME: description".
 /// Whether `result` is a fault of a running kernel, which a later call
 /// reports (the launch itself succeeded) and which leaves the context
 /// unusable: CUDA_ERROR_ILLEGAL_ADDRESS, LAUNCH_TIMEOUT, ASSERT, the
@@ -164,6 +163,7 @@ bool stickyFault(CUresult result) {
          (result >= 714 && result <= 719);
 }
 
+/// Checks a driver result; on failure records "call: NAME: description".
 bool check(CUresult result, const char *call) {
   if (result == 0)
     return true;

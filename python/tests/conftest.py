@@ -73,8 +73,9 @@ def ulps(a, b):
 
 
 def assert_within_bound(actual, reference, op, dtype, x=None, target="cpu"):
-    """`actual`, the result of fuse op `op` (an op of docs/accuracy.md), against `reference`, the op computed in float64 on the same
-    inputs (x: the op's input, for the XREL and FLOOR terms): within the
+    """`actual`, the result of fuse op `op` (an op of docs/accuracy.md),
+    against `reference`, the op computed in float64 on the same inputs (x:
+    the op's input, for the XREL and FLOOR terms): within the
     op's bound for `dtype` from the reference rounded as a correctly rounded
     op would round it (through the compute type), NaNs in the same places."""
     dtype = np.dtype(dtype)
