@@ -28,6 +28,7 @@
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/Regex.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 
@@ -278,6 +279,29 @@ static std::vector<std::string> bodyFunctionNames(ModuleOp module) {
   return names;
 }
 
+namespace {
+/// Prints the errors, warnings and notes emitted while it lives to `os` with
+/// their source lines and carets, as fuse-opt prints them; remarks go on to
+/// the handler registered before it.
+class SourceLineCapture : public SourceMgrDiagnosticHandler {
+public:
+  SourceLineCapture(llvm::SourceMgr &source, MLIRContext *context,
+                    llvm::raw_ostream &os)
+      : SourceMgrDiagnosticHandler(source, context, os) {
+    setHandler([this](Diagnostic &diag) {
+      if (diag.getSeverity() == DiagnosticSeverity::Remark)
+        return failure();
+      // At no location, `error: ...` (the handler's is `<unknown>:0: ...`).
+      if (isa<UnknownLoc>(diag.getLocation()))
+        printDiagnostic(this->os, diag);
+      else
+        emitDiagnostic(diag);
+      return success();
+    });
+  }
+};
+} // namespace
+
 /// The symbol of the compiled function `name`: `fuse.name`.
 static std::string entrySymbol(llvm::StringRef name) {
   return ("fuse." + name).str();
@@ -337,13 +361,19 @@ Executable::lower(ModuleOp module, const RunOptions &options) {
   // Errors become the Error this returns; remarks (fusion's, with the
   // remarks option) go on to the caller's handler, which shows them.
   std::string diagnostics;
-  ScopedDiagnosticHandler capture(context, [&](Diagnostic &diag) {
-    if (diag.getSeverity() == DiagnosticSeverity::Remark)
-      return failure();
-    llvm::raw_string_ostream os(diagnostics);
-    printDiagnostic(os, diag);
-    return success();
-  });
+  llvm::raw_string_ostream diagnosticStream(diagnostics);
+  std::unique_ptr<ScopedDiagnosticHandler> capture;
+  if (options.source)
+    capture = std::make_unique<SourceLineCapture>(*options.source, context,
+                                                  diagnosticStream);
+  else
+    capture = std::make_unique<ScopedDiagnosticHandler>(
+        context, [&](Diagnostic &diag) {
+          if (diag.getSeverity() == DiagnosticSeverity::Remark)
+            return failure();
+          printDiagnostic(diagnosticStream, diag);
+          return success();
+        });
   {
     PassManager check(context);
     check.addPass(createFuseCheckProgram());

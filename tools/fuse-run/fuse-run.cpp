@@ -777,6 +777,7 @@ static int run(int argc, char **argv) {
   RunOptions options;
   options.entry = entryFlag;
   options.entryOption = "--entry";
+  options.source = &sourceMgr;
   options.pipeline = pipelineFlags.options();
   options.threads = threadsFlag();
   std::string note;

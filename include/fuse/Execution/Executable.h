@@ -19,6 +19,10 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/Error.h"
 
+namespace llvm {
+class SourceMgr;
+} // namespace llvm
+
 #include <memory>
 #include <optional>
 #include <string>
@@ -69,6 +73,10 @@ struct RunOptions {
   /// Threads the cpu target's kernels run on (OpenMP); 0 is the
   /// environment's FUSE_NUM_THREADS, else every core of the host.
   int threads = 0;
+  /// The program's source, when the front end has it: compile errors then
+  /// show their source line and a caret, as fuse-opt's do (the handler
+  /// adds to it the files that locations name).
+  llvm::SourceMgr *source = nullptr;
 };
 
 /// What a front end asks to run on: a target, or the GPU when one is usable.
