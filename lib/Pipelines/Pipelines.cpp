@@ -476,6 +476,36 @@ struct FullOccupancyPass
   int64_t blocksPerSM;
 };
 
+/// Refuses kernels that combine a row's lanes with warp shuffles (the
+/// reductions a warp per row takes) on a chip without them, at the
+/// reduction's location: the nvvm dialect's own error named
+/// nvvm.shfl.sync, an op that the program does not have.
+struct WarpShuffleCheckPass
+    : PassWrapper<WarpShuffleCheckPass, OperationPass<gpu::GPUModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(WarpShuffleCheckPass)
+
+  WarpShuffleCheckPass(std::string chip) : chip(std::move(chip)) {}
+  StringRef getArgument() const override { return "fuse-check-warp-shuffles"; }
+  StringRef getDescription() const override {
+    return "Refuse warp shuffles on a chip without them";
+  }
+  void runOnOperation() override {
+    // One error per reduction, not per shuffle (five per combined row).
+    llvm::DenseSet<Location> seen;
+    getOperation().walk([&](gpu::ShuffleOp shuffle) {
+      if (!seen.insert(shuffle.getLoc()).second)
+        return;
+      shuffle.emitError()
+          << "this reduction's kernel combines the lanes of a row with warp "
+             "shuffles (shfl.sync), which "
+          << chip << " does not have: choose sm_30 or a later chip";
+      signalPassFailure();
+    });
+  }
+
+  std::string chip;
+};
+
 /// Moves the loop annotations that convert-scf-to-cf puts on a loop's
 /// latch (`llvm.loop_annotation`, which convert-gpu-to-nvvm keeps as a
 /// plain attribute of the llvm.br) into the branch's own `loop_annotation`,
@@ -512,6 +542,8 @@ static void addKernelLowering(OpPassManager &pm,
     target.linkLibs.push_back(fuse::libdevicePath(toolkit));
   pm.addPass(createGpuNVVMAttachTarget(target));
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  if (!hasWarpShuffles(options.chip))
+    kernels.addPass(std::make_unique<WarpShuffleCheckPass>(options.chip));
   kernels.addPass(std::make_unique<FullOccupancyPass>(
       std::clamp<int64_t>(threadsPerSM(options.chip) / options.blockSize, 1,
                           blocksPerSM(options.chip))));
