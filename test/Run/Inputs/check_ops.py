@@ -30,7 +30,7 @@ reference is round16(round32(exact)). Numpy has no bfloat16: bf16 inputs are
 written as float32 files holding bf16 values, and fuse-run writes bf16 results
 as float32.
 
-Tolerances (see TOLERANCE below): a float result passes when
+Tolerances (TOLERANCE and TARGET_TOLERANCE below): a float result passes when
     |got - want| <= ULPS * ulp(want) + XREL * eps * |x|
 with `want` the rounded reference, ulp() the spacing of the result type at
 |want|, eps the machine epsilon of the compute type and x the op's input.
@@ -69,7 +69,7 @@ NaN must give NaN and an infinity the same infinity; -0 and +0 compare equal.
     its inputs' bounds added, mul |a| Eb + |b| Ea + Ea Eb, div, exp and
     rsqrt through their derivative, plus 2 ulp of the result type where a
     correctly rounded op rounds values that differ and the op's own
-    tolerance (exp, rsqrt) from TOLERANCE.
+    tolerance (exp, rsqrt) from tolerance().
 """
 
 import concurrent.futures
@@ -106,14 +106,25 @@ UNDERFLOW_FLOOR = {"sigmoid", "silu"}
 TARGET_TOLERANCE = {"cuda": {"rsqrt": {**TOLERANCE["rsqrt"], "f32": (2, 0)}}}
 
 
+def tolerances(op, target):
+    """{dtype: (ULPS, XREL)} of `op` on `target` (TARGET_TOLERANCE, else
+    TOLERANCE), None for an exact op. "gelu tanh" is gelu's; the emulated
+    GPU is cuda's."""
+    op = "gelu" if op == "gelu tanh" else op
+    target = "cuda" if target == "emulated" else target
+    return TARGET_TOLERANCE.get(target, {}).get(op) or TOLERANCE.get(op)
+
+
+def tolerance(op, dtype, target):
+    """(ULPS, XREL) of `op` in `dtype` on `target`; (0, 0) where exact."""
+    return (tolerances(op, target) or {}).get(dtype, (0, 0))
+
+
 def bound(op, target="cpu"):
     """The bound of `op` on `target` as docs/accuracy.md states it, for
     scripts/accuracy and the Python tests: (ULPS per float type, XREL,
-    FLOOR), FLOOR 1 for the UNDERFLOW_FLOOR ops; exact ops (0, 0, 0).
-    "gelu tanh" is gelu's; the emulated GPU is cuda's."""
-    op = "gelu" if op == "gelu tanh" else op
-    target = "cuda" if target == "emulated" else target
-    tolerance = TARGET_TOLERANCE.get(target, {}).get(op) or TOLERANCE.get(op)
+    FLOOR), FLOOR 1 for the UNDERFLOW_FLOOR ops; exact ops (0, 0, 0)."""
+    tolerance = tolerances(op, target)
     if tolerance is None:
         return {t: 0 for t in FLOATS}, 0, 0
     return ({t: ulps for t, (ulps, _) in tolerance.items()},
@@ -211,14 +222,14 @@ def compare(op, dtype, got, want, x):
             scaled = ~special & np.isfinite(got) & (allowed > 0)
             err = float(np.max(diff[scaled] / allowed[scaled], initial=0))
         x = None
-    elif dtype not in FLOATS or op not in TOLERANCE:
+    elif dtype not in FLOATS or tolerance(op, dtype, TARGET) == (0, 0):
         if dtype in FLOATS:
             bad = ~((got == want) | (np.isnan(got) & np.isnan(want)))
         else:
             bad = got != want
         err = 0.0
     else:
-        ulps, xrel = TOLERANCE[op][dtype]
+        ulps, xrel = tolerance(op, dtype, TARGET)
         eps = 2.0 ** (1 - FLOAT_FORMAT[COMPUTE[dtype]][0])
         with np.errstate(invalid="ignore", over="ignore"):
             diff = np.abs(got - want)
@@ -1094,7 +1105,7 @@ class Bounded:
 
 
 def _rounded(t, exact, propagated, op=None):
-    """The result of a correctly rounded op (or `op` from TOLERANCE) on
+    """The result of a correctly rounded op (or `op`, as tolerance() bounds it) on
     values off by `propagated`: fuse and the reference round values that
     differ by `propagated` (2 ulp: f16 and bf16 round twice), and `op`
     adds its own error (at least ULPS times the smallest normal number of
@@ -1107,7 +1118,7 @@ def _rounded(t, exact, propagated, op=None):
         magnitude = np.where(np.isfinite(ref), np.abs(ref), 0.0) + \
             np.where(np.isfinite(P), P, 0.0)
         err = np.where(P > 0, P + 2 * ulp(t, magnitude), 0.0)
-        ulps = TOLERANCE.get(op, {}).get(t, (0, 0))[0]
+        ulps = tolerance(op, t, TARGET)[0]
         if ulps:
             own = np.maximum(ulps * ulp(t, magnitude), ulps * 2.0 **
                              FLOAT_FORMAT[COMPUTE[t]][1])
@@ -1310,7 +1321,7 @@ def run_case(fuse_run, workdir, index, case):
             return (f"FAIL {case.name}: result {i}: {bad} of {want.size} "
                     f"elements wrong; {first} [{directory}]")
         worst = max(worst, err)
-    if case.op in TOLERANCE and case.dtype in TOLERANCE[case.op]:
+    if tolerance(case.op, case.dtype, TARGET) != (0, 0):
         return f"ok {case.name} (max {worst:g} ulp)"
     if case.op == "bounded" and case.dtype in FLOATS:
         return f"ok {case.name} (max {worst:.2g} of the bound)"
