@@ -559,6 +559,23 @@ func.func @constant_double_minus() -> tensor<i32> {
 
 // -----
 
+// MLIR reads `1e-5` as the integer 1 and the word `e`.
+func.func @constant_exponent_without_point() -> tensor<f32> {
+  // expected-error @+1 {{a float literal needs a '.' before its exponent: write -1.0e-5}}
+  %0 = fuse.constant -1e-5 : tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+func.func @constant_exponent_without_point_upper() -> tensor<f32> {
+  // expected-error @+1 {{a float literal needs a '.' before its exponent: write 25.0E+3}}
+  %0 = fuse.constant 25E+3 : tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
 func.func @constant_index() -> tensor<index> {
   // expected-error @+1 {{unsupported element type index for a constant}}
   %0 = fuse.constant 1 : tensor<index>

@@ -377,6 +377,21 @@ ParseResult ConstantOp::parse(OpAsmParser &parser, OperationState &result) {
     if (isInteger.has_value()) {
       if (failed(*isInteger))
         return failure();
+      // `1e-5`: MLIR's lexer reads the integer 1 and then the word `e`.
+      const char *end = parser.getCurrentLocation().getPointer();
+      const char *exponent = end + 1;
+      if (*exponent == '-' || *exponent == '+')
+        ++exponent;
+      if (!hex && (*end == 'e' || *end == 'E') && llvm::isDigit(end[-1]) &&
+          llvm::isDigit(*exponent)) {
+        while (llvm::isDigit(*exponent))
+          ++exponent;
+        std::string digits(numberLoc.getPointer(), end);
+        return parser.emitError(numberLoc, "a float literal needs a '.' "
+                                           "before its exponent: write ")
+               << (negative ? "-" : "") << digits << ".0"
+               << StringRef(end, exponent - end);
+      }
       // One more bit keeps the magnitude non-negative as a signed value.
       integer = parsed.zext(parsed.getBitWidth() + 1);
     } else if (parser.parseFloat(real)) {
