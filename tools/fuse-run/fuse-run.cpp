@@ -784,8 +784,18 @@ static int run(int argc, char **argv) {
   llvm::Expected<Target> chosen = chooseTarget(targetFlag, note);
   if (!chosen)
     return fail(llvm::toString(chosen.takeError()));
-  if (!note.empty())
+  // A dump asked for alone (no --input, no flag of a run): it is what was
+  // wanted, and where the run would have been is said only if one happens.
+  bool runAsked = !inputFlags.empty() ||
+                  llvm::any_of(flagsOfARun(), [](const cl::Option *flag) {
+                    return flag->getNumOccurrences() > 0;
+                  });
+  bool dumpAsked = !dumpAsmFlag.empty() || !dumpPtxFlag.empty();
+  std::string targetNote = note;
+  if (!note.empty() && (runAsked || !dumpAsked)) {
     llvm::errs() << "fuse-run: " << note << "\n";
+    targetNote.clear();
+  }
   options.target = *chosen;
   // The cuda target compiles for the device's architecture unless told.
   if (options.target == Target::CUDA &&
@@ -888,18 +898,15 @@ static int run(int argc, char **argv) {
   if (!executable)
     return failCompile(executable.takeError());
   const std::vector<TensorSpec> &signature = (*executable)->inputs();
-  // A dump asked for alone, of a function with arguments: the dump is what
-  // was wanted, and nothing runs.
-  bool runAsked = llvm::any_of(flagsOfARun(), [](const cl::Option *flag) {
-    return flag->getNumOccurrences() > 0;
-  });
-  if (inputFlags.empty() && !signature.empty() && !runAsked &&
-      (!dumpAsmFlag.empty() || !dumpPtxFlag.empty())) {
+  // A dump asked for alone, of a function with arguments: nothing runs.
+  if (!runAsked && dumpAsked && !signature.empty()) {
     llvm::errs() << "fuse-run: note: nothing runs: @" << (*executable)->name()
                  << " takes " << signature.size()
                  << " argument(s) and no --input was given\n";
     return 0;
   }
+  if (!targetNote.empty())
+    llvm::errs() << "fuse-run: " << targetNote << "\n";
   if (inputFlags.size() != signature.size())
     return fail("@" + (*executable)->name() + " takes " +
                 std::to_string(signature.size()) + " argument(s), but " +
