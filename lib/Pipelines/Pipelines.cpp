@@ -9,6 +9,7 @@
 #include "fuse/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -18,9 +19,11 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -558,6 +561,38 @@ static void addKernelLowering(OpPassManager &pm,
   kernels.addPass(createReconcileUnrealizedCastsPass());
 }
 
+namespace {
+/// memref's expand-strided-metadata, without the pattern driver's
+/// simplification of regions: after convert-scf-to-cf a cpu-target kernel
+/// is a control-flow graph (a column reduction with a log in its epilogue:
+/// 369 blocks, a branch for each lane's rare case), whose simplification
+/// between rewrites did not finish in minutes.
+struct ExpandStridedMetadataPass
+    : PassWrapper<ExpandStridedMetadataPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ExpandStridedMetadataPass)
+
+  StringRef getArgument() const override {
+    return "fuse-expand-strided-metadata";
+  }
+  StringRef getDescription() const override {
+    return "Expand memref metadata operations, leaving regions as they are";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<affine::AffineDialect, arith::ArithDialect,
+                    memref::MemRefDialect>();
+  }
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    memref::populateExpandStridedMetadataPatterns(patterns);
+    GreedyRewriteConfig config;
+    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+    if (failed(
+            applyPatternsGreedily(getOperation(), std::move(patterns), config)))
+      signalPassFailure();
+  }
+};
+} // namespace
+
 /// Host functions -> llvm.func, before the ops in them. Converted together
 /// with those ops, each use of a memref argument looked up the argument's
 /// expanded descriptor (two values per dimension), and a program of rank R
@@ -568,7 +603,7 @@ static void addHostFunctionLowering(OpPassManager &pm) {
   // Views on the host (a reduction's result with its dimensions kept, a
   // tensor.expand_shape) become memref.reinterpret_cast, which the LLVM
   // conversion knows.
-  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(std::make_unique<ExpandStridedMetadataPass>());
   pm.addPass(createLowerAffinePass());
   pm.addPass(fuse::createFuseLowerAsserts());
   pm.addPass(createConvertFuncToLLVMPass());
