@@ -44,6 +44,17 @@ def check_host_array(value, index):
         return value
     if isinstance(value, np.generic):
         return np.asarray(value)
+    torch = _torch_tensor(value)
+    if torch is not None:
+        # A tensor on the CPU, read as numpy reads it (torch's own errors
+        # for these two name .numpy(), which the caller did not call).
+        if value.requires_grad:
+            _refuse_grad(f"argument {index}")
+        if value.dtype == torch.bfloat16:
+            raise TypeError(f"fuse: argument {index} is a torch.bfloat16 tensor on the CPU, "
+                            f"and fuse reads host arrays through numpy, which has no "
+                            f"bfloat16: pass x.float() and fuse.cast it to bfloat16 in the "
+                            f"program, or a tensor on the GPU")
     if hasattr(value, "__dlpack__") and not hasattr(value, "__array__"):
         # A host DLPack producer without the array interface.
         try:
@@ -191,10 +202,14 @@ def _stream_of(stream, what):
     return stream
 
 
+def _refuse_grad(what):
+    raise TypeError(f"fuse: {what} is a torch.Tensor that requires grad; fuse does not "
+                    f"record gradients: pass x.detach()")
+
+
 def _from_torch(torch, value, what):
     if value.requires_grad:
-        raise TypeError(f"fuse: {what} is a torch.Tensor that requires grad; fuse does not "
-                        f"record gradients: pass x.detach()")
+        _refuse_grad(what)
     dtypes = {torch.float16: "f16", torch.bfloat16: "bf16", torch.float32: "f32",
               torch.float64: "f64", torch.int32: "i32", torch.int64: "i64", torch.bool: "i1"}
     dtype = dtypes.get(value.dtype)

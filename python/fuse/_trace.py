@@ -506,6 +506,13 @@ class Tensor:
             _unsupported(f"{func.__module__}.{name} on a traced Tensor", _SUPPORTED_NUMPY)
         return fn(*args, **kwargs)
 
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        # PyTorch's functions and operators given a traced Tensor (F.gelu(x),
+        # torch.exp(x), a captured torch tensor times x) ask it to compute
+        # them; without this, torch's error was "must be Tensor, not Tensor".
+        _torch_function_refused(func, args)
+
     def __getattr__(self, name):
         # Only for names that the class does not have.
         if name.startswith("_"):
@@ -618,6 +625,9 @@ def _check_operand(value, what):
                             f"that function's arguments")
         raise TypeError(f"fuse: {what}: a numpy array of shape {value.shape} inside a traced "
                         f"function; pass arrays as arguments of the jitted function")
+    if _is_torch(value) and _current_graph() is not None:
+        raise TypeError(f"fuse: {what}: a PyTorch tensor of shape {tuple(value.shape)} inside a "
+                        f"traced function; pass tensors as arguments of the jitted function")
     raise TypeError(f"fuse: {what}: unsupported operand {type(value).__name__} {value!r}")
 
 
@@ -1452,6 +1462,35 @@ _PYTORCH_METHODS = {
     **{n: _SAME for n in ("contiguous", "clone", "detach", "cpu", "cuda")},
     **{n: _NO_VALUES for n in ("item", "tolist", "numpy")},
 }
+
+
+def _is_torch(value):
+    """Whether `value` is one of PyTorch's objects (a torch.Tensor), without
+    importing torch."""
+    return type(value).__module__.split(".")[0] == "torch"
+
+
+def _torch_function_refused(func, args):
+    """TypeError for PyTorch's `func` called with a traced Tensor among
+    `args` (Tensor.__torch_function__): what to write instead."""
+    name = getattr(func, "__name__", "") or repr(func)
+    if any(_is_torch(arg) for arg in args):
+        raise TypeError("fuse: a PyTorch tensor inside a traced function; pass tensors as "
+                        "arguments of the jitted function")
+    module = getattr(func, "__module__", None) or "torch"
+    # Where PyTorch's users call them from, not where they are defined.
+    module = ("torch.nn.functional" if module.startswith("torch._C._nn") else
+              "torch" if module.startswith("torch._C") else module)
+    fuse_functions = sys.modules[__package__].__all__
+    if name in _PYTORCH_METHODS:
+        instead = f"use {_PYTORCH_METHODS[name]}"
+    elif name in fuse_functions and callable(globals().get(name)):
+        instead = f"use fuse.{name}"
+    else:
+        instead = _SUPPORTED_NUMPY
+    _unsupported(f"{module}.{name} on a traced Tensor",
+                 f"a traced Tensor is fuse's, not PyTorch's, and PyTorch's functions do not "
+                 f"take it; {instead}")
 
 
 def _pytorch_alternative(name):

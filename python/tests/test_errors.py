@@ -4,6 +4,7 @@ bad programs and failed runs (FuseError with the library's message). GPU
 arrays that fuse refuses are in test_device.py."""
 
 import re
+import sys
 
 import numpy as np
 import pytest
@@ -463,3 +464,71 @@ def test_ptx_for_takes_a_chip_name():
     with pytest.raises(TypeError, match=r"^fuse: chip must be a GPU architecture's name such "
                                         r"as 'sm_80', got NoneType None$"):
         f.ptx_for(None)
+
+
+def test_pytorch_functions_and_tensors_in_a_trace_are_refused_saying_what_to_write(monkeypatch):
+    """PyTorch calls Tensor.__torch_function__ for its functions given a
+    traced Tensor (F.gelu(x), torch.exp(x)); its own error was "must be
+    Tensor, not Tensor". A torch tensor captured from outside is named as
+    one. (torch is not needed: the functions stand in for PyTorch's, as the
+    fake module of gpu_fakes stands in for torch.)"""
+    from gpu_fakes import fake_torch
+
+    def torch_function(module, name):
+        def function(*args, **kwargs):
+            raise AssertionError("not called")
+        function.__module__, function.__name__ = module, name
+        return function
+
+    def calling(func):
+        return fuse.jit(lambda x: fuse.Tensor.__torch_function__(func, (), (x,), {}))
+
+    x = np.ones(3, np.float32)
+    for module, name, said in [("torch._C._nn", "gelu", "torch.nn.functional.gelu"),
+                               ("torch", "exp", "torch.exp"),
+                               ("torch._C._VariableFunctions", "erf", "torch.erf")]:
+        with pytest.raises(TypeError, match=rf"^fuse: {re.escape(said)} on a traced Tensor is "
+                           rf"not supported: a traced Tensor is fuse's, not PyTorch's, and "
+                           rf"PyTorch's functions do not take it; use fuse\.{name}"):
+            calling(torch_function(module, name))(x)
+    # A PyTorch method fuse writes another way, and one it has not.
+    with pytest.raises(TypeError, match=r"PyTorch's functions do not take it; use "
+                       r"fuse\.softmax\(x, axis\)$"):
+        calling(torch_function("torch", "softmax"))(x)
+    with pytest.raises(TypeError, match=r"do not take it; fuse has no such op; the numpy "
+                       r"functions it supports"):
+        calling(torch_function("torch", "cumsum"))(x)
+
+    torch = fake_torch(current_stream=0)
+    monkeypatch.setitem(sys.modules, "torch", torch)
+    captured = torch.Tensor(np.ones(3, np.float32))
+    with pytest.raises(TypeError, match=r"^fuse: \*: a PyTorch tensor of shape \(3,\) inside a "
+                       r"traced function; pass tensors as arguments of the jitted function$"):
+        fuse.jit(lambda x: x * captured)(x)
+    mul = torch_function("torch", "mul")  # torch.mul(x, captured)
+    with pytest.raises(TypeError, match=r"^fuse: a PyTorch tensor inside a traced function; "
+                       r"pass tensors as arguments of the jitted function$"):
+        fuse.jit(lambda x: fuse.Tensor.__torch_function__(mul, (), (x, captured), {}))(x)
+
+
+def test_a_bfloat16_or_grad_torch_tensor_on_the_cpu_is_refused_in_fuses_words(monkeypatch):
+    """A CPU tensor is read through numpy (torch's .numpy()): torch's own
+    errors for bfloat16 and for a tensor that requires grad named .numpy(),
+    which the caller did not call."""
+    from gpu_fakes import fake_torch
+
+    torch = fake_torch(current_stream=0)
+    monkeypatch.setitem(sys.modules, "torch", torch)
+    f = fuse.jit(lambda a: a + 1)
+    half = torch.Tensor(np.zeros(3, np.float32), dtype=torch.bfloat16)
+    half.is_cuda = False
+    with pytest.raises(TypeError, match=r"^fuse: argument 0 is a torch\.bfloat16 tensor on the "
+                       r"CPU, and fuse reads host arrays through numpy, which has no bfloat16: "
+                       r"pass x\.float\(\) and fuse\.cast it to bfloat16 in the program, or a "
+                       r"tensor on the GPU$"):
+        f(half)
+    grad = torch.Tensor(np.zeros(3, np.float32), requires_grad=True)
+    grad.is_cuda = False
+    with pytest.raises(TypeError, match=r"^fuse: argument 0 is a torch\.Tensor that requires "
+                       r"grad; fuse does not record gradients: pass x\.detach\(\)$"):
+        f(grad)
