@@ -435,7 +435,7 @@ def test_size_at_of_a_total_past_int64():
      r"^fuse: profile must be True or False, got str 'x'$"),
     (lambda x: fuse.jit(lambda a: fuse.cast(a, None))(x), TypeError,
      r"^fuse: None is not a dtype; use one of float16, "),
-    (lambda x: fuse.jit(lambda a: fuse.rms_norm(a, eps=None))(x), TypeError,
+    (lambda x: fuse.jit(lambda a: fuse.layer_norm(a, eps=None))(x), TypeError,
      r"^fuse: NoneType None is not a number; a scalar operand or parameter is a bool, an int "
      r"or a float$"),
     (lambda x: fuse.jit(lambda a: fuse.leaky_relu(a, "a"))(x), TypeError,

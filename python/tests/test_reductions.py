@@ -456,7 +456,7 @@ def _layer_norm(x, weight, bias, eps=1e-5):
     return centered / np.sqrt((centered ** 2).mean(-1, keepdims=True) + eps) * weight + bias
 
 
-def _rms_norm(x, weight, eps=1e-6):
+def _rms_norm(x, weight, eps):
     return x / np.sqrt((x * x).mean(-1, keepdims=True) + eps) * weight
 
 
@@ -502,8 +502,19 @@ def test_layer_norm_and_rms_norm(dtype, shape, rng):
     # The normalized values are O(1); the weight scales them by up to 2.
     assert_close(with_affine, _layer_norm(x64, w64, b64), dtype, n, scale=4.0)
     assert_close(plain, _layer_norm(x64, 1.0, 0.0), dtype, n, scale=2.0)
-    assert_close(rms, _rms_norm(x64, w64), dtype, n, scale=4.0)
+    assert_close(rms, _rms_norm(x64, w64, float(np.finfo(dtype).eps)), dtype, n, scale=4.0)
     assert_close(rms_eps, _rms_norm(x64, 1.0, eps=0.5), dtype, n, scale=2.0)
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_rms_norm_default_eps_is_pytorchs(dtype, rng):
+    """torch.nn.functional.rms_norm's eps is torch.finfo(x.dtype).eps
+    when not given: with values of 1e-3, whose mean square is near it, the
+    default decides the result (1e-6 gave float16 results 3x PyTorch's)."""
+    x = (random_array(rng, dtype, (4, 64)) * 1e-3).astype(dtype)
+    got = fuse.jit(lambda x: fuse.rms_norm(x))(x)
+    eps = float(np.finfo(dtype).eps)
+    assert_close(got, _rms_norm(x.astype(np.float64), 1.0, eps=eps), dtype, 64, scale=0.0)
 
 
 @pytest.mark.parametrize("value", [1234.5678, 33333.33, 123456.79, 1e20])
@@ -674,7 +685,7 @@ def test_compositions_of_integers_compute_in_float64(rng):
     # the same bits as the float64 composition, rounded.
     i = rng.integers(-50, 50, size=(7, 5)).astype(np.int32)
     flags = rng.integers(0, 2, size=(7, 5)).astype(bool)
-    f = fuse.jit(lambda x: (fuse.layer_norm(x), fuse.rms_norm(x), fuse.softmax(x),
+    f = fuse.jit(lambda x: (fuse.layer_norm(x), fuse.rms_norm(x, eps=1e-6), fuse.softmax(x),
                             fuse.log_softmax(x)), target="cpu")
     for x in (i, flags):
         for got, want in zip(f(x), f(x.astype(np.float64))):
@@ -726,7 +737,7 @@ def test_norms_and_softmax_of_integers_compute_in_float64():
     f = fuse.jit(lambda x: (fuse.layer_norm(x), fuse.softmax(x), fuse.log_softmax(x),
                             fuse.rms_norm(x)), target="cpu")
     for got, want in zip(f(x), (_layer_norm(x64, 1.0, 0.0), _softmax(x64, -1),
-                                _log_softmax(x64), _rms_norm(x64, 1.0))):
+                                _log_softmax(x64), _rms_norm(x64, 1.0, 2.0 ** -23))):
         assert got.dtype == np.float32
         np.testing.assert_allclose(got, want, rtol=2 ** -22, atol=2 ** -22)
 
