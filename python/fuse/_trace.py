@@ -998,7 +998,9 @@ def _axes(x, axis, what):
     return tuple(sorted(axes))
 
 
-def _reduce(op, x, axis, keepdims):
+def _reduce(op, x, axis, keepdims, identity_if_empty=False):
+    """`op` over `axis`; `identity_if_empty` (max and min) gives an empty
+    reduction its identity (-inf for max) where it is otherwise an error."""
     what = f"fuse.{op}"
     x = _check_operand(x, what)
     graph = _graph_of([x], what)
@@ -1013,7 +1015,8 @@ def _reduce(op, x, axis, keepdims):
     if op in ("reduce_max", "reduce_min") and x.dtype_name == "i1":
         # numpy's max of bools is any, its min all, as bools (an empty one
         # is still an error): in int32, which the reduction takes.
-        return graph.cast(_reduce(op, graph.cast(x, "i32"), axis, keepdims), "i1")
+        return graph.cast(_reduce(op, graph.cast(x, "i32"), axis, keepdims,
+                                  identity_if_empty), "i1")
     if op == "reduce_sum" and x.dtype_name == "i1":
         x = graph.cast(x, "i64")  # a count, as numpy's and PyTorch's sums of bools
     elif op == "reduce_mean" and _dtypes.category(x.dtype_name) != FLOAT:
@@ -1025,8 +1028,9 @@ def _reduce(op, x, axis, keepdims):
         return x  # nothing to reduce (a 0-d Tensor, or axis=())
     shape = tuple(1 if i in dims else d for i, d in enumerate(x._shape)
                   if keepdims or i not in dims)
+    identity = ", identity_if_empty" if identity_if_empty else ""
     return graph.add(op, [x], x.dtype_name, shape, weak=x.weak, extra=dims,
-                     attrs=f" {{dims = array<i64: {', '.join(map(str, dims))}>}}")
+                     attrs=f" {{dims = array<i64: {', '.join(map(str, dims))}>{identity}}}")
 
 
 @_numpy_parameters
@@ -1117,18 +1121,20 @@ def elu(x, alpha=1.0):
 def softmax(x, axis=-1):
     """exp(x - max) / sum(exp(x - max)) over `axis` (the last by default): a
     composition of reduce_max, sub, exp, reduce_sum and div, which fuses
-    into one kernel."""
+    into one kernel. Over an empty axis the result is empty, as PyTorch's
+    (its max, never read, is the identity: identity_if_empty)."""
     _axes(x, axis, "fuse.softmax")  # errors name the function called
-    e = exp(x - reduce_max(x, axis, keepdims=True))
+    e = exp(x - _reduce("reduce_max", x, axis, True, identity_if_empty=True))
     return e / reduce_sum(e, axis, keepdims=True)
 
 
 @_numpy_parameters
 @_in_wider_float
 def log_softmax(x, axis=-1):
-    """x - max - log(sum(exp(x - max))) over `axis` (the last by default)."""
+    """x - max - log(sum(exp(x - max))) over `axis` (the last by default);
+    empty over an empty axis, as softmax."""
     _axes(x, axis, "fuse.log_softmax")
-    shifted = x - reduce_max(x, axis, keepdims=True)
+    shifted = x - _reduce("reduce_max", x, axis, True, identity_if_empty=True)
     return shifted - log(reduce_sum(exp(shifted), axis, keepdims=True))
 
 

@@ -945,3 +945,23 @@ def test_column_reductions_of_every_width(columns):
     bound = (2 * 2.0 ** -23 + 1.01 * 3000 * 2.0 ** -24) * e.sum(0)[finite]
     assert (np.abs(fused[2][finite] - e.sum(0)[finite]) <= bound).all()
     np.testing.assert_allclose(fused[3], np.exp(x).max(0, keepdims=True), rtol=2.0 ** -22)
+
+
+@pytest.mark.parametrize("shape, axis", [((5, 0), -1), ((0, 5), -1), ((3, 0, 2), 1), ((0,), 0)],
+                         ids=str)
+def test_softmax_over_an_empty_axis_is_empty(shape, axis):
+    """PyTorch's softmax and log_softmax of an empty axis are empty; the max
+    they subtract (reduce_max with identity_if_empty) is never read. A max
+    alone of an empty axis is still an error, as numpy's."""
+    x = np.ones(shape, np.float32)
+    f = fuse.jit(lambda x: (fuse.softmax(x, axis), fuse.log_softmax(x, axis)))
+    for got in f(x):
+        assert got.dtype == np.float32 and got.shape == shape
+    # The same program runs on a non-empty axis.
+    full = np.zeros((2, 4), np.float32)
+    probabilities, logs = fuse.jit(lambda x: (fuse.softmax(x), fuse.log_softmax(x)))(full)
+    np.testing.assert_array_equal(probabilities, np.full((2, 4), 0.25, np.float32))
+    np.testing.assert_array_equal(logs, np.full((2, 4), np.float32(-np.log(4.0)), np.float32))
+    if shape[axis] == 0:
+        with pytest.raises(fuse.FuseError, match=r"an empty reduce_max has no value"):
+            fuse.jit(lambda x: fuse.reduce_max(x, axis))(x)

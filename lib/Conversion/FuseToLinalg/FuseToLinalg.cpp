@@ -330,7 +330,7 @@ void FunctionSizes::materialize() {
         dynamic.push_back(sizeAt(dim.cls, op));
     // A max or min checks that its reduced sizes are not 0 before it
     // allocates anything.
-    if (isa<ReduceMaxOp, ReduceMinOp>(op))
+    if (emptyReductionIsError(op))
       for (const Dim &dim : dims[op->getOperand(0)])
         if (dim.cls >= 0 &&
             !llvm::is_contained(
@@ -616,9 +616,9 @@ template <typename OpTy> struct ReductionLowering : OpConversionPattern<OpTy> {
               : OpFoldResult(rewriter.getIndexAttr(inputType.getDimSize(d))));
 
     // max and min of nothing: checked at run time for dynamic sizes (the
-    // verifier refuses a static 0).
+    // verifier refuses a static 0), unless they give their identity.
     StringRef name = op->getName().stripDialect();
-    if (isa<ReduceMaxOp, ReduceMinOp>(op)) {
+    if (emptyReductionIsError(op)) {
       for (int64_t d : dims) {
         if (!inputType.isDynamicDim(d))
           continue;

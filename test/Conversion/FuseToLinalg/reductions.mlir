@@ -40,6 +40,25 @@ func.func @max_rows(%x: tensor<?x?xf32>) -> tensor<?x1xf32> {
   return %0 : tensor<?x1xf32>
 }
 
+// With identity_if_empty, emptiness is not checked: the accumulator's
+// start, -inf for max and +inf for min, is the result of an empty row.
+// CHECK-LABEL: func @max_rows_identity_if_empty
+// CHECK-NOT: has no value
+// CHECK: %[[NEG_INF:.+]] = arith.constant 0xFF800000 : f32
+// CHECK: linalg.fill ins(%[[NEG_INF]] : f32)
+// CHECK: arith.maximumf
+// CHECK-NOT: has no value
+// CHECK: %[[POS_INF:.+]] = arith.constant 0x7F800000 : f32
+// CHECK: linalg.fill ins(%[[POS_INF]] : f32)
+// CHECK: arith.minimumf
+// CHECK-NOT: has no value
+// CHECK: return
+func.func @max_rows_identity_if_empty(%x: tensor<?x?xf32>) -> (tensor<?x1xf32>, tensor<?xf32>) {
+  %0 = fuse.reduce_max %x {dims = array<i64: 1>, identity_if_empty} : tensor<?x?xf32> -> tensor<?x1xf32>
+  %1 = fuse.reduce_min %x {dims = array<i64: 1>, identity_if_empty} : tensor<?x?xf32> -> tensor<?xf32>
+  return %0, %1 : tensor<?x1xf32>, tensor<?xf32>
+}
+
 // f16 is summed in f32 from -0.0; the division by the count (from the
 // host) and the rounding to f16 follow in the same kernel.
 // CHECK-LABEL: func @mean_f16

@@ -1110,7 +1110,10 @@ func.func @hardswish(%x: tensor<?x4xbf16>) -> tensor<?x4xbf16> {
 // CHECK-NEXT: fuse.reduce_max %[[I64]] {dims = array<i64: 1>} : tensor<3x?xi64> -> tensor<3x1xi64>
 // CHECK-NEXT: fuse.reduce_mean %[[BF16]] {dims = array<i64: 1>} : tensor<2x3xbf16> -> tensor<2xbf16>
 // CHECK-NEXT: fuse.reduce_min %[[I64]] {dims = array<i64: 0, 1>} : tensor<3x?xi64> -> tensor<1x1xi64>
-func.func @reductions(%f16: tensor<?x?xf16>, %bf16: tensor<2x3xbf16>, %f32: tensor<4x?x2xf32>, %f64: tensor<?xf64>, %i32: tensor<?x?xi32>, %i64: tensor<3x?xi64>) -> (tensor<?x1xf16>, tensor<bf16>, tensor<1x?x1xf32>, tensor<f64>, tensor<?xi32>, tensor<3x1xi64>, tensor<2xbf16>, tensor<1x1xi64>) {
+// CHECK-NEXT: fuse.reduce_max %[[F32]] {dims = array<i64: 1>, identity_if_empty} : tensor<4x?x2xf32> -> tensor<4x2xf32>
+// CHECK-NEXT: %[[ZERO:.+]] = fuse.constant dense<> : tensor<3x0xi32>
+// CHECK-NEXT: fuse.reduce_min %[[ZERO]] {dims = array<i64: 1>, identity_if_empty} : tensor<3x0xi32> -> tensor<3xi32>
+func.func @reductions(%f16: tensor<?x?xf16>, %bf16: tensor<2x3xbf16>, %f32: tensor<4x?x2xf32>, %f64: tensor<?xf64>, %i32: tensor<?x?xi32>, %i64: tensor<3x?xi64>) -> (tensor<?x1xf16>, tensor<bf16>, tensor<1x?x1xf32>, tensor<f64>, tensor<?xi32>, tensor<3x1xi64>, tensor<2xbf16>, tensor<1x1xi64>, tensor<4x2xf32>, tensor<3xi32>) {
   %0 = fuse.reduce_sum %f16 {dims = array<i64: 1>} : tensor<?x?xf16> -> tensor<?x1xf16>
   %1 = fuse.reduce_max %bf16 {dims = array<i64: 0, 1>} : tensor<2x3xbf16> -> tensor<bf16>
   %2 = fuse.reduce_min %f32 {dims = array<i64: 2, 0>} : tensor<4x?x2xf32> -> tensor<1x?x1xf32>
@@ -1119,5 +1122,10 @@ func.func @reductions(%f16: tensor<?x?xf16>, %bf16: tensor<2x3xbf16>, %f32: tens
   %5 = fuse.reduce_max %i64 {dims = array<i64: 1>} : tensor<3x?xi64> -> tensor<3x1xi64>
   %6 = fuse.reduce_mean %bf16 {dims = array<i64: 1>} : tensor<2x3xbf16> -> tensor<2xbf16>
   %7 = fuse.reduce_min %i64 {dims = array<i64: 0, 1>} : tensor<3x?xi64> -> tensor<1x1xi64>
-  return %0, %1, %2, %3, %4, %5, %6, %7 : tensor<?x1xf16>, tensor<bf16>, tensor<1x?x1xf32>, tensor<f64>, tensor<?xi32>, tensor<3x1xi64>, tensor<2xbf16>, tensor<1x1xi64>
+  // With identity_if_empty, a static size 0 is valid: the result is the
+  // identity (+inf, the largest integer for min).
+  %8 = fuse.reduce_max %f32 {dims = array<i64: 1>, identity_if_empty} : tensor<4x?x2xf32> -> tensor<4x2xf32>
+  %zero = fuse.constant dense<> : tensor<3x0xi32>
+  %9 = fuse.reduce_min %zero {dims = array<i64: 1>, identity_if_empty} : tensor<3x0xi32> -> tensor<3xi32>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9 : tensor<?x1xf16>, tensor<bf16>, tensor<1x?x1xf32>, tensor<f64>, tensor<?xi32>, tensor<3x1xi64>, tensor<2xbf16>, tensor<1x1xi64>, tensor<4x2xf32>, tensor<3xi32>
 }

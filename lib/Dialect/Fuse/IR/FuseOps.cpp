@@ -297,17 +297,25 @@ std::optional<ArrayRef<int64_t>> fuse::reducedDims(Operation *op) {
   return cast<DenseI64ArrayAttr>(op->getAttr("dims")).asArrayRef();
 }
 
+bool fuse::emptyReductionIsError(Operation *op) {
+  if (auto max = dyn_cast<ReduceMaxOp>(op))
+    return !max.getIdentityIfEmpty();
+  if (auto min = dyn_cast<ReduceMinOp>(op))
+    return !min.getIdentityIfEmpty();
+  return false;
+}
+
 LogicalResult ReduceSumOp::verify() {
   return verifyReduction(*this, getInput().getType(), getDims(), getType(),
                          /*emptyIsError=*/false);
 }
 LogicalResult ReduceMaxOp::verify() {
   return verifyReduction(*this, getInput().getType(), getDims(), getType(),
-                         /*emptyIsError=*/true);
+                         emptyReductionIsError(*this));
 }
 LogicalResult ReduceMinOp::verify() {
   return verifyReduction(*this, getInput().getType(), getDims(), getType(),
-                         /*emptyIsError=*/true);
+                         emptyReductionIsError(*this));
 }
 LogicalResult ReduceMeanOp::verify() {
   return verifyReduction(*this, getInput().getType(), getDims(), getType(),

@@ -57,6 +57,10 @@ class Reduction : public mlir::OpTrait::TraitBase<ConcreteType, Reduction> {};
 /// The dimensions a reduction reduces, or std::nullopt for other ops.
 std::optional<llvm::ArrayRef<int64_t>> reducedDims(mlir::Operation *op);
 
+/// Whether `op` is a reduction with no value when a reduced dimension is
+/// empty: a reduce_max or reduce_min without `identity_if_empty`.
+bool emptyReductionIsError(mlir::Operation *op);
+
 } // namespace fuse
 
 #include "fuse/Dialect/Fuse/IR/FuseEnums.h.inc"

@@ -230,7 +230,7 @@ def Fuse_PowOp : Fuse_BinaryOp<"pow", "lhs ^ rhs">;
 //===----------------------------------------------------------------------===//
 
 class Fuse_ReduceOp<string mnemonic, TypeConstraint tensorType, string formula,
-                    string empty>
+                    string empty, dag extraArguments = (ins)>
     : Fuse_Op<mnemonic, [Pure, Fuse_Reduction]> {
   let summary = formula # " over the dimensions `dims`";
   let description = "Reduces the operand over the dimensions listed in `dims` "
@@ -244,7 +244,8 @@ class Fuse_ReduceOp<string mnemonic, TypeConstraint tensorType, string formula,
     # " %x {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?x1xf32>\n"
     # "%s = fuse." # mnemonic
     # " %x {dims = array<i64: 0, 1>} : tensor<?x?xf32> -> tensor<f32>\n```\n";
-  let arguments = (ins tensorType:$input, Fuse_DimsAttr:$dims);
+  let arguments = !con((ins tensorType:$input, Fuse_DimsAttr:$dims),
+                       extraArguments);
   let results = (outs tensorType:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
   let hasVerifier = 1;
@@ -261,10 +262,17 @@ def Fuse_ReduceSumOp : Fuse_ReduceOp<"reduce_sum", Fuse_NumericTensor,
     "An empty reduction gives 0; integer sums wrap around.">;
 def Fuse_ReduceMaxOp : Fuse_ReduceOp<"reduce_max", Fuse_NumericTensor,
     "the maximum (NaN propagates)",
-    "An empty reduction is an error (numpy's).">;
+    "An empty reduction is an error (numpy's), unless the op has the unit "
+    # "attribute `identity_if_empty`: then it gives -inf (the smallest "
+    # "integer for integer types), as numpy's `initial=-inf` (a softmax "
+    # "over an empty axis is empty, and its maximum is never read).",
+    (ins UnitAttr:$identity_if_empty)>;
 def Fuse_ReduceMinOp : Fuse_ReduceOp<"reduce_min", Fuse_NumericTensor,
     "the minimum (NaN propagates)",
-    "An empty reduction is an error (numpy's).">;
+    "An empty reduction is an error (numpy's), unless the op has the unit "
+    # "attribute `identity_if_empty`: then it gives +inf (the largest "
+    # "integer for integer types), as numpy's `initial=inf`.",
+    (ins UnitAttr:$identity_if_empty)>;
 def Fuse_ReduceMeanOp : Fuse_ReduceOp<"reduce_mean", Fuse_FloatTensor,
     "the mean (the sum divided by the number of elements reduced)",
     "An empty reduction gives NaN.">;
