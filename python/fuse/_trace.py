@@ -1116,6 +1116,43 @@ def elu(x, alpha=1.0):
     return where(x > 0, x, expm1(x) * alpha)
 
 
+@_in_wider_float
+def mish(x):
+    """torch.nn.functional.mish: x tanh(softplus(x))."""
+    return x * tanh(softplus(x))
+
+
+@_in_wider_float
+def selu(x):
+    """torch.nn.functional.selu: scale elu(x, alpha) with Klambauer et
+    al.'s constants, PyTorch's."""
+    return elu(x, _SELU_ALPHA) * _SELU_SCALE
+
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+@_in_wider_float
+def logsigmoid(x):
+    """torch.nn.functional.logsigmoid: log(1 / (1 + e^-x)), as -softplus(-x)
+    (log of sigmoid underflows to -inf below x = -88 in float32; this is x
+    there)."""
+    return -softplus(-x)
+
+
+@_in_wider_float
+def hardsigmoid(x):
+    """torch.nn.functional.hardsigmoid: relu6(x + 3) / 6."""
+    return clamp(x + 3.0, 0.0, 6.0) / 6.0
+
+
+@_in_wider_float
+def softsign(x):
+    """torch.nn.functional.softsign: x / (1 + |x|)."""
+    return x / (_unary("abs", x) + 1.0)
+
+
 @_numpy_parameters
 @_in_wider_float
 def softmax(x, axis=-1):

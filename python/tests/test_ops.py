@@ -530,3 +530,42 @@ def test_clamp_of_float16_takes_its_bounds_in_float32():
     assert_same(fuse.jit(lambda x: fuse.clamp(x, min=c))(x), want)
     assert_same(fuse.jit(lambda x, s: fuse.clamp(x, min=s))(x, c), want)
     assert_same(fuse.jit(lambda x: fuse.maximum(x, c))(x), want)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_pytorch_activations(dtype):
+    # PyTorch's mish, selu, logsigmoid, hardsigmoid and softsign, against
+    # their formulas in float64: within a few roundings of the compute type
+    # (float32 for float16) and one to the result type. logsigmoid is
+    # -softplus(-x): x itself below -20, where log(sigmoid(x)) is -inf in
+    # float32 from x = -88. A subnormal e^x (mish(-100)) holds few bits, an
+    # error of up to a subnormal spacing times |x| (check_ops's
+    # UNDERFLOW_FLOOR, as silu's).
+    x = np.concatenate([np.linspace(-30, 30, 601), [-1e-9, 1e-9, 0.0, -0.0, -100.0, 100.0,
+                                                   np.inf, -np.inf, np.nan]]).astype(dtype)
+    f = fuse.jit(lambda x: (fuse.mish(x), fuse.selu(x), fuse.logsigmoid(x),
+                            fuse.hardsigmoid(x), fuse.softsign(x)))
+    x64 = x.astype(np.float64)
+    alpha, scale = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
+    with np.errstate(over="ignore", invalid="ignore"):
+        softplus = np.where(x64 > 20, x64, np.log1p(np.exp(x64)))
+        want = (x64 * np.tanh(softplus),
+                scale * np.where(x64 > 0, x64, alpha * np.expm1(x64)),
+                np.where(-x64 > 20, x64, -np.log1p(np.exp(-x64))),
+                np.clip(x64 + 3, 0, 6) / 6,
+                x64 / (1 + np.abs(x64)))
+    compute = np.float32 if dtype == "float16" else np.dtype(dtype).type
+    for name, got, expected in zip(["mish", "selu", "logsigmoid", "hardsigmoid", "softsign"],
+                                   f(x), want):
+        assert got.dtype == dtype, name
+        np.testing.assert_array_equal(np.isnan(got), np.isnan(expected), err_msg=name)
+        infinite = np.isinf(expected)
+        assert_same(got[infinite], expected[infinite].astype(dtype))
+        ok = np.isfinite(expected)
+        tolerance = (6 * np.spacing(np.abs(expected[ok]).astype(compute)).astype(np.float64)
+                     + np.spacing(np.abs(expected[ok]).astype(dtype)).astype(np.float64) / 2
+                     + 2 * float(np.finfo(compute).smallest_subnormal)
+                     * np.maximum(1, np.abs(x64[ok])))
+        error = np.abs(got[ok].astype(np.float64) - expected[ok])
+        assert (error <= tolerance).all(), (name, x[ok][error > tolerance],
+                                            got[ok][error > tolerance])
