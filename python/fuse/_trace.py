@@ -539,7 +539,8 @@ class Tensor:
     def abs(self): return _unary("abs", self)
 
     # Reductions, with numpy's arguments (axis, keepdims, var's and std's
-    # ddof; dtype=, out=, initial= and where= are refused).
+    # ddof, and initial= of sum, max and min; dtype=, out= and where= are
+    # refused).
     sum = _reduction_method("sum")
     max = _reduction_method("max")
     min = _reduction_method("min")
@@ -1389,8 +1390,9 @@ _NUMPY_PARAMS = {"sum": ("axis", "dtype", "out", "keepdims", "initial", "where")
 
 def _numpy_reduction(name, what, x, args, kwargs):
     """numpy's reduction `name` (np.sum(x, ...) or x.sum(...)) with numpy's
-    arguments: axis and keepdims; dtype=None and out=None are accepted, any
-    other value of theirs and initial= and where= are refused."""
+    arguments: axis, keepdims and initial (sum, max, min); dtype=None and
+    out=None are accepted, any other value of theirs and where= are
+    refused."""
     params = _NUMPY_PARAMS[name]
     if len(args) > len(params):
         raise TypeError(f"fuse: {what} takes at most {len(params)} arguments after the "
@@ -1403,17 +1405,43 @@ def _numpy_reduction(name, what, x, args, kwargs):
             raise TypeError(f"fuse: {what} got two values for {key!r}")
         given[key] = value
     refused = [k for k, v in given.items()
-               if k not in ("axis", "keepdims", "ddof")
+               if k not in ("axis", "keepdims", "ddof", "initial")
                and not (k in ("dtype", "out") and v is None)]
     variance = "ddof" in params
     if refused:
-        takes = "axis=, keepdims= and ddof=" if variance else "axis= and keepdims="
+        takes = ("axis=, keepdims= and ddof=" if variance else
+                 "axis=, keepdims= and initial=" if "initial" in params else
+                 "axis= and keepdims=")
         _unsupported(f"{what} with {_dtypes.listing(f'{k}=' for k in refused)}",
                      f"fuse's reductions take {takes} only; the result has the array's dtype "
                      f"(float32 for a mean, var or std of integers or bools; cast before or "
                      f"after with fuse.cast or .astype)")
     options = {"ddof": given.get("ddof", 0), "what": what} if variance else {}
-    return _REDUCTIONS[name](x, given.get("axis"), given.get("keepdims", False), **options)
+    axis, keepdims = given.get("axis"), given.get("keepdims", False)
+    if given.get("initial") is not None:
+        return _with_initial(name, what, x, axis, keepdims, given["initial"])
+    return _REDUCTIONS[name](x, axis, keepdims, **options)
+
+
+def _with_initial(name, what, x, axis, keepdims, initial):
+    """numpy's `initial=` of sum, max and min: the reduction of the
+    elements and `initial` (a number, in x's dtype): sum + initial,
+    maximum(max, initial) with an empty max the identity (identity_if_empty),
+    so that an empty axis gives `initial`, as numpy's."""
+    x = _check_operand(x, what)
+    if isinstance(initial, Tensor) or not _is_scalar(initial):
+        raise TypeError(f"fuse: {what}: initial must be a number, got "
+                        f"{type(initial).__name__} {initial!r}")
+    if x.dtype_name == "i1":
+        _unsupported(f"{what} of a bool Tensor with initial=",
+                     "cast it to an integer type first")
+    if name == "sum":
+        total = reduce_sum(x, axis, keepdims) + initial
+    else:
+        op = "reduce_max" if name == "max" else "reduce_min"
+        extreme = _reduce(op, x, axis, keepdims, identity_if_empty=True)
+        total = (maximum if name == "max" else minimum)(extreme, initial)
+    return total if total.dtype_name == x.dtype_name else cast(total, x.dtype_name)
 
 
 def _numpy_function(name):

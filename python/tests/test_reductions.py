@@ -344,12 +344,14 @@ def test_dims_in_the_program():
      r"^fuse: fuse\.reduce_mean: axis must be None, an int or a tuple of ints, got float 1\.0"),
     (lambda x: x.sum(keepdims="yes"), TypeError, r"keepdims must be True or False"),
     (lambda x: np.sum(x, dtype=np.float64), TypeError,
-     r"^fuse: numpy\.sum with dtype= is not supported: fuse's reductions take axis= and "
-     r"keepdims= only; the result has the array's dtype \(float32 for a mean, var or std of "
+     r"^fuse: numpy\.sum with dtype= is not supported: fuse's reductions take axis=, "
+     r"keepdims= and initial= only; the result has the array's dtype \(float32 for a mean, var or std of "
      r"integers or bools; cast before or after with fuse\.cast or \.astype\)"),
     (lambda x: np.max(x, out=np.zeros(3)), TypeError, r"^fuse: numpy\.max with out= is not"),
     (lambda x: np.min(x, initial=0.0, where=True), TypeError,
-     r"^fuse: numpy\.min with initial= and where= is not supported"),
+     r"^fuse: numpy\.min with where= is not supported"),
+    (lambda x: np.max(x, initial=x), TypeError,
+     r"^fuse: numpy\.max: initial must be a number, got Tensor"),
     (lambda x: np.mean(x, where=x > 0), TypeError, r"^fuse: numpy\.mean with where= is not"),
     (lambda x: x.sum(0, np.float64), TypeError, r"^fuse: Tensor\.sum with dtype= is not"),
     (lambda x: x.max(0, None, True, 1, 2, 3), TypeError,
@@ -371,8 +373,8 @@ def test_dims_in_the_program():
     (lambda x: fuse.rms_norm(x, [3]), TypeError,
      r"^fuse: fuse\.rms_norm: weight is a Tensor .*, not list \[3\]"),
 ], ids=["out-of-bounds", "negative-out-of-bounds", "repeated", "float-axis", "keepdims",
-        "dtype", "out", "initial-where", "mean-where", "method-dtype", "too-many", "unexpected",
-        "twice", "symbolic-axis", "ufunc-reduce", "softmax-axis", "log-softmax-axis",
+        "dtype", "out", "initial-where", "initial-tensor", "mean-where", "method-dtype",
+        "too-many", "unexpected", "twice", "symbolic-axis", "ufunc-reduce", "softmax-axis", "log-softmax-axis",
         "layer-norm-shape", "layer-norm-bias-list", "rms-norm-shape"])
 def test_bad_reductions(fn, error, match):
     with pytest.raises(error, match=match):
@@ -965,3 +967,22 @@ def test_softmax_over_an_empty_axis_is_empty(shape, axis):
     if shape[axis] == 0:
         with pytest.raises(fuse.FuseError, match=r"an empty reduce_max has no value"):
             fuse.jit(lambda x: fuse.reduce_max(x, axis))(x)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int32", "float16"])
+def test_numpys_initial_of_sum_max_and_min(dtype):
+    """numpy's initial=: the reduction of the elements and initial, so that
+    an empty axis gives initial (max and min take their identity there:
+    identity_if_empty); the result has the array's dtype."""
+    for shape in [(2, 3), (2, 0), (0, 3)]:
+        x = np.arange(-3, -3 + int(np.prod(shape))).reshape(shape).astype(dtype)
+        f = fuse.jit(lambda a: (np.max(a, axis=1, initial=1), a.min(1, initial=-2),
+                                np.sum(a, 1, initial=10), a.max(initial=-100),
+                                np.min(a, 0, keepdims=True, initial=0)))
+        want = (np.max(x, axis=1, initial=1), x.min(1, initial=-2),
+                np.sum(x, 1, initial=10, dtype=x.dtype), x.max(initial=-100),
+                np.min(x, 0, keepdims=True, initial=0))
+        for got, expected in zip(f(x), want):
+            assert_same(got, expected)
+    nan = np.array([np.nan, 1.0], np.float32)
+    assert np.isnan(fuse.jit(lambda a: np.max(a, initial=5))(nan))  # NaN propagates
