@@ -362,18 +362,18 @@ Executable::lower(ModuleOp module, const RunOptions &options) {
   // remarks option) go on to the caller's handler, which shows them.
   std::string diagnostics;
   llvm::raw_string_ostream diagnosticStream(diagnostics);
-  std::unique_ptr<ScopedDiagnosticHandler> capture;
+  // One of the two (ScopedDiagnosticHandler's destructor is not virtual).
+  std::optional<SourceLineCapture> withSource;
+  std::optional<ScopedDiagnosticHandler> capture;
   if (options.source)
-    capture = std::make_unique<SourceLineCapture>(*options.source, context,
-                                                  diagnosticStream);
+    withSource.emplace(*options.source, context, diagnosticStream);
   else
-    capture = std::make_unique<ScopedDiagnosticHandler>(
-        context, [&](Diagnostic &diag) {
-          if (diag.getSeverity() == DiagnosticSeverity::Remark)
-            return failure();
-          printDiagnostic(diagnosticStream, diag);
-          return success();
-        });
+    capture.emplace(context, [&](Diagnostic &diag) {
+      if (diag.getSeverity() == DiagnosticSeverity::Remark)
+        return failure();
+      printDiagnostic(diagnosticStream, diag);
+      return success();
+    });
   {
     PassManager check(context);
     check.addPass(createFuseCheckProgram());
