@@ -469,6 +469,13 @@ public:
       return it->second;
     };
     SmallVector<Unfused> pairs;
+    auto add = [&](const Unfused &pair) {
+      if (llvm::none_of(pairs, [&](const Unfused &seen) {
+            return seen.producer == pair.producer &&
+                   seen.consumer == pair.consumer;
+          }))
+        pairs.push_back(pair);
+    };
     for (const Unfused &pair : rejected) {
       std::optional<unsigned> producer = group(pair.producer);
       if (producer && producer == group(pair.consumer))
@@ -481,20 +488,55 @@ public:
       // its kernel computes again: a remark only for a reduction that
       // starts a kernel past the levels of the producer's.
       if (pair.reason != Reason::Levels &&
-          !readsResultOf(pair.consumer, pair.producer))
+          !readsResultOf(pair.consumer, pair.producer)) {
+        // When no use of the producer is left, all of it moved there: its
+        // copy, over the uncollapsed space, is apart from the members the
+        // producer read for the same reason (`x - max(x)` over dims 1 and
+        // 2, read uncollapsed by an op beside a weight per channel, is a
+        // copy in the reader's kernel).
+        if (producer && pair.producer->use_empty() &&
+            pair.reason == Reason::Uncollapsed)
+          for (Value input : linalg::GenericOp(pair.producer).getDpsInputs()) {
+            auto def = uncollapsed(input).getDefiningOp<linalg::GenericOp>();
+            if (def && group(def) == producer)
+              for (linalg::GenericOp copy : readersApart(def, pair.producer))
+                add({def, copy, pair.reason});
+          }
         continue;
+      }
       // A copy (of a member of the producer's kernel) reading the producer:
       // the program's pair is in one kernel.
       if (Operation *original = originals.lookup(pair.consumer);
           original && producer && group(original) == producer)
         continue;
-      if (llvm::none_of(pairs, [&](const Unfused &seen) {
-            return seen.producer == pair.producer &&
-                   seen.consumer == pair.consumer;
-          }))
-        pairs.push_back(pair);
+      add(pair);
     }
     return pairs;
+  }
+
+  /// The generics outside `def`'s kernel that read its result (directly or
+  /// through a view) and compute `original` again: its copies.
+  SmallVector<linalg::GenericOp>
+  readersApart(linalg::GenericOp def, linalg::GenericOp original) const {
+    SmallVector<Operation *> users;
+    for (Operation *user : def->getUsers()) {
+      if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(user))
+        llvm::append_range(users, user->getUsers());
+      else
+        users.push_back(user);
+    }
+    auto inKernelOfDef = [&](Operation *op) {
+      auto it = groupOf.find(op), kernel = groupOf.find(def);
+      return it != groupOf.end() && kernel != groupOf.end() &&
+             it->second == kernel->second;
+    };
+    SmallVector<linalg::GenericOp> copies;
+    for (Operation *user : users)
+      if (auto generic = dyn_cast<linalg::GenericOp>(user);
+          generic && generic != original && !inKernelOfDef(generic) &&
+          llvm::is_contained(locationsOf(generic), original->getLoc()))
+        copies.push_back(generic);
+    return copies;
   }
 
   /// Groups every reduction of the block with its neighbours; returns the
@@ -581,8 +623,19 @@ private:
         if (Operation *def = uncollapsed(input).getDefiningOp())
           neighbours.push_back(def);
       }
-      for (Operation *user : op->getUsers())
-        neighbours.push_back(user);
+      // A reader of the rows expanded back (`x - max` over dimensions 1 and
+      // 2, read by an op over the three): a neighbour that stays apart.
+      DenseSet<Operation *> readsExpanded;
+      for (Operation *user : op->getUsers()) {
+        if (!isa<tensor::ExpandShapeOp>(user)) {
+          neighbours.push_back(user);
+          continue;
+        }
+        for (Operation *reader : user->getUsers()) {
+          neighbours.push_back(reader);
+          readsExpanded.insert(reader);
+        }
+      }
       // The other reductions of an operand that a member reads over the
       // whole space: over the same rows, the kernel reads it once for all
       // of them (x.sum(1) and x.max(1) of one x; a layer norm's backward
@@ -609,7 +662,8 @@ private:
               {produces ? candidate : op, produces ? op : candidate, reason});
         };
         Rows::Kind kind = rows.kindOf(candidate);
-        if (grouped.contains(candidate) || kind == Rows::Kind::None) {
+        if (grouped.contains(candidate) || kind == Rows::Kind::None ||
+            readsExpanded.contains(candidate)) {
           // More loops than a reduction over collapsed rows has.
           bool uncollapsed =
               candidate.getNumLoops() > seed.getNumLoops() &&

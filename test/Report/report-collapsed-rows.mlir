@@ -76,6 +76,26 @@ func.func @inner_weight(%x: tensor<?x?x?xf32>, %w: tensor<?xf32>) -> tensor<?x?x
 
 // -----
 
+// The same with a math function between: `x - max` is computed again in the
+// reader's kernel (a copy), and the remark is on it all the same (it was
+// silent).
+// CHECK-LABEL: @inner_weight_after_exp
+// CHECK:       fused: 2 kernels,
+// CHECK-NEXT:  kernel
+// CHECK-NEXT:  reduce_max_{{[0-9]+}}  reduce_max
+// CHECK-NEXT:  fused_sub_exp_mul_{{[0-9]+}}  sub exp mul
+func.func @inner_weight_after_exp(%x: tensor<?x?x?xf32>, %w: tensor<1x?x1xf32>) -> tensor<?x?x?xf32> {
+  // expected-note @+1 {{producer is here}}
+  %m = fuse.reduce_max %x {dims = array<i64: 1, 2>} : tensor<?x?x?xf32> -> tensor<?x1x1xf32>
+  // expected-remark @+1 {{not fused with its producer 'fuse.reduce_max': the reduction reads its rows with their dimensions collapsed into one, and this op iterates over them uncollapsed (an op that reads its result reads an operand broadcast along only some of those dimensions)}}
+  %d = fuse.sub %x, %m : tensor<?x?x?xf32>, tensor<?x1x1xf32> -> tensor<?x?x?xf32>
+  %e = fuse.exp %d : tensor<?x?x?xf32>
+  %y = fuse.mul %e, %w : tensor<?x?x?xf32>, tensor<1x?x1xf32> -> tensor<?x?x?xf32>
+  return %y : tensor<?x?x?xf32>
+}
+
+// -----
+
 // The weight before the reduction: the product stays apart (the weight
 // is broadcast along only one of the row's dimensions), and says why.
 // CHECK-LABEL: @weight_before
