@@ -1316,7 +1316,7 @@ def rms_norm(x, weight=None, eps=None):
     (torch.nn.functional.rms_norm). eps None is PyTorch's default: the
     machine epsilon of x's float type (torch.finfo(x.dtype).eps: 1.19e-7
     for float32, 9.77e-4 for float16, 0.0078 for bfloat16; float32's for
-    integers and bools, which compute in float32)."""
+    integers and bools, whose result is float32)."""
     x = _check_operand(x, "fuse.rms_norm")
     if eps is None:
         eps = _EPSILON.get(x.dtype_name, _EPSILON["f32"])
