@@ -462,12 +462,6 @@ public:
   /// The pairs next to a reduction's kernel that ended up in different
   /// kernels (after run()), each once.
   SmallVector<Unfused> unfused() const {
-    auto group = [&](Operation *op) -> std::optional<unsigned> {
-      auto it = groupOf.find(op);
-      if (it == groupOf.end())
-        return std::nullopt;
-      return it->second;
-    };
     SmallVector<Unfused> pairs;
     auto add = [&](const Unfused &pair) {
       if (llvm::none_of(pairs, [&](const Unfused &seen) {
@@ -477,8 +471,8 @@ public:
         pairs.push_back(pair);
     };
     for (const Unfused &pair : rejected) {
-      std::optional<unsigned> producer = group(pair.producer);
-      if (producer && producer == group(pair.consumer))
+      std::optional<unsigned> producer = kernelOf(pair.producer);
+      if (producer && producer == kernelOf(pair.consumer))
         continue;
       // Two stages of one reduction (over dimensions not next to each
       // other: convert-fuse-to-linalg): one op, no pair to remark on.
@@ -498,7 +492,7 @@ public:
             pair.reason == Reason::Uncollapsed)
           for (Value input : linalg::GenericOp(pair.producer).getDpsInputs()) {
             auto def = uncollapsed(input).getDefiningOp<linalg::GenericOp>();
-            if (def && group(def) == producer)
+            if (def && kernelOf(def) == producer)
               for (linalg::GenericOp copy : readersApart(def, pair.producer))
                 add({def, copy, pair.reason});
           }
@@ -507,11 +501,19 @@ public:
       // A copy (of a member of the producer's kernel) reading the producer:
       // the program's pair is in one kernel.
       if (Operation *original = originals.lookup(pair.consumer);
-          original && producer && group(original) == producer)
+          original && producer && kernelOf(original) == producer)
         continue;
       add(pair);
     }
     return pairs;
+  }
+
+  /// The kernel (group) of `op` after run(), if it is in one.
+  std::optional<unsigned> kernelOf(Operation *op) const {
+    auto it = groupOf.find(op);
+    if (it == groupOf.end())
+      return std::nullopt;
+    return it->second;
   }
 
   /// The generics outside `def`'s kernel that read its result (directly or
@@ -525,15 +527,12 @@ public:
       else
         users.push_back(user);
     }
-    auto inKernelOfDef = [&](Operation *op) {
-      auto it = groupOf.find(op), kernel = groupOf.find(def);
-      return it != groupOf.end() && kernel != groupOf.end() &&
-             it->second == kernel->second;
-    };
+    std::optional<unsigned> kernel = kernelOf(def);
     SmallVector<linalg::GenericOp> copies;
     for (Operation *user : users)
       if (auto generic = dyn_cast<linalg::GenericOp>(user);
-          generic && generic != original && !inKernelOfDef(generic) &&
+          generic && generic != original &&
+          !(kernel && kernelOf(generic) == kernel) &&
           llvm::is_contained(locationsOf(generic), original->getLoc()))
         copies.push_back(generic);
     return copies;
