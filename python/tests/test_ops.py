@@ -339,6 +339,26 @@ def test_numpy_ufuncs_on_tensors(rng):
     assert_same(c, np.clip(x, np.float32(0.75), np.float32(1.5)))
 
 
+def _assert_within_roundings(got, expected, x, dtype, roundings, subnormals=0, name=""):
+    """`got` (of `dtype`) is `expected` (float64) where that is NaN or
+    infinite, and within `roundings` ulps of the compute type (float32 for
+    float16) plus half an ulp of `dtype` elsewhere, plus `subnormals`
+    subnormal spacings of the compute type times max(1, |x|)."""
+    compute = np.float32 if dtype == "float16" else np.dtype(dtype).type
+    assert got.dtype == dtype, name
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(expected), err_msg=name)
+    infinite = np.isinf(expected)
+    assert_same(got[infinite], expected[infinite].astype(dtype))
+    ok = np.isfinite(expected)
+    tolerance = (roundings * np.spacing(np.abs(expected[ok]).astype(compute)).astype(np.float64)
+                 + np.spacing(np.abs(expected[ok]).astype(dtype)).astype(np.float64) / 2)
+    if subnormals:
+        tolerance += (subnormals * float(np.finfo(compute).smallest_subnormal)
+                      * np.maximum(1, np.abs(x[ok].astype(np.float64))))
+    error = np.abs(got[ok].astype(np.float64) - expected[ok])
+    assert (error <= tolerance).all(), (name, x[ok][error > tolerance], got[ok][error > tolerance])
+
+
 @pytest.mark.parametrize("dtype", FLOATS)
 def test_softplus_and_elu(dtype):
     # PyTorch's softplus and elu, through log1p and expm1: written with log
@@ -356,17 +376,8 @@ def test_softplus_and_elu(dtype):
         want = (np.where(x64 > 20, x64, np.log1p(np.exp(x64))),
                 np.where(2 * x64 > 5, x64, np.log1p(np.exp(2 * x64)) / 2),
                 np.where(x64 > 0, x64, np.expm1(x64)), np.where(x64 > 0, x64, 0.5 * np.expm1(x64)))
-    compute = np.float32 if dtype == "float16" else np.dtype(dtype).type
     for got, expected in zip(f(x), want):
-        assert got.dtype == dtype
-        np.testing.assert_array_equal(np.isnan(got), np.isnan(expected))
-        infinite = np.isinf(expected)
-        assert_same(got[infinite], expected[infinite].astype(dtype))
-        ok = np.isfinite(expected)
-        tolerance = (3 * np.spacing(np.abs(expected[ok]).astype(compute)).astype(np.float64)
-                     + np.spacing(np.abs(expected[ok]).astype(dtype)).astype(np.float64) / 2)
-        error = np.abs(got[ok].astype(np.float64) - expected[ok])
-        assert (error <= tolerance).all(), (x[ok][error > tolerance], got[ok][error > tolerance])
+        _assert_within_roundings(got, expected, x, dtype, 3)
     if dtype != "float16":  # where -1e-9 is a number, not -0
         assert f(x)[2][601] < 0  # elu(-1e-9), not -0: expm1 keeps it
 
@@ -554,18 +565,6 @@ def test_pytorch_activations(dtype):
                 np.where(-x64 > 20, x64, -np.log1p(np.exp(-x64))),
                 np.clip(x64 + 3, 0, 6) / 6,
                 x64 / (1 + np.abs(x64)))
-    compute = np.float32 if dtype == "float16" else np.dtype(dtype).type
     for name, got, expected in zip(["mish", "selu", "logsigmoid", "hardsigmoid", "softsign"],
                                    f(x), want):
-        assert got.dtype == dtype, name
-        np.testing.assert_array_equal(np.isnan(got), np.isnan(expected), err_msg=name)
-        infinite = np.isinf(expected)
-        assert_same(got[infinite], expected[infinite].astype(dtype))
-        ok = np.isfinite(expected)
-        tolerance = (6 * np.spacing(np.abs(expected[ok]).astype(compute)).astype(np.float64)
-                     + np.spacing(np.abs(expected[ok]).astype(dtype)).astype(np.float64) / 2
-                     + 2 * float(np.finfo(compute).smallest_subnormal)
-                     * np.maximum(1, np.abs(x64[ok])))
-        error = np.abs(got[ok].astype(np.float64) - expected[ok])
-        assert (error <= tolerance).all(), (name, x[ok][error > tolerance],
-                                            got[ok][error > tolerance])
+        _assert_within_roundings(got, expected, x, dtype, 6, subnormals=2, name=name)
