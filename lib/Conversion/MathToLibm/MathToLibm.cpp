@@ -450,8 +450,10 @@ template <typename OpTy> struct SinCosF32 : MathPattern<OpTy> {
 
 /// Upstream's f32 log reads a subnormal input as the smallest normal one:
 /// the numerics contract keeps subnormals. Where an element of the operand
-/// is below 2^-126, the op is computed from a normal one, in a branch that
-/// vectors of ordinary values never take:
+/// is below 2^-126, the log is of a normal one, in straight-line code (a
+/// branch per scalar made the 32 lanes of a column reduction's epilogue a
+/// control-flow graph of hundreds of blocks, neither vectorized nor quick
+/// to compile):
 ///   log(x) = log(x * 2^24) - 24 ln 2   (the product is exact; ln 2 is
 ///                                        split so that the first
 ///                                        subtraction is exact)
@@ -466,27 +468,22 @@ struct SubnormalSafeLog : MathPattern<math::LogOp> {
     Location loc = op.getLoc();
     Value x = op.getOperand();
     ShapedConstants c(rewriter, loc, type);
-    auto wrapped = [&](Value operand) -> Value {
-      auto inner = math::LogOp::create(rewriter, loc, operand);
-      inner->setAttr(kWrappedAttr, rewriter.getUnitAttr());
-      return inner;
-    };
-    // Zero, negative numbers and NaN take the fast branch's answer: -inf,
-    // NaN, NaN either way.
+    // Zero, negative numbers and NaN are small too: -inf, NaN and NaN less
+    // 24 ln 2 are the same.
     Value small = arith::CmpFOp::create(
         rewriter, loc, arith::CmpFPredicate::OLT, x, c.f32(0x1p-126f));
-    Value plain = wrapped(x);
-    replaceWithRareLanes(rewriter, op, small, plain, [&]() -> Value {
-      Value scaled =
-          wrapped(arith::MulFOp::create(rewriter, loc, x, c.f32(0x1p24f)));
-      // 24 * ln 2 = hi + lo, hi = 24 * 0x1.62e4p-1 (exact, 2^-16 grid), lo
-      // its rest.
-      Value hi =
-          arith::SubFOp::create(rewriter, loc, scaled, c.f32(16.635498046875f));
-      Value fixed =
-          arith::SubFOp::create(rewriter, loc, hi, c.f32(3.4286564e-05f));
-      return arith::SelectOp::create(rewriter, loc, small, fixed, plain);
-    });
+    Value operand = arith::SelectOp::create(
+        rewriter, loc, small,
+        arith::MulFOp::create(rewriter, loc, x, c.f32(0x1p24f)), x);
+    auto log = math::LogOp::create(rewriter, loc, operand);
+    log->setAttr(kWrappedAttr, rewriter.getUnitAttr());
+    // 24 * ln 2 = hi + lo, hi = 24 * 0x1.62e4p-1 (exact, 2^-16 grid), lo
+    // its rest.
+    Value hi =
+        arith::SubFOp::create(rewriter, loc, log, c.f32(16.635498046875f));
+    Value fixed =
+        arith::SubFOp::create(rewriter, loc, hi, c.f32(3.4286564e-05f));
+    rewriter.replaceOpWithNewOp<arith::SelectOp>(op, small, fixed, log);
     return success();
   }
 };

@@ -29,13 +29,24 @@ func.func @exp_f32(%x: vector<4xf32>) -> vector<4xf32> {
   return %0 : vector<4xf32>
 }
 
-// f32 log keeps subnormal inputs in a branch that ordinary vectors skip.
+// f32 log keeps subnormal inputs, scaled by 2^24 into normal numbers, in
+// straight-line code: log(x 2^24) - 24 ln 2, with ln 2 in two parts.
 // CHECK-LABEL: func.func @log_f32(
-// CHECK:         %[[SMALL:.+]] = arith.cmpf olt, %{{.+}}, %{{.+}} : vector<4xf32>
-// CHECK:         %[[ANY:.+]] = vector.reduction <or>, %[[SMALL]]
-// CHECK:         scf.if %[[ANY]] -> (vector<4xf32>)
+// CHECK-SAME:    %[[X:.+]]: vector<4xf32>
+// CHECK:         %[[MIN:.+]] = arith.constant dense<1.17549435E-38> : vector<4xf32>
+// CHECK:         %[[SMALL:.+]] = arith.cmpf olt, %[[X]], %[[MIN]] : vector<4xf32>
+// CHECK:         %[[SCALE:.+]] = arith.constant dense<0x4B800000> : vector<4xf32>
+// CHECK:         %[[SCALED:.+]] = arith.mulf %[[X]], %[[SCALE]] : vector<4xf32>
+// CHECK:         %[[OPERAND:.+]] = arith.select %[[SMALL]], %[[SCALED]], %[[X]]
+// CHECK-NOT:     scf.if
 // CHECK-NOT:     call
-// CHECK:         return
+// CHECK:         %[[HI:.+]] = arith.constant dense<16.635498> : vector<4xf32>
+// CHECK:         %[[A:.+]] = arith.subf %[[LOG:.+]], %[[HI]] : vector<4xf32>
+// CHECK:         %[[LO:.+]] = arith.constant dense<3.42865642E-5> : vector<4xf32>
+// CHECK:         %[[B:.+]] = arith.subf %[[A]], %[[LO]] : vector<4xf32>
+// CHECK:         %[[Y:.+]] = arith.select %[[SMALL]], %[[B]], %[[LOG]]
+// CHECK-NOT:     scf.if
+// CHECK:         return %[[Y]]
 func.func @log_f32(%x: vector<4xf32>) -> vector<4xf32> {
   %0 = math.log %x : vector<4xf32>
   return %0 : vector<4xf32>
