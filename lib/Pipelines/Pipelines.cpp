@@ -564,9 +564,10 @@ static void addKernelLowering(OpPassManager &pm,
 namespace {
 /// memref's expand-strided-metadata, without the pattern driver's
 /// simplification of regions: after convert-scf-to-cf a cpu-target kernel
-/// is a control-flow graph (a column reduction with a log in its epilogue:
-/// 369 blocks, a branch for each lane's rare case), whose simplification
-/// between rewrites did not finish in minutes.
+/// is a control-flow graph (a column reduction with a sin in its epilogue:
+/// hundreds of blocks, a branch for each lane's rare case; with a log, when
+/// log had one, 369), whose simplification between rewrites did not finish
+/// in minutes.
 struct ExpandStridedMetadataPass
     : PassWrapper<ExpandStridedMetadataPass, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ExpandStridedMetadataPass)
