@@ -36,6 +36,12 @@ void fuse::initTool(const char *name) {
       nullptr);
 }
 
+bool fuse::optionGiven(llvm::StringRef name) {
+  auto &options = llvm::cl::getRegisteredOptions();
+  auto it = options.find(name);
+  return it != options.end() && it->second->getNumOccurrences();
+}
+
 std::optional<std::string> fuse::cannotWrite(llvm::StringRef path) {
   namespace fs = llvm::sys::fs;
   if (path == "-")

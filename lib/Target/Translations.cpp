@@ -5,6 +5,7 @@
 #include "fuse/InitAllDialects.h"
 #include "fuse/Report/Graph.h"
 #include "fuse/Report/Report.h"
+#include "fuse/Support/Tool.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -29,16 +30,29 @@ llvm::StringRef fuse::reportForms() { return "text, json, dot or html"; }
 
 llvm::Error fuse::checkTranslationFlags(Translation translation,
                                         const PipelineFlags &flags) {
-  if (translation != Translation::PTX &&
-      ((flags.given(PipelineOption::fusion) &&
-        translation != Translation::ReportDot) ||
-       flags.given(PipelineOption::remarks)))
-    return llvm::createStringError(
-        "--fuse-report shows fused and eager side by side; --fuse-remarks "
-        "does not apply to it, and --fusion only to its dot form "
-        "(--fuse-report=dot; fuse-translate: "
-        "--fuse-report-dot), which "
-        "draws one of the two");
+  if (translation != Translation::PTX) {
+    if (flags.given(PipelineOption::remarks))
+      return llvm::createStringError(
+          "--fuse-report shows fused and eager side by side, and "
+          "--fuse-remarks does not apply to it (the html form "
+          "(--fuse-report=html; fuse-translate: --fuse-report-html) has the "
+          "remarks of both)");
+    if (flags.given(PipelineOption::fusion) &&
+        translation != Translation::ReportDot)
+      return llvm::createStringError(
+          "--fuse-report shows fused and eager side by side; --fusion "
+          "applies only to its dot form (--fuse-report=dot; fuse-translate: "
+          "--fuse-report-dot), which draws one of the two");
+    // --split-input-file prints each part's output after the one before:
+    // text reports one after the other, but a JSON value, a graph or a
+    // page each is one document.
+    if (translation != Translation::Report &&
+        optionGiven("split-input-file"))
+      return llvm::createStringError(
+          "--split-input-file prints a report per part, one after the "
+          "other, and a json, dot or html report is one document: report "
+          "each part on its own, or use the text form");
+  }
   return checkPipelineOptions(flags.options());
 }
 
@@ -165,10 +179,16 @@ void fuse::registerTranslations(const PipelineFlags &flags,
           if (!module)
             return op->emitError("a fuse program is a builtin.module");
           // An error of the command line, not of the program: said as
-          // fuse-opt says it, with no location.
+          // fuse-opt says it, with no location, and once, not for each part
+          // of a --split-input-file.
           if (llvm::Error error = checkTranslationFlags(translation, flags)) {
-            llvm::WithColor::error(llvm::errs(), tool)
-                << llvm::toString(std::move(error)) << "\n";
+            static bool said = false;
+            if (!said)
+              llvm::WithColor::error(llvm::errs(), tool)
+                  << llvm::toString(std::move(error)) << "\n";
+            else
+              llvm::consumeError(std::move(error));
+            said = true;
             return failure();
           }
           return translate(module, translation, flags.options(), os);

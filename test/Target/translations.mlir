@@ -36,12 +36,17 @@
 // SPLIT: @first
 // SPLIT: // -----
 // SPLIT: @second
-// RUN: fuse-translate %S/Inputs/two-programs.mlir --split-input-file --fuse-report-html | FileCheck %s --check-prefix=SPLIT-HTML
-// SPLIT-HTML-COUNT-2: <title>fuse report: {{.*}}Inputs/two-programs.mlir</title>
+// A json, dot or html report is one document, which parts printed one
+// after the other are not (two pages in one file, JSON values one after
+// the other): refused, once, by both tools.
+// RUN: not fuse-translate %S/Inputs/two-programs.mlir --split-input-file --fuse-report-html 2>&1 | FileCheck %s --check-prefix=SPLIT-DOCUMENT --implicit-check-not=error --implicit-check-not=html
+// RUN: not fuse-translate %S/Inputs/two-programs.mlir --split-input-file --fuse-report-json 2>&1 | FileCheck %s --check-prefix=SPLIT-DOCUMENT --implicit-check-not=error --implicit-check-not=functions
+// RUN: not fuse-opt %S/Inputs/two-programs.mlir --split-input-file --fuse-report=dot 2>&1 | FileCheck %s --check-prefix=SPLIT-DOCUMENT --implicit-check-not=error --implicit-check-not=digraph
+// SPLIT-DOCUMENT: {{^fuse-(translate|opt)}}: error: --split-input-file prints a report per part, one after the other, and a json, dot or html report is one document: report each part on its own, or use the text form
 
 // Bad flags are refused as fuse-opt refuses them, with no output.
 // RUN: not fuse-translate %s --fuse-report --fuse-remarks 2>&1 | FileCheck %s --check-prefix=REMARKS --implicit-check-not=kernel
-// REMARKS: fuse-translate: error: --fuse-report shows fused and eager side by side; --fuse-remarks does not apply to it, and --fusion only to its dot form (--fuse-report=dot; fuse-translate: --fuse-report-dot), which draws one of the two
+// REMARKS: fuse-translate: error: --fuse-report shows fused and eager side by side, and --fuse-remarks does not apply to it (the html form (--fuse-report=html; fuse-translate: --fuse-report-html) has the remarks of both)
 // RUN: not fuse-translate %s --fuse-to-ptx --block-size=-5 2>&1 | FileCheck %s --check-prefix=BLOCK-SIZE --implicit-check-not=.entry
 // BLOCK-SIZE: fuse-translate: error: --block-size=-5 is out of range: a CUDA block has 1 to 1024 threads
 

@@ -51,11 +51,7 @@ static cl::opt<std::string> reportFlag(
 
 /// Whether MLIR's --pass-pipeline was given (it replaces the pass manager's
 /// pipeline, so that a stage built before it would be dropped).
-static bool passPipelineGiven() {
-  auto &options = cl::getRegisteredOptions();
-  auto it = options.find("pass-pipeline");
-  return it != options.end() && it->second->getNumOccurrences();
-}
+static bool passPipelineGiven() { return fuse::optionGiven("pass-pipeline"); }
 
 /// Whether the command line names passes to run (as flags or with
 /// --pass-pipeline): `config` adds them to a pass manager.

@@ -41,6 +41,10 @@ llvm::raw_ostream &toolError();
 /// turns out full is still found when the file is written.
 std::optional<std::string> cannotWrite(llvm::StringRef path);
 
+/// Whether the registered command-line option `name` (without dashes) was
+/// given, after the command line was parsed.
+bool optionGiven(llvm::StringRef name);
+
 } // namespace fuse
 
 #endif // FUSE_SUPPORT_TOOL_H
