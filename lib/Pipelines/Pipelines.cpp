@@ -342,10 +342,13 @@ static void addKernelPasses(OpPassManager &pm,
     copies.skipGroups = true;
     pm.addNestedPass<func::FuncOp>(fuse::createFuseElementwiseFusion(copies));
   }
-  pm.addPass(fuse::createFuseNameKernels());
   // No CSE here: merging the kernels' tensor.empty inits into one makes
   // bufferization's analysis quadratic in the number of kernels.
   pm.addPass(fuse::createFuseCanonicalize());
+  // Named after canonicalization, which removes the ops that need no
+  // kernel (a cast to the same type, a reduction over dimensions of size
+  // 1): the kernels are numbered without gaps.
+  pm.addPass(fuse::createFuseNameKernels());
 }
 
 /// Named kernels -> one gpu.launch each, on buffers.
