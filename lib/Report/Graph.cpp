@@ -196,6 +196,13 @@ public:
          << ", style=\"rounded,filled\", fillcolor=\"" << kOuterFill
          << "\"];\n";
     alignInOrder("result", terminator->getNumOperands());
+    // Graphviz leaves out a cluster with no node: a function of no
+    // argument, op or result is drawn with a note in it.
+    if (func.getNumArguments() == 0 && ops.empty() &&
+        terminator->getNumOperands() == 0)
+      os << "    " << prefix << "_empty [label="
+         << dotString({"no arguments, ops or results"})
+         << ", shape=plaintext, fontcolor=\"" << kOuter << "\"];\n";
     // In program order: each op's edges in each kernel that computes it.
     // A split kernel's reductions: the first launch writes partial values,
     // the next one combines them (and reads nothing else of the op's).
