@@ -104,8 +104,8 @@ llvm::Expected<HostArray> HostArray::create(DType dtype,
   std::optional<int64_t> count = checkedNumElements(shape, dtype);
   if (!count)
     return llvm::createStringError(
-        "invalid shape for a %s array: a negative dimension or more bytes "
-        "than fit in 64 bits",
+        "invalid shape for a %s array: a negative dimension or more than "
+        "2^63 - 1 bytes",
         dtypeName(dtype).data());
   size_t bytes = *count * dtypeSize(dtype);
   void *ptr = allocateStorage(bytes);

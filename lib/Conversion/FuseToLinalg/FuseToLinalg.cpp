@@ -393,7 +393,7 @@ void FunctionSizes::checkBytes(Operation *op, ArrayRef<Value> dynamic,
   Type element = getElementTypeOrSelf(type);
   if (reducedDims(op) && computeElementType(element) != element)
     os << "accumulated in " << computeElementType(element) << ", ";
-  os << "would have more bytes than fit in 64 bits with these argument sizes";
+  os << "would have more than 2^63 - 1 bytes with these argument sizes";
   cf::AssertOp::create(b, loc, fits, message);
 }
 

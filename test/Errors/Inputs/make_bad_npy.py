@@ -11,7 +11,7 @@ breaks one thing:
     header_past_end  the header length says 60000 bytes; the file is 176
     header_not_dict  the header is a Python list, not a dict
     shape_negative   'shape': (-3, 4)
-    shape_huge       'shape': (2**62,): more bytes than fit in 64 bits
+    shape_huge       'shape': (2**62,): more than 2^63 - 1 bytes
     version_9        format version 9.0
     empty            a file of 0 bytes
 """

@@ -29,9 +29,9 @@ bool isFuseTensor(Type type) {
 
 /// Why a tensor of `type` is not compiled: a rank above FUSE_MAX_RANK (the
 /// C API's, numpy 1.x's limit; past it the LLVM lowering of memref
-/// descriptors takes time quadratic in the rank), or static sizes whose
-/// bytes do not fit in 64 bits (the report's counts and the kernels'
-/// indices would wrap); or nothing.
+/// descriptors takes time quadratic in the rank), or static sizes of more
+/// bytes than an int64 counts, 2^63 - 1 (the report's counts and the
+/// kernels' indices would wrap); or nothing.
 std::optional<std::string> typeProblem(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor)
@@ -49,7 +49,8 @@ std::optional<std::string> typeProblem(Type type) {
     if (!ShapedType::isDynamic(size) && llvm::MulOverflow(bytes, size, bytes)) {
       std::string text;
       llvm::raw_string_ostream os(text);
-      os << "has type " << type << ", whose bytes do not fit in 64 bits";
+      os << "has type " << type
+         << ", of more than 2^63 - 1 bytes (the most an int64 counts)";
       return text;
     }
   return std::nullopt;
@@ -58,15 +59,20 @@ std::optional<std::string> typeProblem(Type type) {
 LogicalResult checkSignature(func::FuncOp function) {
   auto check = [&](TypeRange types, StringRef what) -> LogicalResult {
     for (auto [index, type] : llvm::enumerate(types)) {
+      // At the argument in the signature; a result has no location of its
+      // own.
+      Location loc = function.getLoc();
+      if (what == "argument" && !function.isExternal())
+        loc = function.getArgument(index).getLoc();
       if (!isFuseTensor(type))
-        return function.emitError()
+        return emitError(loc)
                << "@" << function.getSymName() << " " << what << " " << index
                << " has type " << type
                << "; fuse functions take and return ranked tensors of "
                << fuse::dtypeSpellings();
       if (std::optional<std::string> problem = typeProblem(type))
-        return function.emitError() << "@" << function.getSymName() << " "
-                                    << what << " " << index << " " << *problem;
+        return emitError(loc) << "@" << function.getSymName() << " " << what
+                              << " " << index << " " << *problem;
     }
     return success();
   };
