@@ -61,7 +61,7 @@ def test_rank_limit():
 
 def test_result_bytes_limit():
     # An empty operand allows any kept sizes: 2^60 x 2 sums of f16 are 2^62
-    # bytes, and their f32 accumulator 2^63, more than fit in 64 bits. A 0
+    # bytes, and their f32 accumulator 2^63, more than 2^63 - 1. A 0
     # among the result's sizes makes it empty.
     sums = fuse.jit(lambda x: x.sum(axis=2), target="cpu")
     with pytest.raises(fuse.FuseError, match=r"fuse.reduce_sum at .*: its result, of type "

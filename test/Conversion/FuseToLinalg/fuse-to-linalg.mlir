@@ -198,7 +198,7 @@ func.func @size_of_first_argument(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tenso
 // CHECK-NEXT: %[[C4:.+]] = arith.constant 4 : index
 // CHECK-NEXT: %[[EQ1:.+]] = arith.cmpi eq, %[[DY1]], %[[C4]] : index
 // CHECK-NEXT: cf.assert %[[EQ1]], "fuse.select at {{.*}}:[[@LINE+8]]:8: dimension 1 of argument 2 must be 4 (broadcasting assumes it)"
-// CHECK: cf.assert %{{.+}}, "fuse.select at {{.*}}:[[@LINE+7]]:8: its result, of type tensor<?x4xf32>, would have more bytes than fit in 64 bits with these argument sizes"
+// CHECK: cf.assert %{{.+}}, "fuse.select at {{.*}}:[[@LINE+7]]:8: its result, of type tensor<?x4xf32>, would have more than 2^63 - 1 bytes with these argument sizes"
 // CHECK-NEXT: %[[INIT:.+]] = tensor.empty(%[[DM]]) : tensor<?x4xf32>
 // CHECK-NEXT: linalg.generic {indexing_maps = [#[[$COL]], #[[$INNER]], #[[$ID2]], #[[$ID2]]], {{.*}} ins(%[[M]], %[[X]], %[[Y]] : tensor<?x1xi1>, tensor<4xf32>, tensor<?x?xf32>) outs(%[[INIT]] : tensor<?x4xf32>) attrs = {fuse.ops = ["select"]}
 // CHECK-NEXT: ^bb0(%[[C:.+]]: i1, %[[A:.+]]: f32, %[[B:.+]]: f32, %{{.+}}: f32):

@@ -39,7 +39,7 @@ func.func @caller(%a: tensor<?xf32>) -> tensor<?xf32> {
 func.func @memref(%a: memref<?xf32>) {
   return
 }
-// PIPELINE: <stdin>:[[# @LINE - 3]]:1: error: @memref argument 0 has type 'memref<?xf32>'
+// PIPELINE: <stdin>:[[# @LINE - 3]]:19: error: @memref argument 0 has type 'memref<?xf32>'
 
 // -----
 
@@ -56,7 +56,7 @@ func.func @unranked(%a: tensor<4xf32>) -> tensor<*xf32> {
 func.func @complex(%a: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> {
   return %a : tensor<4xcomplex<f32>>
 }
-// PIPELINE: <stdin>:[[# @LINE - 3]]:1: error: @complex argument 0 has type 'tensor<4xcomplex<f32>>'
+// PIPELINE: <stdin>:[[# @LINE - 3]]:20: error: @complex argument 0 has type 'tensor<4xcomplex<f32>>'
 
 // -----
 
