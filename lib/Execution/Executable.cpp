@@ -237,6 +237,8 @@ llvm::orc::SymbolMap runtimeSymbols(llvm::orc::MangleAndInterner interner) {
   add("__extendhfsf2", &fuseExtendHFSF2);
   add("fuse_kernel_begin", &fuse_kernel_begin);
   add("fuse_kernel_end", &fuse_kernel_end);
+  add("fuse_copy_begin", &fuse_copy_begin);
+  add("fuse_copy_end", &fuse_copy_end);
   add("mgpuModuleLoad", &mgpuModuleLoad);
   add("mgpuModuleLoadJIT", &mgpuModuleLoadJIT);
   add("mgpuModuleUnload", &mgpuModuleUnload);
@@ -754,10 +756,21 @@ void Executable::recordProfile() {
       event.ms = copy.ms;
     } else {
       const rt::KernelRecord &launch = launches[k++];
-      event.kernel = launch.id;
-      event.name = launch.id >= 0 && size_t(launch.id) < kernels.size()
-                       ? llvm::StringRef(kernels[launch.id])
-                       : "?";
+      if (launch.result >= 0) {
+        // The report's "result R is ..., copied (no kernel)".
+        event.kind = ProfileEvent::Kind::ResultCopy;
+        event.result = launch.result;
+        auto [name, added] = copyNames.try_emplace(launch.result);
+        if (added)
+          name->second =
+              "[result " + std::to_string(launch.result) + " copied]";
+        event.name = name->second;
+      } else {
+        event.kernel = launch.id;
+        event.name = launch.id >= 0 && size_t(launch.id) < kernels.size()
+                         ? llvm::StringRef(kernels[launch.id])
+                         : "?";
+      }
       event.bytes = launch.bytes;
       event.ms = launch.ms;
     }

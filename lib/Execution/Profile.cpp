@@ -32,10 +32,12 @@ void ProfileSummary::add(const RunProfile &profile, unsigned run) {
   lastLaunches = profile.kernelLaunches();
   for (const ProfileEvent &event : profile.events) {
     bool kernel = event.kind == ProfileEvent::Kind::Kernel;
-    Stats &stats = kernel ? kernels[event.kernel]
+    bool resultCopy = event.kind == ProfileEvent::Kind::ResultCopy;
+    Stats &stats = kernel       ? kernels[event.kernel]
+                   : resultCopy ? resultCopies[event.result]
                    : event.kind == ProfileEvent::Kind::CopyToDevice ? toDevice
                                                                     : toHost;
-    if (kernel)
+    if (kernel || resultCopy)
       stats.name = event.name.str();
     stats.calls++;
     stats.ms += event.ms;
@@ -48,7 +50,7 @@ void ProfileSummary::add(const RunProfile &profile, unsigned run) {
         {"ts", clockUs},
         {"dur", event.ms * 1000},
         {"pid", 0},
-        {"tid", kernel ? 0 : 1},
+        {"tid", kernel || resultCopy ? 0 : 1},
         {"args", llvm::json::Object{{"bytes", event.bytes}, {"run", run}}}});
     clockUs += event.ms * 1000;
   }
@@ -82,6 +84,8 @@ std::string ProfileSummary::table(double copyBandwidth) const {
              : std::string("-")});
   };
   for (const auto &[id, stats] : kernels)
+    row(stats);
+  for (const auto &[result, stats] : resultCopies)
     row(stats);
   for (const Stats *copies : {&toDevice, &toHost})
     if (copies->calls)

@@ -737,7 +737,10 @@ void fuse::addExecutablePasses(OpPassManager &pm, Target target,
   pm.addPass(createConvertBufferizationToMemRefPass());
   pm.addNestedPass<func::FuncOp>(
       bufferization::createOptimizeAllocationLivenessPass());
-  pm.addNestedPass<func::FuncOp>(createFuseOwnResults());
+  // The copies of results that no kernel writes are rows of the profile.
+  FuseOwnResultsOptions own;
+  own.profile = true;
+  pm.addPass(createFuseOwnResults(own));
   if (target == Target::CPU) {
     // A launch of 4 blocks or more (more than 49152 f32 elements with AVX-512's
     // registers) runs on all the OpenMP threads.

@@ -396,12 +396,14 @@ void fuse::rt::clearError() {
 }
 bool fuse::rt::kernelsRefused() { return run().kernelsRefused; }
 
-extern "C" void fuse_kernel_begin(int64_t id, int64_t bytes) {
+/// Starts the record of kernel `id`, or of the copy of result `result`.
+static void beginRecord(int64_t id, int64_t result, int64_t bytes) {
   State &s = state();
   Run &r = run();
   PendingKernel kernel;
   kernel.record.sequence = r.sequence++;
   kernel.record.id = id;
+  kernel.record.result = result;
   kernel.record.bytes = bytes;
   if (r.mode == Mode::CUDA) {
     if (ready() && (kernel.start = newEvent()) && (kernel.stop = newEvent()))
@@ -412,11 +414,16 @@ extern "C" void fuse_kernel_begin(int64_t id, int64_t bytes) {
   r.pending.push_back(kernel);
 }
 
-extern "C" void fuse_kernel_end(int64_t id) {
+/// Ends the record that beginRecord(id, result, ...) started.
+static void endRecord(int64_t id, int64_t result) {
   State &s = state();
   Run &r = run();
-  if (r.pending.empty() || r.pending.back().record.id != id) {
-    fail("profiling hooks out of order (kernel " + std::to_string(id) + ")");
+  if (r.pending.empty() || r.pending.back().record.id != id ||
+      r.pending.back().record.result != result) {
+    fail("profiling hooks out of order (" +
+         (result < 0 ? "kernel " + std::to_string(id)
+                     : "copy of result " + std::to_string(result)) +
+         ")");
     return;
   }
   PendingKernel &kernel = r.pending.back();
@@ -433,6 +440,15 @@ extern "C" void fuse_kernel_end(int64_t id) {
                          std::chrono::steady_clock::now() - kernel.cpuStart)
                          .count();
 }
+
+extern "C" void fuse_kernel_begin(int64_t id, int64_t bytes) {
+  beginRecord(id, /*result=*/-1, bytes);
+}
+extern "C" void fuse_kernel_end(int64_t id) { endRecord(id, /*result=*/-1); }
+extern "C" void fuse_copy_begin(int64_t result, int64_t bytes) {
+  beginRecord(/*id=*/-1, result, bytes);
+}
+extern "C" void fuse_copy_end(int64_t result) { endRecord(/*id=*/-1, result); }
 
 //===----------------------------------------------------------------------===//
 // Device management

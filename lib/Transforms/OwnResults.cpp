@@ -2,6 +2,7 @@
 
 #include "fuse/Dialect/Fuse/IR/FuseDialect.h"
 #include "fuse/Dialect/Fuse/Utils/Kernel.h"
+#include "fuse/Dialect/Fuse/Utils/Profile.h"
 #include "fuse/Transforms/Passes.h"
 
 namespace fuse {
@@ -14,8 +15,11 @@ using namespace mlir;
 namespace {
 
 struct FuseOwnResultsPass : fuse::impl::FuseOwnResultsBase<FuseOwnResultsPass> {
+  using FuseOwnResultsBase::FuseOwnResultsBase;
+
   void runOnOperation() override {
-    getOperation().walk([](func::ReturnOp ret) {
+    bool copies = false;
+    getOperation().walk([&](func::ReturnOp ret) {
       DenseSet<Value> returned;
       OpBuilder b(ret);
       for (OpOperand &operand : ret->getOpOperands()) {
@@ -36,8 +40,38 @@ struct FuseOwnResultsPass : fuse::impl::FuseOwnResultsBase<FuseOwnResultsPass> {
         }
         fuse::FuseDialect::ResultAttrHelper(b.getContext())
             .setAttr(alloc, b.getI64IntegerAttr(operand.getOperandNumber()));
+        if (profile)
+          copies |= bracketCopies(alloc, operand.getOperandNumber());
       }
     });
+    if (copies)
+      fuse::declareCopyHooks(getOperation());
+  }
+
+  /// Brackets each copy into result `result`'s buffer `alloc` with the
+  /// profile's calls: the copies above, and those of the buffers that
+  /// bufferization's deallocation cloned (a returned argument or constant).
+  /// Returns whether there was one.
+  static bool bracketCopies(memref::AllocOp alloc, int64_t result) {
+    bool any = false;
+    for (Operation *user : alloc->getUsers()) {
+      auto copy = dyn_cast<memref::CopyOp>(user);
+      if (!copy || copy.getTarget() != alloc.getResult())
+        continue;
+      any = true;
+      OpBuilder b(copy);
+      Location loc = copy.getLoc();
+      Value position = arith::ConstantIntOp::create(b, loc, result, 64);
+      // Read and written: twice the buffer's bytes.
+      Value bytes =
+          fuse::bufferBytes(b, loc, {copy.getSource(), copy.getTarget()});
+      func::CallOp::create(b, loc, fuse::kCopyBeginHook, TypeRange{},
+                           ValueRange{position, bytes});
+      b.setInsertionPointAfter(copy);
+      func::CallOp::create(b, loc, fuse::kCopyEndHook, TypeRange{},
+                           ValueRange{position});
+    }
+    return any;
   }
 };
 

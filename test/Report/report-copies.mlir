@@ -2,10 +2,36 @@
 // (fuse-own-results): an argument returned as it is or viewed (a reduction
 // over dimensions of size 1 only), a constant, a value returned twice. The
 // report counts each copy's bytes, read and written, with no kernel; the
-// compiled program has one memcpy per copy.
+// compiled program has one memcpy per copy, and the profile a row per
+// copied result with the report's bytes (it had none: its total was less
+// than the report's), on both targets.
 // RUN: fuse-opt %s --fuse-report | FileCheck %s
 // RUN: fuse-opt %s --fuse-report=json | FileCheck %s --check-prefix=JSON
 // RUN: fuse-opt %s --fuse-pipeline=cpu | FileCheck %s --check-prefix=MEMCPY
+// RUN: fuse-run %s --entry=@twice --target=cpu --input rand:1000 --profile --repeat 2 | FileCheck %s --check-prefix=PROFILE
+// RUN: env FUSE_LIBCUDA=%fakecuda fuse-run %s --entry=@twice --target=cuda --input rand:1000 --profile --repeat 2 | FileCheck %s --check-prefixes=PROFILE,PROFILE-CUDA
+// RUN: fuse-run %s --entry=@returned --target=cpu --input rand:1000 --input rand:1000 --profile --trace=%t.json | FileCheck %s --check-prefix=PROFILE-ARG
+// RUN: FileCheck %s --input-file=%t.json --check-prefix=TRACE
+
+// PROFILE:      Name Calls  Total ms  Mean ms  Bytes/call
+// PROFILE-NEXT: ----
+// PROFILE-NEXT: exp_0 1 {{.+}} 8.00 KB
+// PROFILE-NEXT: [result 1 copied] 1 {{.+}} 8.00 KB
+// PROFILE-NEXT: [result 2 copied] 1 {{.+}} 32.00 B
+// PROFILE-CUDA-NEXT: [memcpy host->device]
+// PROFILE-CUDA-NEXT: [memcpy device->host]
+// PROFILE-NEXT: kernels per run: 1 (fused), 1 profiled run
+// PROFILE-ARG:      add_0 1 {{.+}} 12.00 KB
+// PROFILE-ARG-NEXT: [result 1 copied] 1 {{.+}} 8.00 KB
+// PROFILE-ARG-NEXT: kernels per run: 1 (fused)
+// TRACE:      "cat": "kernel",
+// TRACE:      "name": "add_0",
+// TRACE:      "bytes": 8000,
+// TRACE:      "cat": "copy",
+// TRACE:      "name": "[result 1 copied]",
+// TRACE-NEXT: "ph": "X",
+// TRACE-NEXT: "pid": 0,
+// TRACE-NEXT: "tid": 0,
 
 // CHECK-LABEL: @returned  N = argument 0 dimension 0
 // CHECK-NEXT:    fused: 1 kernel, 20*N bytes (read 12*N, written 8*N)

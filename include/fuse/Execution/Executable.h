@@ -23,6 +23,7 @@ namespace llvm {
 class SourceMgr;
 } // namespace llvm
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -226,6 +227,9 @@ private:
   std::vector<TensorSpec> inputSpecs;
   std::vector<TensorSpec> resultSpecs;
   std::vector<std::string> kernels;
+  /// The profile's names of the copies of results that no kernel writes,
+  /// `[result R copied]`, by result (each made at its first copy).
+  std::map<int64_t, std::string> copyNames;
   Target runTarget = Target::CPU;
   /// The alignment the kernels assume of their operands' data.
   int64_t vectorBytes = 16;

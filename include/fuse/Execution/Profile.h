@@ -22,15 +22,20 @@
 
 namespace fuse {
 
-/// One kernel launch or one copy between the host and the device.
+/// One kernel launch, one copy between the host and the device, or one
+/// copy of a result that no kernel writes (an argument, a constant, a
+/// result returned twice: the report's "result R is ..., copied"), where
+/// the kernels run.
 struct ProfileEvent {
-  enum class Kind { Kernel, CopyToDevice, CopyToHost };
+  enum class Kind { Kernel, CopyToDevice, CopyToHost, ResultCopy };
   Kind kind = Kind::Kernel;
   /// The kernel's index in the program's kernels (-1 for a copy).
   int64_t kernel = -1;
+  /// The result a ResultCopy copies (-1 for the others).
+  int64_t result = -1;
   /// The kernel's name (the Executable's own string: a run makes no copy
-  /// of it), or `memcpy host->device` / `memcpy device->host`. Valid while
-  /// the Executable lives.
+  /// of it), `memcpy host->device` / `memcpy device->host`, or `[result R
+  /// copied]`. Valid while the Executable lives.
   llvm::StringRef name;
   /// Bytes the kernel reads and writes (the report's count), or copies.
   int64_t bytes = 0;
@@ -51,12 +56,14 @@ class ProfileSummary {
 public:
   /// Adds run number `run` (counted from 0 by the caller).
   void add(const RunProfile &profile, unsigned run);
-  /// The table of `fuse-run --profile`: per kernel (in the program's order)
-  /// and per copy direction, calls, total and mean ms, bytes per call, GB/s
-  /// and % of `copyBandwidth` (GB/s; 0: unknown, shown as `-`).
+  /// The table of `fuse-run --profile`: per kernel (in the program's order),
+  /// per copied result and per copy direction, calls, total and mean ms,
+  /// bytes per call, GB/s and % of `copyBandwidth` (GB/s; 0: unknown, shown
+  /// as `-`).
   std::string table(double copyBandwidth) const;
-  /// A Chrome trace (Perfetto, chrome://tracing): kernels on thread 0,
-  /// copies on thread 1, each event after the one before it.
+  /// A Chrome trace (Perfetto, chrome://tracing): kernels and copies of
+  /// results on thread 0, copies between host and device on thread 1, each
+  /// event after the one before it.
   llvm::json::Value chromeTrace() const;
   /// Kernel launches of the last run added.
   size_t launchesPerRun() const { return lastLaunches; }
@@ -69,6 +76,7 @@ private:
     int64_t bytes = 0;
   };
   std::map<int64_t, Stats> kernels;
+  std::map<int64_t, Stats> resultCopies;
   Stats toDevice{"[memcpy host->device]"}, toHost{"[memcpy device->host]"};
   llvm::json::Array trace;
   double clockUs = 0;

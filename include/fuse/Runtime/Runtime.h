@@ -31,11 +31,15 @@
 namespace fuse::rt {
 
 /// One kernel launch: which kernel (index into the module's fuse.kernels),
-/// the bytes it reads and writes, its time, and (CUDA) grid and block.
+/// the bytes it reads and writes, its time, and (CUDA) grid and block; or
+/// the copy of a result that no kernel writes (fuse-own-results), on the
+/// device or the host as the kernels run.
 struct KernelRecord {
   /// Order among the run's kernels and copies.
   int64_t sequence = 0;
   int64_t id = 0;
+  /// The position of the result copied, or -1 for a kernel launch.
+  int64_t result = -1;
   int64_t bytes = 0;
   double ms = 0;
   uint32_t grid[3] = {1, 1, 1};
@@ -128,6 +132,8 @@ extern "C" {
 // Profiling hooks called by instrumented host code.
 void fuse_kernel_begin(int64_t id, int64_t bytes);
 void fuse_kernel_end(int64_t id);
+void fuse_copy_begin(int64_t result, int64_t bytes);
+void fuse_copy_end(int64_t result);
 
 // The mgpu* ABI of MLIR's GPU lowering (LLVM 22).
 void *mgpuModuleLoad(void *data, size_t gpuBlobSize);

@@ -145,7 +145,7 @@ def FuseExpandAllocs : Pass<"fuse-expand-allocs", "mlir::func::FuncOp"> {
   let dependentDialects = ["mlir::memref::MemRefDialect"];
 }
 
-def FuseOwnResults : Pass<"fuse-own-results", "mlir::func::FuncOp"> {
+def FuseOwnResults : Pass<"fuse-own-results", "mlir::ModuleOp"> {
   let summary = "Make every returned buffer a fresh allocation";
   let description = [{
     After bufferization a function may return one of its arguments, a
@@ -153,9 +153,18 @@ def FuseOwnResults : Pass<"fuse-own-results", "mlir::func::FuncOp"> {
     owns and frees every result, so such results are copied into a new
     buffer; results that are already fresh allocations are left alone.
     Each result's allocation then gets `fuse.result = i`, its position
-    among the results (fuse-result-allocs).
+    among the results (fuse-result-allocs). With `profile`, each copy is
+    bracketed by `fuse_copy_begin(i, bytes)` and `fuse_copy_end(i)`, the
+    bytes it reads and writes: a row of the profile, as the report's
+    "result i is ..., copied".
   }];
-  let dependentDialects = ["mlir::memref::MemRefDialect"];
+  let options = [
+    Option<"profile", "profile", "bool", /*default=*/"false",
+           "Bracket each copy with the profile's calls">,
+  ];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::func::FuncDialect",
+                           "mlir::memref::MemRefDialect"];
 }
 
 def FuseBufferSizes : Pass<"fuse-buffer-sizes", "mlir::func::FuncOp"> {

@@ -32,6 +32,7 @@
 #include "fuse/Conversion/Passes.h"
 #include "fuse/Dialect/Fuse/IR/FuseDialect.h"
 #include "fuse/Dialect/Fuse/Utils/Kernel.h"
+#include "fuse/Dialect/Fuse/Utils/Profile.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -2823,7 +2824,7 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
       llvm::append_range(kernels, kernelsOf(*block, include));
     });
     if (profile)
-      declareHooks();
+      declareKernelHooks(getOperation());
     SmallVector<Attribute> names;
     for (ArrayRef<linalg::GenericOp> members : kernels) {
       StringAttr name =
@@ -2841,21 +2842,6 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
     }
     FuseDialect::KernelsAttrHelper(&getContext())
         .setAttr(getOperation(), ArrayAttr::get(&getContext(), names));
-  }
-
-  void declareHooks() {
-    ModuleOp module = getOperation();
-    OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
-    Type i64 = b.getI64Type();
-    auto declare = [&](StringRef name, TypeRange inputs) {
-      if (module.lookupSymbol(name))
-        return;
-      auto func = func::FuncOp::create(b, module.getLoc(), name,
-                                       b.getFunctionType(inputs, {}));
-      func.setPrivate();
-    };
-    declare("fuse_kernel_begin", {i64, i64});
-    declare("fuse_kernel_end", {i64});
   }
 
   /// Two vectors per thread halve the share of each element in the
@@ -2902,25 +2888,6 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
     return loads;
   }
 
-  /// Bytes the kernel reads and writes (`traffic`: the buffers of
-  /// trafficOperands, and a split kernel's partial values), each buffer in
-  /// full.
-  Value bytesMoved(OpBuilder &b, Location loc, ArrayRef<Value> traffic) {
-    Value total = arith::ConstantIntOp::create(b, loc, 0, 64);
-    for (Value operand : traffic) {
-      auto type = cast<MemRefType>(operand.getType());
-      Value size = arith::ConstantIndexOp::create(
-          b, loc, storageBytes(type.getElementType()));
-      for (int64_t d = 0; d < type.getRank(); ++d)
-        size = arith::MulIOp::create(b, loc, size,
-                                     memref::DimOp::create(b, loc, operand, d));
-      total = arith::AddIOp::create(
-          b, loc, total,
-          arith::IndexCastUIOp::create(b, loc, b.getI64Type(), size));
-    }
-    return total;
-  }
-
   static SmallVector<Value> buffersOf(ArrayRef<OpOperand *> operands) {
     return llvm::map_to_vector(
         operands, [](OpOperand *operand) { return operand->get(); });
@@ -2938,7 +2905,9 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
                            int64_t perBlock, StringAttr name, int64_t id,
                            ArrayRef<Value> traffic,
                            Value threadsPerBlock = {}) {
-    Value bytes = profile ? bytesMoved(b, loc, traffic) : Value();
+    // Bytes the kernel reads and writes (`traffic`: the buffers of
+    // trafficOperands, and a split kernel's partial values).
+    Value bytes = profile ? bufferBytes(b, loc, traffic) : Value();
     Value grid = arith::CeilDivUIOp::create(
         b, loc, total,
         threadsPerBlock ? threadsPerBlock
@@ -2955,7 +2924,7 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
     Value kernelId = arith::ConstantIntOp::create(b, loc, id, 64);
     if (profile)
-      func::CallOp::create(b, loc, "fuse_kernel_begin", TypeRange{},
+      func::CallOp::create(b, loc, kKernelBeginHook, TypeRange{},
                            ValueRange{kernelId, bytes});
     auto launch = gpu::LaunchOp::create(
         b, loc, grid, one, one, blockDim, one, one,
@@ -2967,7 +2936,7 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
         FlatSymbolRefAttr::get(name));
     if (profile) {
       b.setInsertionPointAfter(launch);
-      func::CallOp::create(b, loc, "fuse_kernel_end", TypeRange{},
+      func::CallOp::create(b, loc, kKernelEndHook, TypeRange{},
                            ValueRange{kernelId});
     }
     b.setInsertionPointToStart(&launch.getBody().front());
