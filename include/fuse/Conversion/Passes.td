@@ -88,8 +88,9 @@ def FuseMapToGPU : Pass<"fuse-map-to-gpu", "mlir::ModuleOp"> {
     rows together, one element of each at a time (each row's order kept),
     which LLVM vectorizes across the rows. A cpu launch of a kernel with
     reductions that reads fewer than 65536 elements is one block (run by
-    the calling thread); more go 64 rows to a block, so that a few hundred
-    long rows take every core.
+    the calling thread); more go 64 rows to a block at most, fewer when
+    that makes fewer than 64 blocks, so that a few long rows take every
+    core.
 
     With `profile`, each launch is bracketed by calls to the runtime,
     `fuse_kernel_begin(id, bytes)` and `fuse_kernel_end(id)`, where `id`

@@ -105,6 +105,11 @@ constexpr int64_t kTileShare = 64;
 /// rows of each of its blocks then.
 constexpr int64_t kCPUParallelWork = int64_t(1) << 16;
 constexpr int64_t kCPURowsPerBlock = 64;
+/// The blocks that such a launch of more work is cut into, at least, when
+/// it has as many rows (threads): a softmax of 128 rows of 131072 took two
+/// blocks of 64 rows, fewer than fuse-gpu-to-cpu runs in parallel (4), and
+/// ran on one core.
+constexpr int64_t kCPUBlocks = 64;
 
 /// The most ops of the members' bodies for which a cpu target group of
 /// rows over several kept loops has a second, stepped form
@@ -3211,10 +3216,11 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
       traffic = buffersOf(trafficOperands(members, isLiveOut));
     }
     // On the cpu target, a launch of little work is one block, which runs
-    // on the calling thread; more goes kCPURowsPerBlock rows to a block, so
-    // that a few hundred long rows take every core (fuse-gpu-to-cpu runs 4
-    // blocks or more on the OpenMP threads; blocks of 256 rows left fewer
-    // than 1024 rows on one).
+    // on the calling thread; more goes at most kCPURowsPerBlock rows to a
+    // block, fewer when that makes fewer than kCPUBlocks blocks, so that a
+    // few long rows take every core (fuse-gpu-to-cpu runs 4 blocks or more
+    // on the OpenMP threads; blocks of 256 rows left fewer than 1024 rows
+    // on one).
     Value threadsPerBlock;
     if (cpuThreads) {
       Value work = points;
@@ -3223,12 +3229,17 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
       Value little = arith::CmpIOp::create(
           b, loc, arith::CmpIPredicate::ult, work,
           arith::ConstantIndexOp::create(b, loc, kCPUParallelWork));
-      threadsPerBlock = arith::SelectOp::create(
-          b, loc, little,
-          arith::MaxUIOp::create(b, loc, threads,
-                                 arith::ConstantIndexOp::create(b, loc, 1)),
+      Value oneRow = arith::ConstantIndexOp::create(b, loc, 1);
+      Value shared = arith::MinUIOp::create(
+          b, loc,
+          arith::CeilDivUIOp::create(
+              b, loc, threads,
+              arith::ConstantIndexOp::create(b, loc, kCPUBlocks)),
           arith::ConstantIndexOp::create(b, loc,
                                          kCPURowsPerBlock / rowsPerThread));
+      threadsPerBlock = arith::SelectOp::create(
+          b, loc, little, arith::MaxUIOp::create(b, loc, threads, oneRow),
+          arith::MaxUIOp::create(b, loc, shared, oneRow));
     }
     gpu::LaunchOp launch = launchOver(b, loc, threads, blockSize, name, id,
                                       traffic, threadsPerBlock);

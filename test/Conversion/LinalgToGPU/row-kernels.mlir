@@ -293,15 +293,20 @@ func.func @columns(%x: tensor<?x4xf32>) -> tensor<4xf32> {
 // columns 4 at a time together, then the rest (fewer than 4) one at a
 // time. Fewer columns than a group, a constant number, are one group
 // (@few_column_max, below). A launch that reads fewer than 65536 elements is one block
-// (the calling thread's); more go 64 rows (2 groups) to a block, whose
-// blocks the OpenMP threads share.
+// (the calling thread's); more go 64 rows (2 groups) to a block at most,
+// fewer when that makes fewer than 64 blocks (a few groups of long
+// columns took two blocks or one, and one core), whose blocks the OpenMP
+// threads share.
 // CPU-LABEL: func @column_sums(
 // CPU: %[[GROUPS:.+]] = arith.ceildivui %{{.+}}, %c32
 // CPU: %[[THREADS:.+]] = arith.muli %[[GROUPS]], %{{.+}} :
 // CPU: %[[WORK:.+]] = arith.muli
 // CPU: %[[LITTLE:.+]] = arith.cmpi ult, %[[WORK]], %c65536
+// CPU: %[[SHARE:.+]] = arith.ceildivui %[[THREADS]], %c64
+// CPU: %[[AT_MOST:.+]] = arith.minui %[[SHARE]], %c2
 // CPU: %[[ALL:.+]] = arith.maxui %[[THREADS]], %c1
-// CPU: %[[PER:.+]] = arith.select %[[LITTLE]], %[[ALL]], %c2
+// CPU: %[[SOME:.+]] = arith.maxui %[[AT_MOST]], %c1
+// CPU: %[[PER:.+]] = arith.select %[[LITTLE]], %[[ALL]], %[[SOME]]
 // CPU: %[[GRID:.+]] = arith.ceildivui %[[THREADS]], %[[PER]]
 // CPU: gpu.launch blocks({{.*}}) in (%{{.+}} = %[[GRID]], {{.*}}) threads({{.*}}) in (%{{.+}} = %[[PER]], {{.*}} function(@reduce_sum_{{[0-9]+}}_pieces)
 // CPU: arith.cmpi ult, %[[THREAD:.+]], %[[THREADS]]
