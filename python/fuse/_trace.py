@@ -1335,7 +1335,13 @@ def _rms_norm(x, weight, eps):
 def _variance(x, axis=None, keepdims=False, ddof=0, what="numpy.var"):
     """numpy's var: the mean of the squared distances from the mean; with
     `ddof`, their sum over max(count - ddof, 0), the count of the reduced
-    elements counted when the program runs (sizes may be dynamic)."""
+    elements counted when the program runs (sizes may be dynamic).
+
+    As layer_norm's, the distances are corrected by their mean (Chan,
+    Golub and LeVeque's corrected two-pass algorithm): the rounded mean of
+    a constant row of 33333.33 (768 elements) is off by a few ulps, and
+    the plain mean of the squared distances gave a variance of 1.4e-4
+    where PyTorch's is 0; the correction is exact for such a row."""
     if isinstance(ddof, Tensor):
         ddof._no_value(f"be {what}'s ddof", "pass a number")
     # numpy takes any real number (ddof=True is 1, ddof=0.5 a half).
@@ -1346,11 +1352,14 @@ def _variance(x, axis=None, keepdims=False, ddof=0, what="numpy.var"):
     centered = x - reduce_mean(x, axis, keepdims=True)
     squares = centered * centered
     if ddof == 0:
-        return reduce_mean(squares, axis, keepdims)
+        shift = reduce_mean(centered, axis, keepdims)
+        return maximum(reduce_mean(squares, axis, keepdims) - shift * shift, 0.0)
     # True at every element (NaN too): its sum is the count, in int64.
     everywhere = _logical("or", _compare("eq", x, x), _compare("ne", x, x))
     count = cast(reduce_sum(everywhere, axis, keepdims), x.dtype)
-    return reduce_sum(squares, axis, keepdims) / maximum(count - float(ddof), 0.0)
+    shift = reduce_sum(centered, axis, keepdims)
+    sum_of_squares = maximum(reduce_sum(squares, axis, keepdims) - shift * shift / count, 0.0)
+    return sum_of_squares / maximum(count - float(ddof), 0.0)
 
 
 @_in_wider_float

@@ -537,6 +537,24 @@ def test_layer_norm_of_a_constant_row_is_zero(value):
     assert function["fused"]["bytes"]["text"] == "8*N*M"
 
 
+@pytest.mark.parametrize("value", [1234.5678, 33333.33, 123456.79, 1e20])
+def test_var_and_std_of_a_constant_row_are_zero(value):
+    # As layer_norm's: the rounded mean of 768 copies of 33333.33 is off by
+    # ulps, and the variance was 1.4e-4 (std 0.0117; PyTorch gives 0). The
+    # distances corrected by their mean give 0, with and without ddof, over
+    # the rows and over the whole array; the other rows are ordinary ones.
+    x = np.random.default_rng(4).standard_normal((3, 768)).astype(np.float32)
+    x[1] = value
+    f = fuse.jit(lambda x, row, others: (x.var(-1), x.std(-1, ddof=1), np.var(row),
+                                         np.std(others, 0)))
+    var, std, whole, columns = f(x, x[1:2], x[0::2])
+    assert var[1] == 0 and std[1] == 0 and whole == 0
+    x64 = x.astype(np.float64)
+    assert_close(var[0::2], x64[0::2].var(-1), "float32", 768, scale=1.0)
+    assert_close(std[0::2], x64[0::2].std(-1, ddof=1), "float32", 768, scale=1.0)
+    assert_close(columns, x64[0::2].std(0), "float32", 2, scale=1.0)
+
+
 def test_softmax_is_one_kernel(rng):
     x = random_array(rng, "float32", (8, 100))
     (function,) = fuse.report(fuse.softmax, x)["functions"]
