@@ -4,6 +4,7 @@ import collections
 import ctypes
 import json
 import math
+import os
 import re
 import threading
 import warnings
@@ -90,6 +91,34 @@ def _split_remarks(text):
     return unique
 
 
+_DIAGNOSTIC = re.compile(r"^(?P<file>.*):(?P<line>\d+):(?P<column>\d+): "
+                         r"(?P<kind>remark|note): (?P<text>.*)$")
+
+
+def _warn_remark(remark):
+    """`remark` (a remark and its notes, on lines of their own) as a
+    FusionRemark warning, on one line: `TEXT (producer is here: FILE:L:C)`.
+    Python prints the source line of the warning's location under it: that
+    of the remarked op, when it is a line of a Python file that exists (a
+    traced function's), else the caller's. (A message of several lines put
+    the caller's line right under the producer's note, as if it were the
+    producer.)"""
+    first, *notes = remark.split("\n")
+    head = _DIAGNOSTIC.match(first)
+    parts = [head.group("text") if head else first]
+    for note in notes:
+        found = _DIAGNOSTIC.match(note)
+        parts.append(f"({found.group('text')}: {found.group('file')}:{found.group('line')}:"
+                     f"{found.group('column')})" if found else f"({note})")
+    message = " ".join(parts)
+    if head and os.path.isfile(head.group("file")):
+        warnings.warn_explicit(message, _capi.FusionRemark, head.group("file"),
+                               int(head.group("line")))
+    else:
+        where = f"{head.group('file')}:{head.group('line')}:{head.group('column')}: " if head else ""
+        warnings.warn(where + message, _capi.FusionRemark, stacklevel=_trace.user_frame()[1])
+
+
 class Program:
     """One function of a fuse program, compiled for a target.
 
@@ -132,7 +161,7 @@ class Program:
         said = self._lib.fuse_program_remarks(handle)
         self.remarks = _split_remarks(said.decode("utf-8", "replace") if said else "")
         for remark in self.remarks:
-            warnings.warn(remark, _capi.FusionRemark, stacklevel=_trace.user_frame()[1])
+            _warn_remark(remark)
         self.inputs = [self._type(self._lib.fuse_input_type, i)
                        for i in range(self._lib.fuse_num_inputs(handle))]
         self.results = [self._type(self._lib.fuse_result_type, i)

@@ -125,15 +125,19 @@ _BROADCAST_EXP = """func.func @f(%a: tensor<4xf32>, %m: tensor<3x4xf32>) -> tens
 
 def test_remarks_are_warnings_and_kept():
     # A broadcast producer is left unfused: with remarks on, the remark at
-    # the consumer (and the note at the producer) is a FusionRemark warning
-    # at the caller's line, and stays in Program.remarks.
+    # the consumer (and the note at the producer) stays in Program.remarks,
+    # and is a FusionRemark warning on one line at the caller's line (the
+    # program's text is no Python file).
     with pytest.warns(fuse.FusionRemark) as caught:
         program = fuse.compile(_BROADCAST_EXP, target="cpu", options="remarks=on")
     expected = ("<program>:3:8: remark: not fused with its producer 'fuse.exp': this op "
                 "reads that result broadcast from tensor<4xf32> to tensor<3x4xf32>, so the "
                 "two iterate over different spaces\n<program>:2:8: note: producer is here")
     assert program.remarks == [expected]
-    assert [str(w.message) for w in caught] == [expected]
+    assert [str(w.message) for w in caught] == [
+        "<program>:3:8: not fused with its producer 'fuse.exp': this op reads that result "
+        "broadcast from tensor<4xf32> to tensor<3x4xf32>, so the two iterate over different "
+        "spaces (producer is here: <program>:2:8)"]
     assert caught[0].filename == __file__
     # Without the option: none, and no warning.
     with warnings.catch_warnings():
@@ -153,7 +157,13 @@ def test_jit_remarks_point_at_python_lines():
     (remark,) = f.program.remarks
     assert remark.startswith(f"{__file__}:{line + 2}:")
     assert f"\n{__file__}:{line + 1}:" in remark and remark.endswith("note: producer is here")
-    assert caught[0].filename == __file__
+    # The warning is at the consumer's line, whose source Python prints
+    # under it (it printed the caller's right under the producer's note),
+    # and names the producer's place on the same line.
+    (warning,) = caught
+    assert (warning.filename, warning.lineno) == (__file__, line + 2)
+    assert str(warning.message).startswith("not fused with its producer 'fuse.exp'")
+    assert str(warning.message).endswith(f"(producer is here: {__file__}:{line + 1}:13)")
 
 
 def test_remarks_of_ops_on_one_line():
