@@ -1337,11 +1337,16 @@ def _variance(x, axis=None, keepdims=False, ddof=0, what="numpy.var"):
     `ddof`, their sum over max(count - ddof, 0), the count of the reduced
     elements counted when the program runs (sizes may be dynamic).
 
-    As layer_norm's, the distances are corrected by their mean (Chan,
-    Golub and LeVeque's corrected two-pass algorithm): the rounded mean of
-    a constant row of 33333.33 (768 elements) is off by a few ulps, and
-    the plain mean of the squared distances gave a variance of 1.4e-4
-    where PyTorch's is 0; the correction is exact for such a row."""
+    The distances from the mean are corrected by their own mean before
+    they are squared: a float32 mean of a long row is off by many ulps of
+    its elements (each lane's sum is sequential), and the squared distances
+    carried that error squared. A constant row of 33333.33 (768 elements)
+    had a variance of 1.4e-4 where PyTorch's is 0 (now 0: the corrected
+    distances are exact), and rows of 1e5 elements near 3e7 with variance
+    1.3 had one of 360; subtracting the square of the distances' mean
+    afterwards (Chan, Golub and LeVeque's correction, layer_norm's) gave 0
+    there, the difference of two sums rounded alike. One more pass over
+    each row, in the same kernel."""
     if isinstance(ddof, Tensor):
         ddof._no_value(f"be {what}'s ddof", "pass a number")
     # numpy takes any real number (ddof=True is 1, ddof=0.5 a half).
@@ -1350,16 +1355,14 @@ def _variance(x, axis=None, keepdims=False, ddof=0, what="numpy.var"):
                         f"{ddof!r}")
     _axes(x, axis, what)  # errors name the function called
     centered = x - reduce_mean(x, axis, keepdims=True)
+    centered = centered - reduce_mean(centered, axis, keepdims=True)
     squares = centered * centered
     if ddof == 0:
-        shift = reduce_mean(centered, axis, keepdims)
-        return maximum(reduce_mean(squares, axis, keepdims) - shift * shift, 0.0)
+        return reduce_mean(squares, axis, keepdims)
     # True at every element (NaN too): its sum is the count, in int64.
     everywhere = _logical("or", _compare("eq", x, x), _compare("ne", x, x))
     count = cast(reduce_sum(everywhere, axis, keepdims), x.dtype)
-    shift = reduce_sum(centered, axis, keepdims)
-    sum_of_squares = maximum(reduce_sum(squares, axis, keepdims) - shift * shift / count, 0.0)
-    return sum_of_squares / maximum(count - float(ddof), 0.0)
+    return reduce_sum(squares, axis, keepdims) / maximum(count - float(ddof), 0.0)
 
 
 @_in_wider_float

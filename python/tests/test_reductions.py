@@ -539,10 +539,10 @@ def test_layer_norm_of_a_constant_row_is_zero(value):
 
 @pytest.mark.parametrize("value", [1234.5678, 33333.33, 123456.79, 1e20])
 def test_var_and_std_of_a_constant_row_are_zero(value):
-    # As layer_norm's: the rounded mean of 768 copies of 33333.33 is off by
-    # ulps, and the variance was 1.4e-4 (std 0.0117; PyTorch gives 0). The
-    # distances corrected by their mean give 0, with and without ddof, over
-    # the rows and over the whole array; the other rows are ordinary ones.
+    # The rounded mean of 768 copies of 33333.33 is off by ulps, and the
+    # variance was 1.4e-4 (std 0.0117; PyTorch gives 0). The distances
+    # corrected by their own mean give 0, with and without ddof, over the
+    # rows and over the whole array; the other rows are ordinary ones.
     x = np.random.default_rng(4).standard_normal((3, 768)).astype(np.float32)
     x[1] = value
     f = fuse.jit(lambda x, row, others: (x.var(-1), x.std(-1, ddof=1), np.var(row),
@@ -553,6 +553,21 @@ def test_var_and_std_of_a_constant_row_are_zero(value):
     assert_close(var[0::2], x64[0::2].var(-1), "float32", 768, scale=1.0)
     assert_close(std[0::2], x64[0::2].std(-1, ddof=1), "float32", 768, scale=1.0)
     assert_close(columns, x64[0::2].std(0), "float32", 2, scale=1.0)
+
+
+@pytest.mark.parametrize("mean, length", [(3e7, 100_000), (1e6, 1_000_000), (1e5, 1_000_000)])
+def test_var_of_long_rows_far_from_zero(mean, length):
+    # Each lane's float32 sum of a long row is sequential: the mean of 1e6
+    # values near 1e5 was off by about 19, and the variance (1.3) came out
+    # 360, or 0 with the square of the distances' mean subtracted after
+    # squaring. The distances corrected before squaring are within numpy's
+    # float32 error (its pairwise sum), about 1e-5, of the float64 variance.
+    y = np.float32(mean) + np.random.default_rng(2).standard_normal((2, length)).astype(
+        np.float32)
+    var, std = fuse.jit(lambda y: (y.var(-1), y.std(-1, ddof=1)))(y)
+    y64 = y.astype(np.float64)
+    np.testing.assert_allclose(var, y64.var(-1), rtol=5e-5)
+    np.testing.assert_allclose(std, y64.std(-1, ddof=1), rtol=5e-5)
 
 
 def test_softmax_is_one_kernel(rng):
