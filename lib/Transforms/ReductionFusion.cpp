@@ -32,16 +32,20 @@ using namespace fuse;
 namespace {
 
 /// The most reductions of a kernel on one path, each reading a value that
-/// the one before went into: two of a layer norm's mean and variance or of
-/// a softmax's max and sum (a softmax of a layer norm). A thread goes over
-/// its row once per reduction and computes again what the reduction reads,
-/// so that a kernel of L levels computes the first level's ops L times: a
-/// chain of 20 layer norms (`312 x 4096` f32) in one kernel took 24 ms on
-/// the cpu target (eager 8.8), and its compile time grew as the cube of its
-/// length. With 4, 10 kernels of 2 take 3.7 ms; with 2, 20 kernels took
-/// 2.6 ms there, but 33 ms against 26 for 10 layers at `4096 x 4096`, past
-/// the caches.
-constexpr int64_t kMaxReductionLevels = 4;
+/// the one before went into: two layer norms of three (the mean, the mean
+/// of the distances from it, the variance), or a softmax (its max and sum)
+/// of a layer norm. A thread goes over its row once per reduction and
+/// computes again what the reduction reads, so that a kernel of L levels
+/// computes the first level's ops L times: a chain of 20 layer norms (`312
+/// x 4096` f32) in one kernel took 24 ms on the cpu target (eager 8.8), and
+/// its compile time grew as the cube of its length. With 4 (and layer norms
+/// of two levels), 10 kernels of 2 took 3.7 ms; with 2, 20 kernels took 2.6
+/// ms there, but 33 ms against 26 for 10 layers at `4096 x 4096`, past the
+/// caches. With 6 and layer norms of three, 10 kernels of 2 take as long as
+/// they did (5.1 ms and 43 ms on a loaded host, 5.3 and 43 before), and 6
+/// log-softmaxes or 6 centerings in 2 or 1 kernels no longer than in 3 or
+/// 2.
+constexpr int64_t kMaxReductionLevels = 6;
 
 /// A size as a product: a constant and dynamic factors, so that the row of
 /// several reduced dimensions (a tensor.collapse_shape of the operand:

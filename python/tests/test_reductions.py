@@ -556,18 +556,20 @@ def test_var_and_std_of_a_constant_row_are_zero(value):
 
 
 @pytest.mark.parametrize("mean, length", [(3e7, 100_000), (1e6, 1_000_000), (1e5, 1_000_000)])
-def test_var_of_long_rows_far_from_zero(mean, length):
+def test_var_and_layer_norm_of_long_rows_far_from_zero(mean, length):
     # Each lane's float32 sum of a long row is sequential: the mean of 1e6
     # values near 1e5 was off by about 19, and the variance (1.3) came out
     # 360, or 0 with the square of the distances' mean subtracted after
-    # squaring. The distances corrected before squaring are within numpy's
-    # float32 error (its pairwise sum), about 1e-5, of the float64 variance.
+    # squaring (layer_norm's results were off by 1262). The distances
+    # corrected before squaring are within numpy's float32 error (its
+    # pairwise sum), about 1e-5, of the float64 variance.
     y = np.float32(mean) + np.random.default_rng(2).standard_normal((2, length)).astype(
         np.float32)
-    var, std = fuse.jit(lambda y: (y.var(-1), y.std(-1, ddof=1)))(y)
+    var, std, normed = fuse.jit(lambda y: (y.var(-1), y.std(-1, ddof=1), fuse.layer_norm(y)))(y)
     y64 = y.astype(np.float64)
     np.testing.assert_allclose(var, y64.var(-1), rtol=5e-5)
     np.testing.assert_allclose(std, y64.std(-1, ddof=1), rtol=5e-5)
+    np.testing.assert_allclose(normed, _layer_norm(y64, 1.0, 0.0), rtol=0, atol=5e-4)
 
 
 def test_softmax_is_one_kernel(rng):
@@ -580,7 +582,7 @@ def test_softmax_is_one_kernel(rng):
 
 
 def test_a_chain_of_layer_norms_takes_a_kernel_per_two(rng):
-    # A kernel takes at most 4 levels of reductions (two layer norms): in
+    # A kernel takes at most 6 levels of reductions (two layer norms): in
     # one kernel, each of its passes over a row computed again every layer
     # before it, in time quadratic in the chain's length (20 layers ran
     # slower than eager). The next kernel computes the last layer again from
@@ -622,8 +624,9 @@ def test_a_chain_of_softmaxes_is_a_kernel_each(rng):
     assert_close(fuse.jit(lambda h: chain(h, 3))(x), want, "float32", 300, scale=1.0)
     # A log_softmax's max reads x - max, which elementwise fusion yields from
     # the generic that computes exp(x - max) too: only the value read counts
-    # (two log_softmaxes per kernel, as layer norms; they were one each).
-    for n, kernels in ((1, 1), (2, 1), (3, 2)):
+    # (three log_softmaxes per kernel, 6 levels, as two layer norms; they
+    # were one each).
+    for n, kernels in ((1, 1), (3, 1), (4, 2)):
         def logs(h, n=n):
             for _ in range(n):
                 h = fuse.log_softmax(h)
