@@ -2,6 +2,7 @@
 the traced text and its PTX."""
 
 import gc
+import os
 import re
 import threading
 import time
@@ -84,6 +85,29 @@ def test_identical_programs_share_one_compile(rng):
     e = fuse.jit(add_relu, fusion=False)
     e(a, a)
     assert e.cache_info().compiles == 1 and e.program is not f.program
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="counts threads in /proc")
+def test_programs_share_the_compilers_threads():
+    # Each compiled program keeps its MLIR context, and each context kept
+    # a pool of worker threads: 20 programs of one function held 40 idle
+    # threads. The contexts share one pool, of at most a thread per core.
+    def workers():
+        names = []
+        for task in os.listdir("/proc/self/task"):
+            try:
+                with open(f"/proc/self/task/{task}/comm") as comm:
+                    names.append(comm.read().strip())
+            except OSError:
+                pass  # a thread that ended
+        return sum(name.startswith("llvm-worker") for name in names)
+
+    cores = os.cpu_count() or 1
+    f = fuse.jit(lambda a: a * 2.0, target="cpu", max_cache=cores + 4)
+    for rank in range(1, cores + 4):
+        f(np.ones((2,) * min(rank, 32), np.float32))
+    assert f.cache_info().size == min(cores + 3, 32)
+    assert workers() <= cores
 
 
 def test_cache_clear(rng):
