@@ -426,9 +426,25 @@ def program_arguments(args, inputs):
     for i, (value, spec) in enumerate(zip(args, inputs)):
         array = value
         # A Python scalar is a 0-d array of its input's dtype (but bfloat16,
-        # which numpy cannot hold).
+        # which numpy cannot hold), when it is of the input's kind (a float
+        # for an integer input was truncated) and, for an integer input, in
+        # its range (2**40 became 0 for an int32 one).
         if isinstance(value, (bool, int, float)) and spec.dtype != "bf16":
-            array = np.asarray(value, _dtypes.to_numpy(spec.dtype))
+            dtype = _dtypes.to_numpy(spec.dtype)
+            kind = (np.bool_ if isinstance(value, bool)
+                    else np.int64 if isinstance(value, int) else np.float64)
+            if not np.can_cast(kind, dtype, "same_kind"):
+                what = "an int" if isinstance(value, int) else "a float"
+                raise TypeError(f"fuse: argument {i} = {value!r} is {what}, and the program's "
+                                f"input {i} is {spec}: pass "
+                                f"{'True or False' if dtype == np.bool_ else 'an int'}")
+            if (isinstance(value, int) and not isinstance(value, bool)
+                    and np.issubdtype(dtype, np.integer)):
+                limits = np.iinfo(dtype)
+                if not limits.min <= value <= limits.max:
+                    raise OverflowError(f"fuse: argument {i} = {value} does not fit "
+                                        f"{dtype.name}, the program's input {i} ({spec})")
+            array = np.asarray(value, dtype)
         # A (nested) list of numbers likewise, when numpy's array of it has
         # a type of the same kind (floats for a float32 input, not for an
         # int32 one).

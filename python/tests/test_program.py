@@ -61,6 +61,17 @@ def test_entry_and_static_shapes(rng):
         second([1.5, 2.0], 3)
     with pytest.raises(TypeError, match=r"argument 0 \(list\) is not an array"):
         second([[1], 2], 3)
+    # A scalar of another kind, or out of an integer input's range, is
+    # refused as the list is (2.5 was truncated to 2, and 2**70 wrapped).
+    with pytest.raises(TypeError, match=r"argument 1 = 2.5 is a float, and the program's input "
+                                        r"1 is tensor<i64>: pass an int"):
+        second(n, 2.5)
+    with pytest.raises(OverflowError, match=r"argument 1 = 1180591620717411303424 does not fit "
+                                            r"int64, the program's input 1 \(tensor<i64>\)"):
+        second(n, 2**70)
+    assert_same(second(n, -2**63)[0], n * np.int64(-2**63))
+    assert_same(second(n, True)[0], n)
+    assert_same(first(np.ones((2, 3)))[0], -np.ones((2, 3)))
 
 
 def test_run_errors_name_the_argument():
