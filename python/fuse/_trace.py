@@ -1569,6 +1569,19 @@ _PYTORCH_METHODS = {
 }
 
 
+# What to write for PyTorch's functions whose names are the Tensor's own
+# methods or numpy's functions (torch.sum(x): x.sum(axis)); the others are
+# _PYTORCH_METHODS' (torch.exp(x): fuse.exp(x)).
+_PYTORCH_FUNCTIONS = {
+    **{n: f"x.{n}(axis) (PyTorch's dim is numpy's axis)" for n in ("sum", "mean", "any", "all")},
+    "max": "x.max(axis) (fuse.maximum(x, y) for two Tensors)",
+    "min": "x.min(axis) (fuse.minimum(x, y) for two Tensors)",
+    **{n: (f"x.{n}(axis, ddof=1) (PyTorch's {n} is unbiased by default, numpy's and fuse's "
+           f"take ddof=0)") for n in ("var", "std")},
+    **{n: f"np.{n}(x)" for n in ("isnan", "isinf", "isfinite")},
+}
+
+
 def _is_torch(value):
     """Whether `value` is one of PyTorch's objects (a torch.Tensor), without
     importing torch."""
@@ -1587,8 +1600,11 @@ def _torch_function_refused(func, args):
     module = ("torch.nn.functional" if module.startswith("torch._C._nn") else
               "torch" if module.startswith("torch._C") else module)
     fuse_functions = sys.modules[__package__].__all__
-    if name in _PYTORCH_METHODS:
-        instead = f"use {_PYTORCH_METHODS[name]}"
+    # torch.special.erf's name is special_erf.
+    if name.startswith("special_"):
+        name, module = name.removeprefix("special_"), "torch.special"
+    if name in _PYTORCH_FUNCTIONS or name in _PYTORCH_METHODS:
+        instead = f"use {_PYTORCH_FUNCTIONS.get(name) or _PYTORCH_METHODS[name]}"
     elif name in fuse_functions and callable(globals().get(name)):
         instead = f"use fuse.{name}"
     else:

@@ -498,6 +498,18 @@ def test_pytorch_functions_and_tensors_in_a_trace_are_refused_saying_what_to_wri
     with pytest.raises(TypeError, match=r"do not take it; fuse has no such op; the numpy "
                        r"functions it supports"):
         calling(torch_function("torch", "cumsum"))(x)
+    # Reductions and tests fuse has as numpy's (they said "no such op"),
+    # and torch.special's functions, which PyTorch names special_erf.
+    for module, name, said, instead in [
+            ("torch", "sum", "torch.sum", "x.sum(axis) (PyTorch's dim is numpy's axis)"),
+            ("torch", "max", "torch.max", "x.max(axis) (fuse.maximum(x, y) for two Tensors)"),
+            ("torch", "var", "torch.var", "x.var(axis, ddof=1) (PyTorch's var is unbiased by "
+                                          "default, numpy's and fuse's take ddof=0)"),
+            ("torch", "isnan", "torch.isnan", "np.isnan(x)"),
+            ("torch._C._special", "special_erf", "torch.special.erf", "fuse.erf(x)")]:
+        with pytest.raises(TypeError, match=rf"^fuse: {re.escape(said)} on a traced Tensor is "
+                           rf"not supported: .* do not take it; use {re.escape(instead)}$"):
+            calling(torch_function(module, name))(x)
 
     torch = fake_torch(current_stream=0)
     monkeypatch.setitem(sys.modules, "torch", torch)
