@@ -611,9 +611,16 @@ def jit_arguments(leaves, static_argnames, function):
                                     f"which is not hashable: a static argument is a "
                                     f"constant the trace specializes on (a number, a "
                                     f"string, a tuple)") from None
+                # A method's self, most often: a @dataclass is unhashable
+                # unless frozen.
                 raise TypeError(f"fuse: argument {name!r} of {function} is a "
                                 f"{type(value).__name__}, which is neither an array nor a "
-                                f"constant fuse can specialize on") from None
+                                f"constant fuse can specialize on: the trace is kept for "
+                                f"each value of such an argument, which must be hashable, "
+                                f"and {type(value).__name__} is not (a @dataclass is "
+                                f"unless frozen=True or unsafe_hash=True); make it "
+                                f"hashable, or pass the values the function reads as "
+                                f"arguments") from None
             arguments.append(("const", None, None))
     return arguments
 

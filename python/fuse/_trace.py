@@ -420,6 +420,10 @@ class Tensor:
     __rmod__ = __mod__
     def __matmul__(self, other): _unsupported("@", "fuse has no matrix product")
     __rmatmul__ = __matmul__
+    def __lshift__(self, other): _unsupported("<<", "fuse has no shift ops; x << n is x * 2 ** n")
+    __rlshift__ = __lshift__
+    def __rshift__(self, other): _unsupported(">>", "fuse has no shift ops or integer division")
+    __rrshift__ = __rshift__
     def __divmod__(self, other):
         _unsupported("divmod()", "fuse has no floor division or remainder; use fuse.floor(a / b) "
                      "and a - fuse.floor(a / b) * b")
@@ -479,6 +483,11 @@ class Tensor:
 
     def __getitem__(self, index):
         self.__iter__()
+
+    def __setitem__(self, index, value):
+        raise TypeError("fuse: a traced Tensor cannot be assigned to (x[i] = v): fuse "
+                        "compiles elementwise programs, whose values are not changed in "
+                        "place; use fuse.where(mask, v, x) for a new Tensor")
 
     def __array__(self, dtype=None):
         raise TypeError("fuse: a traced Tensor has no values to convert to a numpy array; "

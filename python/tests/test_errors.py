@@ -122,13 +122,39 @@ def test_views_at_an_offset(dtype, offset, rng):
                                    r"where it is true\) is not supported: .* use "
                                    r"np\.where\(cond, a, b\)"),
     (lambda a, b: np.round(a), r"^fuse: numpy\.round on a traced Tensor is not supported"),
+    # Python's own errors before (no "fuse:", no hint).
+    (lambda a, b: a << 1, r"^fuse: << is not supported: fuse has no shift ops; x << n is "
+                          r"x \* 2 \*\* n$"),
+    (lambda a, b: 8 >> b, r"^fuse: >> is not supported: fuse has no shift ops or integer "
+                          r"division$"),
+    (lambda a, b: a.__setitem__(0, 1), r"^fuse: a traced Tensor cannot be assigned to "
+                                       r"\(x\[i\] = v\): .* use fuse\.where\(mask, v, x\)"),
 ], ids=["floordiv", "mod", "matmul", "if", "index", "np.prod", "bitwise-and", "int-result",
         "none-result", "no-results", "captured-array", "str-operand", "divmod", "rdivmod",
-        "round", "np.where-one", "np.round"])
+        "round", "np.where-one", "np.round", "lshift", "rrshift", "setitem"])
 def test_unsupported_operations(fn, match):
     x = np.ones(3, np.int32)
     with pytest.raises(TypeError, match=match):
         fuse.jit(fn)(x, x)
+
+
+def test_an_unhashable_self_says_why():
+    # A jitted method of a @dataclass (unhashable unless frozen) was refused
+    # as "neither an array nor a constant", with no reason.
+    import dataclasses
+
+    @dataclasses.dataclass
+    class Layer:
+        k: float = 2.0
+
+        @fuse.jit
+        def forward(self, x):
+            return x * self.k
+
+    with pytest.raises(TypeError, match=r"argument 'self' of forward is a Layer, .* must be "
+                       r"hashable, and Layer is not \(a @dataclass is unless frozen=True or "
+                       r"unsafe_hash=True\)"):
+        Layer().forward(np.ones(2, np.float32))
 
 
 def test_bad_arguments():
