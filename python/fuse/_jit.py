@@ -304,6 +304,9 @@ class _Jitted:
                     # Unless another call evicted it meanwhile.
                     if self._traces.get(key) is entry:
                         self._fast[fast] = (key, entry, [d for _, d in inputs])
+        if self.profile:
+            # A call that fails has no profile: not the one before's.
+            self.last_profile = None
         if trace.size_checks:
             # Sizes that a composition needs equal (a norm's weight and x's
             # last axis), said in its terms before the library's check.

@@ -110,6 +110,16 @@ def test_programs_share_the_compilers_threads():
     assert workers() <= cores
 
 
+def test_a_failed_call_leaves_no_profile():
+    # The profile of the call before stayed, as if it were this one's.
+    m = fuse.jit(lambda x: x.max(), target="cpu", profile=True)
+    m(np.ones(10, np.float32))
+    assert [k["name"] for k in m.last_profile] == ["reduce_max_0_pieces", "reduce_max_0"]
+    with pytest.raises(fuse.FuseError, match="an empty reduce_max has no value"):
+        m(np.ones(0, np.float32))
+    assert m.last_profile is None
+
+
 def test_cache_clear(rng):
     f = fuse.jit(add_relu)
     a = np.ones(3, np.float32)
