@@ -118,6 +118,12 @@ class DeviceArray:
         return (f"<fuse.DeviceArray {self.dtype} {self._shape} on cuda:0 at "
                 f"{self._ptr:#x}>")
 
+    def __array__(self, dtype=None, copy=None):
+        # numpy made a 0-d object array of it, silently.
+        raise TypeError(f"fuse: a DeviceArray is in GPU memory, which numpy cannot read: copy "
+                        f"it to the host with cupy.asnumpy(x) or torch.as_tensor(x, "
+                        f"device='cuda').cpu().numpy()")
+
 
 class _Bfloat16AsInt16:
     """A DeviceArray's bfloat16 data seen as int16, for torch (which cannot

@@ -278,6 +278,11 @@ def test_device_array():
     assert fuse.DeviceArray(lib, 0x2000, "i1", (4,)).__cuda_array_interface__["typestr"] == "|b1"
     bf16 = fuse.DeviceArray(lib, 0x3000, "bf16", ())
     assert bf16.dtype == "bfloat16" and bf16.__cuda_array_interface__["typestr"] == "<V2"
+    # numpy cannot read GPU memory: it made a 0-d object array, silently.
+    with pytest.raises(TypeError, match=r"^fuse: a DeviceArray is in GPU memory, which numpy "
+                                        r"cannot read: copy it to the host with "
+                                        r"cupy\.asnumpy\(x\)"):
+        np.asarray(array)
     # A DeviceArray passed back in is a GPU argument, read in place.
     arg = _arguments.device_input(array, "argument 0")
     assert (arg.data, arg.dtype, arg.shape, arg.stream) == (0x1000, "f32", (2, 3), None)
