@@ -606,9 +606,13 @@ FailureOr<VariantReport> countKernels(func::FuncOp func, Symbols &symbols,
     report.kernels.push_back(std::move(finish));
   }
   // The results that fuse-own-results copies (CopyReport): a buffer that
-  // no kernel of this program allocated, or one returned before.
+  // no kernel of this program allocated, one returned before, or a view of
+  // a kernel's result that is returned itself too (a reduction over
+  // dimensions of size 1 of it): one buffer is not two results.
   auto ret = cast<func::ReturnOp>(func.getBody().back().getTerminator());
   DenseMap<Value, unsigned> returned;
+  for (auto [i, operand] : llvm::enumerate(ret.getOperands()))
+    returned.try_emplace(operand, i);
   for (auto [i, operand] : llvm::enumerate(ret.getOperands())) {
     Value source = operand;
     while (isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp,
@@ -619,9 +623,11 @@ FailureOr<VariantReport> countKernels(func::FuncOp func, Symbols &symbols,
       what = "argument " + std::to_string(arg.getArgNumber());
     else if (source.getDefiningOp<arith::ConstantOp>())
       what = "a constant";
-    else if (auto first = returned.find(operand); first != returned.end())
-      what = "result " + std::to_string(first->second) + " again";
-    returned.try_emplace(operand, i);
+    else if (unsigned first = returned.lookup(operand); first < i)
+      what = "result " + std::to_string(first) + " again";
+    else if (auto viewed = returned.find(source);
+             source != operand && viewed != returned.end())
+      what = "a view of result " + std::to_string(viewed->second);
     if (what.empty())
       continue;
     auto type = cast<RankedTensorType>(source.getType());

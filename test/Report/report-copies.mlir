@@ -79,3 +79,24 @@ func.func @twice(%x: tensor<?xf32>) -> (tensor<?xf32>, tensor<?xf32>, tensor<4xf
   %c = fuse.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
   return %0, %0, %c : tensor<?xf32>, tensor<?xf32>, tensor<4xf32>
 }
+
+// A view of a kernel's result returned beside that result (a reduction
+// over its dimension of size 1) is the same buffer: one of the two is
+// copied (the view), which the profile timed and the report did not count.
+// RUN: fuse-run %s --entry=@view_returned_too --target=cpu --input rand:5x1 --profile | FileCheck %s --check-prefix=PROFILE-VIEW
+// CHECK-LABEL: @view_returned_too  N = argument 0 dimension 0
+// CHECK-NEXT:    fused: 1 kernel, 16*N bytes (read 8*N, written 8*N)
+// CHECK-NEXT:      kernel  ops   elements  read  written
+// CHECK-NEXT:      relu_{{[0-9]+}}  relu  N         4*N   4*N
+// CHECK-NEXT:      result 0 is a view of result 1, copied (no kernel): 4*N read, 4*N written
+// PROFILE-VIEW:      relu_0 {{.+}} 40.00 B
+// PROFILE-VIEW-NEXT: [result 0 copied] {{.+}} 40.00 B
+// PROFILE-VIEW-NEXT: kernels per run: 1 (fused)
+// MEMCPY-LABEL: llvm.func @view_returned_too(
+// MEMCPY-COUNT-1: "llvm.intr.memcpy"
+// MEMCPY-NOT: "llvm.intr.memcpy"
+func.func @view_returned_too(%a: tensor<?x1xf32>) -> (tensor<?xf32>, tensor<?x1xf32>) {
+  %r = fuse.relu %a : tensor<?x1xf32>
+  %s = fuse.reduce_sum %r {dims = array<i64: 1>} : tensor<?x1xf32> -> tensor<?xf32>
+  return %s, %r : tensor<?xf32>, tensor<?x1xf32>
+}
