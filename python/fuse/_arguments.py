@@ -415,6 +415,61 @@ def check_one_side(arguments):
         f"move {hn} to the GPU{hint}, or {gn} to the host")
 
 
+def _numbers_as(value, spec, i):
+    """A Python number or a (nested) list of them (`value`, argument `i`)
+    as an array of the dtype of input `spec`, when they are of its kind (a
+    float for an integer input was truncated; ints for a float input and
+    bools for any are of it) and in its range (2**40 became 0 for int32,
+    1e300 inf for float32): else a TypeError or an OverflowError. A ragged
+    list is left to prepare_argument, which says so."""
+    dtype = _dtypes.to_numpy(spec.dtype)
+    scalar = not isinstance(value, (list, tuple))
+    if scalar:
+        big = isinstance(value, int) and not isinstance(value, bool) and not _fits(value, _INT64)
+        array = np.asarray(value, object if big else None)
+        what = f"argument {i} = {value!r}"
+    else:
+        try:
+            array = np.asarray(value)
+        except ValueError:
+            return value
+        if array.size == 0:
+            return array.astype(dtype)  # [] is float64 to numpy
+        ints = array.dtype == object and all(isinstance(v, int) for v in array.flat)
+        kind = "ints" if ints else _KINDS.get(array.dtype.kind, "values")
+        what = f"argument {i} (a {type(value).__name__} of {kind})"
+    if array.dtype == object and all(isinstance(v, int) for v in array.flat):
+        # Ints past int64: in the range of no integer input; floats for a
+        # float one.
+        if np.issubdtype(dtype, np.integer):
+            raise OverflowError(f"fuse: {what} does not fit {dtype.name}, the program's input "
+                                f"{i} ({spec})")
+        array = np.asarray([float(v) for v in array.flat]).reshape(array.shape)
+    if array.dtype.kind not in "biuf" or not np.can_cast(array.dtype, dtype, "same_kind"):
+        wanted = ("True or False" if dtype == np.bool_ else
+                  "an int" if scalar else "ints")
+        kind = _KINDS.get(array.dtype.kind, "values")
+        said = (f"is {'an int' if kind == 'ints' else 'a float' if kind == 'floats' else 'a ' + kind}"
+                if scalar else "is not of its kind")
+        raise TypeError(f"fuse: {what} {said}, and the program's input {i} is {spec}: pass "
+                        f"{wanted}")
+    if np.issubdtype(dtype, np.integer) and array.dtype.kind in "iu":
+        limits = np.iinfo(dtype)
+        if array.min() < limits.min or array.max() > limits.max:
+            raise OverflowError(f"fuse: {what} does not fit {dtype.name}, the program's input "
+                                f"{i} ({spec})")
+    with np.errstate(over="ignore"):
+        converted = array.astype(dtype)
+    if np.issubdtype(dtype, np.floating) and (np.isinf(converted) & np.isfinite(array)).any():
+        largest = float(np.finfo(dtype).max)
+        raise OverflowError(f"fuse: {what} does not fit {dtype.name} (its largest finite value "
+                            f"is {largest:.8g}), the program's input {i} ({spec})")
+    return converted
+
+
+_KINDS = {"b": "bools", "i": "ints", "u": "ints", "f": "floats"}
+
+
 def program_arguments(args, inputs):
     """(array, fuse dtype) of each argument of a Program's call, as
     prepare_argument makes them, for Program.run_prepared; `inputs`: the
@@ -425,37 +480,10 @@ def program_arguments(args, inputs):
     arrays, named = [], []
     for i, (value, spec) in enumerate(zip(args, inputs)):
         array = value
-        # A Python scalar is a 0-d array of its input's dtype (but bfloat16,
-        # which numpy cannot hold), when it is of the input's kind (a float
-        # for an integer input was truncated) and, for an integer input, in
-        # its range (2**40 became 0 for an int32 one).
-        if isinstance(value, (bool, int, float)) and spec.dtype != "bf16":
-            dtype = _dtypes.to_numpy(spec.dtype)
-            kind = (np.bool_ if isinstance(value, bool)
-                    else np.int64 if isinstance(value, int) else np.float64)
-            if not np.can_cast(kind, dtype, "same_kind"):
-                what = "an int" if isinstance(value, int) else "a float"
-                raise TypeError(f"fuse: argument {i} = {value!r} is {what}, and the program's "
-                                f"input {i} is {spec}: pass "
-                                f"{'True or False' if dtype == np.bool_ else 'an int'}")
-            if (isinstance(value, int) and not isinstance(value, bool)
-                    and np.issubdtype(dtype, np.integer)):
-                limits = np.iinfo(dtype)
-                if not limits.min <= value <= limits.max:
-                    raise OverflowError(f"fuse: argument {i} = {value} does not fit "
-                                        f"{dtype.name}, the program's input {i} ({spec})")
-            array = np.asarray(value, dtype)
-        # A (nested) list of numbers likewise, when numpy's array of it has
-        # a type of the same kind (floats for a float32 input, not for an
-        # int32 one).
-        elif isinstance(value, (list, tuple)) and spec.dtype != "bf16":
-            try:
-                array = np.asarray(value)
-            except ValueError:
-                array = value  # ragged: prepare_argument says so
-            else:
-                if np.can_cast(array.dtype, _dtypes.to_numpy(spec.dtype), "same_kind"):
-                    array = array.astype(_dtypes.to_numpy(spec.dtype))
+        # A Python scalar, or a (nested) list of numbers, is an array of its
+        # input's dtype (but bfloat16, which numpy cannot hold).
+        if isinstance(value, (bool, int, float, list, tuple)) and spec.dtype != "bf16":
+            array = _numbers_as(value, spec, i)
         arrays.append(prepare_argument(array, i))
         if spec.dtype == "bf16" and arrays[-1][1] != "bf16":
             raise TypeError(f"fuse: argument {i} is {spec}, and numpy has no bfloat16: pass a "

@@ -120,9 +120,9 @@ class DeviceArray:
 
     def __array__(self, dtype=None, copy=None):
         # numpy made a 0-d object array of it, silently.
-        raise TypeError(f"fuse: a DeviceArray is in GPU memory, which numpy cannot read: copy "
-                        f"it to the host with cupy.asnumpy(x) or torch.as_tensor(x, "
-                        f"device='cuda').cpu().numpy()")
+        raise TypeError("fuse: a DeviceArray is in GPU memory, which numpy cannot read: copy "
+                        "it to the host with cupy.asnumpy(x) or torch.as_tensor(x, "
+                        "device='cuda').cpu().numpy()")
 
 
 class _Bfloat16AsInt16:

@@ -196,6 +196,8 @@ class Program:
             raise TypeError(f"fuse: Program.run takes the arguments as one list or tuple, "
                             f"as in p.run([a, b]) (or call p(a, b)), not "
                             f"{type(args).__name__}")
+        # A call that raises has no profile (last_profile is None).
+        self._ran = False
         arrays = _arguments.program_arguments(args, self.inputs)
         return self.run_prepared(arrays, None if out is None else self.check_out(out))
 
@@ -227,6 +229,7 @@ class Program:
                                    (o.ctypes.data, r.dtype, o.shape)
                                    for o, r in zip(out, self.results)])
         with self._run_lock:
+            self._ran = False
             status = self._lib.fuse_run_into(self._handle, inputs, len(arrays), outs,
                                              0 if out is None else len(out), results,
                                              ctypes.byref(error))
@@ -262,7 +265,8 @@ class Program:
     @property
     def last_profile(self):
         """The kernels of the last run, [{"name", "bytes", "ms"}...] (None
-        before the first), as the library recorded it."""
+        before the first, and after a call that raised), as the library
+        recorded it."""
         if not self._ran:
             return None
         with self._run_lock:
@@ -282,6 +286,7 @@ class Program:
         results = (_capi.Array * max(len(self.results), 1))()
         error = ctypes.c_void_p()
         with self._run_lock:
+            self._ran = False
             status = self._lib.fuse_run_device(self._handle, c_inputs, len(inputs), stream,
                                                results, ctypes.byref(error))
             if status != 0:

@@ -118,6 +118,18 @@ def test_a_failed_call_leaves_no_profile():
     with pytest.raises(fuse.FuseError, match="an empty reduce_max has no value"):
         m(np.ones(0, np.float32))
     assert m.last_profile is None
+    # A Program's too, whether its run or its arguments failed ([] and the
+    # call before's).
+    p = fuse.compile(m.mlir, target="cpu")
+    p(np.ones(10, np.float32))
+    assert len(p.last_profile) == 2
+    with pytest.raises(fuse.FuseError):
+        p(np.ones(0, np.float32))
+    assert p.last_profile is None
+    p(np.ones(10, np.float32))
+    with pytest.raises(fuse.FuseError, match="expected float32 data, got float64"):
+        p(np.ones(10))
+    assert p.last_profile is None
 
 
 def test_cache_clear(rng):

@@ -56,9 +56,11 @@ def test_entry_and_static_shapes(rng):
     assert_same(second(n, 3)[0], n * 3)
     assert_same(second([1, 2], 3)[0], np.array([3, 6], np.int64))
     assert_same(first([[1.5, 2, 3], [4, 5, 6]])[0], -np.array([[1.5, 2, 3], [4, 5, 6]]))
-    with pytest.raises(fuse.FuseError, match=r"argument 0 \(tensor<\?xi64>\): expected int64 "
-                                             r"data, got float64"):
+    with pytest.raises(TypeError, match=r"argument 0 \(a list of floats\) is not of its kind, "
+                                        r"and the program's input 0 is tensor<\?xi64>: pass ints"):
         second([1.5, 2.0], 3)
+    # An empty list is one of no element (numpy makes it float64).
+    assert second([], 3)[0].dtype == np.int64
     with pytest.raises(TypeError, match=r"argument 0 \(list\) is not an array"):
         second([[1], 2], 3)
     # A scalar of another kind, or out of an integer input's range, is
@@ -72,6 +74,19 @@ def test_entry_and_static_shapes(rng):
     assert_same(second(n, -2**63)[0], n * np.int64(-2**63))
     assert_same(second(n, True)[0], n)
     assert_same(first(np.ones((2, 3)))[0], -np.ones((2, 3)))
+    # So is a list's element out of range (it wrapped), and a finite float
+    # past a float input's range (it became inf, with numpy's warning).
+    with pytest.raises(OverflowError, match=r"argument 0 \(a list of ints\) does not fit int64"):
+        second([1, 2**64], 3)
+    halves = fuse.compile("func.func @h(%a: tensor<?xf16>) -> tensor<?xf16> {\n"
+                          "  %0 = fuse.neg %a : tensor<?xf16>\n"
+                          "  return %0 : tensor<?xf16>\n}\n", target="cpu")
+    with pytest.raises(OverflowError, match=r"argument 0 \(a list of floats\) does not fit "
+                                            r"float16 \(its largest finite value is 65504\)"):
+        halves([1.5, 70000.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert_same(halves([np.inf, 65519.0])[0], np.array([-np.inf, -65504.0], np.float16))
 
 
 def test_run_errors_name_the_argument():
