@@ -756,6 +756,10 @@ void Executable::recordProfile() {
       event.ms = copy.ms;
     } else {
       const rt::KernelRecord &launch = launches[k++];
+      // A copy of no byte is left out, as a launch over no element is not
+      // made.
+      if (launch.result >= 0 && launch.bytes == 0)
+        continue;
       if (launch.result >= 0) {
         // The report's "result R is ..., copied (no kernel)".
         event.kind = ProfileEvent::Kind::ResultCopy;

@@ -21,6 +21,11 @@
 // PROFILE-CUDA-NEXT: [memcpy host->device]
 // PROFILE-CUDA-NEXT: [memcpy device->host]
 // PROFILE-NEXT: kernels per run: 1 (fused), 1 profiled run
+// A copy of no byte has no row, as a launch over no element is not made.
+// RUN: fuse-run %s --entry=@twice --target=cpu --input rand:0 --profile | FileCheck %s --check-prefix=ZERO-SIZE
+// ZERO-SIZE:      ----
+// ZERO-SIZE-NEXT: [result 2 copied] 1 {{.+}} 32.00 B
+// ZERO-SIZE-NEXT: kernels per run: 0 (fused)
 // PROFILE-ARG:      add_0 1 {{.+}} 12.00 KB
 // PROFILE-ARG-NEXT: [result 1 copied] 1 {{.+}} 8.00 KB
 // PROFILE-ARG-NEXT: kernels per run: 1 (fused)

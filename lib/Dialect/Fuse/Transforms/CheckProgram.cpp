@@ -44,13 +44,20 @@ std::optional<std::string> typeProblem(Type type) {
       fuse::fromMLIRType(tensor.getElementType());
   if (!dtype)
     return std::nullopt;
+  // The sizes other than 0 too: an empty tensor's index arithmetic still
+  // multiplies them.
   int64_t bytes = static_cast<int64_t>(fuse::dtypeSize(*dtype));
   for (int64_t size : tensor.getShape())
-    if (!ShapedType::isDynamic(size) && llvm::MulOverflow(bytes, size, bytes)) {
+    if (!ShapedType::isDynamic(size) && size != 0 &&
+        llvm::MulOverflow(bytes, size, bytes)) {
       std::string text;
       llvm::raw_string_ostream os(text);
-      os << "has type " << type
-         << ", of more than 2^63 - 1 bytes (the most an int64 counts)";
+      os << "has type " << type;
+      if (llvm::is_contained(tensor.getShape(), 0))
+        os << ", whose sizes other than 0 make more than 2^63 - 1 bytes (the "
+              "most an int64 counts), though it has no element";
+      else
+        os << ", of more than 2^63 - 1 bytes (the most an int64 counts)";
       return text;
     }
   return std::nullopt;
