@@ -200,8 +200,8 @@ public:
     // argument, op or result is drawn with a note in it.
     if (func.getNumArguments() == 0 && ops.empty() &&
         terminator->getNumOperands() == 0)
-      os << "    " << prefix << "_empty [label="
-         << dotString({"no arguments, ops or results"})
+      os << "    " << prefix
+         << "_empty [label=" << dotString({"no arguments, ops or results"})
          << ", shape=plaintext, fontcolor=\"" << kOuter << "\"];\n";
     // In program order: each op's edges in each kernel that computes it.
     // A split kernel's reductions: the first launch writes partial values,
@@ -277,8 +277,11 @@ private:
               llvm::StringRef indent) {
     std::vector<std::string> lines = opLines(op);
     bool unused = !kernel && !isa<ConstantOp>(op);
+    // An op with no kernel whose value is used is a view of its operand (a
+    // reduction over dimensions of size 1, a cast to its own type).
     if (unused)
-      lines.push_back("(unused: no kernel computes it)");
+      lines.push_back(op->use_empty() ? "(unused: no kernel computes it)"
+                                      : "(no kernel: a view of its operand)");
     os << indent << node(position, kernel) << " [label=" << dotString(lines);
     if (isa<ConstantOp>(op))
       os << ", style=dashed";
