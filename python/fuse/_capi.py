@@ -225,14 +225,15 @@ def report_text(text):
     return take_string(ptr)
 
 
-def fusion_flag(fusion):
-    """`fusion` as a bool: True or False (numpy's too), or the command line's
-    words on, off, true or false."""
-    if isinstance(fusion, (bool, np.bool_)):
-        return bool(fusion)
-    if isinstance(fusion, str) and fusion.lower() in ("on", "off", "true", "false"):
-        return fusion.lower() in ("on", "true")
-    raise ValueError(f"fuse: fusion must be True or False (or 'on', 'off'), not {fusion!r}")
+def switch(value, name="fusion"):
+    """`value` of the switch `name` (fusion, profile) as a bool: True or
+    False (numpy's too), or the command line's words on, off, true or
+    false."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, str) and value.lower() in ("on", "off", "true", "false"):
+        return value.lower() in ("on", "true")
+    raise ValueError(f"fuse: {name} must be True or False (or 'on', 'off'), not {value!r}")
 
 
 def option_text(fusion=True, options=None):
@@ -242,7 +243,7 @@ def option_text(fusion=True, options=None):
     "opt_level": 3} (a key's _ may be -; True/False are on/off); fusion=False
     adds fusion=off, and only it may say so. An unknown or bad option is the
     library's error."""
-    parts = [] if fusion_flag(fusion) else ["fusion=off"]
+    parts = [] if switch(fusion) else ["fusion=off"]
     if options is None:
         pass
     elif isinstance(options, str):

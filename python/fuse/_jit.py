@@ -59,16 +59,13 @@ class _Jitted:
             inner = getattr(fn, "func", None) or type(fn)
             self.__name__ = getattr(inner, "__name__", type(fn).__name__)
         self._fn = fn
-        self.fusion = _capi.fusion_flag(fusion)
+        self.fusion = _capi.switch(fusion)
         # The compiler's options as given, and as the library takes them
         # (fusion included).
         self._options = options
         self.options = _capi.option_text(fusion, options)
         self.target = target
-        if not isinstance(profile, (bool, np.bool_)):
-            raise TypeError(f"fuse: profile must be True or False, got "
-                            f"{type(profile).__name__} {profile!r}")
-        self.profile = bool(profile)
+        self.profile = _capi.switch(profile, "profile")
         try:
             self._signature = inspect.signature(fn)
         except (TypeError, ValueError):

@@ -139,7 +139,7 @@ class Program:
                             f"{type(entry).__name__} {entry!r}")
         self.text = text
         self.entry = entry
-        self.fusion = _capi.fusion_flag(fusion)
+        self.fusion = _capi.switch(fusion)
         self.options = _capi.option_text(fusion, options)
         self._lib = _capi.lib()
         # This program's runs one at a time (its last profile is one).

@@ -821,6 +821,10 @@ def test_fusion_takes_bools_and_on_off(fusion, kernels):
 def test_fusion_refuses_other_values(fusion):
     with pytest.raises(ValueError, match=r"fusion must be True or False \(or 'on', 'off'\)"):
         fuse.jit(add_relu, fusion=fusion)
+    # profile= takes the same words (it took True or False only).
+    with pytest.raises(ValueError, match=r"profile must be True or False \(or 'on', 'off'\)"):
+        fuse.jit(add_relu, profile=fusion)
+    assert fuse.jit(add_relu, profile="on").profile is True
     with pytest.raises(ValueError, match=r"fusion must be True or False"):
         fuse.compile("func.func @f() { return }", fusion=fusion)
 
