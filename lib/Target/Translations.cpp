@@ -46,8 +46,7 @@ llvm::Error fuse::checkTranslationFlags(Translation translation,
     // --split-input-file prints each part's output after the one before:
     // text reports one after the other, but a JSON value, a graph or a
     // page each is one document.
-    if (translation != Translation::Report &&
-        optionGiven("split-input-file"))
+    if (translation != Translation::Report && optionGiven("split-input-file"))
       return llvm::createStringError(
           "--split-input-file prints a report per part, one after the "
           "other, and a json, dot or html report is one document: report "
