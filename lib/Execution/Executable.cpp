@@ -6,6 +6,7 @@
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"
 #include "fuse/Dialect/Fuse/Utils/Kernel.h"
 #include "fuse/Dialect/Fuse/Utils/Location.h"
+#include "fuse/Dialect/Fuse/Utils/Profile.h"
 #include "fuse/Emulator/HostKernels.h"
 #include "fuse/InitAllDialects.h"
 #include "fuse/Runtime/Runtime.h"
@@ -235,10 +236,10 @@ llvm::orc::SymbolMap runtimeSymbols(llvm::orc::MangleAndInterner interner) {
   add("__truncsfhf2", &fuseTruncSFHF2);
   add("__truncdfhf2", &fuseTruncDFHF2);
   add("__extendhfsf2", &fuseExtendHFSF2);
-  add("fuse_kernel_begin", &fuse_kernel_begin);
-  add("fuse_kernel_end", &fuse_kernel_end);
-  add("fuse_copy_begin", &fuse_copy_begin);
-  add("fuse_copy_end", &fuse_copy_end);
+  add(kKernelBeginHook, &fuse_kernel_begin);
+  add(kKernelEndHook, &fuse_kernel_end);
+  add(kCopyBeginHook, &fuse_copy_begin);
+  add(kCopyEndHook, &fuse_copy_end);
   add("mgpuModuleLoad", &mgpuModuleLoad);
   add("mgpuModuleLoadJIT", &mgpuModuleLoadJIT);
   add("mgpuModuleUnload", &mgpuModuleUnload);
