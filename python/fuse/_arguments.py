@@ -427,7 +427,6 @@ def _numbers_as(value, spec, i):
     if scalar:
         big = isinstance(value, int) and not isinstance(value, bool) and not _fits(value, _INT64)
         array = np.asarray(value, object if big else None)
-        what = f"argument {i} = {value!r}"
     else:
         try:
             array = np.asarray(value)
@@ -435,12 +434,13 @@ def _numbers_as(value, spec, i):
             return value
         if array.size == 0:
             return array.astype(dtype)  # [] is float64 to numpy
-        ints = array.dtype == object and all(isinstance(v, int) for v in array.flat)
-        kind = "ints" if ints else _KINDS.get(array.dtype.kind, "values")
-        what = f"argument {i} (a {type(value).__name__} of {kind})"
-    if array.dtype == object and all(isinstance(v, int) for v in array.flat):
-        # Ints past int64: in the range of no integer input; floats for a
-        # float one.
+    # Ints past int64: in the range of no integer input; floats for a float
+    # one.
+    huge = array.dtype == object and all(isinstance(v, int) for v in array.flat)
+    kind = "ints" if huge else _KINDS.get(array.dtype.kind, "values")
+    what = (f"argument {i} = {value!r}" if scalar else
+            f"argument {i} (a {type(value).__name__} of {kind})")
+    if huge:
         if np.issubdtype(dtype, np.integer):
             raise OverflowError(f"fuse: {what} does not fit {dtype.name}, the program's input "
                                 f"{i} ({spec})")
@@ -448,9 +448,7 @@ def _numbers_as(value, spec, i):
     if array.dtype.kind not in "biuf" or not np.can_cast(array.dtype, dtype, "same_kind"):
         wanted = ("True or False" if dtype == np.bool_ else
                   "an int" if scalar else "ints")
-        kind = _KINDS.get(array.dtype.kind, "values")
-        said = (f"is {'an int' if kind == 'ints' else 'a float' if kind == 'floats' else 'a ' + kind}"
-                if scalar else "is not of its kind")
+        said = f"is {_ONE_OF_KIND[kind]}" if scalar else "is not of its kind"
         raise TypeError(f"fuse: {what} {said}, and the program's input {i} is {spec}: pass "
                         f"{wanted}")
     if np.issubdtype(dtype, np.integer) and array.dtype.kind in "iu":
@@ -468,6 +466,7 @@ def _numbers_as(value, spec, i):
 
 
 _KINDS = {"b": "bools", "i": "ints", "u": "ints", "f": "floats"}
+_ONE_OF_KIND = {"bools": "a bool", "ints": "an int", "floats": "a float"}
 
 
 def program_arguments(args, inputs):
