@@ -163,6 +163,11 @@ std::vector<llvm::StringRef> fuse::translationNames() {
   return names;
 }
 
+/// Whether checkTranslationFlags refused the options a translation ran with.
+static bool flagsRefused = false;
+
+bool fuse::translationFlagsRefused() { return flagsRefused; }
+
 void fuse::registerTranslations(const PipelineFlags &flags,
                                 llvm::StringRef tool) {
   for (const TranslationEntry &entry : translationEntries) {
@@ -181,13 +186,12 @@ void fuse::registerTranslations(const PipelineFlags &flags,
           // fuse-opt says it, with no location, and once, not for each part
           // of a --split-input-file.
           if (llvm::Error error = checkTranslationFlags(translation, flags)) {
-            static bool said = false;
-            if (!said)
+            if (!flagsRefused)
               llvm::WithColor::error(llvm::errs(), tool)
                   << llvm::toString(std::move(error)) << "\n";
             else
               llvm::consumeError(std::move(error));
-            said = true;
+            flagsRefused = true;
             return failure();
           }
           return translate(module, translation, flags.options(), os);

@@ -16,6 +16,9 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Signals.h"
 
 int main(int argc, char **argv) {
   // fuse's --version; a write that failed when mlirTranslateMain closed its
@@ -37,12 +40,17 @@ int main(int argc, char **argv) {
   }
   // The output file is checked before the translation runs (upstream's
   // driver says it cannot open it without the tool's name or a newline):
-  // `-o FILE`, `-o=FILE`, `--o=FILE`.
+  // `-o FILE`, `-o=FILE`, `--o=FILE`; the last one given is the output. The
+  // argument that holds its path, and what comes before the path in it
+  // (`-o=`, or nothing after a separate `-o`), are kept.
+  int outputArg = -1;
+  std::string outputPrefix;
+  std::optional<llvm::StringRef> outputPath;
   for (int i = 1; i < argc && !help; ++i) {
     llvm::StringRef arg(argv[i]);
     std::optional<llvm::StringRef> path;
     if ((arg == "-o" || arg == "--o") && i + 1 < argc)
-      path = argv[i + 1];
+      path = argv[++i];
     else if (arg.consume_front("-o=") || arg.consume_front("--o="))
       path = arg;
     if (!path)
@@ -51,6 +59,9 @@ int main(int argc, char **argv) {
       fuse::toolError() << *why << "\n";
       return 1;
     }
+    outputArg = i;
+    outputPrefix = llvm::StringRef(argv[i]).drop_back(path->size()).str();
+    outputPath = path;
   }
   if (given != 1 && !help) {
     std::vector<std::string> flags;
@@ -61,8 +72,41 @@ int main(int argc, char **argv) {
                       << ": " << llvm::join(flags, ", ") << "\n";
     return 1;
   }
-  return mlir::failed(
-             mlir::mlirTranslateMain(argc, argv, "fuse translation driver\n"))
-             ? 1
-             : 0;
+  // mlirTranslateMain opens (empties) its output before the translation
+  // checks its options, and removes it when the translation fails. A plain
+  // file named by -o is written beside it and renamed over it once
+  // translated, so that an error of the command line leaves it as it was;
+  // an error of the program removes it, as fuse-opt's does. Where no file
+  // can be made beside it (a read-only directory), it is written in place.
+  namespace fs = llvm::sys::fs;
+  std::vector<char *> args(argv, argv + argc);
+  llvm::SmallString<256> temporary;
+  std::string outputFlag;
+  int fd;
+  if (outputPath && *outputPath != "-" && !fs::is_symlink_file(*outputPath) &&
+      (!fs::exists(*outputPath) || fs::is_regular_file(*outputPath)) &&
+      !fs::createUniqueFile(*outputPath + ".tmp-%%%%%%", fd, temporary)) {
+    llvm::sys::Process::SafelyCloseFileDescriptor(fd);
+    llvm::sys::RemoveFileOnSignal(temporary);
+    outputFlag = outputPrefix + temporary.str().str();
+    args[outputArg] = outputFlag.data();
+  }
+  bool ok = mlir::succeeded(
+      mlir::mlirTranslateMain(argc, args.data(), "fuse translation driver\n"));
+  if (temporary.empty())
+    return ok ? 0 : 1;
+  llvm::sys::DontRemoveFileOnSignal(temporary);
+  if (!ok) {
+    fs::remove(temporary);
+    if (!fuse::translationFlagsRefused())
+      fs::remove(*outputPath);
+    return 1;
+  }
+  if (std::error_code ec = fs::rename(temporary, *outputPath)) {
+    fs::remove(temporary);
+    fuse::toolError() << "cannot write output file '" << *outputPath
+                      << "': " << ec.message() << "\n";
+    return 1;
+  }
+  return 0;
 }

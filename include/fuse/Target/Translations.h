@@ -58,6 +58,11 @@ mlir::LogicalResult translate(mlir::ModuleOp module, Translation translation,
 /// it runs; a bad option is an error of `tool` (the tool's name).
 void registerTranslations(const PipelineFlags &flags, llvm::StringRef tool);
 
+/// Whether a translation that registerTranslations registered refused the
+/// command line's options (checkTranslationFlags), as opposed to the
+/// program: fuse-translate then leaves the output file as it was.
+bool translationFlagsRefused();
+
 /// The names of the translations that registerTranslations registers
 /// (`fuse-to-ptx`, `fuse-report`, ...), the flags of fuse-translate.
 std::vector<llvm::StringRef> translationNames();
