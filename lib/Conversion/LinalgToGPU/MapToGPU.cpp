@@ -1282,50 +1282,47 @@ private:
   DenseMap<unsigned, Value> views;
 };
 
-/// Elementwise `op` over the same elements with each run of adjacent loops
-/// that every operand reads alike merged into one loop: an operand that
-/// reads loops `d` and `d + 1` reads them as its adjacent dimensions, in
-/// that order, in row-major memory; or reads neither (broadcast along
-/// both). A bias per channel of an `N x C x H x W` tensor is then read over
-/// `N x C x (H * W)`: rows of `H * W`, which vectors cross less often, and
-/// one division fewer per thread. The operands become collapsed views
-/// (memref.collapse_shape, made on the host before the launch); null when
-/// no loops merge, or `op` reads no operand broadcast (a kernel of flat
-/// operands is one row already) or its loops' indices.
-static linalg::GenericOp collapseLoops(linalg::GenericOp op, OpBuilder &b) {
-  if (!readsBroadcast(op) || !op.getBody()->getOps<linalg::IndexOp>().empty())
-    return {};
+/// Whether every operand of `op` reads its loops `d` and `d + 1` alike: as
+/// its adjacent dimensions, in that order, in row-major memory (of no
+/// static size 0: memref.collapse_shape's verifier takes a group of a
+/// dynamic size and a static 0 for a static 0; a kernel of such a buffer
+/// has no work anyway); or reads neither (broadcast along both).
+static bool readsAlike(linalg::GenericOp op, int64_t d) {
   MLIRContext *context = op.getContext();
-  auto alike = [&](int64_t d) {
-    for (OpOperand &operand : op->getOpOperands()) {
-      AffineMap map = op.getMatchingIndexingMap(&operand);
-      std::optional<unsigned> first =
-          map.getResultPosition(getAffineDimExpr(d, context));
-      std::optional<unsigned> second =
-          map.getResultPosition(getAffineDimExpr(d + 1, context));
-      if (!first && !second)
-        continue;
-      auto type = cast<MemRefType>(operand.get().getType());
-      // memref.collapse_shape's verifier takes a group of a dynamic size
-      // and a static 0 for a static 0; the kernel has no work then anyway.
-      if (!first || !second || *second != *first + 1 ||
-          !type.getLayout().isIdentity() || type.getDimSize(*first) == 0 ||
-          type.getDimSize(*second) == 0)
-        return false;
-    }
-    return true;
-  };
-  int64_t rank = op.getNumLoops();
-  // The merged loop of each loop.
-  SmallVector<int64_t> merged(rank, 0);
-  for (int64_t d = 1; d < rank; ++d)
-    merged[d] = merged[d - 1] + (alike(d - 1) ? 0 : 1);
-  int64_t loops = rank ? merged.back() + 1 : 0;
-  if (loops == rank)
-    return {};
+  for (OpOperand &operand : op->getOpOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    std::optional<unsigned> first =
+        map.getResultPosition(getAffineDimExpr(d, context));
+    std::optional<unsigned> second =
+        map.getResultPosition(getAffineDimExpr(d + 1, context));
+    if (!first && !second)
+      continue;
+    auto type = cast<MemRefType>(operand.get().getType());
+    if (!first || !second || *second != *first + 1 ||
+        !type.getLayout().isIdentity() || type.getDimSize(*first) == 0 ||
+        type.getDimSize(*second) == 0)
+      return false;
+  }
+  return true;
+}
 
+/// The views that mergeLoops made, one per buffer and grouping of its
+/// dimensions.
+using MergedViews = DenseMap<std::pair<Value, Attribute>, Value>;
+
+/// A generic like `op` over its loops merged as `merged` says (the merged
+/// loop of each loop, runs of adjacent loops that readsAlike, in order),
+/// with `iterators` for the merged loops, reading and writing collapsed
+/// views of its operands (memref.collapse_shape, made before it and kept
+/// in `views`); `op`'s body and attributes move to it, and `op` is erased.
+static linalg::GenericOp mergeLoops(linalg::GenericOp op,
+                                    ArrayRef<int64_t> merged,
+                                    ArrayRef<utils::IteratorType> iterators,
+                                    MergedViews &views, OpBuilder &b) {
+  MLIRContext *context = op.getContext();
+  int64_t loops = iterators.size();
   Location loc = op.getLoc();
-  DenseMap<std::pair<Value, Attribute>, Value> views;
+  b.setInsertionPoint(op);
   SmallVector<Value> operands;
   SmallVector<AffineMap> maps;
   for (OpOperand &operand : op->getOpOperands()) {
@@ -1365,13 +1362,113 @@ static linalg::GenericOp collapseLoops(linalg::GenericOp op, OpBuilder &b) {
       b, loc, TypeRange{},
       ArrayRef<Value>(operands).take_front(op.getNumDpsInputs()),
       ArrayRef<Value>(operands).drop_front(op.getNumDpsInputs()), maps,
-      SmallVector<utils::IteratorType>(loops, utils::IteratorType::parallel));
+      iterators);
   collapsed.getRegion().takeBody(op.getRegion());
   for (NamedAttribute attr : op->getDiscardableAttrs())
     collapsed->setAttr(attr.getName(), attr.getValue());
   op.erase();
+  return collapsed;
+}
+
+/// The merged loop of each of `rank` loops when `alike(d)` says whether
+/// loops `d` and `d + 1` merge.
+static SmallVector<int64_t> mergedLoops(int64_t rank,
+                                        function_ref<bool(int64_t)> alike) {
+  SmallVector<int64_t> merged(rank, 0);
+  for (int64_t d = 1; d < rank; ++d)
+    merged[d] = merged[d - 1] + (alike(d - 1) ? 0 : 1);
+  return merged;
+}
+
+/// Elementwise `op` over the same elements with each run of adjacent loops
+/// that every operand reads alike (readsAlike) merged into one loop. A bias
+/// per channel of an `N x C x H x W` tensor is then read over `N x C x (H *
+/// W)`: rows of `H * W`, which vectors cross less often, and one division
+/// fewer per thread. The operands become collapsed views (made on the host
+/// before the launch); null when no loops merge, or `op` reads no operand
+/// broadcast (a kernel of flat operands is one row already) or its loops'
+/// indices.
+static linalg::GenericOp collapseLoops(linalg::GenericOp op, OpBuilder &b) {
+  if (!readsBroadcast(op) || !op.getBody()->getOps<linalg::IndexOp>().empty())
+    return {};
+  int64_t rank = op.getNumLoops();
+  SmallVector<int64_t> merged =
+      mergedLoops(rank, [&](int64_t d) { return readsAlike(op, d); });
+  int64_t loops = rank ? merged.back() + 1 : 0;
+  if (loops == rank)
+    return {};
+  MergedViews views;
+  linalg::GenericOp collapsed = mergeLoops(
+      op, merged,
+      SmallVector<utils::IteratorType>(loops, utils::IteratorType::parallel),
+      views, b);
   b.setInsertionPoint(collapsed);
   return collapsed;
+}
+
+/// The members of a kernel with reductions over `iterators` (those of its
+/// reductions; RowKernelBuilder::fits) with each run of adjacent kept loops
+/// that every operand of every member reads alike (readsAlike) merged into
+/// one loop, in members over the whole space and in those over the kept
+/// loops alone: a sum over dimension 0 of `N x H x C` runs as one of `N x
+/// (H * C)`, a column sum, whose points (columns) are contiguous, where a
+/// cpu target thread stepped through H and C (7.9 ms against 0.85 for `1024
+/// x 1024 x 8` f32 on 2 threads). The reduced loops stay as they are (the
+/// lowering merged them; which generics a kernel has never decides the order
+/// of a reduction), so the rows, their lengths and order are the same. The
+/// buffers become collapsed views, added to `views`; `members` as they are
+/// when no loops merge or a member reads its loops' indices.
+static SmallVector<linalg::GenericOp>
+collapseKeptLoops(ArrayRef<linalg::GenericOp> members,
+                  ArrayRef<utils::IteratorType> iterators,
+                  SmallPtrSetImpl<Operation *> &views, OpBuilder &b) {
+  SmallVector<linalg::GenericOp> result(members);
+  int64_t rank = iterators.size();
+  auto kept = [&](int64_t d) {
+    return iterators[d] == utils::IteratorType::parallel;
+  };
+  // The position of each kept loop among the kept loops: the loop of a
+  // member over them alone.
+  SmallVector<int64_t> keptPosition(rank, 0);
+  for (int64_t d = 1; d < rank; ++d)
+    keptPosition[d] = keptPosition[d - 1] + (kept(d - 1) ? 1 : 0);
+  if (llvm::any_of(members, [](linalg::GenericOp op) {
+        return !op.getBody()->getOps<linalg::IndexOp>().empty();
+      }))
+    return result;
+  auto alike = [&](int64_t d) {
+    if (!kept(d) || !kept(d + 1))
+      return false;
+    return llvm::all_of(members, [&](linalg::GenericOp op) {
+      return readsAlike(op, op.getNumLoops() == static_cast<unsigned>(rank)
+                                ? d
+                                : keptPosition[d]);
+    });
+  };
+  SmallVector<int64_t> merged = mergedLoops(rank, alike);
+  int64_t loops = rank ? merged.back() + 1 : 0;
+  if (loops == rank)
+    return result;
+  // The same for the kept loops alone.
+  SmallVector<int64_t> keptLoops;
+  for (int64_t d = 0; d < rank; ++d)
+    if (kept(d))
+      keptLoops.push_back(d);
+  SmallVector<int64_t> keptMerged = mergedLoops(
+      keptLoops.size(), [&](int64_t k) { return alike(keptLoops[k]); });
+  MergedViews made;
+  for (linalg::GenericOp &op : result) {
+    bool whole = op.getNumLoops() == static_cast<unsigned>(rank);
+    ArrayRef<int64_t> map = whole ? ArrayRef<int64_t>(merged) : keptMerged;
+    SmallVector<utils::IteratorType> own = op.getIteratorTypesArray();
+    SmallVector<utils::IteratorType> mergedIterators(map.back() + 1);
+    for (auto [d, iterator] : llvm::enumerate(own))
+      mergedIterators[map[d]] = iterator;
+    op = mergeLoops(op, map, mergedIterators, made, b);
+  }
+  for (auto &[key, view] : made)
+    views.insert(view.getDefiningOp());
+  return result;
 }
 
 /// The number of rows of a kernel with reductions of form `form` over
@@ -2963,23 +3060,36 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
 
   /// One launch for a kernel with reductions (RowKernelBuilder): one thread
   /// per point of the kept dimensions.
-  LogicalResult mapRowKernel(ArrayRef<linalg::GenericOp> members,
-                             StringAttr name, SmallVector<Attribute> &names) {
-    auto reduction = llvm::find_if(members, [](linalg::GenericOp op) {
+  LogicalResult mapRowKernel(ArrayRef<linalg::GenericOp> given, StringAttr name,
+                             SmallVector<Attribute> &names) {
+    auto isReduction = [](linalg::GenericOp op) {
       return op.getNumReductionLoops() > 0;
-    });
-    if (reduction == members.end())
-      return linalg::GenericOp(members.front()).emitError("kernel ")
+    };
+    auto reduction = llvm::find_if(given, isReduction);
+    if (reduction == given.end())
+      return linalg::GenericOp(given.front()).emitError("kernel ")
              << name << " of several generics has no reduction";
-    linalg::GenericOp first = *reduction;
-    SmallVector<utils::IteratorType> iterators = first.getIteratorTypesArray();
-    for (linalg::GenericOp op : members)
+    SmallVector<utils::IteratorType> iterators =
+        linalg::GenericOp(*reduction).getIteratorTypesArray();
+    for (linalg::GenericOp op : given)
       if (!RowKernelBuilder::fits(op, iterators))
         return op.emitError("kernel ")
                << name << ": this generic does not iterate over the rows of "
                << "the kernel's reduction";
 
-    OpBuilder b(members.back());
+    OpBuilder b(given.back());
+    // The members over their kept loops merged where they can be; what
+    // follows sees a buffer through the views this makes of it.
+    SmallPtrSet<Operation *, 8> views;
+    SmallVector<linalg::GenericOp> members =
+        collapseKeptLoops(given, iterators, views, b);
+    auto bufferOf = [&](Value value) {
+      Operation *def = value.getDefiningOp();
+      return def && views.contains(def) ? def->getOperand(0) : value;
+    };
+    linalg::GenericOp first = *llvm::find_if(members, isReduction);
+    iterators = first.getIteratorTypesArray();
+    b.setInsertionPoint(members.back());
     Location loc = first.getLoc();
     SmallVector<Value> sizes;
     for (int64_t d = 0, e = iterators.size(); d < e; ++d) {
@@ -2992,13 +3102,14 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
     // The fills of the reductions' outputs give the accumulators' initial
     // values; the kernel absorbs them.
     DenseSet<Operation *> inKernel(members.begin(), members.end());
+    inKernel.insert(views.begin(), views.end());
     DenseMap<Operation *, Value> fills;
     SmallVector<linalg::FillOp> absorbed;
     for (linalg::GenericOp op : members) {
       if (op.getNumReductionLoops() == 0 || op.getNumDpsInits() != 1)
         continue;
       linalg::FillOp fill;
-      for (Operation *user : op.getDpsInits().front().getUsers())
+      for (Operation *user : bufferOf(op.getDpsInits().front()).getUsers())
         if (auto candidate = dyn_cast<linalg::FillOp>(user))
           if (candidate->getBlock() == op->getBlock() &&
               candidate->isBeforeInBlock(op) &&
@@ -3017,7 +3128,8 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
     Block *block = members.back()->getBlock();
     SmallVector<Value> written;
     for (linalg::GenericOp op : members)
-      llvm::append_range(written, op.getDpsInits());
+      for (Value init : op.getDpsInits())
+        written.push_back(bufferOf(init));
     while (!written.empty()) {
       Value buffer = written.pop_back_val();
       for (Operation *user : buffer.getUsers()) {
@@ -3038,9 +3150,10 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
     }
     // Sizes read on the host (loopSize's memref.dim) do not keep a buffer.
     auto isLiveOut = [&](OpOperand &init) {
-      if (isa<BlockArgument>(init.get()))
+      Value buffer = bufferOf(init.get());
+      if (isa<BlockArgument>(buffer))
         return true;
-      return llvm::any_of(init.get().getUsers(), [&](Operation *user) {
+      return llvm::any_of(buffer.getUsers(), [&](Operation *user) {
         return !inKernel.contains(user) && !isa<memref::DimOp>(user);
       });
     };

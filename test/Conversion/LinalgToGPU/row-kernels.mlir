@@ -437,15 +437,16 @@ func.func @column_max_rest(%x: tensor<?x?xf32>) -> tensor<?xf32> {
   return %s : tensor<?xf32>
 }
 
-// Over two kept loops (a sum over dimension 0 of `A x B x C`), a group
-// within one row of the innermost kept loop (C) steps along it: the 32
+// Over two kept loops that do not merge (a sum over dimension 1 of `A x B
+// x C`), a group within one row of the innermost kept loop (C) steps along
+// it: the 32
 // points share the first one's division and their loads are contiguous
 // (the SLP vectorizer's vector loads; each point's own division hid that,
 // and the sums were scalar code). A group across a row's end takes the
 // points' divisions one by one. At each row, the group's first point
 // prefetches the next group's first element (32 columns on, the row's last
 // at most): neighbouring threads take neighbouring groups of the same rows.
-// CPU-LABEL: func @sum_outer(
+// CPU-LABEL: func @sum_middle(
 // CPU-SAME: %[[X:.+]]: memref<?x?x?xf32>)
 // CPU: function(@reduce_sum_{{[0-9]+}}_pieces)
 // CPU: %[[BASE:.+]] = arith.muli %{{.+}}, %c32
@@ -462,15 +463,15 @@ func.func @column_max_rest(%x: tensor<?x?xf32>) -> tensor<?xf32> {
 // CPU-NEXT: %[[LASTINDEX:.+]] = arith.subi %[[LAST]], %c1 : index
 // CPU-NEXT: %[[AHEAD:.+]] = arith.addi %[[FIRST]], %c32 : index
 // CPU-NEXT: %[[AT:.+]] = arith.minui %[[AHEAD]], %[[LASTINDEX]] : index
-// CPU-NEXT: memref.prefetch %[[X]][%[[I]], %[[ROW:.+]], %[[AT]]], read, locality<3>, data : memref<?x?x?xf32>
-// CPU-NEXT: memref.load %[[X]][%[[I]], %[[ROW]], %[[FIRST]]]
+// CPU-NEXT: memref.prefetch %[[X]][%[[ROW:.+]], %[[I]], %[[AT]]], read, locality<3>, data : memref<?x?x?xf32>
+// CPU-NEXT: memref.load %[[X]][%[[ROW]], %[[I]], %[[FIRST]]]
 // CPU-NEXT: arith.addf
-// CPU-NEXT: memref.load %[[X]][%[[I]], %{{.+}}, %[[NEXT]]]
+// CPU-NEXT: memref.load %[[X]][%{{.+}}, %[[I]], %[[NEXT]]]
 // CPU: } else {
 // CPU-COUNT-32: arith.remui
 // CPU: } else {
-func.func @sum_outer(%x: tensor<?x?x?xf32>) -> tensor<?x?xf32> {
-  %s = fuse.reduce_sum %x {dims = array<i64: 0>} : tensor<?x?x?xf32> -> tensor<?x?xf32>
+func.func @sum_middle(%x: tensor<?x?x?xf32>) -> tensor<?x?xf32> {
+  %s = fuse.reduce_sum %x {dims = array<i64: 1>} : tensor<?x?x?xf32> -> tensor<?x?xf32>
   return %s : tensor<?x?xf32>
 }
 
@@ -482,17 +483,17 @@ func.func @sum_outer(%x: tensor<?x?x?xf32>) -> tensor<?x?xf32> {
 // and the SLP vectorizer's vector code (`exp(x).sum(0)` of `2 x 8 x 256 x
 // 256` on the cpu target: 2.47 ms with one form, 0.89 with both; eager,
 // an exp kernel and a sum, 0.72).
-// CPU-LABEL: func @pow_outer(
+// CPU-LABEL: func @pow_middle(
 // CPU: function(@fused_pow_reduce_sum_{{[0-9]+}}_pieces)
 // CPU: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %c1 iter_args({{(%[^,]+ = %cst, ){31}()}}%{{.+}} = %cst) -> ({{(f32, ){31}()}}f32) {
 // CPU-NOT: iter_args({{(%[^,]+ = %cst, ){31}()}}
 // CPU: function(@fused_pow_reduce_sum_{{[0-9]+}})
-func.func @pow_outer(%x: tensor<?x?x?xf32>) -> tensor<?x?xf32> {
+func.func @pow_middle(%x: tensor<?x?x?xf32>) -> tensor<?x?xf32> {
   %e = fuse.pow %x, %x : tensor<?x?x?xf32>
-  %s = fuse.reduce_sum %e {dims = array<i64: 0>} : tensor<?x?x?xf32> -> tensor<?x?xf32>
+  %s = fuse.reduce_sum %e {dims = array<i64: 1>} : tensor<?x?x?xf32> -> tensor<?x?xf32>
   return %s : tensor<?x?xf32>
 }
-// CPU-LABEL: func @exp_outer(
+// CPU-LABEL: func @exp_middle(
 // CPU: function(@fused_exp_reduce_sum_{{[0-9]+}}_pieces)
 // CPU: scf.if %{{.+}} {
 // CPU: scf.if %{{.+}} {
@@ -500,9 +501,38 @@ func.func @pow_outer(%x: tensor<?x?x?xf32>) -> tensor<?x?xf32> {
 // CPU: } else {
 // CPU: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %c1 iter_args({{(%[^,]+ = %cst, ){31}()}}%{{.+}} = %cst) -> ({{(f32, ){31}()}}f32) {
 // CPU: function(@fused_exp_reduce_sum_{{[0-9]+}})
-func.func @exp_outer(%x: tensor<?x?x?xf32>) -> tensor<?x?xf32> {
+func.func @exp_middle(%x: tensor<?x?x?xf32>) -> tensor<?x?xf32> {
   %e = fuse.exp %x : tensor<?x?x?xf32>
-  %s = fuse.reduce_sum %e {dims = array<i64: 0>} : tensor<?x?x?xf32> -> tensor<?x?xf32>
+  %s = fuse.reduce_sum %e {dims = array<i64: 1>} : tensor<?x?x?xf32> -> tensor<?x?xf32>
+  return %s : tensor<?x?xf32>
+}
+
+// Kept loops next to each other that every member reads alike merge into
+// one (a sum over dimension 0 of `A x B x C` is one over dimension 0 of `A
+// x (B * C)`: a column sum, whose groups of points are contiguous), in the
+// members over the kept loops alone too (a mean's division, over `B * C`);
+// the reduced loop stays as it is. A member that reads the kept loops
+// unlike the others (a weight per `B`, broadcast along C) keeps them apart.
+// CPU-LABEL: func @mean_outer(
+// CPU-SAME: %[[X:.+]]: memref<?x?x?xf32>)
+// CPU-DAG: %[[IN:.+]] = memref.collapse_shape %[[X]] {{\[}}[0], [1, 2]] : memref<?x?x?xf32> into memref<?x?xf32>
+// CPU-DAG: %[[OUT:.+]] = memref.collapse_shape %{{.+}} {{\[}}[0, 1]] : memref<?x?xf32> into memref<?xf32>
+// CPU: function(@reduce_mean_{{[0-9]+}}_pieces)
+// CPU-NOT: memref<?x?x?xf32>
+// CPU: memref.load %[[IN]][%{{.+}}, %{{.+}}] : memref<?x?xf32>
+// CPU: function(@reduce_mean_{{[0-9]+}})
+// CPU: arith.divf
+// CPU: memref.store %{{.+}}, %[[OUT]][%{{.+}}] : memref<?xf32>
+// CPU-LABEL: func @weighted_sum_outer(
+// CPU-NOT: memref.collapse_shape
+// CPU: function(@fused_mul_reduce_sum_{{[0-9]+}}_pieces)
+func.func @mean_outer(%x: tensor<?x?x?xf32>) -> tensor<?x?xf32> {
+  %s = fuse.reduce_mean %x {dims = array<i64: 0>} : tensor<?x?x?xf32> -> tensor<?x?xf32>
+  return %s : tensor<?x?xf32>
+}
+func.func @weighted_sum_outer(%x: tensor<?x?x?xf32>, %w: tensor<?x1xf32>) -> tensor<?x?xf32> {
+  %m = fuse.mul %x, %w : tensor<?x?x?xf32>, tensor<?x1xf32> -> tensor<?x?x?xf32>
+  %s = fuse.reduce_sum %m {dims = array<i64: 0>} : tensor<?x?x?xf32> -> tensor<?x?xf32>
   return %s : tensor<?x?xf32>
 }
 
