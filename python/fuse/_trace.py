@@ -392,6 +392,25 @@ class Tensor:
     def __rtruediv__(self, other): return _binary("div", other, self)
     def __pow__(self, other): return _binary("pow", self, other)
     def __rpow__(self, other): return _binary("pow", other, self)
+    # Augmented assignment makes a new Tensor, as `x = x + y` does; on an
+    # array argument numpy's changes the caller's array, which fuse's does
+    # not (a jitted function returns new arrays): refused there.
+    def _in_place(self, symbol):
+        if self._arg is not None and self._node is None and not self.weak:
+            raise TypeError(
+                f"fuse: {symbol} on argument {self._arg!r} of {self._graph.function}: numpy "
+                f"changes the caller's array in place, and a jitted function never changes "
+                f"its arguments (it returns new arrays); write {self._arg} = {self._arg} "
+                f"{symbol[:-1]} ... and return it (out= writes a result into an array)")
+
+    def __iadd__(self, other): self._in_place("+="); return _binary("add", self, other)
+    def __isub__(self, other): self._in_place("-="); return _binary("sub", self, other)
+    def __imul__(self, other): self._in_place("*="); return _binary("mul", self, other)
+    def __itruediv__(self, other): self._in_place("/="); return _binary("div", self, other)
+    def __ipow__(self, other): self._in_place("**="); return _binary("pow", self, other)
+    def __iand__(self, other): self._in_place("&="); return _logical("and", self, other)
+    def __ior__(self, other): self._in_place("|="); return _logical("or", self, other)
+    def __ixor__(self, other): self._in_place("^="); return _logical("xor", self, other)
     def __neg__(self): return _unary("neg", self)
     def __pos__(self): return self
     def __abs__(self): return _unary("abs", self)
@@ -478,8 +497,15 @@ class Tensor:
                         "sizes are symbolic)")
 
     def __iter__(self):
+        argument = ""
+        if self._arg is not None and self._node is None and not self.weak:
+            # PyTorch's optimizers take betas=(0.9, 0.999) and unpack it.
+            argument = (f" (argument {self._arg!r} of {self._graph.function} is an array: a "
+                        f"tuple or list of numbers is read as numpy's array of it; to unpack "
+                        f"one, name it in fuse.jit(static_argnames=...), which makes it a "
+                        f"constant of the trace)")
         raise TypeError("fuse: a traced Tensor cannot be iterated or indexed: fuse compiles "
-                        "elementwise programs")
+                        f"elementwise programs{argument}")
 
     def __getitem__(self, index):
         self.__iter__()
@@ -488,6 +514,14 @@ class Tensor:
         raise TypeError("fuse: a traced Tensor cannot be assigned to (x[i] = v): fuse "
                         "compiles elementwise programs, whose values are not changed in "
                         "place; use fuse.where(mask, v, x) for a new Tensor")
+
+    # A traced Tensor is a value that nothing changes: a copy is itself
+    # (copy.copy went through __reduce_ex__ to a Tensor of no trace).
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
 
     def __array__(self, dtype=None):
         raise TypeError("fuse: a traced Tensor has no values to convert to a numpy array; "
@@ -730,11 +764,31 @@ def _holds(dtype, value):
     return x.view(np.uint32) & 0xFFFF == 0 or bool(np.isnan(x))
 
 
+# A comparison with its operands swapped: a < b is b > a.
+_SWAPPED = {"lt": "gt", "le": "ge", "gt": "lt", "ge": "le", "eq": "eq", "ne": "ne"}
+
+
 def _compare(pred, a, b):
     what = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}[pred]
     a, b = _check_operand(a, what), _check_operand(b, what)
     graph = _graph_of([a, b], what)
     dtype, weak = _promote([a, b])
+    if isinstance(a, Tensor) != isinstance(b, Tensor) and dtype in _INT_RANGE:
+        # A Python int past the integer type's range (x < 2**40 of int32)
+        # has an answer, as in numpy and PyTorch: the same for every
+        # element, which the type's extreme value on that side gives.
+        tensor, number, p = (a, b, pred) if isinstance(a, Tensor) else (b, a, _SWAPPED[pred])
+        low, high = _INT_RANGE[dtype]
+        if not isinstance(number, bool) and isinstance(number, int) and \
+                not low <= number <= high:
+            above = number > high
+            # Every element is below (above) it: <, <= and != hold
+            # (>, >= and != when above), which x <= high (x >= low) says.
+            holds = p in (("lt", "le", "ne") if above else ("gt", "ge", "ne"))
+            edge = high if above else low
+            p = {(True, True): "le", (True, False): "gt",
+                 (False, True): "ge", (False, False): "lt"}[(above, holds)]
+            a, b, pred = tensor, edge, p
     a, b = _as(graph, a, dtype), _as(graph, b, dtype)
     shape = broadcast_shapes([a._shape, b._shape], what)
     return graph.add("cmp", [a, b], "i1", shape, extra=pred, weak=weak)

@@ -138,6 +138,69 @@ def test_unsupported_operations(fn, match):
         fuse.jit(fn)(x, x)
 
 
+def test_augmented_assignment_to_an_array_argument_is_refused():
+    # numpy's `p -= lr * g` changes the caller's array; fuse's rebound a new
+    # Tensor, and the caller's array silently stayed as it was.
+    p, g = np.ones(4, np.float32), np.ones(4, np.float32)
+
+    def sgd(p, g, lr):
+        p -= lr * g
+        return p
+
+    with pytest.raises(TypeError, match=r"^fuse: -= on argument 'p' of sgd: numpy changes the "
+                       r"caller's array in place, .* write p = p - \.\.\. and return it"):
+        fuse.jit(sgd)(p, g, 0.1)
+    assert_same(p, np.ones(4, np.float32))
+
+    def mask(m):
+        m &= m
+        return m
+
+    with pytest.raises(TypeError, match=r"^fuse: &= on argument 'm' of mask"):
+        fuse.jit(mask)(np.ones(3, bool))
+
+    # On a value the function computed, or a Python scalar argument (which
+    # no caller sees change), it is `x = x op y`, as in numpy.
+    def step(p, g, lr):
+        q = p * 1
+        q -= lr * g
+        q *= 2
+        q /= 4
+        q **= 2
+        q += 1
+        lr *= 2
+        return q * lr
+
+    expected = ((((p * 1 - np.float32(0.1) * g) * 2) / 4) ** 2 + 1) * np.float32(0.2)
+    np.testing.assert_allclose(fuse.jit(step)(p, g, 0.1), expected, rtol=1e-6)
+
+
+def test_an_array_argument_unpacked_names_static_argnames():
+    # PyTorch's optimizers take betas=(0.9, 0.999) and unpack it: passed, a
+    # tuple of numbers is an array argument, and the error said nothing of it.
+    def adam(p, g, betas=(0.9, 0.999)):
+        b1, b2 = betas
+        return p * b1 + g * b2
+
+    p = np.ones(3, np.float32)
+    with pytest.raises(TypeError, match=r"cannot be iterated or indexed: .* \(argument 'betas' "
+                       r"of adam is an array: a tuple or list of numbers is read as numpy's "
+                       r"array of it; to unpack one, name it in "
+                       r"fuse\.jit\(static_argnames=\.\.\.\)"):
+        fuse.jit(adam)(p, p, betas=(0.8, 0.99))
+    got = fuse.jit(adam, static_argnames=("betas",))(p, p, betas=(0.5, 0.25))
+    assert_same(got, p * np.float32(0.5) + p * np.float32(0.25))
+
+
+def test_a_copy_of_a_traced_tensor_is_itself():
+    # copy.copy raised a KeyError from inside the trace, and copy.deepcopy's
+    # result was "not a Tensor".
+    import copy
+    x = np.arange(3, dtype=np.float32)
+    assert_same(fuse.jit(lambda x: copy.copy(x) + 1)(x), x + 1)
+    assert_same(fuse.jit(lambda x: copy.deepcopy(x) * 2)(x), x * 2)
+
+
 def test_an_unhashable_self_says_why():
     # A jitted method of a @dataclass (unhashable unless frozen) was refused
     # as "neither an array nor a constant", with no reason.

@@ -8,6 +8,7 @@ PyTorch keeps the float type.
 """
 
 import itertools
+import operator
 import re
 
 import numpy as np
@@ -210,6 +211,25 @@ def test_scalar_out_of_range():
     with pytest.raises(OverflowError, match=r"^fuse: argument 'n' = 100000\.\.\. \(401 digits\) "
                                             r"does not fit float64, the widest float$"):
         add(x32, 10 ** 400)
+
+
+@pytest.mark.parametrize("dtype", ["int32", "int64"])
+def test_comparison_with_an_int_past_the_type_answers(dtype):
+    # As numpy and PyTorch answer it: every element is below a constant past
+    # the type's largest value and above one past its smallest, on either
+    # side of the operator (an OverflowError before).
+    info = np.iinfo(dtype)
+    x = np.array([info.min, -5, 0, 7, info.max], dtype)
+    for value in (info.max + 1, 2 ** 70, info.min - 1, -2 ** 70):
+        for op in (operator.lt, operator.le, operator.gt, operator.ge, operator.eq,
+                   operator.ne):
+            expected = np.array([op(int(e), value) for e in x])
+            assert_same(fuse.jit(lambda x: op(x, value))(x), expected)
+            swapped = np.array([op(value, int(e)) for e in x])
+            assert_same(fuse.jit(lambda x: op(value, x))(x), swapped)
+    # Arithmetic with it is still refused.
+    with pytest.raises(OverflowError, match="does not fit"):
+        fuse.jit(lambda x: x + (info.max + 1))(x)
 
 
 def test_special_float_scalars():
