@@ -455,6 +455,42 @@ func.func @i64_too_large() -> tensor<i64> {
 
 // -----
 
+// MLIR reads a signless integer literal in either sign's range (4294967295
+// : i32 is the bits of -1); fuse's integers are signed, so a dense
+// constant's or an attribute's literal past the signed range is an error at
+// the literal, not a silent -1.
+func.func @dense_i32_past_signed_range() -> tensor<2xi32> {
+  // expected-error @+1 {{4294967295 does not fit in i32: fuse's integers are signed, from -2147483648 to 2147483647}}
+  %0 = fuse.constant dense<[4294967295, 7]> : tensor<2xi32>
+  return %0 : tensor<2xi32>
+}
+
+// -----
+
+func.func @dense_splat_i32_past_signed_range() -> tensor<3xi32> {
+  // expected-error @+1 {{3000000000 does not fit in i32}}
+  %0 = fuse.constant dense<3000000000> : tensor<3xi32>
+  return %0 : tensor<3xi32>
+}
+
+// -----
+
+func.func @dense_i64_past_signed_range() -> tensor<2x2xi64> {
+  // expected-error @+1 {{9223372036854775808 does not fit in i64}}
+  %0 = fuse.constant dense<[[1, 2], [-9223372036854775808, 9223372036854775808]]> : tensor<2x2xi64>
+  return %0 : tensor<2x2xi64>
+}
+
+// -----
+
+func.func @clamp_bound_past_signed_range(%x: tensor<3xi32>) -> tensor<3xi32> {
+  // expected-error @+1 {{4294967295 does not fit in i32: fuse's integers are signed}}
+  %0 = fuse.clamp %x {min = -2147483648 : i32, max = 4294967295 : i32} : tensor<3xi32>
+  return %0 : tensor<3xi32>
+}
+
+// -----
+
 func.func @i1_out_of_range() -> tensor<i1> {
   // expected-error @+1 {{value does not fit in i1}}
   %0 = fuse.constant 2 : tensor<i1>

@@ -142,6 +142,60 @@ static void printBroadcastTypes(OpAsmPrinter &printer, Operation *, Type lhs,
 // Unary ops
 //===----------------------------------------------------------------------===//
 
+/// Checks the decimal integer literals of the source text from `begin` to
+/// `end` against fuse's signed integers: MLIR reads a literal of a signless
+/// integer type in either sign's range (`4294967295 : i32` is the bits of
+/// -1, and so is 4294967295 in `dense<...> : tensor<2xi32>`), which would
+/// be a silent wrong value. With `width`, every literal is of that many
+/// bits (a dense body); without, those followed by `: iN` are (an attribute
+/// dictionary). A literal is a run of digits, after a `-` or not, that no
+/// name, hexadecimal (`0x`), float or shape (`2x3`) holds.
+static ParseResult checkSignedLiterals(OpAsmParser &parser, const char *begin,
+                                       const char *end,
+                                       std::optional<unsigned> width) {
+  auto isWordChar = [](char c) {
+    return llvm::isAlnum(c) || StringRef("_.$#%@").contains(c);
+  };
+  for (const char *p = begin; p < end; ++p) {
+    if (!llvm::isDigit(*p) || (p > begin && isWordChar(p[-1])))
+      continue;
+    const char *start = p;
+    while (p < end && llvm::isDigit(*p))
+      ++p;
+    StringRef digits(start, p - start);
+    if (p < end && (isWordChar(*p) || *p == 'x'))
+      continue;
+    std::optional<unsigned> bits = width;
+    if (!bits) {
+      StringRef rest = StringRef(p, end - p).ltrim();
+      if (!rest.consume_front(":"))
+        continue;
+      rest = rest.ltrim();
+      unsigned n;
+      if (!rest.consume_front("i") || rest.consumeInteger(10, n) ||
+          (!rest.empty() && isWordChar(rest.front())))
+        continue;
+      bits = n;
+    }
+    // fuse's integer types are i1, i32 and i64; the verifier refuses others.
+    if (*bits <= 1 || *bits > 64)
+      continue;
+    bool negative = start > begin && start[-1] == '-';
+    APInt value(std::max<unsigned>(digits.size() * 4, 8) + 1, digits, 10);
+    if (negative)
+      value.negate();
+    if (!value.isSignedIntN(*bits))
+      return parser.emitError(
+                 SMLoc::getFromPointer(negative ? start - 1 : start))
+             << (negative ? "-" : "") << digits << " does not fit in i" << *bits
+             << ": fuse's integers are signed, from "
+             << llvm::toString(APInt::getSignedMinValue(*bits), 10, true)
+             << " to "
+             << llvm::toString(APInt::getSignedMaxValue(*bits), 10, true);
+  }
+  return success();
+}
+
 /// A unary op's one type, its operand's and its result's. The binary ops'
 /// `-> result-type` after it is refused with what to write, where the
 /// generic parser's error was "expected operation name in quotes".
@@ -199,6 +253,39 @@ static LogicalResult verifyScalarAttr(Operation *op, StringRef name,
     return op->emitOpError("'") << name << "' value " << integer.getInt()
                                 << " does not fit in " << str(element);
   return success();
+}
+
+/// `fuse.clamp %x {min = ..., max = ...} : type`, with the bounds' integer
+/// literals checked against their signed types (checkSignedLiterals).
+ParseResult ClampOp::parse(OpAsmParser &parser, OperationState &result) {
+  OpAsmParser::UnresolvedOperand input;
+  Type type;
+  if (parser.parseOperand(input))
+    return failure();
+  SMLoc begin = parser.getCurrentLocation();
+  // The generated parsers check the inherent attributes' constraints here;
+  // a bound that failed them was dropped silently.
+  auto emitError = [&]() {
+    return parser.emitError(begin)
+           << "'" << result.name.getStringRef() << "' op ";
+  };
+  if (parser.parseOptionalAttrDict(result.attributes) ||
+      failed(verifyInherentAttrs(result.name, result.attributes, emitError)) ||
+      checkSignedLiterals(parser, begin.getPointer(),
+                          parser.getCurrentLocation().getPointer(),
+                          std::nullopt) ||
+      parser.parseColon() || parseUnaryType(parser, type) ||
+      parser.resolveOperand(input, type, result.operands))
+    return failure();
+  result.addTypes(type);
+  return success();
+}
+
+void ClampOp::print(OpAsmPrinter &printer) {
+  printer << ' ' << getInput();
+  printer.printOptionalAttrDict((*this)->getAttrs());
+  printer << " : ";
+  printUnaryType(printer, *this, getType());
 }
 
 LogicalResult ClampOp::verify() {
@@ -362,6 +449,12 @@ ParseResult ConstantOp::parse(OpAsmParser &parser, OperationState &result) {
   if (std::strncmp(loc.getPointer(), "dense", 5) == 0) {
     ElementsAttr elements;
     if (parser.parseAttribute(elements))
+      return failure();
+    Type element = elements.getElementType();
+    if (element.isInteger() &&
+        checkSignedLiterals(parser, loc.getPointer(),
+                            parser.getCurrentLocation().getPointer(),
+                            element.getIntOrFloatBitWidth()))
       return failure();
     result.addAttribute("value", elements);
     result.addTypes(elements.getType());

@@ -146,6 +146,10 @@ def Fuse_ClampOp : Fuse_UnaryOp<"clamp", Fuse_NumericTensor,
   let arguments = (ins Fuse_NumericTensor:$input,
                        OptionalAttr<TypedAttrInterface>:$min,
                        OptionalAttr<TypedAttrInterface>:$max);
+  // The unary ops' format, with the bounds' integer literals checked as
+  // signed (MLIR reads `4294967295 : i32` as the bits of -1).
+  let assemblyFormat = ?;
+  let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
 }
 
