@@ -27,8 +27,17 @@ struct FuseOwnResultsPass : fuse::impl::FuseOwnResultsBase<FuseOwnResultsPass> {
         auto type = dyn_cast<MemRefType>(value.getType());
         if (!type)
           continue;
-        auto alloc = value.getDefiningOp<memref::AllocOp>();
-        if (!alloc || !returned.insert(value).second) {
+        // A cast of an allocation (static sizes to the result type's
+        // dynamic ones: a kernel's output of the broadcast shape, `? x 8`,
+        // returned as `? x ?`) is that buffer, with its sizes in the
+        // descriptor; the allocation is the result's.
+        Value buffer = value;
+        while (auto cast = buffer.getDefiningOp<memref::CastOp>())
+          buffer = cast.getSource();
+        auto alloc = buffer.getDefiningOp<memref::AllocOp>();
+        if (!alloc || !alloc.getType().getLayout().isIdentity())
+          alloc = {};
+        if (!alloc || !returned.insert(alloc.getResult()).second) {
           SmallVector<Value> sizes;
           for (int64_t d = 0; d < type.getRank(); ++d)
             if (type.isDynamicDim(d))

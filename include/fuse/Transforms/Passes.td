@@ -151,8 +151,9 @@ def FuseOwnResults : Pass<"fuse-own-results", "mlir::ModuleOp"> {
     After bufferization a function may return one of its arguments, a
     constant (`memref.get_global`) or the same buffer twice. The runtime
     owns and frees every result, so such results are copied into a new
-    buffer; results that are already fresh allocations are left alone.
-    Each result's allocation then gets `fuse.result = i`, its position
+    buffer; results that are already fresh allocations are left alone,
+    also through a `memref.cast` (a buffer of static sizes returned as the
+    result type's dynamic ones). Each result's allocation then gets `fuse.result = i`, its position
     among the results (fuse-result-allocs). With `profile`, each copy is
     bracketed by `fuse_copy_begin(i, bytes)` and `fuse_copy_end(i)`, the
     bytes it reads and writes: a row of the profile, as the report's
