@@ -27,15 +27,24 @@ bool isFuseTensor(Type type) {
   return fuse::fromMLIRType(tensor.getElementType()).has_value();
 }
 
-/// Why a tensor of `type` is not compiled: a rank above FUSE_MAX_RANK (the
-/// C API's, numpy 1.x's limit; past it the LLVM lowering of memref
-/// descriptors takes time quadratic in the rank), or static sizes of more
-/// bytes than an int64 counts, 2^63 - 1 (the report's counts and the
-/// kernels' indices would wrap); or nothing.
+/// Why a tensor of `type` is not compiled: an encoding, a rank above
+/// FUSE_MAX_RANK (the C API's, numpy 1.x's limit; past it the LLVM lowering
+/// of memref descriptors takes time quadratic in the rank), or static sizes
+/// of more bytes than an int64 counts, 2^63 - 1 (the report's counts and
+/// the kernels' indices would wrap); or nothing.
 std::optional<std::string> typeProblem(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor)
     return std::nullopt;
+  if (tensor.getEncoding()) {
+    // The lowering to linalg drops it, and an upstream verifier then found
+    // the types apart.
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << "has type " << type << ", with an encoding (" << tensor.getEncoding()
+       << "); fuse compiles tensors without one";
+    return text;
+  }
   if (tensor.getRank() > FUSE_MAX_RANK)
     return "has rank " + std::to_string(tensor.getRank()) +
            "; fuse compiles tensors of rank " + std::to_string(FUSE_MAX_RANK) +
