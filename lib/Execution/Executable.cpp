@@ -340,8 +340,27 @@ Executable::lower(ModuleOp module, const RunOptions &options) {
     if (names.empty()) {
       // Private functions run only when named.
       std::vector<std::string> hidden = bodyFunctionNames(module);
-      if (hidden.empty())
-        return llvm::createStringError("the program has no function to run");
+      if (hidden.empty()) {
+        // What else it holds (a nested module, another dialect's op) is
+        // said where it is, as fuse-opt says it.
+        std::string located;
+        {
+          llvm::raw_string_ostream os(located);
+          ScopedDiagnosticHandler handler(context, [&](Diagnostic &diag) {
+            if (diag.getSeverity() != DiagnosticSeverity::Error)
+              return failure();
+            printDiagnostic(os, diag);
+            return success();
+          });
+          OwningOpRef<ModuleOp> copy = module.clone();
+          PassManager check(context);
+          check.addPass(createFuseCheckProgram());
+          (void)check.run(*copy);
+        }
+        return llvm::createStringError(
+            located.empty() ? std::string("the program has no function to run")
+                            : llvm::StringRef(located).rtrim().str());
+      }
       return llvm::createStringError(
           "the program has no public function to run; its private ones (" +
           llvm::join(hidden, ", ") + ") run when named with " +
