@@ -122,7 +122,8 @@ int32_t fuse_run_device(fuse_program *program, const fuse_array *inputs,
                         fuse_array *results, char **error);
 void fuse_free_device(void *data);
 
-/* The last run's kernels as JSON: [{"name", "bytes", "ms"}...]. */
+/* The last run's kernels as JSON: [{"name", "bytes", "ms"}...], and the
+   copies of results that no kernel writes ("[result R copied]"). */
 char *fuse_last_profile_json(const fuse_program *program);
 
 /* The report (kernels, ops, bytes; fused vs eager) of every function, as

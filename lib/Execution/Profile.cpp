@@ -20,8 +20,12 @@ size_t RunProfile::kernelLaunches() const {
 
 llvm::json::Value RunProfile::kernelsJSON() const {
   llvm::json::Array kernels;
+  // The rows of fuse-run --profile's table but the host-device copies: the
+  // kernels and the copies of results that no kernel writes, whose bytes
+  // the report counts too.
   for (const ProfileEvent &event : events)
-    if (event.kind == ProfileEvent::Kind::Kernel)
+    if (event.kind == ProfileEvent::Kind::Kernel ||
+        event.kind == ProfileEvent::Kind::ResultCopy)
       kernels.push_back(llvm::json::Object{{"name", event.name.str()},
                                            {"bytes", event.bytes},
                                            {"ms", event.ms}});

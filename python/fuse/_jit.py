@@ -434,7 +434,8 @@ def jit(fn=None, *, fusion=True, target="auto", profile=False, static_argnames=(
         like eager PyTorch).
     target: 'cpu', 'cuda' or 'auto' (the GPU when there is one).
     profile: record the kernels of each call in `fn.last_profile` (a list of
-        {"name", "bytes", "ms"}).
+        {"name", "bytes", "ms"}, and a "[result R copied]" row for each copy
+        of a result that no kernel writes).
     static_argnames: parameters whose values are constants of the trace
         (each value traces and compiles again), for values that Python code
         in the function needs (`if flag:`).

@@ -539,6 +539,25 @@ def test_profile(rng):
     assert plain.last_profile is None
 
 
+def test_profile_has_the_copies_of_results_no_kernel_writes(rng):
+    # A result that no kernel writes (an argument returned, a value
+    # returned twice) is copied: a row of its own, as fuse-run --profile
+    # shows it, so that the rows' bytes sum to the report's (the profile
+    # had none: `x.sum(axis=1)` of an N x 1 array listed nothing).
+    view = fuse.jit(lambda x: x.sum(axis=1), profile=True)
+    x = random_array(rng, "float32", (5000, 1))
+    view(x)
+    assert view.last_profile == [{"name": "[result 0 copied]", "bytes": 2 * 4 * 5000,
+                                  "ms": view.last_profile[0]["ms"]}]
+    twice = fuse.jit(lambda a, b: (a + b, a), profile=True)
+    a = random_array(rng, "float32", (1000,))
+    twice(a, a)
+    assert [(k["name"], k["bytes"]) for k in twice.last_profile] == [
+        ("add_0", 12 * 1000), ("[result 1 copied]", 8 * 1000)]
+    report = fuse.explain(twice, a, a)
+    assert "fused 20,000 bytes" in str(report)
+
+
 def test_ptx():
     f = fuse.jit(add_relu)
     e = fuse.jit(add_relu, fusion=False)

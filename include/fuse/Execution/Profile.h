@@ -47,7 +47,8 @@ struct RunProfile {
   std::vector<ProfileEvent> events;
 
   size_t kernelLaunches() const;
-  /// `[{"name": ..., "bytes": ..., "ms": ...}, ...]`, one per launch.
+  /// `[{"name": ..., "bytes": ..., "ms": ...}, ...]`, one per launch and
+  /// one per copy of a result that no kernel writes (`[result R copied]`).
   llvm::json::Value kernelsJSON() const;
 };
 
