@@ -44,6 +44,16 @@ def cases():
                                 lambda x: x.max(axis=0), (10000, 1000))
     table["sum1_100x1000x100"] = ("x.sum(axis=1), 100 x 1000 x 100",
                                   lambda x: x.sum(axis=1), (100, 1000, 100))
+    # A leading axis of 3-D arrays whose last dimension is small, against
+    # the same bytes as a matrix (the kept dimensions merge into one:
+    # fuse-map-to-gpu's collapseKeptLoops).
+    for shape in [(64, 1000, 4), (1024, 1024, 8), (4096, 256, 3)]:
+        table[f"sum0_{'x'.join(map(str, shape))}"] = (
+            f"x.sum(axis=0), {' x '.join(map(str, shape))}",
+            lambda x: x.sum(axis=0), shape)
+        table[f"sum0_{shape[0]}x{shape[1] * shape[2]}"] = (
+            f"x.sum(axis=0), {shape[0]} x {shape[1] * shape[2]} (the same bytes, 2-D)",
+            lambda x: x.sum(axis=0), (shape[0], shape[1] * shape[2]))
     table["sum_10000000"] = ("x.sum(), 10^7", lambda x: x.sum(), (10000000,))
     for n in (100, 10000, 1000000):
         table[f"softmax_1x{n}"] = (f"softmax of 1 x {n} (a batch of 1)",
