@@ -805,12 +805,6 @@ static int run(int argc, char **argv) {
       return fail(llvm::toString(chip.takeError()));
     options.pipeline.chip = *chip;
   }
-  if (llvm::Error error = checkPipelineOptions(options.pipeline))
-    return fail(llvm::toString(std::move(error)));
-  if (checkFlag && !options.pipeline.fusion)
-    return fail("--check compares the fused program's results with its "
-                "eager form's (--fusion=off), and with --fusion=off there is "
-                "no fused program to check: drop one of them");
   // A flag that the chosen target does not use: an error when the target
   // was asked for, a note when --target=auto chose it.
   std::string unused;
@@ -831,6 +825,18 @@ static int run(int argc, char **argv) {
       return fail(unused);
     llvm::errs() << "fuse-run: note: " << unused << "\n";
   }
+  // Checked after the flags the target does not use, which are refused as
+  // such (a --cuda-toolkit with no libdevice on the cpu target).
+  if (llvm::Error error = checkPipelineOptions(options.pipeline))
+    return fail(llvm::toString(std::move(error)));
+  if (checkFlag && !options.pipeline.fusion)
+    return fail("--check compares the fused program's results with its "
+                "eager form's (--fusion=off), and with --fusion=off there is "
+                "no fused program to check: drop one of them");
+  if (options.pipeline.remarks && !options.pipeline.fusion)
+    return fail("--fuse-remarks says why fusion left producer/consumer pairs "
+                "apart, and with --fusion=off nothing is fused: drop one of "
+                "them");
 
   if (!dumpPtxFlag.empty()) {
     // The PTX of what runs: the entry's kernels, numbered as the profile
