@@ -1001,9 +1001,10 @@ def cast(x, dtype):
 _TORCH_PARAMETERS = {"dim": "axis", "keepdim": "keepdims"}
 
 
-def _unexpected_argument(what, key, params):
+def _unexpected_argument(what, key, params, takes=None):
     """TypeError: `what`, which takes the keywords `params`, was given `key`;
-    for PyTorch's dim= and keepdim=, which to write instead."""
+    for PyTorch's dim= and keepdim=, which to write instead. `takes` says
+    which of them fuse supports, where not all (numpy's reductions)."""
     numpy_name = _TORCH_PARAMETERS.get(key)
     if numpy_name in params:
         hint = (f": use {numpy_name}= (fuse follows numpy's names: axis= for PyTorch's dim=, "
@@ -1011,7 +1012,8 @@ def _unexpected_argument(what, key, params):
     else:
         hint = (f": it takes no {numpy_name}= either (numpy's name, which fuse follows, for "
                 f"PyTorch's {key}=)" if numpy_name else "")
-        hint += f"; its parameters are {_dtypes.listing(params)}"
+        hint += (f"; it takes {takes}" if takes else
+                 f"; its parameters are {_dtypes.listing(params)}")
     raise TypeError(f"fuse: {what} got an unexpected argument {key!r}{hint}")
 
 
@@ -1024,6 +1026,11 @@ def _numpy_parameters(fn):
 
     @functools.wraps(fn)
     def checked(*args, **kwargs):
+        # PyTorch's layer_norm(x, normalized_shape, weight, bias, eps) has
+        # one more: Python's own error did not say fuse's parameters.
+        if len(args) > len(params):
+            raise TypeError(f"fuse: {what} takes at most {len(params)} arguments "
+                            f"({_dtypes.listing(params)}), got {len(args)}")
         for key in kwargs:
             if key not in params:
                 _unexpected_argument(what, key, params)
@@ -1476,24 +1483,26 @@ def _numpy_reduction(name, what, x, args, kwargs):
     out=None are accepted, any other value of theirs and where= are
     refused."""
     params = _NUMPY_PARAMS[name]
+    variance = "ddof" in params
+    takes = ("axis=, keepdims= and ddof=" if variance else
+             "axis=, keepdims= and initial=" if "initial" in params else
+             "axis= and keepdims=")
     if len(args) > len(params):
         raise TypeError(f"fuse: {what} takes at most {len(params)} arguments after the "
                         f"array ({', '.join(params)}), got {len(args)}")
     given = dict(zip(params, args))
     for key, value in kwargs.items():
         if key not in params:
-            _unexpected_argument(what, key, params)
+            _unexpected_argument(what, key, params,
+                                 f"{takes} (numpy's {_dtypes.listing(params)}, with dtype= "
+                                 f"and out= only None)")
         if key in given:
             raise TypeError(f"fuse: {what} got two values for {key!r}")
         given[key] = value
     refused = [k for k, v in given.items()
                if k not in ("axis", "keepdims", "ddof", "initial")
                and not (k in ("dtype", "out") and v is None)]
-    variance = "ddof" in params
     if refused:
-        takes = ("axis=, keepdims= and ddof=" if variance else
-                 "axis=, keepdims= and initial=" if "initial" in params else
-                 "axis= and keepdims=")
         _unsupported(f"{what} with {_dtypes.listing(f'{k}=' for k in refused)}",
                      f"fuse's reductions take {takes} only; the result has the array's dtype "
                      f"(float32 for a mean, var or std of integers or bools; cast before or "

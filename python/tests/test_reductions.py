@@ -358,6 +358,11 @@ def test_dims_in_the_program():
      r"^fuse: Tensor\.max takes at most 5 arguments after the array \(axis, out, keepdims, "
      r"initial, where\), got 6"),
     (lambda x: x.min(axes=0), TypeError, r"^fuse: Tensor\.min got an unexpected argument 'axes'"),
+    # It says what fuse takes, not numpy's parameters alone (dtype=, out=
+    # and where=, which it then refused, were listed as its own).
+    (lambda x: x.mean(-1, initial=1.0), TypeError,
+     r"^fuse: Tensor\.mean got an unexpected argument 'initial'; it takes axis= and keepdims= "
+     r"\(numpy's axis, dtype, out, keepdims and where, with dtype= and out= only None\)$"),
     (lambda x: x.sum(0, axis=1), TypeError, r"^fuse: Tensor\.sum got two values for 'axis'"),
     (lambda x: x.sum(x.shape[0]), TypeError, r"is a symbolic size, not a number"),
     (lambda x: np.add.reduce(x), TypeError, r"for reductions use np\.sum"),
@@ -368,14 +373,16 @@ def test_dims_in_the_program():
     (lambda x: fuse.layer_norm(x, (3,)), TypeError,
      r"^fuse: fuse\.layer_norm: weight is a Tensor of the last axis's size, a scalar or None, "
      r"not tuple \(3,\); fuse normalizes over the last axis, with no normalized_shape"),
+    (lambda x: fuse.layer_norm(x, None, None, 1e-5, (4,)), TypeError,
+     r"^fuse: fuse\.layer_norm takes at most 4 arguments \(x, weight, bias and eps\), got 5$"),
     (lambda x: fuse.layer_norm(x, None, [0.0]), TypeError,
      r"^fuse: fuse\.layer_norm: bias is a Tensor .*, not list \[0\.0\]"),
     (lambda x: fuse.rms_norm(x, [3]), TypeError,
      r"^fuse: fuse\.rms_norm: weight is a Tensor .*, not list \[3\]"),
 ], ids=["out-of-bounds", "negative-out-of-bounds", "repeated", "float-axis", "keepdims",
         "dtype", "out", "initial-where", "initial-tensor", "mean-where", "method-dtype",
-        "too-many", "unexpected", "twice", "symbolic-axis", "ufunc-reduce", "softmax-axis", "log-softmax-axis",
-        "layer-norm-shape", "layer-norm-bias-list", "rms-norm-shape"])
+        "too-many", "unexpected", "unexpected-initial", "twice", "symbolic-axis", "ufunc-reduce", "softmax-axis", "log-softmax-axis",
+        "layer-norm-shape", "layer-norm-five", "layer-norm-bias-list", "rms-norm-shape"])
 def test_bad_reductions(fn, error, match):
     with pytest.raises(error, match=match):
         fuse.jit(fn)(np.ones((3, 4), np.float32))
