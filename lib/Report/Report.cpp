@@ -106,6 +106,22 @@ std::optional<double> SizeExpr::ratioTo(const SizeExpr &other) const {
   return ratio;
 }
 
+std::optional<double> SizeExpr::leadingRatioTo(const SizeExpr &other) const {
+  if (overflowed || other.overflowed || terms.empty() || other.terms.empty())
+    return std::nullopt;
+  auto leading = [](const SizeExpr &expr) {
+    size_t degree = 0;
+    for (const auto &[monomial, coefficient] : expr.terms)
+      degree = std::max(degree, monomial.size());
+    SizeExpr top;
+    for (const auto &[monomial, coefficient] : expr.terms)
+      if (monomial.size() == degree)
+        top.terms[monomial] = coefficient;
+    return top;
+  };
+  return leading(*this).ratioTo(leading(other));
+}
+
 std::vector<std::pair<std::vector<unsigned>, int64_t>>
 SizeExpr::orderedTerms() const {
   // Highest degree first; within a degree, by symbol order.
@@ -909,13 +925,19 @@ void fuse::printReport(llvm::ArrayRef<FunctionReport> reports,
        << fusedBytes.str(report.names) << " vs " << eagerBytes.str(report.names)
        << " bytes";
     // Two decimals, or two significant digits below 0.01 (a chain of
-    // thousands of ops: 0.00047x, not 0.00x).
-    if (std::optional<double> ratio = eagerBytes.ratioTo(fusedBytes))
+    // thousands of ops: 0.00047x, not 0.00x). Sizes that are not
+    // proportional (a bias of M beside N x M) have the ratio of their
+    // largest terms, which the sizes tend to.
+    std::optional<double> ratio = eagerBytes.ratioTo(fusedBytes);
+    bool exact = ratio.has_value();
+    if (!exact && fusedBytes.asConstant() == std::nullopt)
+      ratio = eagerBytes.leadingRatioTo(fusedBytes);
+    if (ratio)
       os << " ("
          << (*ratio < 0.01
                  ? llvm::formatv("{0}", llvm::format("%.2g", *ratio)).str()
                  : llvm::formatv("{0:F2}", *ratio).str())
-         << "x the traffic)";
+         << "x the traffic" << (exact ? "" : " as the sizes grow") << ")";
     os << "\n";
   }
 }

@@ -34,14 +34,14 @@
 // one line that names the option, the value and what it takes, exit status
 // 1, and no IR.
 // RUN: not fuse-opt %s --emit=ptx --opt-level=4 2>&1 | FileCheck %s --check-prefix=OPT-LEVEL --implicit-check-not=func
-// RUN: not fuse-run %s --target=cpu --opt-level=4 2>&1 | FileCheck %s --check-prefix=OPT-LEVEL-EXEC
+// RUN: not fuse-run %s --target=cpu --opt-level=4 --dump-ptx=%t.ptx 2>&1 | FileCheck %s --check-prefix=OPT-LEVEL-EXEC
 // OPT-LEVEL: fuse-opt: error: --opt-level=4 is out of range: LLVM's optimization levels are 0 to 3
 // RUN: not fuse-opt %s --pass-pipeline='builtin.module(fuse-lower{opt-level=4})' 2>&1 | FileCheck %s --check-prefix=OPT-LEVEL-LOWER --implicit-check-not=func
 // OPT-LEVEL-EXEC: fuse-run: error: --opt-level=4 is out of range: LLVM's optimization levels are 0 to 3
 // OPT-LEVEL-LOWER: error: fuse-lower: opt-level=4 is out of range: LLVM's optimization levels are 0 to 3
 
 // RUN: not fuse-opt %s --emit=ptx --vector-bytes=0 2>&1 | FileCheck %s --check-prefix=VECTOR-BYTES --implicit-check-not=func
-// RUN: not fuse-run %s --target=cpu --vector-bytes=0 2>&1 | FileCheck %s --check-prefix=VECTOR-BYTES-EXEC
+// RUN: not fuse-run %s --target=cpu --vector-bytes=0 --dump-ptx=%t.ptx 2>&1 | FileCheck %s --check-prefix=VECTOR-BYTES-EXEC
 // RUN: not fuse-opt %s --pass-pipeline='builtin.module(fuse-lower{vector-bytes=0})' 2>&1 | FileCheck %s --check-prefix=VECTOR-BYTES-LOWER --implicit-check-not=func
 // VECTOR-BYTES: fuse-opt: error: --vector-bytes=0 is out of range: a thread's vector access is a power of two from 1 to 256 bytes
 // VECTOR-BYTES-EXEC: fuse-run: error: --vector-bytes=0 is out of range: a thread's vector access is a power of two from 1 to 256 bytes
@@ -49,7 +49,7 @@
 // Not a power of two (its vectors would have a lane count and an alignment
 // LLVM cannot give them), or wider than 256 bytes (a thread's code grows with
 // its lanes): refused too.
-// RUN: not fuse-run %s --target=cpu --vector-bytes=600 2>&1 | FileCheck %s --check-prefix=VECTOR-BYTES-ODD
+// RUN: not fuse-run %s --target=cpu --vector-bytes=600 --dump-ptx=%t.ptx 2>&1 | FileCheck %s --check-prefix=VECTOR-BYTES-ODD
 // RUN: not fuse-opt %s --emit=ptx --vector-bytes=24 2>&1 | FileCheck %s --check-prefix=VECTOR-BYTES-24
 // RUN: not fuse-opt %s --emit=ptx --vector-bytes=512 2>&1 | FileCheck %s --check-prefix=VECTOR-BYTES-WIDE
 // VECTOR-BYTES-ODD: fuse-run: error: --vector-bytes=600 is out of range: a thread's vector access is a power of two from 1 to 256 bytes
@@ -73,7 +73,8 @@
 // the oldest chip. The stages that never reach LLVM check it too.
 // RUN: not fuse-opt %s --emit=ptx --chip=sm_bogus 2>&1 | FileCheck %s --check-prefix=CHIP --implicit-check-not=warning --implicit-check-not=.version
 // RUN: not fuse-opt %s --fuse-pipeline=linalg --chip=sm_bogus 2>&1 | FileCheck %s --check-prefix=CHIP --implicit-check-not=func
-// RUN: not fuse-run %s --target=cpu --chip=sm_bogus 2>&1 | FileCheck %s --check-prefix=CHIP-EXEC
+// RUN: not fuse-run %s --target=cpu --chip=sm_bogus 2>&1 | FileCheck %s --check-prefix=CHIP-UNUSED
+// CHIP-UNUSED: fuse-run: error: --chip shapes only the GPU's kernels, and the run is on the CPU
 // RUN: not fuse-run %s --target=cpu --chip=sm_bogus --dump-ptx=%t.ptx 2>&1 | FileCheck %s --check-prefix=CHIP-EXEC
 // RUN: not fuse-opt %s --pass-pipeline='builtin.module(fuse-lower{chip=sm_bogus})' 2>&1 | FileCheck %s --check-prefix=CHIP-LOWER --implicit-check-not=.version
 // RUN: env PYTHONPATH=%fuse_src_root/python FUSE_LIB_DIR=%fuse_obj_root/lib not %python -c "import fuse, sys; fuse._capi.ptx(open(sys.argv[1]).read(), 'chip=sm_bogus')" %s 2>&1 | FileCheck %s --check-prefix=CHIP-CAPI

@@ -49,6 +49,10 @@ public:
   std::optional<int64_t> asConstant() const;
   /// `other / this` when the two are proportional (e.g. 20*N vs 12*N).
   std::optional<double> ratioTo(const SizeExpr &other) const;
+  /// `other / this` as the sizes grow: the ratio of their terms of the
+  /// highest degree, when those are proportional (`16*M*N + 4*N` vs `8*M*N
+  /// + 4*N`: 0.5); for proportional ones, ratioTo.
+  std::optional<double> leadingRatioTo(const SizeExpr &other) const;
   /// E.g. `8*M*N + 4*N`; symbols are written with `names`.
   std::string str(llvm::ArrayRef<std::string> names) const;
   /// The JSON report's form: a number when no symbol occurs, else
