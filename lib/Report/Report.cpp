@@ -211,7 +211,8 @@ std::string SizeSymbol::describe(ArrayRef<std::string> names) const {
     if (!pieces->rows->asConstant() &&
         rows.find_first_of("*+- ") != std::string::npos)
       rows = "(" + rows + ")";
-    most += " / " + rows + ", " + rows + " rounded up to a power of 2";
+    most +=
+        " / " + rows + ", with " + rows + " first rounded up to a power of 2";
   }
   return name + " = pieces per row, " + pieces->length.str(names) + " / " +
          std::to_string(pieces->pieceLength) +

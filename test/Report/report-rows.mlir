@@ -68,7 +68,7 @@ func.func @softmax(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
 // dimension, whose rows (Q*S, not a constant) share the 262144 pieces at
 // run time (P4; a cpu thread takes a piece of 32 of its rows at once, one
 // element of each at a time).
-// CHECK-LABEL: @forms  N = argument 0 dimension 0, M = argument 1 dimension 0, K = argument 1 dimension 1, L = argument 2 dimension 0, Q = argument 3 dimension 0, R = argument 3 dimension 1, S = argument 3 dimension 2, P = pieces per row, N / 1024 rounded up to a power of 2 (at most 4096), P2 = pieces per row, M*K / 1024 rounded up to a power of 2 (at most 4096), P3 = pieces per row, L / 32 rounded up to a power of 2 (at most 65536), P4 = pieces per row, R / 32 rounded up to a power of 2 (at most 262144 / (Q*S), (Q*S) rounded up to a power of 2)
+// CHECK-LABEL: @forms  N = argument 0 dimension 0, M = argument 1 dimension 0, K = argument 1 dimension 1, L = argument 2 dimension 0, Q = argument 3 dimension 0, R = argument 3 dimension 1, S = argument 3 dimension 2, P = pieces per row, N / 1024 rounded up to a power of 2 (at most 4096), P2 = pieces per row, M*K / 1024 rounded up to a power of 2 (at most 4096), P3 = pieces per row, L / 32 rounded up to a power of 2 (at most 65536), P4 = pieces per row, R / 32 rounded up to a power of 2 (at most 262144 / (Q*S), with (Q*S) first rounded up to a power of 2)
 // CHECK-NEXT:    fused: 9 kernels, {{.*}}
 // CHECK-NEXT:      kernel               ops         elements  read      written
 // CHECK-NEXT:      reduce_sum_1_pieces  reduce_sum  N         4*N       4*P
