@@ -57,6 +57,12 @@
 // RUN: not fuse-translate %s 2>&1 | FileCheck %s --check-prefix=NONE
 // NONE: fuse-translate: error: no translation given: --fuse-to-ptx, --fuse-report, --fuse-report-json, --fuse-report-dot, --fuse-report-html
 // NONE-NOT: fuse-translate
+// fuse-opt's spellings of a translation, or of a stage, are named as
+// fuse-opt's (the unknown flag was not said, only that none was given).
+// RUN: not fuse-translate %s --fuse-pipeline=gpu 2>&1 | FileCheck %s --check-prefix=OPT-FLAG -DFLAG=--fuse-pipeline=gpu
+// RUN: not fuse-translate %s --fuse-report=json 2>&1 | FileCheck %s --check-prefix=OPT-FLAG -DFLAG=--fuse-report=json
+// RUN: not fuse-translate %s --emit=ptx 2>&1 | FileCheck %s --check-prefix=OPT-FLAG -DFLAG=--emit=ptx
+// OPT-FLAG: fuse-translate: error: no translation given: --fuse-to-ptx, {{.*}}, --fuse-report-html ([[FLAG]] is fuse-opt's; fuse-translate takes a translation as a flag of its own)
 
 // A program the pipeline refuses: the error points at the op.
 // RUN: not fuse-translate %S/Inputs/not-fuse.mlir --fuse-to-ptx 2>&1 | FileCheck %s --check-prefix=NOT-FUSE

@@ -67,9 +67,25 @@ int main(int argc, char **argv) {
     std::vector<std::string> flags;
     for (llvm::StringRef name : names)
       flags.push_back("--" + name.str());
+    // fuse-opt's spellings, which the command line's parse (after this)
+    // would call unknown: said here, with what fuse-translate takes.
+    std::string optFlag;
+    for (int i = 1; i < argc && optFlag.empty(); ++i) {
+      llvm::StringRef arg(argv[i]);
+      llvm::StringRef name = arg.ltrim('-').split('=').first;
+      if (arg.starts_with("-") &&
+          (name == "fuse-pipeline" || name == "emit" ||
+           (name == "fuse-report" && arg.contains('='))))
+        optFlag = arg.str();
+    }
     fuse::toolError() << (given ? "give one translation"
                                 : "no translation given")
-                      << ": " << llvm::join(flags, ", ") << "\n";
+                      << ": " << llvm::join(flags, ", ");
+    if (!optFlag.empty())
+      llvm::errs() << " (" << optFlag
+                   << " is fuse-opt's; fuse-translate takes a translation "
+                      "as a flag of its own)";
+    llvm::errs() << "\n";
     return 1;
   }
   // mlirTranslateMain opens (empties) its output before the translation
