@@ -293,6 +293,9 @@ static llvm::Expected<DType> parseDescr(StringRef descr) {
     return llvm::createStringError("unsupported dtype " + quote(descr) +
                                    "; supported: " + kSupportedDescrs + hint);
   };
+  // numpy's character code of bool, which np.dtype reads as '|b1'.
+  if (descr == "?" || descr == "|?")
+    return DType::Bool;
   if (descr.size() < 2)
     return unsupported("");
   // numpy reads a descr without a byte order ('f4') as native.

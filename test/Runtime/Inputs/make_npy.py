@@ -39,6 +39,9 @@ def fixtures():
     yield "empty", numpy_bytes(np.zeros((0, 3), np.float32))
     yield "fortran", numpy_bytes(np.asfortranarray(base.astype(np.float32)))
     yield "bool_bytes", numpy_bytes(np.frombuffer(bytes([1, 0, 1, 2]), np.bool_).reshape(2, 2))
+    # numpy's character code of bool, which np.load reads (np.dtype('?')).
+    yield "bool_code", numpy_bytes(np.array([[True, False], [False, True]])).replace(
+        b"'descr': '|b1'", b"'descr': '?'  ")
     unordered = numpy_bytes(base.astype(np.float32))
     yield "unordered_f4", unordered.replace(b"'descr': '<f4'", b"'descr': 'f4' ")
     yield "bigendian", numpy_bytes(base.astype(">f4"))
