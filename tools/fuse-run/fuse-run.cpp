@@ -353,7 +353,12 @@ static llvm::Error parseFillValue(llvm::StringRef text, HostArray &element) {
     int64_t max = is32 ? std::numeric_limits<int32_t>::max()
                        : std::numeric_limits<int64_t>::max();
     int64_t integer;
-    if (text.getAsInteger(10, integer) || integer < min || integer > max)
+    // A leading + as the floats take it (and numpy, int('+5')).
+    llvm::StringRef digits = text;
+    if (digits.starts_with("+") && digits.size() > 1 &&
+        llvm::isDigit(digits[1]))
+      digits = digits.drop_front();
+    if (digits.getAsInteger(10, integer) || integer < min || integer > max)
       return llvm::createStringError(
           value + " is not an " + dtypeName(dtype).str() +
           ": expected a decimal integer from " + std::to_string(min) + " to " +
