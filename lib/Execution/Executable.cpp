@@ -319,6 +319,32 @@ Executable::lower(ModuleOp module, const RunOptions &options) {
     return machine.takeError();
   PipelineOptions pipeline = options.pipeline;
   pipeline.cpuRegisterBytes = cpuRegisterBytes(**machine);
+  // Errors become the Error this returns; remarks (fusion's, with the
+  // remarks option) go on to the caller's handler, which shows them.
+  std::string diagnostics;
+  llvm::raw_string_ostream diagnosticStream(diagnostics);
+  // One of the two (ScopedDiagnosticHandler's destructor is not virtual).
+  std::optional<SourceLineCapture> withSource;
+  std::optional<ScopedDiagnosticHandler> capture;
+  if (options.source)
+    withSource.emplace(*options.source, context, diagnosticStream);
+  else
+    capture.emplace(context, [&](Diagnostic &diag) {
+      if (diag.getSeverity() == DiagnosticSeverity::Remark)
+        return failure();
+      printDiagnostic(diagnosticStream, diag);
+      return success();
+    });
+  // fuse-check-program is the one check of what a program may hold (fuse
+  // ops, ranked tensors of fuse's element types); its errors, located.
+  auto checkProgram = [&](ModuleOp program) -> llvm::Error {
+    PassManager check(context);
+    check.addPass(createFuseCheckProgram());
+    if (failed(check.run(program)))
+      return llvm::createStringError(llvm::StringRef(diagnostics).rtrim());
+    return llvm::Error::success();
+  };
+
   func::FuncOp func;
   // `second` and `@second` name the same function.
   llvm::StringRef entry = llvm::StringRef(options.entry).ltrim('@');
@@ -343,23 +369,9 @@ Executable::lower(ModuleOp module, const RunOptions &options) {
       if (hidden.empty()) {
         // What else it holds (a nested module, another dialect's op) is
         // said where it is, as fuse-opt says it.
-        std::string located;
-        {
-          llvm::raw_string_ostream os(located);
-          ScopedDiagnosticHandler handler(context, [&](Diagnostic &diag) {
-            if (diag.getSeverity() != DiagnosticSeverity::Error)
-              return failure();
-            printDiagnostic(os, diag);
-            return success();
-          });
-          OwningOpRef<ModuleOp> copy = module.clone();
-          PassManager check(context);
-          check.addPass(createFuseCheckProgram());
-          (void)check.run(*copy);
-        }
-        return llvm::createStringError(
-            located.empty() ? std::string("the program has no function to run")
-                            : llvm::StringRef(located).rtrim().str());
+        if (llvm::Error error = checkProgram(module))
+          return error;
+        return llvm::createStringError("the program has no function to run");
       }
       return llvm::createStringError(
           "the program has no public function to run; its private ones (" +
@@ -372,36 +384,14 @@ Executable::lower(ModuleOp module, const RunOptions &options) {
           "); choose one with " + options.entryOption);
   }
 
-  // Only the entry is compiled. fuse-check-program is the one check of
-  // what it may hold (fuse ops, ranked tensors of fuse's element types),
-  // run here before the signature is read.
+  // Only the entry is compiled, checked before its signature is read.
   OwningOpRef<ModuleOp> clone = module.clone();
   for (func::FuncOp other :
        llvm::make_early_inc_range(clone->getOps<func::FuncOp>()))
     if (other.getSymName() != func.getSymName())
       other.erase();
-  // Errors become the Error this returns; remarks (fusion's, with the
-  // remarks option) go on to the caller's handler, which shows them.
-  std::string diagnostics;
-  llvm::raw_string_ostream diagnosticStream(diagnostics);
-  // One of the two (ScopedDiagnosticHandler's destructor is not virtual).
-  std::optional<SourceLineCapture> withSource;
-  std::optional<ScopedDiagnosticHandler> capture;
-  if (options.source)
-    withSource.emplace(*options.source, context, diagnosticStream);
-  else
-    capture.emplace(context, [&](Diagnostic &diag) {
-      if (diag.getSeverity() == DiagnosticSeverity::Remark)
-        return failure();
-      printDiagnostic(diagnosticStream, diag);
-      return success();
-    });
-  {
-    PassManager check(context);
-    check.addPass(createFuseCheckProgram());
-    if (failed(check.run(*clone)))
-      return llvm::createStringError(llvm::StringRef(diagnostics).rtrim());
-  }
+  if (llvm::Error error = checkProgram(*clone))
+    return error;
 
   auto executable = std::unique_ptr<Executable>(new Executable());
   executable->entryName = func.getSymName().str();
