@@ -1427,22 +1427,22 @@ collapseKeptLoops(ArrayRef<linalg::GenericOp> members,
   auto kept = [&](int64_t d) {
     return iterators[d] == utils::IteratorType::parallel;
   };
-  // The position of each kept loop among the kept loops: the loop of a
-  // member over them alone.
-  SmallVector<int64_t> keptPosition(rank, 0);
-  for (int64_t d = 1; d < rank; ++d)
-    keptPosition[d] = keptPosition[d - 1] + (kept(d - 1) ? 1 : 0);
   if (llvm::any_of(members, [](linalg::GenericOp op) {
         return !op.getBody()->getOps<linalg::IndexOp>().empty();
       }))
     return result;
+  // The kept loops; a member over them alone has loop k for keptLoops[k].
+  SmallVector<int64_t> keptLoops;
+  for (int64_t d = 0; d < rank; ++d)
+    if (kept(d))
+      keptLoops.push_back(d);
   auto alike = [&](int64_t d) {
     if (!kept(d) || !kept(d + 1))
       return false;
     return llvm::all_of(members, [&](linalg::GenericOp op) {
       return readsAlike(op, op.getNumLoops() == static_cast<unsigned>(rank)
                                 ? d
-                                : keptPosition[d]);
+                                : llvm::find(keptLoops, d) - keptLoops.begin());
     });
   };
   SmallVector<int64_t> merged = mergedLoops(rank, alike);
@@ -1450,10 +1450,6 @@ collapseKeptLoops(ArrayRef<linalg::GenericOp> members,
   if (loops == rank)
     return result;
   // The same for the kept loops alone.
-  SmallVector<int64_t> keptLoops;
-  for (int64_t d = 0; d < rank; ++d)
-    if (kept(d))
-      keptLoops.push_back(d);
   SmallVector<int64_t> keptMerged = mergedLoops(
       keptLoops.size(), [&](int64_t k) { return alike(keptLoops[k]); });
   MergedViews made;
