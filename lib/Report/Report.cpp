@@ -931,7 +931,7 @@ void fuse::printReport(llvm::ArrayRef<FunctionReport> reports,
     // largest terms, which the sizes tend to.
     std::optional<double> ratio = eagerBytes.ratioTo(fusedBytes);
     bool exact = ratio.has_value();
-    if (!exact && fusedBytes.asConstant() == std::nullopt)
+    if (!exact)
       ratio = eagerBytes.leadingRatioTo(fusedBytes);
     if (ratio)
       os << " ("
