@@ -395,8 +395,13 @@ class Tensor:
     # Augmented assignment makes a new Tensor, as `x = x + y` does; on an
     # array argument numpy's changes the caller's array, which fuse's does
     # not (a jitted function returns new arrays): refused there.
+    def _is_array_argument(self):
+        """Whether this Tensor is an array argument of the function itself
+        (not a Python scalar one, not a value computed from one)."""
+        return self._arg is not None and self._node is None and not self.weak
+
     def _in_place(self, symbol):
-        if self._arg is not None and self._node is None and not self.weak:
+        if self._is_array_argument():
             raise TypeError(
                 f"fuse: {symbol} on argument {self._arg!r} of {self._graph.function}: numpy "
                 f"changes the caller's array in place, and a jitted function never changes "
@@ -498,7 +503,7 @@ class Tensor:
 
     def __iter__(self):
         argument = ""
-        if self._arg is not None and self._node is None and not self.weak:
+        if self._is_array_argument():
             # PyTorch's optimizers take betas=(0.9, 0.999) and unpack it.
             argument = (f" (argument {self._arg!r} of {self._graph.function} is an array: a "
                         f"tuple or list of numbers is read as numpy's array of it; to unpack "
