@@ -125,3 +125,35 @@ func.func @cast_returned(%a: tensor<?x?xf32>, %b: tensor<8xf32>) -> (tensor<?x?x
   %1 = fuse.add %0, %b : tensor<?x?xf32>, tensor<8xf32> -> tensor<?x8xf32>
   return %0, %1 : tensor<?x?xf32>, tensor<?x8xf32>
 }
+
+// A returned splat constant is no data to copy: a kernel of its own writes
+// it (a generic with no inputs, op `constant`), once for both results that
+// return it; the second is a copy of the first. A 1 GiB
+// `dense<1.0> : tensor<16384x16384xf32>` was 1 GiB of program data for the
+// JIT to compile (27 s, 4.2 GB of memory) and each run to copy.
+// A dense constant of several values is still data, copied (@twice).
+// RUN: fuse-opt %s --fuse-pipeline=fused | FileCheck %s --check-prefix=SPLAT-IR
+// RUN: fuse-run %s --entry=@splat --target=cpu --input fill:1:2x3 | FileCheck %s --check-prefix=FILLED
+// CHECK-LABEL: @splat
+// CHECK-NEXT:    fused: 2 kernels, 12*N + 34 bytes (read 6*N + 14, written 6*N + 20)
+// CHECK-NEXT:      kernel      ops       elements  read  written
+// CHECK-NEXT:      add_{{[0-9]+}}       add       3*N       6*N   6*N
+// CHECK-NEXT:      constant_{{[0-9]+}}  constant  3         0     6
+// CHECK-NEXT:      result 2 is result 1 again, copied (no kernel): 6 read, 6 written
+// CHECK-NEXT:      result 3 is a constant, copied (no kernel): 8 read, 8 written
+// SPLAT-IR-LABEL: func.func @splat(
+// SPLAT-IR:         %[[VALUE:.+]] = arith.constant 2.500000e+00 : bf16
+// SPLAT-IR:         %[[SPLAT:.+]] = linalg.generic {indexing_maps = [#{{.+}}], iterator_types = ["parallel"]} outs(%{{.+}} : tensor<3xbf16>) attrs =  {fuse.kernel = "constant_{{[0-9]+}}", fuse.ops = ["constant"]} {
+// SPLAT-IR-NEXT:    ^bb0(%{{.+}}: bf16):
+// SPLAT-IR-NEXT:      linalg.yield %[[VALUE]] : bf16
+// SPLAT-IR:         return %{{.+}}, %[[SPLAT]], %[[SPLAT]], %{{.+}} :
+// FILLED:      result 0: bfloat16 [2x3] = [3.5, 3.5, 3.5, 3.5, 3.5, 3.5]
+// FILLED-NEXT: result 1: bfloat16 [3] = [2.5, 2.5, 2.5]
+// FILLED-NEXT: result 2: bfloat16 [3] = [2.5, 2.5, 2.5]
+// FILLED-NEXT: result 3: int32 [2] = [7, -7]
+func.func @splat(%a: tensor<?x3xbf16>) -> (tensor<?x3xbf16>, tensor<3xbf16>, tensor<3xbf16>, tensor<2xi32>) {
+  %c = fuse.constant dense<2.5> : tensor<3xbf16>
+  %r = fuse.add %a, %c : tensor<?x3xbf16>, tensor<3xbf16> -> tensor<?x3xbf16>
+  %d = fuse.constant dense<[7, -7]> : tensor<2xi32>
+  return %r, %c, %c, %d : tensor<?x3xbf16>, tensor<3xbf16>, tensor<3xbf16>, tensor<2xi32>
+}

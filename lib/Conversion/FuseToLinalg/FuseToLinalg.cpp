@@ -1252,6 +1252,44 @@ struct CollapseRowConsumer : OpRewritePattern<linalg::GenericOp> {
   }
 };
 
+/// A returned constant with one value everywhere (a splat) is written by a
+/// kernel of its own, a generic with no inputs, as `torch.full` is: not
+/// data of the program that the JIT compiles and each run copies (a
+/// `dense<1.0> : tensor<16384x16384xf32>` was 1 GiB of it). The kernel's
+/// op is `constant`. Any other returned constant stays data, copied.
+void fillReturnedSplats(func::FuncOp func) {
+  DenseMap<Value, Value> filled;
+  func.walk([&](func::ReturnOp ret) {
+    for (OpOperand &operand : ret->getOpOperands()) {
+      DenseElementsAttr value;
+      if (!matchPattern(operand.get(), m_Constant(&value)) || !value.isSplat())
+        continue;
+      Value &kernel = filled[operand.get()];
+      if (!kernel) {
+        auto type = cast<RankedTensorType>(value.getType());
+        OpBuilder b(ret);
+        Location loc = operand.get().getLoc();
+        Value init = tensor::EmptyOp::create(b, loc, type.getShape(),
+                                             type.getElementType());
+        auto generic = linalg::GenericOp::create(
+            b, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
+            {b.getMultiDimIdentityMap(type.getRank())},
+            SmallVector<utils::IteratorType>(type.getRank(),
+                                             utils::IteratorType::parallel),
+            [&](OpBuilder &body, Location bodyLoc, ValueRange) {
+              Value scalar = arith::ConstantOp::create(
+                  body, bodyLoc, value.getSplatValue<TypedAttr>());
+              linalg::YieldOp::create(body, bodyLoc, scalar);
+            });
+        FuseDialect::OpsAttrHelper(b.getContext())
+            .setAttr(generic, b.getStrArrayAttr({"constant"}));
+        kernel = generic.getResult(0);
+      }
+      operand.set(kernel);
+    }
+  });
+}
+
 struct ConvertFuseToLinalgPass
     : fuse::impl::ConvertFuseToLinalgBase<ConvertFuseToLinalgPass> {
   void runOnOperation() override {
@@ -1279,6 +1317,7 @@ struct ConvertFuseToLinalgPass
     populateFuseToLinalgConversionPatterns(patterns, sizes, nextGroup);
     if (failed(applyPartialConversion(func, target, std::move(patterns))))
       return signalPassFailure();
+    fillReturnedSplats(func);
 
     // A reduction's collapsed operand (several innermost dimensions as one
     // row) goes up through the elementwise generics that compute it and

@@ -275,6 +275,28 @@ func.func @splat_constant_inlined(%x: tensor<?xf32>) -> tensor<4xf32> {
   return %0 : tensor<4xf32>
 }
 
+// A returned splat constant is a kernel of its own that writes it: a
+// generic with no inputs (once, for both results that return it); the
+// splat that the add reads is still inlined. A returned constant of several
+// values stays an arith.constant tensor.
+// CHECK-LABEL: func @splat_constant_returned
+// CHECK: %[[D:.+]] = arith.constant dense<[1, 2]> : tensor<2xi32>
+// CHECK: linalg.generic {{.*}} ins(%{{.+}} : tensor<?xf32>)
+// CHECK: %[[EMPTY:.+]] = tensor.empty() : tensor<2x4xf32>
+// CHECK-NEXT: %[[FULL:.+]] = linalg.generic {indexing_maps = [#[[$ID2]]], iterator_types = ["parallel", "parallel"]} outs(%[[EMPTY]] : tensor<2x4xf32>) attrs =  {fuse.ops = ["constant"]} {
+// CHECK-NEXT: ^bb0(%{{.+}}: f32):
+// CHECK-NEXT: %[[V:.+]] = arith.constant -2.500000e+00 : f32
+// CHECK-NEXT: linalg.yield %[[V]] : f32
+// CHECK-NEXT: } -> tensor<2x4xf32>
+// CHECK-NEXT: return %{{.+}}, %[[FULL]], %[[FULL]], %[[D]] :
+func.func @splat_constant_returned(%x: tensor<?xf32>) -> (tensor<?xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2xi32>) {
+  %c = fuse.constant dense<-2.5> : tensor<2x4xf32>
+  %d = fuse.constant dense<[1, 2]> : tensor<2xi32>
+  %h = fuse.constant -2.5 : tensor<f32>
+  %0 = fuse.add %x, %h : tensor<?xf32>, tensor<f32> -> tensor<?xf32>
+  return %0, %c, %c, %d : tensor<?xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2xi32>
+}
+
 // A dense constant is an arith.constant tensor read as an input, with its
 // broadcast map; f16 is computed in f32, a scalar f16 constant included.
 // CHECK-LABEL: func @dense_constant_input
