@@ -60,11 +60,62 @@ constexpr StageName kStages[] = {
 };
 } // namespace
 
+llvm::StringRef fuse::stageName(Stage stage) {
+  for (const StageName &known : kStages)
+    if (known.stage == stage)
+      return known.name;
+  llvm_unreachable("every stage has a name");
+}
+
 std::optional<fuse::Stage> fuse::parseStage(llvm::StringRef name) {
   for (const StageName &known : kStages)
     if (known.name == name)
       return known.stage;
   return std::nullopt;
+}
+
+bool fuse::stageUses(Stage stage, PipelineOption option) {
+  if (stage == Stage::CUDA)
+    return true;
+  if (stage == Stage::CPU)
+    return !gpuOnly(option);
+  // The first of linalg ... ptx whose output the option shapes: fusion
+  // makes the fused stage, the mapping to threads the gpu stage, and the
+  // NVVM target attribute (chip, features, opt-level, libdevice) and the
+  // math lowering the nvvm stage.
+  Stage first = Stage::NVVM;
+  switch (option) {
+  case PipelineOption::fusion:
+  case PipelineOption::horizontal:
+  case PipelineOption::remarks:
+    first = Stage::Fused;
+    break;
+  case PipelineOption::blockSize:
+  case PipelineOption::vectorBytes:
+    first = Stage::GPU;
+    break;
+  default:
+    break;
+  }
+  return static_cast<int>(stage) >= static_cast<int>(first);
+}
+
+llvm::Error fuse::checkStageUses(Stage stage,
+                                 llvm::ArrayRef<PipelineOption> given,
+                                 llvm::StringRef what,
+                                 OptionSpelling spelling) {
+  for (PipelineOption option : given) {
+    if (stageUses(stage, option))
+      continue;
+    SmallVector<llvm::StringRef> users;
+    for (const StageName &known : kStages)
+      if (stageUses(known.stage, option))
+        users.push_back(known.name);
+    return llvm::createStringError(
+        optionName(option, spelling) + " has no effect on " + what +
+        ": it shapes only the " + joinInProse(users) + " stages");
+  }
+  return llvm::Error::success();
 }
 
 llvm::StringRef fuse::stageNames() {
@@ -1039,6 +1090,16 @@ fuse::PipelineFlags::givenFlags(bool onlyGPU) const {
   return given;
 }
 
+std::vector<fuse::PipelineOption> fuse::PipelineFlags::changedOptions() const {
+  std::vector<PipelineOption> changed;
+  PipelineOptions asked = options(), defaults;
+#define FUSE_PIPELINE_OPTION(TYPE, NAME, KEY, FLAG, VALUE, DEFAULT, GPU, HELP) \
+  if (flags->NAME.getNumOccurrences() && !(asked.NAME == defaults.NAME))       \
+    changed.push_back(PipelineOption::NAME);
+#include "fuse/Pipelines/PipelineOptions.def"
+  return changed;
+}
+
 std::string fuse::joinInProse(llvm::ArrayRef<llvm::StringRef> items) {
   if (items.size() < 2)
     return llvm::join(items, "");
@@ -1091,11 +1152,17 @@ void fuse::registerPipelines() {
           stage = *parsed;
           return true;
         };
+        std::vector<PipelineOption> given;
         llvm::Expected<PipelineOptions> options =
-            parsePipelineOptions(text, nullptr, takeStage, {"stage"});
+            parsePipelineOptions(text, &given, takeStage, {"stage"});
         if (!options)
           return errorHandler("fuse-lower: " +
                               llvm::toString(options.takeError()));
+        if (llvm::Error error =
+                checkStageUses(stage, given, "stage=" + stageName(stage).str(),
+                               OptionSpelling::Key))
+          return errorHandler("fuse-lower: " +
+                              llvm::toString(std::move(error)));
         buildPipeline(pm, stage, *options);
         return success();
       },

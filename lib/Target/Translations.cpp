@@ -51,6 +51,12 @@ llvm::Error fuse::checkTranslationFlags(Translation translation,
           "--split-input-file prints a report per part, one after the "
           "other, and a json, dot or html report is one document: report "
           "each part on its own, or use the text form");
+    // The report is of the fused stage, and the GPU's scheme for each
+    // kernel with reductions depends on the block size too.
+    std::vector<PipelineOption> changed = flags.changedOptions();
+    llvm::erase(changed, PipelineOption::blockSize);
+    if (llvm::Error error = checkStageUses(Stage::Fused, changed, "the report"))
+      return error;
   }
   return checkPipelineOptions(flags.options());
 }

@@ -132,3 +132,23 @@ func.func @add_relu(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
   %1 = fuse.relu %0 : tensor<?xf32>
   return %1 : tensor<?xf32>
 }
+
+// An option that the stage asked for does not use would be ignored without
+// a word: the error names it and the stages it shapes. A value that is the
+// default asks for nothing.
+// RUN: not fuse-opt %s --fuse-pipeline=linalg --chip=sm_80 2>&1 | FileCheck %s --check-prefix=UNUSED-LINALG
+// RUN: not fuse-opt %s --fuse-pipeline=fused --block-size=128 2>&1 | FileCheck %s --check-prefix=UNUSED-FUSED
+// RUN: not fuse-opt %s --fuse-pipeline=cpu --ptx-features=+ptx80 2>&1 | FileCheck %s --check-prefix=UNUSED-CPU
+// RUN: not fuse-opt %s --fuse-report --vector-bytes=4 2>&1 | FileCheck %s --check-prefix=UNUSED-REPORT
+// RUN: not fuse-translate %s --fuse-report-json --opt-level=3 2>&1 | FileCheck %s --check-prefix=UNUSED-TRANSLATE
+// RUN: not fuse-opt %s --pass-pipeline='builtin.module(fuse-lower{stage=gpu approx-exp=on})' 2>&1 | FileCheck %s --check-prefix=UNUSED-LOWER
+// RUN: fuse-opt %s --fuse-pipeline=fused --block-size=256 --approx-exp=off | FileCheck %s --check-prefix=DEFAULTS
+// RUN: fuse-opt %s --fuse-pipeline=gpu --block-size=128 --fuse-horizontal=off | FileCheck %s --check-prefix=USED-GPU
+// UNUSED-LINALG: fuse-opt: error: --chip has no effect on --fuse-pipeline=linalg: it shapes only the nvvm, ptx and cuda stages
+// UNUSED-FUSED: fuse-opt: error: --block-size has no effect on --fuse-pipeline=fused: it shapes only the gpu, nvvm, ptx, cpu and cuda stages
+// UNUSED-CPU: fuse-opt: error: --ptx-features has no effect on --fuse-pipeline=cpu: it shapes only the nvvm, ptx and cuda stages
+// UNUSED-REPORT: fuse-opt: error: --vector-bytes has no effect on the report: it shapes only the gpu, nvvm, ptx and cuda stages
+// UNUSED-TRANSLATE: fuse-translate: error: --opt-level has no effect on the report: it shapes only the nvvm, ptx and cuda stages
+// UNUSED-LOWER: error: fuse-lower: approx-exp has no effect on stage=gpu: it shapes only the nvvm, ptx and cuda stages
+// DEFAULTS: fuse.kernel = "fused_add_relu_0"
+// USED-GPU: gpu.launch_func @fuse_kernels::@fused_add_relu_0 blocks in ({{.+}}) threads in (%c128, %c1, %c1)

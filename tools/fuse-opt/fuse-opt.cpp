@@ -185,6 +185,11 @@ int main(int argc, char **argv) {
                         << fuse::stageNames() << "\n";
       return 1;
     }
+    if (llvm::Error error = fuse::checkStageUses(
+            *stage, flags.changedOptions(), "--fuse-pipeline=" + stageFlag)) {
+      fuse::toolError() << llvm::toString(std::move(error)) << "\n";
+      return 1;
+    }
     if (passPipelineGiven()) {
       fuse::toolError() << "--pass-pipeline replaces the whole pipeline, "
                            "--fuse-pipeline's stage too; name the passes to "

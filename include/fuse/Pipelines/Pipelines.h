@@ -44,6 +44,9 @@ std::optional<Stage> parseStage(llvm::StringRef name);
 /// The stage names, in pipeline order, for help texts and errors.
 llvm::StringRef stageNames();
 
+/// `stage`'s name, as parseStage reads it.
+llvm::StringRef stageName(Stage stage);
+
 /// The CUDA toolkit that has libdevice: $CUDA_HOME, $CUDA_PATH,
 /// /usr/local/cuda, or the parent of the folder of `ptxas` on $PATH; empty
 /// when none of them has nvvm/libdevice/libdevice.10.bc.
@@ -84,6 +87,20 @@ llvm::StringRef optionName(PipelineOption option, OptionSpelling spelling);
 /// Whether `option` shapes only the GPU's kernels (the PTX), so that a run
 /// on the CPU does not use it (PipelineOptions.def's GPU column).
 bool gpuOnly(PipelineOption option);
+
+/// Whether `option` can change what `stage` gives: linalg takes none, fused
+/// the fusion options, gpu also the mapping to threads (block and vector
+/// sizes), nvvm and ptx every option; cpu those that are not gpuOnly, cuda
+/// every option.
+bool stageUses(Stage stage, PipelineOption option);
+
+/// Refuses an option of `given` that `stage` does not use (stageUses), which
+/// would be silently ignored: the error names it as `spelling` writes it,
+/// `what` ran ("--fuse-pipeline=linalg", "the report") and the stages that
+/// use it.
+llvm::Error checkStageUses(Stage stage, llvm::ArrayRef<PipelineOption> given,
+                           llvm::StringRef what,
+                           OptionSpelling spelling = OptionSpelling::Flag);
 
 /// `options.cudaToolkit`, or the one findCUDAToolkit() finds when unset.
 std::string cudaToolkitOf(const PipelineOptions &options);
@@ -144,6 +161,10 @@ public:
   /// PipelineOptions.def; with `onlyGPU`, those of them that shape only the
   /// GPU's kernels (gpuOnly) and give another value than the default.
   std::vector<llvm::StringRef> givenFlags(bool onlyGPU = false) const;
+
+  /// The options the command line gave another value than the default,
+  /// in the order of PipelineOptions.def.
+  std::vector<PipelineOption> changedOptions() const;
 
   /// Every flag, as `--flag`, in the order of PipelineOptions.def.
   static std::vector<llvm::StringRef> allFlags();
