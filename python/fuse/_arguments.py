@@ -608,6 +608,10 @@ def jit_arguments(leaves, static_argnames, function):
             kinds.append("const")
         elif _is_python_scalar(value):
             kinds.append("scalar")
+        elif isinstance(value, complex):
+            raise TypeError(f"fuse: argument {index} ({name!r}) of {function} is a "
+                            f"complex, {value!r}, and fuse has no complex dtype; "
+                            f"supported dtypes are {_dtypes.SUPPORTED_NUMPY}")
         elif _is_array(value):
             if isinstance(value, (list, tuple)):
                 value = _sequence_argument(value, index, name, function)

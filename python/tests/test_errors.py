@@ -28,6 +28,21 @@ def test_unsupported_argument_dtype(dtype):
         fuse.jit(add)(x, x)
 
 
+def scale(x, s):
+    return x * s
+
+
+def test_complex_python_scalar_argument_is_named():
+    # It was taken as a constant, and the first op on it said only
+    # "*: unsupported operand complex (1+2j)".
+    x = np.zeros(3, np.float32)
+    with pytest.raises(TypeError, match=r"^fuse: argument 1 \('s'\) of scale is a complex, "
+                                        r"\(1\+2j\), and fuse has no complex dtype; "
+                                        r"supported dtypes are float16, float32, float64, "
+                                        r"int32, int64 and bool$"):
+        fuse.jit(scale)(x, 1 + 2j)
+
+
 @pytest.mark.parametrize("dtype", [np.int8, "int8", np.dtype("int8")])
 def test_unsupported_cast_target(dtype):
     x = np.zeros(3, np.float32)
