@@ -250,14 +250,20 @@ class _Jitted:
             entry = self._traces.get(key)
         if entry is None:
             trace = _trace.trace_function(self._fn, self.__name__, spec, rebuild)
-        else:
-            trace = entry[0]
+            # Kept before it compiles: when compiling fails (a FusionRemark
+            # made an error), fn.mlir is the program that failed.
+            with self._lock:
+                self._traced += 1
+                entry = self._traces[key] = (trace, None)
+                self._traces.move_to_end(key)
+                self._evict()
+                if remember:
+                    self._last = entry
+        trace = entry[0]
         program = None
         if compile_it:
             program, compiled = _program_for(trace, self)
         with self._lock:
-            if entry is None:
-                self._traced += 1
             if compile_it:
                 self._misses += 1
                 self._compiled += compiled

@@ -192,6 +192,22 @@ def test_jit_remarks_point_at_python_lines():
     assert str(warning.message).endswith(f"(producer is here: {__file__}:{line + 1}:13)")
 
 
+def test_remark_made_an_error_keeps_the_trace():
+    # With FusionRemark warnings made errors, the call fails as its program
+    # compiles; fn.mlir then showed nothing but "has not been traced yet".
+    def body(a, m):
+        return m + fuse.exp(a)
+
+    f = fuse.jit(body, target="cpu", options={"remarks": True})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", fuse.FusionRemark)
+        with pytest.raises(fuse.FusionRemark, match="not fused with its producer 'fuse.exp'"):
+            f(np.ones(4, np.float32), np.ones((3, 4), np.float32))
+    assert f.mlir.startswith("func.func @body(%a: tensor<?xf32>, %m: tensor<?x?xf32>)")
+    assert "fuse.exp %a" in f.mlir
+    assert f.cache_info()[2:] == (1, 0, 1)  # traces, compiles, size
+
+
 def test_remarks_of_ops_on_one_line():
     # fuse.softmax's ops, and a loop's, are at one place of the source: the
     # pairs left apart are remarked still (they were not: the compiler knew
