@@ -144,3 +144,31 @@ TEST(ExecutionTest, AnErrorIsItsThreadsOwn) {
 }
 
 } // namespace
+
+// A freed block is reused by a request of any size that rounds to its
+// capacity: tiny requests (32 bytes, in a 64-byte block) missed it, and a
+// program with tiny results kept one more block per call.
+TEST(HostCacheTest, TinyRequestsReuseTheirBlock) {
+  fuse::rt::releaseHostCache();
+  for (size_t bytes : {1, 4, 32, 33, 64, 100, 4096}) {
+    void *first = fuse::rt::hostAlloc(bytes);
+    ASSERT_NE(first, nullptr);
+    fuse::rt::hostFree(first);
+    size_t kept = fuse::rt::hostCacheBytes();
+    EXPECT_EQ(kept, (std::max<size_t>(bytes, 1) + 63) / 64 * 64) << bytes;
+    for (int i = 0; i < 100; ++i) {
+      void *again = fuse::rt::hostAlloc(bytes);
+      EXPECT_EQ(again, first) << bytes;
+      fuse::rt::hostFree(again);
+    }
+    EXPECT_EQ(fuse::rt::hostCacheBytes(), kept) << bytes;
+    fuse::rt::releaseHostCache();
+  }
+  // A block twice the request's capacity or more is left for larger ones.
+  void *large = fuse::rt::hostAlloc(256);
+  fuse::rt::hostFree(large);
+  void *small = fuse::rt::hostAlloc(100);
+  EXPECT_NE(small, large);
+  fuse::rt::hostFree(small);
+  fuse::rt::releaseHostCache();
+}

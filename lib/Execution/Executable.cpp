@@ -456,6 +456,8 @@ llvm::Expected<int> fuse::cpuThreads(const RunOptions &options) {
     return llvm::createStringError(
         "a thread count of " + std::to_string(options.threads) +
         ": the cpu target runs on " + most + " threads at most");
+  if (std::string error = rt::hostCacheLimitError(); !error.empty())
+    return llvm::createStringError(error);
   if (options.threads > 0)
     return options.threads;
   if (const char *text = std::getenv("FUSE_NUM_THREADS"); text && *text) {

@@ -46,6 +46,8 @@ void ProfileSummary::add(const RunProfile &profile, unsigned run) {
     stats.calls++;
     stats.ms += event.ms;
     stats.bytes += event.bytes;
+    if (!traced)
+      continue;
     // The durations are measured; the start times follow from them.
     trace.push_back(llvm::json::Object{
         {"name", event.name.str()},

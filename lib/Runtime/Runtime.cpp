@@ -9,6 +9,7 @@
 #include "fuse/Runtime/Runtime.h"
 
 #include <chrono>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -653,21 +654,24 @@ struct HostCache {
 
   ~HostCache() { releaseAll(); }
 
-  /// FUSE_HOST_CACHE_MB (0: keep nothing), else 1 GiB.
+  /// FUSE_HOST_CACHE_MB (0: keep nothing), else 1 GiB; a value that is not
+  /// one is refused where runs are made (hostCacheLimitError).
   static size_t limitFromEnvironment() {
-    size_t limit = size_t(1) << 30;
-    if (const char *text = std::getenv("FUSE_HOST_CACHE_MB")) {
-      char *end = nullptr;
-      unsigned long long mib = std::strtoull(text, &end, 10);
-      if (end != text && *end == '\0' && mib < (1ull << 40))
-        limit = static_cast<size_t>(mib) << 20;
-    }
-    return limit;
+    return fuse::rt::hostCacheLimit().value_or(size_t(1) << 30);
+  }
+
+  /// `bytes` as hostAlloc allocates it: a multiple of 64, at least 64.
+  static size_t capacityFor(size_t bytes) {
+    return (std::max<size_t>(bytes, 1) + 63) / 64 * 64;
   }
 
   void *take(size_t bytes) {
-    auto it = byCapacity.lower_bound(bytes);
-    if (it == byCapacity.end() || it->first / 2 >= std::max<size_t>(bytes, 1))
+    // Against the capacity a new block would have: a 32-byte result reuses
+    // a 64-byte block (compared with 32, it never did, and each call of a
+    // program with tiny results kept one more block).
+    size_t capacity = capacityFor(bytes);
+    auto it = byCapacity.lower_bound(capacity);
+    if (it == byCapacity.end() || it->first / 2 >= capacity)
       return nullptr;
     Block block = *it->second;
     order.erase(it->second);
@@ -710,12 +714,35 @@ HostCache &hostCache() {
 }
 } // namespace
 
+std::optional<size_t> fuse::rt::hostCacheLimit() {
+  const char *text = std::getenv("FUSE_HOST_CACHE_MB");
+  if (!text || !*text)
+    return std::nullopt;
+  // Digits only: strtoull would take "-5" (as a huge number) and " 5".
+  for (const char *c = text; *c; ++c)
+    if (*c < '0' || *c > '9')
+      return std::nullopt;
+  errno = 0;
+  unsigned long long mib = std::strtoull(text, nullptr, 10);
+  if (errno || mib >= (1ull << 40))
+    return std::nullopt;
+  return static_cast<size_t>(mib) << 20;
+}
+
+std::string fuse::rt::hostCacheLimitError() {
+  const char *text = std::getenv("FUSE_HOST_CACHE_MB");
+  if (!text || !*text || hostCacheLimit())
+    return "";
+  return "FUSE_HOST_CACHE_MB=" + std::string(text) +
+         ": not a number of MiB (0 or more; 0 keeps no freed buffer)";
+}
+
 void *fuse::rt::hostAlloc(size_t bytes) {
   HostCache &cache = hostCache();
   std::lock_guard<std::mutex> lock(cache.mutex);
   if (void *ptr = cache.take(bytes))
     return ptr;
-  size_t rounded = (std::max<size_t>(bytes, 1) + 63) / 64 * 64;
+  size_t rounded = HostCache::capacityFor(bytes);
   void *ptr = std::aligned_alloc(64, rounded);
   if (!ptr)
     return nullptr;

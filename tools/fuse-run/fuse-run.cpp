@@ -944,7 +944,7 @@ static int run(int argc, char **argv) {
   for (const HostArray &array : inputs)
     inputPointers.push_back(&array);
 
-  ProfileSummary profile;
+  ProfileSummary profile(/*traced=*/!traceFlag.empty());
   std::vector<HostArray> results;
   for (unsigned run = 0; run < repeatFlag; ++run) {
     // The run before's results go back to the runtime's cache of host

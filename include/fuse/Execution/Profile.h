@@ -55,6 +55,9 @@ struct RunProfile {
 /// Several runs of one program, summed per kernel and laid end to end.
 class ProfileSummary {
 public:
+  /// `traced`: keep every event for chromeTrace (a run of a 1-kernel
+  /// program adds about 13 KB); else only the sums of table.
+  explicit ProfileSummary(bool traced) : traced(traced) {}
   /// Adds run number `run` (counted from 0 by the caller).
   void add(const RunProfile &profile, unsigned run);
   /// The table of `fuse-run --profile`: per kernel (in the program's order),
@@ -64,7 +67,7 @@ public:
   std::string table(double copyBandwidth) const;
   /// A Chrome trace (Perfetto, chrome://tracing): kernels and copies of
   /// results on thread 0, copies between host and device on thread 1, each
-  /// event after the one before it.
+  /// event after the one before it; empty unless `traced`.
   llvm::json::Value chromeTrace() const;
   /// Kernel launches of the last run added.
   size_t launchesPerRun() const { return lastLaunches; }
@@ -79,6 +82,7 @@ private:
   std::map<int64_t, Stats> kernels;
   std::map<int64_t, Stats> resultCopies;
   Stats toDevice{"[memcpy host->device]"}, toHost{"[memcpy device->host]"};
+  bool traced;
   llvm::json::Array trace;
   double clockUs = 0;
   size_t lastLaunches = 0;

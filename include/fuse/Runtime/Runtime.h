@@ -25,6 +25,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -125,6 +126,11 @@ void hostFree(void *ptr);
 void releaseHostCache();
 /// The bytes of the blocks the cache keeps now.
 size_t hostCacheBytes();
+/// FUSE_HOST_CACHE_MB in bytes, if it is set to a number of MiB.
+std::optional<size_t> hostCacheLimit();
+/// Why FUSE_HOST_CACHE_MB is not a number of MiB; empty when it is one or
+/// is not set (the cache then keeps 1 GiB).
+std::string hostCacheLimitError();
 
 } // namespace fuse::rt
 
