@@ -525,7 +525,7 @@ struct FullOccupancyPass
   static bool needsHalf(Operation *op) {
     if (isa<gpu::ShuffleOp, math::SinOp, math::CosOp>(op))
       return true;
-    return isa<math::MathDialect>(op->getDialect()) &&
+    return isa_and_nonnull<math::MathDialect>(op->getDialect()) &&
            llvm::any_of(op->getOperandTypes(),
                         [](Type t) { return getElementTypeOrSelf(t).isF64(); });
   }

@@ -63,6 +63,51 @@ static bool passesNamed(const MlirOptMainConfig &config) {
   return succeeded(config.setupPassPipeline(pm)) && pm.size() != 0;
 }
 
+/// The first of mlir-opt's flags given that shape its pass manager or the
+/// IR it prints: --fuse-report and --emit run their own pipeline and print
+/// no IR, so they would be ignored.
+static std::optional<llvm::StringRef> irFlagGiven() {
+  static const llvm::StringLiteral names[] = {
+      "mlir-print-ir-after",
+      "mlir-print-ir-after-all",
+      "mlir-print-ir-after-change",
+      "mlir-print-ir-after-failure",
+      "mlir-print-ir-before",
+      "mlir-print-ir-before-all",
+      "mlir-print-ir-module-scope",
+      "mlir-print-ir-tree-dir",
+      "mlir-pass-statistics",
+      "mlir-pass-statistics-display",
+      "mlir-timing",
+      "mlir-timing-display",
+      "dump-pass-pipeline",
+      "emit-bytecode",
+      "emit-bytecode-version",
+      "verify-each",
+      "verify-roundtrip",
+      "mlir-print-op-generic",
+      "mlir-print-debuginfo",
+      "mlir-pretty-debuginfo",
+      "mlir-print-local-scope",
+      "mlir-print-unique-ssa-ids",
+      "mlir-print-value-users",
+      "mlir-print-assume-verified",
+      "mlir-print-skip-regions",
+      "mlir-print-elementsattrs-with-hex-if-larger",
+      "mlir-elide-elementsattrs-if-larger",
+      "mlir-elide-resource-strings-if-larger",
+      "mlir-use-nameloc-as-prefix",
+      "mlir-generate-reproducer",
+      "mlir-pass-pipeline-crash-reproducer",
+      "mlir-pass-pipeline-local-reproducer",
+      "run-reproducer",
+  };
+  for (llvm::StringRef name : names)
+    if (fuse::optionGiven(name))
+      return name;
+  return std::nullopt;
+}
+
 /// Closes `output` and keeps it, or says why it could not be written (a
 /// full disk, say) instead of LLVM's fatal "IO failure on output stream".
 static LogicalResult keepOutput(llvm::ToolOutputFile &output,
@@ -101,6 +146,7 @@ static LogicalResult runTranslation(fuse::Translation translation,
                        llvm::raw_ostream &os) {
     MLIRContext context(registry);
     context.printOpOnDiagnostic(false);
+    context.allowUnregisteredDialects(config.shouldAllowUnregisteredDialects());
     llvm::SourceMgr sourceMgr;
     sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
     SourceMgrDiagnosticHandler handler(sourceMgr, &context);
@@ -171,6 +217,14 @@ int main(int argc, char **argv) {
                            "the passes named on the command line would not "
                            "run: name them with --fuse-pipeline=STAGE (they "
                            "run after it) or alone\n";
+      return 1;
+    }
+    if (std::optional<llvm::StringRef> flag = irFlagGiven()) {
+      fuse::toolError() << "--" << *flag
+                        << " shapes the passes that run or the IR printed, "
+                           "and --fuse-report and --emit run their own "
+                           "pipeline and print no IR: use it with "
+                           "--fuse-pipeline=STAGE\n";
       return 1;
     }
     return asMainReturnCode(runTranslation(*translation, inputFile, outputFile,

@@ -1710,7 +1710,7 @@ public:
     for (linalg::GenericOp op : members)
       for (Operation &inner : op.getBody()->without_terminator())
         bodyOps += isa<math::ExpOp, math::TanhOp, math::LogOp>(inner) ? 2
-                   : isa<math::MathDialect>(inner.getDialect())
+                   : isa_and_nonnull<math::MathDialect>(inner.getDialect())
                        ? kSteppedGroupOps + 1
                        : 1;
     return bodyOps <= kSteppedGroupOps;
@@ -2953,7 +2953,7 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
       if (isa<arith::ConstantOp>(inner))
         continue;
       bool expensive =
-          isa<math::MathDialect>(inner.getDialect()) ||
+          isa_and_nonnull<math::MathDialect>(inner.getDialect()) ||
           isa<arith::DivFOp, arith::RemFOp, arith::DivSIOp, arith::DivUIOp,
               arith::RemSIOp, arith::RemUIOp>(inner);
       f64Math |= expensive && llvm::any_of(inner.getOperandTypes(),

@@ -104,7 +104,7 @@ LogicalResult checkBody(func::FuncOp function) {
       function.getBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
         if (isa<func::ReturnOp>(op))
           return WalkResult::advance();
-        if (isa<fuse::FuseDialect>(op->getDialect())) {
+        if (isa_and_nonnull<fuse::FuseDialect>(op->getDialect())) {
           for (auto [index, type] : llvm::enumerate(op->getResultTypes()))
             if (std::optional<std::string> problem = typeProblem(type)) {
               op->emitError() << "'" << op->getName() << "' result " << index
