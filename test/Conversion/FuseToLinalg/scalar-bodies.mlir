@@ -327,6 +327,19 @@ func.func @clamp_max_i64(%x: tensor<4xi64>) -> tensor<4xi64> {
   return %0 : tensor<4xi64>
 }
 
+// A bound of another integer type is its value as that type reads it:
+// `200 : ui8` is 200 (it was -56), `-5 : si8` is -5.
+// CHECK-LABEL: func @clamp_unsigned_bound
+// CHECK: ^bb0(%[[X:.+]]: i32, %{{.+}}: i32):
+// CHECK-NEXT: %[[LO:.+]] = arith.constant -5 : i32
+// CHECK-NEXT: %[[A:.+]] = arith.maxsi %[[X]], %[[LO]] : i32
+// CHECK-NEXT: %[[HI:.+]] = arith.constant 200 : i32
+// CHECK-NEXT: %[[R:.+]] = arith.minsi %[[A]], %[[HI]] : i32
+func.func @clamp_unsigned_bound(%x: tensor<4xi32>) -> tensor<4xi32> {
+  %0 = fuse.clamp %x {min = -5 : si8, max = 200 : ui8} : tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
 // leaky_relu: x if x >= 0, else alpha * x; alpha defaults to 0.01.
 // CHECK-LABEL: func @leaky_relu_f32
 // CHECK: ^bb0(%[[X:.+]]: f32, %{{.+}}: f32):

@@ -248,11 +248,29 @@ static LogicalResult verifyScalarAttr(Operation *op, StringRef name,
   if (!integerType || integerType.getWidth() == 1)
     return op->emitOpError("'") << name << "' must be an integer attribute for "
                                 << str(tensorType) << ", got " << attr;
-  if (!integer.getValue().sextOrTrunc(64).isSignedIntN(
-          element.getIntOrFloatBitWidth()))
-    return op->emitOpError("'") << name << "' value " << integer.getInt()
-                                << " does not fit in " << str(element);
+  // Read as its type reads it, whatever its width: `200 : ui8` was -56, and
+  // an i128 bound was cut to its low 64 bits, silently.
+  std::optional<int64_t> value = integerAttrValue(integer);
+  unsigned width = element.getIntOrFloatBitWidth();
+  if (!value || !llvm::isIntN(width, *value))
+    return op->emitOpError("'")
+           << name << "' value "
+           << llvm::toString(integer.getValue(), 10,
+                             !integerType.isUnsignedInteger())
+           << " does not fit in " << str(element) << ": from "
+           << llvm::toString(APInt::getSignedMinValue(width), 10, true)
+           << " to "
+           << llvm::toString(APInt::getSignedMaxValue(width), 10, true);
   return success();
+}
+
+std::optional<int64_t> fuse::integerAttrValue(IntegerAttr attr) {
+  const APInt &value = attr.getValue();
+  if (attr.getType().isUnsignedInteger())
+    return value.isIntN(63) ? std::optional<int64_t>(value.getZExtValue())
+                            : std::nullopt;
+  return value.isSignedIntN(64) ? std::optional<int64_t>(value.getSExtValue())
+                                : std::nullopt;
 }
 
 /// `fuse.clamp %x {min = ..., max = ...} : type`, with the bounds' integer

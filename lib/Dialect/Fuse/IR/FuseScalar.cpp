@@ -137,7 +137,8 @@ static Value boundConstant(OpBuilder &b, Location loc, Type type,
                            Attribute attr) {
   if (auto f = dyn_cast<FloatAttr>(attr))
     return floatConstant(b, loc, type, f.getValueAsDouble());
-  return intConstant(b, loc, type, cast<IntegerAttr>(attr).getInt());
+  // The verifier checked that it fits the element type.
+  return intConstant(b, loc, type, *integerAttrValue(cast<IntegerAttr>(attr)));
 }
 
 static arith::CmpFPredicate floatPredicate(CmpPredicate p) {

@@ -61,6 +61,10 @@ std::optional<llvm::ArrayRef<int64_t>> reducedDims(mlir::Operation *op);
 /// empty: a reduce_max or reduce_min without `identity_if_empty`.
 bool emptyReductionIsError(mlir::Operation *op);
 
+/// An integer attribute's value as its type reads it (`200 : ui8` is 200,
+/// not -56), if an int64_t holds it.
+std::optional<int64_t> integerAttrValue(mlir::IntegerAttr attr);
+
 } // namespace fuse
 
 #include "fuse/Dialect/Fuse/IR/FuseEnums.h.inc"
