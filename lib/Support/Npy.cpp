@@ -17,6 +17,7 @@
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/EndianStream.h"
 #include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SwapByteOrder.h"
@@ -451,7 +452,46 @@ llvm::Expected<HostArray> fuse::parseNpy(StringRef bytes) {
   return normalizeBools(std::move(array));
 }
 
+/// The bytes of a device or a pipe (`<(python make.py)`), read until its end,
+/// or until they cannot begin an .npy file: /dev/zero was read until memory
+/// ran out.
+static llvm::Expected<std::string> readStream(StringRef path) {
+  namespace fs = llvm::sys::fs;
+  llvm::Expected<fs::file_t> file = fs::openNativeFileForRead(path);
+  if (!file)
+    return file.takeError();
+  std::string bytes;
+  std::vector<char> chunk(1 << 16);
+  while (true) {
+    llvm::Expected<size_t> read = fs::readNativeFile(*file, chunk);
+    if (!read) {
+      fs::closeFile(*file);
+      return read.takeError();
+    }
+    if (*read == 0)
+      break;
+    bytes.append(chunk.data(), *read);
+    if (!StringRef(bytes).starts_with(
+            kMagic.take_front(std::min(bytes.size(), kMagic.size()))))
+      break; // parseNpy says why
+  }
+  fs::closeFile(*file);
+  return bytes;
+}
+
 llvm::Expected<HostArray> fuse::readNpy(StringRef path) {
+  llvm::sys::fs::file_status status;
+  if (!llvm::sys::fs::status(path, status) &&
+      status.type() != llvm::sys::fs::file_type::regular_file &&
+      status.type() != llvm::sys::fs::file_type::directory_file) {
+    llvm::Expected<std::string> bytes = readStream(path);
+    if (!bytes)
+      return llvm::createFileError(path, bytes.takeError());
+    llvm::Expected<HostArray> array = parseNpy(*bytes);
+    if (!array)
+      return llvm::createFileError(path, array.takeError());
+    return array;
+  }
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
       llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                   /*RequiresNullTerminator=*/false);
