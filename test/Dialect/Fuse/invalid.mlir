@@ -630,6 +630,15 @@ func.func @constant_exponent_without_point_upper() -> tensor<f32> {
 
 // -----
 
+// The same in a dense literal (it said "expected ']'").
+func.func @dense_exponent_without_point() -> tensor<2xf32> {
+  // expected-error @+1 {{a float literal needs a '.' before its exponent: write 1.0e-5}}
+  %0 = fuse.constant dense<[1.0, 1e-5]> : tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
 func.func @constant_index() -> tensor<index> {
   // expected-error @+1 {{unsupported element type index for a constant}}
   %0 = fuse.constant 1 : tensor<index>

@@ -465,6 +465,28 @@ ParseResult ConstantOp::parse(OpAsmParser &parser, OperationState &result) {
 
   // `dense<...> : type` is a builtin attribute that carries its own type.
   if (std::strncmp(loc.getPointer(), "dense", 5) == 0) {
+    // `1e-5` without a '.': MLIR's lexer reads the integer 1 and the word
+    // `e`, and said "expected ']'".
+    for (const char *c = loc.getPointer() + 5; *c && *c != '>'; ++c) {
+      if (!llvm::isDigit(*c) || llvm::isAlnum(c[-1]) || c[-1] == '.')
+        continue;
+      const char *end = c;
+      while (llvm::isDigit(*end))
+        ++end;
+      if (*end != 'e' && *end != 'E')
+        continue;
+      const char *exponent = end + 1;
+      if (*exponent == '-' || *exponent == '+')
+        ++exponent;
+      if (!llvm::isDigit(*exponent))
+        continue;
+      while (llvm::isDigit(*exponent))
+        ++exponent;
+      return parser.emitError(SMLoc::getFromPointer(c),
+                              "a float literal needs a '.' before its "
+                              "exponent: write ")
+             << StringRef(c, end - c) << ".0" << StringRef(end, exponent - end);
+    }
     ElementsAttr elements;
     if (parser.parseAttribute(elements))
       return failure();
@@ -497,12 +519,15 @@ ParseResult ConstantOp::parse(OpAsmParser &parser, OperationState &result) {
       if (failed(*isInteger))
         return failure();
       // `1e-5`: MLIR's lexer reads the integer 1 and then the word `e`.
+      // The text ends with a NUL: read past `end` only after a letter.
       const char *end = parser.getCurrentLocation().getPointer();
-      const char *exponent = end + 1;
-      if (*exponent == '-' || *exponent == '+')
-        ++exponent;
-      if (!hex && (*end == 'e' || *end == 'E') && llvm::isDigit(end[-1]) &&
-          llvm::isDigit(*exponent)) {
+      const char *exponent = nullptr;
+      if (!hex && (*end == 'e' || *end == 'E') && llvm::isDigit(end[-1])) {
+        exponent = end + 1;
+        if (*exponent == '-' || *exponent == '+')
+          ++exponent;
+      }
+      if (exponent && llvm::isDigit(*exponent)) {
         while (llvm::isDigit(*exponent))
           ++exponent;
         std::string digits(numberLoc.getPointer(), end);
