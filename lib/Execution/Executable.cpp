@@ -410,8 +410,8 @@ Executable::lower(ModuleOp module, const RunOptions &options) {
   if (func.getNumResults() == 0)
     return llvm::createStringError(
         formatLocation(func.getLoc()) + ": error: @" + executable->entryName +
-        " returns no result, so running it computes nothing; fuse-run runs "
-        "functions that return tensors");
+        " returns no result, so running it computes nothing; a function "
+        "that runs returns tensors");
   for (Type type : func.getResultTypes())
     executable->resultSpecs.push_back(specOf(type));
 

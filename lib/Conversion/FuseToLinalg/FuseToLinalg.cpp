@@ -262,8 +262,8 @@ void FunctionSizes::materialize() {
     Operation *&previous = lastCheckAfter[after];
     OpBuilder builder(after->getContext());
     builder.setInsertionPointAfter(previous ? previous : after);
-    std::string message = check.op->getName().getStringRef().str() + " at " +
-                          formatLocation(loc) + ": " + describe(check.cls);
+    std::string message = opAt(check.op->getName().getStringRef(), loc) +
+                          ": " + describe(check.cls);
     if (rhs) {
       message += " and " + describe(check.other) +
                  " must be equal (broadcasting assumes it)";
@@ -388,8 +388,8 @@ void FunctionSizes::checkBytes(Operation *op, ArrayRef<Value> dynamic,
   std::string message;
   llvm::raw_string_ostream os(message);
   Type type = op->getResult(0).getType();
-  os << op->getName() << " at " << formatLocation(loc)
-     << ": its result, of type " << type << ", ";
+  os << opAt(op->getName().getStringRef(), loc) << ": its result, of type "
+     << type << ", ";
   Type element = getElementTypeOrSelf(type);
   if (reducedDims(op) && computeElementType(element) != element)
     os << "accumulated in " << computeElementType(element) << ", ";
@@ -628,8 +628,8 @@ template <typename OpTy> struct ReductionLowering : OpConversionPattern<OpTy> {
                                   cast<Value>(operandSizes[d]), zero);
         cf::AssertOp::create(
             rewriter, loc, nonEmpty,
-            "fuse." + name.str() + " at " + formatLocation(loc) +
-                ": dimension " + std::to_string(d) +
+            opAt("fuse." + name.str(), loc) + ": dimension " +
+                std::to_string(d) +
                 " of the operand is 0, and an empty " + name.str() +
                 " has no value (numpy's error too)");
       }

@@ -13,8 +13,14 @@ std::string fuse::formatLocation(Location loc) {
     return (file.getFilename().getValue() + ":" + Twine(file.getLine()) + ":" +
             Twine(file.getColumn()))
         .str();
+  // A name with no place (`loc("x")`) is the name, as MLIR quotes it.
   if (auto name = dyn_cast<NameLoc>(loc))
-    return formatLocation(name.getChildLoc());
+    return isa<UnknownLoc>(name.getChildLoc())
+               ? "\"" + name.getName().str() + "\""
+               : formatLocation(name.getChildLoc());
+  // The op's own place, as MLIR's diagnostics give it first.
+  if (auto call = dyn_cast<CallSiteLoc>(loc))
+    return formatLocation(call.getCallee());
   // An op that fusion made of others (a one-value producer computed inside
   // its reader) is at the first: the op it replaced.
   if (auto fused = dyn_cast<FusedLoc>(loc))
@@ -26,6 +32,11 @@ std::string fuse::formatLocation(Location loc) {
   llvm::raw_string_ostream os(text);
   os << loc;
   return text;
+}
+
+std::string fuse::opAt(llvm::StringRef op, Location loc) {
+  std::string place = formatLocation(loc);
+  return place == "loc(unknown)" ? op.str() : op.str() + " at " + place;
 }
 
 void fuse::printDiagnostic(llvm::raw_ostream &os, Diagnostic &d) {

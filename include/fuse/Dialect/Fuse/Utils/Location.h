@@ -4,6 +4,7 @@
 #define FUSE_DIALECT_FUSE_UTILS_LOCATION_H
 
 #include "mlir/IR/Location.h"
+#include "llvm/ADT/StringRef.h"
 
 namespace llvm {
 class raw_ostream;
@@ -20,6 +21,10 @@ namespace fuse {
 /// `file:line:col` of a file location (through name locations); MLIR's own
 /// form for any other location.
 std::string formatLocation(mlir::Location loc);
+
+/// `op at file:line:col`, as run-time errors name an op; `op` alone when
+/// `loc` says no place.
+std::string opAt(llvm::StringRef op, mlir::Location loc);
 
 /// `d` and then each of its notes, one per line, as compilers print them:
 /// "file:line:col: remark: message" (no location when it is unknown).
