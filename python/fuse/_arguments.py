@@ -661,7 +661,7 @@ def jit_inputs(trace, arrays, function):
     function named `function`), from its (array, fuse dtype, scalar) triples,
     scalar the Python scalar an input was made from (else None); Python
     scalars converted from their carrier dtype to the one the trace gives
-    them (as numpy's astype, which fuse.cast matches)."""
+    them, as fuse.cast converts (_cast_scalar)."""
     for i in trace.int32_inputs:
         value = arrays[i][2]
         if not _fits(value, _INT32):
@@ -683,12 +683,26 @@ def jit_inputs(trace, arrays, function):
             raise OverflowError(f"fuse: argument {trace.input_names[i]!r} = {_shown(value)} "
                                 f"does not fit float64, the widest float") from None
     for i, dtype in trace.scalar_inputs.items():
-        # A float past the type's range is its infinity, as the constant
-        # would be (x * 1e300 of a float16 x computes in float32): no
-        # numpy warning from inside fuse.
-        with np.errstate(over="ignore"):
-            inputs[i] = (inputs[i][0].astype(_dtypes.to_numpy(dtype)), dtype)
+        inputs[i] = (_cast_scalar(inputs[i][0], dtype), dtype)
     return inputs
+
+
+def _cast_scalar(value, dtype):
+    """The 0-d array `value` as fuse.cast gives it in `dtype`
+    (docs/dialect.md, "Casts"): a float to an integer truncated toward zero,
+    saturating, NaN 0 (numpy's astype gives INT_MIN for all three on x86:
+    fuse.cast(s, np.int32) of a scalar argument s gave another value than
+    fuse.cast(s * 1.0, np.int32)); a float past a float type's range its
+    infinity (x * 1e300 of a float16 x computes in float32), with no numpy
+    warning from inside fuse."""
+    target = np.dtype(_dtypes.to_numpy(dtype))
+    if value.dtype.kind == "f" and target.kind in "iu":
+        x, info = float(value), np.iinfo(target)
+        whole = (0 if np.isnan(x) else info.max if x >= info.max
+                 else info.min if x <= info.min else int(x))
+        return np.asarray(whole, target)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return value.astype(target)
 
 
 def _fits(value, info):

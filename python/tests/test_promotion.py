@@ -251,6 +251,22 @@ def test_computed_int_scalar_converts_as_astype():
     assert_same(f(x, 100000), x + np.array(10 ** 10).astype(np.int32))
 
 
+@pytest.mark.parametrize("dtype", ["int32", "int64"])
+def test_float_scalar_argument_cast_to_int_as_fuse_cast(dtype):
+    # A scalar argument used only through fuse.cast is given the cast's type
+    # and converted on the host: as fuse.cast converts (NaN 0, saturating,
+    # toward zero), as the cast in a kernel does; numpy's astype gave
+    # INT_MIN for NaN, 1e30 and inf.
+    info = np.iinfo(dtype)
+    direct = fuse.jit(lambda x, s: x + fuse.cast(s, dtype), target="cpu")
+    computed = fuse.jit(lambda x, s: x + fuse.cast(s * 1.0, dtype), target="cpu")
+    z = np.zeros(1, dtype)
+    values = [np.nan, 1e30, -1e30, np.inf, -np.inf, -2.7, 2.7, -0.0]
+    want = [0, info.max, info.min, info.max, info.min, -2, 2, 0]
+    assert [int(direct(z, v)[0]) for v in values] == want
+    assert [int(computed(z, v)[0]) for v in values] == want
+
+
 @pytest.mark.parametrize("dtype", ["float32", "float16"])
 def test_float_constants_are_short_and_read_back_exactly(dtype):
     # A constant is written as the shortest decimal that reads back as the
