@@ -737,10 +737,14 @@ def _binary(op, a, b):
     # it: in float32, not rounded to the tensor's type first (x * 1e5 is not
     # x * inf), the result rounded once to that type; the same as the op in
     # the tensor's type (computed in float32) when the scalar is a constant
-    # that type holds exactly (x * 0.5).
+    # that type holds exactly (x * 0.5). So does a 0-d tensor of another
+    # type (a numpy scalar argument, np.float64(1e5)), whose value PyTorch's
+    # kernels take as it is too (original_scalar_value).
     compute = dtype
     if dtype in _HALF and not weak and any(
-            _is_weak(v) and not _holds(dtype, v) for v in (a, b)):
+            (_is_weak(v) and not _holds(dtype, v))
+            or (isinstance(v, Tensor) and v._shape == () and v.dtype_name != dtype)
+            for v in (a, b)):
         compute = "f32"
     a, b = _as(graph, a, compute), _as(graph, b, compute)
     shape = broadcast_shapes([a._shape, b._shape], what)

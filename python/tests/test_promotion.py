@@ -125,6 +125,22 @@ def test_half_tensor_and_scalar_compute_in_float32(dtype):
     assert "%s: tensor<f32>" in f.mlir
 
 
+def test_half_tensor_and_zero_d_argument_compute_in_float32():
+    # A numpy scalar argument (a 0-d array) of another type meets a float16
+    # tensor as PyTorch's kernels take a 0-d tensor: its value in float32,
+    # not rounded to float16 first (np.float64(1e5) was inf, and x * inf).
+    f = fuse.jit(lambda x, s: x * s, target="cpu")
+    x = np.array([0.4134, 1e-4, -0.25], np.float16)
+    want = (x.astype(np.float32) * np.float32(1e5)).astype(np.float16)
+    for s in (1e5, np.float64(1e5), np.array(1e5), np.int64(100000), np.float32(1e5)):
+        assert_same(f(x, s), want)
+    y = np.array([1.2568], np.float16)
+    assert_same(f(y, np.float32(0.1)),
+                (y.astype(np.float32) * np.float32(0.1)).astype(np.float16))
+    # A 0-d float16 argument is the tensor's own type: no cast.
+    assert_same(f(x, np.float16(2)), x * np.float16(2))
+
+
 def test_ops_on_scalar_arguments_alone_compute_as_python():
     # An op on Python scalars alone computes in float64 (int64), as Python
     # does, and its result still does not widen a tensor: (1/3) * 3 is 1 in
