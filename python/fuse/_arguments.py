@@ -92,7 +92,7 @@ def prepare(array, index):
     lowest bit."""
     dtype = _dtypes.from_numpy(array.dtype, what=f"argument {index}")
     if dtype == "i1" and other_bool_bytes(array):
-        array = array.view(np.uint8) != 0
+        array = np.asarray(array.view(np.uint8) != 0)
     if not array.dtype.isnative:
         array = array.astype(array.dtype.newbyteorder("="))
     if not array.flags.c_contiguous:

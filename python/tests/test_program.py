@@ -288,6 +288,8 @@ def test_bool_bytes_other_than_0_and_1_are_true():
     assert raw.tolist() == [0, 1, 2, 3, 4, 255, 0, 128]
     jitted = fuse.jit(lambda m: ~m)
     np.testing.assert_array_equal(jitted(mask), raw == 0)
+    # A 0-d one too (its copy was a numpy scalar, which has no .ctypes).
+    assert fuse.jit(lambda m: ~m)(raw[2:3].reshape(()).view(np.bool_)) == np.array(False)
     # So is a call after one with a bool array of 0 and 1 (the jit's short
     # path, which reads arrays as they are).
     jitted = fuse.jit(lambda m, x: (x * m, fuse.where(m, x, -x), m.sum()), target="cpu")
