@@ -45,7 +45,7 @@ _BY_NUMPY = {info[1]: name for name, info in _INFO.items() if info[1] is not Non
 _ALIASES = {
     "float16": "f16", "half": "f16", "f16": "f16",
     "bfloat16": "bf16", "bf16": "bf16",
-    "float32": "f32", "float": "f32", "f32": "f32",
+    "float32": "f32", "f32": "f32",
     "float64": "f64", "double": "f64", "f64": "f64",
     "int32": "i32", "i32": "i32",
     "int64": "i64", "long": "i64", "i64": "i64",
@@ -114,6 +114,11 @@ def parse(dtype):
         key = dtype.strip().lower()
         if key in _ALIASES:
             return _ALIASES[key]
+        if key == "float":
+            # It was float32 here, as torch.float is, and numpy's
+            # x.astype("float") is float64.
+            raise TypeError("fuse: 'float' is float64 to numpy and float32 to PyTorch "
+                            "(torch.float): write 'float32' or 'float64'")
     if dtype is None:
         # np.dtype(None) is float64: a missing dtype is not one.
         raise TypeError(f"fuse: None is not a dtype; use one of {SUPPORTED}")

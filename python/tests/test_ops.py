@@ -289,6 +289,18 @@ def test_cast_dtype_spellings(spelling, rng):
     assert_same(fuse.jit(lambda x: x.astype(spelling))(x), x.astype(np.float16))
 
 
+def test_cast_to_float_is_refused_as_ambiguous(rng):
+    # numpy's "float" is float64, PyTorch's torch.float float32 (which it
+    # was here, silently); the Python type float is float64 in both.
+    x = random_array(rng, "float32", SHAPE)
+    for cast in (lambda x: x.astype("float"), lambda x: fuse.cast(x, "float")):
+        with pytest.raises(TypeError, match=r"^fuse: 'float' is float64 to numpy and float32 "
+                                            r"to PyTorch \(torch.float\): write 'float32' or "
+                                            r"'float64'$"):
+            fuse.jit(cast)(x)
+    assert fuse.jit(lambda x: x.astype(float))(x).dtype == np.float64
+
+
 def test_cast_through_bfloat16():
     # bf16 exists inside a program; 1 + 2^-8 is not a bf16 (8 bits of
     # precision), so it rounds to 1.
