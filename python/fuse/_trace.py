@@ -1215,10 +1215,11 @@ _SELU_SCALE = 1.0507009873554804934193349852946
 
 @_in_wider_float
 def logsigmoid(x):
-    """torch.nn.functional.logsigmoid: log(1 / (1 + e^-x)), as -softplus(-x)
-    (log of sigmoid underflows to -inf below x = -88 in float32; this is x
-    there)."""
-    return -softplus(-x)
+    """torch.nn.functional.logsigmoid: log(1 / (1 + e^-x)), as PyTorch
+    computes it, min(x, 0) - log1p(e^-|x|): log of sigmoid underflows to
+    -inf below x = -88 in float32, and -softplus(-x) was x itself below -20
+    (PyTorch's linear region of softplus), 2e5 ulp off in float64."""
+    return minimum(x, 0.0) - log1p(exp(-_unary("abs", x)))
 
 
 @_in_wider_float

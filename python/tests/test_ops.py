@@ -560,8 +560,9 @@ def test_pytorch_activations(dtype):
     # PyTorch's mish, selu, logsigmoid, hardsigmoid and softsign, against
     # their formulas in float64: within a few roundings of the compute type
     # (float32 for float16) and one to the result type. logsigmoid is
-    # -softplus(-x): x itself below -20, where log(sigmoid(x)) is -inf in
-    # float32 from x = -88. A subnormal e^x (mish(-100)) holds few bits, an
+    # min(x, 0) - log1p(e^-|x|), as PyTorch computes it (log(sigmoid(x)) is
+    # -inf in float32 from x = -88); as -softplus(-x) it was x itself below
+    # -20, 2e5 ulp off in float64. A subnormal e^x (mish(-100)) holds few bits, an
     # error of up to a subnormal spacing times |x| (check_ops's
     # UNDERFLOW_FLOOR, as silu's).
     x = np.concatenate([np.linspace(-30, 30, 601), [-1e-9, 1e-9, 0.0, -0.0, -100.0, 100.0,
@@ -574,7 +575,7 @@ def test_pytorch_activations(dtype):
         softplus = np.where(x64 > 20, x64, np.log1p(np.exp(x64)))
         want = (x64 * np.tanh(softplus),
                 scale * np.where(x64 > 0, x64, alpha * np.expm1(x64)),
-                np.where(-x64 > 20, x64, -np.log1p(np.exp(-x64))),
+                np.minimum(x64, 0) - np.log1p(np.exp(-np.abs(x64))),
                 np.clip(x64 + 3, 0, 6) / 6,
                 x64 / (1 + np.abs(x64)))
     for name, got, expected in zip(["mish", "selu", "logsigmoid", "hardsigmoid", "softsign"],
