@@ -168,8 +168,13 @@ def scalar_literal(value, dtype, attribute=False):
     value = int(value)
     low, high = _INT_RANGE[dtype]
     if not low <= value <= high:
-        raise OverflowError(f"fuse: {value} does not fit {dtype} "
-                            f"({_dtypes.to_numpy(dtype).name})")
+        name = _dtypes.to_numpy(dtype).name
+        raise OverflowError(f"fuse: the Python int {value} does not fit {name}, the type "
+                            f"it takes here (numpy raises OverflowError too): make the "
+                            f"tensor wider first (x.astype(np.int64))"
+                            if dtype == "i32" else
+                            f"fuse: the Python int {value} does not fit {name}, the widest "
+                            f"integer type (numpy raises OverflowError too)")
     return str(value)
 
 

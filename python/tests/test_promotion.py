@@ -203,8 +203,14 @@ def test_zero_d_tensors_promote_like_scalars(rng):
 
 def test_scalar_out_of_range():
     x = np.ones(3, np.int32)
-    with pytest.raises(OverflowError, match="does not fit i32"):
+    with pytest.raises(OverflowError, match=r"^fuse: the Python int 1099511627776 does not "
+                                            r"fit int32, the type it takes here \(numpy raises "
+                                            r"OverflowError too\): make the tensor wider first "
+                                            r"\(x.astype\(np.int64\)\)$"):
         fuse.jit(lambda x: x + 2 ** 40)(x)
+    with pytest.raises(OverflowError, match=r"^fuse: the Python int 36893488147419103232 does "
+                                            r"not fit int64, the widest integer type"):
+        fuse.jit(lambda x: x + 2 ** 65)(x.astype(np.int64))
     # An int argument is checked when the function is called, against the
     # type it is used as.
     add = fuse.jit(lambda x, n: x + n)
