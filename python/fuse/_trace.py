@@ -768,7 +768,8 @@ def _holds(dtype, value):
     is exactly a value of `dtype`, f16 or bf16."""
     if isinstance(value, Tensor):
         return False
-    x = np.float32(value)
+    with np.errstate(over="ignore"):
+        x = np.float32(value)
     if float(x) != float(value) and not np.isnan(x):
         return False
     if dtype == "f16":

@@ -337,6 +337,10 @@ def test_scalar_arguments_past_a_types_range_warn_of_nothing():
                     np.full(2, np.inf, np.float16))
         assert_same(fuse.jit(lambda a, s: a * s)(np.ones(2, np.int32), 1e40),
                     np.full(2, np.inf, np.float32))
+        # So is a float constant past float32's range with a float16 tensor
+        # (its check of whether float16 holds it warned).
+        assert_same(fuse.jit(lambda a: a + 1e300)(np.ones(2, np.float16)),
+                    np.full(2, np.inf, np.float16))
 
 
 def test_astype_takes_numpys_copy():
