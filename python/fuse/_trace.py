@@ -712,7 +712,7 @@ _HALF = ("f16", "bf16")
 _OP_NAMES = {"add": "+", "sub": "-", "mul": "*", "div": "/", "pow": "**",
              "max": "fuse.maximum", "min": "fuse.minimum"}
 # numpy's arithmetic of two bool arrays, as logic: _logical's kind of each op.
-_BOOL_ARITHMETIC = {"mul": "and", "add": "or"}
+_BOOL_ARITHMETIC = {"mul": "and", "add": "or", "max": "or", "min": "and"}
 
 
 def _binary(op, a, b):
@@ -727,8 +727,8 @@ def _binary(op, a, b):
         # Python bools alone compute as Python's, in int: True + True is 2.
         dtype = "i64"
     if dtype == "i1" and not weak:
-        # numpy's arithmetic of bool arrays: * is and, + is or (a select);
-        # - has no meaning there.
+        # numpy's arithmetic of bool arrays: * and minimum are and, + and
+        # maximum or (a select); - has no meaning there.
         if op in _BOOL_ARITHMETIC:
             return _logical(_BOOL_ARITHMETIC[op], a, b)
         if op == "sub":
