@@ -1632,7 +1632,6 @@ _PYTORCH_METHODS = {
     "to": ("x.astype(dtype) for x.to(dtype) (a traced Tensor has no device: the program "
            "runs where its arguments are)"),
     "type_as": "x.astype(y.dtype)",
-    "size": "x.shape (x.shape[i] for x.size(i); a dynamic size is symbolic)",
     "dim": "x.ndim",
     "ndimension": "x.ndim",
     "numel": ("x.mean() for x.sum() / x.numel() (a dynamic size is symbolic: pass a count "
@@ -1705,6 +1704,11 @@ def _torch_function_refused(func, args):
 def _pytorch_alternative(name):
     """What to write for PyTorch's Tensor method `name`, as the start of
     Tensor.__getattr__'s error ('' for a name PyTorch's table has not)."""
+    if name == "size":
+        # numpy's attribute and PyTorch's method.
+        return ("x.size, numpy's count of elements, has no value while tracing (a "
+                "dynamic size is symbolic): use x.mean() for x.sum() / x.size, or pass a "
+                "count as an argument; x.shape[i] for PyTorch's x.size(i); ")
     if name in _PYTORCH_METHODS:
         return f"fuse's Tensor follows numpy, not PyTorch: use {_PYTORCH_METHODS[name]}; "
     if name.endswith("_"):

@@ -275,7 +275,6 @@ PYTORCH_METHODS = [
     (lambda x: x.to(np.float16), "to", r"x\.astype\(dtype\) for x\.to\(dtype\) \(a traced "
                                        r"Tensor has no device"),
     (lambda x: x.type_as(x), "type_as", r"x\.astype\(y\.dtype\)"),
-    (lambda x: x.size(), "size", r"x\.shape \(x\.shape\[i\] for x\.size\(i\)"),
     (lambda x: x.dim(), "dim", r"x\.ndim"),
     (lambda x: x.clamp_min(0.0), "clamp_min", r"x\.clamp\(min=v\) \(fuse\.maximum\(x, v\)\)"),
     (lambda x: x.mul(x), "mul", r"x \* y"),
@@ -293,6 +292,18 @@ def test_pytorch_methods_name_the_alternative_first(fn, name, alternative):
                                         rf"{alternative}.*; a traced Tensor stands for an array "
                                         rf"in a program of elementwise ops and reductions, .* "
                                         rf"and the methods abs, all, .*; use Python's operators"):
+        fuse.jit(fn)(np.ones(3, np.float32))
+
+
+@pytest.mark.parametrize("fn", [lambda x: x * x.size, lambda x: x.size()], ids=["numpy", "torch"])
+def test_size_is_numpys_count_and_pytorchs_method(fn):
+    # numpy's x.size is the count of elements (the error read it as
+    # PyTorch's x.size(i) alone).
+    with pytest.raises(TypeError, match=r"^fuse: Tensor\.size is not supported: x\.size, "
+                                        r"numpy's count of elements, has no value while "
+                                        r"tracing \(a dynamic size is symbolic\): use x\.mean\(\) "
+                                        r"for x\.sum\(\) / x\.size, or pass a count as an "
+                                        r"argument; x\.shape\[i\] for PyTorch's x\.size\(i\); "):
         fuse.jit(fn)(np.ones(3, np.float32))
 
 
