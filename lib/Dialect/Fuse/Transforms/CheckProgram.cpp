@@ -92,8 +92,43 @@ LogicalResult checkSignature(func::FuncOp function) {
     }
     return success();
   };
-  return success(succeeded(check(function.getArgumentTypes(), "argument")) &&
-                 succeeded(check(function.getResultTypes(), "result")));
+  // Attributes for the LLVM lowering (`passthrough`, `llvm.noalias`, ...)
+  // reached LLVM as they were, and its errors were all a program got.
+  for (NamedAttribute attr : function->getDiscardableAttrs())
+    return emitError(function.getLoc())
+           << "@" << function.getSymName() << " has the attribute '"
+           << attr.getName().getValue()
+           << "': fuse takes no attributes on a function, its arguments or "
+              "its results (it makes the compiled function itself)";
+  auto checkAttrs = [&](unsigned count, StringRef what,
+                        function_ref<DictionaryAttr(unsigned)> attrsOf,
+                        function_ref<Location(unsigned)> locOf) {
+    for (unsigned index = 0; index < count; ++index)
+      if (DictionaryAttr attrs = attrsOf(index); attrs && !attrs.empty())
+        return LogicalResult(
+            emitError(locOf(index))
+            << "@" << function.getSymName() << " " << what << " " << index
+            << " has the attribute '" << attrs.begin()->getName().getValue()
+            << "': fuse takes no attributes on a function, its arguments or "
+               "its results (it makes the compiled function itself)");
+    return success();
+  };
+  auto argumentLoc = [&](unsigned index) {
+    return function.isExternal() ? function.getLoc()
+                                 : function.getArgument(index).getLoc();
+  };
+  auto functionLoc = [&](unsigned) { return function.getLoc(); };
+  return success(
+      succeeded(check(function.getArgumentTypes(), "argument")) &&
+      succeeded(check(function.getResultTypes(), "result")) &&
+      succeeded(checkAttrs(
+          function.getNumArguments(), "argument",
+          [&](unsigned i) { return function.getArgAttrDict(i); },
+          argumentLoc)) &&
+      succeeded(checkAttrs(
+          function.getNumResults(), "result",
+          [&](unsigned i) { return function.getResultAttrDict(i); },
+          functionLoc)));
 }
 
 LogicalResult checkBody(func::FuncOp function) {

@@ -60,6 +60,36 @@ func.func @complex(%a: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> {
 
 // -----
 
+// Attributes for the LLVM lowering reached LLVM as they were, whose errors
+// (an unlocated "Attributes 'noinline and alwaysinline' are incompatible!")
+// were all a program got.
+// expected-error @+1 {{@passthrough has the attribute 'passthrough': fuse takes no attributes on a function, its arguments or its results (it makes the compiled function itself)}}
+func.func @passthrough(%a: tensor<?xf32>) -> tensor<?xf32> attributes {passthrough = ["noinline"]} {
+  %0 = fuse.neg %a : tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+// PIPELINE: <stdin>:[[# @LINE - 4]]:1: error: @passthrough has the attribute 'passthrough'
+
+// -----
+
+// expected-error @+1 {{@byval argument 0 has the attribute 'llvm.byval'}}
+func.func @byval(%a: tensor<?xf32> {llvm.byval = f32}) -> tensor<?xf32> {
+  %0 = fuse.neg %a : tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+// PIPELINE: <stdin>:[[# @LINE - 4]]:18: error: @byval argument 0 has the attribute 'llvm.byval'
+
+// -----
+
+// expected-error @+1 {{@noalias result 0 has the attribute 'llvm.noalias'}}
+func.func @noalias(%a: tensor<?xf32>) -> (tensor<?xf32> {llvm.noalias}) {
+  %0 = fuse.neg %a : tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+// PIPELINE: <stdin>:[[# @LINE - 4]]:1: error: @noalias result 0 has the attribute 'llvm.noalias'
+
+// -----
+
 // expected-error @+1 {{'gpu.module' is not a function: a fuse program is a module of func.func}}
 gpu.module @kernels {
 }
