@@ -116,8 +116,9 @@ static LogicalResult checkLibraries(gpu::GPUModuleOp module,
     if (callee->starts_with("__nv_"))
       call.emitError("kernel calls ")
           << *callee
-          << " from libdevice, which was not found: install the CUDA toolkit "
-             "or set CUDA_HOME to it";
+          << " from libdevice, which was not found or not asked for: "
+             "install the CUDA toolkit, or name it with CUDA_HOME or "
+             "--cuda-toolkit=DIR (an empty --cuda-toolkit= links none)";
     else
       call.emitError("kernel calls ")
           << *callee << ", which no library linked into the kernels defines";

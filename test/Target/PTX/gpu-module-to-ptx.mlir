@@ -48,7 +48,7 @@ module attributes {gpu.container_module} {
     llvm.func @__nv_tanhf(f32) -> f32
     llvm.func @unlinked_kernel(%p: !llvm.ptr<1>) attributes {gpu.kernel, nvvm.kernel} {
       %x = llvm.load %p : !llvm.ptr<1> -> f32
-      // expected-error @+1 {{kernel calls __nv_tanhf from libdevice, which was not found: install the CUDA toolkit or set CUDA_HOME to it}}
+      // expected-error @+1 {{kernel calls __nv_tanhf from libdevice, which was not found or not asked for: install the CUDA toolkit, or name it with CUDA_HOME or --cuda-toolkit=DIR (an empty --cuda-toolkit= links none)}}
       %y = llvm.call @__nv_tanhf(%x) : (f32) -> f32
       llvm.store %y, %p : f32, !llvm.ptr<1>
       llvm.return
