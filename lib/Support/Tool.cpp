@@ -42,6 +42,16 @@ bool fuse::optionGiven(llvm::StringRef name) {
   return it != options.end() && it->second->getNumOccurrences();
 }
 
+std::optional<std::string> fuse::repeatedOption() {
+  std::optional<std::string> first;
+  for (auto &[name, option] : llvm::cl::getRegisteredOptions())
+    if (option->getNumOccurrencesFlag() == llvm::cl::Optional &&
+        option->getNumOccurrences() > 1 && !option->isPositional() &&
+        (!first || "--" + option->ArgStr.str() < *first))
+      first = "--" + option->ArgStr.str();
+  return first;
+}
+
 std::optional<std::string> fuse::cannotWrite(llvm::StringRef path) {
   namespace fs = llvm::sys::fs;
   if (path == "-")

@@ -133,6 +133,14 @@ func.func @add_relu(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
   return %1 : tensor<?xf32>
 }
 
+// A flag of one value given twice was the last one, without a word.
+// RUN: not fuse-opt %s --fuse-pipeline=gpu --fuse-pipeline=linalg 2>&1 | FileCheck %s --check-prefix=TWICE-STAGE-FLAG
+// RUN: not fuse-opt %s --fuse-report=text --fuse-report=json 2>&1 | FileCheck %s --check-prefix=TWICE-REPORT
+// RUN: not fuse-run %s --target=cpu --entry=add_relu --entry=@add_relu 2>&1 | FileCheck %s --check-prefix=TWICE-ENTRY
+// TWICE-STAGE-FLAG: fuse-opt: error: --fuse-pipeline is given more than once: give it once
+// TWICE-REPORT: fuse-opt: error: --fuse-report is given more than once: give it once
+// TWICE-ENTRY: fuse-run: error: --entry is given more than once: give it once
+
 // mlir-opt's flags for the pass manager and the printed IR do nothing to
 // the report and the PTX, which run their own pipeline.
 // RUN: not fuse-opt %s --fuse-report --mlir-timing 2>&1 | FileCheck %s --check-prefix=IR-FLAG-REPORT

@@ -175,6 +175,11 @@ int main(int argc, char **argv) {
   fuse::registerAllDialects(registry);
   auto [inputFile, outputFile] = registerAndParseCLIOptions(
       argc, argv, "fuse optimizer driver\n", registry);
+  if (std::optional<std::string> repeated = fuse::repeatedOption()) {
+    fuse::toolError() << *repeated
+                      << " is given more than once: give it once\n";
+    return 1;
+  }
 
   if (reportFlag.getNumOccurrences() && emitFlag.getNumOccurrences()) {
     fuse::toolError() << "--fuse-report and --emit are exclusive\n";

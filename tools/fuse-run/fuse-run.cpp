@@ -750,6 +750,8 @@ static int run(int argc, char **argv) {
   cl::HideUnrelatedOptions(runCategory);
   cl::ParseCommandLineOptions(argc, argv,
                               "fuse-run: compile and run a fuse program\n");
+  if (std::optional<std::string> repeated = fuse::repeatedOption())
+    return fail(*repeated + " is given more than once: give it once");
   if (repeatFlag == 0)
     return fail("--repeat must be at least 1");
   std::optional<TargetRequest> target = targetOf(targetName);

@@ -45,6 +45,11 @@ std::optional<std::string> cannotWrite(llvm::StringRef path);
 /// given, after the command line was parsed.
 bool optionGiven(llvm::StringRef name);
 
+/// The first option that takes one value and was given more than once
+/// (`--fuse-pipeline=gpu --fuse-pipeline=linalg`, of which LLVM keeps the
+/// last without a word), as `--name`, after the command line was parsed.
+std::optional<std::string> repeatedOption();
+
 } // namespace fuse
 
 #endif // FUSE_SUPPORT_TOOL_H
