@@ -346,8 +346,7 @@ Executable::lower(ModuleOp module, const RunOptions &options) {
   };
 
   func::FuncOp func;
-  // `second` and `@second` name the same function.
-  llvm::StringRef entry = llvm::StringRef(options.entry).ltrim('@');
+  llvm::StringRef entry = namedEntry(options.entry);
   if (!entry.empty()) {
     func = module.lookupSymbol<func::FuncOp>(entry);
     if (!func || func.isExternal()) {

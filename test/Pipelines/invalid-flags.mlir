@@ -140,6 +140,12 @@ func.func @add_relu(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
 // TWICE-STAGE-FLAG: fuse-opt: error: --fuse-pipeline is given more than once: give it once
 // TWICE-REPORT: fuse-opt: error: --fuse-report is given more than once: give it once
 // TWICE-ENTRY: fuse-run: error: --entry is given more than once: give it once
+// An empty --entry= named no function and was taken as absent; @@name was
+// taken as name.
+// RUN: not fuse-run %s --target=cpu --entry= 2>&1 | FileCheck %s --check-prefix=EMPTY-ENTRY
+// RUN: not fuse-run %s --target=cpu --entry=@@add_relu --input rand:2 --input rand:2 2>&1 | FileCheck %s --check-prefix=DOUBLE-AT
+// EMPTY-ENTRY: fuse-run: error: --entry='' names no function: give its name, as --entry=NAME or --entry=@NAME
+// DOUBLE-AT: fuse-run: error: no function @@add_relu with a body in the program (it has @add_relu)
 
 // mlir-opt's flags for the pass manager and the printed IR do nothing to
 // the report and the PTX, which run their own pipeline.

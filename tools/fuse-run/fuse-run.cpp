@@ -752,6 +752,9 @@ static int run(int argc, char **argv) {
                               "fuse-run: compile and run a fuse program\n");
   if (std::optional<std::string> repeated = fuse::repeatedOption())
     return fail(*repeated + " is given more than once: give it once");
+  if (entryFlag.getNumOccurrences() && namedEntry(entryFlag).empty())
+    return fail("--entry='" + entryFlag + "' names no function: give its "
+                "name, as --entry=NAME or --entry=@NAME");
   if (repeatFlag == 0)
     return fail("--repeat must be at least 1");
   std::optional<TargetRequest> target = targetOf(targetName);
@@ -850,7 +853,7 @@ static int run(int argc, char **argv) {
     // numbers them (within the entry), not the other functions'.
     OwningOpRef<ModuleOp> clone = module->clone();
     if (!entryFlag.empty()) {
-      llvm::StringRef entry = llvm::StringRef(entryFlag).ltrim('@');
+      llvm::StringRef entry = namedEntry(entryFlag);
       for (func::FuncOp other :
            llvm::make_early_inc_range(clone->getOps<func::FuncOp>()))
         if (other.getSymName() != entry)

@@ -57,11 +57,18 @@ struct TensorSpec {
                                       llvm::ArrayRef<int64_t> shape) const;
 };
 
+/// The function that `entry` names: `second` and `@second` name the same
+/// one (`@@second` none).
+inline llvm::StringRef namedEntry(llvm::StringRef entry) {
+  entry.consume_front("@");
+  return entry;
+}
+
 struct RunOptions {
   Target target = Target::CPU;
   PipelineOptions pipeline;
-  /// The function to run, with or without its `@`; empty picks the module's
-  /// only public function.
+  /// The function to run, with or without its `@` (namedEntry); empty picks
+  /// the module's only public function.
   std::string entry;
   /// How the front end's user names the function to run (`--entry` in
   /// fuse-run, `entry=` in Python), for the error when the program has
