@@ -905,12 +905,28 @@ static void printRows(llvm::raw_ostream &os, const VariantReport &variant,
     printTable(os, "    ", rows);
 }
 
+/// `@name` as MLIR writes a symbol: quoted and escaped unless it is an
+/// identifier (`@"a b\0A"`; a newline in it broke the report's lines).
+static void printSymbol(llvm::raw_ostream &os, llvm::StringRef name) {
+  bool bare = !name.empty() && (llvm::isAlpha(name[0]) || name[0] == '_') &&
+              llvm::all_of(name, [](char c) {
+                return llvm::isAlnum(c) || llvm::is_contained("_$.-", c);
+              });
+  if (bare) {
+    os << "@" << name;
+    return;
+  }
+  os << "@\"";
+  llvm::printEscapedString(name, os);
+  os << "\"";
+}
+
 void fuse::printReport(llvm::ArrayRef<FunctionReport> reports,
                        llvm::raw_ostream &os) {
   for (auto [i, report] : llvm::enumerate(reports)) {
     if (i)
       os << "\n";
-    os << "@" << report.name;
+    printSymbol(os, report.name);
     if (!report.symbols.empty())
       os << "  " << describeSizes(report);
     os << "\n";

@@ -410,3 +410,12 @@ func.func @unused_op(%x: tensor<?xf32>, %y: tensor<?xf32>) -> (tensor<?xf32>, te
   %b = fuse.sin %y : tensor<?xf32>
   return %a, %b : tensor<?xf32>, tensor<?xf32>
 }
+
+// A name that is no identifier is written as MLIR writes it, quoted and
+// escaped (a newline in it broke the report's lines).
+// CHECK-LABEL: @"a\22b\0A c"  N = argument 0 dimension 0
+// CHECK-NEXT:   fused: 1 kernel, 8*N bytes (read 4*N, written 4*N)
+func.func @"a\"b\n c"(%a: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = fuse.neg %a : tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
