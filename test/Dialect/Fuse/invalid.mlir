@@ -450,7 +450,7 @@ func.func @negative_true() -> tensor<i1> {
 // -----
 
 func.func @i32_too_large() -> tensor<i32> {
-  // expected-error @+1 {{value does not fit in i32}}
+  // expected-error @+1 {{2147483648 does not fit in i32: fuse's integers are signed, from -2147483648 to 2147483647}}
   %0 = fuse.constant 2147483648 : tensor<i32>
   return %0 : tensor<i32>
 }
@@ -458,7 +458,7 @@ func.func @i32_too_large() -> tensor<i32> {
 // -----
 
 func.func @i32_too_small() -> tensor<i32> {
-  // expected-error @+1 {{value does not fit in i32}}
+  // expected-error @+1 {{-2147483649 does not fit in i32: fuse's integers are signed}}
   %0 = fuse.constant -2147483649 : tensor<i32>
   return %0 : tensor<i32>
 }
@@ -466,7 +466,7 @@ func.func @i32_too_small() -> tensor<i32> {
 // -----
 
 func.func @i64_too_large() -> tensor<i64> {
-  // expected-error @+1 {{value does not fit in i64}}
+  // expected-error @+1 {{9223372036854775808 does not fit in i64: fuse's integers are signed, from -9223372036854775808 to 9223372036854775807}}
   %0 = fuse.constant 9223372036854775808 : tensor<i64>
   return %0 : tensor<i64>
 }
@@ -648,7 +648,7 @@ func.func @constant_index() -> tensor<index> {
 // -----
 
 func.func @constant_too_large_positive() -> tensor<i32> {
-  // expected-error @+1 {{value does not fit in i32}}
+  // expected-error @+1 {{2147483648 does not fit in i32: fuse's integers are signed}}
   %0 = fuse.constant 2147483648 : tensor<i32>
   return %0 : tensor<i32>
 }

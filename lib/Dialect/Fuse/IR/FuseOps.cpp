@@ -614,8 +614,17 @@ ParseResult ConstantOp::parse(OpAsmParser &parser, OperationState &result) {
         signedValue.negate();
       bool fits = width == 1 ? (signedValue == 0 || signedValue == 1)
                              : signedValue.isSignedIntN(width);
+      if (!fits && width == 1)
+        return parser.emitError(loc, "value does not fit in i1: it takes "
+                                     "true, false, 1 and 0");
       if (!fits)
-        return parser.emitError(loc, "value does not fit in ") << str(element);
+        return parser.emitError(loc)
+               << llvm::toString(signedValue, 10, /*Signed=*/true)
+               << " does not fit in " << str(element)
+               << ": fuse's integers are signed, from "
+               << llvm::toString(APInt::getSignedMinValue(width), 10, true)
+               << " to "
+               << llvm::toString(APInt::getSignedMaxValue(width), 10, true);
       value = signedValue.sextOrTrunc(width);
     }
     scalar = IntegerAttr::get(element, value);
