@@ -705,7 +705,7 @@ func.func @reduce_dim_out_of_range(%a: tensor<3x4xf32>) -> tensor<3xf32> {
 // -----
 
 func.func @reduce_negative_dim(%a: tensor<3x4xf32>) -> tensor<3xf32> {
-  // expected-error @+1 {{'fuse.reduce_min' op dimension -1 in 'dims' is out of range for tensor<3x4xf32> (rank 2: 0 to 1)}}
+  // expected-error @+1 {{'fuse.reduce_min' op dimension -1 in 'dims' is negative: fuse counts dimensions from 0, so numpy's -1 is 1 for tensor<3x4xf32>}}
   %0 = fuse.reduce_min %a {dims = array<i64: -1>} : tensor<3x4xf32> -> tensor<3xf32>
   return %0 : tensor<3xf32>
 }

@@ -359,6 +359,11 @@ static LogicalResult verifyReduction(Operation *op, ShapedType inputType,
     return op->emitOpError("needs at least one dimension in 'dims'");
   llvm::SmallBitVector reduced(rank);
   for (int64_t dim : dims) {
+    if (dim < 0 && dim >= -rank)
+      return op->emitOpError("dimension ")
+             << dim << " in 'dims' is negative: fuse counts dimensions from "
+             << "0, so numpy's " << dim << " is " << dim + rank << " for "
+             << str(input);
     if (dim < 0 || dim >= rank)
       return op->emitOpError("dimension ")
              << dim << " in 'dims' is out of range for " << str(input)
