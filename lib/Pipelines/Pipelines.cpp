@@ -280,6 +280,17 @@ llvm::Error fuse::checkPipelineOptions(const PipelineOptions &options,
           optionName(PipelineOption::features, spelling),
           optionName(PipelineOption::optLevel, spelling),
           optionName(PipelineOption::cudaToolkit, spelling)};
+  // The fusion options do nothing to the eager form, and would be ignored.
+  llvm::StringRef fusion = optionName(PipelineOption::fusion, spelling);
+  if (!options.fusion && options.remarks)
+    return error(optionName(PipelineOption::remarks, spelling) +
+                 " says why fusion left producer/consumer pairs apart, and "
+                 "with " +
+                 fusion + "=off nothing is fused: drop one of them");
+  if (!options.fusion && !options.horizontal)
+    return error(optionName(PipelineOption::horizontal, spelling) +
+                 "=off keeps independent kernels apart, and with " + fusion +
+                 "=off nothing is fused: drop one of them");
   if (options.blockSize < 1 || options.blockSize > kMaxBlockSize)
     return error(names.blockSize + "=" + llvm::Twine(options.blockSize) +
                  " is out of range: a CUDA block has 1 to " +

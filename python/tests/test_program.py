@@ -117,10 +117,15 @@ def test_compiler_options_as_text_or_dict(rng):
     text."""
     text = _example("add_relu.mlir")
     a = random_array(rng, "float32", (10,))
-    program = fuse.compile(text, target="cpu", fusion=False, options={"horizontal": False})
+    program = fuse.compile(text, target="cpu", fusion=False, options={"opt_level": 1,
+                                                                     "approx-exp": False})
     program(a, a)
     assert [k["name"] for k in program.last_profile] == ["add_0", "relu_1"]
-    assert program.options == "fusion=off horizontal=off"
+    assert program.options == "fusion=off opt-level=1 approx-exp=off"
+    # The fusion options do nothing to the eager form: refused.
+    with pytest.raises(fuse.FuseError, match=r"horizontal=off keeps independent kernels "
+                                             r"apart, and with fusion=off nothing is fused"):
+        fuse.compile(text, target="cpu", fusion=False, options={"horizontal": False})
     program = fuse.compile(text, target="cpu", options="opt-level=1 block-size=64")
     (c,) = program(a, a)
     assert_same(c, np.maximum(a + a, np.float32(0)))

@@ -133,6 +133,13 @@ func.func @add_relu(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
   return %1 : tensor<?xf32>
 }
 
+// The fusion options do nothing to the eager form (--fusion=off), and are
+// refused with it as fuse-lower's options too (they were ignored).
+// RUN: not fuse-opt %s --fuse-pipeline=gpu --fusion=off --fuse-horizontal=off 2>&1 | FileCheck %s --check-prefix=EAGER-HORIZONTAL
+// RUN: not fuse-opt %s --pass-pipeline='builtin.module(fuse-lower{stage=gpu fusion=off remarks=on})' 2>&1 | FileCheck %s --check-prefix=EAGER-REMARKS-LOWER
+// EAGER-HORIZONTAL: fuse-opt: error: --fuse-horizontal=off keeps independent kernels apart, and with --fusion=off nothing is fused: drop one of them
+// EAGER-REMARKS-LOWER: error: fuse-lower: remarks says why fusion left producer/consumer pairs apart, and with fusion=off nothing is fused: drop one of them
+
 // A flag of one value given twice was the last one, without a word.
 // RUN: not fuse-opt %s --fuse-pipeline=gpu --fuse-pipeline=linalg 2>&1 | FileCheck %s --check-prefix=TWICE-STAGE-FLAG
 // RUN: not fuse-opt %s --fuse-report=text --fuse-report=json 2>&1 | FileCheck %s --check-prefix=TWICE-REPORT

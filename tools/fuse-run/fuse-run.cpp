@@ -843,10 +843,6 @@ static int run(int argc, char **argv) {
     return fail("--check compares the fused program's results with its "
                 "eager form's (--fusion=off), and with --fusion=off there is "
                 "no fused program to check: drop one of them");
-  if (options.pipeline.remarks && !options.pipeline.fusion)
-    return fail("--fuse-remarks says why fusion left producer/consumer pairs "
-                "apart, and with --fusion=off nothing is fused: drop one of "
-                "them");
 
   if (!dumpPtxFlag.empty()) {
     // The PTX of what runs: the entry's kernels, numbered as the profile
