@@ -266,6 +266,17 @@ static bool hasWarpShuffles(llvm::StringRef chip) {
   return chip != "sm_20" && chip != "sm_21";
 }
 
+/// The features of LLVM's NVPTX table that --ptx-features takes: all but
+/// the chips (sm_90, ...), which are --chip's.
+static std::vector<std::string>
+ptxFeatureNames(const llvm::MCSubtargetInfo &info) {
+  std::vector<std::string> names = sortedKeys(info.getAllProcessorFeatures());
+  llvm::erase_if(names, [](llvm::StringRef name) {
+    return name.starts_with("sm_");
+  });
+  return names;
+}
+
 llvm::Error fuse::checkPipelineOptions(const PipelineOptions &options,
                                        OptionSpelling spelling) {
   auto error = [](const llvm::Twine &message) {
@@ -328,13 +339,18 @@ llvm::Error fuse::checkPipelineOptions(const PipelineOptions &options,
     if (!feature.starts_with("+") && !feature.starts_with("-"))
       return error(prefix + " needs a + (enable) or a - (disable) in front");
     llvm::StringRef name = feature.drop_front();
+    // LLVM lists the chips among its features too; the chip is --chip's, and
+    // one named here was ignored.
+    if (name.starts_with("sm_"))
+      return error(prefix + " is a GPU architecture, not a PTX feature: " +
+                   names.chip + "=" + name + " chooses it");
     if (!llvm::any_of(info.getAllProcessorFeatures(),
                       [&](const llvm::SubtargetFeatureKV &known) {
                         return name == known.Key;
                       }))
       return error(
           prefix + " is not a feature of LLVM's NVPTX back end, which knows " +
-          llvm::join(sortedKeys(info.getAllProcessorFeatures()), ", "));
+          llvm::join(ptxFeatureNames(info), ", "));
     unsigned version;
     if (name.consume_front("ptx") && !name.getAsInteger(10, version)) {
       if (feature.starts_with("+"))
