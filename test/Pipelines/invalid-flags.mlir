@@ -143,6 +143,11 @@ func.func @add_relu(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
 // EAGER-HORIZONTAL: fuse-opt: error: --fuse-horizontal=off keeps independent kernels apart, and with --fusion=off nothing is fused: drop one of them
 // EAGER-REMARKS-LOWER: error: fuse-lower: remarks says why fusion left producer/consumer pairs apart, and with fusion=off nothing is fused: drop one of them
 
+// fuse-lower as a pass after the stage lowered the stage's output again,
+// and said that its arguments were memrefs.
+// RUN: not fuse-opt %s --fuse-pipeline=gpu --fuse-lower=stage=gpu 2>&1 | FileCheck %s --check-prefix=STAGE-AND-LOWER
+// STAGE-AND-LOWER: fuse-opt: error: --fuse-lower lowers the program as --fuse-pipeline does, and would lower its output again: give one of them
+
 // A flag of one value given twice was the last one, without a word.
 // RUN: not fuse-opt %s --fuse-pipeline=gpu --fuse-pipeline=linalg 2>&1 | FileCheck %s --check-prefix=TWICE-STAGE-FLAG
 // RUN: not fuse-opt %s --fuse-report=text --fuse-report=json 2>&1 | FileCheck %s --check-prefix=TWICE-REPORT

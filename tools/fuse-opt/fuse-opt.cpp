@@ -249,6 +249,17 @@ int main(int argc, char **argv) {
       fuse::toolError() << llvm::toString(std::move(error)) << "\n";
       return 1;
     }
+    // Every pass and pipeline flag is one option of mlir-opt's: fuse-lower's
+    // is found by its spelling.
+    if (llvm::any_of(llvm::ArrayRef(argv + 1, argc - 1), [](const char *arg) {
+          llvm::StringRef name = llvm::StringRef(arg).ltrim('-');
+          return name == "fuse-lower" || name.starts_with("fuse-lower=");
+        })) {
+      fuse::toolError() << "--fuse-lower lowers the program as "
+                           "--fuse-pipeline does, and would lower its output "
+                           "again: give one of them\n";
+      return 1;
+    }
     if (passPipelineGiven()) {
       fuse::toolError() << "--pass-pipeline replaces the whole pipeline, "
                            "--fuse-pipeline's stage too; name the passes to "
