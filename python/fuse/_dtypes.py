@@ -100,7 +100,7 @@ def from_numpy(dtype, what="array"):
     dtype = np.dtype(dtype)
     name = _BY_NUMPY.get(dtype if dtype.isnative else dtype.newbyteorder("="))
     if name is None:
-        raise TypeError(f"fuse: {what} has dtype {dtype.name}, which fuse does not "
+        raise TypeError(f"fuse: {what} has dtype {dtype}, which fuse does not "
                         f"support; supported dtypes are {SUPPORTED_NUMPY} "
                         f"(convert with .astype(...))")
     return name
@@ -128,7 +128,7 @@ def parse(dtype):
         raise TypeError(f"fuse: {dtype!r} is not a dtype; use one of {SUPPORTED}") from None
     name = _BY_NUMPY.get(np_dtype if np_dtype.isnative else np_dtype.newbyteorder("="))
     if name is None:
-        raise TypeError(f"fuse: {np_dtype.name} is not a fuse dtype; fuse's dtypes are "
+        raise TypeError(f"fuse: {np_dtype} is not a fuse dtype; fuse's dtypes are "
                         f"{SUPPORTED}")
     return name
 

@@ -43,6 +43,14 @@ def test_complex_python_scalar_argument_is_named():
         fuse.jit(scale)(x, 1 + 2j)
 
 
+def test_unsupported_dtype_is_named_as_numpy_writes_it():
+    # A string array's dtype was named "str96" (its .name), which no one
+    # writes.
+    with pytest.raises(TypeError, match=r"^fuse: argument 0 has dtype <U3, which fuse does "
+                                        r"not support"):
+        fuse.jit(add)(np.zeros(2, "<U3"), np.zeros(2, "<U3"))
+
+
 @pytest.mark.parametrize("dtype", [np.int8, "int8", np.dtype("int8")])
 def test_unsupported_cast_target(dtype):
     x = np.zeros(3, np.float32)
