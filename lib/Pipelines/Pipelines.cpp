@@ -380,8 +380,9 @@ llvm::Error fuse::checkPipelineOptions(const PipelineOptions &options,
                             options.chip + ", PTX "
                       : " asks for PTX ") +
                  version(*asked) +
-                 ", older than fuse's kernels take: their reductions' warp "
-                 "shuffles (shfl.sync) need PTX " +
+                 ", older than fuse takes for a chip with warp shuffles, "
+                 "whatever the program: its kernels with reductions use them "
+                 "(shfl.sync), which need PTX " +
                  version(kShufflePTXVersion) + " (+ptx" +
                  llvm::Twine(kShufflePTXVersion) + ") or later");
   // For a chip that minPTXVersion does not know (a newer LLVM's), LLVM's
