@@ -46,7 +46,7 @@ for chip in chips:
             fail(f"{chip}: {oldest.stderr.strip()}")
         minimum = int(found.group(1))
     shuffles = run(f"--chip={chip}", f"--ptx-features=+ptx{minimum}")
-    if "warp shuffles (shfl.sync) need PTX 6.0 (+ptx60) or later" in shuffles.stderr:
+    if "(shfl.sync), which need PTX 6.0 (+ptx60) or later" in shuffles.stderr:
         if minimum >= 60:
             fail(f"{chip}: +ptx{minimum} refused for shuffles")
         auto = run(f"--chip={chip}")
