@@ -224,7 +224,7 @@ func.func @clamp_untyped_bound(%a: tensor<4xf32>) -> tensor<4xf32> {
 // An unsigned bound is read as unsigned (`200 : ui8` was -56), and a wider
 // one whole (an i128 bound was cut to its low 64 bits, silently).
 func.func @clamp_unsigned_bound_too_large(%a: tensor<4xi32>) -> tensor<4xi32> {
-  // expected-error @+1 {{'fuse.clamp' op 'min' value 4294967295 does not fit in i32: from -2147483648 to 2147483647}}
+  // expected-error @+1 {{'fuse.clamp' op 'min' value 4294967295 does not fit in i32: fuse's integers are signed, from -2147483648 to 2147483647}}
   %0 = fuse.clamp %a {min = 4294967295 : ui32} : tensor<4xi32>
   return %0 : tensor<4xi32>
 }
@@ -232,7 +232,7 @@ func.func @clamp_unsigned_bound_too_large(%a: tensor<4xi32>) -> tensor<4xi32> {
 // -----
 
 func.func @clamp_wide_bound(%a: tensor<4xi64>) -> tensor<4xi64> {
-  // expected-error @+1 {{'fuse.clamp' op 'min' value 1267650600228229401496703205376 does not fit in i64: from -9223372036854775808 to 9223372036854775807}}
+  // expected-error @+1 {{'fuse.clamp' op 'min' value 1267650600228229401496703205376 does not fit in i64: fuse's integers are signed, from -9223372036854775808 to 9223372036854775807}}
   %0 = fuse.clamp %a {min = 1267650600228229401496703205376 : i128, max = 10 : i64} : tensor<4xi64>
   return %0 : tensor<4xi64>
 }

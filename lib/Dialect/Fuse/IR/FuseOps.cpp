@@ -142,6 +142,15 @@ static void printBroadcastTypes(OpAsmPrinter &printer, Operation *, Type lhs,
 // Unary ops
 //===----------------------------------------------------------------------===//
 
+/// `does not fit in iN: fuse's integers are signed, from MIN to MAX`, the
+/// end of every error of an integer literal or attribute past its type.
+static std::string doesNotFit(unsigned width) {
+  return " does not fit in i" + std::to_string(width) +
+         ": fuse's integers are signed, from " +
+         llvm::toString(APInt::getSignedMinValue(width), 10, true) + " to " +
+         llvm::toString(APInt::getSignedMaxValue(width), 10, true);
+}
+
 /// Checks the decimal integer literals of the source text from `begin` to
 /// `end` against fuse's signed integers: MLIR reads a literal of a signless
 /// integer type in either sign's range (`4294967295 : i32` is the bits of
@@ -187,11 +196,7 @@ static ParseResult checkSignedLiterals(OpAsmParser &parser, const char *begin,
     if (!value.isSignedIntN(*bits))
       return parser.emitError(
                  SMLoc::getFromPointer(negative ? start - 1 : start))
-             << (negative ? "-" : "") << digits << " does not fit in i" << *bits
-             << ": fuse's integers are signed, from "
-             << llvm::toString(APInt::getSignedMinValue(*bits), 10, true)
-             << " to "
-             << llvm::toString(APInt::getSignedMaxValue(*bits), 10, true);
+             << (negative ? "-" : "") << digits << doesNotFit(*bits);
   }
   return success();
 }
@@ -257,10 +262,7 @@ static LogicalResult verifyScalarAttr(Operation *op, StringRef name,
            << name << "' value "
            << llvm::toString(integer.getValue(), 10,
                              !integerType.isUnsignedInteger())
-           << " does not fit in " << str(element) << ": from "
-           << llvm::toString(APInt::getSignedMinValue(width), 10, true)
-           << " to "
-           << llvm::toString(APInt::getSignedMaxValue(width), 10, true);
+           << doesNotFit(width);
   return success();
 }
 
@@ -625,11 +627,7 @@ ParseResult ConstantOp::parse(OpAsmParser &parser, OperationState &result) {
       if (!fits)
         return parser.emitError(loc)
                << llvm::toString(signedValue, 10, /*Signed=*/true)
-               << " does not fit in " << str(element)
-               << ": fuse's integers are signed, from "
-               << llvm::toString(APInt::getSignedMinValue(width), 10, true)
-               << " to "
-               << llvm::toString(APInt::getSignedMaxValue(width), 10, true);
+               << doesNotFit(width);
       value = signedValue.sextOrTrunc(width);
     }
     scalar = IntegerAttr::get(element, value);
