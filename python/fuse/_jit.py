@@ -275,6 +275,10 @@ class _Jitted:
         return entry
 
     def __call__(self, *args, **kwargs):
+        if self.profile:
+            # A call that fails has no profile, not the one before's: also
+            # one whose arguments are refused before it runs.
+            self.last_profile = None
         # out= is the caller's arrays for the results (unless the function
         # has a parameter of that name).
         out = kwargs.pop("out", None) if not self._takes_out else None
@@ -307,9 +311,6 @@ class _Jitted:
                     # Unless another call evicted it meanwhile.
                     if self._traces.get(key) is entry:
                         self._fast[fast] = (key, entry, [d for _, d in inputs])
-        if self.profile:
-            # A call that fails has no profile: not the one before's.
-            self.last_profile = None
         if trace.size_checks:
             # Sizes that a composition needs equal (a norm's weight and x's
             # last axis), said in its terms before the library's check.

@@ -118,6 +118,11 @@ def test_a_failed_call_leaves_no_profile():
     with pytest.raises(fuse.FuseError, match="an empty reduce_max has no value"):
         m(np.ones(0, np.float32))
     assert m.last_profile is None
+    # So does a call whose arguments are refused before it runs.
+    m(np.ones(10, np.float32))
+    with pytest.raises(TypeError, match="complex"):
+        m(np.ones(10, np.complex64))
+    assert m.last_profile is None
     # A Program's too, whether its run or its arguments failed ([] and the
     # call before's).
     p = fuse.compile(m.mlir, target="cpu")
