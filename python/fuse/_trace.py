@@ -738,6 +738,13 @@ def _binary(op, a, b):
     if dtype == "i1":
         raise TypeError(f"fuse: {what} on bool tensors is not supported: fuse's arithmetic "
                         f"takes numbers; cast one operand to an integer type first")
+    if (op == "pow" and _dtypes.category(dtype) == _dtypes.INT and not isinstance(b, Tensor)
+            and not isinstance(b, float) and b < 0):
+        # As numpy and PyTorch refuse it; a tensor exponent's negative
+        # elements are PyTorch's (docs/dialect.md).
+        raise ValueError(f"fuse: an integer to the negative power {b} is not an integer "
+                         f"(numpy and PyTorch refuse it too): raise a float, x.astype("
+                         f"np.float32) ** {b}, or write the float exponent {float(b)}")
     # A scalar meets a float16 or bfloat16 tensor as PyTorch's kernels take
     # it: in float32, not rounded to the tensor's type first (x * 1e5 is not
     # x * inf), the result rounded once to that type; the same as the op in

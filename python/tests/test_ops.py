@@ -155,6 +155,16 @@ def test_integer_pow_negative_exponent():
     assert_same(fuse.jit(lambda a, b: a ** b)(a, b), np.array([1, 1, -1, 0, 0, 0], np.int32))
 
 
+def test_integer_to_a_negative_constant_power_is_refused():
+    # As numpy and PyTorch refuse it (it gave PyTorch's tensor-exponent
+    # values, 0 for |x| > 1, silently).
+    with pytest.raises(ValueError, match=r"^fuse: an integer to the negative power -1 is not "
+                                         r"an integer \(numpy and PyTorch refuse it too\)"):
+        fuse.jit(lambda x: x ** -1)(np.arange(3, dtype=np.int32))
+    assert_same(fuse.jit(lambda x: x ** -1.0)(np.array([2, 4], np.int32)),
+                np.array([0.5, 0.25], np.float32))
+
+
 @pytest.mark.parametrize("name", ["/", "**"])
 def test_binary_rejects_two_bools(name, rng):
     op = BINARY[name][0] if name in BINARY else (
