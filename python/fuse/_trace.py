@@ -458,8 +458,8 @@ class Tensor:
                      "and a - fuse.floor(a / b) * b")
     __rdivmod__ = __divmod__
     def __round__(self, ndigits=None):
-        _unsupported("round()", "fuse has no rounding to nearest; fuse.floor and fuse.ceil "
-                     "round down and up")
+        # Python's round is to nearest, halves to even, as fuse.rint.
+        return round(self, ndigits or 0)
 
     def _scalar_arguments(self):
         """The names of the Python scalar arguments that this Tensor is
@@ -1235,6 +1235,51 @@ def logsigmoid(x):
     return minimum(x, 0.0) - log1p(exp(-_unary("abs", x)))
 
 
+def rint(x):
+    """Rounded to the nearest integer, halves to even (numpy's rint and
+    round, PyTorch's round), elementwise; integers are unchanged, -0.4 is
+    -0.0, NaN and infinities stay. Exact: floor(x) and x - floor(x) are
+    exact below 2^23 (2^52 for float64), and every float from there up is
+    an integer; float16 and bfloat16 round in float32, which holds them."""
+    x = _check_operand(x, "fuse.rint")
+    dtype = x.dtype_name
+    if _dtypes.category(dtype) != FLOAT:
+        return x
+    if dtype in _HALF:
+        return cast(rint(cast(x, "float32")), dtype)
+    whole = floor(x)
+    part = x - whole
+    half = whole * 0.5
+    odd = _compare("ne", floor(half), half)
+    up = _logical("or", _compare("gt", part, 0.5),
+                  _logical("and", _compare("eq", part, 0.5), odd))
+    rounded = where(up, whole + 1.0, whole)
+    # A zero keeps x's sign, as numpy's: rint(-0.4) is -0.0.
+    rounded = where(_compare("eq", rounded, 0.0), x * 0.0, rounded)
+    big = 2.0 ** (52 if dtype == "f64" else 23)
+    return where(_compare("ge", _unary("abs", x), big), x, rounded)
+
+
+def round(x, decimals=0):  # noqa: A001
+    """numpy's round (np.round, np.around) and PyTorch's: rint, halves to
+    even. Only `decimals=0`: numpy's other ones scale by a power of ten,
+    which is not exact."""
+    if decimals != 0:
+        _unsupported(f"round with decimals={decimals!r}",
+                     "fuse rounds to integers only (numpy's decimals scale by a power of "
+                     "ten, which rounds itself): write fuse.rint(x * 10.0 ** d) / 10.0 ** d")
+    return rint(x)
+
+
+def trunc(x):
+    """Rounded toward zero (numpy's trunc and fix, PyTorch's trunc),
+    elementwise: ceil below 0, floor from 0; integers are unchanged."""
+    x = _check_operand(x, "fuse.trunc")
+    if _dtypes.category(x.dtype_name) != FLOAT:
+        return x
+    return where(_compare("lt", x, 0.0), ceil(x), floor(x))
+
+
 @_in_wider_float
 def hardsigmoid(x):
     """torch.nn.functional.hardsigmoid: relu6(x + 3) / 6."""
@@ -1567,7 +1612,7 @@ _UFUNCS = {
     "power": pow, "negative": neg, "positive": lambda x: x, "absolute": abs,
     "exp": exp, "log": log, "expm1": expm1, "log1p": log1p, "sqrt": sqrt, "tanh": tanh,
     "sin": sin, "cos": cos,
-    "floor": floor, "ceil": ceil, "reciprocal": reciprocal,
+    "floor": floor, "ceil": ceil, "rint": rint, "trunc": trunc, "reciprocal": reciprocal,
     "maximum": maximum, "minimum": minimum,
     "less": lambda a, b: _compare("lt", a, b), "less_equal": lambda a, b: _compare("le", a, b),
     "greater": lambda a, b: _compare("gt", a, b),
@@ -1605,12 +1650,14 @@ def _numpy_where(condition, *choices, **kwargs):
 _ARRAY_FUNCTIONS = {
     "where": _numpy_where,
     "clip": lambda a, a_min=None, a_max=None: clamp(a, a_min, a_max),
+    # numpy 1.x's np.round is round_ inside.
+    "round": round, "round_": round, "around": round, "fix": trunc,
     # numpy 1.x names np.max and np.min amax and amin; numpy 2 has both.
     **{numpy_name: _numpy_function(name) for numpy_name, name in (
         ("sum", "sum"), ("max", "max"), ("amax", "max"), ("min", "min"), ("amin", "min"),
         ("mean", "mean"), ("var", "var"), ("std", "std"), ("any", "any"), ("all", "all"))},
 }
-_NUMPY_NAMES = sorted(_UFUNCS) + sorted(_ARRAY_FUNCTIONS)
+_NUMPY_NAMES = sorted(_UFUNCS) + sorted(n for n in _ARRAY_FUNCTIONS if n != "round_")
 _SUPPORTED_NUMPY = (f"fuse has no such op; the numpy functions it supports on Tensors are "
                     f"{_dtypes.listing(_NUMPY_NAMES)}, besides the fuse functions (fuse.exp, "
                     f"fuse.where, ...) and Python's operators")

@@ -155,6 +155,29 @@ def test_integer_pow_negative_exponent():
     assert_same(fuse.jit(lambda a, b: a ** b)(a, b), np.array([1, 1, -1, 0, 0, 0], np.int32))
 
 
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_rounding_to_integers_is_numpys_bit_for_bit(dtype, rng):
+    # rint (np.round, round()) halves to even, trunc toward zero: compositions
+    # of floor and ceil, exact (fake-quantization needs them; they were
+    # refused). Signs of zero, NaN, infinities and values past the last
+    # fraction (2^23 in float32) are numpy's.
+    big = 2.0 ** (52 if dtype == "float64" else 23)
+    with np.errstate(over="ignore"):
+        x = np.concatenate([rng.uniform(-10, 10, 2000), np.arange(-6, 6) + 0.5,
+                            [0.5, -0.5, -0.4, 0.4, -0.0, 0.0, np.inf, -np.inf, np.nan,
+                             big - 0.5, big + 1, 1e30, -1e30]]).astype(dtype)
+    f = fuse.jit(lambda x: (fuse.rint(x), np.round(x), round(x), np.rint(x), fuse.trunc(x),
+                            np.fix(x)))
+    for got, want in zip(f(x), (np.rint(x), np.round(x), np.round(x), np.rint(x), np.trunc(x),
+                                np.fix(x))):
+        assert_same(got, want)
+        np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
+    ints = np.array([-3, 0, 7], np.int32)
+    assert_same(fuse.jit(lambda x: (fuse.rint(x), fuse.trunc(x)))(ints)[0], ints)
+    with pytest.raises(TypeError, match=r"round with decimals=2 is not supported"):
+        fuse.jit(lambda x: np.round(x, 2))(x)
+
+
 def test_integer_to_a_negative_constant_power_is_refused():
     # As numpy and PyTorch refuse it (it gave PyTorch's tensor-exponent
     # values, 0 for |x| > 1, silently).
