@@ -510,15 +510,19 @@ class Tensor:
         argument = ""
         if self._is_array_argument():
             # PyTorch's optimizers take betas=(0.9, 0.999) and unpack it.
-            argument = (f" (argument {self._arg!r} of {self._graph.function} is an array: a "
-                        f"tuple or list of numbers is read as numpy's array of it; to unpack "
-                        f"one, name it in fuse.jit(static_argnames=...), which makes it a "
-                        f"constant of the trace)")
-        raise TypeError("fuse: a traced Tensor cannot be iterated or indexed: fuse compiles "
-                        f"elementwise programs{argument}")
+            argument = (f" (argument {self._arg!r} of {self._graph.function} is an array; "
+                        f"if you passed a tuple or list of numbers, it is read as numpy's "
+                        f"array of it: to unpack one, name it in fuse.jit(static_argnames="
+                        f"...), which makes it a constant of the trace)")
+        raise TypeError("fuse: a traced Tensor cannot be iterated: fuse compiles elementwise "
+                        f"programs{argument}")
 
     def __getitem__(self, index):
-        self.__iter__()
+        # The static_argnames hint is for a tuple unpacked, not for a slice
+        # of an array (which could not be static: it is not hashable).
+        raise TypeError("fuse: a traced Tensor cannot be indexed: fuse compiles elementwise "
+                        "programs, with no slices, gathers or reshapes; index the array "
+                        "before the call (f(x[:, 0])) and pass the part as an argument")
 
     def __setitem__(self, index, value):
         raise TypeError("fuse: a traced Tensor cannot be assigned to (x[i] = v): fuse "

@@ -206,11 +206,16 @@ def test_an_array_argument_unpacked_names_static_argnames():
         return p * b1 + g * b2
 
     p = np.ones(3, np.float32)
-    with pytest.raises(TypeError, match=r"cannot be iterated or indexed: .* \(argument 'betas' "
-                       r"of adam is an array: a tuple or list of numbers is read as numpy's "
-                       r"array of it; to unpack one, name it in "
+    with pytest.raises(TypeError, match=r"cannot be iterated: .* \(argument 'betas' of adam "
+                       r"is an array; if you passed a tuple or list of numbers, it is read as "
+                       r"numpy's array of it: to unpack one, name it in "
                        r"fuse\.jit\(static_argnames=\.\.\.\)"):
         fuse.jit(adam)(p, p, betas=(0.8, 0.99))
+    # Indexing an array argument is no tuple unpacked: the hint is to index
+    # before the call (static_argnames cannot take an array).
+    with pytest.raises(TypeError, match=r"^fuse: a traced Tensor cannot be indexed: .* index "
+                                        r"the array before the call \(f\(x\[:, 0\]\)\)"):
+        fuse.jit(lambda x: x[:, 0] + 1)(np.ones((3, 2), np.float32))
     got = fuse.jit(adam, static_argnames=("betas",))(p, p, betas=(0.5, 0.25))
     assert_same(got, p * np.float32(0.5) + p * np.float32(0.25))
 
