@@ -296,12 +296,25 @@ class _Jitted:
             trace, program = entry
             inputs = list(zip(args, dtypes))
         else:
-            if any(isinstance(v, _trace.Tensor) for v in (*args, *kwargs.values())):
+            if any(_holds_tensor(v) for v in (*args, *kwargs.values())):
                 if out is not None:
                     raise TypeError(f"fuse: out= is for calls on arrays, not inside another "
                                     f"function's trace ({self.__name__})")
                 # Called inside another function's trace: its body traces
-                # inline.
+                # inline. A static parameter needs a value, which a traced
+                # Tensor has not (a Python scalar's, weak, says so itself
+                # where it is used, naming the outer function's argument).
+                if self.static_argnames and self._signature is not None:
+                    try:
+                        bound = self._signature.bind(*args, **kwargs).arguments
+                    except TypeError:
+                        bound = {}
+                    for name in sorted(self.static_argnames & set(bound)):
+                        if isinstance(bound[name], _trace.Tensor) and not bound[name].weak:
+                            raise TypeError(
+                                f"fuse: argument {name!r} of {self.__name__} is static "
+                                f"(static_argnames), and a traced Tensor has no value "
+                                f"while tracing: pass it a constant")
                 return self._fn(*args, **kwargs)
             key, entry, arrays = self._lookup(args, kwargs, compile_it=True)
             trace, program = entry
@@ -390,6 +403,14 @@ class _Jitted:
             self._fast.clear()
             self._hits = self._misses = self._traced = self._compiled = 0
             self._last = None
+
+
+def _holds_tensor(value):
+    """Whether `value` is a traced Tensor or a (nested) tuple or list that
+    holds one: a call inside another function's trace."""
+    if isinstance(value, _trace.Tensor):
+        return True
+    return isinstance(value, (tuple, list)) and any(_holds_tensor(v) for v in value)
 
 
 def _const_key(value):

@@ -424,6 +424,22 @@ def test_jitted_functions_compose(rng):
     assert_same(inner(a, b), np.maximum(a + b, np.float32(0)))
 
 
+def test_composition_takes_tuples_and_checks_static_arguments(rng):
+    # A tuple of traced Tensors traces inline too (it was read as an array
+    # argument, "numpy would stack the tuple"); a traced Tensor given to a
+    # static parameter is refused as such (it failed in the body, "==:
+    # unsupported operand str").
+    pair = fuse.jit(lambda p: p[0] * p[1])
+    scale = fuse.jit(lambda x, mode="double": x * 2.0 if mode == "double" else x,
+                     static_argnames=("mode",))
+    a, b = (random_array(rng, "float32", (10,)) for _ in range(2))
+    assert_same(fuse.jit(lambda a, b: pair((a, b)) + scale(a))(a, b), a * b + a * 2)
+    with pytest.raises(TypeError, match=r"^fuse: argument 'mode' of <lambda> is static "
+                                        r"\(static_argnames\), and a traced Tensor has no value "
+                                        r"while tracing: pass it a constant$"):
+        fuse.jit(lambda a: scale(a, mode=a))(a)
+
+
 def test_varargs(rng):
     @fuse.jit
     def total(*xs):
