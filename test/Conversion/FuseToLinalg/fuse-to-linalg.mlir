@@ -364,3 +364,12 @@ func.func @constant_uses() -> tensor<2xi64> {
   %k = fuse.constant 1.0 : tensor<f32>
   return %c : tensor<2xi64>
 }
+
+// The conversion takes fuse ops among any others: an argument of another
+// element type (index, complex) is sized too (it crashed).
+// CHECK-LABEL: func @other_element_types
+// CHECK: linalg.generic {{.*}} ins(%{{.+}} : tensor<?xf32>)
+func.func @other_element_types(%x: tensor<?xf32>, %i: tensor<?xindex>, %c: tensor<?xcomplex<f32>>) -> tensor<?xf32> {
+  %0 = fuse.relu %x : tensor<?xf32>
+  return %0 : tensor<?xf32>
+}

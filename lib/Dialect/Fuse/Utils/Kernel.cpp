@@ -363,8 +363,16 @@ std::optional<fuse::DType> fuse::fromMLIRType(Type type) {
 }
 
 int64_t fuse::storageBytes(Type type) {
-  return std::max<int64_t>(
-      1, getElementTypeOrSelf(type).getIntOrFloatBitWidth() / 8);
+  // The linalg and fused stages convert fuse ops among any others, whose
+  // tensors may hold other types (index, complex: it crashed on them).
+  Type element = getElementTypeOrSelf(type);
+  if (auto complex = dyn_cast<ComplexType>(element))
+    return 2 * storageBytes(complex.getElementType());
+  if (element.isIndex())
+    return 8;
+  if (!element.isIntOrFloat())
+    return 1;
+  return std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
 }
 
 bool fuse::isTargetMath(Operation *op) {
