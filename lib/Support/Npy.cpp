@@ -378,7 +378,23 @@ static std::string formatShape(llvm::ArrayRef<int64_t> shape) {
   return out + ")";
 }
 
-llvm::Expected<HostArray> fuse::parseNpy(StringRef bytes) {
+namespace {
+/// What an .npy file's prefix and header say: its header, dtype and
+/// element count, and where its data starts.
+struct Layout {
+  Header header;
+  DType dtype;
+  int64_t numElements;
+  uint64_t dataOffset;
+  uint64_t dataBytes() const {
+    return static_cast<uint64_t>(numElements) * dtypeSize(dtype);
+  }
+};
+} // namespace
+
+/// The layout of the .npy file that `bytes` begins; an error when they
+/// are no .npy file or end before its header does.
+static llvm::Expected<Layout> parseLayout(StringRef bytes) {
   auto fail = [](const llvm::Twine &what) {
     return llvm::createStringError(what);
   };
@@ -420,20 +436,33 @@ llvm::Expected<HostArray> fuse::parseNpy(StringRef bytes) {
     return fail("shape " + formatShape(*header->shape) + " of " +
                 dtypeName(*dtype) + " is too large");
 
-  uint64_t expected = static_cast<uint64_t>(*numElements) * dtypeSize(*dtype);
-  StringRef data = bytes.drop_front(prefixSize + headerSize);
+  return Layout{std::move(*header), *dtype, *numElements,
+                prefixSize + headerSize};
+}
+
+llvm::Expected<HostArray> fuse::parseNpy(StringRef bytes) {
+  auto fail = [](const llvm::Twine &what) {
+    return llvm::createStringError(what);
+  };
+  llvm::Expected<Layout> layout = parseLayout(bytes);
+  if (!layout)
+    return layout.takeError();
+  Header &header = layout->header;
+  DType dtype = layout->dtype;
+  uint64_t expected = layout->dataBytes();
+  StringRef data = bytes.drop_front(layout->dataOffset);
   if (data.size() < expected)
     return fail("truncated: expected " + llvm::Twine(expected) +
                 " bytes of data, found " + llvm::Twine(data.size()));
-  HostArray array(*dtype, std::move(*header->shape));
+  HostArray array(dtype, std::move(*header.shape));
   // With at most one dimension larger than 1, both orders are the same.
   bool sameOrder =
       llvm::count_if(array.shape(), [](int64_t size) { return size > 1; }) <= 1;
-  if (!*header->fortranOrder || sameOrder) {
+  if (!*header.fortranOrder || sameOrder) {
     std::memcpy(array.data(), data.data(), expected);
     return normalizeBools(std::move(array));
   }
-  switch (dtypeSize(*dtype)) {
+  switch (dtypeSize(dtype)) {
   case 1:
     copyFromFortranOrder<uint8_t>(array, data.data());
     break;
@@ -474,6 +503,21 @@ static llvm::Expected<std::string> readStream(StringRef path) {
     if (!StringRef(bytes).starts_with(
             kMagic.take_front(std::min(bytes.size(), kMagic.size()))))
       break; // parseNpy says why
+    // As much as the header says, as numpy reads (a stream that goes on,
+    // a header and then /dev/zero, was read until memory ran out); a
+    // header that does not parse in its first MiB is said by parseNpy.
+    llvm::Expected<Layout> layout = parseLayout(bytes);
+    if (layout) {
+      uint64_t total = layout->dataOffset + layout->dataBytes();
+      if (bytes.size() >= total) {
+        bytes.resize(total);
+        break;
+      }
+    } else {
+      llvm::consumeError(layout.takeError());
+      if (bytes.size() > (1u << 20))
+        break;
+    }
   }
   fs::closeFile(*file);
   return bytes;
