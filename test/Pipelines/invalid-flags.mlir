@@ -146,6 +146,8 @@ func.func @add_relu(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
 // fuse-lower as a pass after the stage lowered the stage's output again,
 // and said that its arguments were memrefs.
 // RUN: not fuse-opt %s --fuse-pipeline=gpu --fuse-lower=stage=gpu 2>&1 | FileCheck %s --check-prefix=STAGE-AND-LOWER
+// RUN: not fuse-opt %s --fuse-lower=stage=ptx --emit=ptx 2>&1 | FileCheck %s --check-prefix=LOWER-AND-PTX
+// LOWER-AND-PTX: fuse-opt: error: --fuse-report and --emit run their own pipeline; the passes named on the command line would not run
 // STAGE-AND-LOWER: fuse-opt: error: --fuse-lower lowers the program as --fuse-pipeline does, and would lower its output again: give one of them
 
 // A flag of one value given twice was the last one, without a word.

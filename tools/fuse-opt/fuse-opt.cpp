@@ -175,6 +175,13 @@ int main(int argc, char **argv) {
   fuse::registerAllDialects(registry);
   auto [inputFile, outputFile] = registerAndParseCLIOptions(
       argc, argv, "fuse optimizer driver\n", registry);
+  // Every pass and pipeline flag is one option of mlir-opt's: fuse-lower's
+  // is found by its spelling.
+  bool lowerGiven =
+      llvm::any_of(llvm::ArrayRef(argv + 1, argc - 1), [](const char *arg) {
+        llvm::StringRef name = llvm::StringRef(arg).ltrim('-');
+        return name == "fuse-lower" || name.starts_with("fuse-lower=");
+      });
   if (std::optional<std::string> repeated = fuse::repeatedOption()) {
     fuse::toolError() << *repeated
                       << " is given more than once: give it once\n";
@@ -217,7 +224,7 @@ int main(int argc, char **argv) {
   }
   MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
   if (translation) {
-    if (passesNamed(config)) {
+    if (lowerGiven || passesNamed(config)) {
       fuse::toolError() << "--fuse-report and --emit run their own pipeline; "
                            "the passes named on the command line would not "
                            "run: name them with --fuse-pipeline=STAGE (they "
@@ -249,12 +256,7 @@ int main(int argc, char **argv) {
       fuse::toolError() << llvm::toString(std::move(error)) << "\n";
       return 1;
     }
-    // Every pass and pipeline flag is one option of mlir-opt's: fuse-lower's
-    // is found by its spelling.
-    if (llvm::any_of(llvm::ArrayRef(argv + 1, argc - 1), [](const char *arg) {
-          llvm::StringRef name = llvm::StringRef(arg).ltrim('-');
-          return name == "fuse-lower" || name.starts_with("fuse-lower=");
-        })) {
+    if (lowerGiven) {
       fuse::toolError() << "--fuse-lower lowers the program as "
                            "--fuse-pipeline does, and would lower its output "
                            "again: give one of them\n";
