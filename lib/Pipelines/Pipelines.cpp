@@ -271,9 +271,8 @@ static bool hasWarpShuffles(llvm::StringRef chip) {
 static std::vector<std::string>
 ptxFeatureNames(const llvm::MCSubtargetInfo &info) {
   std::vector<std::string> names = sortedKeys(info.getAllProcessorFeatures());
-  llvm::erase_if(names, [](llvm::StringRef name) {
-    return name.starts_with("sm_");
-  });
+  llvm::erase_if(names,
+                 [](llvm::StringRef name) { return name.starts_with("sm_"); });
   return names;
 }
 
@@ -348,9 +347,9 @@ llvm::Error fuse::checkPipelineOptions(const PipelineOptions &options,
                       [&](const llvm::SubtargetFeatureKV &known) {
                         return name == known.Key;
                       }))
-      return error(
-          prefix + " is not a feature of LLVM's NVPTX back end, which knows " +
-          llvm::join(ptxFeatureNames(info), ", "));
+      return error(prefix +
+                   " is not a feature of LLVM's NVPTX back end, which knows " +
+                   llvm::join(ptxFeatureNames(info), ", "));
     unsigned version;
     if (name.consume_front("ptx") && !name.getAsInteger(10, version)) {
       if (feature.starts_with("+"))
@@ -1118,14 +1117,26 @@ fuse::PipelineFlags::givenFlags(bool onlyGPU) const {
   return given;
 }
 
-std::vector<fuse::PipelineOption> fuse::PipelineFlags::changedOptions() const {
+std::vector<fuse::PipelineOption>
+fuse::changedOptions(const PipelineOptions &options,
+                     llvm::ArrayRef<PipelineOption> given) {
   std::vector<PipelineOption> changed;
-  PipelineOptions asked = options(), defaults;
+  PipelineOptions defaults;
 #define FUSE_PIPELINE_OPTION(TYPE, NAME, KEY, FLAG, VALUE, DEFAULT, GPU, HELP) \
-  if (flags->NAME.getNumOccurrences() && !(asked.NAME == defaults.NAME))       \
+  if (llvm::is_contained(given, PipelineOption::NAME) &&                       \
+      !(options.NAME == defaults.NAME))                                        \
     changed.push_back(PipelineOption::NAME);
 #include "fuse/Pipelines/PipelineOptions.def"
   return changed;
+}
+
+std::vector<fuse::PipelineOption> fuse::PipelineFlags::changedOptions() const {
+  std::vector<PipelineOption> given;
+#define FUSE_PIPELINE_OPTION(TYPE, NAME, KEY, FLAG, VALUE, DEFAULT, GPU, HELP) \
+  if (flags->NAME.getNumOccurrences())                                         \
+    given.push_back(PipelineOption::NAME);
+#include "fuse/Pipelines/PipelineOptions.def"
+  return fuse::changedOptions(options(), given);
 }
 
 std::string fuse::joinInProse(llvm::ArrayRef<llvm::StringRef> items) {
@@ -1186,9 +1197,9 @@ void fuse::registerPipelines() {
         if (!options)
           return errorHandler("fuse-lower: " +
                               llvm::toString(options.takeError()));
-        if (llvm::Error error =
-                checkStageUses(stage, given, "stage=" + stageName(stage).str(),
-                               OptionSpelling::Key))
+        if (llvm::Error error = checkStageUses(
+                stage, changedOptions(*options, given),
+                "stage=" + stageName(stage).str(), OptionSpelling::Key))
           return errorHandler("fuse-lower: " +
                               llvm::toString(std::move(error)));
         buildPipeline(pm, stage, *options);

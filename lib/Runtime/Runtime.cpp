@@ -8,8 +8,8 @@
 
 #include "fuse/Runtime/Runtime.h"
 
-#include <chrono>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>

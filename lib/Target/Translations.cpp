@@ -31,14 +31,13 @@ llvm::StringRef fuse::reportForms() { return "text, json, dot or html"; }
 llvm::Error fuse::checkTranslationFlags(Translation translation,
                                         const PipelineFlags &flags) {
   if (translation != Translation::PTX) {
-    if (flags.given(PipelineOption::remarks))
+    if (flags.options().remarks)
       return llvm::createStringError(
           "--fuse-report shows fused and eager side by side, and "
           "--fuse-remarks does not apply to it (the html form "
           "(--fuse-report=html; fuse-translate: --fuse-report-html) has the "
           "remarks of both)");
-    if (flags.given(PipelineOption::fusion) &&
-        translation != Translation::ReportDot)
+    if (!flags.options().fusion && translation != Translation::ReportDot)
       return llvm::createStringError(
           "--fuse-report shows fused and eager side by side; --fusion "
           "applies only to its dot form (--fuse-report=dot; fuse-translate: "

@@ -181,6 +181,9 @@ func.func @add_relu(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
 // RUN: not fuse-translate %s --fuse-report-json --opt-level=3 2>&1 | FileCheck %s --check-prefix=UNUSED-TRANSLATE
 // RUN: not fuse-opt %s --pass-pipeline='builtin.module(fuse-lower{stage=gpu approx-exp=on})' 2>&1 | FileCheck %s --check-prefix=UNUSED-LOWER
 // RUN: fuse-opt %s --fuse-pipeline=fused --block-size=256 --approx-exp=off | FileCheck %s --check-prefix=DEFAULTS
+// RUN: fuse-opt %s --pass-pipeline='builtin.module(fuse-lower{stage=fused chip=sm_90 block-size=256})' | FileCheck %s --check-prefix=DEFAULTS
+// RUN: fuse-opt %s --fuse-report=json --fusion=on --fuse-remarks=off | FileCheck %s --check-prefix=DEFAULTS-REPORT
+// DEFAULTS-REPORT: "name": "fused_add_relu_0"
 // RUN: fuse-opt %s --fuse-pipeline=gpu --block-size=128 --fuse-horizontal=off | FileCheck %s --check-prefix=USED-GPU
 // UNUSED-LINALG: fuse-opt: error: --chip has no effect on --fuse-pipeline=linalg: it shapes only the nvvm, ptx and cuda stages
 // UNUSED-FUSED: fuse-opt: error: --block-size has no effect on --fuse-pipeline=fused: it shapes only the gpu, nvvm, ptx, cpu and cuda stages

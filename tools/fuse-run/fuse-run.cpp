@@ -753,7 +753,8 @@ static int run(int argc, char **argv) {
   if (std::optional<std::string> repeated = fuse::repeatedOption())
     return fail(*repeated + " is given more than once: give it once");
   if (entryFlag.getNumOccurrences() && namedEntry(entryFlag).empty())
-    return fail("--entry='" + entryFlag + "' names no function: give its "
+    return fail("--entry='" + entryFlag +
+                "' names no function: give its "
                 "name, as --entry=NAME or --entry=@NAME");
   if (repeatFlag == 0)
     return fail("--repeat must be at least 1");

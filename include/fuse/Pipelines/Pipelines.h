@@ -102,6 +102,13 @@ llvm::Error checkStageUses(Stage stage, llvm::ArrayRef<PipelineOption> given,
                            llvm::StringRef what,
                            OptionSpelling spelling = OptionSpelling::Flag);
 
+/// The options of `given` whose value in `options` is not the default,
+/// in the order of PipelineOptions.def: those a front end was asked for
+/// (`--approx-exp=off` asks for nothing).
+std::vector<PipelineOption>
+changedOptions(const PipelineOptions &options,
+               llvm::ArrayRef<PipelineOption> given);
+
 /// `options.cudaToolkit`, or the one findCUDAToolkit() finds when unset.
 std::string cudaToolkitOf(const PipelineOptions &options);
 

@@ -262,8 +262,8 @@ void FunctionSizes::materialize() {
     Operation *&previous = lastCheckAfter[after];
     OpBuilder builder(after->getContext());
     builder.setInsertionPointAfter(previous ? previous : after);
-    std::string message = opAt(check.op->getName().getStringRef(), loc) +
-                          ": " + describe(check.cls);
+    std::string message = opAt(check.op->getName().getStringRef(), loc) + ": " +
+                          describe(check.cls);
     if (rhs) {
       message += " and " + describe(check.other) +
                  " must be equal (broadcasting assumes it)";
@@ -629,9 +629,8 @@ template <typename OpTy> struct ReductionLowering : OpConversionPattern<OpTy> {
         cf::AssertOp::create(
             rewriter, loc, nonEmpty,
             opAt("fuse." + name.str(), loc) + ": dimension " +
-                std::to_string(d) +
-                " of the operand is 0, and an empty " + name.str() +
-                " has no value (numpy's error too)");
+                std::to_string(d) + " of the operand is 0, and an empty " +
+                name.str() + " has no value (numpy's error too)");
       }
     }
 

@@ -118,17 +118,16 @@ LogicalResult checkSignature(func::FuncOp function) {
                                  : function.getArgument(index).getLoc();
   };
   auto functionLoc = [&](unsigned) { return function.getLoc(); };
-  return success(
-      succeeded(check(function.getArgumentTypes(), "argument")) &&
-      succeeded(check(function.getResultTypes(), "result")) &&
-      succeeded(checkAttrs(
-          function.getNumArguments(), "argument",
-          [&](unsigned i) { return function.getArgAttrDict(i); },
-          argumentLoc)) &&
-      succeeded(checkAttrs(
-          function.getNumResults(), "result",
-          [&](unsigned i) { return function.getResultAttrDict(i); },
-          functionLoc)));
+  return success(succeeded(check(function.getArgumentTypes(), "argument")) &&
+                 succeeded(check(function.getResultTypes(), "result")) &&
+                 succeeded(checkAttrs(
+                     function.getNumArguments(), "argument",
+                     [&](unsigned i) { return function.getArgAttrDict(i); },
+                     argumentLoc)) &&
+                 succeeded(checkAttrs(
+                     function.getNumResults(), "result",
+                     [&](unsigned i) { return function.getResultAttrDict(i); },
+                     functionLoc)));
 }
 
 LogicalResult checkBody(func::FuncOp function) {
