@@ -190,7 +190,13 @@ void fuse::registerTranslations(const PipelineFlags &flags,
           // An error of the command line, not of the program: said as
           // fuse-opt says it, with no location, and once, not for each part
           // of a --split-input-file.
-          if (llvm::Error error = checkTranslationFlags(translation, flags)) {
+          llvm::Error refused = llvm::Error::success();
+          if (std::optional<std::string> repeated = repeatedOption())
+            refused = llvm::createStringError(
+                *repeated + " is given more than once: give it once");
+          else
+            refused = checkTranslationFlags(translation, flags);
+          if (llvm::Error error = std::move(refused)) {
             if (!flagsRefused)
               llvm::WithColor::error(llvm::errs(), tool)
                   << llvm::toString(std::move(error)) << "\n";

@@ -59,6 +59,10 @@
 // NONE-NOT: fuse-translate
 // fuse-opt's spellings of a translation, or of a stage, are named as
 // fuse-opt's (the unknown flag was not said, only that none was given).
+// A flag of one value given twice is refused, as fuse-opt refuses it (the
+// last one was taken).
+// RUN: not fuse-translate %s --fuse-to-ptx --chip=sm_80 --chip=sm_90 2>&1 | FileCheck %s --check-prefix=TWICE
+// TWICE: fuse-translate: error: --chip is given more than once: give it once
 // RUN: not fuse-translate %s --fuse-pipeline=gpu 2>&1 | FileCheck %s --check-prefix=OPT-FLAG -DFLAG=--fuse-pipeline=gpu
 // RUN: not fuse-translate %s --fuse-report=json 2>&1 | FileCheck %s --check-prefix=OPT-FLAG -DFLAG=--fuse-report=json
 // RUN: not fuse-translate %s --emit=ptx 2>&1 | FileCheck %s --check-prefix=OPT-FLAG -DFLAG=--emit=ptx
