@@ -4,32 +4,48 @@
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 
-std::string fuse::formatLocation(Location loc) {
+/// The file place that `loc` holds, if any: through names, a call site's
+/// callee then its caller, the first of a fused location's that has one
+/// (an op that fusion made of others is at the op it replaced), an opaque
+/// location's fallback.
+static std::optional<FileLineColLoc> filePlace(Location loc) {
   if (auto file = dyn_cast<FileLineColLoc>(loc))
-    return (file.getFilename().getValue() + ":" + Twine(file.getLine()) + ":" +
-            Twine(file.getColumn()))
-        .str();
-  // A name with no place (`loc("x")`) is the name, as MLIR quotes it.
+    return file;
   if (auto name = dyn_cast<NameLoc>(loc))
-    return isa<UnknownLoc>(name.getChildLoc())
-               ? "\"" + name.getName().str() + "\""
-               : formatLocation(name.getChildLoc());
-  // The op's own place, as MLIR's diagnostics give it first.
-  if (auto call = dyn_cast<CallSiteLoc>(loc))
-    return formatLocation(call.getCallee());
-  // An op that fusion made of others (a one-value producer computed inside
-  // its reader) is at the first: the op it replaced.
+    return filePlace(name.getChildLoc());
+  if (auto call = dyn_cast<CallSiteLoc>(loc)) {
+    if (std::optional<FileLineColLoc> callee = filePlace(call.getCallee()))
+      return callee;
+    return filePlace(call.getCaller());
+  }
   if (auto fused = dyn_cast<FusedLoc>(loc))
-    if (!fused.getLocations().empty())
-      return formatLocation(fused.getLocations().front());
+    for (Location part : fused.getLocations())
+      if (std::optional<FileLineColLoc> file = filePlace(part))
+        return file;
   if (auto opaque = dyn_cast<OpaqueLoc>(loc))
-    return formatLocation(opaque.getFallbackLocation());
+    return filePlace(opaque.getFallbackLocation());
+  return std::nullopt;
+}
+
+std::string fuse::formatLocation(Location loc) {
+  if (std::optional<FileLineColLoc> file = filePlace(loc))
+    return (file->getFilename().getValue() + ":" + Twine(file->getLine()) +
+            ":" + Twine(file->getColumn()))
+        .str();
   std::string text;
   llvm::raw_string_ostream os(text);
+  // A name with no place (`loc("x")`) is the name, as MLIR quotes it.
+  if (auto name = dyn_cast<NameLoc>(loc)) {
+    os << "\"";
+    llvm::printEscapedString(name.getName().getValue(), os);
+    os << "\"";
+    return text;
+  }
   os << loc;
   return text;
 }
