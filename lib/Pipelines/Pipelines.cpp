@@ -341,8 +341,8 @@ llvm::Error fuse::checkPipelineOptions(const PipelineOptions &options,
     // LLVM lists the chips among its features too; the chip is --chip's, and
     // one named here was ignored.
     if (name.starts_with("sm_"))
-      return error(prefix + " is a GPU architecture, not a PTX feature: " +
-                   names.chip + "=" + name + " chooses it");
+      return error(prefix + " names a GPU architecture, not a PTX feature: " +
+                   names.chip + " chooses the architecture");
     if (!llvm::any_of(info.getAllProcessorFeatures(),
                       [&](const llvm::SubtargetFeatureKV &known) {
                         return name == known.Key;

@@ -734,7 +734,8 @@ std::string fuse::rt::hostCacheLimitError() {
   if (!text || !*text || hostCacheLimit())
     return "";
   return "FUSE_HOST_CACHE_MB=" + std::string(text) +
-         ": not a number of MiB (0 or more; 0 keeps no freed buffer)";
+         ": not a number of MiB from 0 (keep no freed buffer) to " +
+         std::to_string((1ull << 40) - 1);
 }
 
 void *fuse::rt::hostAlloc(size_t bytes) {

@@ -90,7 +90,7 @@
 // FEATURE: fuse-opt: error: --ptx-features=+bogus: '+bogus' is not a feature of LLVM's NVPTX back end, which knows ptx32, ptx40, {{.*}}, ptx80, {{.*}}
 // A chip among the features was ignored (LLVM lists them as features).
 // RUN: not fuse-opt %s --emit=ptx --ptx-features=+sm_80 --chip=sm_90 2>&1 | FileCheck %s --check-prefix=FEATURE-CHIP
-// FEATURE-CHIP: fuse-opt: error: --ptx-features=+sm_80: '+sm_80' is a GPU architecture, not a PTX feature: --chip=sm_80 chooses it
+// FEATURE-CHIP: fuse-opt: error: --ptx-features=+sm_80: '+sm_80' names a GPU architecture, not a PTX feature: --chip chooses the architecture
 // FEATURE-LOWER: error: fuse-lower: features=+ptx80,+bogus: '+bogus' is not a feature
 // FEATURE-SIGN: fuse-opt: error: --ptx-features=ptx80: 'ptx80' needs a + (enable) or a - (disable) in front
 
