@@ -407,6 +407,11 @@ FailureOr<SizeExpr> dimOf(Value tensor, int64_t k, Symbols &symbols) {
     return dimOf(linalgOp.getDpsInits()[result.getResultNumber()], k, symbols);
   if (auto empty = dyn_cast<tensor::EmptyOp>(result.getOwner()))
     return sizeOf(empty.getMixedSizes()[k], symbols);
+  // A cast refines sizes that a run-time check made static (a reduction's
+  // `? x ?` operand read as `3 x ?` for an add with a `3`): the others are
+  // its source's.
+  if (auto cast = dyn_cast<tensor::CastOp>(result.getOwner()))
+    return dimOf(cast.getSource(), k, symbols);
   if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(result.getOwner())) {
     // The product of the dimensions it groups.
     SizeExpr size = SizeExpr::constant(1);

@@ -419,3 +419,16 @@ func.func @"a\"b\n c"(%a: tensor<?xf32>) -> tensor<?xf32> {
   %0 = fuse.neg %a : tensor<?xf32>
   return %0 : tensor<?xf32>
 }
+
+// A reduction's `?` result that an add checks against a static 3: its
+// operand is a cast of the argument to `3 x ?`, whose `?` is the
+// argument's (the report could not size the kernel).
+// CHECK-LABEL: @cast_operand  N = argument 0 dimension 1, P = pieces per row, N / 1024 rounded up to a power of 2 (at most 1024)
+// CHECK-NEXT:   fused: 3 kernels, 12*N + 24*P + 48 bytes (read 12*N + 12*P + 24, written 12*P + 24)
+// CHECK-NEXT:     kernel ops elements read written
+// CHECK-NEXT:     reduce_sum_{{[0-9]+}}_pieces reduce_sum 3*N 12*N 12*P
+func.func @cast_operand(%x: tensor<?x?xf32>, %y: tensor<3xf32>) -> tensor<3xf32> {
+  %0 = fuse.reduce_sum %x {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?xf32>
+  %1 = fuse.add %0, %y : tensor<?xf32>, tensor<3xf32> -> tensor<3xf32>
+  return %1 : tensor<3xf32>
+}
