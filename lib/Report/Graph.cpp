@@ -315,6 +315,15 @@ private:
     }
     unsigned producer = positions.lookup(value.getDefiningOp());
     llvm::ArrayRef<size_t> computing = kernelsAt(producer);
+    // A constant that an op reads is in its kernel (a splat, inlined) or
+    // data of the program, never a kernel's write, even when a kernel of
+    // its own writes it as a result (a returned splat).
+    if (consumer && !computing.empty() &&
+        isa<ConstantOp>(value.getDefiningOp())) {
+      os << "    " << node(producer, computing.front()) << " -> " << target
+         << " [style=dashed, color=\"" << kOuter << "\"];\n";
+      return;
+    }
     if (computing.empty()) {
       // A constant, or an op that no kernel computes.
       os << "    " << node(producer, std::nullopt) << " -> " << target;

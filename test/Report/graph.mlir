@@ -213,12 +213,25 @@ func.func @compare(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xi1> {
   return %m : tensor<?xi1>
 }
 
+// A returned splat that an op also reads: a kernel of its own writes the
+// result, and the op reads the value inlined, a dashed arrow (it was a red
+// one, with bytes, from a kernel that runs after the reader).
+// FUSED-LABEL: subgraph cluster_f6 {
+// FUSED:         f6_op0_k{{[0-9]+}} -> f6_op1_k{{[0-9]+}} [style=dashed, color="#5f6368"];
+// EAGER-LABEL: subgraph cluster_f6 {
+// EAGER:         f6_op0_k{{[0-9]+}} -> f6_op1_k{{[0-9]+}} [style=dashed, color="#5f6368"];
+func.func @returned_splat(%x: tensor<4x8xf32>) -> (tensor<f32>, tensor<4x8xf32>) {
+  %0 = fuse.constant 2.0 : tensor<f32>
+  %1 = fuse.mul %x, %0 : tensor<4x8xf32>, tensor<f32> -> tensor<4x8xf32>
+  return %0, %1 : tensor<f32>, tensor<4x8xf32>
+}
+
 // A declaration has no body and no cluster; the legend comes last.
 func.func private @declared(tensor<4xf32>) -> tensor<4xf32>
-// FUSED-NOT:   cluster_f6
+// FUSED-NOT:   cluster_f7
 // FUSED:       label="Blue boxes are kernels. Red arrows are values that one kernel writes to memory and another reads back.";
 // FUSED-NEXT:  labelloc=b;
 // FUSED-NEXT: }
-// EAGER-NOT:   cluster_f6
+// EAGER-NOT:   cluster_f7
 // EAGER:       labelloc=b;
 // EAGER-NEXT: }
