@@ -630,6 +630,15 @@ func.func @constant_exponent_without_point_upper() -> tensor<f32> {
 
 // -----
 
+// An i1 literal is 0 or 1, in a dense literal too (MLIR read -1 as true).
+func.func @dense_i1_negative() -> tensor<2xi1> {
+  // expected-error @+1 {{-1 is not a value of i1: it takes true, false, 1 and 0}}
+  %0 = fuse.constant dense<-1> : tensor<2xi1>
+  return %0 : tensor<2xi1>
+}
+
+// -----
+
 // The same in a dense literal (it said "expected ']'").
 func.func @dense_exponent_without_point() -> tensor<2xf32> {
   // expected-error @+1 {{a float literal needs a '.' before its exponent: write 1.0e-5}}

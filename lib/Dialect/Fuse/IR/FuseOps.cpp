@@ -187,9 +187,19 @@ static ParseResult checkSignedLiterals(OpAsmParser &parser, const char *begin,
       bits = n;
     }
     // fuse's integer types are i1, i32 and i64; the verifier refuses others.
-    if (*bits <= 1 || *bits > 64)
+    if (*bits == 0 || *bits > 64)
       continue;
     bool negative = start > begin && start[-1] == '-';
+    // An i1 is 0 or 1 (MLIR read dense<-1> : tensor<2xi1> as true).
+    if (*bits == 1) {
+      if (negative || digits.ltrim('0').size() > 1 ||
+          (digits.ltrim('0').size() == 1 && digits.ltrim('0') != "1"))
+        return parser.emitError(
+                   SMLoc::getFromPointer(negative ? start - 1 : start))
+               << (negative ? "-" : "") << digits
+               << " is not a value of i1: it takes true, false, 1 and 0";
+      continue;
+    }
     APInt value(std::max<unsigned>(digits.size() * 4, 8) + 1, digits, 10);
     if (negative)
       value.negate();
