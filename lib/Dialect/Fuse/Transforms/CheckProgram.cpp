@@ -139,6 +139,15 @@ LogicalResult checkBody(func::FuncOp function) {
         if (isa<func::ReturnOp>(op))
           return WalkResult::advance();
         if (isa_and_nonnull<fuse::FuseDialect>(op->getDialect())) {
+          // Another dialect's attribute (`llvm.x`, `foo.y`) would be kept
+          // and mean nothing; the op's own are its verifier's.
+          for (NamedAttribute attr : op->getDiscardableAttrs()) {
+            op->emitError() << "'" << op->getName() << "' has the attribute '"
+                            << attr.getName().getValue()
+                            << "' of another dialect, which fuse does not "
+                               "read: drop it";
+            return WalkResult::interrupt();
+          }
           for (auto [index, type] : llvm::enumerate(op->getResultTypes()))
             if (std::optional<std::string> problem = typeProblem(type)) {
               op->emitError() << "'" << op->getName() << "' result " << index

@@ -90,6 +90,16 @@ func.func @noalias(%a: tensor<?xf32>) -> (tensor<?xf32> {llvm.noalias}) {
 
 // -----
 
+// Another dialect's attribute on a fuse op was kept, meaning nothing.
+func.func @foreign_attribute(%a: tensor<?xf32>) -> tensor<?xf32> {
+  // expected-error @+1 {{'fuse.relu' has the attribute 'foo.x' of another dialect, which fuse does not read: drop it}}
+  %0 = fuse.relu %a {foo.x = 1} : tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+// PIPELINE: <stdin>:[[# @LINE - 3]]:8: error: 'fuse.relu' has the attribute 'foo.x' of another dialect
+
+// -----
+
 // expected-error @+1 {{'gpu.module' is not a function: a fuse program is a module of func.func}}
 gpu.module @kernels {
 }
