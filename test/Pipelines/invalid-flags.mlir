@@ -170,6 +170,8 @@ func.func @add_relu(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
 // RUN: not fuse-opt %s --emit=ptx --mlir-print-ir-after-all 2>&1 | FileCheck %s --check-prefix=IR-FLAG-PTX
 // IR-FLAG-REPORT: fuse-opt: error: --mlir-timing shapes the passes that run or the IR printed, and --fuse-report and --emit run their own pipeline and print no IR: use it with --fuse-pipeline=STAGE
 // IR-FLAG-PTX: fuse-opt: error: --mlir-print-ir-after-all shapes
+// RUN: not fuse-opt %s --fuse-report --log-actions-to=%t.log 2>&1 | FileCheck %s --check-prefix=IR-FLAG-LOG
+// IR-FLAG-LOG: fuse-opt: error: --log-actions-to shapes
 
 // An option that the stage asked for does not use would be ignored without
 // a word: the error names it and the stages it shapes. A value that is the

@@ -101,6 +101,11 @@ static std::optional<llvm::StringRef> irFlagGiven() {
       "mlir-pass-pipeline-crash-reproducer",
       "mlir-pass-pipeline-local-reproducer",
       "run-reproducer",
+      "log-actions-to",
+      "log-mlir-actions-filter",
+      "profile-actions-to",
+      "mlir-output-format",
+      "show-dialects",
   };
   for (llvm::StringRef name : names)
     if (fuse::optionGiven(name))

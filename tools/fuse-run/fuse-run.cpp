@@ -752,6 +752,11 @@ static int run(int argc, char **argv) {
                               "fuse-run: compile and run a fuse program\n");
   if (std::optional<std::string> repeated = fuse::repeatedOption())
     return fail(*repeated + " is given more than once: give it once");
+  if (seedFlag.getNumOccurrences() &&
+      llvm::none_of(inputFlags, [](const std::string &input) {
+        return llvm::StringRef(input).starts_with("rand:");
+      }))
+    return fail("--seed seeds the rand: inputs, and no --input is rand:");
   if (entryFlag.getNumOccurrences() && namedEntry(entryFlag).empty())
     return fail("--entry='" + entryFlag +
                 "' names no function: give its "
