@@ -44,11 +44,15 @@ bool fuse::optionGiven(llvm::StringRef name) {
 
 std::optional<std::string> fuse::repeatedOption() {
   std::optional<std::string> first;
-  for (auto &[name, option] : llvm::cl::getRegisteredOptions())
+  for (auto &[name, option] : llvm::cl::getRegisteredOptions()) {
+    // `-o`, `--fusion`: as the tools' help spells them.
+    std::string spelled =
+        (option->ArgStr.size() == 1 ? "-" : "--") + option->ArgStr.str();
     if (option->getNumOccurrencesFlag() == llvm::cl::Optional &&
         option->getNumOccurrences() > 1 && !option->isPositional() &&
-        (!first || "--" + option->ArgStr.str() < *first))
-      first = "--" + option->ArgStr.str();
+        (!first || spelled < *first))
+      first = spelled;
+  }
   return first;
 }
 

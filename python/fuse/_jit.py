@@ -406,10 +406,12 @@ class _Jitted:
 
 
 def _holds_tensor(value):
-    """Whether `value` is a traced Tensor or a (nested) tuple or list that
-    holds one: a call inside another function's trace."""
+    """Whether `value` is a traced Tensor or a (nested) tuple, list or dict
+    that holds one: a call inside another function's trace."""
     if isinstance(value, _trace.Tensor):
         return True
+    if isinstance(value, dict):
+        return any(_holds_tensor(v) for v in value.values())
     return isinstance(value, (tuple, list)) and any(_holds_tensor(v) for v in value)
 
 

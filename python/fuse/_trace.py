@@ -461,6 +461,9 @@ class Tensor:
         # Python's round is to nearest, halves to even, as fuse.rint.
         return round(self, ndigits or 0)
 
+    def __trunc__(self):
+        return trunc(self)
+
     def _scalar_arguments(self):
         """The names of the Python scalar arguments that this Tensor is
         computed from, in the function's order, when it is computed from
@@ -1239,18 +1242,25 @@ def logsigmoid(x):
     return minimum(x, 0.0) - log1p(exp(-_unary("abs", x)))
 
 
-def rint(x):
-    """Rounded to the nearest integer, halves to even (numpy's rint and
-    round, PyTorch's round), elementwise; integers are unchanged, -0.4 is
-    -0.0, NaN and infinities stay. Exact: floor(x) and x - floor(x) are
-    exact below 2^23 (2^52 for float64), and every float from there up is
-    an integer; float16 and bfloat16 round in float32, which holds them."""
-    x = _check_operand(x, "fuse.rint")
+def _rounding_operand(x, what):
+    """`x` for a rounding function named `what`: a Tensor of numbers, as
+    fuse.floor takes (a bool tensor and Python numbers alone are refused
+    as it refuses them)."""
+    x = _check_operand(x, what)
+    _graph_of([x], what)
+    if x.dtype_name == "i1":
+        raise TypeError(f"fuse: {what} of a bool tensor is not supported: it takes numbers; "
+                        f"cast it to an integer or float type first")
+    return x
+
+
+def _rint(x, what):
+    x = _rounding_operand(x, what)
     dtype = x.dtype_name
     if _dtypes.category(dtype) != FLOAT:
         return x
     if dtype in _HALF:
-        return cast(rint(cast(x, "float32")), dtype)
+        return cast(_rint(cast(x, "float32"), what), dtype)
     whole = floor(x)
     part = x - whole
     half = whole * 0.5
@@ -1264,21 +1274,38 @@ def rint(x):
     return where(_compare("ge", _unary("abs", x), big), x, rounded)
 
 
-def round(x, decimals=0):  # noqa: A001
+def rint(x):
+    """Rounded to the nearest integer, halves to even (numpy's rint and
+    round, PyTorch's round), elementwise; integers are unchanged (as
+    PyTorch's; numpy's are float64), -0.4 is -0.0, NaN and infinities stay.
+    Exact: floor(x) and x - floor(x) are exact below 2^23 (2^52 for
+    float64), and every float from there up is an integer; float16 and
+    bfloat16 round in float32, which holds them."""
+    return _rint(x, "fuse.rint")
+
+
+def _no_out(out, what):
+    if out is not None:
+        _unsupported(f"{what} with out=", "fuse's numpy functions return their result (out= "
+                     "of the jitted function writes it into an array)")
+
+
+def round(x, decimals=0, out=None):  # noqa: A001
     """numpy's round (np.round, np.around) and PyTorch's: rint, halves to
     even. Only `decimals=0`: numpy's other ones scale by a power of ten,
     which is not exact."""
+    _no_out(out, "numpy.round")
     if decimals != 0:
         _unsupported(f"round with decimals={decimals!r}",
                      "fuse rounds to integers only (numpy's decimals scale by a power of "
                      "ten, which rounds itself): write fuse.rint(x * 10.0 ** d) / 10.0 ** d")
-    return rint(x)
+    return _rint(x, "fuse.round")
 
 
 def trunc(x):
     """Rounded toward zero (numpy's trunc and fix, PyTorch's trunc),
     elementwise: ceil below 0, floor from 0; integers are unchanged."""
-    x = _check_operand(x, "fuse.trunc")
+    x = _rounding_operand(x, "fuse.trunc")
     if _dtypes.category(x.dtype_name) != FLOAT:
         return x
     return where(_compare("lt", x, 0.0), ceil(x), floor(x))
@@ -1655,7 +1682,8 @@ _ARRAY_FUNCTIONS = {
     "where": _numpy_where,
     "clip": lambda a, a_min=None, a_max=None: clamp(a, a_min, a_max),
     # numpy 1.x's np.round is round_ inside.
-    "round": round, "round_": round, "around": round, "fix": trunc,
+    "round": round, "round_": round, "around": round,
+    "fix": lambda x, out=None: (_no_out(out, "numpy.fix"), trunc(x))[1],
     # numpy 1.x names np.max and np.min amax and amin; numpy 2 has both.
     **{numpy_name: _numpy_function(name) for numpy_name, name in (
         ("sum", "sum"), ("max", "max"), ("amax", "max"), ("min", "min"), ("amin", "min"),

@@ -434,6 +434,8 @@ def test_composition_takes_tuples_and_checks_static_arguments(rng):
                      static_argnames=("mode",))
     a, b = (random_array(rng, "float32", (10,)) for _ in range(2))
     assert_same(fuse.jit(lambda a, b: pair((a, b)) + scale(a))(a, b), a * b + a * 2)
+    named = fuse.jit(lambda d: d["x"] - d["y"])
+    assert_same(fuse.jit(lambda a, b: named({"x": a, "y": b}))(a, b), a - b)
     with pytest.raises(TypeError, match=r"^fuse: argument 'mode' of <lambda> is static "
                                         r"\(static_argnames\), and a traced Tensor has no value "
                                         r"while tracing: pass it a constant$"):

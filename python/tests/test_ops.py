@@ -176,6 +176,25 @@ def test_rounding_to_integers_is_numpys_bit_for_bit(dtype, rng):
     assert_same(fuse.jit(lambda x: (fuse.rint(x), fuse.trunc(x)))(ints)[0], ints)
     with pytest.raises(TypeError, match=r"round with decimals=2 is not supported"):
         fuse.jit(lambda x: np.round(x, 2))(x)
+    # numpy's out=None is taken, math.trunc too; another out= is refused in
+    # fuse's words (it was Python's "unexpected keyword argument").
+    import math
+    got = fuse.jit(lambda x: (np.round(x, out=None), np.fix(x, out=None), math.trunc(x)))(x)
+    for value, want in zip(got, (np.round(x), np.fix(x), np.trunc(x))):
+        assert_same(value, want)
+    with pytest.raises(TypeError, match=r"^fuse: numpy\.round with out= is not supported"):
+        fuse.jit(lambda x: np.round(x, out=x))(x)
+
+
+def test_rounding_refuses_bools_and_python_numbers():
+    # As fuse.floor refuses them (a bool array was returned unchanged, and a
+    # Python number gave an AttributeError).
+    with pytest.raises(TypeError, match=r"^fuse: fuse\.rint of a bool tensor is not supported"):
+        fuse.jit(lambda m: np.rint(m))(np.array([True, False]))
+    with pytest.raises(TypeError, match=r"^fuse: fuse\.trunc of a bool tensor"):
+        fuse.jit(lambda m: fuse.trunc(m))(np.array([True, False]))
+    with pytest.raises(TypeError, match=r"^fuse: fuse\.round needs at least one fuse Tensor"):
+        fuse.round(2.5)
 
 
 def test_integer_to_a_negative_constant_power_is_refused():

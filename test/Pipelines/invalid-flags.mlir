@@ -157,6 +157,8 @@ func.func @add_relu(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
 // TWICE-STAGE-FLAG: fuse-opt: error: --fuse-pipeline is given more than once: give it once
 // TWICE-REPORT: fuse-opt: error: --fuse-report is given more than once: give it once
 // TWICE-ENTRY: fuse-run: error: --entry is given more than once: give it once
+// RUN: not fuse-opt %s -o %t.a -o %t.b 2>&1 | FileCheck %s --check-prefix=TWICE-OUTPUT
+// TWICE-OUTPUT: fuse-opt: error: -o is given more than once: give it once
 // An empty --entry= named no function and was taken as absent; @@name was
 // taken as name.
 // RUN: not fuse-run %s --target=cpu --entry= 2>&1 | FileCheck %s --check-prefix=EMPTY-ENTRY
