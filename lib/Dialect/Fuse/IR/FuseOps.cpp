@@ -475,6 +475,35 @@ static std::string formatFloat(const APFloat &value) {
   return text;
 }
 
+/// The end of the exponent (`e-5`) that starts at `end`, just after a
+/// decimal integer's digits, or null when none does. The text ends with a
+/// NUL, so that nothing past it is read.
+static const char *exponentEnd(const char *end) {
+  if (*end != 'e' && *end != 'E')
+    return nullptr;
+  const char *exponent = end + 1;
+  if (*exponent == '-' || *exponent == '+')
+    ++exponent;
+  if (!llvm::isDigit(*exponent))
+    return nullptr;
+  while (llvm::isDigit(*exponent))
+    ++exponent;
+  return exponent;
+}
+
+/// The error for `1e-5` (digits from `begin` to `end`, then an exponent up
+/// to `exponentEnd`): MLIR's lexer reads the integer 1 and the word `e`.
+static ParseResult exponentWithoutPoint(OpAsmParser &parser, const char *begin,
+                                        const char *end,
+                                        const char *exponentEnd,
+                                        bool negative = false) {
+  return parser.emitError(SMLoc::getFromPointer(begin),
+                          "a float literal needs a '.' before its exponent: "
+                          "write ")
+         << (negative ? "-" : "") << StringRef(begin, end - begin) << ".0"
+         << StringRef(end, exponentEnd - end);
+}
+
 ParseResult ConstantOp::parse(OpAsmParser &parser, OperationState &result) {
   if (parser.parseOptionalAttrDict(result.attributes))
     return failure();
@@ -482,27 +511,15 @@ ParseResult ConstantOp::parse(OpAsmParser &parser, OperationState &result) {
 
   // `dense<...> : type` is a builtin attribute that carries its own type.
   if (std::strncmp(loc.getPointer(), "dense", 5) == 0) {
-    // `1e-5` without a '.': MLIR's lexer reads the integer 1 and the word
-    // `e`, and said "expected ']'".
+    // `1e-5` without a '.' (it said "expected ']'").
     for (const char *c = loc.getPointer() + 5; *c && *c != '>'; ++c) {
       if (!llvm::isDigit(*c) || llvm::isAlnum(c[-1]) || c[-1] == '.')
         continue;
       const char *end = c;
       while (llvm::isDigit(*end))
         ++end;
-      if (*end != 'e' && *end != 'E')
-        continue;
-      const char *exponent = end + 1;
-      if (*exponent == '-' || *exponent == '+')
-        ++exponent;
-      if (!llvm::isDigit(*exponent))
-        continue;
-      while (llvm::isDigit(*exponent))
-        ++exponent;
-      return parser.emitError(SMLoc::getFromPointer(c),
-                              "a float literal needs a '.' before its "
-                              "exponent: write ")
-             << StringRef(c, end - c) << ".0" << StringRef(end, exponent - end);
+      if (const char *exponent = exponentEnd(end))
+        return exponentWithoutPoint(parser, c, end, exponent);
     }
     ElementsAttr elements;
     if (parser.parseAttribute(elements))
@@ -535,24 +552,11 @@ ParseResult ConstantOp::parse(OpAsmParser &parser, OperationState &result) {
     if (isInteger.has_value()) {
       if (failed(*isInteger))
         return failure();
-      // `1e-5`: MLIR's lexer reads the integer 1 and then the word `e`.
-      // The text ends with a NUL: read past `end` only after a letter.
       const char *end = parser.getCurrentLocation().getPointer();
-      const char *exponent = nullptr;
-      if (!hex && (*end == 'e' || *end == 'E') && llvm::isDigit(end[-1])) {
-        exponent = end + 1;
-        if (*exponent == '-' || *exponent == '+')
-          ++exponent;
-      }
-      if (exponent && llvm::isDigit(*exponent)) {
-        while (llvm::isDigit(*exponent))
-          ++exponent;
-        std::string digits(numberLoc.getPointer(), end);
-        return parser.emitError(numberLoc, "a float literal needs a '.' "
-                                           "before its exponent: write ")
-               << (negative ? "-" : "") << digits << ".0"
-               << StringRef(end, exponent - end);
-      }
+      if (!hex && llvm::isDigit(end[-1]))
+        if (const char *exponent = exponentEnd(end))
+          return exponentWithoutPoint(parser, numberLoc.getPointer(), end,
+                                      exponent, negative);
       // One more bit keeps the magnitude non-negative as a signed value.
       integer = parsed.zext(parsed.getBitWidth() + 1);
     } else if (parser.parseFloat(real)) {
