@@ -42,7 +42,7 @@ bool fuse::optionGiven(llvm::StringRef name) {
   return it != options.end() && it->second->getNumOccurrences();
 }
 
-std::optional<std::string> fuse::repeatedOption() {
+std::optional<std::string> fuse::repeatedOptionError() {
   std::optional<std::string> first;
   for (auto &[name, option] : llvm::cl::getRegisteredOptions()) {
     // `-o`, `--fusion`: as the tools' help spells them.
@@ -53,7 +53,9 @@ std::optional<std::string> fuse::repeatedOption() {
         (!first || spelled < *first))
       first = spelled;
   }
-  return first;
+  if (!first)
+    return std::nullopt;
+  return *first + " is given more than once: give it once";
 }
 
 std::optional<std::string> fuse::cannotWrite(llvm::StringRef path) {

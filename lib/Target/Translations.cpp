@@ -191,9 +191,8 @@ void fuse::registerTranslations(const PipelineFlags &flags,
           // fuse-opt says it, with no location, and once, not for each part
           // of a --split-input-file.
           llvm::Error refused = llvm::Error::success();
-          if (std::optional<std::string> repeated = repeatedOption())
-            refused = llvm::createStringError(
-                *repeated + " is given more than once: give it once");
+          if (std::optional<std::string> repeated = repeatedOptionError())
+            refused = llvm::createStringError(*repeated);
           else
             refused = checkTranslationFlags(translation, flags);
           if (llvm::Error error = std::move(refused)) {

@@ -187,9 +187,8 @@ int main(int argc, char **argv) {
         llvm::StringRef name = llvm::StringRef(arg).ltrim('-');
         return name == "fuse-lower" || name.starts_with("fuse-lower=");
       });
-  if (std::optional<std::string> repeated = fuse::repeatedOption()) {
-    fuse::toolError() << *repeated
-                      << " is given more than once: give it once\n";
+  if (std::optional<std::string> repeated = fuse::repeatedOptionError()) {
+    fuse::toolError() << *repeated << "\n";
     return 1;
   }
 

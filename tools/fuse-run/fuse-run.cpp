@@ -750,8 +750,8 @@ static int run(int argc, char **argv) {
   cl::HideUnrelatedOptions(runCategory);
   cl::ParseCommandLineOptions(argc, argv,
                               "fuse-run: compile and run a fuse program\n");
-  if (std::optional<std::string> repeated = fuse::repeatedOption())
-    return fail(*repeated + " is given more than once: give it once");
+  if (std::optional<std::string> repeated = fuse::repeatedOptionError())
+    return fail(*repeated);
   if (seedFlag.getNumOccurrences() &&
       llvm::none_of(inputFlags, [](const std::string &input) {
         return llvm::StringRef(input).starts_with("rand:");

@@ -45,10 +45,11 @@ std::optional<std::string> cannotWrite(llvm::StringRef path);
 /// given, after the command line was parsed.
 bool optionGiven(llvm::StringRef name);
 
-/// The first option that takes one value and was given more than once
-/// (`--fuse-pipeline=gpu --fuse-pipeline=linalg`, of which LLVM keeps the
-/// last without a word), as `--name`, after the command line was parsed.
-std::optional<std::string> repeatedOption();
+/// The error for the first option that takes one value and was given more
+/// than once (`--fuse-pipeline=gpu --fuse-pipeline=linalg`, of which LLVM
+/// keeps the last without a word), after the command line was parsed:
+/// `--fuse-pipeline is given more than once: give it once`.
+std::optional<std::string> repeatedOptionError();
 
 } // namespace fuse
 
