@@ -93,41 +93,40 @@ LogicalResult checkSignature(func::FuncOp function) {
     return success();
   };
   // Attributes for the LLVM lowering (`passthrough`, `llvm.noalias`, ...)
-  // reached LLVM as they were, and its errors were all a program got.
-  for (NamedAttribute attr : function->getDiscardableAttrs())
-    return emitError(function.getLoc())
-           << "@" << function.getSymName() << " has the attribute '"
-           << attr.getName().getValue()
-           << "': fuse takes no attributes on a function, its arguments or "
-              "its results (it makes the compiled function itself)";
-  auto checkAttrs = [&](unsigned count, StringRef what,
-                        function_ref<DictionaryAttr(unsigned)> attrsOf,
-                        function_ref<Location(unsigned)> locOf) {
-    for (unsigned index = 0; index < count; ++index)
-      if (DictionaryAttr attrs = attrsOf(index); attrs && !attrs.empty())
-        return LogicalResult(
-            emitError(locOf(index))
-            << "@" << function.getSymName() << " " << what << " " << index
-            << " has the attribute '" << attrs.begin()->getName().getValue()
-            << "': fuse takes no attributes on a function, its arguments or "
-               "its results (it makes the compiled function itself)");
-    return success();
+  // reached LLVM as they were, and its errors were all a program got. `what`
+  // is "" for the function, "argument 0" or "result 0" for the others.
+  auto refuseAttrs = [&](Location loc, const llvm::Twine &what,
+                         ArrayRef<NamedAttribute> attrs) {
+    if (attrs.empty())
+      return success();
+    InFlightDiagnostic diag = emitError(loc) << "@" << function.getSymName();
+    if (!what.isTriviallyEmpty())
+      diag << " " << what;
+    return LogicalResult(
+        diag << " has the attribute '" << attrs.begin()->getName().getValue()
+             << "': fuse takes no attributes on a function, its arguments or "
+                "its results (it makes the compiled function itself)");
   };
-  auto argumentLoc = [&](unsigned index) {
-    return function.isExternal() ? function.getLoc()
-                                 : function.getArgument(index).getLoc();
-  };
-  auto functionLoc = [&](unsigned) { return function.getLoc(); };
-  return success(succeeded(check(function.getArgumentTypes(), "argument")) &&
-                 succeeded(check(function.getResultTypes(), "result")) &&
-                 succeeded(checkAttrs(
-                     function.getNumArguments(), "argument",
-                     [&](unsigned i) { return function.getArgAttrDict(i); },
-                     argumentLoc)) &&
-                 succeeded(checkAttrs(
-                     function.getNumResults(), "result",
-                     [&](unsigned i) { return function.getResultAttrDict(i); },
-                     functionLoc)));
+  if (failed(refuseAttrs(function.getLoc(), "",
+                         llvm::to_vector(function->getDiscardableAttrs()))))
+    return failure();
+  if (failed(check(function.getArgumentTypes(), "argument")) ||
+      failed(check(function.getResultTypes(), "result")))
+    return failure();
+  // The interface's accessors, which give the attributes as a list (func's
+  // own give the ArrayAttr of dictionaries).
+  FunctionOpInterface interface = function;
+  for (unsigned i = 0; i < function.getNumArguments(); ++i)
+    if (failed(refuseAttrs(
+            function.isExternal() ? function.getLoc()
+                                  : function.getArgument(i).getLoc(),
+            "argument " + llvm::Twine(i), interface.getArgAttrs(i))))
+      return failure();
+  for (unsigned i = 0; i < function.getNumResults(); ++i)
+    if (failed(refuseAttrs(function.getLoc(), "result " + llvm::Twine(i),
+                           interface.getResultAttrs(i))))
+      return failure();
+  return success();
 }
 
 LogicalResult checkBody(func::FuncOp function) {
