@@ -51,8 +51,8 @@ std::string fuse::formatLocation(Location loc) {
 }
 
 std::string fuse::opAt(llvm::StringRef op, Location loc) {
-  std::string place = formatLocation(loc);
-  return place == "loc(unknown)" ? op.str() : op.str() + " at " + place;
+  return isa<UnknownLoc>(loc) ? op.str()
+                              : op.str() + " at " + formatLocation(loc);
 }
 
 void fuse::printDiagnostic(llvm::raw_ostream &os, Diagnostic &d) {
