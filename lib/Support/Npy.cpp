@@ -524,24 +524,30 @@ static llvm::Expected<std::string> readStream(StringRef path) {
 }
 
 llvm::Expected<HostArray> fuse::readNpy(StringRef path) {
+  // A device or a pipe is read as readStream reads it; a file (or what
+  // cannot be read, which getFile says) as a whole.
+  std::string streamed;
+  std::unique_ptr<llvm::MemoryBuffer> file;
+  StringRef bytes;
   llvm::sys::fs::file_status status;
   if (!llvm::sys::fs::status(path, status) &&
       status.type() != llvm::sys::fs::file_type::regular_file &&
       status.type() != llvm::sys::fs::file_type::directory_file) {
-    llvm::Expected<std::string> bytes = readStream(path);
-    if (!bytes)
-      return llvm::createFileError(path, bytes.takeError());
-    llvm::Expected<HostArray> array = parseNpy(*bytes);
-    if (!array)
-      return llvm::createFileError(path, array.takeError());
-    return array;
+    llvm::Expected<std::string> read = readStream(path);
+    if (!read)
+      return llvm::createFileError(path, read.takeError());
+    streamed = std::move(*read);
+    bytes = streamed;
+  } else {
+    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+        llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                    /*RequiresNullTerminator=*/false);
+    if (!buffer)
+      return llvm::createFileError(path, buffer.getError());
+    file = std::move(*buffer);
+    bytes = file->getBuffer();
   }
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
-      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                  /*RequiresNullTerminator=*/false);
-  if (!buffer)
-    return llvm::createFileError(path, buffer.getError());
-  llvm::Expected<HostArray> array = parseNpy((*buffer)->getBuffer());
+  llvm::Expected<HostArray> array = parseNpy(bytes);
   if (!array)
     return llvm::createFileError(path, array.takeError());
   return array;
