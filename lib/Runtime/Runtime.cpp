@@ -714,6 +714,9 @@ HostCache &hostCache() {
 }
 } // namespace
 
+/// FUSE_HOST_CACHE_MB's values are below it (2^40 MiB).
+constexpr unsigned long long kHostCacheMiBBound = 1ull << 40;
+
 std::optional<size_t> fuse::rt::hostCacheLimit() {
   const char *text = std::getenv("FUSE_HOST_CACHE_MB");
   if (!text || !*text)
@@ -724,7 +727,7 @@ std::optional<size_t> fuse::rt::hostCacheLimit() {
       return std::nullopt;
   errno = 0;
   unsigned long long mib = std::strtoull(text, nullptr, 10);
-  if (errno || mib >= (1ull << 40))
+  if (errno || mib >= kHostCacheMiBBound)
     return std::nullopt;
   return static_cast<size_t>(mib) << 20;
 }
@@ -735,7 +738,7 @@ std::string fuse::rt::hostCacheLimitError() {
     return "";
   return "FUSE_HOST_CACHE_MB=" + std::string(text) +
          ": not a number of MiB from 0 (keep no freed buffer) to " +
-         std::to_string((1ull << 40) - 1);
+         std::to_string(kHostCacheMiBBound - 1);
 }
 
 void *fuse::rt::hostAlloc(size_t bytes) {
