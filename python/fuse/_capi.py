@@ -243,8 +243,6 @@ def option_text(fusion=True, options=None):
     "opt_level": 3} (a key's _ may be -; True/False are on/off); fusion=False
     adds fusion=off, and only it may say so. An unknown or bad option is the
     library's error."""
-    # The library's errors list its options, fusion among them, which here
-    # is the fusion= argument's alone.
     parts = [] if switch(fusion) else ["fusion=off"]
     if options is None:
         pass
