@@ -5,6 +5,7 @@
 #include "fuse/Conversion/Passes.h"
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"
 #include "fuse/Dialect/Fuse/Utils/Kernel.h"
+#include "fuse/Support/Tool.h"
 #include "fuse/Target/PTX/Passes.h"
 #include "fuse/Transforms/Passes.h"
 
@@ -899,11 +900,20 @@ public:
 };
 
 /// How an option of PipelineOptions.def of type T is read: as a T with
-/// LLVM's parser (booleans also as on/off), and std::optional<std::string>
-/// as a string, set only when given.
+/// LLVM's parser (booleans also as on/off, integers in decimal), and
+/// std::optional<std::string> as a string, set only when given. An int64_t
+/// is read as a long long, whose LLVM parser can be extended.
 template <typename T> struct OptionTraits {
   using Value = T;
   using Parser = llvm::cl::parser<T>;
+};
+template <> struct OptionTraits<int64_t> {
+  using Value = long long;
+  using Parser = fuse::DecimalParser<long long>;
+};
+template <> struct OptionTraits<unsigned> {
+  using Value = unsigned;
+  using Parser = fuse::DecimalParser<unsigned>;
 };
 template <> struct OptionTraits<bool> {
   using Value = bool;
@@ -974,7 +984,7 @@ parseValue(llvm::StringRef key, llvm::StringRef text, bool present,
            Integer &value) {
   if (!present || text.getAsInteger(10, value))
     return llvm::createStringError(key + "=" + text +
-                                   ": takes an integer that fits its type");
+                                   ": takes a decimal integer that fits its type");
   return llvm::Error::success();
 }
 

@@ -28,7 +28,7 @@
 // RUN: not fuse-opt %s --pass-pipeline='func.func(fuse-lower)' 2>&1 | FileCheck %s --check-prefix=NESTED-LOWER
 // RUN: not fuse-opt %s --pass-pipeline='builtin.module(func.func(fuse-lower{stage=linalg}))' 2>&1 | FileCheck %s --check-prefix=NESTED-LOWER
 // NESTED-LOWER: error: fuse-lower: runs on the module, not in 'func.func': builtin.module(fuse-lower{...})
-// INTEGER-LOWER: error: fuse-lower: block-size=abc: takes an integer that fits its type
+// INTEGER-LOWER: error: fuse-lower: block-size=abc: takes a decimal integer that fits its type
 
 // Option values are checked before anything runs (checkPipelineOptions):
 // one line that names the option, the value and what it takes, exit status
@@ -67,6 +67,20 @@
 // BLOCK-SIZE-LARGE: fuse-opt: error: --block-size=1025 is out of range: a CUDA block has 1 to 1024 threads
 // BLOCK-SIZE-EXEC: fuse-run: error: --block-size=-5 is out of range: a CUDA block has 1 to 1024 threads
 // BLOCK-SIZE-LOWER: error: fuse-lower: block-size=-5 is out of range: a CUDA block has 1 to 1024 threads
+
+// An integer flag is read in decimal, as fuse-lower's options are: a leading
+// 0 is not octal (LLVM's own parser made --block-size=0100 64 threads), and
+// 0x is refused.
+// RUN: fuse-opt %s --emit=ptx --block-size=0100 | FileCheck %s --check-prefix=DECIMAL
+// RUN: not fuse-opt %s --emit=ptx --block-size=0x40 2>&1 | FileCheck %s --check-prefix=HEX --implicit-check-not=.version
+// RUN: not fuse-run %s --target=cpu --seed=0x10 --input rand:4 --input rand:4 2>&1 | FileCheck %s --check-prefix=HEX-SEED --implicit-check-not=result
+// RUN: not fuse-run %s --target=cpu --threads=0b1 --input rand:4 --input rand:4 2>&1 | FileCheck %s --check-prefix=HEX-THREADS --implicit-check-not=result
+// RUN: fuse-run %s --target=cpu --repeat=010 --profile --input rand:4 --input rand:4 | FileCheck %s --check-prefix=DECIMAL-REPEAT
+// DECIMAL: .maxntid 100, 1, 1
+// HEX: fuse-opt: for the --block-size option: '0x40' is not a decimal integer that fits its type
+// HEX-SEED: fuse-run: for the --seed option: '0x10' is not a decimal integer that fits its type
+// HEX-THREADS: fuse-run: for the --threads option: '0b1' is not a decimal integer that fits its type
+// DECIMAL-REPEAT: fused_add_relu_0 9
 
 // An unknown chip is refused, with the chips LLVM's NVPTX back end knows
 // (its processor table, oldest first), instead of LLVM's warning and PTX for

@@ -82,9 +82,11 @@ static std::optional<TargetRequest> targetOf(llvm::StringRef name) {
       .Case("cpu", TargetRequest::CPU)
       .Default(std::nullopt);
 }
-static cl::opt<uint64_t> seedFlag("seed", cl::desc("Seed of rand: inputs"),
-                                  cl::init(0), cl::cat(runCategory));
-static cl::opt<unsigned>
+static cl::opt<unsigned long long, false,
+               fuse::DecimalParser<unsigned long long>>
+    seedFlag("seed", cl::desc("Seed of rand: inputs"), cl::init(0),
+             cl::cat(runCategory));
+static cl::opt<unsigned, false, fuse::DecimalParser<unsigned>>
     repeatFlag("repeat",
                cl::desc("Run N times; with N > 1 the first run is a warm-up "
                         "left out of the profile"),
@@ -121,8 +123,8 @@ static cl::opt<std::string>
 /// --threads, made in main(): a build linked with libLLVM.so and
 /// libMLIR.so (the sanitizer build) already has an option of that name
 /// from a library fuse-run does not use, which main() unregisters first.
-static cl::opt<int> &threadsFlag() {
-  static cl::opt<int> flag(
+static cl::opt<int, false, fuse::DecimalParser<int>> &threadsFlag() {
+  static cl::opt<int, false, fuse::DecimalParser<int>> flag(
       "threads",
       cl::desc("The cpu target's threads (0: FUSE_NUM_THREADS, else every "
                "core); small launches run on the calling thread"),

@@ -9,6 +9,7 @@
 #define FUSE_SUPPORT_TOOL_H
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <optional>
@@ -50,6 +51,24 @@ bool optionGiven(llvm::StringRef name);
 /// keeps the last without a word), after the command line was parsed:
 /// `--fuse-pipeline is given more than once: give it once`.
 std::optional<std::string> repeatedOptionError();
+
+/// Reads an integer flag in decimal, as the `fuse-lower` pipeline's options
+/// are read: LLVM's own parser takes a leading 0 as octal
+/// (`--block-size=0100` would be 64) and 0x as hexadecimal. T is one whose
+/// LLVM parser can be extended: int, unsigned, long long or unsigned long
+/// long (not int64_t and uint64_t, whose parsers are final).
+template <typename T> class DecimalParser : public llvm::cl::parser<T> {
+public:
+  using llvm::cl::parser<T>::parser;
+
+  bool parse(llvm::cl::Option &option, llvm::StringRef name,
+             llvm::StringRef arg, T &value) {
+    if (arg.getAsInteger(10, value))
+      return option.error("'" + arg +
+                          "' is not a decimal integer that fits its type");
+    return false;
+  }
+};
 
 } // namespace fuse
 
