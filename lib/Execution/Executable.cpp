@@ -459,6 +459,8 @@ llvm::Expected<int> fuse::cpuThreads(const RunOptions &options) {
     return llvm::createStringError(error);
   if (options.threads > 0)
     return options.threads;
+  if (options.target == Target::CUDA)
+    return 1;
   if (const char *text = std::getenv("FUSE_NUM_THREADS"); text && *text) {
     int threads = 0;
     if (llvm::StringRef(text).trim().getAsInteger(10, threads) || threads < 1)

@@ -36,6 +36,7 @@
 #include <limits>
 #include <optional>
 #include <random>
+#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace mlir;
@@ -701,6 +702,20 @@ static bool sameFile(llvm::StringRef a, llvm::StringRef b) {
   return normalized(a) == normalized(b) || llvm::sys::fs::equivalent(a, b);
 }
 
+/// Whether `path` is where standard output goes (`/dev/stdout`, or the
+/// file that standard output was redirected to): written as `-`, since
+/// opening it again would start a second writer at its first byte, over
+/// what fuse-run says there.
+static bool isStandardOutput(llvm::StringRef path) {
+  if (path == "-")
+    return true;
+  // A device (a terminal, /dev/null) takes a second writer as it is.
+  struct stat out, file;
+  return ::fstat(STDOUT_FILENO, &out) == 0 && !S_ISCHR(out.st_mode) &&
+         ::stat(path.str().c_str(), &file) == 0 && out.st_dev == file.st_dev &&
+         out.st_ino == file.st_ino;
+}
+
 /// A file that fuse-run writes: its path and its flag, as
 /// `--output x.npy (result 1)`.
 struct OutputFile {
@@ -725,8 +740,11 @@ static std::vector<OutputFile> outputFiles() {
   return files;
 }
 
-/// The first problem with `files`: one that fuse-run cannot write, or two
-/// that are the same file; or std::nullopt.
+/// The first problem with `files`: one that fuse-run cannot write, two
+/// that are the same file, or one of --trace, --dump-ptx and --dump-asm
+/// that is the program or an --input file (which it would overwrite, an
+/// input before it is read); or std::nullopt. An --output may replace its
+/// input: inputs are read before results are written.
 static std::optional<std::string>
 checkOutputs(llvm::ArrayRef<OutputFile> files) {
   for (const OutputFile &file : files)
@@ -737,6 +755,17 @@ checkOutputs(llvm::ArrayRef<OutputFile> files) {
       if (sameFile(files[i].path, files[j].path))
         return files[i].flag + " and " + files[j].flag +
                " name the same file; give each its own";
+  std::vector<OutputFile> read{{inputFile, "the program " + inputFile}};
+  for (const std::string &spec : inputFlags)
+    if (classifyInput(spec).kind == InputSource::File)
+      read.push_back({spec, "--input " + spec});
+  for (const OutputFile &file : files)
+    for (const OutputFile &source : read)
+      if (!llvm::StringRef(file.flag).starts_with("--output ") &&
+          source.path != "-" && sameFile(file.path, source.path))
+        return file.flag + " and " + source.flag +
+               " name the same file, which it would overwrite; give it "
+               "another";
   return std::nullopt;
 }
 
@@ -769,6 +798,12 @@ static int run(int argc, char **argv) {
   if (!target)
     return fail("--target takes auto, cuda or cpu, not '" + targetName + "'");
   TargetRequest targetFlag = *target;
+  for (std::string &path : outputFlags)
+    if (isStandardOutput(path))
+      path = "-";
+  for (cl::opt<std::string> *flag : {&traceFlag, &dumpPtxFlag, &dumpAsmFlag})
+    if (!flag->empty() && isStandardOutput(*flag))
+      *flag = "-";
   std::vector<OutputFile> files = outputFiles();
   if (std::optional<std::string> problem = checkOutputs(files))
     return fail(*problem);
@@ -852,27 +887,9 @@ static int run(int argc, char **argv) {
                 "eager form's (--fusion=off), and with --fusion=off there is "
                 "no fused program to check: drop one of them");
 
-  if (!dumpPtxFlag.empty()) {
-    // The PTX of what runs: the entry's kernels, numbered as the profile
-    // numbers them (within the entry), not the other functions'.
-    OwningOpRef<ModuleOp> clone = module->clone();
-    if (!entryFlag.empty()) {
-      llvm::StringRef entry = namedEntry(entryFlag);
-      for (func::FuncOp other :
-           llvm::make_early_inc_range(clone->getOps<func::FuncOp>()))
-        if (other.getSymName() != entry)
-          other.erase();
-    }
-    FailureOr<std::string> ptx = compilePTX(*clone, options.pipeline);
-    if (failed(ptx))
-      return 1;
-    if (ptx->empty())
-      llvm::errs() << "fuse-run: note: --dump-ptx: " << noPTXReason(true)
-                   << "\n";
-    if (int status = writeOutput("--dump-ptx", dumpPtxFlag, *ptx))
-      return status;
-  }
-
+  if (!dumpAsmFlag.empty() && options.target != Target::CPU)
+    return fail("--dump-asm needs --target=cpu (the cuda target's kernels "
+                "are PTX: --dump-ptx)");
   if (!cpuFlag.empty() && dumpAsmFlag.empty())
     return fail("--cpu names the CPU that --dump-asm compiles for; the "
                 "host's code cannot run on another CPU");
@@ -893,20 +910,49 @@ static int run(int argc, char **argv) {
                   " to a run, and --cpu compiles for another CPU without "
                   "running: drop --cpu to run on this one");
   }
+
+  // The dumps are written once the run's inputs are made (or when nothing
+  // runs, or when the program does not compile for the run, where the PTX
+  // shows why): a bad --input leaves no file behind.
+  std::vector<std::pair<OutputFile, std::string>> dumps;
+  auto writeDumps = [&] {
+    for (auto &[file, contents] : dumps)
+      if (int status = writeOutput(llvm::StringRef(file.flag).split(' ').first,
+                                   file.path, contents))
+        return status;
+    dumps.clear();
+    return 0;
+  };
+  if (!dumpPtxFlag.empty()) {
+    // The PTX of what runs: the entry's kernels, numbered as the profile
+    // numbers them (within the entry), not the other functions'.
+    OwningOpRef<ModuleOp> clone = module->clone();
+    if (!entryFlag.empty()) {
+      llvm::StringRef entry = namedEntry(entryFlag);
+      for (func::FuncOp other :
+           llvm::make_early_inc_range(clone->getOps<func::FuncOp>()))
+        if (other.getSymName() != entry)
+          other.erase();
+    }
+    FailureOr<std::string> ptx = compilePTX(*clone, options.pipeline);
+    if (failed(ptx))
+      return 1;
+    if (ptx->empty())
+      llvm::errs() << "fuse-run: note: --dump-ptx: " << noPTXReason(true)
+                   << "\n";
+    dumps.push_back({{dumpPtxFlag, "--dump-ptx " + dumpPtxFlag}, *ptx});
+  }
+
   if (!dumpAsmFlag.empty()) {
-    if (options.target != Target::CPU)
-      return fail("--dump-asm needs --target=cpu (the cuda target's kernels "
-                  "are PTX: --dump-ptx)");
     options.cpu = cpuFlag;
     llvm::Expected<std::string> assembly =
         Executable::assemble(*module, options);
     if (!assembly)
       return failCompile(assembly.takeError());
-    if (int status = writeOutput("--dump-asm", dumpAsmFlag, *assembly))
-      return status;
+    dumps.push_back({{dumpAsmFlag, "--dump-asm " + dumpAsmFlag}, *assembly});
     // Code for another CPU is for reading only.
     if (!cpuFlag.empty())
-      return 0;
+      return writeDumps();
   }
 
   // A driver too old for the PTX, say: --target=auto runs on the CPU.
@@ -915,11 +961,16 @@ static int run(int argc, char **argv) {
       compileForRequest(*module, options, targetFlag, note);
   if (!note.empty())
     llvm::errs() << "fuse-run: " << note << "\n";
-  if (!executable)
+  if (!executable) {
+    if (int status = writeDumps())
+      return status;
     return failCompile(executable.takeError());
+  }
   const std::vector<TensorSpec> &signature = (*executable)->inputs();
   // A dump asked for alone, of a function with arguments: nothing runs.
   if (!runAsked && dumpAsked && !signature.empty()) {
+    if (int status = writeDumps())
+      return status;
     llvm::errs() << "fuse-run: note: nothing runs: @" << (*executable)->name()
                  << " takes " << signature.size()
                  << " argument(s) and no --input was given\n";
@@ -949,6 +1000,8 @@ static int run(int argc, char **argv) {
       return fail(llvm::toString(array.takeError()));
     inputs.push_back(std::move(*array));
   }
+  if (int status = writeDumps())
+    return status;
   std::vector<const HostArray *> inputPointers;
   for (const HostArray &array : inputs)
     inputPointers.push_back(&array);

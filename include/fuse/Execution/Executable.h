@@ -106,9 +106,10 @@ llvm::Expected<std::string> deviceChip();
 inline constexpr int kMaxCPUThreads = 1024;
 
 /// The threads a cpu-target run of `options` uses: `options.threads`, else
-/// FUSE_NUM_THREADS, else the host's cores. An error for a FUSE_NUM_THREADS
-/// that is not a positive integer, a negative count, or one above
-/// kMaxCPUThreads.
+/// FUSE_NUM_THREADS, else the host's cores; 1 for a cuda-target run (the
+/// host only launches, and FUSE_NUM_THREADS is not read). An error for a
+/// FUSE_NUM_THREADS that is not a positive integer, a negative count, or
+/// one above kMaxCPUThreads.
 llvm::Expected<int> cpuThreads(const RunOptions &options);
 
 /// The x86 features the cpu target never uses, whatever the CPU has: each
