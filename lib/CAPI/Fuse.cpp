@@ -17,8 +17,10 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ThreadPool.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <pthread.h>
 
 using namespace mlir;
 
@@ -54,9 +56,27 @@ parseOptions(const char *text,
 /// The threads of every program's context: a context's own pool lives as
 /// long as it does, and each compiled program keeps its context (a Python
 /// function with 20 programs in its cache held 40 idle threads).
+///
+/// A child of fork() has none of its parent's threads, and a pool made
+/// before the fork waited for them forever (a compile in a worker of
+/// Python's multiprocessing hung): the child makes its own pool, and the
+/// parent's is left as it is (it cannot be destroyed without its threads).
+std::atomic<llvm::DefaultThreadPool *> threadPool = nullptr;
+
 llvm::ThreadPoolInterface &sharedThreadPool() {
-  static llvm::DefaultThreadPool *pool = new llvm::DefaultThreadPool();
-  return *pool;
+  static const int forkHandler =
+      pthread_atfork(nullptr, nullptr, [] { threadPool.store(nullptr); });
+  (void)forkHandler;
+  if (llvm::DefaultThreadPool *pool = threadPool.load())
+    return *pool;
+  // Two threads may make one at once: one keeps its pool, and the other's,
+  // which has started no thread yet, is destroyed.
+  auto *made = new llvm::DefaultThreadPool();
+  llvm::DefaultThreadPool *expected = nullptr;
+  if (threadPool.compare_exchange_strong(expected, made))
+    return *made;
+  delete made;
+  return *expected;
 }
 
 std::unique_ptr<MLIRContext> newContext() {

@@ -110,6 +110,34 @@ def test_programs_share_the_compilers_threads():
     assert workers() <= cores
 
 
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork()")
+def test_a_forked_child_compiles():
+    # A child of fork() has none of its parent's threads, and the compilers'
+    # pool made before the fork waited for them forever: a new signature in
+    # a worker of multiprocessing (fork is Linux's default) hung.
+    x = np.ones(4, np.float32)
+    np.testing.assert_array_equal(fuse.jit(lambda a: a + 1.0, target="cpu")(x), x + 1)
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: compiles a new program, says its result
+        try:
+            result = fuse.jit(lambda a: a * 3.0, target="cpu")(x)
+            os.write(write, repr(result.tolist()).encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    try:
+        import select
+        ready, _, _ = select.select([read], [], [], 120)
+        said = os.read(read, 1000).decode() if ready else None
+    finally:
+        if not ready:
+            os.kill(pid, 9)
+        os.waitpid(pid, 0)
+        os.close(read)
+    assert said == "[3.0, 3.0, 3.0, 3.0]", "the forked child did not compile in 120 s"
+
+
 def test_a_failed_call_leaves_no_profile():
     # The profile of the call before stayed, as if it were this one's.
     m = fuse.jit(lambda x: x.max(), target="cpu", profile=True)
