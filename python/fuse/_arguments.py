@@ -21,7 +21,7 @@ import sys
 
 import numpy as np
 
-from . import _capi, _device, _dtypes
+from . import _capi, _device, _dtypes, _trace
 from ._device import DLPACK_CPU, DLPACK_CUDA, STREAM_LEGACY
 
 _INT64 = np.iinfo(np.int64)
@@ -633,25 +633,17 @@ def jit_arguments(leaves, static_argnames, function):
         elif isinstance(kind, tuple):
             arguments.append(("tensor", *kind))
         else:
-            try:
-                hash(value)
-            except TypeError:
-                if name in static_argnames:
+            # Another object (a method's self) is keyed by identity, hashable
+            # or not; a static argument is a value.
+            if name in static_argnames:
+                try:
+                    hash(value)
+                except TypeError:
                     raise TypeError(f"fuse: argument {name!r} of {function} is static "
                                     f"(static_argnames) but a {type(value).__name__}, "
                                     f"which is not hashable: a static argument is a "
                                     f"constant the trace specializes on (a number, a "
-                                    f"string, a tuple)") from None
-                # A method's self, most often: a @dataclass is unhashable
-                # unless frozen.
-                raise TypeError(f"fuse: argument {name!r} of {function} is a "
-                                f"{type(value).__name__}, which is neither an array nor a "
-                                f"constant fuse can specialize on: the trace is kept for "
-                                f"each value of such an argument, which must be hashable, "
-                                f"and {type(value).__name__} is not (a @dataclass is "
-                                f"unless frozen=True or unsafe_hash=True); make it "
-                                f"hashable, or pass the values the function reads as "
-                                f"arguments") from None
+                                    f"string, a tuple, a frozen dataclass)") from None
             arguments.append(("const", None, None))
     return arguments
 
@@ -662,6 +654,11 @@ def jit_inputs(trace, arrays, function):
     scalar the Python scalar an input was made from (else None); Python
     scalars converted from their carrier dtype to the one the trace gives
     them, as fuse.cast converts (_cast_scalar)."""
+    for i, place in trace.int_exponent_inputs.items():
+        value = arrays[i][2]
+        if type(value) is int and value < 0:
+            raise ValueError(_trace.negative_power_message(value, place) +
+                             f" (argument {trace.input_names[i]!r} of {function})")
     for i in trace.int32_inputs:
         value = arrays[i][2]
         if not _fits(value, _INT32):

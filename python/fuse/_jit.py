@@ -1,6 +1,8 @@
 """fuse.jit: trace a Python function once per signature, compile it, run it."""
 
 import collections
+import dataclasses
+import enum
 import functools
 import inspect
 import threading
@@ -51,6 +53,11 @@ class _Jitted:
         if target not in _capi.TARGETS:
             raise ValueError(f"fuse: target must be one of {', '.join(_capi.TARGETS)}, "
                              f"got {target!r}")
+        # Over @staticmethod or @classmethod: the function, bound as they
+        # bind it (__get__).
+        self._binding = type(fn) if isinstance(fn, (staticmethod, classmethod)) else None
+        if self._binding is not None:
+            fn = fn.__func__
         if not callable(fn):
             raise TypeError(f"fuse.jit takes a function, not {type(fn).__name__} {fn!r}")
         functools.update_wrapper(self, fn)
@@ -130,7 +137,12 @@ class _Jitted:
 
     def __get__(self, instance, owner=None):
         """As a method: called with the instance first (a constant of the
-        trace, like any argument that is not a number or an array)."""
+        trace, like any argument that is not a number or an array); over
+        @classmethod with the class, over @staticmethod with neither."""
+        if self._binding is staticmethod:
+            return self
+        if self._binding is classmethod:
+            return functools.partial(self, owner if owner is not None else type(instance))
         if instance is None:
             return self
         return functools.partial(self, instance)
@@ -149,7 +161,8 @@ class _Jitted:
             return ([(f"arg{i}", v) for i, v in enumerate(args)], lambda values: (values, {}),
                     len(args))
         # Parameters that the call leaves out keep their default values: they
-        # are not arguments of the trace.
+        # are not arguments of the trace, but for an array's, which is passed
+        # as the call would pass it (a constant of the trace it cannot be).
         try:
             bound = self._signature.bind(*args, **kwargs)
         except TypeError as e:
@@ -162,6 +175,12 @@ class _Jitted:
                 if unknown:
                     e = f"got an unexpected keyword argument {unknown[0]!r}"
             raise TypeError(f"fuse: {self.__name__}{self._signature}: {e}") from None
+        defaults = {name: p.default for name, p in self._signature.parameters.items()
+                    if name not in bound.arguments and _is_array_default(p.default)}
+        if defaults:
+            bound.arguments = {name: bound.arguments.get(name, defaults.get(name))
+                               for name in self._signature.parameters
+                               if name in bound.arguments or name in defaults}
         leaves, slots = [], []
         for name, value in bound.arguments.items():
             kind = self._signature.parameters[name].kind
@@ -319,7 +338,8 @@ class _Jitted:
             key, entry, arrays = self._lookup(args, kwargs, compile_it=True)
             trace, program = entry
             inputs = _arguments.jit_inputs(trace, arrays, self.__name__)
-            if fast is not None and all(a is i for a, (i, _) in zip(args, inputs)):
+            if fast is not None and len(args) == len(inputs) and all(
+                    a is i for a, (i, _) in zip(args, inputs)):
                 with self._lock:
                     # Unless another call evicted it meanwhile.
                     if self._traces.get(key) is entry:
@@ -405,6 +425,17 @@ class _Jitted:
             self._last = None
 
 
+def _is_array_default(value):
+    """Whether a parameter's default `value` is an array (numpy's, a GPU
+    array, a PyTorch tensor), which the call passes as it would pass the
+    argument: not a number, a 0-d array or a tuple, which are constants."""
+    if isinstance(value, (np.generic, list, tuple)) or value is inspect.Parameter.empty:
+        return False
+    if isinstance(value, np.ndarray):
+        return value.ndim > 0
+    return _arguments._is_array(value)
+
+
 def _holds_tensor(value):
     """Whether `value` is a traced Tensor or a (nested) tuple, list or dict
     that holds one: a call inside another function's trace."""
@@ -416,17 +447,59 @@ def _holds_tensor(value):
 
 
 def _const_key(value):
-    """A static value's part of the signature key. Values that compare
-    equal can trace differently (2 and 2.0 give other dtypes, 0.0 and -0.0
-    other signs), inside tuples too: the key has each value's type, and a
-    float's repr."""
+    """A constant's part of the signature key (a static argument, a
+    method's self, any argument that is not a number or an array). Values
+    that compare equal can trace differently (2 and 2.0 give other dtypes,
+    0.0 and -0.0 other signs), inside tuples and frozen dataclasses too: the
+    key has each value's type, and a float's repr. An object of another
+    kind is keyed by identity (_Identity): its __eq__ may say that objects
+    whose traces differ are equal."""
     if isinstance(value, (float, complex, np.floating, np.complexfloating)):
-        return (type(value).__qualname__, repr(value))
+        return (type(value), repr(value))
     if isinstance(value, (tuple, list)):
-        return (type(value).__qualname__, tuple(_const_key(v) for v in value))
+        return (type(value), tuple(_const_key(v) for v in value))
     if isinstance(value, dict):
-        return ("dict", tuple((k, _const_key(v)) for k, v in value.items()))
-    return (type(value).__qualname__, value)
+        return (dict, tuple((k, _const_key(v)) for k, v in value.items()))
+    if isinstance(value, (frozenset, set)):
+        return (type(value), frozenset(_const_key(v) for v in value))
+    if (dataclasses.is_dataclass(value) and not isinstance(value, type)
+            and type(value).__dataclass_params__.frozen):
+        return (type(value), tuple((f.name, _const_key(getattr(value, f.name)))
+                                   for f in dataclasses.fields(value)))
+    if isinstance(value, _BY_VALUE):
+        return (type(value), value)
+    return _Identity(value)
+
+
+# Constants keyed by value (after their type): those whose equal values
+# trace alike.
+_BY_VALUE = (type(None), type(Ellipsis), bool, int, str, bytes, range, type, np.dtype,
+             np.bool_, np.integer, enum.Enum)
+
+
+class _Identity:
+    """An object in a signature key, by identity. Held weakly where it can
+    be: the cache kept a method's self, and all it held (a model's
+    weights), as long as the trace; a key whose object has gone matches no
+    other, though another object may take its address."""
+
+    __slots__ = ("_ref", "_id")
+
+    def __init__(self, value):
+        self._id = id(value)
+        try:
+            self._ref = weakref.ref(value)
+        except TypeError:
+            self._ref = lambda: value
+
+    def __hash__(self):
+        return self._id
+
+    def __eq__(self, other):
+        if not isinstance(other, _Identity):
+            return NotImplemented
+        value = self._ref()
+        return value is not None and value is other._ref()
 
 
 def _program_for(trace, jitted):

@@ -97,6 +97,13 @@ def _user_location():
     return (frame.f_code.co_filename, line, column)
 
 
+def _place():
+    """` at FILE:LINE:COLUMN` of the caller's code, for an error's message
+    ('' when there is none)."""
+    loc = _user_location()
+    return "" if loc is None else f" at {loc[0]}:{loc[1]}:{loc[2]}"
+
+
 def _is_scalar(value):
     return isinstance(value, (bool, int, float, np.bool_, np.integer, np.floating)) or (
         isinstance(value, np.ndarray) and value.ndim == 0
@@ -202,6 +209,11 @@ class Graph:
         # Indices of the int scalar arguments that an op uses as i32: their
         # values must fit it (checked when the program is called).
         self.int32_args = set()
+        # Index -> place in the user's code (_place) of the Python int
+        # arguments that are an integer power's exponent: a negative value is
+        # refused when the program is called, as the same number written in
+        # the function is.
+        self.int_exponent_args = {}
         # (SizeCheck, the Tensor it is for): sizes that a composition needs
         # equal, checked when the program is called (SizeCheck.failure) if
         # the Tensor is live.
@@ -684,11 +696,13 @@ def _check_operand(value, what):
             raise TypeError(f"fuse: {what} takes fuse Tensors, not a numpy array: call it "
                             f"inside a function that fuse.jit compiles, with the arrays as "
                             f"that function's arguments")
-        raise TypeError(f"fuse: {what}: a numpy array of shape {value.shape} inside a traced "
-                        f"function; pass arrays as arguments of the jitted function")
+        raise TypeError(f"fuse: {what}{_place()}: a numpy array of shape {value.shape} inside a "
+                        f"traced function (a global, a closure's or an attribute's); pass "
+                        f"arrays as arguments of the jitted function")
     if _is_torch(value) and _current_graph() is not None:
-        raise TypeError(f"fuse: {what}: a PyTorch tensor of shape {tuple(value.shape)} inside a "
-                        f"traced function; pass tensors as arguments of the jitted function")
+        raise TypeError(f"fuse: {what}{_place()}: a PyTorch tensor of shape "
+                        f"{tuple(value.shape)} inside a traced function; pass tensors as "
+                        f"arguments of the jitted function")
     raise TypeError(f"fuse: {what}: unsupported operand {type(value).__name__} {value!r}")
 
 
@@ -749,9 +763,12 @@ def _binary(op, a, b):
             and not isinstance(b, float) and b < 0):
         # As numpy and PyTorch refuse it; a tensor exponent's negative
         # elements are PyTorch's (docs/dialect.md).
-        raise ValueError(f"fuse: an integer to the negative power {b} is not an integer "
-                         f"(numpy and PyTorch refuse it too): raise a float, x.astype("
-                         f"np.float32) ** {b}, or write the float exponent {float(b)}")
+        raise ValueError(negative_power_message(b, _place()))
+    if (op == "pow" and _dtypes.category(dtype) == _dtypes.INT and isinstance(b, Tensor)
+            and b.weak and b._node is None and b._shape == ()):
+        index = next((i for i, (_, t) in enumerate(graph.args) if t is b), None)
+        if index is not None:
+            graph.int_exponent_args.setdefault(index, _place())
     # A scalar meets a float16 or bfloat16 tensor as PyTorch's kernels take
     # it: in float32, not rounded to the tensor's type first (x * 1e5 is not
     # x * inf), the result rounded once to that type; the same as the op in
@@ -769,6 +786,15 @@ def _binary(op, a, b):
     shape = broadcast_shapes([a._shape, b._shape], what)
     result = graph.add(op, [a, b], compute, shape, weak=weak)
     return graph.cast(result, dtype)
+
+
+def negative_power_message(exponent, place=""):
+    """The error for an integer raised to the negative Python int
+    `exponent`: numpy and PyTorch refuse it, written in the function or
+    passed as an argument (`place`: where its ** is)."""
+    return (f"fuse: an integer to the negative power {exponent}{place} is not an integer "
+            f"(numpy and PyTorch refuse it too): raise a float, x.astype(np.float32) ** "
+            f"{exponent}, or write the float exponent {float(exponent)}")
 
 
 def _is_weak(value):
@@ -962,8 +988,12 @@ for _fn, _doc in {
     div: ("a / b, elementwise: true division, as Python's `/` and torch.div; two "
           "integer operands divide in float32 (the dialect's fuse.div of integers, "
           "which truncates, is not what this writes)." + _BINARY),
-    pow: "a ** b, elementwise (integers: exact, wrapping; a negative exponent of an "
-         "integer base is 0 unless the base is 1 or -1)." + _BINARY,
+    pow: ("a ** b, elementwise (integers: exact, wrapping; a negative Tensor exponent of "
+          "an integer base gives 0 unless the base is 1 or -1, and a negative Python int, "
+          "written or passed as an argument, is refused, as numpy and PyTorch refuse "
+          "it)." + _BINARY),
+    expm1: "e**x - 1, elementwise, accurate near 0 (numpy's expm1)." + _FLOAT_ONLY,
+    log1p: "log(1 + x), elementwise, accurate near 0 (numpy's log1p)." + _FLOAT_ONLY,
 }.items():
     _fn.__doc__ = _doc
 
@@ -1391,6 +1421,12 @@ def _norm_parameter(x, value, what, name):
         raise TypeError(f"fuse: {what}: {name} is a Tensor of the last axis's size, a scalar "
                         f"or None, not {type(value).__name__} {value!r}; fuse normalizes over "
                         f"the last axis, with no normalized_shape argument (PyTorch's second)")
+    if (isinstance(value, np.ndarray) or _is_torch(value)) and not _is_scalar(value):
+        kind = "numpy array" if isinstance(value, np.ndarray) else "PyTorch tensor"
+        raise TypeError(f"fuse: {what}{_place()}: {name} is a {kind} of shape "
+                        f"{tuple(value.shape)} inside a traced function (a global, a "
+                        f"closure's or an attribute's); pass it as an argument of the jitted "
+                        f"function, where it is a Tensor")
     if not isinstance(value, Tensor) or not value._shape or value._shape[-1] == 1:
         return None  # None, a scalar, or a size of 1, which broadcasts
     rows, size = x._shape[-1], value._shape[-1]
@@ -1825,10 +1861,12 @@ class Trace:
     fuse dtype; the caller converts the value to it from its carrier dtype)
     and the int scalar inputs that ops use as i32 (`int32_inputs`: their
     values must fit it), and the SizeChecks that its inputs' shapes must pass
-    (`size_checks`, check_sizes)."""
+    (`size_checks`, check_sizes); the int scalar inputs that are an integer
+    power's exponent (`int_exponent_inputs`: index -> where), which must
+    not be negative."""
 
     def __init__(self, mlir, located_mlir, name, single, input_names, scalar_inputs=None,
-                 int32_inputs=(), size_checks=()):
+                 int32_inputs=(), int_exponent_inputs=None, size_checks=()):
         self.mlir = mlir
         self.located_mlir = located_mlir
         self.name = name
@@ -1836,6 +1874,7 @@ class Trace:
         self.input_names = tuple(input_names)
         self.scalar_inputs = dict(scalar_inputs or {})
         self.int32_inputs = frozenset(int32_inputs)
+        self.int_exponent_inputs = dict(int_exponent_inputs or {})
         self.size_checks = tuple(size_checks)
 
 
@@ -1881,7 +1920,7 @@ def trace_function(fn, name, leaves, rebuild):
     return Trace(graph.emit(results), graph.emit(results, locations=True), graph.name, single,
                  [name for name, _ in graph.args],
                  {i: t.dtype_name for i, (_, t) in enumerate(graph.args) if t.weak},
-                 graph.int32_args,
+                 graph.int32_args, graph.int_exponent_args,
                  [check for check, tensor in graph.size_checks if id(tensor) in live])
 
 

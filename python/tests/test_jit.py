@@ -899,6 +899,102 @@ def test_fusion_refuses_other_values(fusion):
         fuse.compile("func.func @f() { return }", fusion=fusion)
 
 
+def test_constants_equal_but_traced_apart():
+    # Static arguments that compare equal shared one trace, though they
+    # trace differently: a frozen dataclass is keyed by its fields' values,
+    # each of its type (as a tuple's are), and another object by identity
+    # (its __eq__ may call objects whose traces differ equal).
+    import dataclasses
+
+    @dataclasses.dataclass(frozen=True)
+    class Config:
+        k: float
+
+    f = fuse.jit(lambda x, cfg: 1 / (x * cfg.k), static_argnames="cfg", target="cpu")
+    x = np.ones(2, np.float32)
+    assert_same(f(x, Config(0.0)), np.full(2, np.inf, np.float32))
+    assert_same(f(x, Config(-0.0)), np.full(2, -np.inf, np.float32))
+    g = fuse.jit(lambda x, cfg: x * cfg.k, static_argnames="cfg", target="cpu")
+    i = np.arange(3, dtype=np.int32)
+    assert g(i, Config(2)).dtype == np.int32
+    assert g(i, Config(2.0)).dtype == np.float32
+    # Equal values of one frozen dataclass share a trace.
+    g(i, Config(2.0))
+    assert g.cache_info().traces == 2
+
+    class AllEqual:
+        def __init__(self, k):
+            self.k = k
+
+        def __eq__(self, other):
+            return isinstance(other, AllEqual)
+
+        def __hash__(self):
+            return 1
+
+        @fuse.jit(target="cpu")
+        def scale(self, x):
+            return x * self.k
+
+    assert_same(AllEqual(2.0).scale(x), np.full(2, 2, np.float32))
+    assert_same(AllEqual(5.0).scale(x), np.full(2, 5, np.float32))
+
+
+def test_a_method_does_not_keep_its_object():
+    # The signature key held a method's self, and all it held (a model's
+    # weights), as long as the cache kept the trace. A @dataclass, which is
+    # not hashable unless frozen, is a self too (it was refused).
+    import dataclasses
+
+    @dataclasses.dataclass
+    class Layer:
+        weights: np.ndarray
+        k: float = 2.0
+
+        @fuse.jit(target="cpu")
+        def forward(self, x):
+            return x * self.k
+
+    x = np.ones(2, np.float32)
+    refs = []
+    for k in (2.0, 3.0):
+        layer = Layer(np.ones(1000, np.float32), k)
+        assert_same(layer.forward(x), np.full(2, k, np.float32))
+        refs.append(weakref.ref(layer))
+        del layer
+    gc.collect()
+    assert [r() for r in refs] == [None, None]
+    assert Layer.forward.cache_info().traces == 2
+
+
+def test_static_class_methods_and_array_defaults():
+    # @fuse.jit over @staticmethod took an instance's call's instance as
+    # its first argument; over @classmethod it was refused. A numpy array
+    # as a parameter's default is passed as the call would pass it (it was
+    # "a numpy array inside a traced function").
+    w0 = np.array([1, 2], np.float32)
+
+    class M:
+        k = 3.0
+
+        @fuse.jit(target="cpu")
+        @staticmethod
+        def plus(a, w=w0):
+            return a + w
+
+        @fuse.jit(target="cpu")
+        @classmethod
+        def times(cls, a):
+            return a * cls.k
+
+    x = np.ones(2, np.float32)
+    assert_same(M.plus(x), np.array([2, 3], np.float32))
+    assert_same(M().plus(x), np.array([2, 3], np.float32))
+    assert_same(M().plus(x, w=x), np.full(2, 2, np.float32))
+    assert_same(M.times(x), np.full(2, 3, np.float32))
+    assert_same(M().times(x), np.full(2, 3, np.float32))
+
+
 def test_partials_callable_objects_and_methods():
     import functools
 

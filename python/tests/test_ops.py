@@ -200,11 +200,29 @@ def test_rounding_refuses_bools_and_python_numbers():
 def test_integer_to_a_negative_constant_power_is_refused():
     # As numpy and PyTorch refuse it (it gave PyTorch's tensor-exponent
     # values, 0 for |x| > 1, silently).
-    with pytest.raises(ValueError, match=r"^fuse: an integer to the negative power -1 is not "
-                                         r"an integer \(numpy and PyTorch refuse it too\)"):
+    with pytest.raises(ValueError, match=r"^fuse: an integer to the negative power -1 at "
+                                         r".*test_ops\.py:\d+:\d+ is not an integer \(numpy "
+                                         r"and PyTorch refuse it too\)"):
         fuse.jit(lambda x: x ** -1)(np.arange(3, dtype=np.int32))
     assert_same(fuse.jit(lambda x: x ** -1.0)(np.array([2, 4], np.int32)),
                 np.array([0.5, 0.25], np.float32))
+
+
+def test_integer_to_a_negative_int_argument_is_refused():
+    # A Python int argument is the same number written in the function: a
+    # negative one is refused when the program is called (it gave 0 for
+    # |x| > 1, the tensor exponent's values). A non-negative one runs the
+    # same program.
+    f = fuse.jit(lambda x, y: x ** y)
+    x = np.array([2, 3], np.int32)
+    assert_same(f(x, 3), np.array([8, 27], np.int32))
+    with pytest.raises(ValueError, match=r"^fuse: an integer to the negative power -2 at "
+                                         r".*test_ops\.py:\d+:\d+ is not an integer .*"
+                                         r"\(argument 'y' of <lambda>\)$"):
+        f(x, -2)
+    assert f.cache_info().traces == 1
+    # A float base takes it.
+    assert_same(f(x.astype(np.float32), -1), np.array([0.5, 1 / 3], np.float32))
 
 
 @pytest.mark.parametrize("name", ["/", "**"])

@@ -249,7 +249,7 @@ def test_remarks_of_ops_on_one_line():
     ({"bogus": 1}, "no option 'bogus'; the options are fusion, horizontal, remarks, "
                    "block-size, vector-bytes, chip, features, opt-level, approx-exp, "
                    "cuda-toolkit (docs/passes.md)"),
-    ({"block_size": "abc"}, "block-size=abc: takes an integer that fits its type"),
+    ({"block_size": "abc"}, "block-size=abc: takes a decimal integer that fits its type"),
     ({"block_size": -5}, "block-size=-5 is out of range: a CUDA block has 1 to 1024 threads"),
     ({"horizontal": "maybe"}, "horizontal=maybe: takes on, off, true or false"),
     ("block-size=64 block-size=128", "'block-size' is given twice"),
