@@ -59,7 +59,8 @@ static cl::list<std::string> inputFlags(
     cl::desc("An argument, in order: FILE.npy, rand:SHAPE or "
              "fill:VALUE:SHAPE (SHAPE like 1000000 or 64x128; empty for 0-d). "
              "VALUE is a decimal integer in range for i32 and i64; true, "
-             "false, 1 or 0 for i1; a number, nan, inf or -inf for floats, "
+             "false, 1 or 0 for i1; a number (decimal, or hexadecimal with a "
+             "p exponent: 0x1p-3), nan, inf or -inf for floats, "
              "rounded to the nearest value of the type (a finite value "
              "beyond its range is an error)"),
     cl::value_desc("spec"), cl::cat(runCategory));
