@@ -391,6 +391,8 @@ Executable::lower(ModuleOp module, const RunOptions &options) {
       other.erase();
   if (llvm::Error error = checkProgram(*clone))
     return error;
+  // Its kernels have the names that the report of the module gives them.
+  pipeline.firstKernel = kernelsBefore(module, func.getSymName(), pipeline);
 
   auto executable = std::unique_ptr<Executable>(new Executable());
   executable->entryName = func.getSymName().str();

@@ -3,6 +3,7 @@
 #include "fuse/Pipelines/Pipelines.h"
 
 #include "fuse/Conversion/Passes.h"
+#include "fuse/Dialect/Fuse/IR/FuseDialect.h"
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"
 #include "fuse/Dialect/Fuse/Utils/Kernel.h"
 #include "fuse/Support/Tool.h"
@@ -27,6 +28,7 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -427,7 +429,9 @@ static void addKernelPasses(OpPassManager &pm,
   // Named after canonicalization, which removes the ops that need no
   // kernel (a cast to the same type, a reduction over dimensions of size
   // 1): the kernels are numbered without gaps.
-  pm.addPass(fuse::createFuseNameKernels());
+  fuse::FuseNameKernelsOptions naming;
+  naming.first = options.firstKernel;
+  pm.addPass(fuse::createFuseNameKernels(naming));
 }
 
 /// Named kernels -> one gpu.launch each, on buffers.
@@ -794,6 +798,37 @@ void fuse::addStagePasses(OpPassManager &pm, Stage stage,
   addHostLowering(pm);
 }
 
+int64_t fuse::kernelsBefore(ModuleOp module, llvm::StringRef entry,
+                            const PipelineOptions &options) {
+  OwningOpRef<ModuleOp> before = module.clone();
+  bool reached = false;
+  for (func::FuncOp func :
+       llvm::make_early_inc_range(before->getOps<func::FuncOp>())) {
+    reached |= func.getSymName() == entry;
+    if (reached || func.isExternal())
+      func.erase();
+  }
+  if (before->getOps<func::FuncOp>().empty())
+    return 0;
+  // Their errors are not the entry's: the entry's kernels are then
+  // numbered from 0.
+  ScopedDiagnosticHandler quiet(module.getContext(),
+                                [](Diagnostic &) { return success(); });
+  PipelineOptions naming = options;
+  naming.firstKernel = 0;
+  PassManager pm(module.getContext());
+  buildPipeline(pm, Stage::Fused, naming);
+  if (failed(pm.run(*before)))
+    return 0;
+  llvm::StringSet<> names;
+  FuseDialect::KernelAttrHelper kernel(module.getContext());
+  before->walk([&](linalg::GenericOp op) {
+    if (StringAttr name = kernel.getAttr(op))
+      names.insert(name.getValue());
+  });
+  return names.size();
+}
+
 void fuse::buildExecutablePipeline(OpPassManager &pm, Target target,
                                    const PipelineOptions &options) {
   addExecutablePasses(pm, target, options);
@@ -983,8 +1018,8 @@ static std::enable_if_t<std::is_integral_v<Integer>, llvm::Error>
 parseValue(llvm::StringRef key, llvm::StringRef text, bool present,
            Integer &value) {
   if (!present || text.getAsInteger(10, value))
-    return llvm::createStringError(key + "=" + text +
-                                   ": takes a decimal integer that fits its type");
+    return llvm::createStringError(
+        key + "=" + text + ": takes a decimal integer that fits its type");
   return llvm::Error::success();
 }
 

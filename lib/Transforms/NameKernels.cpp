@@ -19,8 +19,10 @@ constexpr size_t kMaxNamedOps = 5;
 
 struct FuseNameKernelsPass
     : fuse::impl::FuseNameKernelsBase<FuseNameKernelsPass> {
+  using Base::Base;
+
   void runOnOperation() override {
-    unsigned counter = 0;
+    int64_t counter = first;
     FuseDialect::OpsAttrHelper ops(&getContext());
     FuseDialect::KernelAttrHelper kernel(&getContext());
     getOperation().walk([&](Block *block) {

@@ -109,6 +109,12 @@ def test_several_functions_need_an_entry():
         fuse.compile(text, target="cpu")
     with pytest.raises(fuse.FuseError, match="no function @h"):
         fuse.compile(text, entry="h", target="cpu")
+    # A function compiled alone has the kernel names of the module's
+    # report (numbered after @f's neg_0; it was abs_0).
+    program = fuse.compile(text, entry="g", target="cpu")
+    program(np.ones(3, np.float32))
+    assert [k["name"] for k in program.last_profile] == ["abs_1"]
+    assert "abs_1" in fuse.explain(text)
 
 
 def test_compiler_options_as_text_or_dict(rng):

@@ -15,7 +15,7 @@
 
 // PROFILE:      Name Calls  Total ms  Mean ms  Bytes/call
 // PROFILE-NEXT: ----
-// PROFILE-NEXT: exp_0 1 {{.+}} 8.00 KB
+// PROFILE-NEXT: exp_1 1 {{.+}} 8.00 KB
 // PROFILE-NEXT: [result 1 copied] 1 {{.+}} 8.00 KB
 // PROFILE-NEXT: [result 2 copied] 1 {{.+}} 32.00 B
 // PROFILE-CUDA-NEXT: [memcpy host->device]
@@ -74,7 +74,7 @@ func.func @unit_only(%x: tensor<?x1xf32>) -> tensor<?xf32> {
 // CHECK-LABEL: @twice  N = argument 0 dimension 0
 // CHECK-NEXT:    fused: 1 kernel, 16*N + 32 bytes (read 8*N + 16, written 8*N + 16)
 // CHECK-NEXT:      kernel  ops  elements  read  written
-// CHECK-NEXT:      exp_{{[0-9]+}}   exp  N         4*N   4*N
+// CHECK-NEXT:      exp_1   exp  N         4*N   4*N
 // CHECK-NEXT:      result 1 is result 0 again, copied (no kernel): 4*N read, 4*N written
 // CHECK-NEXT:      result 2 is a constant, copied (no kernel): 16 read, 16 written
 // MEMCPY-COUNT-2: "llvm.intr.memcpy"
@@ -92,9 +92,9 @@ func.func @twice(%x: tensor<?xf32>) -> (tensor<?xf32>, tensor<?xf32>, tensor<4xf
 // CHECK-LABEL: @view_returned_too  N = argument 0 dimension 0
 // CHECK-NEXT:    fused: 1 kernel, 16*N bytes (read 8*N, written 8*N)
 // CHECK-NEXT:      kernel  ops   elements  read  written
-// CHECK-NEXT:      relu_{{[0-9]+}}  relu  N         4*N   4*N
+// CHECK-NEXT:      relu_2  relu  N         4*N   4*N
 // CHECK-NEXT:      result 0 is a view of result 1, copied (no kernel): 4*N read, 4*N written
-// PROFILE-VIEW:      relu_0 {{.+}} 40.00 B
+// PROFILE-VIEW:      relu_2 {{.+}} 40.00 B
 // PROFILE-VIEW-NEXT: [result 0 copied] {{.+}} 40.00 B
 // PROFILE-VIEW-NEXT: kernels per run: 1 (fused)
 // MEMCPY-LABEL: llvm.func @view_returned_too(
@@ -113,9 +113,9 @@ func.func @view_returned_too(%a: tensor<?x1xf32>) -> (tensor<?xf32>, tensor<?x1x
 // CHECK-LABEL: @cast_returned  N = argument 0 dimension 0
 // CHECK-NEXT:    fused: 1 kernel, 96*N + 32 bytes (read 32*N + 32, written 64*N)
 // CHECK-NEXT:      kernel  ops  elements  read  written
-// CHECK-NEXT:      fused_neg_add_{{[0-9]+}}  neg add  8*N  32*N + 32  64*N
+// CHECK-NEXT:      fused_neg_add_3  neg add  8*N  32*N + 32  64*N
 // CHECK-NEXT:    eager:
-// PROFILE-CAST:      fused_neg_add_0 {{.+}} 9.63 KB
+// PROFILE-CAST:      fused_neg_add_3 {{.+}} 9.63 KB
 // PROFILE-CAST-NEXT: kernels per run: 1 (fused)
 // MEMCPY-LABEL: llvm.func @cast_returned(
 // MEMCPY-NOT: "llvm.intr.memcpy"
@@ -137,8 +137,8 @@ func.func @cast_returned(%a: tensor<?x?xf32>, %b: tensor<8xf32>) -> (tensor<?x?x
 // CHECK-LABEL: @splat
 // CHECK-NEXT:    fused: 2 kernels, 12*N + 34 bytes (read 6*N + 14, written 6*N + 20)
 // CHECK-NEXT:      kernel      ops       elements  read  written
-// CHECK-NEXT:      add_{{[0-9]+}}       add       3*N       6*N   6*N
-// CHECK-NEXT:      constant_{{[0-9]+}}  constant  3         0     6
+// CHECK-NEXT:      add_4       add       3*N       6*N   6*N
+// CHECK-NEXT:      constant_5  constant  3         0     6
 // CHECK-NEXT:      result 2 is result 1 again, copied (no kernel): 6 read, 6 written
 // CHECK-NEXT:      result 3 is a constant, copied (no kernel): 8 read, 8 written
 // SPLAT-IR-LABEL: func.func @splat(

@@ -925,17 +925,19 @@ static int run(int argc, char **argv) {
     return 0;
   };
   if (!dumpPtxFlag.empty()) {
-    // The PTX of what runs: the entry's kernels, numbered as the profile
-    // numbers them (within the entry), not the other functions'.
+    // The PTX of what runs: the entry's kernels, named as in the module
+    // (as the report and the profile name them), not the other functions'.
     OwningOpRef<ModuleOp> clone = module->clone();
+    PipelineOptions ptxOptions = options.pipeline;
     if (!entryFlag.empty()) {
       llvm::StringRef entry = namedEntry(entryFlag);
+      ptxOptions.firstKernel = kernelsBefore(*module, entry, ptxOptions);
       for (func::FuncOp other :
            llvm::make_early_inc_range(clone->getOps<func::FuncOp>()))
         if (other.getSymName() != entry)
           other.erase();
     }
-    FailureOr<std::string> ptx = compilePTX(*clone, options.pipeline);
+    FailureOr<std::string> ptx = compilePTX(*clone, ptxOptions);
     if (failed(ptx))
       return 1;
     if (ptx->empty())

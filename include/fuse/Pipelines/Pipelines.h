@@ -67,6 +67,11 @@ struct PipelineOptions {
   /// the runner sets it from that CPU; stages printed by fuse-opt use the
   /// default.
   int64_t cpuRegisterBytes = 64;
+
+  /// The number of the first kernel (fuse-name-kernels' `first`). Not an
+  /// option: a function compiled alone is numbered as in its module
+  /// (kernelsBefore).
+  int64_t firstKernel = 0;
 };
 
 /// Names each option of PipelineOptions (PipelineOptions.def).
@@ -219,6 +224,14 @@ std::string noPTXReason(bool hasFunctions);
 /// when no function needs a kernel (say why with noPTXReason).
 mlir::FailureOr<std::string> compilePTX(mlir::ModuleOp module,
                                         const PipelineOptions &options);
+
+/// The number of kernels that the functions before `entry` in `module`
+/// compile to with `options` (0 when one of them does not compile): the
+/// first kernel number of `entry` compiled alone (PipelineOptions::
+/// firstKernel), so that its kernels have the names that the report and
+/// fuse-opt give them in the whole module.
+int64_t kernelsBefore(mlir::ModuleOp module, llvm::StringRef entry,
+                      const PipelineOptions &options);
 
 /// Registers `fuse-lower{stage=... fusion=...}` for --pass-pipeline.
 void registerPipelines();

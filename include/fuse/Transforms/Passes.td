@@ -120,6 +120,12 @@ def FuseNameKernels : Pass<"fuse-name-kernels", "mlir::ModuleOp"> {
     listed (`fused_add_mul_exp_tanh_sub_plus3_2`). The same program always
     gets the same names.
   }];
+  let options = [
+    Option<"first", "first", "int64_t", /*default=*/"0",
+           "The number of the first kernel: a function compiled alone "
+           "(fuse-run --entry) is numbered after the kernels of the "
+           "functions before it, as in its module">,
+  ];
 }
 
 //===----------------------------------------------------------------------===//
