@@ -21,6 +21,7 @@
 #include "llvm/Support/Program.h"
 
 #include <map>
+#include <set>
 
 using namespace mlir;
 using namespace fuse;
@@ -332,9 +333,17 @@ private:
       os << ";\n";
       return;
     }
+    const VariantReport &variant = fused ? report.fused : report.eager;
     if (!consumer) {
-      os << "    " << node(producer, computing.back()) << " -> " << target
-         << " [color=\"" << kOuter << "\"];\n";
+      // A result is what a kernel writes: the last one that stores the
+      // value (a kernel that computes it again for a reduction of its own
+      // writes only its reduction).
+      size_t from = computing.back();
+      for (size_t k : computing)
+        if (llvm::is_contained(variant.kernels[k].storedPositions, producer))
+          from = k;
+      os << "    " << node(producer, from) << " -> " << target << " [color=\""
+         << kOuter << "\"];\n";
       return;
     }
     if (!kernel) {
@@ -348,7 +357,6 @@ private:
     }
     // The last kernel before this one that writes the value; else the last
     // that computes it.
-    const VariantReport &variant = fused ? report.fused : report.eager;
     size_t from = computing.back();
     bool written = false;
     for (size_t k : computing) {
@@ -362,8 +370,11 @@ private:
     }
     os << "    " << node(producer, from) << " -> " << target;
     std::vector<std::string> label;
+    // The kernel reads the value once, however many of its ops read it:
+    // the bytes are on the first arrow.
     auto bytes = resultBytes.find(producer);
-    if (bytes != resultBytes.end())
+    bool first = readsDrawn.insert({producer, *kernel}).second;
+    if (bytes != resultBytes.end() && first)
       label.push_back(bytes->second + " bytes");
     for (const UnfusedPair &pair : report.unfused)
       if (fused && pair.producer == producer && pair.consumer == *consumer) {
@@ -385,6 +396,8 @@ private:
   llvm::DenseMap<Operation *, unsigned> positions;
   std::map<unsigned, std::vector<size_t>> kernelsOf;
   std::map<unsigned, std::string> resultBytes;
+  /// (producer, kernel) of the reads through memory drawn so far.
+  std::set<std::pair<unsigned, size_t>> readsDrawn;
 };
 
 } // namespace

@@ -568,9 +568,9 @@ std::string remarkText(Unfused pair) {
        << ", so the two iterate over different spaces";
   else if (pair.reason == Reason::Reshaped)
     os << "that op iterates over a reduction's rows with their dimensions "
-          "collapsed into one, and this op reads an operand broadcast along "
-          "only some of those dimensions, so the two iterate over different "
-          "spaces";
+          "collapsed into one, and this op (or one fused with it) reads an "
+          "operand broadcast along only some of those dimensions, so the two "
+          "iterate over different spaces";
   else if (pair.reason == Reason::Cycle)
     os << "fusing them would create a cycle through an op outside the "
           "kernel";

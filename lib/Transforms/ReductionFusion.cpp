@@ -252,6 +252,7 @@ struct Rows {
 /// Why a generic next to a reduction's kernel stayed out of it.
 enum class Reason {
   Space,
+  SpaceProducer,
   Uncollapsed,
   UncollapsedProducer,
   Position,
@@ -332,9 +333,14 @@ void emitRemark(const Unfused &pair) {
       "not fused with its producer " + describeOps(producer) + ": ";
   switch (pair.reason) {
   case Reason::Space:
-    text += "the two iterate over different spaces (a kernel with a "
-            "reduction takes the generics over its whole space or over its "
-            "rows)";
+    text += "the two iterate over different spaces: that op is in a "
+            "reduction's kernel, which takes the generics over its whole "
+            "space or over its rows, and this op iterates over neither";
+    break;
+  case Reason::SpaceProducer:
+    text += "the two iterate over different spaces: this op is in a "
+            "reduction's kernel, which takes the generics over its whole "
+            "space or over its rows, and that op iterates over neither";
     break;
   case Reason::Uncollapsed:
     text += "the reduction reads its rows with their dimensions collapsed "
@@ -373,8 +379,8 @@ void emitRemark(const Unfused &pair) {
             "reduction whose rows are strided (it keeps the innermost "
             "dimension, or reduces dimensions that are not adjacent): the "
             "reduction's kernel takes a thread per row (or per piece of a "
-            "row), and this op runs in a kernel with a thread per element "
-            "instead; both targets run the same kernels";
+            "row), and this op, over the whole space, is left to another "
+            "kernel; both targets run the same kernels";
     break;
   case Reason::Recomputed:
     text += "this reduction reads a math function (exp, log, tanh, ...) "
@@ -673,9 +679,10 @@ private:
               llvm::any_of(seed.getDpsInputs(), [](Value input) {
                 return input.getDefiningOp<tensor::CollapseShapeOp>();
               });
-          reject(!uncollapsed ? Reason::Space
-                 : produces   ? Reason::UncollapsedProducer
-                              : Reason::Uncollapsed);
+          reject(!uncollapsed
+                     ? (produces ? Reason::SpaceProducer : Reason::Space)
+                 : produces ? Reason::UncollapsedProducer
+                            : Reason::Uncollapsed);
           continue;
         }
         kinds[candidate] = kind;

@@ -226,12 +226,42 @@ func.func @returned_splat(%x: tensor<4x8xf32>) -> (tensor<f32>, tensor<4x8xf32>)
   return %0, %1 : tensor<f32>, tensor<4x8xf32>
 }
 
+// A value returned and reduced over its columns: one kernel writes it,
+// and the reduction's kernel computes it again without writing it. The
+// result's arrow comes from the kernel that writes it (it came from the
+// reduction's).
+// FUSED-LABEL: subgraph cluster_f7 {
+// FUSED:         subgraph cluster_f7_k{{[0-9]+}} {
+// FUSED-NEXT:      label="fused_add_exp_{{[0-9]+}}\n
+// FUSED-NEXT:      style=
+// FUSED-NEXT:      f7_op0_k[[WRITES:[0-9]+]] [label="fuse.add
+// FUSED:         f7_op1_k[[WRITES]] -> f7_result0 [color="#5f6368"];
+func.func @returned_and_reduced(%x: tensor<?x?xf32>, %y: tensor<?x?xf32>) -> (tensor<?x?xf32>, tensor<?xf32>) {
+  %s = fuse.add %x, %y : tensor<?x?xf32>, tensor<?x?xf32> -> tensor<?x?xf32>
+  %m = fuse.exp %s : tensor<?x?xf32>
+  %r = fuse.reduce_sum %m {dims = array<i64: 0>} : tensor<?x?xf32> -> tensor<?xf32>
+  return %m, %r : tensor<?x?xf32>, tensor<?xf32>
+}
+
+// A value that two ops of one kernel read: the kernel reads it once, and
+// its bytes are on the first arrow only (each arrow had them, which read
+// as twice the traffic).
+// FUSED-LABEL: subgraph cluster_f8 {
+// FUSED:         f8_op0_k0 -> f8_op1_k1 [color="#d93025", fontcolor="#d93025", penwidth=2.5, label="4*M bytes\nnot fused:
+// FUSED:         f8_op0_k0 -> f8_op2_k1 [color="#d93025", fontcolor="#d93025", penwidth=2.5, label="not fused:
+func.func @read_twice(%x: tensor<?x?xf32>, %g: tensor<?xf32>) -> tensor<?x?xf32> {
+  %t = fuse.sigmoid %g : tensor<?xf32>
+  %y = fuse.mul %x, %t : tensor<?x?xf32>, tensor<?xf32> -> tensor<?x?xf32>
+  %z = fuse.add %y, %t : tensor<?x?xf32>, tensor<?xf32> -> tensor<?x?xf32>
+  return %z : tensor<?x?xf32>
+}
+
 // A declaration has no body and no cluster; the legend comes last.
 func.func private @declared(tensor<4xf32>) -> tensor<4xf32>
-// FUSED-NOT:   cluster_f7
+// FUSED-NOT:   cluster_f9
 // FUSED:       label="Blue boxes are kernels. Red arrows are values that one kernel writes to memory and another reads back.";
 // FUSED-NEXT:  labelloc=b;
 // FUSED-NEXT: }
-// EAGER-NOT:   cluster_f7
+// EAGER-NOT:   cluster_f9
 // EAGER:       labelloc=b;
 // EAGER-NEXT: }

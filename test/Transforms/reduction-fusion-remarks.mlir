@@ -21,11 +21,12 @@ func.func @softmax_is_quiet(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
 
 // A reduction of the rows' values over another dimension is a kernel of its
 // own. The kernel over few rows (the max of the vector) is formed first and
-// takes the exp before it.
+// takes the exp before it: the remark says which op is in which kernel (it
+// said only "different spaces", of an exp over the sum's rows).
 func.func @other_space(%x: tensor<?x?xf32>) -> tensor<f32> {
   // expected-note @+1 {{producer is here}}
   %r = fuse.reduce_sum %x {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?xf32>
-  // expected-remark @+1 {{not fused with its producer 'fuse.reduce_sum': the two iterate over different spaces (a kernel with a reduction takes the generics over its whole space or over its rows)}}
+  // expected-remark @+1 {{not fused with its producer 'fuse.reduce_sum': the two iterate over different spaces: this op is in a reduction's kernel, which takes the generics over its whole space or over its rows, and that op iterates over neither}}
   %e = fuse.exp %r : tensor<?xf32>
   %m = fuse.reduce_max %e {dims = array<i64: 0>} : tensor<?xf32> -> tensor<f32>
   return %m : tensor<f32>
@@ -110,7 +111,7 @@ func.func @few_rows_mean(%x: tensor<3x?xf32>) -> tensor<3x?xf32> {
 func.func @columns_softmax(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
   // expected-note @+1 {{producer is here}}
   %m = fuse.reduce_max %x {dims = array<i64: 0>} : tensor<?x?xf32> -> tensor<1x?xf32>
-  // expected-remark @+1 {{not fused with its producer 'fuse.reduce_max': this op reads, over the whole space, a value computed from a reduction whose rows are strided (it keeps the innermost dimension, or reduces dimensions that are not adjacent): the reduction's kernel takes a thread per row (or per piece of a row), and this op runs in a kernel with a thread per element instead; both targets run the same kernels}}
+  // expected-remark @+1 {{not fused with its producer 'fuse.reduce_max': this op reads, over the whole space, a value computed from a reduction whose rows are strided (it keeps the innermost dimension, or reduces dimensions that are not adjacent): the reduction's kernel takes a thread per row (or per piece of a row), and this op, over the whole space, is left to another kernel; both targets run the same kernels}}
   %d = fuse.sub %x, %m : tensor<?x?xf32>, tensor<1x?xf32> -> tensor<?x?xf32>
   %e = fuse.exp %d : tensor<?x?xf32>
   // expected-note @+1 {{producer is here}}
@@ -132,4 +133,25 @@ func.func @at_the_reader(%x: tensor<?x?xf32>, %y: tensor<?x?xf32>) -> tensor<?x?
   // expected-remark @+1 {{not fused with its producer 'fuse.reduce_mean': this op reads, over the whole space, a value computed from a reduction over few rows}}
   %e = fuse.sub %d, %c : tensor<?x?xf32>, tensor<f32> -> tensor<?x?xf32>
   return %e : tensor<?x?xf32>
+}
+
+// -----
+
+// A group norm's scaling: the rows are dimensions 2 to 4, collapsed into
+// one, and the op that reads rstd is fused with those that read the weight
+// and the bias, broadcast along only some of those dimensions. The remark
+// is at the reader of rstd, and says that an op fused with it reads such an
+// operand (it said this op did, which reads rstd, broadcast along all of
+// them).
+func.func @broadcast_in_a_fused_op(%x: tensor<?x?x?x?x?xf32>, %w: tensor<1x?x?x1x1xf32>) -> tensor<?x?x?x?x?xf32> {
+  %mean = fuse.reduce_mean %x {dims = array<i64: 2, 3, 4>} : tensor<?x?x?x?x?xf32> -> tensor<?x?x1x1x1xf32>
+  %d = fuse.sub %x, %mean : tensor<?x?x?x?x?xf32>, tensor<?x?x1x1x1xf32> -> tensor<?x?x?x?x?xf32>
+  %sq = fuse.mul %d, %d : tensor<?x?x?x?x?xf32>, tensor<?x?x?x?x?xf32> -> tensor<?x?x?x?x?xf32>
+  %var = fuse.reduce_mean %sq {dims = array<i64: 2, 3, 4>} : tensor<?x?x?x?x?xf32> -> tensor<?x?x1x1x1xf32>
+  // expected-note @+1 {{producer is here}}
+  %rstd = fuse.rsqrt %var : tensor<?x?x1x1x1xf32>
+  // expected-remark @+1 {{not fused with its producer 'fuse.rsqrt': that op iterates over a reduction's rows with their dimensions collapsed into one, and this op (or one fused with it) reads an operand broadcast along only some of those dimensions, so the two iterate over different spaces}}
+  %n = fuse.mul %d, %rstd : tensor<?x?x?x?x?xf32>, tensor<?x?x1x1x1xf32> -> tensor<?x?x?x?x?xf32>
+  %y = fuse.mul %n, %w : tensor<?x?x?x?x?xf32>, tensor<1x?x?x1x1xf32> -> tensor<?x?x?x?x?xf32>
+  return %y : tensor<?x?x?x?x?xf32>
 }

@@ -91,15 +91,14 @@ def FuseReductionFusion
     A reduction over few rows (reduced in pieces) or over strided rows (the
     innermost loop kept, or reduced loops that are not adjacent: a thread
     per row) takes no generic over the whole space that reads its result:
-    that generic is a kernel of its own with a thread per element, and what
-    the group would store for it is copied instead, computed again where it
-    is read.
+    that generic is left to another kernel (one of its own with a thread
+    per element, or another reduction's), and what the group would store
+    for it is copied instead, computed again where it is read.
 
     With `remarks`, each producer/consumer pair next to a reduction's kernel
     that stays apart gets a remark at the consumer saying why (different
     spaces, a read at other positions than the row, a cycle, few rows or
-    strided rows), with a note
-    at the producer; so does each pair of fuse-elementwise-fusion's
+    strided rows), with a note at the producer; so does each pair of fuse-elementwise-fusion's
     remarks in `fuse.unfused` that is in two kernels after this pass.
   }];
   let options = [
