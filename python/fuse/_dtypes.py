@@ -94,11 +94,17 @@ def is_float(name):
     return category(name) == FLOAT
 
 
+def numpy_name(dtype):
+    """fuse name of a numpy dtype (either byte order), or None."""
+    dtype = np.dtype(dtype)
+    return _BY_NUMPY.get(dtype if dtype.isnative else dtype.newbyteorder("="))
+
+
 def from_numpy(dtype, what="array"):
     """fuse name of a numpy dtype (either byte order); TypeError naming the
     dtype otherwise."""
     dtype = np.dtype(dtype)
-    name = _BY_NUMPY.get(dtype if dtype.isnative else dtype.newbyteorder("="))
+    name = numpy_name(dtype)
     if name is None:
         raise TypeError(f"fuse: {what} has dtype {dtype}, which fuse does not "
                         f"support; supported dtypes are {SUPPORTED_NUMPY} "

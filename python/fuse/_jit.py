@@ -426,13 +426,12 @@ class _Jitted:
 
 
 def _is_array_default(value):
-    """Whether a parameter's default `value` is an array (numpy's, a GPU
-    array, a PyTorch tensor), which the call passes as it would pass the
-    argument: not a number, a 0-d array or a tuple, which are constants."""
-    if isinstance(value, (np.generic, list, tuple)) or value is inspect.Parameter.empty:
+    """Whether a parameter's default `value` is an array (numpy's, 0-d too,
+    a numpy scalar, a GPU array, a PyTorch tensor), which the call passes as
+    it would pass the argument: not a Python number or a tuple, which are
+    constants."""
+    if isinstance(value, (list, tuple)) or value is inspect.Parameter.empty:
         return False
-    if isinstance(value, np.ndarray):
-        return value.ndim > 0
     return _arguments._is_array(value)
 
 

@@ -690,6 +690,15 @@ def _check_operand(value, what):
     if isinstance(value, SymbolicSize):
         value._refuse()
     if _is_scalar(value):
+        graph = _current_graph()
+        if graph is not None and type(value) not in (bool, int, float):
+            # A numpy scalar or 0-d array that the traced code holds (a
+            # global, a closure's): a 0-d constant of its own dtype, as it
+            # is passed as an argument (it was a Python scalar's, float32
+            # where the argument gives float64).
+            dtype = _dtypes.numpy_name(np.asarray(value).dtype)
+            if dtype is not None:
+                return graph.constant(_scalar_value(value), dtype)
         return _scalar_value(value)
     if isinstance(value, np.ndarray):
         if _current_graph() is None:

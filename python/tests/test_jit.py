@@ -995,6 +995,25 @@ def test_static_class_methods_and_array_defaults():
     assert_same(M().times(x), np.full(2, 3, np.float32))
 
 
+def test_zero_d_arrays_held_or_defaulted_are_of_their_dtype():
+    # A 0-d array or numpy scalar that the traced code holds (a global) or
+    # a parameter's default is what it is as an argument: a 0-d value of
+    # its own dtype (float64 here, as PyTorch and numpy give), not a Python
+    # float (float32, off in the 8th digit), and an int64 2**40 is not an
+    # int32 that it does not fit.
+    x = np.array([1, 2], np.int32)
+    w = np.array(0.1)
+    passed = fuse.jit(lambda a, w: a + w, target="cpu")(x, w)
+    assert passed.dtype == np.float64
+    defaulted = fuse.jit(lambda a, w=w: a + w, target="cpu")(x)
+    held = fuse.jit(lambda a: a + w, target="cpu")(x)
+    scalar = fuse.jit(lambda a: a + np.float64(0.1), target="cpu")(x)
+    for got in (defaulted, held, scalar):
+        assert_same(got, passed)
+    big = fuse.jit(lambda a, b=np.array(2**40): a + b, target="cpu")(x)
+    assert_same(big, fuse.jit(lambda a, b: a + b, target="cpu")(x, np.array(2**40)))
+
+
 def test_partials_callable_objects_and_methods():
     import functools
 
