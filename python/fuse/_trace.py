@@ -1875,7 +1875,8 @@ class Trace:
     not be negative."""
 
     def __init__(self, mlir, located_mlir, name, single, input_names, scalar_inputs=None,
-                 int32_inputs=(), int_exponent_inputs=None, size_checks=()):
+                 int32_inputs=(), int_exponent_inputs=None, size_checks=(),
+                 elementwise=False):
         self.mlir = mlir
         self.located_mlir = located_mlir
         self.name = name
@@ -1885,6 +1886,9 @@ class Trace:
         self.int32_inputs = frozenset(int32_inputs)
         self.int_exponent_inputs = dict(int_exponent_inputs or {})
         self.size_checks = tuple(size_checks)
+        # Whether every op is elementwise (no reduction), so that the
+        # program computes f(x).T from x.T (_Jitted._in_memory_order).
+        self.elementwise = elementwise
 
 
 def trace_function(fn, name, leaves, rebuild):
@@ -1930,7 +1934,8 @@ def trace_function(fn, name, leaves, rebuild):
                  [name for name, _ in graph.args],
                  {i: t.dtype_name for i, (_, t) in enumerate(graph.args) if t.weak},
                  graph.int32_args, graph.int_exponent_args,
-                 [check for check, tensor in graph.size_checks if id(tensor) in live])
+                 [check for check, tensor in graph.size_checks if id(tensor) in live],
+                 not any(node.op.startswith("reduce_") for node in graph.nodes))
 
 
 def check_sizes(trace, arrays):
