@@ -84,6 +84,25 @@ def other_bool_bytes(array):
     return array.size and array.view(np.uint8).max() > 1
 
 
+# The side of the tiles that c_order copies a large transposed matrix in.
+_TILE = 128
+
+
+def c_order(array):
+    """A C-contiguous copy of `array`. A large matrix in Fortran order (a
+    reduction's x.T, which is not read in place) is copied in tiles: numpy's
+    copy went down its columns, a page apart, 28 ms for 2048 x 2048 f32
+    (5 ms in tiles of 128 x 128)."""
+    rows, columns = array.shape if array.ndim == 2 else (0, 0)
+    if not array.flags.f_contiguous or min(rows, columns) < 4 * _TILE:
+        return np.ascontiguousarray(array)
+    copy = np.empty(array.shape, array.dtype)
+    for i in range(0, rows, _TILE):
+        for j in range(0, columns, _TILE):
+            copy[i:i + _TILE, j:j + _TILE] = array[i:i + _TILE, j:j + _TILE]
+    return copy
+
+
 def prepare(array, index):
     """A C-contiguous, native-byte-order, aligned (_capi.ALIGNMENT) copy of
     `array` when it is not one already, and its fuse dtype. A bool array
@@ -96,7 +115,7 @@ def prepare(array, index):
     if not array.dtype.isnative:
         array = array.astype(array.dtype.newbyteorder("="))
     if not array.flags.c_contiguous:
-        array = np.ascontiguousarray(array)
+        array = c_order(array)
     if array.ctypes.data % _capi.ALIGNMENT and needs_alignment(dtype, array.shape):
         # A view at an offset (x[1:]): the library reads arrays in place.
         array = array.copy()

@@ -115,6 +115,20 @@ def test_arrays_are_converted(make, rng):
         want.flags.c_contiguous, want.flags.f_contiguous)
 
 
+@pytest.mark.parametrize("shape", [(600, 700), (513, 1025)])
+@pytest.mark.parametrize("dtype", ["float16", "float64", "bool"])
+def test_a_large_transposed_matrix_is_copied_whole(shape, dtype, rng):
+    # A reduction's Fortran-order matrix is copied into C order in tiles
+    # (numpy's copy went down its columns, a page apart): every element, at
+    # sizes that are not multiples of the tile.
+    x = random_array(rng, dtype, shape[::-1]).T
+    got = fuse.jit(lambda a: a.max(0), target="cpu")(x)
+    assert_same(got, x.max(0))
+    from fuse import _arguments
+    copy = _arguments.c_order(x)
+    assert copy.flags.c_contiguous and np.array_equal(copy, x)
+
+
 @pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "int32", "int64", "bool"])
 @pytest.mark.parametrize("offset", [1, 2, 3])
 def test_views_at_an_offset(dtype, offset, rng):
