@@ -56,7 +56,8 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
-from common import BUILD_HINT, git, positive_int, print_table, tool_ids  # noqa: E402
+from common import (cpu_model, fuse_library, git, import_fuse, positive_int,  # noqa: E402
+                    print_table, tool_ids)
 
 WARM = 3
 BATCH_S = 0.02  # each side's calls in one round last about this long
@@ -218,16 +219,6 @@ def run_case(c, fuse, rounds):
     return row
 
 
-def cpu_model():
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
-
-
 def fmt_time(us):
     """us below 1 ms, else ms."""
     return f"{us:.1f} us" if us < 1000 else f"{us / 1000:.2f} ms"
@@ -245,15 +236,10 @@ def main():
                         help="where to write the results "
                              "(default bench/results/call_path.json)")
     args = parser.parse_args()
-    library = args.build_dir / "lib" / "libfuse_capi.so"
-    if not library.is_file():
-        parser.error(f"{library}: no such file ({BUILD_HINT})")
+    library = fuse_library(parser, args.build_dir)
     if args.json.is_dir():
         parser.error(f"--json {args.json}: a directory")
-
-    os.environ["FUSE_LIB_DIR"] = str(library.parent)
-    sys.path.insert(0, str(ROOT / "python"))
-    import fuse
+    fuse = import_fuse(library)
 
     tools = tool_ids([library])
     threads = os.environ.get("FUSE_NUM_THREADS") or str(os.cpu_count())

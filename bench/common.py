@@ -5,6 +5,7 @@ import datetime
 import hashlib
 import importlib.util
 import os
+import platform
 import subprocess
 import sys
 from pathlib import Path
@@ -34,6 +35,34 @@ sizes_at = _sizes.sizes_at
 def git(*a):
     return subprocess.run(["git", "-C", str(ROOT)] + list(a),
                           capture_output=True, text=True).stdout.strip()
+
+
+def cpu_model():
+    """The CPU's model name, as /proc/cpuinfo gives it."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine() or "unknown"
+
+
+def fuse_library(parser, build_dir):
+    """`build_dir`'s libfuse_capi.so, or the parser's error saying how to
+    make it."""
+    library = Path(build_dir) / "lib" / "libfuse_capi.so"
+    if not library.is_file():
+        parser.error(f"{library}: no such file ({BUILD_HINT})")
+    return library
+
+
+def import_fuse(library):
+    """The fuse package of the source tree, over `library` (fuse_library)."""
+    os.environ["FUSE_LIB_DIR"] = str(Path(library).parent)
+    sys.path.insert(0, str(ROOT / "python"))
+    import fuse
+    return fuse
 
 
 def tool_ids(paths):

@@ -122,7 +122,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
-from common import (BUILD_HINT, can_plot, draw_plot, git, names_of,  # noqa: E402
+from common import (BUILD_HINT, can_plot, cpu_model, draw_plot, git, names_of,  # noqa: E402
                     positive_int, print_table, tool_ids)
 
 import numpy as np  # noqa: E402
@@ -1022,13 +1022,6 @@ def physical_cores():
         elif key == "core id":
             cores.add((physical, value))
     return len(cores) or os.cpu_count()
-
-
-def cpu_model():
-    for line in Path("/proc/cpuinfo").read_text().splitlines():
-        if line.startswith("model name"):
-            return line.split(":", 1)[1].strip()
-    return "unknown"
 
 
 def copy_bandwidth(nbytes, threads, runs=5):

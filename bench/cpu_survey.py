@@ -56,7 +56,8 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
-from common import BUILD_HINT, git, positive_int, print_table, tool_ids  # noqa: E402
+from common import (cpu_model, fuse_library, git, import_fuse, positive_int,  # noqa: E402
+                    print_table, tool_ids)
 
 WARM = 3
 COLD_BYTES = 96_000_000  # rewritten before each cold call (above the L3)
@@ -485,16 +486,6 @@ def copy_gbs():
     return 2 * a.nbytes / best / 1e9
 
 
-def cpu_model():
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
-
-
 def malloc_settings(default):
     """Starts the script again when the environment's malloc settings are
     not the run's: MALLOC (glibc reuses heap memory for numpy's results)
@@ -537,9 +528,7 @@ def main():
                         help="where to write the results "
                              "(default bench/results/cpu_survey.json)")
     args = parser.parse_args()
-    library = args.build_dir / "lib" / "libfuse_capi.so"
-    if not library.is_file():
-        parser.error(f"{library}: no such file ({BUILD_HINT})")
+    library = fuse_library(parser, args.build_dir)
     if args.json.is_dir():
         parser.error(f"--json {args.json}: a directory")
     selected = [c["name"] for c in cases(None)
@@ -548,9 +537,7 @@ def main():
         parser.error(f"--only {args.only!r}: no program's name contains it")
     malloc_settings(args.default_malloc)
 
-    os.environ["FUSE_LIB_DIR"] = str(library.parent)
-    sys.path.insert(0, str(ROOT / "python"))
-    import fuse
+    fuse = import_fuse(library)
 
     tools = tool_ids([library])
     threads = os.environ.get("FUSE_NUM_THREADS") or str(os.cpu_count())
