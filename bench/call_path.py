@@ -56,8 +56,8 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
-from common import (cpu_model, fuse_library, git, import_fuse, positive_int,  # noqa: E402
-                    print_table, tool_ids)
+from common import (add_build_dir, cpu_model, fuse_library, git,  # noqa: E402
+                    import_fuse, positive_int, print_table, tool_ids)
 
 WARM = 3
 BATCH_S = 0.02  # each side's calls in one round last about this long
@@ -228,9 +228,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=positive_int, default=9,
                         help="interleaved rounds of fuse and numpy (default 9)")
-    parser.add_argument("--build-dir", type=Path,
-                        default=Path(os.environ.get("BUILD_DIR", ROOT / "build")),
-                        help="the build (default $BUILD_DIR, else ./build)")
+    add_build_dir(parser)
     parser.add_argument("--json", type=Path,
                         default=ROOT / "bench" / "results" / "call_path.json",
                         help="where to write the results "

@@ -48,6 +48,13 @@ def cpu_model():
     return platform.processor() or platform.machine() or "unknown"
 
 
+def add_build_dir(parser):
+    """--build-dir: the build to measure, $BUILD_DIR or ./build."""
+    parser.add_argument("--build-dir", type=Path,
+                        default=Path(os.environ.get("BUILD_DIR", ROOT / "build")),
+                        help="the build (default $BUILD_DIR, else ./build)")
+
+
 def fuse_library(parser, build_dir):
     """`build_dir`'s libfuse_capi.so, or the parser's error saying how to
     make it."""

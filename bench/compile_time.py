@@ -54,8 +54,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
-from common import (build_tool, executable, git, positive_int,  # noqa: E402
-                    positive_ints, print_table, tool_ids)
+from common import (add_build_dir, build_tool, executable, git,  # noqa: E402
+                    positive_int, positive_ints, print_table, tool_ids)
 from chain_ops import CYCLE  # noqa: E402
 
 UPSTREAM_PASSES = [
@@ -323,9 +323,7 @@ def run_series(args, fuse_opt, fuse_run):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--build-dir", type=Path,
-                        default=Path(os.environ.get("BUILD_DIR",
-                                                    ROOT / "build")))
+    add_build_dir(parser)
     parser.add_argument("--mlir-opt", default=MLIR_OPT,
                         help=f"upstream mlir-opt (default {MLIR_OPT})")
     parser.add_argument("--runs", type=positive_int, default=None,

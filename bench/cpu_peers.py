@@ -122,8 +122,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
-from common import (BUILD_HINT, can_plot, cpu_model, draw_plot, git, names_of,  # noqa: E402
-                    positive_int, print_table, tool_ids)
+from common import (BUILD_HINT, add_build_dir, can_plot, cpu_model,  # noqa: E402
+                    draw_plot, git, names_of, positive_int, print_table, tool_ids)
 
 import numpy as np  # noqa: E402
 
@@ -1416,9 +1416,7 @@ def main():
                         "numpy and the fuse systems need no virtual "
                         "environment)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--build-dir", type=Path,
-                        default=Path(os.environ.get("BUILD_DIR",
-                                                    ROOT / "build")))
+    add_build_dir(parser)
     parser.add_argument("--venv", type=Path,
                         help="run in this virtual environment (made when "
                         "missing) even when the systems need nothing this "

@@ -21,7 +21,8 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
-from common import BUILD_HINT, git, names_of, positive_int, print_table  # noqa: E402
+from common import (BUILD_HINT, add_build_dir, git, names_of,  # noqa: E402
+                    positive_int, print_table)
 
 
 def cases():
@@ -79,8 +80,7 @@ def main():
                         help="comma-separated cases: " + ", ".join(table))
     parser.add_argument("--rounds", type=positive_int, default=5,
                         help="interleaved rounds (default 5)")
-    parser.add_argument("--build-dir", type=Path,
-                        default=Path(os.environ.get("BUILD_DIR", ROOT / "build")))
+    add_build_dir(parser)
     parser.add_argument("--json", type=Path,
                         default=ROOT / "bench" / "results" / "cpu_reductions.json")
     args = parser.parse_args()

@@ -56,8 +56,8 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
-from common import (cpu_model, fuse_library, git, import_fuse, positive_int,  # noqa: E402
-                    print_table, tool_ids)
+from common import (add_build_dir, cpu_model, fuse_library, git,  # noqa: E402
+                    import_fuse, positive_int, print_table, tool_ids)
 
 WARM = 3
 COLD_BYTES = 96_000_000  # rewritten before each cold call (above the L3)
@@ -520,9 +520,7 @@ def main():
     parser.add_argument("--default-malloc", action="store_true",
                         help="keep glibc's malloc defaults (numpy's results "
                              "mmapped afresh, page faults included)")
-    parser.add_argument("--build-dir", type=Path,
-                        default=Path(os.environ.get("BUILD_DIR", ROOT / "build")),
-                        help="the build (default $BUILD_DIR, else ./build)")
+    add_build_dir(parser)
     parser.add_argument("--json", type=Path,
                         default=ROOT / "bench" / "results" / "cpu_survey.json",
                         help="where to write the results "

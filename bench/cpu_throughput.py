@@ -50,9 +50,9 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
-from common import (build_tool, can_plot, draw_plot, git, names_of,  # noqa: E402
-                    positive_int, positive_ints, print_table, size_at,
-                    size_text, sizes_at, tool_ids)
+from common import (add_build_dir, build_tool, can_plot, draw_plot, git,  # noqa: E402
+                    names_of, positive_int, positive_ints, print_table, size_at, size_text,
+                    sizes_at, tool_ids)
 COLUMNS = 1000  # the MLP epilogue's row length (the bias)
 GELU_C = math.sqrt(2.0 / math.pi)
 
@@ -271,9 +271,7 @@ def plot(results, path):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--build-dir", type=Path,
-                        default=Path(os.environ.get("BUILD_DIR",
-                                                    ROOT / "build")))
+    add_build_dir(parser)
     parser.add_argument("--sizes", type=positive_ints,
                         default="1e4,1e5,1e6,1e7,1e8",
                         help="element counts, comma separated (mlp_epilogue: "

@@ -54,8 +54,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
-from common import (build_tool, can_plot, draw_plot, executable, git,  # noqa: E402
-                    names_of, print_table, size_at, tool_ids)
+from common import (add_build_dir, build_tool, can_plot, draw_plot,  # noqa: E402
+                    executable, git, names_of, print_table, size_at, tool_ids)
 from compile_time import CYCLE, chain_program  # noqa: E402
 
 # The model: H200 SXM.
@@ -698,9 +698,7 @@ def plot(results, path):
 def main():
     global FUSE_OPT, FUSE_FLAGS, PTXAS, NVDISASM, PTXAS_VERSION
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--build-dir", type=Path,
-                        default=Path(os.environ.get("BUILD_DIR",
-                                                    ROOT / "build")))
+    add_build_dir(parser)
     parser.add_argument("--ptxas", type=Path,
                         default=Path("/usr/local/cuda/bin/ptxas"))
     parser.add_argument("--programs", type=names_of(PROGRAMS, "program"),
