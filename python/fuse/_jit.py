@@ -301,12 +301,13 @@ class _Jitted:
         # out= is the caller's arrays for the results (unless the function
         # has a parameter of that name).
         out = kwargs.pop("out", None) if not self._takes_out else None
-        if out is None and not kwargs:
+        fast = None if kwargs else _arguments.fast_key(args)
+        hit = self._fast.get(fast) if fast is not None else None
+        if hit is None and out is None and not kwargs:
+            # (Arrays in Fortran order have no fast key.)
             transposed = self._in_memory_order(args)
             if transposed is not None:
                 return transposed
-        fast = None if kwargs else _arguments.fast_key(args)
-        hit = self._fast.get(fast) if fast is not None else None
         if hit is not None:
             # The arguments need what the full path did for the same key:
             # nothing, so the signature, tracing and checks are skipped.
