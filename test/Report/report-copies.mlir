@@ -25,7 +25,7 @@
 // RUN: fuse-run %s --entry=@twice --target=cpu --input rand:0 --profile | FileCheck %s --check-prefix=ZERO-SIZE
 // ZERO-SIZE:      ----
 // ZERO-SIZE-NEXT: [result 2 copied] 1 {{.+}} 32.00 B
-// ZERO-SIZE-NEXT: kernels per run: 0 (fused)
+// ZERO-SIZE-NEXT: kernels per run: 0 (fused; exp_1 has no element and is not launched)
 // PROFILE-ARG:      add_0 1 {{.+}} 12.00 KB
 // PROFILE-ARG-NEXT: [result 1 copied] 1 {{.+}} 8.00 KB
 // PROFILE-ARG-NEXT: kernels per run: 1 (fused)

@@ -36,6 +36,7 @@
 #include <limits>
 #include <optional>
 #include <random>
+#include <set>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -657,13 +658,29 @@ static int64_t compare(const HostArray &got, const HostArray &want,
 // Profile
 //===----------------------------------------------------------------------===//
 
-/// The table of `--profile`, then what it covers.
+/// The table of `--profile`, then what it covers: the launches of the last
+/// run, and the kernels of the program (`kernels`) it did not launch, over
+/// no element (which the report counts).
 static void printProfile(const ProfileSummary &profile, double copyBandwidth,
-                         unsigned runs, bool fused, bool emulated) {
+                         unsigned runs, bool fused, bool emulated,
+                         llvm::ArrayRef<std::string> kernels,
+                         const RunProfile &last) {
   info() << profile.table(copyBandwidth);
+  std::set<int64_t> launched;
+  for (const ProfileEvent &event : last.events)
+    if (event.kind == ProfileEvent::Kind::Kernel)
+      launched.insert(event.kernel);
+  std::vector<llvm::StringRef> idle;
+  for (auto [i, name] : llvm::enumerate(kernels))
+    if (!launched.count(i))
+      idle.push_back(name);
   info() << "kernels per run: " << profile.launchesPerRun() << " ("
-         << (fused ? "fused" : "eager") << "), "
-         << fuse::plural(runs, "profiled run");
+         << (fused ? "fused" : "eager");
+  if (!idle.empty())
+    info() << "; " << joinInProse(idle) << (idle.size() == 1 ? " has" : " have")
+           << " no element and " << (idle.size() == 1 ? "is" : "are")
+           << " not launched";
+  info() << "), " << fuse::plural(runs, "profiled run");
   if (copyBandwidth > 0)
     info() << llvm::formatv(", copy bandwidth {0:F1} GB/s", copyBandwidth);
   info() << "\n";
@@ -1073,7 +1090,8 @@ static int run(int argc, char **argv) {
     printProfile(profile,
                  measureCopyBandwidth(options.target, (*executable)->threads()),
                  repeatFlag > 1 ? repeatFlag - 1 : 1, options.pipeline.fusion,
-                 (*executable)->emulatedGPU());
+                 (*executable)->emulatedGPU(), (*executable)->kernelNames(),
+                 (*executable)->profile());
   if (!traceFlag.empty()) {
     std::string json = llvm::formatv("{0:2}", profile.chromeTrace());
     if (int status = writeOutput("--trace", traceFlag, json))
