@@ -22,6 +22,12 @@ struct FuseNameKernelsPass
   using Base::Base;
 
   void runOnOperation() override {
+    if (first < 0) {
+      getOperation().emitError("fuse-name-kernels: first=")
+          << first.getValue()
+          << " is negative; kernels are numbered from 0 or more";
+      return signalPassFailure();
+    }
     int64_t counter = first;
     FuseDialect::OpsAttrHelper ops(&getContext());
     FuseDialect::KernelAttrHelper kernel(&getContext());

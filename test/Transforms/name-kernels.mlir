@@ -4,6 +4,10 @@
 // result, gives the same names.
 // RUN: fuse-opt %s --convert-fuse-to-linalg --fuse-elementwise-fusion --fuse-name-kernels --fuse-name-kernels | FileCheck %s
 // RUN: fuse-opt %s --convert-fuse-to-linalg --fuse-elementwise-fusion --fuse-name-kernels | fuse-opt --fuse-name-kernels | FileCheck %s
+// A negative first number is refused (it made names such as add_-5, which
+// aborted PTX emission).
+// RUN: not fuse-opt %s --convert-fuse-to-linalg --fuse-name-kernels=first=-5 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// NEGATIVE: error: fuse-name-kernels: first=-5 is negative; kernels are numbered from 0 or more
 
 // Kernels are named after their fuse.ops, numbered in program order across
 // the module: fused_<ops>_<n> for several ops, <op>_<n> for one.

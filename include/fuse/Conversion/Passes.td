@@ -95,6 +95,15 @@ def FuseMapToGPU : Pass<"fuse-map-to-gpu", "mlir::ModuleOp"> {
     With `profile`, each launch is bracketed by calls to the runtime,
     `fuse_kernel_begin(id, bytes)` and `fuse_kernel_end(id)`, where `id`
     indexes `fuse.kernels` and `bytes` is what the kernel reads and writes.
+    A module mapped before keeps its `fuse.kernels`, to which new kernels
+    are added.
+
+    A generic that the pass cannot map is an error at it, before anything
+    is mapped: an element type that is not an integer or a float, a body
+    that reads a loop index (`linalg.index`), a reduction whose indexing
+    maps are not projections of its loops, a `fuse.kernel` that is not a
+    symbol's name, or a generic named as a kernel that is neither
+    elementwise nor a reduction (a transposed output).
   }];
   let options = [
     Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
@@ -145,7 +154,10 @@ def FuseGPUToCPU : Pass<"fuse-gpu-to-cpu", "mlir::ModuleOp"> {
     (`omp_set_num_threads`, set by the runner from `--threads` /
     `FUSE_NUM_THREADS`), and small ones pay no fork. Blocks are
     independent (fuse's kernels have no barrier), so any split of them
-    computes the same bits.
+    computes the same bits. So a launch whose threads exchange values or
+    wait for each other (`gpu.shuffle`, `gpu.barrier`, the reductions of a
+    subgroup or block) is refused: fuse-map-to-gpu's `cpu-threads` kernels
+    have none.
   }];
   let options = [
     Option<"parallelBlocks", "parallel-blocks", "int64_t", /*default=*/"0",

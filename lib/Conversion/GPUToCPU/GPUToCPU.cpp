@@ -45,6 +45,23 @@ LogicalResult outlineLaunch(gpu::LaunchOp launch, SymbolTable &symbols,
   if (launch.getAsyncToken() || !launch.getAsyncDependencies().empty())
     return launch.emitOpError("is async; fuse-gpu-to-cpu runs synchronous "
                               "launches only");
+  // The threads run one after the other: an op by which they exchange
+  // values or wait for each other (a warp's shuffle, a barrier, shared
+  // memory) has no meaning there (fuse-map-to-gpu{cpu-threads} maps
+  // kernels without them).
+  WalkResult collective = body.walk([&](Operation *op) {
+    if (isa<gpu::ShuffleOp, gpu::BarrierOp, gpu::SubgroupReduceOp,
+            gpu::AllReduceOp>(op)) {
+      op->emitOpError("exchanges values between threads or waits for them; "
+                      "fuse-gpu-to-cpu runs a launch's threads one after the "
+                      "other, so it takes kernels without it "
+                      "(fuse-map-to-gpu{cpu-threads})");
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (collective.wasInterrupted())
+    return failure();
   // Constants move into the kernel, where they fold; everything else that
   // the body uses from above becomes an argument.
   if (failed(sinkOperationsIntoLaunchOp(launch, [](Operation *op) {

@@ -2921,9 +2921,37 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
       };
       llvm::append_range(kernels, kernelsOf(*block, include));
     });
+    // What the mapping below does not take is refused here, where the
+    // generic is (it made IR that failed to verify, code that raced, or a
+    // kernel name that aborted PTX emission); so is a generic named as a
+    // kernel that is neither elementwise nor a reduction (a transposed
+    // output), which stayed on the host.
+    FuseDialect::KernelAttrHelper kernelAttr(&getContext());
+    bool refused = false;
+    getOperation().walk([&](linalg::GenericOp op) {
+      bool kernel = isElementwiseKernel(op) || op.getNumReductionLoops() > 0;
+      if (!op.hasPureBufferSemantics() || (!kernel && !kernelAttr.getAttr(op)))
+        return;
+      std::optional<std::string> why = unmappable(op, kernelAttr);
+      if (!why && !kernel)
+        why = "it is not elementwise (its output's indexing map is not the "
+              "identity, or an input's map is not a projection of the loops, "
+              "or its body holds an op that is not elementwise)";
+      if (why) {
+        op.emitError("fuse-map-to-gpu cannot map this generic to a kernel: ")
+            << *why;
+        refused = true;
+      }
+    });
+    if (refused)
+      return signalPassFailure();
     if (profile)
       declareKernelHooks(getOperation());
+    // The kernels that an earlier run of the pass mapped keep their names.
     SmallVector<Attribute> names;
+    if (ArrayAttr mapped = FuseDialect::KernelsAttrHelper(&getContext())
+                               .getAttr(getOperation()))
+      llvm::append_range(names, mapped);
     for (ArrayRef<linalg::GenericOp> members : kernels) {
       StringAttr name =
           FuseDialect::KernelAttrHelper(&getContext()).getAttr(members.front());
@@ -2940,6 +2968,44 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
     }
     FuseDialect::KernelsAttrHelper(&getContext())
         .setAttr(getOperation(), ArrayAttr::get(&getContext(), names));
+  }
+
+  /// Why fuse-map-to-gpu cannot map `op`, a generic of a kernel, or
+  /// std::nullopt: an element type that is not an integer or a float (no
+  /// vector of it), an index read in its body, a reduction whose indexing
+  /// maps are not projections of its loops (its rows), or a kernel name
+  /// that is not a symbol's (a letter or `_`, then letters, digits and `_`).
+  static std::optional<std::string>
+  unmappable(linalg::GenericOp op, FuseDialect::KernelAttrHelper &kernelAttr) {
+    for (Value operand : op->getOperands())
+      if (auto memref = dyn_cast<MemRefType>(operand.getType());
+          memref && !memref.getElementType().isIntOrFloat()) {
+        std::string text;
+        llvm::raw_string_ostream(text) << memref.getElementType();
+        return "its element type " + text +
+               " is not an integer or a float type";
+      }
+    if (!op.getBody()->getOps<linalg::IndexOp>().empty())
+      return std::string("its body reads a loop index (linalg.index)");
+    if (op.getNumReductionLoops() > 0 &&
+        !llvm::all_of(op.getIndexingMapsArray(), [](AffineMap map) {
+          return map.isProjectedPermutation();
+        }))
+      return std::string("it reduces, and an indexing map is not a "
+                         "projection of its loops");
+    if (StringAttr name = kernelAttr.getAttr(op)) {
+      llvm::StringRef text = name.getValue();
+      bool valid = !text.empty() &&
+                   (llvm::isAlpha(text.front()) || text.front() == '_') &&
+                   llvm::all_of(text, [](char c) {
+                     return llvm::isAlnum(c) || c == '_';
+                   });
+      if (!valid)
+        return "its kernel name '" + text.str() +
+               "' (fuse.kernel) is not a symbol: a letter or '_', then "
+               "letters, digits and '_'";
+    }
+    return std::nullopt;
   }
 
   /// Two vectors per thread halve the share of each element in the

@@ -2,6 +2,10 @@
 // RUN: fuse-opt %s --fuse-pipeline=fused --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --fuse-map-to-gpu=block-size=128 | FileCheck %s --check-prefix=BLOCK
 // RUN: fuse-opt %s --fuse-pipeline=fused --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --fuse-map-to-gpu=cpu-threads=true | FileCheck %s --check-prefix=CPU
 // RUN: fuse-opt %s --fuse-pipeline=fused --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --fuse-map-to-gpu="cpu-threads=true vector-bytes=256" --canonicalize | FileCheck %s --check-prefix=CPU64
+// Mapped again, the module keeps the kernels' names that the launches'
+// profiling hooks index (they were emptied).
+// RUN: fuse-opt %s --fuse-pipeline=fused --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --fuse-map-to-gpu --fuse-map-to-gpu | FileCheck %s --check-prefix=TWICE
+// TWICE: module attributes {fuse.kernels = ["fused_add_relu_0", "exp_1",
 
 // A cheap body: each thread owns two vectors of 4 x f32, one block stride
 // (256 threads x 4) apart, so a block covers 2048 elements. A thread whose
