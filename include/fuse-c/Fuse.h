@@ -4,7 +4,13 @@
 |* package uses it through ctypes). Strings returned by these functions are  *|
 |* owned by the caller (fuse_free_string), as are result buffers            *|
 |* (fuse_free_buffer). Functions that can fail take `char **error` and set  *|
-|* it to a message (with source locations) on failure.                       *|
+|* it to a message (with source locations) on failure; they leave it as it  *|
+|* is on success. A NULL program (a fuse_compile that failed) is an error   *|
+|* for those, and gives -1, "" or NULL from the others. Any function may be *|
+|* called from any thread: runs of one program (and the reads of its last   *|
+|* profile) take turns, runs of different programs go at once, and          *|
+|* compiling, destroying and freeing take turns. Destroying a program twice *|
+|* is undefined.                                                            *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
@@ -19,7 +25,9 @@ extern "C" {
 #endif
 
 /* Element types, in this order (include/fuse/Support/DTypes.def). A
- * FUSE_BOOL element is one byte, 0 or 1: kernels read its lowest bit. */
+ * FUSE_BOOL element is one byte, 0 or 1: a host input with another byte is
+ * an error (the targets read one differently); device inputs are not
+ * read on the host, and must hold 0 or 1. */
 enum {
   FUSE_F16 = 0,
   FUSE_BF16 = 1,
@@ -66,8 +74,9 @@ typedef struct fuse_program fuse_program;
  * error that names it. */
 
 /* Compiles function `entry` (NULL or "": the only public one) of the fuse
- * program `mlir_text` for `target` with `options`; on the cuda target the
- * chip is the device's unless `options` names one. */
+ * program `mlir_text` for `target` (one of FUSE_TARGET_*; another is an
+ * error) with `options`; on the cuda target the chip is the device's unless
+ * `options` names one. */
 fuse_program *fuse_compile(const char *mlir_text, const char *entry,
                            int32_t target, const char *options, char **error);
 void fuse_destroy(fuse_program *program);
@@ -85,7 +94,8 @@ const char *fuse_program_target_note(const fuse_program *program);
 const char *fuse_program_remarks(const fuse_program *program);
 
 /* The signature: number of inputs/results, and each one's dtype and rank;
- * dynamic sizes are -1 in the shapes. */
+ * dynamic sizes are -1 in the shapes. An index out of range gives dtype and
+ * rank -1. */
 int32_t fuse_num_inputs(const fuse_program *program);
 int32_t fuse_num_results(const fuse_program *program);
 void fuse_input_type(const fuse_program *program, int32_t index,
@@ -94,11 +104,15 @@ void fuse_result_type(const fuse_program *program, int32_t index,
                       fuse_array *type);
 
 /* Runs the program on `inputs`; fills `results` (fuse_num_results of them,
- * data owned by the caller). Returns 0 on success. */
+ * data owned by the caller: a buffer even for a result of no element).
+ * Returns 0 on success. An input of an unknown dtype, a rank past
+ * FUSE_MAX_RANK, a negative size, more than 2^63 - 1 bytes, or NULL data
+ * with elements is an error. */
 int32_t fuse_run(fuse_program *program, const fuse_array *inputs,
                  int32_t num_inputs, fuse_array *results, char **error);
 
-/* fuse_run with the caller's arrays for the results: `outs` has one entry
+/* fuse_run with the caller's arrays for the results (fuse_run is this with
+ * no `outs`, num_outs 0): `outs` has one entry
  * per result (fuse_num_results; `data` NULL for a result without one), of
  * the result's dtype and shape, sharing no memory with another output. The
  * CPU target's kernels write into them directly, except into one that
@@ -123,7 +137,8 @@ int32_t fuse_run_device(fuse_program *program, const fuse_array *inputs,
 void fuse_free_device(void *data);
 
 /* The last run's kernels as JSON: [{"name", "bytes", "ms"}...], and the
-   copies of results that no kernel writes ("[result R copied]"). */
+   copies of results that no kernel writes ("[result R copied]"). Result
+   buffers and strings outlive the program that made them. */
 char *fuse_last_profile_json(const fuse_program *program);
 
 /* The report (kernels, ops, bytes; fused vs eager) of every function, as

@@ -17,9 +17,11 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ThreadPool.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <pthread.h>
 
 using namespace mlir;
@@ -30,9 +32,21 @@ struct fuse_program {
   std::string targetNote;
   /// What the compiler said about a program it compiled: remarks.
   std::string remarks;
+  /// Its runs one at a time, and the read of the last one's profile.
+  mutable std::mutex runs;
 };
 
 namespace {
+
+/// What changes the library's shared state, one caller at a time:
+/// compiling (LLVM, the CUDA driver's start-up, loading kernels),
+/// destroying a program, freeing buffers. The runtime keeps each thread's
+/// run apart (its error, its records, its stream), so runs of different
+/// programs go at once.
+std::recursive_mutex &libraryMutex() {
+  static std::recursive_mutex mutex;
+  return mutex;
+}
 
 char *copyString(const std::string &text) {
   char *copy = static_cast<char *>(std::malloc(text.size() + 1));
@@ -139,6 +153,14 @@ void fromSpec(const fuse::TensorSpec &spec, fuse_array *type) {
 extern "C" fuse_program *fuse_compile(const char *mlirText, const char *entry,
                                       int32_t target, const char *optionText,
                                       char **error) {
+  if (target != FUSE_TARGET_CPU && target != FUSE_TARGET_CUDA &&
+      target != FUSE_TARGET_AUTO) {
+    setError(error, "target " + std::to_string(target) +
+                        " is none of FUSE_TARGET_CPU (0), FUSE_TARGET_CUDA "
+                        "(1) and FUSE_TARGET_AUTO (2)");
+    return nullptr;
+  }
+  std::lock_guard<std::recursive_mutex> shared(libraryMutex());
   std::vector<fuse::PipelineOption> given;
   llvm::Expected<fuse::PipelineOptions> pipeline =
       parseOptions(optionText, &given);
@@ -196,7 +218,10 @@ extern "C" fuse_program *fuse_compile(const char *mlirText, const char *entry,
   return program.release();
 }
 
-extern "C" void fuse_destroy(fuse_program *program) { delete program; }
+extern "C" void fuse_destroy(fuse_program *program) {
+  std::lock_guard<std::recursive_mutex> shared(libraryMutex());
+  delete program;
+}
 
 extern "C" int32_t fuse_max_rank(void) { return FUSE_MAX_RANK; }
 
@@ -216,40 +241,77 @@ extern "C" const char *fuse_dtype_spelling(int32_t code) {
 }
 
 extern "C" int32_t fuse_program_target(const fuse_program *program) {
+  if (!program)
+    return -1;
   return program->executable->target() == fuse::Target::CUDA ? FUSE_TARGET_CUDA
                                                              : FUSE_TARGET_CPU;
 }
 
 extern "C" const char *fuse_program_target_note(const fuse_program *program) {
-  return program->targetNote.c_str();
+  return program ? program->targetNote.c_str() : "";
 }
 
 extern "C" const char *fuse_program_remarks(const fuse_program *program) {
-  return program->remarks.c_str();
+  return program ? program->remarks.c_str() : "";
 }
 
 extern "C" int32_t fuse_num_inputs(const fuse_program *program) {
-  return program->executable->inputs().size();
+  return program ? program->executable->inputs().size() : -1;
 }
 
 extern "C" int32_t fuse_num_results(const fuse_program *program) {
-  return program->executable->results().size();
+  return program ? program->executable->results().size() : -1;
+}
+
+/// `specs[index]` in `type`; dtype and rank -1 for an index out of range (or
+/// no program), which has no type.
+static void typeAt(const std::vector<fuse::TensorSpec> *specs, int32_t index,
+                   fuse_array *type) {
+  if (!type)
+    return;
+  if (!specs || index < 0 || static_cast<size_t>(index) >= specs->size()) {
+    std::memset(type, 0, sizeof(*type));
+    type->dtype = type->rank = -1;
+    return;
+  }
+  fromSpec((*specs)[index], type);
 }
 
 extern "C" void fuse_input_type(const fuse_program *program, int32_t index,
                                 fuse_array *type) {
-  fromSpec(program->executable->inputs()[index], type);
+  typeAt(program ? &program->executable->inputs() : nullptr, index, type);
 }
 
 extern "C" void fuse_result_type(const fuse_program *program, int32_t index,
                                  fuse_array *type) {
-  fromSpec(program->executable->results()[index], type);
+  typeAt(program ? &program->executable->results() : nullptr, index, type);
+}
+
+/// False, and `error` set, when there is no program (a NULL one: a
+/// fuse_compile that failed).
+static bool haveProgram(const fuse_program *program, char **error) {
+  if (!program)
+    setError(error, "no program (NULL): fuse_compile returns NULL when it "
+                    "fails, with its error");
+  return program;
 }
 
 /// Views of the caller's arrays; false (and `error` set) if one is malformed.
+/// The arrays that toOperands reads: inputs in host or device memory, or
+/// outputs (whose data is NULL for a result without an array).
+enum class Arrays { HostInputs, DeviceInputs, Outputs };
+
 static bool toOperands(const fuse_array *inputs, int32_t numInputs,
                        std::vector<fuse::Executable::Operand> &operands,
-                       char **error, llvm::StringRef what = "input") {
+                       char **error, Arrays kind = Arrays::HostInputs) {
+  llvm::StringRef what = kind == Arrays::Outputs ? "output" : "input";
+  if (numInputs < 0 || (numInputs > 0 && !inputs)) {
+    setError(error, "the " + what.str() + "s are " +
+                        (numInputs < 0
+                             ? "a negative count, " + std::to_string(numInputs)
+                             : std::string("NULL")));
+    return false;
+  }
   for (int32_t i = 0; i < numInputs; ++i) {
     const fuse_array &input = inputs[i];
     if (input.dtype < 0 || input.dtype >= fuse::kNumDTypes) {
@@ -264,12 +326,41 @@ static bool toOperands(const fuse_array *inputs, int32_t numInputs,
       return false;
     }
     fuse::TensorSpec spec = toSpec(input);
-    for (int64_t size : spec.shape)
+    std::string name = what.str() + " " + std::to_string(i);
+    // Its bytes, which must fit an int64_t (a size that wrapped around
+    // allocated a result of 0 bytes that the kernel then wrote).
+    int64_t bytes = fuse::dtypeSize(spec.dtype);
+    for (int64_t size : spec.shape) {
       if (size < 0) {
-        setError(error, what.str() + " " + std::to_string(i) +
-                            " has a negative dimension");
+        setError(error, name + " has a negative dimension");
         return false;
       }
+      if (__builtin_mul_overflow(bytes, size, &bytes)) {
+        setError(error, name + " has more than 2^63 - 1 bytes");
+        return false;
+      }
+    }
+    if (bytes > 0 && !input.data && kind != Arrays::Outputs) {
+      setError(error, name + " has " + std::to_string(bytes) +
+                          " bytes and its data is NULL");
+      return false;
+    }
+    // The targets read a bool's byte differently (the CPU: not 0; the GPU:
+    // its lowest bit): a byte other than 0 and 1 is refused, where the
+    // host can read it.
+    if (kind == Arrays::HostInputs && spec.dtype == fuse::DType::Bool &&
+        bytes > 0) {
+      auto *data = static_cast<const uint8_t *>(input.data);
+      if (const uint8_t *bad = std::find_if(
+              data, data + bytes, [](uint8_t byte) { return byte > 1; });
+          bad != data + bytes) {
+        setError(error, name + " is bool, and element " +
+                            std::to_string(bad - data) + " is the byte " +
+                            std::to_string(*bad) +
+                            ": a FUSE_BOOL element is 0 or 1");
+        return false;
+      }
+    }
     operands.push_back({input.data, spec.dtype, spec.shape});
   }
   return true;
@@ -293,9 +384,11 @@ extern "C" int32_t fuse_run_into(fuse_program *program,
                                  fuse_array *results, char **error) {
   // The inputs are read in place (CPU) or copied to the device once (CUDA).
   std::vector<fuse::Executable::Operand> operands, outOperands;
-  if (!toOperands(inputs, numInputs, operands, error) ||
-      !toOperands(outs, numOuts, outOperands, error, "output"))
+  if (!haveProgram(program, error) ||
+      !toOperands(inputs, numInputs, operands, error) ||
+      !toOperands(outs, numOuts, outOperands, error, Arrays::Outputs))
     return 1;
+  std::lock_guard<std::mutex> turn(program->runs);
   llvm::Expected<std::vector<fuse::HostArray>> outputs =
       program->executable->run(operands, outOperands);
   if (!outputs) {
@@ -312,8 +405,10 @@ extern "C" int32_t fuse_run_device(fuse_program *program,
                                    uint64_t stream, fuse_array *results,
                                    char **error) {
   std::vector<fuse::Executable::Operand> operands;
-  if (!toOperands(inputs, numInputs, operands, error))
+  if (!haveProgram(program, error) ||
+      !toOperands(inputs, numInputs, operands, error, Arrays::DeviceInputs))
     return 1;
+  std::lock_guard<std::mutex> turn(program->runs);
   llvm::Expected<std::vector<fuse::Executable::Operand>> outputs =
       program->executable->runOnDevice(operands, stream);
   if (!outputs) {
@@ -326,11 +421,15 @@ extern "C" int32_t fuse_run_device(fuse_program *program,
 }
 
 extern "C" void fuse_free_device(void *data) {
+  std::lock_guard<std::recursive_mutex> shared(libraryMutex());
   if (data)
     fuse::Executable::freeBuffer(fuse::Target::CUDA, data);
 }
 
 extern "C" char *fuse_last_profile_json(const fuse_program *program) {
+  if (!program)
+    return nullptr;
+  std::lock_guard<std::mutex> turn(program->runs);
   return copyString(
       llvm::formatv("{0}", program->executable->profile().kernelsJSON()).str());
 }
@@ -381,6 +480,7 @@ extern "C" void fuse_free_string(char *text) { std::free(text); }
 // A result buffer is either a kernel's own (the runtime's host cache) or
 // std::malloc'ed; hostFree takes both.
 extern "C" void fuse_free_buffer(void *data) {
+  std::lock_guard<std::recursive_mutex> shared(libraryMutex());
   fuse::Executable::freeBuffer(fuse::Target::CPU, data);
 }
 
@@ -388,4 +488,7 @@ extern "C" size_t fuse_host_cache_bytes(void) {
   return fuse::rt::hostCacheBytes();
 }
 
-extern "C" void fuse_release_host_cache(void) { fuse::rt::releaseHostCache(); }
+extern "C" void fuse_release_host_cache(void) {
+  std::lock_guard<std::recursive_mutex> shared(libraryMutex());
+  fuse::rt::releaseHostCache();
+}

@@ -1,0 +1,138 @@
+"""The C API's contract (include/fuse-c/Fuse.h) where a C caller can break
+it: bad codes, counts and arrays are errors with a message, and a NULL
+program (a fuse_compile that failed) or an index out of range is not a
+crash."""
+import ctypes
+
+import numpy as np
+import pytest
+
+from fuse import _capi
+
+ADD_RELU = b"""func.func @f(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = fuse.add %a, %b : tensor<?xf32>
+  %1 = fuse.relu %0 : tensor<?xf32>
+  return %1 : tensor<?xf32>
+}"""
+SELECT = b"""func.func @f(%m: tensor<?xi1>, %a: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = fuse.neg %a : tensor<?xf32>
+  %1 = fuse.select %m, %a, %0 : tensor<?xi1>, tensor<?xf32>, tensor<?xf32> -> tensor<?xf32>
+  return %1 : tensor<?xf32>
+}"""
+F32, BOOL = 2, 6
+
+
+@pytest.fixture
+def lib():
+    return _capi.lib()
+
+
+def compile_(lib, text, target=0):
+    error = ctypes.c_void_p()
+    program = lib.fuse_compile(text, None, target, None, ctypes.byref(error))
+    message = _capi.take_string(error.value)
+    return program, message
+
+
+def array(data, dtype, shape):
+    a = _capi.Array()
+    a.data = data
+    a.dtype = dtype
+    a.rank = len(shape)
+    a.shape[:len(shape)] = shape
+    return a
+
+
+def run(lib, program, inputs, count=None):
+    arrays = (_capi.Array * max(len(inputs), 1))(*inputs)
+    results = (_capi.Array * 1)()
+    error = ctypes.c_void_p()
+    status = lib.fuse_run(program, arrays, len(inputs) if count is None else count,
+                          results, ctypes.byref(error))
+    message = _capi.take_string(error.value)
+    if status == 0:
+        lib.fuse_free_buffer(results[0].data)
+    return status, message
+
+
+def test_an_unknown_target_is_refused(lib):
+    # It was taken as FUSE_TARGET_AUTO.
+    for target in (-1, 3, 100):
+        program, message = compile_(lib, ADD_RELU, target)
+        assert not program
+        assert message == (f"target {target} is none of FUSE_TARGET_CPU (0), "
+                           f"FUSE_TARGET_CUDA (1) and FUSE_TARGET_AUTO (2)")
+
+
+def test_a_null_program_is_no_crash(lib):
+    # A fuse_compile that failed returns NULL: each function of a program
+    # crashed on it.
+    assert lib.fuse_num_inputs(None) == -1
+    assert lib.fuse_num_results(None) == -1
+    assert lib.fuse_program_target(None) == -1
+    assert lib.fuse_program_target_note(None) == b""
+    assert lib.fuse_program_remarks(None) == b""
+    assert lib.fuse_last_profile_json(None) is None
+    status, message = run(lib, None, [])
+    assert status == 1 and message.startswith("no program (NULL)")
+    kind = _capi.Array()
+    lib.fuse_input_type(None, 0, ctypes.byref(kind))
+    assert (kind.dtype, kind.rank) == (-1, -1)
+
+
+def test_a_type_index_out_of_range_has_no_type(lib):
+    # It read past the signature (garbage, or a segfault).
+    program, _ = compile_(lib, ADD_RELU)
+    try:
+        kind = _capi.Array()
+        for index in (-1, 2, 100000):
+            lib.fuse_input_type(program, index, ctypes.byref(kind))
+            assert (kind.dtype, kind.rank) == (-1, -1)
+        lib.fuse_result_type(program, 1, ctypes.byref(kind))
+        assert (kind.dtype, kind.rank) == (-1, -1)
+        lib.fuse_input_type(program, 1, ctypes.byref(kind))
+        assert (kind.dtype, kind.rank, kind.shape[0]) == (F32, 1, -1)
+    finally:
+        lib.fuse_destroy(program)
+
+
+def test_bad_arrays_are_refused(lib):
+    program, _ = compile_(lib, ADD_RELU)
+    x = np.ones(4, np.float32)
+    try:
+        # Sizes whose bytes do not fit an int64 allocated a result of 0
+        # bytes (the count wrapped), which the kernel wrote: a segfault.
+        for size in (1 << 61, 1 << 62, (1 << 63) - 1):
+            huge = array(x.ctypes.data, F32, [size])
+            assert run(lib, program, [huge, huge]) == (
+                1, "input 0 has more than 2^63 - 1 bytes")
+        # NULL data of elements: a segfault in the kernel.
+        assert run(lib, program, [array(None, F32, [4]), array(x.ctypes.data, F32, [4])]) == (
+            1, "input 0 has 16 bytes and its data is NULL")
+        # No element: no data needed.
+        empty = array(None, F32, [0])
+        assert run(lib, program, [empty, empty]) == (0, None)
+        # A negative count said "0 input(s) were given".
+        assert run(lib, program, [], count=-1) == (1, "the inputs are a negative count, -1")
+        results = (_capi.Array * 1)()
+        error = ctypes.c_void_p()
+        assert lib.fuse_run(program, None, 2, results, ctypes.byref(error)) == 1
+        assert _capi.take_string(error.value) == "the inputs are NULL"
+    finally:
+        lib.fuse_destroy(program)
+
+
+def test_bool_bytes_other_than_0_and_1_are_refused(lib):
+    # The CPU target read any byte but 0 as true, the GPU its lowest bit.
+    program, _ = compile_(lib, SELECT)
+    try:
+        a = np.ones(4, np.float32)
+        for mask, want in ((np.array([0, 1, 1, 0], np.uint8), (0, None)),
+                           (np.array([0, 1, 2, 1], np.uint8),
+                            (1, "input 0 is bool, and element 2 is the byte 2: a "
+                                "FUSE_BOOL element is 0 or 1"))):
+            got = run(lib, program, [array(mask.ctypes.data, BOOL, [4]),
+                                     array(a.ctypes.data, F32, [4])])
+            assert got == want
+    finally:
+        lib.fuse_destroy(program)
