@@ -4,6 +4,8 @@
 #include "fuse/Dialect/Fuse/Utils/Kernel.h"
 #include "fuse/Transforms/Passes.h"
 
+#include <limits>
+
 namespace fuse {
 #define GEN_PASS_DEF_FUSENAMEKERNELS
 #include "fuse/Transforms/Passes.h.inc"
@@ -29,6 +31,7 @@ struct FuseNameKernelsPass
       return signalPassFailure();
     }
     int64_t counter = first;
+    bool overflowed = false;
     FuseDialect::OpsAttrHelper ops(&getContext());
     FuseDialect::KernelAttrHelper kernel(&getContext());
     getOperation().walk([&](Block *block) {
@@ -49,11 +52,19 @@ struct FuseNameKernelsPass
           name += names[i].str() + "_";
         if (names.size() > kMaxNamedOps)
           name += "plus" + std::to_string(names.size() - kMaxNamedOps) + "_";
+        if (counter == std::numeric_limits<int64_t>::max()) {
+          getOperation().emitError("fuse-name-kernels: first=")
+              << first.getValue() << " leaves no number for every kernel";
+          overflowed = true;
+          return;
+        }
         name += std::to_string(counter++);
         for (linalg::GenericOp op : members)
           kernel.setAttr(op, StringAttr::get(&getContext(), name));
       }
     });
+    if (overflowed)
+      signalPassFailure();
   }
 };
 
