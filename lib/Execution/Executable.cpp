@@ -100,6 +100,10 @@ extern "C" void fuseJitAbort() {
   std::longjmp(*jitExit, 1);
 }
 
+/// What the run on this thread allocated on the host and has not freed:
+/// freed when the run stops early or fails (its results and intermediates).
+thread_local std::vector<void *> jitAllocations;
+
 /// Host buffers of the CPU target come from the runtime's cache; running
 /// out of memory is an error, not a crash.
 extern "C" void *fuseJitMalloc(size_t bytes) {
@@ -109,7 +113,26 @@ extern "C" void *fuseJitMalloc(size_t bytes) {
         "out of host memory allocating " + std::to_string(bytes) + " bytes";
     std::longjmp(*jitExit, 1);
   }
+  if (ptr)
+    jitAllocations.push_back(ptr);
   return ptr;
+}
+
+extern "C" void fuseJitFree(void *ptr) {
+  if (auto it = llvm::find(jitAllocations, ptr); it != jitAllocations.end()) {
+    *it = jitAllocations.back();
+    jitAllocations.pop_back();
+  }
+  rt::hostFree(ptr);
+}
+
+/// Frees what the run on this thread allocated and did not free, on the
+/// host and on the device.
+static void freeRunAllocations() {
+  for (void *ptr : jitAllocations)
+    rt::hostFree(ptr);
+  jitAllocations.clear();
+  rt::freeRunAllocations();
 }
 
 /// The caller's arrays for the results of the run on this thread (out=),
@@ -230,7 +253,7 @@ llvm::orc::SymbolMap runtimeSymbols(llvm::orc::MangleAndInterner interner) {
   add("abort", &fuseJitAbort);
   add("malloc", &fuseJitMalloc);
   add(kResultAllocFunction, &fuseJitResultAlloc);
-  add("free", &rt::hostFree);
+  add("free", &fuseJitFree);
   add("__truncsfbf2", &fuseTruncSFBF2);
   add("__truncdfbf2", &fuseTruncDFBF2);
   add("__truncsfhf2", &fuseTruncSFHF2);
@@ -716,11 +739,14 @@ Executable::invoke(llvm::ArrayRef<Operand> operands,
     slots.push_back(
         {out.data, out.data ? sizeInBytes(out) : 0, dtypeSize(out.dtype)});
   jitResultSlots = slots;
+  jitAllocations.clear();
   bool finished = callJit(entry, args.data(), threadCount);
   jitResultSlots = {};
   if (!finished) {
-    // The JIT'd code stopped at a failed check before returning results.
+    // The JIT'd code stopped at a failed check before returning results:
+    // what it allocated until then was never freed (a leak per call).
     rt::endRun();
+    freeRunAllocations();
     return llvm::createStringError(withSizes(jitError, operands));
   }
   bool ok = rt::endRun();
@@ -737,11 +763,11 @@ Executable::invoke(llvm::ArrayRef<Operand> operands,
                        llvm::ArrayRef<int64_t>(words + 3, rank).vec()});
   }
   if (!ok) {
-    for (auto [i, output] : llvm::enumerate(outputs))
-      if (i >= outs.size() || output.data != outs[i].data)
-        freeResult(output.data);
+    // The results, and what else the run left allocated.
+    freeRunAllocations();
     return llvm::createStringError(rt::lastError());
   }
+  jitAllocations.clear();
   return outputs;
 }
 

@@ -8,6 +8,7 @@
 
 #include "fuse/Runtime/Runtime.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -126,6 +127,9 @@ struct Run {
   /// The last kernel launched, named in the error of a fault that a later
   /// call reports (stickyFault).
   CUfunction lastLaunched = nullptr;
+  /// What the run allocated on the device and has not freed
+  /// (freeRunAllocations).
+  std::vector<void *> allocations;
 };
 
 Run &run() {
@@ -349,6 +353,14 @@ void fuse::rt::beginRun(Mode mode, uint64_t stream) {
   r.pending.clear();
   r.kernels.clear();
   r.copies.clear();
+  r.allocations.clear();
+}
+
+void fuse::rt::freeRunAllocations() {
+  Run &r = run();
+  for (void *ptr : r.allocations)
+    deviceFree(ptr);
+  r.allocations.clear();
 }
 
 bool fuse::rt::driverRunsKernelsOnHost() {
@@ -922,9 +934,20 @@ extern "C" void *mgpuMemAlloc(uint64_t sizeBytes, void *, bool isHostShared) {
     fail("host-shared allocations are not supported");
     return nullptr;
   }
-  return deviceAlloc(sizeBytes);
+  void *ptr = deviceAlloc(sizeBytes);
+  if (ptr)
+    run().allocations.push_back(ptr);
+  return ptr;
 }
-extern "C" void mgpuMemFree(void *ptr, void *) { deviceFree(ptr); }
+extern "C" void mgpuMemFree(void *ptr, void *) {
+  std::vector<void *> &allocations = run().allocations;
+  if (auto it = std::find(allocations.begin(), allocations.end(), ptr);
+      it != allocations.end()) {
+    *it = allocations.back();
+    allocations.pop_back();
+  }
+  deviceFree(ptr);
+}
 extern "C" void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *) {
   State &s = state();
   if (ready() && sizeBytes)

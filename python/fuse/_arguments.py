@@ -275,6 +275,9 @@ def _from_interface(value, what):
         np_dtype = np.dtype(typestr)
     except TypeError:
         np_dtype = None
+    if isinstance(value, _device.DeviceArray):
+        # fuse's own result, bfloat16 ones too ('<V2' to others).
+        return DeviceInput(ptr, value._dtype, shape, None, None, value)
     if np_dtype is None or np_dtype.kind == "V":
         raise TypeError(f"fuse: {what} has typestr {typestr!r}, which fuse cannot identify as "
                         f"one of its dtypes ({_dtypes.SUPPORTED_NUMPY}); a bfloat16 array "
@@ -362,8 +365,11 @@ def _dlpack_device(value):
 
 
 def _checked(arg, what):
+    # Every GPU array, bools and single numbers too: the library copies a
+    # host array that is not aligned (needs_alignment), but refuses a GPU
+    # one (it was its FuseError, not this TypeError naming the argument).
     alignment = _capi.ALIGNMENT
-    if arg.data % alignment and needs_alignment(arg.dtype, arg.shape):
+    if arg.data % alignment:
         raise TypeError(f"fuse: {what}'s data at {arg.data:#x} is not {alignment}-byte "
                         f"aligned (a view that starts at an offset, such as x[1:]?); fuse's "
                         f"kernels read {alignment} bytes at a time from aligned addresses and "
@@ -419,15 +425,20 @@ def _type_name(value):
         f"{module}.{type(value).__qualname__}"
 
 
-def check_one_side(arguments):
+def check_one_side(arguments, program=False):
     """TypeError unless the arrays of one call are all in host memory or all
-    on the GPU. `arguments`: (name, value, array from prepare_argument)."""
+    on the GPU. `arguments`: (name, value, array from prepare_argument);
+    `program`: a fuse.Program's call, which takes a Python scalar as a host
+    array (a jitted function's is a constant beside GPU arrays)."""
     host = [(n, v, a) for n, v, a in arguments if not isinstance(a, DeviceInput)]
     gpu = [(n, v, a) for n, v, a in arguments if isinstance(a, DeviceInput)]
     if not host or not gpu:
         return
     (hn, hv, ha), (gn, gv, _) = host[0], gpu[0]
-    hint = " (a Python scalar goes with either)" if ha.ndim == 0 else ""
+    hint = ""
+    if ha.ndim == 0:
+        hint = (" (a fuse.Program takes a Python scalar as a host array: pass a 0-d GPU "
+                "array)" if program else " (pass a Python scalar, which goes with either)")
     raise TypeError(
         f"fuse: {hn} ({_type_name(hv)}) is in host memory but {gn} ({_type_name(gv)}) is on "
         f"the GPU; the arrays of one call must be all host (numpy) arrays or all GPU arrays: "
@@ -508,7 +519,7 @@ def program_arguments(args, inputs):
                             f"torch.bfloat16 tensor on the GPU, or take float32 and "
                             f"fuse.cast it to bfloat16 in the program")
         named.append((f"argument {i}", value, arrays[-1][0]))
-    check_one_side(named)
+    check_one_side(named, program=True)
     return arrays
 
 

@@ -118,6 +118,20 @@ class DeviceArray:
         return (f"<fuse.DeviceArray {self.dtype} {self._shape} on cuda:0 at "
                 f"{self._ptr:#x}>")
 
+    def __copy__(self):
+        # A copy of the handle shares the memory: the same object, whose
+        # life keeps it (a copy of the fields was left with freed memory).
+        return self
+
+    def __deepcopy__(self, memo):
+        raise TypeError("fuse: a DeviceArray cannot be deep-copied: it owns GPU memory, which "
+                        "Python's copy cannot duplicate; copy it on the GPU with "
+                        "torch.as_tensor(x, device='cuda').clone() or cupy.array(x)")
+
+    def __reduce__(self):
+        raise TypeError("fuse: a DeviceArray cannot be pickled: it is a pointer to GPU memory "
+                        "of this process; copy it to the host first")
+
     def __array__(self, dtype=None, copy=None):
         # numpy made a 0-d object array of it, silently.
         raise TypeError("fuse: a DeviceArray is in GPU memory, which numpy cannot read: copy "

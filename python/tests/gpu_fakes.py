@@ -373,6 +373,20 @@ def main():
     except ValueError as e:
         seen["different_streams"] = str(e)
 
+    mark("failed runs")
+    # Runs that stop at a check (the max of an empty operand) after their
+    # results were allocated, on host and on GPU arrays.
+    reduce_both = fuse.jit(lambda x: (x.sum(axis=0), x.max()), target="cuda")
+    seen["failed_runs"] = []
+    for x in [np.empty((0, 3), np.float32)] * 2 + [CaiArray(np.empty((0, 3), np.float32))] * 2:
+        try:
+            reduce_both(x)
+            seen["failed_runs"].append("ran")
+        except fuse.FuseError:
+            seen["failed_runs"].append("stopped")
+    gc.collect()
+    mark("failed runs done")
+
     mark("other context")
     # Another library made its own context current on this thread: fuse
     # allocates, launches and frees in its own, and puts the other back.

@@ -47,9 +47,52 @@ def test_host_and_gpu_arrays_in_one_call():
         fuse.jit(add)(np.ones(8, np.float32), a)
     with pytest.raises(TypeError, match=r"argument 'b' \(numpy\.float32\) is in host memory "
                                         r"but argument 'a' \(gpu_fakes\.CaiArray\) is on the "
-                                        r"GPU; .* move argument 'b' to the GPU \(a Python "
-                                        r"scalar goes with either\), or argument 'a' to the host"):
+                                        r"GPU; .* move argument 'b' to the GPU \(pass a Python "
+                                        r"scalar, which goes with either\), or argument 'a' to "
+                                        r"the host"):
         fuse.jit(add).trace(a, np.float32(2))
+
+
+def test_a_programs_python_scalar_next_to_gpu_arrays():
+    # A fuse.Program takes a Python scalar as a host array: the hint said it
+    # "goes with either", as a jitted function's does.
+    from fuse._arguments import program_arguments
+    from fuse._program import TensorType
+    a, _ = gpu_pair()
+    with pytest.raises(TypeError, match=r"argument 1 \(float\) is in host memory but argument 0 "
+                                        r"\(gpu_fakes\.CaiArray\) is on the GPU; .* move "
+                                        r"argument 1 to the GPU \(a fuse\.Program takes a Python "
+                                        r"scalar as a host array: pass a 0-d GPU array\)"):
+        program_arguments([a, 2.0], [TensorType("f32", (None,)), TensorType("f32", ())])
+
+
+def test_misaligned_bools_and_single_numbers_on_the_gpu():
+    # The library refuses any GPU array that is not aligned (it copies host
+    # ones): a bool array or a single number at an offset got its FuseError
+    # naming no parameter; it is this TypeError, as for other arrays.
+    for view in (np.ones(17, np.bool_)[1:], np.ones(5, np.float32)[1:2]):
+        with pytest.raises(TypeError, match=r"argument 0's data at 0x[0-9a-f]+ is not 16-byte "
+                                            r"aligned"):
+            fuse.jit(lambda a: a * 1).trace(CaiArray(view))
+
+
+def test_device_array_copies_and_bfloat16():
+    # copy.copy of a DeviceArray made a second handle of its memory, which
+    # the first one's collection freed (the copy read freed memory, and a
+    # run on it faulted the context): copy.copy is the object itself, and
+    # deepcopy and pickling are refused. A bfloat16 DeviceArray ('<V2' to
+    # others) is fuse's own: a function takes it back.
+    import copy
+    import pickle
+    from fuse._device import DeviceArray
+    x = DeviceArray(fuse._capi.lib(), 0, "bf16", (3,))
+    assert copy.copy(x) is x
+    with pytest.raises(TypeError, match="a DeviceArray cannot be deep-copied"):
+        copy.deepcopy(x)
+    with pytest.raises(TypeError, match="a DeviceArray cannot be pickled"):
+        pickle.dumps(x)
+    assert x.__cuda_array_interface__["typestr"] == "<V2"
+    assert "tensor<?xbf16>" in fuse.jit(lambda y: fuse.cast(y, "float32") + 1).trace(x)
 
 
 def test_python_scalars_are_constants_next_to_gpu_arrays():
@@ -92,8 +135,6 @@ def test_gpu_arrays_must_be_aligned():
     with pytest.raises(TypeError, match=r"argument 0's data at 0x[0-9a-f]+ is not 16-byte "
                                         r"aligned .*pass a copy \(x\.clone\(\) in PyTorch"):
         fuse.jit(add)(a, a)
-    # Bools are read one by one, a single number as a scalar.
-    fuse.jit(add).trace(CaiArray(np.zeros(9, np.bool_)[1:]), CaiArray(x[start + 1:start + 2]))
     aligned = CaiArray(x[start + 4:start + 12])
     fuse.jit(add).trace(aligned, aligned)
 
@@ -498,6 +539,17 @@ def test_out_on_the_cuda_target(fake_run):
     assert len([c for c in copies if "DtoH" in c]) == 1, copies
     copies = _calls(steps["host run into an argument"], "cuMemcpyAsync")
     assert len([c for c in copies if "DtoH" in c]) == 2, copies
+
+
+def test_a_run_that_stops_frees_what_it_allocated(fake_run):
+    # A reduction of an empty operand stops the run at its check, after the
+    # results were allocated: one device buffer leaked per call.
+    seen, steps = fake_run
+    assert seen["failed_runs"] == ["stopped"] * 4
+    lines = steps["failed runs"]
+    allocs = [line for line in lines if line.startswith("cuMemAlloc")]
+    frees = [line for line in lines if line.startswith("cuMemFree")]
+    assert allocs and len(allocs) == len(frees), lines
 
 
 def test_nothing_leaks(fake_run):

@@ -66,6 +66,10 @@ void beginRun(Mode mode, uint64_t stream = 0);
 /// Finishes a run: waits for the device and resolves kernel times.
 /// Returns false (see lastError()) if the device reported an error.
 bool endRun();
+/// Frees the device memory that the calling thread's last run allocated
+/// and did not free (mgpuMemAlloc, mgpuMemFree): for a run that stopped
+/// early or failed, its results and intermediates.
+void freeRunAllocations();
 const std::vector<KernelRecord> &kernelRecords();
 const std::vector<CopyRecord> &copyRecords();
 
