@@ -100,10 +100,6 @@ extern "C" void fuseJitAbort() {
   std::longjmp(*jitExit, 1);
 }
 
-/// What the run on this thread allocated on the host and has not freed:
-/// freed when the run stops early or fails (its results and intermediates).
-thread_local std::vector<void *> jitAllocations;
-
 /// Host buffers of the CPU target come from the runtime's cache; running
 /// out of memory is an error, not a crash.
 extern "C" void *fuseJitMalloc(size_t bytes) {
@@ -113,26 +109,14 @@ extern "C" void *fuseJitMalloc(size_t bytes) {
         "out of host memory allocating " + std::to_string(bytes) + " bytes";
     std::longjmp(*jitExit, 1);
   }
-  if (ptr)
-    jitAllocations.push_back(ptr);
+  // Freed if the run stops before it frees it (rt::freeRunAllocations).
+  rt::recordHostAllocation(ptr);
   return ptr;
 }
 
 extern "C" void fuseJitFree(void *ptr) {
-  if (auto it = llvm::find(jitAllocations, ptr); it != jitAllocations.end()) {
-    *it = jitAllocations.back();
-    jitAllocations.pop_back();
-  }
+  rt::forgetAllocation(ptr);
   rt::hostFree(ptr);
-}
-
-/// Frees what the run on this thread allocated and did not free, on the
-/// host and on the device.
-static void freeRunAllocations() {
-  for (void *ptr : jitAllocations)
-    rt::hostFree(ptr);
-  jitAllocations.clear();
-  rt::freeRunAllocations();
 }
 
 /// The caller's arrays for the results of the run on this thread (out=),
@@ -739,14 +723,13 @@ Executable::invoke(llvm::ArrayRef<Operand> operands,
     slots.push_back(
         {out.data, out.data ? sizeInBytes(out) : 0, dtypeSize(out.dtype)});
   jitResultSlots = slots;
-  jitAllocations.clear();
   bool finished = callJit(entry, args.data(), threadCount);
   jitResultSlots = {};
   if (!finished) {
     // The JIT'd code stopped at a failed check before returning results:
     // what it allocated until then was never freed (a leak per call).
     rt::endRun();
-    freeRunAllocations();
+    rt::freeRunAllocations();
     return llvm::createStringError(withSizes(jitError, operands));
   }
   bool ok = rt::endRun();
@@ -764,10 +747,9 @@ Executable::invoke(llvm::ArrayRef<Operand> operands,
   }
   if (!ok) {
     // The results, and what else the run left allocated.
-    freeRunAllocations();
+    rt::freeRunAllocations();
     return llvm::createStringError(rt::lastError());
   }
-  jitAllocations.clear();
   return outputs;
 }
 

@@ -127,9 +127,9 @@ struct Run {
   /// The last kernel launched, named in the error of a fault that a later
   /// call reports (stickyFault).
   CUfunction lastLaunched = nullptr;
-  /// What the run allocated on the device and has not freed
-  /// (freeRunAllocations).
-  std::vector<void *> allocations;
+  /// What the run allocated and has not freed (freeRunAllocations), and
+  /// whether it is device memory.
+  std::vector<std::pair<void *, bool>> allocations;
 };
 
 Run &run() {
@@ -356,10 +356,25 @@ void fuse::rt::beginRun(Mode mode, uint64_t stream) {
   r.allocations.clear();
 }
 
+void fuse::rt::recordHostAllocation(void *ptr) {
+  if (ptr)
+    run().allocations.push_back({ptr, false});
+}
+
+void fuse::rt::forgetAllocation(void *ptr) {
+  auto &allocations = run().allocations;
+  auto it = std::find_if(allocations.begin(), allocations.end(),
+                         [&](const auto &entry) { return entry.first == ptr; });
+  if (it != allocations.end()) {
+    *it = allocations.back();
+    allocations.pop_back();
+  }
+}
+
 void fuse::rt::freeRunAllocations() {
   Run &r = run();
-  for (void *ptr : r.allocations)
-    deviceFree(ptr);
+  for (auto [ptr, device] : r.allocations)
+    device ? deviceFree(ptr) : hostFree(ptr);
   r.allocations.clear();
 }
 
@@ -936,16 +951,11 @@ extern "C" void *mgpuMemAlloc(uint64_t sizeBytes, void *, bool isHostShared) {
   }
   void *ptr = deviceAlloc(sizeBytes);
   if (ptr)
-    run().allocations.push_back(ptr);
+    run().allocations.push_back({ptr, true});
   return ptr;
 }
 extern "C" void mgpuMemFree(void *ptr, void *) {
-  std::vector<void *> &allocations = run().allocations;
-  if (auto it = std::find(allocations.begin(), allocations.end(), ptr);
-      it != allocations.end()) {
-    *it = allocations.back();
-    allocations.pop_back();
-  }
+  forgetAllocation(ptr);
   deviceFree(ptr);
 }
 extern "C" void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *) {

@@ -66,8 +66,14 @@ void beginRun(Mode mode, uint64_t stream = 0);
 /// Finishes a run: waits for the device and resolves kernel times.
 /// Returns false (see lastError()) if the device reported an error.
 bool endRun();
-/// Frees the device memory that the calling thread's last run allocated
-/// and did not free (mgpuMemAlloc, mgpuMemFree): for a run that stopped
+/// Records a host buffer from hostAlloc that the calling thread's run
+/// allocated (the JIT's malloc), as mgpuMemAlloc records device memory,
+/// until forgetAllocation (its free).
+void recordHostAllocation(void *ptr);
+/// Forgets `ptr`, which the run frees.
+void forgetAllocation(void *ptr);
+/// Frees the memory, on the host and on the device, that the calling
+/// thread's last run allocated and did not free: for a run that stopped
 /// early or failed, its results and intermediates.
 void freeRunAllocations();
 const std::vector<KernelRecord> &kernelRecords();
