@@ -31,6 +31,7 @@
 #include "llvm/Support/ToolOutputFile.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -734,27 +735,38 @@ static bool isStandardOutput(llvm::StringRef path) {
          out.st_ino == file.st_ino;
 }
 
-/// A file that fuse-run writes: its path and its flag, as
-/// `--output x.npy (result 1)`.
-struct OutputFile {
+/// A file that fuse-run writes or reads: its path, how errors name it
+/// (`--output x.npy (result 1)`, `the program f.mlir`) and its option alone
+/// (`--output`, `--trace`, `--dump-ptx`, `--dump-asm`, `--input`, or none).
+struct NamedFile {
   std::string path;
   std::string flag;
+  std::string option;
 };
+
+/// The flags of the files that fuse-run writes besides its results.
+static std::array<cl::opt<std::string> *, 3> fileFlags() {
+  return {&traceFlag, &dumpPtxFlag, &dumpAsmFlag};
+}
+
+/// The file of --trace, --dump-ptx or --dump-asm.
+static NamedFile fileOf(cl::opt<std::string> &flag) {
+  std::string option = "--" + flag.ArgStr.str();
+  return {flag, option + " " + flag, option};
+}
 
 /// The files that fuse-run writes (--output, --trace, --dump-ptx,
 /// --dump-asm).
-static std::vector<OutputFile> outputFiles() {
-  std::vector<OutputFile> files;
+static std::vector<NamedFile> outputFiles() {
+  std::vector<NamedFile> files;
   for (auto [i, path] : llvm::enumerate(outputFlags))
-    files.push_back(
-        {path, "--output " + path + " (result " + std::to_string(i) + ")"});
+    files.push_back({path,
+                     "--output " + path + " (result " + std::to_string(i) + ")",
+                     "--output"});
   // Given, even empty (`--dump-asm=`: an error below, not no file).
-  if (traceFlag.getNumOccurrences())
-    files.push_back({traceFlag, "--trace " + traceFlag});
-  if (dumpPtxFlag.getNumOccurrences())
-    files.push_back({dumpPtxFlag, "--dump-ptx " + dumpPtxFlag});
-  if (dumpAsmFlag.getNumOccurrences())
-    files.push_back({dumpAsmFlag, "--dump-asm " + dumpAsmFlag});
+  for (cl::opt<std::string> *flag : fileFlags())
+    if (flag->getNumOccurrences())
+      files.push_back(fileOf(*flag));
   return files;
 }
 
@@ -764,8 +776,8 @@ static std::vector<OutputFile> outputFiles() {
 /// input before it is read); or std::nullopt. An --output may replace its
 /// input: inputs are read before results are written.
 static std::optional<std::string>
-checkOutputs(llvm::ArrayRef<OutputFile> files) {
-  for (const OutputFile &file : files)
+checkOutputs(llvm::ArrayRef<NamedFile> files) {
+  for (const NamedFile &file : files)
     if (std::optional<std::string> why = cannotWrite(file.path))
       return file.flag + ": " + *why;
   for (size_t i = 0; i < files.size(); ++i)
@@ -773,14 +785,14 @@ checkOutputs(llvm::ArrayRef<OutputFile> files) {
       if (sameFile(files[i].path, files[j].path))
         return files[i].flag + " and " + files[j].flag +
                " name the same file; give each its own";
-  std::vector<OutputFile> read{{inputFile, "the program " + inputFile}};
+  std::vector<NamedFile> read{{inputFile, "the program " + inputFile, ""}};
   for (const std::string &spec : inputFlags)
     if (classifyInput(spec).kind == InputSource::File)
-      read.push_back({spec, "--input " + spec});
-  for (const OutputFile &file : files)
-    for (const OutputFile &source : read)
-      if (!llvm::StringRef(file.flag).starts_with("--output ") &&
-          source.path != "-" && sameFile(file.path, source.path))
+      read.push_back({spec, "--input " + spec, "--input"});
+  for (const NamedFile &file : files)
+    for (const NamedFile &source : read)
+      if (file.option != "--output" && source.path != "-" &&
+          sameFile(file.path, source.path))
         return file.flag + " and " + source.flag +
                " name the same file, which it would overwrite; give it "
                "another";
@@ -819,14 +831,14 @@ static int run(int argc, char **argv) {
   for (std::string &path : outputFlags)
     if (isStandardOutput(path))
       path = "-";
-  for (cl::opt<std::string> *flag : {&traceFlag, &dumpPtxFlag, &dumpAsmFlag})
+  for (cl::opt<std::string> *flag : fileFlags())
     if (!flag->empty() && isStandardOutput(*flag))
       *flag = "-";
-  std::vector<OutputFile> files = outputFiles();
+  std::vector<NamedFile> files = outputFiles();
   if (std::optional<std::string> problem = checkOutputs(files))
     return fail(*problem);
   stdoutIsAFile = llvm::any_of(
-      files, [](const OutputFile &file) { return file.path == "-"; });
+      files, [](const NamedFile &file) { return file.path == "-"; });
 
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -932,11 +944,10 @@ static int run(int argc, char **argv) {
   // The dumps are written once the run's inputs are made (or when nothing
   // runs, or when the program does not compile for the run, where the PTX
   // shows why): a bad --input leaves no file behind.
-  std::vector<std::pair<OutputFile, std::string>> dumps;
+  std::vector<std::pair<NamedFile, std::string>> dumps;
   auto writeDumps = [&] {
     for (auto &[file, contents] : dumps)
-      if (int status = writeOutput(llvm::StringRef(file.flag).split(' ').first,
-                                   file.path, contents))
+      if (int status = writeOutput(file.option, file.path, contents))
         return status;
     dumps.clear();
     return 0;
@@ -960,7 +971,7 @@ static int run(int argc, char **argv) {
     if (ptx->empty())
       llvm::errs() << "fuse-run: note: --dump-ptx: " << noPTXReason(true)
                    << "\n";
-    dumps.push_back({{dumpPtxFlag, "--dump-ptx " + dumpPtxFlag}, *ptx});
+    dumps.push_back({fileOf(dumpPtxFlag), *ptx});
   }
 
   if (!dumpAsmFlag.empty()) {
@@ -969,7 +980,7 @@ static int run(int argc, char **argv) {
         Executable::assemble(*module, options);
     if (!assembly)
       return failCompile(assembly.takeError());
-    dumps.push_back({{dumpAsmFlag, "--dump-asm " + dumpAsmFlag}, *assembly});
+    dumps.push_back({fileOf(dumpAsmFlag), *assembly});
     // Code for another CPU is for reading only.
     if (!cpuFlag.empty())
       return writeDumps();
