@@ -296,11 +296,11 @@ static bool haveProgram(const fuse_program *program, char **error) {
   return program;
 }
 
-/// Views of the caller's arrays; false (and `error` set) if one is malformed.
 /// The arrays that toOperands reads: inputs in host or device memory, or
 /// outputs (whose data is NULL for a result without an array).
 enum class Arrays { HostInputs, DeviceInputs, Outputs };
 
+/// Views of the caller's arrays; false (and `error` set) if one is malformed.
 static bool toOperands(const fuse_array *inputs, int32_t numInputs,
                        std::vector<fuse::Executable::Operand> &operands,
                        char **error, Arrays kind = Arrays::HostInputs) {

@@ -20,6 +20,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
 
+#include <limits>
 #include <map>
 #include <set>
 
@@ -148,7 +149,7 @@ public:
       positions[&op] = ops.size();
       ops.push_back(&op);
     }
-    const VariantReport &variant = fused ? report.fused : report.eager;
+    const VariantReport &variant = drawn();
     for (auto [k, kernel] : llvm::enumerate(variant.kernels))
       for (unsigned position : kernel.opPositions)
         kernelsOf[position].push_back(k);
@@ -160,7 +161,7 @@ public:
   }
 
   void draw() {
-    const VariantReport &variant = fused ? report.fused : report.eager;
+    const VariantReport &variant = drawn();
     std::vector<std::string> title = {"@" + report.name + "  " +
                                       (fused ? "fused: " : "eager: ") +
                                       summarize(variant, report.names)};
@@ -255,7 +256,7 @@ private:
   /// When kernel `kernel` combines the partial values of the reduction at
   /// `position` that the kernel before it wrote: their bytes.
   std::optional<SizeExpr> partialBytes(size_t kernel, unsigned position) const {
-    const VariantReport &variant = fused ? report.fused : report.eager;
+    const VariantReport &variant = drawn();
     if (kernel == 0)
       return std::nullopt;
     for (const auto &[reduction, bytes] :
@@ -333,17 +334,11 @@ private:
       os << ";\n";
       return;
     }
-    const VariantReport &variant = fused ? report.fused : report.eager;
     if (!consumer) {
-      // A result is what a kernel writes: the last one that stores the
-      // value (a kernel that computes it again for a reduction of its own
-      // writes only its reduction).
-      size_t from = computing.back();
-      for (size_t k : computing)
-        if (llvm::is_contained(variant.kernels[k].storedPositions, producer))
-          from = k;
-      os << "    " << node(producer, from) << " -> " << target << " [color=\""
-         << kOuter << "\"];\n";
+      // A result is what a kernel writes (a kernel that computes the value
+      // again for a reduction of its own writes only its reduction).
+      os << "    " << node(producer, writerOf(producer, computing)) << " -> "
+         << target << " [color=\"" << kOuter << "\"];\n";
       return;
     }
     if (!kernel) {
@@ -355,19 +350,7 @@ private:
       os << "    " << node(producer, *kernel) << " -> " << target << ";\n";
       return;
     }
-    // The last kernel before this one that writes the value; else the last
-    // that computes it.
-    size_t from = computing.back();
-    bool written = false;
-    for (size_t k : computing) {
-      if (k >= *kernel)
-        continue;
-      bool writes =
-          llvm::is_contained(variant.kernels[k].storedPositions, producer);
-      if (writes || !written)
-        from = k;
-      written |= writes;
-    }
+    size_t from = writerOf(producer, computing, *kernel);
     os << "    " << node(producer, from) << " -> " << target;
     std::vector<std::string> label;
     // The kernel reads the value once, however many of its ops read it:
@@ -384,6 +367,30 @@ private:
       }
     os << " [color=\"" << kMemory << "\", fontcolor=\"" << kMemory
        << "\", penwidth=2.5, label=" << dotString(label) << "];\n";
+  }
+
+  /// The variant drawn: fused or eager.
+  const VariantReport &drawn() const {
+    return fused ? report.fused : report.eager;
+  }
+
+  /// Of the kernels `computing` that compute the op at `producer`, those
+  /// before kernel `before`: the last that writes its value, else the last.
+  size_t writerOf(unsigned producer, llvm::ArrayRef<size_t> computing,
+                  size_t before = std::numeric_limits<size_t>::max()) const {
+    const VariantReport &variant = drawn();
+    size_t from = computing.back();
+    bool written = false;
+    for (size_t k : computing) {
+      if (k >= before)
+        continue;
+      bool writes =
+          llvm::is_contained(variant.kernels[k].storedPositions, producer);
+      if (writes || !written)
+        from = k;
+      written |= writes;
+    }
+    return from;
   }
 
   func::FuncOp func;

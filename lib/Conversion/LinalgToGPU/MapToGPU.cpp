@@ -2913,12 +2913,12 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
     }
     // Elementwise generics, reductions and the generics of a kernel with
     // reductions (fuse.group), kernel by kernel in program order.
+    auto include = [](linalg::GenericOp op) {
+      return op.hasPureBufferSemantics() &&
+             (isElementwiseKernel(op) || op.getNumReductionLoops() > 0);
+    };
     SmallVector<SmallVector<linalg::GenericOp>> kernels;
     getOperation().walk([&](Block *block) {
-      auto include = [](linalg::GenericOp op) {
-        return op.hasPureBufferSemantics() &&
-               (isElementwiseKernel(op) || op.getNumReductionLoops() > 0);
-      };
       llvm::append_range(kernels, kernelsOf(*block, include));
     });
     // What the mapping below does not take is refused here, where the
@@ -2929,8 +2929,8 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
     FuseDialect::KernelAttrHelper kernelAttr(&getContext());
     bool refused = false;
     getOperation().walk([&](linalg::GenericOp op) {
-      bool kernel = isElementwiseKernel(op) || op.getNumReductionLoops() > 0;
-      if (!op.hasPureBufferSemantics() || (!kernel && !kernelAttr.getAttr(op)))
+      bool kernel = include(op);
+      if (!kernel && !(op.hasPureBufferSemantics() && kernelAttr.getAttr(op)))
         return;
       std::optional<std::string> why = unmappable(op, kernelAttr);
       if (!why && !kernel)
@@ -2948,13 +2948,12 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
     if (profile)
       declareKernelHooks(getOperation());
     // The kernels that an earlier run of the pass mapped keep their names.
+    FuseDialect::KernelsAttrHelper kernelsAttr(&getContext());
     SmallVector<Attribute> names;
-    if (ArrayAttr mapped = FuseDialect::KernelsAttrHelper(&getContext())
-                               .getAttr(getOperation()))
+    if (ArrayAttr mapped = kernelsAttr.getAttr(getOperation()))
       llvm::append_range(names, mapped);
     for (ArrayRef<linalg::GenericOp> members : kernels) {
-      StringAttr name =
-          FuseDialect::KernelAttrHelper(&getContext()).getAttr(members.front());
+      StringAttr name = kernelAttr.getAttr(members.front());
       StringAttr kernelName =
           name ? name
                : StringAttr::get(&getContext(),
@@ -2966,8 +2965,7 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
       } else if (failed(mapRowKernel(members, kernelName, names)))
         return signalPassFailure();
     }
-    FuseDialect::KernelsAttrHelper(&getContext())
-        .setAttr(getOperation(), ArrayAttr::get(&getContext(), names));
+    kernelsAttr.setAttr(getOperation(), ArrayAttr::get(&getContext(), names));
   }
 
   /// Why fuse-map-to-gpu cannot map `op`, a generic of a kernel, or
