@@ -97,11 +97,15 @@ def _user_location():
     return (frame.f_code.co_filename, line, column)
 
 
-def _place():
-    """` at FILE:LINE:COLUMN` of the caller's code, for an error's message
-    ('' when there is none)."""
-    loc = _user_location()
+def _place_of(loc):
+    """` at FILE:LINE:COLUMN` of `loc` (a _user_location), for an error's
+    message ('' for None)."""
     return "" if loc is None else f" at {loc[0]}:{loc[1]}:{loc[2]}"
+
+
+def _place():
+    """_place_of the caller's code."""
+    return _place_of(_user_location())
 
 
 def _is_scalar(value):
@@ -218,6 +222,10 @@ class Graph:
         # equal, checked when the program is called (SizeCheck.failure) if
         # the Tensor is live.
         self.size_checks = []
+
+    def arg_index(self, tensor):
+        """The index of argument `tensor`, or None when it is not one."""
+        return next((i for i, (_, t) in enumerate(self.args) if t is tensor), None)
 
     def add_arg(self, name, dtype, shape, weak=False):
         """An argument; `weak`: a Python scalar's (a 0-d Tensor of its
@@ -719,7 +727,7 @@ def _as(graph, value, dtype):
     """`value` (Tensor or scalar) as a Tensor of `dtype`."""
     if isinstance(value, Tensor):
         if value.weak and value._node is None and dtype == "i32":
-            graph.int32_args.add(next(i for i, (_, t) in enumerate(graph.args) if t is value))
+            graph.int32_args.add(graph.arg_index(value))
         return graph.cast(value, dtype)
     return graph.constant(value, dtype)
 
@@ -775,7 +783,7 @@ def _binary(op, a, b):
         raise ValueError(negative_power_message(b, _place()))
     if (op == "pow" and _dtypes.category(dtype) == _dtypes.INT and isinstance(b, Tensor)
             and b.weak and b._node is None and b._shape == ()):
-        index = next((i for i, (_, t) in enumerate(graph.args) if t is b), None)
+        index = graph.arg_index(b)
         if index is not None:
             graph.int_exponent_args.setdefault(index, _place())
     # A scalar meets a float16 or bfloat16 tensor as PyTorch's kernels take
@@ -1470,7 +1478,7 @@ def _size_source(tensor, axis):
             return None
         node = tensor._node
         if node is None:
-            index = next((i for i, (_, a) in enumerate(tensor._graph.args) if a is tensor), None)
+            index = tensor._graph.arg_index(tensor)
             return None if index is None else (index, rank + axis)
         if node.op.startswith("reduce_"):
             operand = node.operands[0]
@@ -1513,7 +1521,7 @@ class SizeCheck:
         rows, size = self._size(self.rows, shapes), self._size(self.size, shapes)
         if size in (rows, 1):
             return None
-        place = "" if self.loc is None else f" at {self.loc[0]}:{self.loc[1]}:{self.loc[2]}"
+        place = _place_of(self.loc)
         return (f"fuse: {self.what}{place}: {self.name} has size {size} on its last "
                 f"axis{self._where(self.size)}, but x's last axis, which {self.what} "
                 f"normalizes over, has size {rows}{self._where(self.rows)}; a weight or bias "
