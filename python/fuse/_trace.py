@@ -1181,26 +1181,36 @@ def _reduce(op, x, axis, keepdims, identity_if_empty=False):
 
 
 @_numpy_parameters
-def reduce_sum(x, axis=None, keepdims=False):
+def reduce_sum(x, axis=None, keepdims=False, initial=None):
     """The sum over `axis` (numpy's: None for all axes, an int or a tuple of
     ints, negative ones counting from the end), with the reduced axes kept as
     size 1 when `keepdims`. The result has x's dtype: float16 and bfloat16
     accumulate in float32, integers wrap around; bools are counted (int64).
-    An empty sum is 0."""
+    An empty sum is 0. `initial` (numpy's, a number) is added to each sum."""
+    if initial is not None:
+        return _with_initial("sum", "fuse.reduce_sum", x, axis, keepdims, initial)
     return _reduce("reduce_sum", x, axis, keepdims)
 
 
 @_numpy_parameters
-def reduce_max(x, axis=None, keepdims=False):
+def reduce_max(x, axis=None, keepdims=False, initial=None):
     """The largest element over `axis` (as reduce_sum's); NaN when one is NaN.
-    Empty reductions are an error when the program runs."""
+    Empty reductions are an error when the program runs, unless `initial`
+    (numpy's, a number) is given: it takes part in each reduction, and an
+    empty one gives it."""
+    if initial is not None:
+        return _with_initial("max", "fuse.reduce_max", x, axis, keepdims, initial)
     return _reduce("reduce_max", x, axis, keepdims)
 
 
 @_numpy_parameters
-def reduce_min(x, axis=None, keepdims=False):
+def reduce_min(x, axis=None, keepdims=False, initial=None):
     """The smallest element over `axis` (as reduce_sum's); NaN when one is NaN.
-    Empty reductions are an error when the program runs."""
+    Empty reductions are an error when the program runs, unless `initial`
+    (numpy's, a number) is given: it takes part in each reduction, and an
+    empty one gives it."""
+    if initial is not None:
+        return _with_initial("min", "fuse.reduce_min", x, axis, keepdims, initial)
     return _reduce("reduce_min", x, axis, keepdims)
 
 

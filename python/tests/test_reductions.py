@@ -1040,3 +1040,22 @@ def test_numpys_initial_of_sum_max_and_min(dtype):
             assert_same(got, expected)
     nan = np.array([np.nan, 1.0], np.float32)
     assert np.isnan(fuse.jit(lambda a: np.max(a, initial=5))(nan))  # NaN propagates
+
+
+def test_fuses_own_reductions_take_initial():
+    """fuse.reduce_sum, reduce_max and reduce_min take numpy's initial= too,
+    by keyword or in its place after keepdims, and give what numpy's do
+    (an empty max gives initial instead of an error)."""
+    x = np.arange(-3, 3, dtype=np.float32).reshape(2, 3)
+    empty = np.zeros((2, 0), np.float32)
+    f = fuse.jit(lambda a: (fuse.reduce_sum(a, 1, False, 10), fuse.reduce_max(a, initial=7),
+                            fuse.reduce_min(a, 0, True, initial=-5)))
+    for value in (x, empty):
+        want = (np.sum(value, 1, initial=10), np.max(value, initial=7),
+                np.min(value, 0, keepdims=True, initial=-5))
+        for got, expected in zip(f(value), want):
+            assert_same(got, expected)
+    with pytest.raises(TypeError, match=r"^fuse: fuse\.reduce_max: initial must be a number"):
+        fuse.jit(lambda a: fuse.reduce_max(a, initial=a))(x)
+    with pytest.raises(TypeError, match=r"fuse\.reduce_mean got an unexpected argument 'initial'"):
+        fuse.jit(lambda a: fuse.reduce_mean(a, initial=1.0))(x)
