@@ -106,16 +106,23 @@ std::optional<double> SizeExpr::ratioTo(const SizeExpr &other) const {
   return ratio;
 }
 
-std::optional<double> SizeExpr::leadingRatioTo(const SizeExpr &other) const {
+std::optional<double>
+SizeExpr::leadingRatioTo(const SizeExpr &other,
+                         const std::set<unsigned> &bounded) const {
   if (overflowed || other.overflowed || terms.empty() || other.terms.empty())
     return std::nullopt;
-  auto leading = [](const SizeExpr &expr) {
+  auto grows = [&](const std::vector<unsigned> &monomial) {
+    return llvm::none_of(monomial,
+                         [&](unsigned symbol) { return bounded.count(symbol); });
+  };
+  auto leading = [&](const SizeExpr &expr) {
     size_t degree = 0;
     for (const auto &[monomial, coefficient] : expr.terms)
-      degree = std::max(degree, monomial.size());
+      if (grows(monomial))
+        degree = std::max(degree, monomial.size());
     SizeExpr top;
     for (const auto &[monomial, coefficient] : expr.terms)
-      if (monomial.size() == degree)
+      if (monomial.size() == degree && grows(monomial))
         top.terms[monomial] = coefficient;
     return top;
   };
@@ -949,11 +956,18 @@ void fuse::printReport(llvm::ArrayRef<FunctionReport> reports,
     // Two decimals, or two significant digits below 0.01 (a chain of
     // thousands of ops: 0.00047x, not 0.00x). Sizes that are not
     // proportional (a bias of M beside N x M) have the ratio of their
-    // largest terms, which the sizes tend to.
+    // largest terms, which the sizes tend to; counts of pieces are bounded.
     std::optional<double> ratio = eagerBytes.ratioTo(fusedBytes);
     bool exact = ratio.has_value();
-    if (!exact)
-      ratio = eagerBytes.leadingRatioTo(fusedBytes);
+    if (!exact) {
+      // Symbol ids index `names`, not `symbols`.
+      std::set<unsigned> pieces;
+      for (const SizeSymbol &symbol : report.symbols)
+        if (symbol.pieces)
+          pieces.insert(llvm::find(report.names, symbol.name) -
+                        report.names.begin());
+      ratio = eagerBytes.leadingRatioTo(fusedBytes, pieces);
+    }
     if (ratio)
       os << " ("
          << (*ratio < 0.01

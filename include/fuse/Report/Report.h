@@ -51,8 +51,12 @@ public:
   std::optional<double> ratioTo(const SizeExpr &other) const;
   /// `other / this` as the sizes grow: the ratio of their terms of the
   /// highest degree, when those are proportional (`16*M*N + 4*N` vs `8*M*N
-  /// + 4*N`: 0.5); for proportional ones, ratioTo.
-  std::optional<double> leadingRatioTo(const SizeExpr &other) const;
+  /// + 4*N`: 0.5); for proportional ones, ratioTo. Terms with a symbol of
+  /// `bounded` (a count of pieces, which never grows past a constant) are
+  /// left out: `32*N + 8*P` vs `44*N + 8*P` tends to 32/44.
+  std::optional<double>
+  leadingRatioTo(const SizeExpr &other,
+                 const std::set<unsigned> &bounded = {}) const;
   /// E.g. `8*M*N + 4*N`; symbols are written with `names`.
   std::string str(llvm::ArrayRef<std::string> names) const;
   /// The JSON report's form: a number when no symbol occurs, else
