@@ -1042,6 +1042,19 @@ def test_transposed_arrays_are_read_in_place():
     with pytest.raises(fuse.FuseError, match="dimension 1 of argument 0 and dimension 1 of "
                                              "argument 1 must be equal"):
         f(x, rng.standard_normal((6, 7)).astype(np.float32).T, 1.0)
+    # An array that is not a transposed argument (a default)
+    # broadcasts along the axes of x, not of x.T: the usual path. Each gave
+    # x * w broadcast along the wrong axis, or refused the shapes.
+    square = np.arange(9, dtype=np.float32).reshape(3, 3).T
+    weights = np.array([1.0, 10.0, 100.0], np.float32)
+    assert_same(fuse.jit(lambda a, w=weights: a * w, target="cpu")(square), square * weights)
+    tall = np.ones((4, 3), np.float32).T
+    assert_same(fuse.jit(lambda a, b=np.zeros(4, np.float32): a + b, target="cpu")(tall),
+                tall + np.zeros(4, np.float32))
+    # One of one element broadcasts the same either way: read in place.
+    got = fuse.jit(lambda a, w=np.array([2.0], np.float32): a * w, target="cpu")(square)
+    assert got.flags.f_contiguous and not got.flags.c_contiguous
+    assert_same(got, square * np.float32(2.0))
 
 
 def test_partials_callable_objects_and_methods():
