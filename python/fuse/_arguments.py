@@ -665,7 +665,8 @@ def jit_arguments(leaves, static_argnames, function):
         else:
             # Another object (a method's self) is keyed by identity, hashable
             # or not; a static argument is a value.
-            if name in static_argnames:
+            # (Lists, dicts and sets are keyed by their values: _const_key.)
+            if name in static_argnames and not isinstance(value, (list, dict, set)):
                 try:
                     hash(value)
                 except TypeError:
@@ -673,7 +674,8 @@ def jit_arguments(leaves, static_argnames, function):
                                     f"(static_argnames) but a {type(value).__name__}, "
                                     f"which is not hashable: a static argument is a "
                                     f"constant the trace specializes on (a number, a "
-                                    f"string, a tuple, a frozen dataclass)") from None
+                                    f"string, a tuple, list or dict of them, a frozen "
+                                    f"dataclass)") from None
             arguments.append(("const", None, None))
     return arguments
 

@@ -389,6 +389,14 @@ def test_static_argnames(rng):
                                         r"\(static_argnames\) but a ndarray, which is not "
                                         r"hashable: a static argument is a constant"):
         f(x, np.ones(2))
+    # Lists and dicts are keyed by their values, static or not (a static
+    # one was refused as not hashable).
+    scaled = fuse.jit(lambda a, c: a * c["k"] + c["v"][1], static_argnames=("c",))
+    assert_same(scaled(x, {"k": 3.0, "v": [0.0, 1.0]}), x * np.float32(3.0) + np.float32(1.0))
+    assert_same(scaled(x, {"k": 3.0, "v": [0.0, 1.0]}), x * np.float32(3.0) + np.float32(1.0))
+    assert scaled.cache_info().misses == 1
+    assert_same(scaled(x, {"k": 2.0, "v": [0.0, 1.0]}), x * np.float32(2.0) + np.float32(1.0))
+    assert scaled.cache_info().misses == 2
 
 
 def test_the_cache_keeps_the_most_recently_used(rng):
