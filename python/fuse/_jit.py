@@ -5,6 +5,7 @@ import dataclasses
 import enum
 import functools
 import inspect
+import sys
 import threading
 import weakref
 from collections import namedtuple
@@ -150,6 +151,27 @@ class _Jitted:
     def __repr__(self):
         return (f"<fuse.jit {self.__name__} ({'fused' if self.fusion else 'eager'}, "
                 f"target={self.target})>")
+
+    # As a function is: deepcopy (of a model that holds one) gives the same
+    # object, and pickle (multiprocessing's spawn) writes its name where
+    # its module has it, else its function and options, made again when
+    # read (the compiled programs are not written).
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __reduce__(self):
+        module = sys.modules.get(getattr(self, "__module__", None) or "")
+        found = module
+        for part in getattr(self, "__qualname__", "").split("."):
+            found = getattr(found, part, None)
+        if module is not None and found is self:
+            return self.__qualname__
+        fn = self._binding(self._fn) if self._binding is not None else self._fn
+        return (_remade, (fn, self.fusion, self.target, self.profile,
+                          tuple(sorted(self.static_argnames)), self.max_cache, self._options))
 
     # Arguments.
     def _leaves(self, args, kwargs):
@@ -557,6 +579,11 @@ def _program_for(trace, jitted):
             trace.located_mlir, entry=trace.name, target=jitted.target,
             fusion=jitted.fusion, options=jitted._options)
         return program, 1
+
+
+def _remade(fn, fusion, target, profile, static_argnames, max_cache, options):
+    """A pickled _Jitted, read back (_Jitted.__reduce__)."""
+    return _Jitted(fn, fusion, target, profile, static_argnames, max_cache, options)
 
 
 def jit(fn=None, *, fusion=True, target="auto", profile=False, static_argnames=(),

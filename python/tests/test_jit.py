@@ -1093,3 +1093,30 @@ def test_partials_callable_objects_and_methods():
     assert_same(Model().apply(x), np.full(3, 3, np.float32))
     with pytest.raises(TypeError, match="fuse.jit takes a function, not int 5"):
         fuse.jit(5)
+
+
+@fuse.jit(target="cpu")
+def _add_relu_by_name(a, b):
+    return fuse.relu(a + b)
+
+
+def test_a_jitted_function_pickles_and_copies_as_a_function():
+    """pickle (multiprocessing's spawn) writes a jitted function by its
+    name where its module has it, else its function and options; copy and
+    deepcopy (of a model that holds one) give the same object, as for a
+    function. Each raised TypeError (a lock) or PicklingError."""
+    import copy
+    import operator
+    import pickle
+
+    assert pickle.loads(pickle.dumps(_add_relu_by_name)) is _add_relu_by_name
+    held = fuse.jit(lambda x: x + 1, target="cpu")
+    assert copy.copy(held) is held and copy.deepcopy({"act": held})["act"] is held
+    # Not its module's: made again from operator.neg and the options.
+    negate = fuse.jit(operator.neg, fusion=False, target="cpu", max_cache=3)
+    again = pickle.loads(pickle.dumps(negate))
+    assert again is not negate and (again.fusion, again.target, again.max_cache) == (False, "cpu", 3)
+    x = np.arange(4, dtype=np.float32)
+    assert_same(again(x), -x)
+    with pytest.raises((pickle.PicklingError, AttributeError, TypeError)):
+        pickle.dumps(held)  # a lambda has no name to be found by
