@@ -209,8 +209,18 @@ public:
     // A split kernel's reductions: the first launch writes partial values,
     // the next one combines them (and reads nothing else of the op's).
     for (auto [position, op] : llvm::enumerate(ops)) {
-      if (kernelsAt(position).empty())
+      std::optional<unsigned> same;
+      if (kernelsAt(position).empty() && (same = sameAsEarlier(op))) {
+        llvm::ArrayRef<size_t> computing = kernelsAt(*same);
+        os << "    "
+           << node(*same, computing.empty()
+                              ? std::nullopt
+                              : std::optional(writerOf(*same, computing)))
+           << " -> " << node(position, std::nullopt)
+           << " [style=dotted, color=\"" << kOuter << "\"];\n";
+      } else if (kernelsAt(position).empty()) {
         drawEdges(position, std::nullopt);
+      }
       for (size_t k : kernelsAt(position)) {
         std::optional<SizeExpr> partial = partialBytes(k, position);
         if (!partial) {
@@ -225,9 +235,17 @@ public:
            << "];\n";
       }
     }
-    for (auto [i, value] : llvm::enumerate(terminator->getOperands()))
-      drawEdge(value, prefix + "_result" + std::to_string(i), std::nullopt,
-               std::nullopt);
+    // A result that fuse-own-results copies comes from what it copies,
+    // with the copy's bytes (they are in the title's total).
+    for (auto [i, value] : llvm::enumerate(terminator->getOperands())) {
+      std::string target = prefix + "_result" + std::to_string(i);
+      const CopyReport *copy = copyOf(i);
+      if (copy && copy->ofResult)
+        os << "    " << prefix << "_result" << *copy->ofResult << " -> "
+           << target << " " << copyStyle(*copy) << ";\n";
+      else
+        drawEdge(value, target, std::nullopt, std::nullopt, copy);
+    }
     os << "  }\n";
   }
 
@@ -241,6 +259,37 @@ private:
     for (unsigned i = 0; i < count; ++i)
       os << (i ? " -> " : "") << prefix << "_" << kind << i;
     os << " [style=invis]; }\n";
+  }
+
+  /// The copy (no kernel) that gives result `result`, if any.
+  const CopyReport *copyOf(unsigned result) const {
+    for (const CopyReport &copy : drawn().copies)
+      if (copy.result == result)
+        return &copy;
+    return nullptr;
+  }
+
+  /// The attributes of the edge into a copied result, with its bytes as a
+  /// kernel's box has them.
+  std::string copyStyle(const CopyReport &copy) const {
+    std::string bytes = copy.bytes.str(report.names);
+    std::string both = (copy.bytes + copy.bytes).str(report.names);
+    return (llvm::Twine("[style=dashed, color=\"") + kMemory +
+            "\", fontcolor=\"" + kMemory + "\", penwidth=2.5, label=" +
+            dotString({"copied (no kernel)", both + " bytes (read " + bytes +
+                                                 ", written " + bytes + ")"}) +
+            "]")
+        .str();
+  }
+
+  /// An earlier op of the body that `op` is the same as (name, operands
+  /// and attributes): `cse` computes the two once, in the earlier's kernel.
+  std::optional<unsigned> sameAsEarlier(Operation *op) const {
+    for (unsigned position = 0; ops[position] != op; ++position)
+      if (OperationEquivalence::isEquivalentTo(
+              ops[position], op, OperationEquivalence::IgnoreLocations))
+        return position;
+    return std::nullopt;
   }
 
   /// The kernels that compute the op at `position` (several when a split
@@ -279,11 +328,21 @@ private:
               llvm::StringRef indent) {
     std::vector<std::string> lines = opLines(op);
     bool unused = !kernel && !isa<ConstantOp>(op);
-    // An op with no kernel whose value is used is a view of its operand (a
-    // reduction over dimensions of size 1, a cast to its own type).
-    if (unused)
-      lines.push_back(op->use_empty() ? "(unused: no kernel computes it)"
-                                      : "(no kernel: a view of its operand)");
+    // An op with no kernel whose value is used is the same as an earlier
+    // op, or a view of its operand (a reduction over dimensions of size 1,
+    // a cast to its own type).
+    std::optional<unsigned> same = unused ? sameAsEarlier(op) : std::nullopt;
+    if (unused && op->use_empty()) {
+      lines.push_back("(unused: no kernel computes it)");
+    } else if (same) {
+      std::string where = locationText(ops[*same]->getLoc());
+      lines.push_back("(no kernel: the same as the " +
+                      ops[*same]->getName().getStringRef().str() +
+                      (where.empty() ? "" : " at " + where) +
+                      ", computed once)");
+    } else if (unused) {
+      lines.push_back("(no kernel: a view of its operand)");
+    }
     os << indent << node(position, kernel) << " [label=" << dotString(lines);
     if (isa<ConstantOp>(op))
       os << ", style=dashed";
@@ -308,11 +367,13 @@ private:
   /// the last kernel before it that computes the value (with the bytes and
   /// the reason it is not fused), or from an argument or a constant.
   void drawEdge(Value value, const std::string &target,
-                std::optional<size_t> kernel,
-                std::optional<unsigned> consumer) {
+                std::optional<size_t> kernel, std::optional<unsigned> consumer,
+                const CopyReport *copy = nullptr) {
+    std::string outer = copy ? copyStyle(*copy)
+                             : (llvm::Twine("[color=\"") + kOuter + "\"]").str();
     if (auto arg = dyn_cast<BlockArgument>(value)) {
       os << "    " << prefix << "_arg" << arg.getArgNumber() << " -> " << target
-         << " [color=\"" << kOuter << "\"];\n";
+         << " " << outer << ";\n";
       return;
     }
     unsigned producer = positions.lookup(value.getDefiningOp());
@@ -329,7 +390,9 @@ private:
     if (computing.empty()) {
       // A constant, or an op that no kernel computes.
       os << "    " << node(producer, std::nullopt) << " -> " << target;
-      if (isa<ConstantOp>(value.getDefiningOp()))
+      if (copy)
+        os << " " << outer;
+      else if (isa<ConstantOp>(value.getDefiningOp()))
         os << " [style=dashed, color=\"" << kOuter << "\"]";
       os << ";\n";
       return;
@@ -338,7 +401,7 @@ private:
       // A result is what a kernel writes (a kernel that computes the value
       // again for a reduction of its own writes only its reduction).
       os << "    " << node(producer, writerOf(producer, computing)) << " -> "
-         << target << " [color=\"" << kOuter << "\"];\n";
+         << target << " " << outer << ";\n";
       return;
     }
     if (!kernel) {
@@ -359,12 +422,30 @@ private:
     bool first = readsDrawn.insert({producer, *kernel}).second;
     if (bytes != resultBytes.end() && first)
       label.push_back(bytes->second + " bytes");
-    for (const UnfusedPair &pair : report.unfused)
-      if (fused && pair.producer == producer && pair.consumer == *consumer) {
-        std::vector<std::string> reason = wrap("not fused: " + pair.reason, 44);
+    if (fused) {
+      // The pair's own reason, else that of another pair on the same
+      // boundary (from a kernel that computes its producer into this one):
+      // the kernels are apart for it.
+      const UnfusedPair *why = nullptr;
+      for (const UnfusedPair &pair : report.unfused)
+        if (pair.producer == producer && pair.consumer == *consumer)
+          why = &pair;
+      for (const UnfusedPair &pair : report.unfused)
+        if (!why && llvm::is_contained(kernelsAt(pair.producer), from) &&
+            llvm::is_contained(kernelsAt(pair.consumer), *kernel))
+          why = &pair;
+      if (why) {
+        std::string text =
+            why->producer == producer && why->consumer == *consumer
+                ? "not fused: " + why->reason
+                : "not fused: for the same reason as " +
+                      ops[why->producer]->getName().getStringRef().str() +
+                      " -> " +
+                      ops[why->consumer]->getName().getStringRef().str();
+        std::vector<std::string> reason = wrap(text, 44);
         label.insert(label.end(), reason.begin(), reason.end());
-        break;
       }
+    }
     os << " [color=\"" << kMemory << "\", fontcolor=\"" << kMemory
        << "\", penwidth=2.5, label=" << dotString(label) << "];\n";
   }

@@ -648,15 +648,19 @@ FailureOr<VariantReport> countKernels(func::FuncOp func, Symbols &symbols,
                            tensor::CastOp>(source.getDefiningOp()))
       source = source.getDefiningOp()->getOperand(0);
     std::string what;
-    if (auto arg = dyn_cast<BlockArgument>(source))
+    std::optional<unsigned> ofResult;
+    if (auto arg = dyn_cast<BlockArgument>(source)) {
       what = "argument " + std::to_string(arg.getArgNumber());
-    else if (source.getDefiningOp<arith::ConstantOp>())
+    } else if (source.getDefiningOp<arith::ConstantOp>()) {
       what = "a constant";
-    else if (unsigned first = returned.lookup(operand); first < i)
+    } else if (unsigned first = returned.lookup(operand); first < i) {
       what = "result " + std::to_string(first) + " again";
-    else if (auto viewed = returned.find(source);
-             source != operand && viewed != returned.end())
+      ofResult = first;
+    } else if (auto viewed = returned.find(source);
+               source != operand && viewed != returned.end()) {
       what = "a view of result " + std::to_string(viewed->second);
+      ofResult = viewed->second;
+    }
     if (what.empty())
       continue;
     auto type = cast<RankedTensorType>(source.getType());
@@ -669,7 +673,7 @@ FailureOr<VariantReport> countKernels(func::FuncOp func, Symbols &symbols,
       }
       bytes = bytes * *size;
     }
-    report.copies.push_back({static_cast<unsigned>(i), what, bytes});
+    report.copies.push_back({static_cast<unsigned>(i), what, ofResult, bytes});
   }
   return report;
 }

@@ -19,10 +19,11 @@ func.func @nothing() {
 }
 
 // An op that no kernel computes but whose value is used is a view of its
-// operand (a reduction over a dimension of size 1), not "unused".
+// operand (a reduction over a dimension of size 1), not "unused"; the
+// result, a view of an argument, is copied.
 // CHECK:      subgraph cluster_f1 {
 // CHECK:        f1_op0 [label="fuse.reduce_sum\n{dims = array<i64: 1>}\n{{.*}}graph-empty-function.mlir:[[@LINE+3]]:8\n(no kernel: a view of its operand)", style=dashed, fontcolor="#5f6368"];
-// CHECK:        f1_op0 -> f1_result0;
+// CHECK:        f1_op0 -> f1_result0 [style=dashed, color="#d93025", fontcolor="#d93025", penwidth=2.5, label="copied (no kernel)\n8*N bytes (read 4*N, written 4*N)"];
 func.func @view(%a: tensor<?x1xf32>) -> tensor<?xf32> {
   %s = fuse.reduce_sum %a {dims = array<i64: 1>} : tensor<?x1xf32> -> tensor<?xf32>
   return %s : tensor<?xf32>

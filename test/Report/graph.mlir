@@ -102,7 +102,7 @@ func.func @scaled(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
 }
 // Static sizes; a constant (folded into the kernel: a dashed edge), an op
 // nothing uses (no kernel), an op that reads one value twice (one edge) and
-// an argument returned as it is.
+// an argument returned as it is, copied (a red dashed edge with its bytes).
 // FUSED-LABEL: subgraph cluster_f2 {
 // FUSED-NEXT:    label="@scaled  fused: 1 kernel, 64 bytes (read 32, written 32)\l";
 // FUSED:         subgraph cluster_f2_k0 {
@@ -121,7 +121,7 @@ func.func @scaled(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
 // FUSED-NEXT:    f2_op0 -> f2_op2_k0 [style=dashed, color="#5f6368"];
 // FUSED-NEXT:    f2_op2_k0 -> f2_op3_k0;
 // FUSED-NEXT:    f2_op3_k0 -> f2_result0 [color="#5f6368"];
-// FUSED-NEXT:    f2_arg0 -> f2_result1 [color="#5f6368"];
+// FUSED-NEXT:    f2_arg0 -> f2_result1 [style=dashed, color="#d93025", fontcolor="#d93025", penwidth=2.5, label="copied (no kernel)\n32 bytes (read 16, written 16)"];
 // FUSED-NEXT:  }
 // EAGER-LABEL: subgraph cluster_f2 {
 // EAGER:         f2_op2_k0 -> f2_op3_k1 [color="#d93025", fontcolor="#d93025", penwidth=2.5, label="16 bytes"];

@@ -144,6 +144,8 @@ struct CopyReport {
   unsigned result;
   /// "argument 0", "a constant", "result 0 again".
   std::string source;
+  /// The result it is a copy of (or of a view of), if any.
+  std::optional<unsigned> ofResult;
   SizeExpr bytes;
 };
 
