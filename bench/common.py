@@ -6,6 +6,7 @@ import hashlib
 import importlib.util
 import os
 import platform
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -33,8 +34,46 @@ sizes_at = _sizes.sizes_at
 
 
 def git(*a):
-    return subprocess.run(["git", "-C", str(ROOT)] + list(a),
-                          capture_output=True, text=True).stdout.strip()
+    """git's output on the source tree, stripped; "" where it fails (no
+    repository, such as a copy without .git, or no git at all)."""
+    try:
+        return subprocess.run(["git", "-C", str(ROOT)] + list(a),
+                              capture_output=True, text=True).stdout.strip()
+    except OSError:
+        return ""
+
+
+def package_version():
+    """The fuse package's version in python/pyproject.toml ([project]
+    version), or None. The top-level CMakeLists.txt gives the project no
+    VERSION, so this is the one version number the source tree has."""
+    try:
+        text = (ROOT / "python" / "pyproject.toml").read_text()
+    except OSError:
+        return None
+    section = None
+    for line in text.splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line.startswith("[") and line.endswith("]"):
+            section = line.strip("[]").strip()
+        elif section == "project" and line.startswith("version"):
+            match = re.match(r"version\s*=\s*[\"']([^\"']+)[\"']", line)
+            if match:
+                return match.group(1)
+    return None
+
+
+def fuse_version():
+    """What names this source tree's fuse: `git describe --always --dirty`,
+    or without a git repository the package version, marked as such, or
+    "unknown (no git)"."""
+    described = git("describe", "--always", "--dirty")
+    if described:
+        return described
+    version = package_version()
+    if version:
+        return f"{version} (python/pyproject.toml; no git)"
+    return "unknown (no git)"
 
 
 def cpu_model():

@@ -123,7 +123,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 from common import (BUILD_HINT, add_build_dir, can_plot, cpu_model,  # noqa: E402
-                    draw_plot, git, names_of, positive_int, print_table, tool_ids)
+                    draw_plot, fuse_version, git, names_of, positive_int,
+                    print_table, tool_ids)
 
 import numpy as np  # noqa: E402
 
@@ -776,7 +777,7 @@ class FuseRunner:
 
     def versions(self):
         library = self.fuse.library_path()
-        return {"fuse": git("describe", "--always", "--dirty"),
+        return {"fuse": fuse_version(),
                 "libfuse_capi": tool_ids([library])[Path(library).name],
                 "library": str(library), "numpy": np.__version__}
 

@@ -2,10 +2,11 @@
 """CPU throughput: fuse fused vs fuse eager vs numpy, single thread.
 
 For examples/add_relu.mlir and examples/mlp_epilogue.mlir at 1e4 .. 1e8
-elements (f32), on fuse-run's CPU target (one thread, like numpy's
-elementwise ops):
+elements (f32), on fuse-run's CPU target on one thread (--threads=1, since
+fuse-run's default is every core), like numpy's elementwise ops:
 
-  fused   fuse-run PROGRAM --target=cpu --input rand:... --repeat 6 --profile
+  fused   fuse-run PROGRAM --target=cpu --threads=1 --input rand:...
+          --repeat 6 --profile
           time = sum over kernels of the mean time per call (Total ms /
           Calls, which has more digits than Mean ms); the first run is a
           warm-up that fuse-run leaves out of the profile
@@ -19,11 +20,28 @@ elementwise ops):
 
 GB/s is the same for every column: the bytes the fused report counts
 (fuse-opt --fuse-report=json: 12*N for add+relu, 12*N*M + 4*M for the MLP
-epilogue) divided by the time, so it is proportional to speed. The copy
-bandwidth is the single-core memcpy bandwidth that the same fused fuse-run
-process measures (bytes read + written, best of 3 copies of 64 MiB); as a
-second reference, the script times numpy copying an array of the same size
-(np.copyto, min of runs).
+epilogue) divided by the time, so it is proportional to speed. Two copy
+bandwidths, bytes read + written, both on one thread, measure different
+things:
+
+  copy GB/s (64 MiB)
+                   the memcpy bandwidth that the same fused fuse-run process
+                   measures (--threads=1: one thread), best of 3 copies of a
+                   fixed 64 MiB, whatever the program's size (on a machine
+                   whose last-level cache is smaller, such as the 32 MiB L3
+                   of the run in bench/RESULTS.md, a DRAM bandwidth)
+  numpy copy GB/s (N f32)
+                   numpy copying an array of the program's size N (np.copyto
+                   of N f32, 8*N bytes, min of runs, after a warm-up copy),
+                   so it sees the caches the program sees: while 8*N bytes
+                   fit in a cache, the copy runs from it and can be several
+                   times faster than the 64 MiB copy (in that run, 40 to 67
+                   GB/s up to 1e6 elements against 11 to 17); at the sizes
+                   that go to DRAM the two are closer, but they are
+                   different copies of different sizes and need not agree
+
+"fused % copy BW" is against the first, "fused % numpy copy" against the
+second.
 
 Before timing, checks at the smallest size that numpy computes what fuse
 computes (same inputs through .npy files). The MLP epilogue runs as
@@ -54,6 +72,10 @@ from common import (add_build_dir, build_tool, can_plot, draw_plot, git,  # noqa
                     names_of, positive_int, positive_ints, print_table, size_at, size_text,
                     sizes_at, tool_ids)
 COLUMNS = 1000  # the MLP epilogue's row length (the bias)
+# fuse-run's default is every core (FUSE_NUM_THREADS, else all of them); one
+# thread compares like with like against numpy, and makes fuse-run measure
+# its copy bandwidth on one thread too.
+THREADS = "--threads=1"
 GELU_C = math.sqrt(2.0 / math.pi)
 
 
@@ -120,7 +142,7 @@ def shape_spec(shape):
 
 def fuse_run(build, program, shapes, fusion, repeat):
     cmd = [str(build / "bin/fuse-run"), str(ROOT / program), "--target=cpu",
-           "--repeat", str(repeat), "--profile"]
+           THREADS, "--repeat", str(repeat), "--profile"]
     for s in shapes:
         cmd += ["--input", "rand:" + shape_spec(s)]
     if not fusion:
@@ -201,7 +223,7 @@ def check_against_fuse(build, name, spec, n, scratch):
     rng = np.random.default_rng(1)
     inputs = numpy_inputs(spec["shapes"](n), rng)
     cmd = [str(build / "bin/fuse-run"), str(ROOT / spec["file"]),
-           "--target=cpu"]
+           "--target=cpu", THREADS]
     for i, a in enumerate(inputs):
         path = scratch / f"{name}_in{i}.npy"
         np.save(path, a)
@@ -391,8 +413,9 @@ def main():
             print(f"  {name}: {tools_before[name]} -> {tools_after[name]}")
 
     header = ["program", "elements", "fused ms", "eager ms", "numpy ms",
-              "numpy out= ms", "fused GB/s", "copy GB/s", "fused/eager",
-              "fused vs numpy", "fused vs numpy out=", "fused % copy BW"]
+              "numpy out= ms", "fused GB/s", "copy GB/s (64 MiB)",
+              "fused/eager", "fused vs numpy", "fused vs numpy out=",
+              "fused % copy BW"]
     rows = []
     for r in results:
         if "skipped" in r:
@@ -407,16 +430,23 @@ def main():
             f"{r['fused_vs_eager']:.2f}x", f"{r['fused_vs_numpy']:.2f}x",
             f"{r['fused_vs_numpy_out']:.2f}x", f"{r['fused_pct_copy']:.0f}%"])
     print()
-    print(f"CPU, one thread. fuse: sum of kernel mean ms (fuse-run --repeat "
-          f"{args.repeat} --profile); numpy: min of runs (perf_counter).")
+    print(f"CPU, one thread. fuse: sum of kernel mean ms (fuse-run {THREADS} "
+          f"--repeat {args.repeat} --profile); numpy: min of runs "
+          "(perf_counter).")
     print("GB/s = fused report's bytes / time. Ratios > 1x: fused faster. "
           f"Load average {load_before[0]:.2f} before, {load_after[0]:.2f} "
           "after.")
+    print("copy GB/s (64 MiB): fuse-run's one-thread memcpy of a fixed "
+          "64 MiB, the same copy at every size.")
+    print("numpy copy GB/s (N f32), below: np.copyto of the program's own "
+          "N f32, one thread; from cache while")
+    print("8*N bytes fit in one, so far above the 64 MiB copy at small "
+          "sizes.")
     print()
     print_table(header, rows)
 
     header2 = ["program", "elements", "bytes (fused report)", "eager GB/s",
-               "numpy GB/s", "numpy out= GB/s", "numpy copy GB/s",
+               "numpy GB/s", "numpy out= GB/s", "numpy copy GB/s (N f32)",
                "fused % numpy copy", "eager kernels (ms)"]
     rows2 = [[r["program"], f"{r['elements']:.0e}",
               f"{r['bytes_expression']} = {r['bytes']:.4g}",

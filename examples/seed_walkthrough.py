@@ -12,6 +12,7 @@ counts what actually ran, from the profile of each call.
 """
 
 import argparse
+import math
 import os
 import sys
 
@@ -26,6 +27,15 @@ except ImportError:  # run from the source tree without PYTHONPATH
 
 def add_relu(a, b):
     return fuse.relu(a + b)
+
+
+def significant(x, digits=3):
+    """x with at least `digits` significant digits, without an exponent
+    (0.00213 -> '0.00213', 2.13 -> '2.13', 2131.7 -> '2132')."""
+    if x == 0 or not math.isfinite(x):
+        return f"{x:g}"
+    decimals = max(0, digits - 1 - math.floor(math.log10(abs(x))))
+    return f"{x:.{decimals}f}"
 
 
 def main():
@@ -66,14 +76,15 @@ def main():
     if fused.program.target_note:
         print(f"Note: {fused.program.target_note}.")
     print(f"Measured on the {fused.program.target.upper()} target (kernel time from the "
-          f"profile, fastest of {args.repeat} runs):\n")
+          f"profile, fastest of {args.repeat} runs, in microseconds to 3 significant "
+          f"digits):\n")
     header = ("N", "fused kernels", "eager kernels", "fused bytes", "eager bytes",
-              "fused ms", "eager ms", "eager/fused time")
+              "fused us", "eager us", "eager/fused time")
     table = [header]
     for n, (fk, fb, fms), (ek, eb, ems) in rows:
         ratio = f"{ems / fms:.2f}x" if fms > 0 else "-"
-        table.append((f"{n:,}", str(fk), str(ek), f"{fb:,}", f"{eb:,}", f"{fms:.3f}",
-                      f"{ems:.3f}", ratio))
+        table.append((f"{n:,}", str(fk), str(ek), f"{fb:,}", f"{eb:,}",
+                      significant(fms * 1e3), significant(ems * 1e3), ratio))
     widths = [max(len(row[i]) for row in table) for i in range(len(header))]
     for row in table:
         print("  ".join(cell.rjust(w) for cell, w in zip(row, widths)))
