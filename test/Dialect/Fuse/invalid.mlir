@@ -790,3 +790,21 @@ func.func @reduce_misspelled_attribute(%a: tensor<3x4xf32>) -> tensor<3xf32> {
   %0 = fuse.reduce_sum %a {dims = array<i64: 1>, keepdims = true} : tensor<3x4xf32> -> tensor<3xf32>
   return %0 : tensor<3xf32>
 }
+
+// -----
+
+// A tensor with an encoding: the lowering to linalg would drop it (the
+// fused stage made an invalid linalg.generic; a reduction kept it).
+func.func @unary_encoding(%a: tensor<?xf32, "enc">) -> tensor<?xf32, "enc"> {
+  // expected-error @+1 {{'fuse.relu' op operand 0 has type tensor<?xf32, "enc">, with an encoding ("enc"); fuse compiles tensors without one}}
+  %0 = fuse.relu %a : tensor<?xf32, "enc">
+  return %0 : tensor<?xf32, "enc">
+}
+
+// -----
+
+func.func @reduce_encoding(%a: tensor<3x4xf32>) -> tensor<3xf32, "enc"> {
+  // expected-error @+1 {{'fuse.reduce_sum' op result 0 has type tensor<3xf32, "enc">, with an encoding ("enc"); fuse compiles tensors without one}}
+  %0 = fuse.reduce_sum %a {dims = array<i64: 1>} : tensor<3x4xf32> -> tensor<3xf32, "enc">
+  return %0 : tensor<3xf32, "enc">
+}

@@ -68,6 +68,21 @@ LogicalResult fuse::verifyKnownAttributes(Operation *op) {
   return success();
 }
 
+LogicalResult fuse::verifyPlainTensors(Operation *op) {
+  auto check = [&](TypeRange types, StringRef what) -> LogicalResult {
+    for (auto [index, type] : llvm::enumerate(types))
+      if (auto tensor = dyn_cast<RankedTensorType>(type);
+          tensor && tensor.getEncoding())
+        return op->emitOpError()
+               << what << " " << index << " has type " << str(type)
+               << ", with an encoding (" << tensor.getEncoding()
+               << "); fuse compiles tensors without one";
+    return success();
+  };
+  return failure(failed(check(op->getOperandTypes(), "operand")) ||
+                 failed(check(op->getResultTypes(), "result")));
+}
+
 LogicalResult fuse::verifyBroadcastOperands(Operation *op) {
   // The condition of a select is i1 by its type constraint and takes part in
   // broadcasting only; the other operands carry the data.

@@ -141,10 +141,15 @@ LogicalResult checkBody(func::FuncOp function) {
           // Another dialect's attribute (`llvm.x`, `foo.y`) would be kept
           // and mean nothing; the op's own are its verifier's.
           for (NamedAttribute attr : op->getDiscardableAttrs()) {
-            op->emitError() << "'" << op->getName() << "' has the attribute '"
-                            << attr.getName().getValue()
-                            << "' of another dialect, which fuse does not "
-                               "read: drop it";
+            StringRef name = attr.getName().getValue();
+            InFlightDiagnostic diag =
+                op->emitError() << "'" << op->getName()
+                                << "' has the attribute '" << name << "'";
+            if (name.starts_with("fuse."))
+              diag << ", which fuse's passes set on the kernels they make, "
+                      "not on fuse ops: drop it";
+            else
+              diag << " of another dialect, which fuse does not read: drop it";
             return WalkResult::interrupt();
           }
           for (auto [index, type] : llvm::enumerate(op->getResultTypes()))

@@ -100,6 +100,17 @@ func.func @foreign_attribute(%a: tensor<?xf32>) -> tensor<?xf32> {
 
 // -----
 
+// fuse's own discardable attributes are its passes' marks on kernels (it
+// said "of another dialect").
+func.func @kernel_attribute(%a: tensor<?xf32>) -> tensor<?xf32> {
+  // expected-error @+1 {{'fuse.relu' has the attribute 'fuse.kernel', which fuse's passes set on the kernels they make, not on fuse ops: drop it}}
+  %0 = fuse.relu %a {fuse.kernel = "relu_0"} : tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+// PIPELINE: <stdin>:[[# @LINE - 3]]:8: error: 'fuse.relu' has the attribute 'fuse.kernel', which fuse's passes set
+
+// -----
+
 // expected-error @+1 {{'gpu.module' is not a function: a fuse program is a module of func.func}}
 gpu.module @kernels {
 }

@@ -29,7 +29,19 @@ mlir::LogicalResult verifyBroadcastOperands(mlir::Operation *op);
 /// op defines.
 mlir::LogicalResult verifyKnownAttributes(mlir::Operation *op);
 
+/// Verifies that no operand or result of `op` is a tensor with an encoding.
+mlir::LogicalResult verifyPlainTensors(mlir::Operation *op);
+
 namespace OpTrait {
+template <typename ConcreteType>
+class PlainTensors
+    : public mlir::OpTrait::TraitBase<ConcreteType, PlainTensors> {
+public:
+  static mlir::LogicalResult verifyTrait(mlir::Operation *op) {
+    return verifyPlainTensors(op);
+  }
+};
+
 template <typename ConcreteType>
 class KnownAttributes
     : public mlir::OpTrait::TraitBase<ConcreteType, KnownAttributes> {

@@ -41,8 +41,15 @@ def Fuse_Reduction : NativeOpTrait<"Reduction"> {
   let cppNamespace = "::fuse::OpTrait";
 }
 
+// Rejects tensors with an encoding, which the lowering to linalg would
+// drop (an upstream verifier then found the types apart).
+def Fuse_PlainTensors : NativeOpTrait<"PlainTensors"> {
+  let cppNamespace = "::fuse::OpTrait";
+}
+
 class Fuse_Op<string mnemonic, list<Trait> traits = []>
-    : Op<Fuse_Dialect, mnemonic, !listconcat(traits, [Fuse_KnownAttributes])>;
+    : Op<Fuse_Dialect, mnemonic,
+         !listconcat(traits, [Fuse_KnownAttributes, Fuse_PlainTensors])>;
 
 // An elementwise op: its scalar semantics (buildScalar) are in
 // lib/Dialect/Fuse/IR/FuseScalar.cpp.
