@@ -955,11 +955,12 @@ def gelu(x, approximate="none"):
 
 
 def leaky_relu(x, negative_slope=0.01):
-    """x where x >= 0, else negative_slope * x; a Tensor slope (such as a
-    scalar argument of a jitted function) is computed as such."""
+    """x where x > 0, else negative_slope * x (PyTorch's: a negative slope
+    gives -0 for +0); a Tensor slope (such as a scalar argument of a jitted
+    function) is computed as such."""
     x = _check_operand(x, "fuse.leaky_relu")
     if isinstance(negative_slope, Tensor):
-        return where(x >= 0, x, x * negative_slope)
+        return where(x > 0, x, x * negative_slope)
     # f64 for f64; else f32, as PyTorch's kernels take the slope of an f16
     # or bf16 tensor (the attribute's type is the slope's value).
     dtype = "f64" if isinstance(x, Tensor) and x.dtype_name == "f64" else "f32"

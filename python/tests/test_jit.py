@@ -311,7 +311,7 @@ def test_scalar_arguments_in_fuse_functions(rng):
 
     for slope, lo, hi, fill in [(0.25, -1.0, 1.5, 7.0), (0.5, -0.5, 2.0, -1.0)]:
         leaky, clamped, filled, gelu = f(x, c, slope, lo, hi, fill, "tanh")
-        assert_same(leaky, np.where(x >= 0, x, np.float32(slope) * x))
+        assert_same(leaky, np.where(x > 0, x, np.float32(slope) * x))
         assert_same(clamped, np.clip(x, np.float32(lo), np.float32(hi)))
         assert_same(filled, np.where(c, x, np.float32(fill)))
     # A string is a constant of the trace.

@@ -44,7 +44,7 @@ FLOAT_UNARY = {
                   (-4.0, 4.0)),
     "reciprocal": (fuse.reciprocal, lambda x: 1.0 / x, (0.5, 4.0)),
     "hardswish": (fuse.hardswish, lambda x: x * np.clip(x + 3.0, 0.0, 6.0) / 6.0, (-5.0, 5.0)),
-    "leaky_relu": (lambda x: fuse.leaky_relu(x, 0.25), lambda x: np.where(x >= 0, x, 0.25 * x),
+    "leaky_relu": (lambda x: fuse.leaky_relu(x, 0.25), lambda x: np.where(x > 0, x, 0.25 * x),
                    (-3.0, 3.0)),
 }
 
@@ -662,3 +662,15 @@ def test_pytorch_activations(dtype):
     for name, got, expected in zip(["mish", "selu", "logsigmoid", "hardsigmoid", "softsign"],
                                    f(x), want):
         _assert_within_roundings(got, expected, x, dtype, 6, subnormals=2, name=name)
+
+
+def test_leaky_relu_of_a_negative_slope_signs_zero_as_pytorch():
+    """PyTorch's leaky_relu is x where x > 0, else slope * x: with a negative
+    slope, +0 gives -0 and -0 gives +0 (fuse took x where x >= 0, which
+    kept the zero's sign), with the slope an attribute or an argument."""
+    x = np.array([0.0, -0.0, 2.0, -3.0, np.nan], np.float32)
+    want = np.array([-0.0, 0.0, 2.0, 6.0, np.nan], np.float32)
+    for got in (fuse.jit(lambda a: fuse.leaky_relu(a, -2.0), target="cpu")(x),
+                fuse.jit(lambda a, s: fuse.leaky_relu(a, s), target="cpu")(x, -2.0)):
+        assert_same(got, want)
+        np.testing.assert_array_equal(np.signbit(got), np.signbit(want))

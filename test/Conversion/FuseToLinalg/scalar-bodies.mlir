@@ -340,14 +340,15 @@ func.func @clamp_unsigned_bound(%x: tensor<4xi32>) -> tensor<4xi32> {
   return %0 : tensor<4xi32>
 }
 
-// leaky_relu: x if x >= 0, else alpha * x; alpha defaults to 0.01.
+// leaky_relu: x if x > 0, else alpha * x (as PyTorch: with a negative alpha,
+// -0 for +0); alpha defaults to 0.01.
 // CHECK-LABEL: func @leaky_relu_f32
 // CHECK: ^bb0(%[[X:.+]]: f32, %{{.+}}: f32):
 // CHECK-NEXT: %[[ALPHA:.+]] = arith.constant 0.00999999977 : f32
 // CHECK-NEXT: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
-// CHECK-NEXT: %[[GE:.+]] = arith.cmpf oge, %[[X]], %[[ZERO]] : f32
+// CHECK-NEXT: %[[GT:.+]] = arith.cmpf ogt, %[[X]], %[[ZERO]] : f32
 // CHECK-NEXT: %[[AX:.+]] = arith.mulf %[[ALPHA]], %[[X]] : f32
-// CHECK-NEXT: %[[R:.+]] = arith.select %[[GE]], %[[X]], %[[AX]] : f32
+// CHECK-NEXT: %[[R:.+]] = arith.select %[[GT]], %[[X]], %[[AX]] : f32
 // CHECK-NEXT: linalg.yield %[[R]] : f32
 func.func @leaky_relu_f32(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = fuse.leaky_relu %x : tensor<4xf32>
@@ -359,9 +360,9 @@ func.func @leaky_relu_f32(%x: tensor<4xf32>) -> tensor<4xf32> {
 // CHECK-NEXT: %[[X:.+]] = arith.extf %[[IN]] : f16 to f32
 // CHECK-NEXT: %[[ALPHA:.+]] = arith.constant 2.000000e-01 : f32
 // CHECK-NEXT: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
-// CHECK-NEXT: %[[GE:.+]] = arith.cmpf oge, %[[X]], %[[ZERO]] : f32
+// CHECK-NEXT: %[[GT:.+]] = arith.cmpf ogt, %[[X]], %[[ZERO]] : f32
 // CHECK-NEXT: %[[AX:.+]] = arith.mulf %[[ALPHA]], %[[X]] : f32
-// CHECK-NEXT: %[[S:.+]] = arith.select %[[GE]], %[[X]], %[[AX]] : f32
+// CHECK-NEXT: %[[S:.+]] = arith.select %[[GT]], %[[X]], %[[AX]] : f32
 // CHECK-NEXT: %[[R:.+]] = arith.truncf %[[S]] : f32 to f16
 // CHECK-NEXT: linalg.yield %[[R]] : f16
 func.func @leaky_relu_alpha_f16(%x: tensor<4xf16>) -> tensor<4xf16> {

@@ -320,17 +320,18 @@ Value ClampOp::buildScalar(OpBuilder &b, Location loc, ValueRange args,
   });
 }
 
-/// x if x >= 0 else alpha * x (NaN: alpha * NaN).
+/// x if x > 0 else alpha * x (NaN: alpha * NaN), as PyTorch: a negative
+/// alpha gives -0 for +0 and +0 for -0.
 Value LeakyReluOp::buildScalar(OpBuilder &b, Location loc, ValueRange args,
                                Type resultElement) {
   return inComputeType(b, loc, args, resultElement, [&](ValueRange xs) {
     Value x = xs[0];
     Type type = x.getType();
     Value alpha = floatConstant(b, loc, type, getAlphaValue());
-    Value nonNegative = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE,
+    Value positive = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT,
                                               x, zeroOf(b, loc, type));
     return Value(arith::SelectOp::create(
-        b, loc, nonNegative, x, arith::MulFOp::create(b, loc, alpha, x)));
+        b, loc, positive, x, arith::MulFOp::create(b, loc, alpha, x)));
   });
 }
 

@@ -161,7 +161,7 @@ def Fuse_ClampOp : Fuse_UnaryOp<"clamp", Fuse_NumericTensor,
 }
 
 def Fuse_LeakyReluOp : Fuse_UnaryOp<"leaky_relu", Fuse_FloatTensor,
-                                    "x if x >= 0 else alpha * x"> {
+                                    "x if x > 0 else alpha * x"> {
   let description = [{
     Leaky rectified linear unit with negative slope `alpha` (default 0.01).
 
