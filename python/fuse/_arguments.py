@@ -32,12 +32,12 @@ _INT32 = np.iinfo(np.int32)
 # Host arrays
 #===------------------------------------------------------------------------===#
 
-def check_host_array(value, index):
+def check_host_array(value, what):
     """`value` (not a GPU array: see device_input) as a numpy array the C API
-    can read, or TypeError."""
+    can read, or TypeError; `what` names it in messages ('argument 0')."""
     if isinstance(value, np.ma.MaskedArray):
         # Its data would be read with the masked elements as they are.
-        raise TypeError(f"fuse: argument {index} is a numpy masked array; fuse reads plain "
+        raise TypeError(f"fuse: {what} is a numpy masked array; fuse reads plain "
                         f"arrays only, and would ignore its mask: pass x.filled(value) to "
                         f"replace the masked elements, or x.data to use them as they are")
     if isinstance(value, np.ndarray):
@@ -47,25 +47,29 @@ def check_host_array(value, index):
     torch = _torch_tensor(value)
     if torch is not None:
         # A tensor on the CPU, read as numpy reads it (torch's own errors
-        # for these two name .numpy(), which the caller did not call).
+        # for these two name .numpy(), which the caller did not call), once
+        # fuse's checks have said what is wrong in torch's terms (numpy's
+        # error for a rank past its own limit was "not an array").
         if value.requires_grad:
-            _refuse_grad(f"argument {index}")
+            _refuse_grad(what)
         if value.dtype == torch.bfloat16:
-            raise TypeError(f"fuse: argument {index} is a torch.bfloat16 tensor on the CPU, "
+            raise TypeError(f"fuse: {what} is a torch.bfloat16 tensor on the CPU, "
                             f"and fuse reads host arrays through numpy, which has no "
                             f"bfloat16: pass x.float() and fuse.cast it to bfloat16 in the "
                             f"program, or a tensor on the GPU")
+        _torch_dtype(value, what, _dtypes.SUPPORTED_NUMPY)
+        _check_rank(tuple(value.shape), what)
     if hasattr(value, "__dlpack__") and not hasattr(value, "__array__"):
         # A host DLPack producer without the array interface.
         try:
             return np.from_dlpack(value)
         except Exception as e:
-            raise TypeError(f"fuse: argument {index} ({type(value).__name__}) could not be "
+            raise TypeError(f"fuse: {what} ({type(value).__name__}) could not be "
                             f"read through DLPack: {e}") from None
     try:
         return np.asarray(value)
     except Exception as e:
-        raise TypeError(f"fuse: argument {index} ({type(value).__name__}) is not an "
+        raise TypeError(f"fuse: {what} ({type(value).__name__}) is not an "
                         f"array: {e}") from None
 
 
@@ -103,13 +107,13 @@ def c_order(array):
     return copy
 
 
-def prepare(array, index):
+def prepare(array, what):
     """A C-contiguous, native-byte-order, aligned (_capi.ALIGNMENT) copy of
-    `array` when it is not one already, and its fuse dtype. A bool array
-    whose bytes are not all 0 or 1 (a view of other bytes, np.frombuffer)
-    is copied to 0 and 1, as numpy reads it: the kernels read a bool's
-    lowest bit."""
-    dtype = _dtypes.from_numpy(array.dtype, what=f"argument {index}")
+    `array` (named `what` in messages) when it is not one already, and its
+    fuse dtype. A bool array whose bytes are not all 0 or 1 (a view of other
+    bytes, np.frombuffer) is copied to 0 and 1, as numpy reads it: the
+    kernels read a bool's lowest bit."""
+    dtype = _dtypes.from_numpy(array.dtype, what=what)
     if dtype == "i1" and other_bool_bytes(array):
         array = np.asarray(array.view(np.uint8) != 0)
     if not array.dtype.isnative:
@@ -122,13 +126,14 @@ def prepare(array, index):
     return array, dtype
 
 
-def prepare_argument(value, index):
-    """(array, fuse dtype) of an array argument: a DeviceInput for a GPU
-    array (read in place), otherwise a numpy array from prepare()."""
-    device = device_input(value, f"argument {index}")
+def prepare_argument(value, what):
+    """(array, fuse dtype) of an array argument, named `what` in messages
+    ('argument 0'): a DeviceInput for a GPU array (read in place), otherwise
+    a numpy array from prepare()."""
+    device = device_input(value, what)
     if device is not None:
         return device, device.dtype
-    return prepare(check_host_array(value, index), index)
+    return prepare(check_host_array(value, what), what)
 
 
 #===------------------------------------------------------------------------===#
@@ -226,15 +231,20 @@ def _refuse_grad(what):
                     f"record gradients: pass x.detach()")
 
 
+def _torch_dtype(value, what, supported):
+    """The fuse dtype of torch.Tensor `value`, or TypeError saying to convert
+    it in torch's words (`supported`: the dtypes fuse takes there)."""
+    dtype = _dtypes.from_torch(value.dtype)
+    if dtype is None:
+        raise TypeError(f"fuse: {what} has dtype {value.dtype}, which fuse does not support; "
+                        f"supported dtypes are {supported} (convert with .to(...))")
+    return dtype
+
+
 def _from_torch(torch, value, what):
     if value.requires_grad:
         _refuse_grad(what)
-    dtypes = {torch.float16: "f16", torch.bfloat16: "bf16", torch.float32: "f32",
-              torch.float64: "f64", torch.int32: "i32", torch.int64: "i64", torch.bool: "i1"}
-    dtype = dtypes.get(value.dtype)
-    if dtype is None:
-        raise TypeError(f"fuse: {what} has dtype {value.dtype}, which fuse does not support; "
-                        f"supported dtypes are {_dtypes.SUPPORTED} (convert with .to(...))")
+    dtype = _torch_dtype(value, what, _dtypes.SUPPORTED)
     _check_device(value.device.index, what, str(value.device))
     shape = tuple(value.shape)
     _check_rank(shape, what)
@@ -370,7 +380,7 @@ def _checked(arg, what):
     # one (it was its FuseError, not this TypeError naming the argument).
     alignment = _capi.ALIGNMENT
     if arg.data % alignment:
-        raise TypeError(f"fuse: {what}'s data at {arg.data:#x} is not {alignment}-byte "
+        raise TypeError(f"fuse: the data of {what} at {arg.data:#x} is not {alignment}-byte "
                         f"aligned (a view that starts at an offset, such as x[1:]?); fuse's "
                         f"kernels read {alignment} bytes at a time from aligned addresses and "
                         f"do not copy GPU arrays: pass a copy (x.clone() in PyTorch, x.copy() "
@@ -513,7 +523,7 @@ def program_arguments(args, inputs):
         # input's dtype (but bfloat16, which numpy cannot hold).
         if isinstance(value, (bool, int, float, list, tuple)) and spec.dtype != "bf16":
             array = _numbers_as(value, spec, i)
-        arrays.append(prepare_argument(array, i))
+        arrays.append(prepare_argument(array, f"argument {i}"))
         if spec.dtype == "bf16" and arrays[-1][1] != "bf16":
             raise TypeError(f"fuse: argument {i} is {spec}, and numpy has no bfloat16: pass a "
                             f"torch.bfloat16 tensor on the GPU, or take float32 and "
@@ -589,6 +599,23 @@ def _holds_arrays(sequence):
     return False
 
 
+def _zero_d_read(sequence):
+    """`sequence`, nested lists and tuples, as lists with each 0-d array-like
+    in it (torch.tensor(1.0)) read on its own as a 0-d numpy array: numpy
+    reading array-likes inside a list gave a FutureWarning (their reading
+    there is to change). One that cannot be read (a CUDA tensor) is left as
+    it is, for the list's reading to refuse."""
+    if isinstance(sequence, (list, tuple)):
+        return [_zero_d_read(e) for e in sequence]
+    if (isinstance(sequence, (np.ndarray, np.generic)) or _is_python_scalar(sequence)
+            or getattr(sequence, "ndim", None) != 0):
+        return sequence
+    try:
+        return np.asarray(sequence)
+    except Exception:
+        return sequence
+
+
 def _sequence_argument(value, index, name, function):
     """A list or tuple argument of the jitted function named `function` as
     numpy's array of it, when it holds numbers (nested lists of them, of one
@@ -602,7 +629,7 @@ def _sequence_argument(value, index, name, function):
         depth += 1
         first = first[0] if len(first) else None
     try:
-        array = np.asarray(value)
+        array = np.asarray(_zero_d_read(value))
     except (TypeError, ValueError):
         array = None
     if array is not None and array.dtype != object and array.ndim == depth:
@@ -645,9 +672,11 @@ def jit_arguments(leaves, static_argnames, function):
         elif _is_array(value):
             if isinstance(value, (list, tuple)):
                 value = _sequence_argument(value, index, name, function)
-            array, dtype = prepare_argument(value, index)
+            # By its parameter, as the caller wrote it.
+            what = f"argument {name!r}"
+            array, dtype = prepare_argument(value, what)
             kinds.append((array, dtype))
-            named.append((f"argument {name!r}", value, array))
+            named.append((what, value, array))
         else:
             kinds.append("const")
     check_one_side(named)

@@ -209,6 +209,15 @@ def check_error(error, what):
     raise FuseError(message or f"{what} failed (the library gave no message)")
 
 
+def said_by(error, function):
+    """FuseError `error` (the library's message) as the package's errors
+    are said, for a jitted function's compile or run: `fuse: FUNCTION: `
+    first. (fuse.compile's and a Program's carry the library's message as it
+    is.)"""
+    error.args = (f"fuse: {function}: {error}",) + error.args[1:]
+    return error
+
+
 def report_json(text):
     error = ctypes.c_void_p()
     ptr = lib().fuse_report_json(text.encode(), ctypes.byref(error))

@@ -52,6 +52,11 @@ _ALIASES = {
     "bool": "i1", "bool_": "i1", "i1": "i1",
 }
 
+# PyTorch's dtypes, by the name they print with (torch.half prints as
+# torch.float16): known without importing torch.
+_TORCH = {"float16": "f16", "bfloat16": "bf16", "float32": "f32", "float64": "f64",
+          "int32": "i32", "int64": "i64", "bool": "i1"}
+
 
 def enum_of(name):
     return _INFO[name][0]
@@ -112,10 +117,22 @@ def from_numpy(dtype, what="array"):
     return name
 
 
+def is_torch_dtype(dtype):
+    """Whether `dtype` is one of PyTorch's (torch.float16), without
+    importing torch."""
+    kind = type(dtype)
+    return kind.__module__.split(".")[0] == "torch" and kind.__name__ == "dtype"
+
+
+def from_torch(dtype):
+    """fuse name of a PyTorch dtype (torch.float16), or None."""
+    return _TORCH.get(str(dtype).removeprefix("torch."))
+
+
 def parse(dtype):
     """fuse name of a user's dtype: a numpy dtype or type, a Python type
-    (float -> float64, int -> int64, bool), or a string such as 'float32',
-    'f32' or 'bfloat16'."""
+    (float -> float64, int -> int64, bool), a PyTorch dtype (torch.float16),
+    or a string such as 'float32', 'f32' or 'bfloat16'."""
     if isinstance(dtype, str):
         key = dtype.strip().lower()
         if key in _ALIASES:
@@ -128,14 +145,16 @@ def parse(dtype):
     if dtype is None:
         # np.dtype(None) is float64: a missing dtype is not one.
         raise TypeError(f"fuse: None is not a dtype; use one of {SUPPORTED}")
-    try:
-        np_dtype = np.dtype(dtype)
-    except TypeError:
-        raise TypeError(f"fuse: {dtype!r} is not a dtype; use one of {SUPPORTED}") from None
-    name = _BY_NUMPY.get(np_dtype if np_dtype.isnative else np_dtype.newbyteorder("="))
+    if is_torch_dtype(dtype):
+        shown, name = dtype, from_torch(dtype)
+    else:
+        try:
+            shown = np.dtype(dtype)
+        except TypeError:
+            raise TypeError(f"fuse: {dtype!r} is not a dtype; use one of {SUPPORTED}") from None
+        name = _BY_NUMPY.get(shown if shown.isnative else shown.newbyteorder("="))
     if name is None:
-        raise TypeError(f"fuse: {np_dtype} is not a fuse dtype; fuse's dtypes are "
-                        f"{SUPPORTED}")
+        raise TypeError(f"fuse: {shown} is not a fuse dtype; fuse's dtypes are {SUPPORTED}")
     return name
 
 

@@ -25,8 +25,10 @@ reuses that program), and signatures cached (size, at most max_cache)."""
 DEFAULT_MAX_CACHE = 64
 
 # Compiled programs, by the text compiled and the options, while a jitted
-# function's cache holds them: two functions that trace to the same program
-# share it, and a program that no cache holds is freed.
+# function's cache holds them: functions that trace to the same ops at the
+# same places share one, and a program that no cache holds is freed. The
+# text has each op's source location, which the program's run-time errors
+# and remarks name: the same ops written at two places are two programs.
 _programs = weakref.WeakValueDictionary()
 _programs_lock = threading.Lock()
 
@@ -375,7 +377,11 @@ class _Jitted:
             # Sizes that a composition needs equal (a norm's weight and x's
             # last axis), said in its terms before the library's check.
             _trace.check_sizes(trace, [a for a, _ in inputs])
-        results = program.run_prepared(inputs, None if out is None else program.check_out(out))
+        try:
+            results = program.run_prepared(inputs,
+                                           None if out is None else program.check_out(out))
+        except _capi.FuseError as error:
+            raise _capi.said_by(error, self.__name__)
         if self.profile:
             self.last_profile = program.last_profile
         return results[0] if trace.single else tuple(results)
@@ -575,9 +581,13 @@ def _program_for(trace, jitted):
         program = _programs.get(key)
         if program is not None:
             return program, 0
-        program = _programs[key] = _program.Program(
-            trace.located_mlir, entry=trace.name, target=jitted.target,
-            fusion=jitted.fusion, options=jitted._options)
+        try:
+            program = _programs[key] = _program.Program(
+                trace.located_mlir, entry=trace.name, target=jitted.target,
+                fusion=jitted.fusion, options=jitted._options)
+        except _capi.FuseError as error:
+            # The options, too, are read by the library only here.
+            raise _capi.said_by(error, jitted.__name__)
         return program, 1
 
 

@@ -529,23 +529,39 @@ class Tensor:
         raise TypeError("fuse: len() of a traced Tensor; use .ndim, or .shape (whose dynamic "
                         "sizes are symbolic)")
 
+    def _meant_as(self, verb, argument=True):
+        """What the code that would `verb` this Tensor (unpack, index) may
+        have meant, for the end of its error: PyTorch's idioms. An array
+        argument (when `argument`) may be a tuple of numbers the caller
+        passed (an optimizer's betas=(0.9, 0.999)), which static_argnames
+        makes a constant; a max or min may be taken for PyTorch's (values,
+        indices)."""
+        if argument and self._is_array_argument():
+            return (f" (argument {self._arg!r} of {self._graph.function} is an array; "
+                    f"if you passed a tuple or list of numbers, it is read as numpy's "
+                    f"array of it: to {verb} one, name it in fuse.jit(static_argnames="
+                    f"...), which makes it a constant of the trace)")
+        node = self._node
+        if node is not None and node.op == "cast" and self.dtype_name == "i1":
+            node = node.operands[0]._node  # the max or min of bools, in int32
+        if node is not None and node.op in ("reduce_max", "reduce_min"):
+            return (" (fuse's max and min, as numpy's, return the values only, not "
+                    "PyTorch's (values, indices): x.max(axis) is PyTorch's x.max(dim)[0])")
+        return ""
+
     def __iter__(self):
-        argument = ""
-        if self._is_array_argument():
-            # PyTorch's optimizers take betas=(0.9, 0.999) and unpack it.
-            argument = (f" (argument {self._arg!r} of {self._graph.function} is an array; "
-                        f"if you passed a tuple or list of numbers, it is read as numpy's "
-                        f"array of it: to unpack one, name it in fuse.jit(static_argnames="
-                        f"...), which makes it a constant of the trace)")
         raise TypeError("fuse: a traced Tensor cannot be iterated: fuse compiles elementwise "
-                        f"programs{argument}")
+                        f"programs{self._meant_as('unpack')}")
 
     def __getitem__(self, index):
-        # The static_argnames hint is for a tuple unpacked, not for a slice
-        # of an array (which could not be static: it is not hashable).
+        # A tuple takes an int or a slice (betas[0]); x[:, 0] is an array's,
+        # which static_argnames could not take (it is not hashable).
+        of_tuple = isinstance(index, (int, np.integer, slice)) and not isinstance(
+            index, (bool, np.bool_))
         raise TypeError("fuse: a traced Tensor cannot be indexed: fuse compiles elementwise "
                         "programs, with no slices, gathers or reshapes; index the array "
-                        "before the call (f(x[:, 0])) and pass the part as an argument")
+                        "before the call (f(x[:, 0])) and pass the part as an argument"
+                        f"{self._meant_as('index', of_tuple)}")
 
     def __setitem__(self, index, value):
         raise TypeError("fuse: a traced Tensor cannot be assigned to (x[i] = v): fuse "
@@ -1063,8 +1079,8 @@ clip = clamp
 
 
 def cast(x, dtype):
-    """`x` converted to `dtype` (a numpy dtype, a type or a name such as
-    'float32', 'int64', 'bool' or 'bfloat16')."""
+    """`x` converted to `dtype` (a numpy dtype, a type, a PyTorch dtype or a
+    name such as 'float32', 'int64', 'bool' or 'bfloat16')."""
     name = _dtypes.parse(dtype)
     x = _check_operand(x, "fuse.cast")
     graph = _graph_of([x], "fuse.cast")
@@ -1653,6 +1669,15 @@ def _numpy_reduction(name, what, x, args, kwargs):
     if len(args) > len(params):
         raise TypeError(f"fuse: {what} takes at most {len(params)} arguments after the "
                         f"array ({', '.join(params)}), got {len(args)}")
+    if len(args) > 1 and isinstance(args[1], (bool, np.bool_)):
+        # PyTorch's x.sum(dim, keepdim) and x.var(dim, unbiased): numpy's
+        # parameter there is dtype or out.
+        torch_name, keyword, value = (("unbiased", "ddof", int(args[1])) if variance else
+                                      ("keepdim", "keepdims", bool(args[1])))
+        raise TypeError(f"fuse: {what} got {args[1]!r} after the axis, where numpy's "
+                        f"parameter is {params[1]} (its parameters after the array are "
+                        f"{_dtypes.listing(params)}), not PyTorch's {torch_name}: give "
+                        f"{keyword} by keyword ({keyword}={value})")
     given = dict(zip(params, args))
     for key, value in kwargs.items():
         if key not in params:
@@ -1805,6 +1830,14 @@ _PYTORCH_METHODS = {
     **{n: _NO_VALUES for n in ("item", "tolist", "numpy")},
 }
 
+# numpy's array methods (PyTorch's too) that fuse's Tensor writes another
+# way: what to write for each, as the error for it says first.
+_ARRAY_METHODS = {
+    "round": ("fuse.rint(x) (np.rint(x) and np.round(x) too: to nearest, halves to even, as "
+              "numpy's and PyTorch's)"),
+    "copy": _SAME,
+}
+
 
 # What to write for PyTorch's functions whose names are the Tensor's own
 # methods or numpy's functions (torch.sum(x): x.sum(axis)); the others are
@@ -1852,8 +1885,9 @@ def _torch_function_refused(func, args):
 
 
 def _pytorch_alternative(name):
-    """What to write for PyTorch's Tensor method `name`, as the start of
-    Tensor.__getattr__'s error ('' for a name PyTorch's table has not)."""
+    """What to write for PyTorch's Tensor method or numpy's array method
+    `name`, as the start of Tensor.__getattr__'s error ('' for a name their
+    tables have not)."""
     if name == "size":
         # numpy's attribute and PyTorch's method.
         return ("x.size, numpy's count of elements, has no value while tracing (a "
@@ -1861,6 +1895,8 @@ def _pytorch_alternative(name):
                 "count as an argument; x.shape[i] for PyTorch's x.size(i); ")
     if name in _PYTORCH_METHODS:
         return f"fuse's Tensor follows numpy, not PyTorch: use {_PYTORCH_METHODS[name]}; "
+    if name in _ARRAY_METHODS:
+        return f"use {_ARRAY_METHODS[name]}; "
     if name.endswith("_"):
         base = name[:-1]
         alternative = _PYTORCH_METHODS.get(base) or (

@@ -116,6 +116,7 @@ def fake_torch(current_stream):
         def __repr__(self):
             return f"torch.{self.name}"
 
+    dtype.__module__ = "torch"
     for name in ["float16", "bfloat16", "float32", "float64", "int32", "int64", "bool",
                  "int8", "int16"]:
         setattr(torch, name, dtype(name, None if name == "bfloat16" else np.dtype(name)))

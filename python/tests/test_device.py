@@ -71,8 +71,8 @@ def test_misaligned_bools_and_single_numbers_on_the_gpu():
     # ones): a bool array or a single number at an offset got its FuseError
     # naming no parameter; it is this TypeError, as for other arrays.
     for view in (np.ones(17, np.bool_)[1:], np.ones(5, np.float32)[1:2]):
-        with pytest.raises(TypeError, match=r"argument 0's data at 0x[0-9a-f]+ is not 16-byte "
-                                            r"aligned"):
+        with pytest.raises(TypeError, match=r"^fuse: the data of argument 'a' at 0x[0-9a-f]+ "
+                                            r"is not 16-byte aligned"):
             fuse.jit(lambda a: a * 1).trace(CaiArray(view))
 
 
@@ -120,7 +120,7 @@ def test_gpu_arrays_must_be_contiguous(strides, ok):
     if ok:
         fuse.jit(add).trace(a, a)
         return
-    with pytest.raises(TypeError, match=r"argument 0 is not C-contiguous \(strides "
+    with pytest.raises(TypeError, match=r"^fuse: argument 'a' is not C-contiguous \(strides "
                                         r".* bytes for shape \(8,\)\); make it contiguous first "
                                         r"\(x\.contiguous\(\) in PyTorch"):
         fuse.jit(add)(a, a)
@@ -132,8 +132,9 @@ def test_gpu_arrays_must_be_aligned():
     x = np.zeros(64, np.float32)
     start = (-x.ctypes.data // 4) % 4
     a = CaiArray(x[start + 1:start + 9])
-    with pytest.raises(TypeError, match=r"argument 0's data at 0x[0-9a-f]+ is not 16-byte "
-                                        r"aligned .*pass a copy \(x\.clone\(\) in PyTorch"):
+    with pytest.raises(TypeError, match=r"^fuse: the data of argument 'a' at 0x[0-9a-f]+ is "
+                                        r"not 16-byte aligned .*pass a copy \(x\.clone\(\) in "
+                                        r"PyTorch"):
         fuse.jit(add)(a, a)
     aligned = CaiArray(x[start + 4:start + 12])
     fuse.jit(add).trace(aligned, aligned)
@@ -264,7 +265,8 @@ def test_dlpack_producer_errors_are_type_errors():
             raise BufferError("not exportable")
 
     x = np.ones(4, np.float32)
-    with pytest.raises(TypeError, match="argument 0 .*its __dlpack__ failed: not exportable"):
+    with pytest.raises(TypeError, match="^fuse: argument 'a' .*its __dlpack__ failed: not "
+                                        "exportable"):
         fuse.jit(add)(Refusing(x), Refusing(x))
 
 

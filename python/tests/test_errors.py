@@ -22,9 +22,9 @@ def add(a, b):
                                    "longdouble", "object", "U3", "datetime64[s]"])
 def test_unsupported_argument_dtype(dtype):
     x = np.zeros(3, dtype)
-    with pytest.raises(TypeError, match=r"argument 0 has dtype .*which fuse does not support; "
-                                        r"supported dtypes are float16, float32, float64, "
-                                        r"int32, int64 and bool"):
+    with pytest.raises(TypeError, match=r"^fuse: argument 'a' has dtype .*which fuse does not "
+                                        r"support; supported dtypes are float16, float32, "
+                                        r"float64, int32, int64 and bool"):
         fuse.jit(add)(x, x)
 
 
@@ -46,7 +46,7 @@ def test_complex_python_scalar_argument_is_named():
 def test_unsupported_dtype_is_named_as_numpy_writes_it():
     # A string array's dtype was named "str96" (its .name), which no one
     # writes.
-    with pytest.raises(TypeError, match=r"^fuse: argument 0 has dtype <U3, which fuse does "
+    with pytest.raises(TypeError, match=r"^fuse: argument 'a' has dtype <U3, which fuse does "
                                         r"not support"):
         fuse.jit(add)(np.zeros(2, "<U3"), np.zeros(2, "<U3"))
 
@@ -78,15 +78,16 @@ def test_ops_of_python_numbers_alone_say_what_to_write():
 
 def test_masked_arrays_are_refused():
     x = np.ma.masked_array([1.0, 2.0, 3.0], mask=[False, True, False])
-    message = (r"^fuse: argument 1 is a numpy masked array; fuse reads plain arrays only, and "
-               r"would ignore its mask: pass x\.filled\(value\) to replace the masked "
+    message = (r"^fuse: argument {} is a numpy masked array; fuse reads plain arrays only, "
+               r"and would ignore its mask: pass x\.filled\(value\) to replace the masked "
                r"elements, or x\.data to use them as they are$")
-    with pytest.raises(TypeError, match=message):
+    # A jitted function's argument by its parameter, a Program's by position.
+    with pytest.raises(TypeError, match=message.format("'b'")):
         fuse.jit(add)(x.data, x)
     program = fuse.compile("func.func @f(%a: tensor<?xf64>, %b: tensor<?xf64>) -> tensor<?xf64> {"
                            "\n  %0 = fuse.add %a, %b : tensor<?xf64>\n  return %0 : tensor<?xf64>"
                            "\n}\n", target="cpu")
-    with pytest.raises(TypeError, match=message):
+    with pytest.raises(TypeError, match=message.format(1)):
         program(x.data, x)
 
 
@@ -238,6 +239,39 @@ def test_an_array_argument_unpacked_names_static_argnames():
     assert_same(got, p * np.float32(0.5) + p * np.float32(0.25))
 
 
+def test_an_array_argument_indexed_names_static_argnames():
+    # betas[0] said only "index the array before the call", naming neither
+    # betas nor static_argnames, which the unpacking above names.
+    def adam(p, betas):
+        return p * betas[0]
+
+    p = np.ones(3, np.float32)
+    with pytest.raises(TypeError, match=r"^fuse: a traced Tensor cannot be indexed: .* pass "
+                       r"the part as an argument \(argument 'betas' of adam is an array; if you "
+                       r"passed a tuple or list of numbers, it is read as numpy's array of it: "
+                       r"to index one, name it in fuse\.jit\(static_argnames=\.\.\.\), which "
+                       r"makes it a constant of the trace\)$"):
+        fuse.jit(adam)(p, (0.9, 0.999))
+    assert_same(fuse.jit(adam, static_argnames="betas")(p, (0.5, 0.25)), p * np.float32(0.5))
+
+
+@pytest.mark.parametrize("fn", [lambda x: x.max(-1)[0], lambda x: x.min(axis=0)[1],
+                                lambda x: fuse.reduce_max(x, -1, keepdims=True)[..., 0],
+                                lambda x: (x > 0).max(-1)[0], lambda x: tuple(x.min(-1))],
+                         ids=["max", "min", "reduce_max", "bool-max", "unpacked"])
+def test_a_max_indexed_says_fuses_has_no_indices(fn):
+    # PyTorch's x.max(dim) is (values, indices): x.max(-1)[0] said only that
+    # a Tensor cannot be indexed.
+    with pytest.raises(TypeError, match=r"^fuse: a traced Tensor cannot be (indexed|iterated): "
+                       r".* \(fuse's max and min, as numpy's, return the values only, not "
+                       r"PyTorch's \(values, indices\): x\.max\(axis\) is PyTorch's "
+                       r"x\.max\(dim\)\[0\]\)$"):
+        fuse.jit(fn)(np.ones((3, 4), np.float32))
+    # Another Tensor's error says nothing of it.
+    with pytest.raises(TypeError, match=r"pass the part as an argument$"):
+        fuse.jit(lambda x: x.sum(-1)[0])(np.ones((3, 4), np.float32))
+
+
 def test_a_copy_of_a_traced_tensor_is_itself():
     # copy.copy raised a KeyError from inside the trace, and copy.deepcopy's
     # result was "not a Tensor".
@@ -334,10 +368,24 @@ def test_pytorch_in_place_methods_say_to_assign(fn, name, alternative):
         fuse.jit(fn)(np.ones(3, np.float32))
 
 
+@pytest.mark.parametrize("fn,name,alternative", [
+    (lambda x: x.round(), "round", r"fuse\.rint\(x\) \(np\.rint\(x\) and np\.round\(x\) too: "
+                                   r"to nearest, halves to even, as numpy's and PyTorch's\)"),
+    (lambda x: x.copy(), "copy", r"x itself \(a traced Tensor is a value of the program, with "
+                                 r"nothing to copy, detach or move; .*\)"),
+], ids=["round", "copy"])
+def test_numpy_methods_name_the_alternative_first(fn, name, alternative):
+    # numpy's (and PyTorch's) x.round() and numpy's x.copy() got the generic
+    # list alone, where the other methods fuse has not say what to write.
+    with pytest.raises(TypeError, match=rf"^fuse: Tensor\.{name} is not supported: use "
+                                        rf"{alternative}; a traced Tensor stands for an array "):
+        fuse.jit(fn)(np.ones(3, np.float32))
+
+
 def test_pytorch_methods_table_has_no_tensor_attribute():
     # Names that the Tensor has never reach its __getattr__.
-    from fuse._trace import _PYTORCH_METHODS, Tensor
-    assert not [n for n in _PYTORCH_METHODS if hasattr(Tensor, n)]
+    from fuse._trace import _ARRAY_METHODS, _PYTORCH_METHODS, Tensor
+    assert not [n for n in [*_PYTORCH_METHODS, *_ARRAY_METHODS] if hasattr(Tensor, n)]
 
 
 def test_unsupported_attributes_are_missing_for_hasattr():
@@ -661,16 +709,58 @@ def test_a_bfloat16_or_grad_torch_tensor_on_the_cpu_is_refused_in_fuses_words(mo
     f = fuse.jit(lambda a: a + 1)
     half = torch.Tensor(np.zeros(3, np.float32), dtype=torch.bfloat16)
     half.is_cuda = False
-    with pytest.raises(TypeError, match=r"^fuse: argument 0 is a torch\.bfloat16 tensor on the "
-                       r"CPU, and fuse reads host arrays through numpy, which has no bfloat16: "
-                       r"pass x\.float\(\) and fuse\.cast it to bfloat16 in the program, or a "
-                       r"tensor on the GPU$"):
+    with pytest.raises(TypeError, match=r"^fuse: argument 'a' is a torch\.bfloat16 tensor on "
+                       r"the CPU, and fuse reads host arrays through numpy, which has no "
+                       r"bfloat16: pass x\.float\(\) and fuse\.cast it to bfloat16 in the "
+                       r"program, or a tensor on the GPU$"):
         f(half)
     grad = torch.Tensor(np.zeros(3, np.float32), requires_grad=True)
     grad.is_cuda = False
-    with pytest.raises(TypeError, match=r"^fuse: argument 0 is a torch\.Tensor that requires "
+    with pytest.raises(TypeError, match=r"^fuse: argument 'a' is a torch\.Tensor that requires "
                        r"grad; fuse does not record gradients: pass x\.detach\(\)$"):
         f(grad)
+
+
+def test_a_torch_tensor_on_the_cpu_is_refused_in_torchs_terms(monkeypatch):
+    """A dtype fuse has not said to convert with numpy's .astype(...), and a
+    rank past numpy's own limit was numpy's "not an array" (numpy 1.x reads
+    at most rank 32); the arguments were named by position."""
+    from gpu_fakes import fake_torch
+
+    torch = fake_torch(current_stream=0)
+    monkeypatch.setitem(sys.modules, "torch", torch)
+    f = fuse.jit(lambda a: a + 1)
+    small = torch.Tensor(np.zeros(3, np.int8))
+    small.is_cuda = False
+    with pytest.raises(TypeError, match=r"^fuse: argument 'a' has dtype torch\.int8, which fuse "
+                       r"does not support; supported dtypes are float16, float32, float64, "
+                       r"int32, int64 and bool \(convert with \.to\(\.\.\.\)\)$"):
+        f(small)
+    deep = torch.Tensor(np.zeros(3, np.float32))
+    deep.is_cuda, deep.shape = False, (1,) * 33
+    with pytest.raises(TypeError, match=r"^fuse: argument 'a' has rank 33; fuse takes at most "
+                                        r"rank 32$"):
+        f(deep)
+
+
+def test_torch_dtypes_are_dtypes_of_astype_and_cast(monkeypatch):
+    # fuse reads torch tensors' dtypes, and x.astype(torch.float16) said
+    # "torch.float16 is not a dtype".
+    from gpu_fakes import fake_torch
+
+    torch = fake_torch(current_stream=0)
+    monkeypatch.setitem(sys.modules, "torch", torch)
+    x = np.arange(4, dtype=np.float32) / 3
+    assert_same(fuse.jit(lambda x: x.astype(torch.float16))(x), x.astype(np.float16))
+    assert_same(fuse.jit(lambda x: fuse.cast(x, torch.bool))(x), x.astype(bool))
+    with pytest.raises(TypeError, match=r"^fuse: torch\.int8 is not a fuse dtype; fuse's dtypes "
+                                        r"are float16, bfloat16, float32, float64, int32, int64 "
+                                        r"and bool$"):
+        fuse.jit(lambda x: x.astype(torch.int8))(x)
+    # Inside the trace x.dtype is numpy's, which a branch compares with.
+    seen = []
+    fuse.jit(lambda x: seen.append(x.dtype == np.float32) or x)(x)
+    assert seen == [True]
 
 
 def test_a_captured_numpy_array_is_named_where_it_is_used():

@@ -6,6 +6,7 @@ import os
 import re
 import threading
 import time
+import warnings
 import weakref
 
 import numpy as np
@@ -85,6 +86,23 @@ def test_identical_programs_share_one_compile(rng):
     e = fuse.jit(add_relu, fusion=False)
     e(a, a)
     assert e.cache_info().compiles == 1 and e.program is not f.program
+    # The same ops at another place are another program, whose errors and
+    # remarks name its own lines (the README said that any two functions
+    # that trace to the same program compile once).
+    def body():
+        return fuse.jit(lambda x: x + 1)
+
+    def body2():
+        return fuse.jit(lambda x: x + 1)
+
+    one, two = body(), body2()
+    one(a), two(a)
+    assert one.mlir == two.mlir and one.cache_info().compiles == two.cache_info().compiles == 1
+    assert one.program is not two.program
+
+    def place(fn):
+        return f'test_jit.py":{fn.__code__.co_firstlineno + 1}:'
+    assert place(body) in one.program.text and place(body2) in two.program.text
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="counts threads in /proc")
@@ -537,6 +555,49 @@ def test_ragged_lists_are_refused():
         f(np.ones(2), [[1.0, 2.0], [3.0]])
 
 
+class _ZeroD:
+    """A 0-d array-like as PyTorch's torch.tensor(2.5) is to numpy: its
+    value through __array__, of its own dtype, and ndim 0."""
+
+    ndim = 0
+
+    def __init__(self, value, dtype):
+        self.value = np.asarray(value, dtype)
+
+    def __array__(self, dtype=None):
+        return self.value if dtype is None else self.value.astype(dtype)
+
+
+def test_a_list_of_0_d_arrays_is_read_element_by_element():
+    # numpy reading array-likes inside a list gave a FutureWarning (PyTorch's
+    # 0-d tensors: f([torch.tensor(1.), torch.tensor(2.)])), and one with no
+    # __float__ could not be read there at all (the list was "ragged").
+    f = fuse.jit(lambda x: x + 1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = f([_ZeroD(1.0, np.float32), _ZeroD(2.0, np.float32)])
+        assert got.dtype == np.float32 and got.tolist() == [2.0, 3.0]
+        assert f([[_ZeroD(1, np.int32)], [_ZeroD(2, np.int32)]]).tolist() == [[2], [3]]
+
+
+def test_torch_tensors_on_the_cpu():
+    torch = pytest.importorskip("torch")
+    f = fuse.jit(lambda x: x + 1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = f([torch.tensor(1.0), torch.tensor(2.0)])
+    assert got.dtype == np.float32 and got.tolist() == [2.0, 3.0]
+    assert_same(f(torch.ones(3, dtype=torch.float16)), np.full(3, 2, np.float16))
+    with pytest.raises(TypeError, match=r"^fuse: argument 'x' has dtype torch\.int8, .*"
+                                        r"\(convert with \.to\(\.\.\.\)\)$"):
+        f(torch.ones(3, dtype=torch.int8))
+    with pytest.raises(TypeError, match=r"^fuse: argument 'x' has rank 33; fuse takes at most "
+                                        r"rank 32$"):
+        f(torch.ones((1,) * 33))
+    half = fuse.jit(lambda x: x.astype(torch.float16))(np.ones(3, np.float32))
+    assert half.dtype == np.float16
+
+
 def test_arrays_as_varargs_can_be_iterated(rng):
     # What the errors above point to: each array its own argument.
     @fuse.jit
@@ -835,6 +896,31 @@ def test_out_over_an_argument_is_in_place(rng):
     expected = np.maximum(x + b, np.float32(0))
     assert f.program(x, b, out=[x])[0] is x
     assert_same(x, expected)
+
+
+def test_library_errors_of_a_jitted_function_name_it():
+    # The library's messages reached the caller as they are: "no option
+    # 'block-sise'; ...", with no `fuse: ` and no function, though each is
+    # of one function's call (its first, for the options, which only the
+    # library reads: fuse.jit does not load it).
+    def body(x):
+        return x + 1
+
+    with pytest.raises(fuse.FuseError, match=r"^fuse: body: no option 'block-sise'; the "
+                                             r"options are .*block-size"):
+        fuse.jit(body, target="cpu", options="block-sise=64")(np.ones(3, np.float32))
+    twice = fuse.jit(lambda x: x * 2, target="cpu")
+    with pytest.raises(fuse.FuseError, match=r"^fuse: <lambda>: the output array for result 0 "
+                                             r"has shape 4x3; the result's is 3x4$"):
+        twice(np.ones((3, 4), np.float32), out=np.empty((4, 3), np.float32))
+    # 2^59 x 2 sums of an empty operand: more than any host has.
+    sums = fuse.jit(lambda x: x.sum(axis=2), target="cpu")
+    with pytest.raises(fuse.FuseError, match=r"^fuse: <lambda>: out of host memory allocating "
+                                             r"\d+ bytes$"):
+        sums(np.empty((2**59, 2, 0), np.float16))
+    # fuse.compile's are the library's text as it is.
+    with pytest.raises(fuse.FuseError, match=r"^no option 'block-sise'"):
+        fuse.compile(twice.mlir, target="cpu", options="block-sise=64")
 
 
 def test_out_is_checked(rng):

@@ -423,6 +423,30 @@ def test_pytorch_names_of_parameters_point_to_numpys(entry, torch_name, numpy_na
         fuse.jit(lambda x: fn(x, **{numpy_name: value}))(np.ones((3, 4), np.float32))
 
 
+@pytest.mark.parametrize("fn,what,numpys,torchs,instead", [
+    (lambda x: x.sum(-1, True), "Tensor.sum", "dtype", "keepdim", "keepdims=True"),
+    (lambda x: x.max(-1, True), "Tensor.max", "out", "keepdim", "keepdims=True"),
+    (lambda x: x.min(0, np.False_), "Tensor.min", "out", "keepdim", "keepdims=False"),
+    (lambda x: x.mean(-1, True), "Tensor.mean", "dtype", "keepdim", "keepdims=True"),
+    (lambda x: x.any(-1, True), "Tensor.any", "out", "keepdim", "keepdims=True"),
+    (lambda x: x.all(-1, True), "Tensor.all", "out", "keepdim", "keepdims=True"),
+    (lambda x: np.sum(x, -1, True), "numpy.sum", "dtype", "keepdim", "keepdims=True"),
+    (lambda x: x.var(-1, True), "Tensor.var", "dtype", "unbiased", "ddof=1"),
+    (lambda x: x.std(-1, False), "Tensor.std", "dtype", "unbiased", "ddof=0"),
+], ids=["sum", "max", "min", "mean", "any", "all", "np-sum", "var", "std"])
+def test_pytorchs_positional_keepdim_says_to_give_it_by_keyword(fn, what, numpys, torchs,
+                                                                 instead):
+    # PyTorch's x.sum(-1, True) keeps the dimension; numpy's second parameter
+    # is dtype (or out), and the error was "Tensor.sum with dtype= is not
+    # supported", of a dtype= the user never wrote.
+    keyword = instead.split("=")[0]
+    with pytest.raises(TypeError, match=rf"^fuse: {re.escape(what)} got (True|False) after the "
+                       rf"axis, where numpy's parameter is {numpys} \(its parameters after the "
+                       rf"array are axis, .*\), not PyTorch's {torchs}: give {keyword} by "
+                       rf"keyword \({instead}\)$"):
+        fuse.jit(fn)(np.ones((3, 4), np.float32))
+
+
 def test_reductions_refuse_what_they_do_not_take():
     with pytest.raises(TypeError, match="needs at least one fuse Tensor"):
         fuse.reduce_sum(np.float32(1))
