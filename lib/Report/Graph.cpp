@@ -369,8 +369,9 @@ private:
   void drawEdge(Value value, const std::string &target,
                 std::optional<size_t> kernel, std::optional<unsigned> consumer,
                 const CopyReport *copy = nullptr) {
-    std::string outer = copy ? copyStyle(*copy)
-                             : (llvm::Twine("[color=\"") + kOuter + "\"]").str();
+    std::string outer = copy
+                            ? copyStyle(*copy)
+                            : (llvm::Twine("[color=\"") + kOuter + "\"]").str();
     if (auto arg = dyn_cast<BlockArgument>(value)) {
       os << "    " << prefix << "_arg" << arg.getArgNumber() << " -> " << target
          << " " << outer << ";\n";

@@ -112,8 +112,8 @@ SizeExpr::leadingRatioTo(const SizeExpr &other,
   if (overflowed || other.overflowed || terms.empty() || other.terms.empty())
     return std::nullopt;
   auto grows = [&](const std::vector<unsigned> &monomial) {
-    return llvm::none_of(monomial,
-                         [&](unsigned symbol) { return bounded.count(symbol); });
+    return llvm::none_of(
+        monomial, [&](unsigned symbol) { return bounded.count(symbol); });
   };
   auto leading = [&](const SizeExpr &expr) {
     size_t degree = 0;

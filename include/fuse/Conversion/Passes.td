@@ -206,7 +206,11 @@ def FuseMathToLibm : Pass<"fuse-math-to-libm", "mlir::ModuleOp"> {
     vector's width). Every f64 function is straight-line code too
     (fdlibm's algorithms), with rare lanes in the C library, in a branch:
     `sin` and `cos` beyond 2^19 pi, `powf` with inf or NaN operands, 0^0
-    or an exponent beyond 2^31.
+    or an exponent beyond 2^31. Conversions between f32 and bf16 are
+    integer arithmetic on the whole vector, the bits of LLVM's own
+    expansion (rounded to nearest even; a NaN keeps its sign and the top
+    of its payload, made quiet), which x86 without AVX512-BF16 did lane by
+    lane.
     docs/accuracy.md has the measured error of each.
   }];
   let options = [

@@ -21,6 +21,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/bit.h"
 
 namespace fuse {
@@ -1099,10 +1100,95 @@ bool isApproximated(StringRef name) {
       name);
 }
 
+/// The integer type of `like`'s shape (a scalar or a vector) and `width`.
+static Type integerLike(Type like, unsigned width) {
+  Type integer = IntegerType::get(like.getContext(), width);
+  if (auto vector = dyn_cast<VectorType>(like))
+    return vector.clone(integer);
+  return integer;
+}
+
+/// `value` as a constant of `type`, i32 or a vector of i32.
+static Value i32Constant(OpBuilder &b, Location loc, Type type, int32_t value) {
+  if (auto vector = dyn_cast<VectorType>(type))
+    return arith::ConstantOp::create(
+        b, loc, vector,
+        SplatElementsAttr::get(vector, b.getI32IntegerAttr(value)));
+  return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(value));
+}
+
+/// f32 to bf16 as integer arithmetic, the bits LLVM's own expansion gives
+/// (TargetLowering::expandFP_ROUND: rounded to nearest even; a NaN keeps
+/// its sign and payload's top bits, made quiet). x86 without AVX512-BF16
+/// (which the cpu target does not use: the same code on every host)
+/// expands a vector's conversion lane by lane: a pow of 128 bf16 lanes was
+/// thousands of instructions in one block, seconds in LLVM's scheduler.
+struct TruncF32ToBF16 : OpRewritePattern<arith::TruncFOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(arith::TruncFOp op,
+                                PatternRewriter &rewriter) const override {
+    Value x = op.getIn();
+    if (!getElementTypeOrSelf(x).isF32() ||
+        !getElementTypeOrSelf(op.getType()).isBF16())
+      return failure();
+    Location loc = op.getLoc();
+    Type i32 = integerLike(x.getType(), 32);
+    auto constant = [&](int32_t value) {
+      return i32Constant(rewriter, loc, i32, value);
+    };
+    Value bits = arith::BitcastOp::create(rewriter, loc, i32, x);
+    Value nan =
+        arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::UNO, x, x);
+    Value quiet = arith::OrIOp::create(rewriter, loc, bits, constant(0x400000));
+    Value lsb = arith::AndIOp::create(
+        rewriter, loc,
+        arith::ShRUIOp::create(rewriter, loc, bits, constant(16)), constant(1));
+    Value rounded = arith::AddIOp::create(
+        rewriter, loc, bits,
+        arith::AddIOp::create(rewriter, loc, constant(0x7fff), lsb));
+    Value chosen = arith::SelectOp::create(rewriter, loc, nan, quiet, rounded);
+    Value high = arith::ShRUIOp::create(rewriter, loc, chosen, constant(16));
+    Value half = arith::TruncIOp::create(rewriter, loc,
+                                         integerLike(x.getType(), 16), high);
+    rewriter.replaceOpWithNewOp<arith::BitcastOp>(op, op.getType(), half);
+    return success();
+  }
+};
+
+/// bf16 to f32: the bits shifted into the top half (exact; a NaN as it
+/// is), as LLVM's expansion, without its lane-by-lane vectors.
+struct ExtBF16ToF32 : OpRewritePattern<arith::ExtFOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(arith::ExtFOp op,
+                                PatternRewriter &rewriter) const override {
+    Value x = op.getIn();
+    if (!getElementTypeOrSelf(x).isBF16() ||
+        !getElementTypeOrSelf(op.getType()).isF32())
+      return failure();
+    Location loc = op.getLoc();
+    Type i32 = integerLike(x.getType(), 32);
+    Value half = arith::BitcastOp::create(rewriter, loc,
+                                          integerLike(x.getType(), 16), x);
+    Value wide = arith::ExtUIOp::create(rewriter, loc, i32, half);
+    Value shifted = arith::ShLIOp::create(rewriter, loc, wide,
+                                          i32Constant(rewriter, loc, i32, 16));
+    rewriter.replaceOpWithNewOp<arith::BitcastOp>(op, op.getType(), shifted);
+    return success();
+  }
+};
+
 struct FuseMathToLibmPass : fuse::impl::FuseMathToLibmBase<FuseMathToLibmPass> {
   using FuseMathToLibmBase::FuseMathToLibmBase;
 
   void runOnOperation() override {
+    if (polynomials) {
+      RewritePatternSet conversions(&getContext());
+      conversions.add<TruncF32ToBF16, ExtBF16ToF32>(&getContext());
+      if (failed(applyPatternsGreedily(getOperation(), std::move(conversions))))
+        return signalPassFailure();
+    }
     // Upstream's patterns cover every math op the C library has; only the
     // inexact functions are converted. The approximations match f32 only
     // and win over the calls.

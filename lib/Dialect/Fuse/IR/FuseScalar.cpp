@@ -328,8 +328,8 @@ Value LeakyReluOp::buildScalar(OpBuilder &b, Location loc, ValueRange args,
     Value x = xs[0];
     Type type = x.getType();
     Value alpha = floatConstant(b, loc, type, getAlphaValue());
-    Value positive = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT,
-                                              x, zeroOf(b, loc, type));
+    Value positive = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x,
+                                           zeroOf(b, loc, type));
     return Value(arith::SelectOp::create(
         b, loc, positive, x, arith::MulFOp::create(b, loc, alpha, x)));
   });

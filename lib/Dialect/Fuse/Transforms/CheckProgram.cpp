@@ -142,9 +142,9 @@ LogicalResult checkBody(func::FuncOp function) {
           // and mean nothing; the op's own are its verifier's.
           for (NamedAttribute attr : op->getDiscardableAttrs()) {
             StringRef name = attr.getName().getValue();
-            InFlightDiagnostic diag =
-                op->emitError() << "'" << op->getName()
-                                << "' has the attribute '" << name << "'";
+            InFlightDiagnostic diag = op->emitError()
+                                      << "'" << op->getName()
+                                      << "' has the attribute '" << name << "'";
             if (name.starts_with("fuse."))
               diag << ", which fuse's passes set on the kernels they make, "
                       "not on fuse ops: drop it";
