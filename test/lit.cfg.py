@@ -18,7 +18,7 @@ config.substitutions.append(("%fuse_obj_root", config.fuse_obj_root))
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
-tools = ["fuse-opt", "fuse-run", "fuse-translate", "fuse-lsp-server", "fuse-parse-fuzzer",
+tools = ["fuse-opt", "fuse-run", "fuse-translate", "fuse-lsp-server", "fuse-parse-fuzzer", "fuse-gpu-harness",
          "fuse-pipeline-fuzzer", "fuse-npy-fuzzer"]
 llvm_config.add_tool_substitutions(tools, [config.fuse_tools_dir])
 

@@ -6,21 +6,7 @@
 // harness, which needs only the runtime, loads both, runs the CPU build as
 // the reference and the CUDA build on the device, compares every result and
 // prints one table row per size: kernels, time, GB/s, % of copy bandwidth.
-//
-//   fuse-gpu-harness --name add_relu --cpu p.cpu.so --cuda p.cuda.so
-//       --entry add_relu --arg f32:N --arg f32:N --result f32
-//       --sizes 1000,1000000 [--repeat 20] [--rtol 1e-5] [--atol 1e-6]
-//       [--json FILE]
-//
-// A shape is comma-separated sizes where N is the size, R is N / 1024 and Rk
-// is N / k (rows of k: R10,10 is N / 10 rows of 10), each at least 1.
-// A result is TYPE, of the highest rank of the inputs, or TYPE:RANK
-// (`f32:0`, a scalar: a full reduction).
-// --json appends one JSON object per size to FILE (the row's numbers, and
-// the host's seconds for the inputs, the CPU reference and the comparison).
-// The host's work is most of the check's time at 1e8 elements: inputs come
-// from a counter-based generator and are compared on every core.
-// Exit status: 0 when every result matched, 1 otherwise.
+// Its flags are kUsage's (--help prints them).
 //
 //===----------------------------------------------------------------------===//
 
@@ -297,6 +283,31 @@ void call(void *function, std::vector<int64_t> &results,
   }
 }
 
+/// The flags, as --help prints them.
+constexpr const char *kUsage =
+    R"(usage: fuse-gpu-harness --name NAME --cpu P.cpu.so --cuda P.cuda.so
+           --entry FUNCTION --arg TYPE:SHAPE ... --result TYPE[:RANK] ...
+           --sizes N,N,... [--repeat 20] [--rtol 1e-5] [--atol 1e-6]
+           [--json FILE]
+
+Runs FUNCTION of two shared objects compiled ahead of time from one fuse
+program (scripts/gpu-check writes them and this command line): the CPU build
+as the reference, the CUDA build on the device; compares every result and
+prints one row per size: kernels, time, GB/s, % of copy bandwidth.
+
+--arg and --result are the function's arguments and results, every one, in
+order: the shared objects do not say what the function takes, and a list
+that differs from it is undefined behaviour (a crash, or wrong numbers).
+A SHAPE is comma-separated sizes where N is the size, R is N / 1024 and Rk
+is N / k (rows of k: R10,10 is N / 10 rows of 10), each at least 1. A
+result is TYPE, of the highest rank of the inputs, or TYPE:RANK (f32:0, a
+scalar: a full reduction). TYPE is f16, bf16, f32, f64, i1, i32 or i64.
+--json appends one JSON object per size to FILE (the row's numbers, and the
+host's seconds for the inputs, the CPU reference and the comparison).
+Exit status: 0 when every result matched, 1 otherwise, 2 for a bad command
+line.
+)";
+
 } // namespace
 
 /// The cpu target allocates each result with this (fuse-result-allocs; the
@@ -315,6 +326,17 @@ int main(int argc, char **argv) {
   std::vector<std::string> argSpecs, resultTypes, sizes;
   int repeat = 20;
   double rtol = 1e-5, atol = 1e-6;
+  for (int i = 1; i < argc; ++i)
+    if (std::strcmp(argv[i], "--help") == 0 ||
+        std::strcmp(argv[i], "-h") == 0) {
+      std::fputs(kUsage, stdout);
+      return 0;
+    }
+  if (argc % 2 == 0) {
+    std::fprintf(stderr, "fuse-gpu-harness: %s has no value\n%s",
+                 argv[argc - 1], kUsage);
+    return 2;
+  }
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string flag = argv[i], value = argv[i + 1];
     if (flag == "--name")
@@ -347,13 +369,17 @@ int main(int argc, char **argv) {
     else if (flag == "--json")
       jsonPath = value;
     else {
-      std::fprintf(stderr, "fuse-gpu-harness: unknown flag %s\n", flag.c_str());
+      std::fprintf(stderr, "fuse-gpu-harness: unknown flag %s\n%s",
+                   flag.c_str(), kUsage);
       return 2;
     }
   }
   if (name.empty() || cpuPath.empty() || cudaPath.empty() || entry.empty() ||
       resultTypes.empty() || sizes.empty()) {
-    std::fprintf(stderr, "usage: see the header of fuse-gpu-harness.cpp\n");
+    std::fprintf(stderr,
+                 "fuse-gpu-harness: --name, --cpu, --cuda, --entry, --result "
+                 "and --sizes are required\n%s",
+                 kUsage);
     return 2;
   }
   if (!fuse::rt::initCuda()) {
@@ -457,6 +483,9 @@ int main(int argc, char **argv) {
     for (const Tensor &t : inputs)
       programElements = std::max(programElements, t.elements());
     double maxError = 0;
+    // A GPU run that failed wrote nothing to compare (its results may not
+    // even be allocated): the row says why, with no error or mismatches.
+    bool ran = fuse::rt::lastError().empty();
     for (size_t r = 0; r < results.size(); ++r) {
       int64_t *c = cpuResults.data() + resultAt[r];
       int64_t *g = gpuResults.data() + resultAt[r];
@@ -464,17 +493,22 @@ int main(int argc, char **argv) {
       for (size_t d = 0; d < ranks[r]; ++d)
         elements *= c[3 + d];
       programElements = std::max(programElements, elements);
-      std::vector<char> back(elements * results[r].bytes + 64);
-      fuse::rt::copyToHost(back.data(), reinterpret_cast<void *>(g[1]),
-                           elements * results[r].bytes);
-      Comparison result =
-          compare(results[r].kind, back.data(),
-                  reinterpret_cast<const char *>(c[1]), elements, rtol, atol);
-      mismatches += result.mismatches;
-      maxError = std::max(maxError, result.maxError);
+      if (ran) {
+        std::vector<char> back(elements * results[r].bytes + 64);
+        fuse::rt::copyToHost(back.data(), reinterpret_cast<void *>(g[1]),
+                             elements * results[r].bytes);
+        Comparison result =
+            compare(results[r].kind, back.data(),
+                    reinterpret_cast<const char *>(c[1]), elements, rtol, atol);
+        mismatches += result.mismatches;
+        maxError = std::max(maxError, result.maxError);
+      }
       std::free(reinterpret_cast<void *>(c[0]));
-      fuse::rt::deviceFree(reinterpret_cast<void *>(g[0]));
+      if (g[0])
+        fuse::rt::deviceFree(reinterpret_cast<void *>(g[0]));
     }
+    if (!ran)
+      maxError = NAN;
     for (void *d : device)
       fuse::rt::deviceFree(d);
     double compareSeconds = secondsSince(started);
@@ -485,10 +519,13 @@ int main(int argc, char **argv) {
                                     ? "MISMATCH " + std::to_string(mismatches)
                                     : fuse::rt::lastError().substr(
                                           0, fuse::rt::lastError().find('\n')));
-    std::printf("%-16s %10lld  %7zu  %10.4f  %9.1f  %8.1f%%  %10.2e  %s\n",
+    char errorText[32] = "-";
+    if (ran)
+      std::snprintf(errorText, sizeof(errorText), "%.2e", maxError);
+    std::printf("%-16s %10lld  %7zu  %10.4f  %9.1f  %8.1f%%  %10s  %s\n",
                 name.c_str(), static_cast<long long>(n), launches, kernelMs,
                 gbps, copyBandwidth > 0 ? 100 * gbps / copyBandwidth : 0.0,
-                maxError, verdict.c_str());
+                errorText, verdict.c_str());
     std::fflush(stdout);
     if (!jsonPath.empty()) {
       if (FILE *json = std::fopen(jsonPath.c_str(), "a")) {
@@ -506,20 +543,30 @@ int main(int argc, char **argv) {
             "{\"name\": \"%s\", \"size\": %lld, \"elements\": %lld, "
             "\"kernels\": %zu, "
             "\"kernel_ms\": %.6g, \"bytes\": %lld, \"gbps\": %.6g, "
-            "\"copy_gbps\": %.6g, \"max_error\": %s, \"mismatches\": %lld, "
+            "\"copy_gbps\": %.6g, \"max_error\": %s, \"mismatches\": %s, "
             "\"ok\": %s, \"status\": \"%s\", \"host_s\": {\"inputs\": %.3f, "
             "\"reference\": %.3f, \"compare\": %.3f}}\n",
             name.c_str(), static_cast<long long>(n),
             static_cast<long long>(programElements), launches, kernelMs,
             static_cast<long long>(bytes), gbps, copyBandwidth, error,
-            static_cast<long long>(mismatches), ok ? "true" : "false",
-            quoted.c_str(), inputSeconds, referenceSeconds, compareSeconds);
+            ran ? std::to_string(mismatches).c_str() : "null",
+            ok ? "true" : "false", quoted.c_str(), inputSeconds,
+            referenceSeconds, compareSeconds);
         std::fclose(json);
       }
     }
     if (!ok)
       status = 1;
     fuse::rt::clearError();
+    // What failed one size (a module the driver cannot load, a lost
+    // context) fails the next ones too, each with a later error in place of
+    // the cause.
+    if (!ran) {
+      std::printf("%-16s the sizes after %lld are not run: the GPU run "
+                  "failed\n",
+                  name.c_str(), static_cast<long long>(n));
+      break;
+    }
   }
   return status;
 }
