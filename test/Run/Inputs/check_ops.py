@@ -103,7 +103,12 @@ TOLERANCE = {
 UNDERFLOW_FLOOR = {"sigmoid", "silu"}
 # Where a target's math library documents a looser bound: libdevice's rsqrtf
 # is 2 ulp (CUDA C++ Programming Guide, "Mathematical Functions"), not 1.
-TARGET_TOLERANCE = {"cuda": {"rsqrt": {**TOLERANCE["rsqrt"], "f32": (2, 0)}}}
+# The cpu target's f32 tanh and erf are upstream's polynomial
+# approximations, 5 ulp at their worst: tanh on 3.74 to 7.08 (86 f32 values
+# of [-9.1, 9.1]), erf near 1.83 (30 of [0.25, 4]), found by testing every
+# f32 value there against a correctly rounded reference.
+TARGET_TOLERANCE = {"cuda": {"rsqrt": {**TOLERANCE["rsqrt"], "f32": (2, 0)}},
+                    "cpu": {op: {**TOLERANCE[op], "f32": (5, 0)} for op in ("tanh", "erf")}}
 
 
 def tolerances(op, target):
