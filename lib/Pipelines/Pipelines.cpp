@@ -744,6 +744,34 @@ struct ErrorCheckPass
   MLIRContext *context = nullptr;
   DiagnosticEngine::HandlerID handler = 0;
 };
+/// The tensor stages (linalg, fused) rewrite fuse ops among any others, in
+/// the functions of the top-level module: a fuse op elsewhere (in a nested
+/// module) was left as it was, with no word. It is an error, as in the
+/// stages that compile to kernels (fuse-check-program).
+struct NestedFuseOpsCheck
+    : public PassWrapper<NestedFuseOpsCheck, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(NestedFuseOpsCheck)
+  llvm::StringRef getArgument() const final { return "fuse-nested-ops-check"; }
+  void runOnOperation() override {
+    ModuleOp top = getOperation();
+    WalkResult walk = top.walk([&](Operation *op) {
+      if (!isa_and_nonnull<fuse::FuseDialect>(op->getDialect()))
+        return WalkResult::advance();
+      auto func = op->getParentOfType<func::FuncOp>();
+      if (func && func->getParentOp() == top.getOperation())
+        return WalkResult::advance();
+      InFlightDiagnostic diag = op->emitError()
+                                << "'" << op->getName()
+                                << "' is not in a function of the top-level "
+                                   "module: fuse lowers those only";
+      if (auto nested = op->getParentOfType<ModuleOp>(); nested != top)
+        diag.attachNote(nested.getLoc()) << "in this nested module";
+      return WalkResult::interrupt();
+    });
+    if (walk.wasInterrupted())
+      signalPassFailure();
+  }
+};
 } // namespace
 
 std::string fuse::noPTXReason(bool hasFunctions) {
@@ -775,12 +803,14 @@ void fuse::addStagePasses(OpPassManager &pm, Stage stage,
   if (stage == Stage::CPU || stage == Stage::CUDA)
     return addExecutablePasses(
         pm, stage == Stage::CPU ? Target::CPU : Target::CUDA, options);
+  // The tensor stages rewrite fuse ops among any others; compiling to
+  // kernels needs a whole fuse program.
+  if (stage == Stage::Linalg || stage == Stage::Fused)
+    pm.addPass(std::make_unique<NestedFuseOpsCheck>());
   if (stage == Stage::Linalg) {
     pm.addNestedPass<func::FuncOp>(createConvertFuseToLinalg());
     return addCleanup(pm);
   }
-  // The tensor stages rewrite fuse ops among any others; compiling to
-  // kernels needs a whole fuse program.
   if (stage != Stage::Fused)
     pm.addPass(createFuseCheckProgram());
   addKernelPasses(pm, options);
