@@ -685,14 +685,14 @@ static void printProfile(const ProfileSummary &profile, double copyBandwidth,
   if (copyBandwidth > 0)
     info() << llvm::formatv(", copy bandwidth {0:F1} GB/s", copyBandwidth);
   info() << "\n";
+  if (emulated)
+    info() << "times: the driver emulates the GPU on the host, and its times "
+              "are its own, not measured\n";
   // A cold run's times are mostly its first touches of memory and the
   // threads' start (13 ms for add_relu of 1000 elements, against 2 us).
   if (!warmedUp)
     info() << "note: the one run is profiled cold, its first-run costs "
               "included; --repeat N profiles N - 1 runs after a warm-up\n";
-  if (emulated)
-    info() << "times: the driver emulates the GPU on the host, and its times "
-              "are its own, not measured\n";
 }
 
 /// Whether `a` and `b` name the same file, existing or not. Devices such as
