@@ -62,6 +62,14 @@ struct Unfused {
   Reason reason;
 };
 
+/// Whether `op` computes fuse ops (convert-fuse-to-linalg names them in
+/// `fuse.ops`): a linalg.generic written by hand among fuse ops is left as
+/// it is, not computed inside a fuse kernel named after the fuse ops only.
+static bool computesFuseOps(linalg::GenericOp op) {
+  return static_cast<bool>(
+      FuseDialect::OpsAttrHelper(op.getContext()).getAttr(op));
+}
+
 /// Candidate kernels of one block and their grouping (union-find).
 class Grouping {
 public:
@@ -70,7 +78,8 @@ public:
     for (Operation &op : block) {
       auto generic = dyn_cast<linalg::GenericOp>(op);
       if (!generic || !generic.hasPureTensorSemantics() ||
-          !isElementwiseKernel(generic) || (skipGroups && kernelGroup(generic)))
+          !computesFuseOps(generic) || !isElementwiseKernel(generic) ||
+          (skipGroups && kernelGroup(generic)))
         continue;
       index[generic] = ops.size();
       members[ops.size()].push_back(ops.size());
@@ -526,14 +535,15 @@ void inlineScalarProducers(Block &block) {
   DenseMap<Operation *, llvm::SmallPtrSet<Operation *, 4>> inside;
   llvm::SetVector<Operation *> inlined;
   for (linalg::GenericOp consumer : generics) {
-    if (!consumer.hasPureTensorSemantics() || !isElementwiseKernel(consumer))
+    if (!consumer.hasPureTensorSemantics() || !computesFuseOps(consumer) ||
+        !isElementwiseKernel(consumer))
       continue;
     for (bool again = true; again;) {
       again = false;
       for (OpOperand *operand : consumer.getDpsInputOperands()) {
         auto producer = operand->get().getDefiningOp<linalg::GenericOp>();
         if (!producer || producer->getBlock() != &block ||
-            !isRecomputedByReaders(producer) ||
+            !computesFuseOps(producer) || !isRecomputedByReaders(producer) ||
             (producer.getNumLoops() != 0 &&
              consumer.getMatchingIndexingMap(operand).isIdentity()))
           continue;

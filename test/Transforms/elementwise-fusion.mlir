@@ -368,13 +368,13 @@ func.func @resort_horizontal(%a: tensor<4xf32>, %m: tensor<3x4xf32>) -> (tensor<
 // CHECK-NOT: linalg.generic
 func.func @scalar_producer_of_element_zero(%x: tensor<4xf32>, %s: tensor<1xf32>) -> tensor<4xf32> {
   %e = tensor.empty() : tensor<f32>
-  %m = linalg.generic {indexing_maps = [affine_map<() -> (0)>, affine_map<() -> ()>], iterator_types = []} ins(%s : tensor<1xf32>) outs(%e : tensor<f32>) {
+  %m = linalg.generic {indexing_maps = [affine_map<() -> (0)>, affine_map<() -> ()>], iterator_types = []} ins(%s : tensor<1xf32>) outs(%e : tensor<f32>) attrs = {fuse.ops = ["neg"]} {
   ^bb0(%in: f32, %out: f32):
     %n = arith.negf %in : f32
     linalg.yield %n : f32
   } -> tensor<f32>
   %e2 = tensor.empty() : tensor<4xf32>
-  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x, %m : tensor<4xf32>, tensor<f32>) outs(%e2 : tensor<4xf32>) {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x, %m : tensor<4xf32>, tensor<f32>) outs(%e2 : tensor<4xf32>) attrs = {fuse.ops = ["mul"]} {
   ^bb0(%a: f32, %b: f32, %out: f32):
     %p = arith.mulf %a, %b : f32
     linalg.yield %p : f32
@@ -426,4 +426,24 @@ func.func @broadcast_cast(%x: tensor<?x?xf32>, %b: tensor<?xf16>) -> tensor<?x?x
   %ce = fuse.cast %e : tensor<?xf16> to tensor<?xf32>
   %z = fuse.mul %y, %ce : tensor<?x?xf32>, tensor<?xf32> -> tensor<?x?xf32>
   return %z : tensor<?x?xf32>
+}
+
+// A linalg.generic written by hand (no fuse.ops) stays as it is between
+// the fuse ops' kernels: it was computed inside the relu's kernel, whose
+// name and fuse.ops listed the relu only.
+// CHECK-LABEL: func @handwritten_generic
+// CHECK: linalg.generic {{.*}} attrs = {fuse.ops = ["relu"]}
+// CHECK: %[[HAND:.+]] = linalg.generic {indexing_maps = [#[[$ID1]], #[[$ID1]]], iterator_types = ["parallel"]} ins(%{{.+}} : tensor<?xf32>) outs(%{{.+}} : tensor<?xf32>) {
+// CHECK-NEXT: ^bb0(%[[IN:.+]]: f32, %{{.+}}: f32):
+// CHECK-NEXT: arith.mulf %[[IN]], %[[IN]] : f32
+// CHECK: linalg.generic {{.*}} ins(%[[HAND]] : tensor<?xf32>) {{.*}} attrs = {fuse.ops = ["neg"]}
+func.func @handwritten_generic(%a: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = fuse.relu %a : tensor<?xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%0 : tensor<?xf32>) outs(%a : tensor<?xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %2 = arith.mulf %in, %in : f32
+    linalg.yield %2 : f32
+  } -> tensor<?xf32>
+  %3 = fuse.neg %1 : tensor<?xf32>
+  return %3 : tensor<?xf32>
 }
