@@ -16,7 +16,7 @@ func.func @add_relu(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
 
 // -----
 
-// ERR:         libdevice.mlir:{{[0-9]+}} offset :{{[0-9]+}}:8: error: kernel calls __nv_tanhf from libdevice, which was not found or not asked for: install the CUDA toolkit, or name it with CUDA_HOME or --cuda-toolkit=DIR (an empty --cuda-toolkit= links none)
+// ERR:         libdevice.mlir:[[# @LINE + 8]]:8: error: kernel calls __nv_tanhf from libdevice, which was not found or not asked for: install the CUDA toolkit, or name it with CUDA_HOME or --cuda-toolkit=DIR (an empty --cuda-toolkit= links none)
 // ERR-NEXT:    %1 = fuse.tanh %0
 // CHECK-NOT:   .entry
 // TOOLKIT:     .visible .entry fused_sub_tanh_0(

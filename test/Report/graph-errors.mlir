@@ -17,7 +17,7 @@
 // OUT-NOT: kernel
 
 func.func @bad(%a: tensor<4xf32>, %b: tensor<5xf32>) -> tensor<4xf32> {
-  // CHECK: graph-errors.mlir:1 offset :[[@LINE+2]]:8: error: 'fuse.add' op operands are not broadcast-compatible: tensor<4xf32> vs tensor<5xf32> (dimension 0: 4 vs 5)
+  // CHECK: graph-errors.mlir:[[@LINE+2]]:8: error: 'fuse.add' op operands are not broadcast-compatible: tensor<4xf32> vs tensor<5xf32> (dimension 0: 4 vs 5)
   // WHOLE: graph-errors.mlir:[[@LINE+1]]:8: error: 'fuse.add' op operands are not broadcast-compatible: tensor<4xf32> vs tensor<5xf32> (dimension 0: 4 vs 5)
   %0 = fuse.add %a, %b : tensor<4xf32>, tensor<5xf32> -> tensor<4xf32>
   return %0 : tensor<4xf32>

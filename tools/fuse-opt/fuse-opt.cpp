@@ -147,13 +147,38 @@ static LogicalResult runTranslation(fuse::Translation translation,
     fuse::toolError() << error << "\n";
     return failure();
   }
+  size_t searchFrom = 0;
   auto translate = [&](std::unique_ptr<llvm::MemoryBuffer> buffer,
-                       llvm::raw_ostream &os) {
+                       const llvm::MemoryBufferRef &source,
+                       llvm::raw_ostream &os) -> LogicalResult {
     MLIRContext context(registry);
     context.printOpOnDiagnostic(false);
     context.allowUnregisteredDialects(config.shouldAllowUnregisteredDialects());
+    // A part of --split-input-file is the file's text after as many empty
+    // lines as come before it, named as the file: its locations are the
+    // file's lines, as fuse-opt's passes give them (they were "within split
+    // at FILE:5 offset :3:8"). The parts come in order.
+    llvm::StringRef whole = source.getBuffer(), part = buffer->getBuffer();
+    if (size_t at = whole.find(part, searchFrom);
+        part.size() < whole.size() && at != llvm::StringRef::npos) {
+      searchFrom = at + part.size();
+      std::string lined(whole.take_front(at).count('\n'), '\n');
+      lined += part;
+      buffer = llvm::MemoryBuffer::getMemBufferCopy(
+          lined, source.getBufferIdentifier());
+    }
     llvm::SourceMgr sourceMgr;
     sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+    // --verify-diagnostics, as for passes: the expected-* comments are
+    // checked, and the diagnostics they expect are not errors.
+    if (config.shouldVerifyDiagnostics()) {
+      SourceMgrDiagnosticVerifierHandler verifier(sourceMgr, &context);
+      OwningOpRef<ModuleOp> module =
+          parseSourceFile<ModuleOp>(sourceMgr, &context);
+      if (module)
+        (void)fuse::translate(*module, translation, options, os);
+      return verifier.verify();
+    }
     SourceMgrDiagnosticHandler handler(sourceMgr, &context);
     OwningOpRef<ModuleOp> module =
         parseSourceFile<ModuleOp>(sourceMgr, &context);
