@@ -822,8 +822,9 @@ extern "C" void *mgpuModuleLoadJIT(void *data, int optLevel) {
   void *values[] = {log, reinterpret_cast<void *>(sizeof(log) - 1),
                     reinterpret_cast<void *>(static_cast<intptr_t>(optLevel))};
   CUmodule module = nullptr;
-  if (!check(s.driver.cuModuleLoadDataEx(&module, data, 3, options, values),
-             "cuModuleLoadDataEx (PTX JIT)")) {
+  CUresult loaded =
+      s.driver.cuModuleLoadDataEx(&module, data, 3, options, values);
+  if (!check(loaded, "cuModuleLoadDataEx (PTX JIT)")) {
     // The usual cause is a driver older than the PTX ISA version, which
     // the driver's log may not say: give both versions.
     run().kernelsRefused = true;
@@ -841,6 +842,13 @@ extern "C" void *mgpuModuleLoadJIT(void *data, int optLevel) {
     if (computeCapability(s, major, minor) == 0)
       run().error +=
           ", the device is sm_" + std::to_string(major) + std::to_string(minor);
+    // What to change: the compiler's options of those names (fuse-run's
+    // --ptx-features and --chip, Python's options=).
+    constexpr int kUnsupportedPtxVersion = 222;
+    if (loaded == kUnsupportedPtxVersion)
+      run().error += "; compile for a PTX ISA version the driver has (the "
+                     "ptx-features option: +ptx78 for CUDA 11.8), or update "
+                     "the driver";
     if (log[0])
       run().error += "\nPTX JIT log:\n" + std::string(log);
     return nullptr;
