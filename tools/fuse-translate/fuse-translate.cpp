@@ -17,6 +17,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Signals.h"
 
@@ -62,6 +63,25 @@ int main(int argc, char **argv) {
     outputArg = i;
     outputPrefix = llvm::StringRef(argv[i]).drop_back(path->size()).str();
     outputPath = path;
+  }
+  // The input is checked here too, for the same reason (upstream's driver
+  // said "cannot open input file 'dir': Is a directory" without the tool's
+  // name). It is the one argument that is not a flag or -o's path.
+  for (int i = 1; i < argc && !help; ++i) {
+    llvm::StringRef arg(argv[i]);
+    if (arg == "-o" || arg == "--o") {
+      ++i;
+      continue;
+    }
+    if (arg.starts_with("-"))
+      continue;
+    if (llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> input =
+            llvm::MemoryBuffer::getFile(arg);
+        !input) {
+      fuse::toolError() << "cannot open input file '" << arg
+                        << "': " << input.getError().message() << "\n";
+      return 1;
+    }
   }
   if (given != 1 && !help) {
     std::vector<std::string> flags;

@@ -418,7 +418,7 @@ func.func @scalar_with_shape() -> tensor<2xf32> {
 // -----
 
 func.func @scalar_not_tensor() -> f32 {
-  // expected-error @+1 {{a scalar constant needs a 0-d tensor type, got f32; write dense<...> for other shapes}}
+  // expected-error @+1 {{a scalar constant needs a 0-d tensor type, got f32; write tensor<f32>}}
   %0 = fuse.constant 0.5 : f32
   return %0 : f32
 }
@@ -807,4 +807,23 @@ func.func @reduce_encoding(%a: tensor<3x4xf32>) -> tensor<3xf32, "enc"> {
   // expected-error @+1 {{'fuse.reduce_sum' op result 0 has type tensor<3xf32, "enc">, with an encoding ("enc"); fuse compiles tensors without one}}
   %0 = fuse.reduce_sum %a {dims = array<i64: 1>} : tensor<3x4xf32> -> tensor<3xf32, "enc">
   return %0 : tensor<3xf32, "enc">
+}
+
+// -----
+
+// The generic form's function type in the custom form: said, where the
+// types then failed to match ("use of value '%a' expects different type
+// than prior uses").
+func.func @binary_function_type(%a: tensor<?xf32>) -> tensor<?xf32> {
+  // expected-error @+1 {{expected `lhs-type, rhs-type -> result-type`, or one type when all three are equal, not a function type (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32> (the generic form's, with the op's name in quotes)}}
+  %0 = fuse.add %a, %a : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+
+// -----
+
+func.func @unary_function_type(%a: tensor<?xf32>) -> tensor<?xf32> {
+  // expected-error @+1 {{expected one type, the operand's, which is the result's, not a function type (tensor<?xf32>) -> tensor<?xf32>}}
+  %0 = fuse.exp %a : (tensor<?xf32>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
 }

@@ -125,9 +125,26 @@ LogicalResult fuse::verifyBroadcastOperands(Operation *op) {
 }
 
 /// Binary op types: `t` when all three are equal, else `t0, t1 -> t2`.
+/// The generic form's function type (`(T, T) -> T`) where the custom form
+/// has its own: said, where the types then failed to match the operands
+/// ("use of value '%a' expects different type than prior uses").
+static ParseResult refuseFunctionType(OpAsmParser &parser, llvm::SMLoc loc,
+                                      Type type, llvm::StringRef form) {
+  if (!isa<FunctionType>(type))
+    return success();
+  return parser.emitError(loc)
+         << "expected " << form << ", not a function type " << str(type)
+         << " (the generic form's, with the op's name "
+            "in quotes)";
+}
+
 static ParseResult parseBroadcastTypes(OpAsmParser &parser, Type &lhs,
                                        Type &rhs, Type &result) {
-  if (parser.parseType(lhs))
+  llvm::SMLoc at = parser.getCurrentLocation();
+  if (parser.parseType(lhs) ||
+      refuseFunctionType(parser, at, lhs,
+                         "`lhs-type, rhs-type -> result-type`, or one type "
+                         "when all three are equal"))
     return failure();
   if (failed(parser.parseOptionalComma())) {
     // `t -> t2`: a result type without the right operand's.
@@ -230,7 +247,10 @@ static ParseResult checkSignedLiterals(OpAsmParser &parser, const char *begin,
 /// `-> result-type` after it is refused with what to write, where the
 /// generic parser's error was "expected operation name in quotes".
 static ParseResult parseUnaryType(OpAsmParser &parser, Type &type) {
-  if (parser.parseType(type))
+  llvm::SMLoc at = parser.getCurrentLocation();
+  if (parser.parseType(type) ||
+      refuseFunctionType(parser, at, type,
+                         "one type, the operand's, which is the result's"))
     return failure();
   llvm::SMLoc arrow = parser.getCurrentLocation();
   if (succeeded(parser.parseOptionalArrow()))
@@ -583,6 +603,11 @@ ParseResult ConstantOp::parse(OpAsmParser &parser, OperationState &result) {
   if (parser.parseColonType(type))
     return failure();
   auto tensorType = dyn_cast<RankedTensorType>(type);
+  // A bare element type (`: f32`) is the 0-d tensor of it (`tensor<f32>`).
+  if (type.isIntOrFloat())
+    return parser.emitError(loc, "a scalar constant needs a 0-d tensor type, "
+                                 "got ")
+           << str(type) << "; write tensor<" << str(type) << ">";
   if (!tensorType || tensorType.getRank() != 0)
     return parser.emitError(loc, "a scalar constant needs a 0-d tensor type, "
                                  "got ")
