@@ -116,6 +116,9 @@
 
 // RUN: not fuse-opt %s --fuse-report=xml 2>&1 | FileCheck %s --check-prefix=REPORT
 // REPORT: fuse-opt: error: --fuse-report takes text, json, dot or html, not 'xml'
+// An empty form is refused as --emit='s is (it was the text report).
+// RUN: not fuse-opt %s --fuse-report= 2>&1 | FileCheck %s --check-prefix=EMPTY-FORM
+// EMPTY-FORM: fuse-opt: error: --fuse-report takes text, json, dot or html, not ''
 
 // RUN: not fuse-opt %s --emit=llvm 2>&1 | FileCheck %s --check-prefix=EMIT
 // EMIT: fuse-opt: error: --emit takes ptx, not 'llvm'

@@ -230,7 +230,13 @@ int main(int argc, char **argv) {
   // --emit=ptx and --fuse-report=FORM are fuse-translate's translations.
   std::optional<fuse::Translation> translation;
   if (reportFlag.getNumOccurrences()) {
-    translation = fuse::parseReportForm(reportFlag);
+    // `--fuse-report=` (an empty form, as --emit= is refused) reads as the
+    // bare flag: told apart by its spelling.
+    bool emptyForm =
+        llvm::any_of(llvm::ArrayRef(argv + 1, argc - 1), [](const char *arg) {
+          return llvm::StringRef(arg).ltrim('-') == "fuse-report=";
+        });
+    translation = emptyForm ? std::nullopt : fuse::parseReportForm(reportFlag);
     if (!translation) {
       fuse::toolError() << "--fuse-report takes " << fuse::reportForms()
                         << ", not '" << reportFlag << "'\n";
