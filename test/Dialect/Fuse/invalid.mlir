@@ -827,3 +827,13 @@ func.func @unary_function_type(%a: tensor<?xf32>) -> tensor<?xf32> {
   %0 = fuse.exp %a : (tensor<?xf32>) -> tensor<?xf32>
   return %0 : tensor<?xf32>
 }
+
+// -----
+
+// A cast without `to` is said at its type (the error was at the next
+// token, the next line's return).
+func.func @cast_without_to(%a: tensor<4xf32>) -> tensor<4xf16> {
+  // expected-error @+1 {{expected 'to' and the result type after tensor<4xf32> (`fuse.cast %x : A to B`)}}
+  %0 = fuse.cast %a : tensor<4xf32>
+  return %0 : tensor<4xf16>
+}

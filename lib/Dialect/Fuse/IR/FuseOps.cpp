@@ -161,6 +161,24 @@ static ParseResult parseBroadcastTypes(OpAsmParser &parser, Type &lhs,
                  parser.parseType(result));
 }
 
+/// `A to B`. Without `to`, the error is at A (the next token, where the
+/// generic parser pointed, may be the next line's `return`).
+static ParseResult parseCastTypes(OpAsmParser &parser, Type &input,
+                                  Type &result) {
+  llvm::SMLoc at = parser.getCurrentLocation();
+  if (parser.parseType(input))
+    return failure();
+  if (failed(parser.parseOptionalKeyword("to")))
+    return parser.emitError(at) << "expected 'to' and the result type after "
+                                << str(input) << " (`fuse.cast %x : A to B`)";
+  return parser.parseType(result);
+}
+
+static void printCastTypes(OpAsmPrinter &printer, Operation *, Type input,
+                           Type result) {
+  printer << input << " to " << result;
+}
+
 static void printBroadcastTypes(OpAsmPrinter &printer, Operation *, Type lhs,
                                 Type rhs, Type result) {
   if (lhs == rhs && rhs == result) {

@@ -358,7 +358,8 @@ def Fuse_CastOp : Fuse_Op<"cast", [Pure, Fuse_ScalarOp]> {
   }];
   let arguments = (ins Fuse_Tensor:$input);
   let results = (outs Fuse_Tensor:$result);
-  let assemblyFormat = "$input attr-dict `:` type($input) `to` type($result)";
+  let assemblyFormat =
+      "$input attr-dict `:` custom<CastTypes>(type($input), type($result))";
   let hasVerifier = 1;
 }
 
