@@ -455,14 +455,15 @@ Executable::lower(ModuleOp module, const RunOptions &options) {
 }
 
 llvm::Expected<int> fuse::cpuThreads(const RunOptions &options) {
+  // options.threads is fuse-run's --threads.
   if (options.threads < 0)
     return llvm::createStringError(
-        "a thread count of " + std::to_string(options.threads) +
+        "--threads=" + std::to_string(options.threads) +
         ": it must be 0 or more (0 means FUSE_NUM_THREADS, else every core)");
   std::string most = std::to_string(kMaxCPUThreads);
   if (options.threads > kMaxCPUThreads)
     return llvm::createStringError(
-        "a thread count of " + std::to_string(options.threads) +
+        "--threads=" + std::to_string(options.threads) +
         ": the cpu target runs on " + most + " threads at most");
   if (std::string error = rt::hostCacheLimitError(); !error.empty())
     return llvm::createStringError(error);

@@ -11,15 +11,18 @@
 
 llvm::StringRef fuse::version() { return FUSE_VERSION; }
 
-/// The name initTool was given.
+/// The name and the arguments initTool was given.
 static const char *toolName = "fuse";
+static llvm::ArrayRef<char *> toolArguments;
 
 llvm::raw_ostream &fuse::toolError() {
   return llvm::errs() << toolName << ": error: ";
 }
 
-void fuse::initTool(const char *name) {
+void fuse::initTool(const char *name, int argc, char **argv) {
   toolName = name;
+  if (argv)
+    toolArguments = llvm::ArrayRef(argv + 1, argc > 0 ? argc - 1 : 0);
   llvm::cl::SetVersionPrinter([name](llvm::raw_ostream &os) {
     os << name << " (fuse " << version() << ")\n  built with LLVM and MLIR "
        << LLVM_VERSION_STRING << "\n";
@@ -42,7 +45,7 @@ bool fuse::optionGiven(llvm::StringRef name) {
   return it != options.end() && it->second->getNumOccurrences();
 }
 
-std::optional<std::string> fuse::repeatedOptionError() {
+std::optional<std::string> fuse::optionUseError() {
   std::optional<std::string> first;
   for (auto &[name, option] : llvm::cl::getRegisteredOptions()) {
     // `-o`, `--fusion`: as the tools' help spells them.
@@ -53,9 +56,23 @@ std::optional<std::string> fuse::repeatedOptionError() {
         (!first || spelled < *first))
       first = spelled;
   }
-  if (!first)
-    return std::nullopt;
-  return *first + " is given more than once: give it once";
+  if (first)
+    return *first + " is given more than once: give it once";
+  auto &options = llvm::cl::getRegisteredOptions();
+  for (llvm::StringRef arg : toolArguments) {
+    if (arg == "--")
+      break;
+    if (!arg.starts_with("-") || !arg.ends_with("="))
+      continue;
+    llvm::StringRef name = arg.ltrim('-').drop_back();
+    auto it = options.find(name);
+    if (it != options.end() &&
+        it->second->getValueExpectedFlag() == llvm::cl::ValueOptional)
+      return ("--" + name + "= has no value: give --" + name +
+              " alone, or a value after the =")
+          .str();
+  }
+  return std::nullopt;
 }
 
 std::optional<std::string> fuse::cannotWrite(llvm::StringRef path) {

@@ -191,7 +191,7 @@ void fuse::registerTranslations(const PipelineFlags &flags,
           // fuse-opt says it, with no location, and once, not for each part
           // of a --split-input-file.
           llvm::Error refused = llvm::Error::success();
-          if (std::optional<std::string> repeated = repeatedOptionError())
+          if (std::optional<std::string> repeated = optionUseError())
             refused = llvm::createStringError(*repeated);
           else
             refused = checkTranslationFlags(translation, flags);

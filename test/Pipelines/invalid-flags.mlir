@@ -116,9 +116,16 @@
 
 // RUN: not fuse-opt %s --fuse-report=xml 2>&1 | FileCheck %s --check-prefix=REPORT
 // REPORT: fuse-opt: error: --fuse-report takes text, json, dot or html, not 'xml'
-// An empty form is refused as --emit='s is (it was the text report).
+// An empty value of a flag whose value may be left out is refused (it
+// read as the flag alone: the text report, fusion on).
 // RUN: not fuse-opt %s --fuse-report= 2>&1 | FileCheck %s --check-prefix=EMPTY-FORM
-// EMPTY-FORM: fuse-opt: error: --fuse-report takes text, json, dot or html, not ''
+// EMPTY-FORM: fuse-opt: error: --fuse-report= has no value: give --fuse-report alone, or a value after the =
+// RUN: not fuse-opt %s --emit=ptx --approx-exp= 2>&1 | FileCheck %s --check-prefix=EMPTY-SWITCH
+// EMPTY-SWITCH: fuse-opt: error: --approx-exp= has no value: give --approx-exp alone, or a value after the =
+// RUN: not fuse-translate %s --fuse-to-ptx --fusion= 2>&1 | FileCheck %s --check-prefix=EMPTY-TRANSLATE
+// EMPTY-TRANSLATE: fuse-translate: error: --fusion= has no value: give --fusion alone, or a value after the =
+// RUN: not fuse-run %s --fusion= 2>&1 | FileCheck %s --check-prefix=EMPTY-RUNNER
+// EMPTY-RUNNER: fuse-run: error: --fusion= has no value: give --fusion alone, or a value after the =
 
 // RUN: not fuse-opt %s --emit=llvm 2>&1 | FileCheck %s --check-prefix=EMIT
 // EMIT: fuse-opt: error: --emit takes ptx, not 'llvm'

@@ -194,7 +194,7 @@ static LogicalResult runTranslation(fuse::Translation translation,
 }
 
 int main(int argc, char **argv) {
-  fuse::initTool("fuse-opt");
+  fuse::initTool("fuse-opt", argc, argv);
   fuse::registerAllPasses();
   fuse::PipelineFlags flags(fuseCategory);
   static const std::string stageHelp =
@@ -212,7 +212,7 @@ int main(int argc, char **argv) {
         llvm::StringRef name = llvm::StringRef(arg).ltrim('-');
         return name == "fuse-lower" || name.starts_with("fuse-lower=");
       });
-  if (std::optional<std::string> repeated = fuse::repeatedOptionError()) {
+  if (std::optional<std::string> repeated = fuse::optionUseError()) {
     fuse::toolError() << *repeated << "\n";
     return 1;
   }
@@ -230,13 +230,7 @@ int main(int argc, char **argv) {
   // --emit=ptx and --fuse-report=FORM are fuse-translate's translations.
   std::optional<fuse::Translation> translation;
   if (reportFlag.getNumOccurrences()) {
-    // `--fuse-report=` (an empty form, as --emit= is refused) reads as the
-    // bare flag: told apart by its spelling.
-    bool emptyForm =
-        llvm::any_of(llvm::ArrayRef(argv + 1, argc - 1), [](const char *arg) {
-          return llvm::StringRef(arg).ltrim('-') == "fuse-report=";
-        });
-    translation = emptyForm ? std::nullopt : fuse::parseReportForm(reportFlag);
+    translation = fuse::parseReportForm(reportFlag);
     if (!translation) {
       fuse::toolError() << "--fuse-report takes " << fuse::reportForms()
                         << ", not '" << reportFlag << "'\n";

@@ -816,7 +816,7 @@ static int run(int argc, char **argv) {
   cl::HideUnrelatedOptions(runCategory);
   cl::ParseCommandLineOptions(argc, argv,
                               "fuse-run: compile and run a fuse program\n");
-  if (std::optional<std::string> repeated = fuse::repeatedOptionError())
+  if (std::optional<std::string> repeated = fuse::optionUseError())
     return fail(*repeated);
   if (seedFlag.getNumOccurrences() &&
       llvm::none_of(inputFlags, [](const std::string &input) {
@@ -869,7 +869,12 @@ static int run(int argc, char **argv) {
   options.pipeline = pipelineFlags.options();
   options.threads = threadsFlag();
   std::string note;
-  llvm::Expected<Target> chosen = chooseTarget(targetFlag, note);
+  // --dump-asm is the cpu target's code: with the default target, the run
+  // (if one is asked for) is on the CPU too, whatever GPU there is.
+  llvm::Expected<Target> chosen =
+      !dumpAsmFlag.empty() && targetFlag == TargetRequest::Auto
+          ? llvm::Expected<Target>(Target::CPU)
+          : chooseTarget(targetFlag, note);
   if (!chosen)
     return fail(llvm::toString(chosen.takeError()));
   // A dump asked for alone (no --input, no flag of a run): it is what was
@@ -905,7 +910,8 @@ static int run(int argc, char **argv) {
                "(--dump-ptx writes the PTX " +
                (one ? "it" : "they") + " shape" + (one ? "s" : "") + ")";
   }
-  if (options.target == Target::CUDA && threadsFlag().getNumOccurrences())
+  // --threads=0 is the default, which any target takes.
+  if (options.target == Target::CUDA && threadsFlag() != 0)
     unused = "--threads sets the cpu target's threads, and the run is on the "
              "GPU";
   if (!unused.empty()) {
@@ -1118,7 +1124,7 @@ static int run(int argc, char **argv) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  initTool("fuse-run");
+  initTool("fuse-run", argc, argv);
   int status = run(argc, argv);
   // What was said on standard output (results, the profile, checks) and
   // could not be written: an error now, not LLVM's fatal one at exit.

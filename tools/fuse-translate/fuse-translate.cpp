@@ -24,7 +24,7 @@
 int main(int argc, char **argv) {
   // fuse's --version; a write that failed when mlirTranslateMain closed its
   // output is an error of fuse-translate.
-  fuse::initTool("fuse-translate");
+  fuse::initTool("fuse-translate", argc, argv);
   static llvm::cl::OptionCategory category("fuse options");
   fuse::PipelineFlags flags(category);
   fuse::registerTranslations(flags, "fuse-translate");

@@ -28,7 +28,7 @@ llvm::StringRef version();
 ///   drivers such as mlirTranslateMain open and close) says so: `name:
 ///   error: cannot write the output: No space left on device`. A tool
 ///   checks the outputs it closes itself with finishOutput (Npy.h).
-void initTool(const char *name);
+void initTool(const char *name, int argc = 0, char **argv = nullptr);
 
 /// Standard error after `name: error: ` (the name initTool was given), for
 /// an error of the tool itself (a flag, a file) to follow with its newline;
@@ -49,8 +49,11 @@ bool optionGiven(llvm::StringRef name);
 /// The error for the first option that takes one value and was given more
 /// than once (`--fuse-pipeline=gpu --fuse-pipeline=linalg`, of which LLVM
 /// keeps the last without a word), after the command line was parsed:
-/// `--fuse-pipeline is given more than once: give it once`.
-std::optional<std::string> repeatedOptionError();
+/// `--fuse-pipeline is given more than once: give it once`; else for an
+/// option whose value may be left out given with an empty one
+/// (`--fusion=`, which LLVM reads as `--fusion`, on), among the arguments
+/// initTool was given.
+std::optional<std::string> optionUseError();
 
 /// Reads an integer flag in decimal, as the `fuse-lower` pipeline's options
 /// are read: LLVM's own parser takes a leading 0 as octal
