@@ -763,6 +763,22 @@ def _cast_scalar(value, dtype):
         return value.astype(target)
 
 
+def float_input(value, dtype):
+    """A Python float argument as the full path passes it to a program
+    that takes it as `dtype` (_prepare's float64 carrier, then jit_inputs'
+    _cast_scalar). A finite value within the range of a float dtype is
+    rounded by numpy directly, as astype rounds it, without the warnings'
+    context (5 us each: most of an optimizer step's call)."""
+    numpy_type = _FLOAT_TYPES.get(dtype)
+    if numpy_type is not None and -_FLOAT_MAX[dtype] <= value <= _FLOAT_MAX[dtype]:
+        return np.asarray(value, numpy_type)
+    return _cast_scalar(np.asarray(value, np.float64), dtype)
+
+
+_FLOAT_TYPES = {"f16": np.float16, "f32": np.float32, "f64": np.float64}
+_FLOAT_MAX = {d: float(np.finfo(t).max) for d, t in _FLOAT_TYPES.items()}
+
+
 def _fits(value, info):
     return info.min <= value <= info.max
 
@@ -780,12 +796,18 @@ _ONE = (1).__eq__
 def fast_key(args):
     """The key of a jitted function's short path (its `_fast` cache), for
     positional arguments that are all numpy arrays the library reads as
-    they are: (dtype, which sizes are 1) of each; else None. (An array not
-    aligned for the kernels' vectors, a view at an offset, is copied by the
-    library itself.) A bool array with bytes other than 0 and 1 is not read
-    as it is: prepare() copies it."""
+    they are, or Python floats (float_input): (dtype, which sizes are 1) of
+    each array, "float" for a float; else None. (An array not aligned for
+    the kernels' vectors, a view at an offset, is copied by the library
+    itself.) A bool array with bytes other than 0 and 1 is not read as it
+    is: prepare() copies it."""
     key = []
     for a in args:
+        if type(a) is float:
+            # An optimizer step's learning rate and betas: its value is an
+            # argument of the program, converted as the full path does.
+            key.append("float")
+            continue
         if (type(a) is not np.ndarray or not a.flags.c_contiguous
                 or not a.dtype.isnative):
             return None

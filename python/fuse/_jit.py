@@ -342,7 +342,8 @@ class _Jitted:
                     self._traces.move_to_end(key)
                 self._last = entry
             trace, program = entry
-            inputs = list(zip(args, dtypes))
+            inputs = [(a, d) if type(a) is not float else (_arguments.float_input(a, d), d)
+                      for a, d in zip(args, dtypes)]
         else:
             if any(_holds_tensor(v) for v in (*args, *kwargs.values())):
                 if out is not None:
@@ -367,8 +368,9 @@ class _Jitted:
             key, entry, arrays = self._lookup(args, kwargs, compile_it=True)
             trace, program = entry
             inputs = _arguments.jit_inputs(trace, arrays, self.__name__)
+            # Each argument is its input (a float converted: float_input).
             if fast is not None and len(args) == len(inputs) and all(
-                    a is i for a, (i, _) in zip(args, inputs)):
+                    a is i or type(a) is float for a, (i, _) in zip(args, inputs)):
                 with self._lock:
                     # Unless another call evicted it meanwhile.
                     if self._traces.get(key) is entry:

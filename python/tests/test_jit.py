@@ -1206,3 +1206,30 @@ def test_a_jitted_function_pickles_and_copies_as_a_function():
     assert_same(again(x), -x)
     with pytest.raises((pickle.PicklingError, AttributeError, TypeError)):
         pickle.dumps(held)  # a lambda has no name to be found by
+
+
+def test_python_floats_take_the_short_path():
+    """Python floats (an optimizer's learning rate and betas) are arguments
+    of the short path too: their conversion to the program's dtype is the
+    full path's, rounded once from the float (NaN, infinities, values past
+    the dtype's range and -0.0 included), and the call skips the signature
+    and the trace (an AdamW step with 7 floats took 2.5 times as long as
+    with 0-d arrays)."""
+    x32 = np.array([1.0, -2.0, 3.5], np.float32)
+    x16 = x32.astype(np.float16)
+    f = fuse.jit(lambda x, s, t: x * s + t, target="cpu")
+    values = [1e-3, 0.1, -0.0, 1e300, -1e300, float("inf"), float("nan"), 65519.0, 65521.0,
+              3.4028235e38, 5e-324]
+    for x in (x32, x16):
+        for s in values:
+            for t in (0.0, 2.5e-8):
+                got = f(x, s, t)
+                f.cache_clear()  # the full path, for the same arguments
+                want = f(x, s, t)
+                np.testing.assert_array_equal(got.view(np.uint8), want.view(np.uint8))
+                assert got.dtype == x.dtype
+    f(x32, 0.5, 0.25)
+    hits = f.cache_info().hits
+    got = f(x32, 0.5, 0.25)
+    assert f.cache_info().hits == hits + 1 and f._fast
+    np.testing.assert_array_equal(got, x32 * np.float32(0.5) + np.float32(0.25))
