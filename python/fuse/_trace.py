@@ -1197,6 +1197,14 @@ def _reduce(op, x, axis, keepdims, identity_if_empty=False):
                      attrs=f" {{dims = array<i64: {', '.join(map(str, dims))}>{identity}}}")
 
 
+def _reduce_or_initial(name, x, axis, keepdims, initial):
+    """fuse.reduce_NAME (sum, max or min), with numpy's initial= when it is
+    given (_with_initial)."""
+    if initial is not None:
+        return _with_initial(name, f"fuse.reduce_{name}", x, axis, keepdims, initial)
+    return _reduce(f"reduce_{name}", x, axis, keepdims)
+
+
 @_numpy_parameters
 def reduce_sum(x, axis=None, keepdims=False, initial=None):
     """The sum over `axis` (numpy's: None for all axes, an int or a tuple of
@@ -1204,9 +1212,7 @@ def reduce_sum(x, axis=None, keepdims=False, initial=None):
     size 1 when `keepdims`. The result has x's dtype: float16 and bfloat16
     accumulate in float32, integers wrap around; bools are counted (int64).
     An empty sum is 0. `initial` (numpy's, a number) is added to each sum."""
-    if initial is not None:
-        return _with_initial("sum", "fuse.reduce_sum", x, axis, keepdims, initial)
-    return _reduce("reduce_sum", x, axis, keepdims)
+    return _reduce_or_initial("sum", x, axis, keepdims, initial)
 
 
 @_numpy_parameters
@@ -1215,9 +1221,7 @@ def reduce_max(x, axis=None, keepdims=False, initial=None):
     Empty reductions are an error when the program runs, unless `initial`
     (numpy's, a number) is given: it takes part in each reduction, and an
     empty one gives it."""
-    if initial is not None:
-        return _with_initial("max", "fuse.reduce_max", x, axis, keepdims, initial)
-    return _reduce("reduce_max", x, axis, keepdims)
+    return _reduce_or_initial("max", x, axis, keepdims, initial)
 
 
 @_numpy_parameters
@@ -1226,9 +1230,7 @@ def reduce_min(x, axis=None, keepdims=False, initial=None):
     Empty reductions are an error when the program runs, unless `initial`
     (numpy's, a number) is given: it takes part in each reduction, and an
     empty one gives it."""
-    if initial is not None:
-        return _with_initial("min", "fuse.reduce_min", x, axis, keepdims, initial)
-    return _reduce("reduce_min", x, axis, keepdims)
+    return _reduce_or_initial("min", x, axis, keepdims, initial)
 
 
 @_numpy_parameters
