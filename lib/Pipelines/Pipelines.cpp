@@ -943,33 +943,7 @@ FailureOr<std::string> fuse::compilePTX(ModuleOp module,
   return text;
 }
 
-/// A boolean option's value: on, off, true, false, 1 or 0 (the flag or
-/// key alone is true).
-static std::optional<bool> parseOnOff(llvm::StringRef text) {
-  return llvm::StringSwitch<std::optional<bool>>(text)
-      .Cases({"", "on", "true", "1"}, true)
-      .Cases({"off", "false", "0"}, false)
-      .Default(std::nullopt);
-}
-
 namespace {
-/// Reads a boolean flag with parseOnOff.
-class OnOffParser : public llvm::cl::parser<bool> {
-public:
-  using llvm::cl::parser<bool>::parser;
-
-  bool parse(llvm::cl::Option &option, llvm::StringRef name,
-             llvm::StringRef arg, bool &value) {
-    std::optional<bool> parsed = parseOnOff(arg);
-    if (!parsed)
-      return option.error("'" + arg + "' is not on, off, true or false");
-    value = *parsed;
-    return false;
-  }
-
-  /// --help shows `--flag[=<on|off>]`.
-  llvm::StringRef getValueName() const override { return "on|off"; }
-};
 
 /// How an option of PipelineOptions.def of type T is read: as a T with
 /// LLVM's parser (booleans also as on/off, integers in decimal), and
@@ -989,7 +963,7 @@ template <> struct OptionTraits<unsigned> {
 };
 template <> struct OptionTraits<bool> {
   using Value = bool;
-  using Parser = OnOffParser;
+  using Parser = fuse::OnOffParser;
 };
 template <> struct OptionTraits<std::optional<std::string>> {
   using Value = std::string;
@@ -1042,7 +1016,7 @@ struct LowerOptions : PassPipelineOptions<LowerOptions> {
 /// true, false, 1, 0; the key alone is true), an integer or a string.
 static llvm::Error parseValue(llvm::StringRef key, llvm::StringRef text,
                               bool present, bool &value) {
-  std::optional<bool> parsed = parseOnOff(present ? text : "");
+  std::optional<bool> parsed = fuse::parseOnOff(present ? text : "");
   if (!parsed || (present && text.empty()))
     return llvm::createStringError(key + "=" + text +
                                    ": takes on, off, true or false");

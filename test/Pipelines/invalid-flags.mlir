@@ -126,6 +126,12 @@
 // EMPTY-TRANSLATE: fuse-translate: error: --fusion= has no value: give --fusion alone, or a value after the =
 // RUN: not fuse-run %s --fusion= 2>&1 | FileCheck %s --check-prefix=EMPTY-RUNNER
 // EMPTY-RUNNER: fuse-run: error: --fusion= has no value: give --fusion alone, or a value after the =
+// fuse-run's own switches take on and off as the pipeline's flags do
+// (--check=off was "invalid value for boolean argument! Try 0 or 1").
+// RUN: fuse-run %fuse_src_root/examples/add_relu.mlir --target=cpu --check=off --profile=off --input fill:1:2 --input fill:1:2 2>&1 | FileCheck %s --check-prefix=SWITCH-OFF --implicit-check-not=check: --implicit-check-not=Calls
+// SWITCH-OFF: result 0: float32 [2] = [2, 2]
+// RUN: not fuse-run %fuse_src_root/examples/add_relu.mlir --target=cpu --check=maybe 2>&1 | FileCheck %s --check-prefix=SWITCH-BAD
+// SWITCH-BAD: fuse-run: for the --check option: 'maybe' is not on, off, true or false
 
 // RUN: not fuse-opt %s --emit=llvm 2>&1 | FileCheck %s --check-prefix=EMIT
 // EMIT: fuse-opt: error: --emit takes ptx, not 'llvm'

@@ -95,7 +95,7 @@ static cl::opt<unsigned, false, fuse::DecimalParser<unsigned>>
                cl::desc("Run N times; with N > 1 the first run is a warm-up "
                         "left out of the profile"),
                cl::init(1), cl::cat(runCategory));
-static cl::opt<bool>
+static cl::opt<bool, false, fuse::OnOffParser>
     profileFlag("profile",
                 cl::desc("Print a table of kernels and copies: calls, time, "
                          "bytes, GB/s, % of copy bandwidth"),
@@ -105,7 +105,7 @@ static cl::opt<std::string>
               cl::desc("Write a Chrome trace (Perfetto, chrome://tracing) of "
                        "the profiled events, laid end to end"),
               cl::value_desc("file.json"), cl::cat(runCategory));
-static cl::opt<bool>
+static cl::opt<bool, false, fuse::OnOffParser>
     checkFlag("check",
               cl::desc("Also run the eager (unfused) variant and compare "
                        "every result"),

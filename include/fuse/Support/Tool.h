@@ -9,6 +9,7 @@
 #define FUSE_SUPPORT_TOOL_H
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -71,6 +72,35 @@ public:
                           "' is not a decimal integer that fits its type");
     return false;
   }
+};
+
+/// A boolean option's value: on, off, true, false, 1 or 0 (the flag or
+/// key alone is true). Inline, as DecimalParser: the compiler's libraries
+/// read options too, without the tools' FuseTool.
+inline std::optional<bool> parseOnOff(llvm::StringRef text) {
+  return llvm::StringSwitch<std::optional<bool>>(text)
+      .Cases({"", "on", "true", "1"}, true)
+      .Cases({"off", "false", "0"}, false)
+      .Default(std::nullopt);
+}
+
+/// Reads a boolean flag with parseOnOff (`--check=off`, which LLVM's own
+/// parser refused: "Try 0 or 1").
+class OnOffParser : public llvm::cl::parser<bool> {
+public:
+  using llvm::cl::parser<bool>::parser;
+
+  bool parse(llvm::cl::Option &option, llvm::StringRef name,
+             llvm::StringRef arg, bool &value) {
+    std::optional<bool> parsed = parseOnOff(arg);
+    if (!parsed)
+      return option.error("'" + arg + "' is not on, off, true or false");
+    value = *parsed;
+    return false;
+  }
+
+  /// --help shows `--flag[=<on|off>]`.
+  llvm::StringRef getValueName() const override { return "on|off"; }
 };
 
 } // namespace fuse
