@@ -68,15 +68,22 @@ LogicalResult fuse::verifyKnownAttributes(Operation *op) {
   return success();
 }
 
+std::optional<std::string> fuse::encodingProblem(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || !tensor.getEncoding())
+    return std::nullopt;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "has type " << str(type) << ", with an encoding ("
+     << tensor.getEncoding() << "); fuse compiles tensors without one";
+  return text;
+}
+
 LogicalResult fuse::verifyPlainTensors(Operation *op) {
   auto check = [&](TypeRange types, StringRef what) -> LogicalResult {
     for (auto [index, type] : llvm::enumerate(types))
-      if (auto tensor = dyn_cast<RankedTensorType>(type);
-          tensor && tensor.getEncoding())
-        return op->emitOpError()
-               << what << " " << index << " has type " << str(type)
-               << ", with an encoding (" << tensor.getEncoding()
-               << "); fuse compiles tensors without one";
+      if (std::optional<std::string> problem = encodingProblem(type))
+        return op->emitOpError() << what << " " << index << " " << *problem;
     return success();
   };
   return failure(failed(check(op->getOperandTypes(), "operand")) ||

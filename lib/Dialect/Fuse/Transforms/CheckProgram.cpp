@@ -2,6 +2,7 @@
 
 #include "fuse-c/Fuse.h"
 #include "fuse/Dialect/Fuse/IR/FuseDialect.h"
+#include "fuse/Dialect/Fuse/IR/FuseOps.h"
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"
 #include "fuse/Dialect/Fuse/Utils/Kernel.h"
 #include "fuse/Support/DTypes.h"
@@ -36,15 +37,8 @@ std::optional<std::string> typeProblem(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor)
     return std::nullopt;
-  if (tensor.getEncoding()) {
-    // The lowering to linalg drops it, and an upstream verifier then found
-    // the types apart.
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    os << "has type " << type << ", with an encoding (" << tensor.getEncoding()
-       << "); fuse compiles tensors without one";
-    return text;
-  }
+  if (std::optional<std::string> problem = fuse::encodingProblem(type))
+    return problem;
   if (tensor.getRank() > FUSE_MAX_RANK)
     return "has rank " + std::to_string(tensor.getRank()) +
            "; fuse compiles tensors of rank " + std::to_string(FUSE_MAX_RANK) +

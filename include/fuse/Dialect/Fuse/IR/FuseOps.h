@@ -29,6 +29,12 @@ mlir::LogicalResult verifyBroadcastOperands(mlir::Operation *op);
 /// op defines.
 mlir::LogicalResult verifyKnownAttributes(mlir::Operation *op);
 
+/// Why a tensor of `type` is refused for its encoding ("has type T, with
+/// an encoding (E); fuse compiles tensors without one"), or std::nullopt:
+/// the lowering to linalg drops an encoding. The fuse ops' verifier and
+/// the check of a program's signature (fuse-check-program) say it.
+std::optional<std::string> encodingProblem(mlir::Type type);
+
 /// Verifies that no operand or result of `op` is a tensor with an encoding.
 mlir::LogicalResult verifyPlainTensors(mlir::Operation *op);
 
