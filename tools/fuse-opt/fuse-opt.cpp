@@ -171,20 +171,17 @@ static LogicalResult runTranslation(fuse::Translation translation,
     sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
     // --verify-diagnostics, as for passes: the expected-* comments are
     // checked, and the diagnostics they expect are not errors.
-    if (config.shouldVerifyDiagnostics()) {
-      SourceMgrDiagnosticVerifierHandler verifier(sourceMgr, &context);
-      OwningOpRef<ModuleOp> module =
-          parseSourceFile<ModuleOp>(sourceMgr, &context);
-      if (module)
-        (void)fuse::translate(*module, translation, options, os);
-      return verifier.verify();
-    }
-    SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+    std::optional<SourceMgrDiagnosticVerifierHandler> verifier;
+    std::optional<SourceMgrDiagnosticHandler> handler;
+    if (config.shouldVerifyDiagnostics())
+      verifier.emplace(sourceMgr, &context);
+    else
+      handler.emplace(sourceMgr, &context);
     OwningOpRef<ModuleOp> module =
         parseSourceFile<ModuleOp>(sourceMgr, &context);
-    if (!module)
-      return failure();
-    return fuse::translate(*module, translation, options, os);
+    LogicalResult translated =
+        module ? fuse::translate(*module, translation, options, os) : failure();
+    return verifier ? verifier->verify() : translated;
   };
   if (failed(splitAndProcessBuffer(std::move(input), translate, output->os(),
                                    config.inputSplitMarker(),
