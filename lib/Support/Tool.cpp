@@ -99,3 +99,21 @@ std::optional<std::string> fuse::cannotWrite(llvm::StringRef path) {
     return reason(std::make_error_code(std::errc::not_a_directory));
   return reason(fs::access(parent, fs::AccessMode::Write));
 }
+
+std::optional<std::string> fuse::cannotRead(llvm::StringRef path) {
+  namespace fs = llvm::sys::fs;
+  if (path == "-")
+    return std::nullopt;
+  std::error_code ec;
+  if (fs::is_directory(path)) {
+    ec = std::make_error_code(std::errc::is_a_directory);
+  } else if (llvm::Expected<fs::file_t> file =
+                 fs::openNativeFileForRead(path)) {
+    fs::closeFile(*file);
+  } else {
+    ec = llvm::errorToErrorCode(file.takeError());
+  }
+  if (!ec)
+    return std::nullopt;
+  return "cannot open input file '" + path.str() + "': " + ec.message();
+}

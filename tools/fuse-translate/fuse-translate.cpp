@@ -17,7 +17,6 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Signals.h"
 
@@ -75,11 +74,8 @@ int main(int argc, char **argv) {
     }
     if (arg.starts_with("-"))
       continue;
-    if (llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> input =
-            llvm::MemoryBuffer::getFile(arg);
-        !input) {
-      fuse::toolError() << "cannot open input file '" << arg
-                        << "': " << input.getError().message() << "\n";
+    if (std::optional<std::string> why = fuse::cannotRead(arg)) {
+      fuse::toolError() << *why << "\n";
       return 1;
     }
   }

@@ -43,6 +43,11 @@ llvm::raw_ostream &toolError();
 /// turns out full is still found when the file is written.
 std::optional<std::string> cannotWrite(llvm::StringRef path);
 
+/// Why `path` cannot be read (a directory, a missing or unreadable file),
+/// as `cannot open input file 'PATH': REASON`, or std::nullopt; `-` is the
+/// standard input. The file is opened, not read.
+std::optional<std::string> cannotRead(llvm::StringRef path);
+
 /// Whether the registered command-line option `name` (without dashes) was
 /// given, after the command line was parsed.
 bool optionGiven(llvm::StringRef name);
