@@ -153,6 +153,16 @@ public:
     for (auto [k, kernel] : llvm::enumerate(variant.kernels))
       for (unsigned position : kernel.opPositions)
         kernelsOf[position].push_back(k);
+    // An op that no kernel computes may be the same as an earlier one
+    // (name, operands and attributes): `cse` computed the two once.
+    for (auto [position, op] : llvm::enumerate(ops))
+      if (!kernelsOf.count(position))
+        for (unsigned earlier = 0; earlier < position; ++earlier)
+          if (OperationEquivalence::isEquivalentTo(
+                  ops[earlier], op, OperationEquivalence::IgnoreLocations)) {
+            sameAs[position] = earlier;
+            break;
+          }
     // The bytes of an op's result are what its eager kernel writes.
     for (const KernelReport &kernel : report.eager.kernels)
       if (kernel.opPositions.size() == 1)
@@ -209,13 +219,13 @@ public:
     // A split kernel's reductions: the first launch writes partial values,
     // the next one combines them (and reads nothing else of the op's).
     for (auto [position, op] : llvm::enumerate(ops)) {
-      std::optional<unsigned> same;
-      if (kernelsAt(position).empty() && (same = sameAsEarlier(op))) {
-        llvm::ArrayRef<size_t> computing = kernelsAt(*same);
+      if (auto same = sameAs.find(position); same != sameAs.end()) {
+        llvm::ArrayRef<size_t> computing = kernelsAt(same->second);
         os << "    "
-           << node(*same, computing.empty()
-                              ? std::nullopt
-                              : std::optional(writerOf(*same, computing)))
+           << node(same->second,
+                   computing.empty()
+                       ? std::nullopt
+                       : std::optional(writerOf(same->second, computing)))
            << " -> " << node(position, std::nullopt)
            << " [style=dotted, color=\"" << kOuter << "\"];\n";
       } else if (kernelsAt(position).empty()) {
@@ -282,16 +292,6 @@ private:
         .str();
   }
 
-  /// An earlier op of the body that `op` is the same as (name, operands
-  /// and attributes): `cse` computes the two once, in the earlier's kernel.
-  std::optional<unsigned> sameAsEarlier(Operation *op) const {
-    for (unsigned position = 0; ops[position] != op; ++position)
-      if (OperationEquivalence::isEquivalentTo(
-              ops[position], op, OperationEquivalence::IgnoreLocations))
-        return position;
-    return std::nullopt;
-  }
-
   /// The kernels that compute the op at `position` (several when a split
   /// kernel reduces it in two launches, or when kernels compute a value
   /// again rather than read it from memory), in order.
@@ -331,13 +331,14 @@ private:
     // An op with no kernel whose value is used is the same as an earlier
     // op, or a view of its operand (a reduction over dimensions of size 1,
     // a cast to its own type).
-    std::optional<unsigned> same = unused ? sameAsEarlier(op) : std::nullopt;
+    auto same = unused ? sameAs.find(position) : sameAs.end();
     if (unused && op->use_empty()) {
       lines.push_back("(unused: no kernel computes it)");
-    } else if (same) {
-      std::string where = locationText(ops[*same]->getLoc());
+    } else if (same != sameAs.end()) {
+      Operation *earlier = ops[same->second];
+      std::string where = locationText(earlier->getLoc());
       lines.push_back("(no kernel: the same as the " +
-                      ops[*same]->getName().getStringRef().str() +
+                      earlier->getName().getStringRef().str() +
                       (where.empty() ? "" : " at " + where) +
                       ", computed once)");
     } else if (unused) {
@@ -484,6 +485,8 @@ private:
   std::vector<Operation *> ops;
   llvm::DenseMap<Operation *, unsigned> positions;
   std::map<unsigned, std::vector<size_t>> kernelsOf;
+  /// Ops that no kernel computes -> the earlier op each is the same as.
+  std::map<unsigned, unsigned> sameAs;
   std::map<unsigned, std::string> resultBytes;
   /// (producer, kernel) of the reads through memory drawn so far.
   std::set<std::pair<unsigned, size_t>> readsDrawn;
