@@ -72,10 +72,13 @@ struct ShapedConstants {
   Type floatType, intType;
 
   ShapedConstants(OpBuilder &builder, Location loc, Type like)
-      : builder(builder), loc(loc), floatType(like),
-        intType(builder.getI32Type()) {
-    if (auto vector = dyn_cast<VectorType>(like))
-      intType = vector.clone(intType);
+      : builder(builder), loc(loc), floatType(like), intType(integer(32)) {}
+  /// The integer type of `width` bits of the shape of `like`.
+  Type integer(unsigned width) const {
+    Type element = builder.getIntegerType(width);
+    if (auto vector = dyn_cast<VectorType>(floatType))
+      return vector.clone(element);
+    return element;
   }
   Value f32(float value) {
     return get(floatType, builder.getF32FloatAttr(value));
@@ -1100,23 +1103,6 @@ bool isApproximated(StringRef name) {
       name);
 }
 
-/// The integer type of `like`'s shape (a scalar or a vector) and `width`.
-static Type integerLike(Type like, unsigned width) {
-  Type integer = IntegerType::get(like.getContext(), width);
-  if (auto vector = dyn_cast<VectorType>(like))
-    return vector.clone(integer);
-  return integer;
-}
-
-/// `value` as a constant of `type`, i32 or a vector of i32.
-static Value i32Constant(OpBuilder &b, Location loc, Type type, int32_t value) {
-  if (auto vector = dyn_cast<VectorType>(type))
-    return arith::ConstantOp::create(
-        b, loc, vector,
-        SplatElementsAttr::get(vector, b.getI32IntegerAttr(value)));
-  return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(value));
-}
-
 /// f32 to bf16 as integer arithmetic, the bits LLVM's own expansion gives
 /// (TargetLowering::expandFP_ROUND: rounded to nearest even; a NaN keeps
 /// its sign and payload's top bits, made quiet). x86 without AVX512-BF16
@@ -1133,11 +1119,9 @@ struct TruncF32ToBF16 : OpRewritePattern<arith::TruncFOp> {
         !getElementTypeOrSelf(op.getType()).isBF16())
       return failure();
     Location loc = op.getLoc();
-    Type i32 = integerLike(x.getType(), 32);
-    auto constant = [&](int32_t value) {
-      return i32Constant(rewriter, loc, i32, value);
-    };
-    Value bits = arith::BitcastOp::create(rewriter, loc, i32, x);
+    ShapedConstants c(rewriter, loc, x.getType());
+    auto constant = [&](int32_t value) { return c.i32(value); };
+    Value bits = arith::BitcastOp::create(rewriter, loc, c.intType, x);
     Value nan =
         arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::UNO, x, x);
     Value quiet = arith::OrIOp::create(rewriter, loc, bits, constant(0x400000));
@@ -1149,8 +1133,7 @@ struct TruncF32ToBF16 : OpRewritePattern<arith::TruncFOp> {
         arith::AddIOp::create(rewriter, loc, constant(0x7fff), lsb));
     Value chosen = arith::SelectOp::create(rewriter, loc, nan, quiet, rounded);
     Value high = arith::ShRUIOp::create(rewriter, loc, chosen, constant(16));
-    Value half = arith::TruncIOp::create(rewriter, loc,
-                                         integerLike(x.getType(), 16), high);
+    Value half = arith::TruncIOp::create(rewriter, loc, c.integer(16), high);
     rewriter.replaceOpWithNewOp<arith::BitcastOp>(op, op.getType(), half);
     return success();
   }
@@ -1168,12 +1151,10 @@ struct ExtBF16ToF32 : OpRewritePattern<arith::ExtFOp> {
         !getElementTypeOrSelf(op.getType()).isF32())
       return failure();
     Location loc = op.getLoc();
-    Type i32 = integerLike(x.getType(), 32);
-    Value half = arith::BitcastOp::create(rewriter, loc,
-                                          integerLike(x.getType(), 16), x);
-    Value wide = arith::ExtUIOp::create(rewriter, loc, i32, half);
-    Value shifted = arith::ShLIOp::create(rewriter, loc, wide,
-                                          i32Constant(rewriter, loc, i32, 16));
+    ShapedConstants c(rewriter, loc, x.getType());
+    Value half = arith::BitcastOp::create(rewriter, loc, c.integer(16), x);
+    Value wide = arith::ExtUIOp::create(rewriter, loc, c.intType, half);
+    Value shifted = arith::ShLIOp::create(rewriter, loc, wide, c.i32(16));
     rewriter.replaceOpWithNewOp<arith::BitcastOp>(op, op.getType(), shifted);
     return success();
   }
