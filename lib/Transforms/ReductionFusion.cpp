@@ -327,6 +327,28 @@ Location readerLoc(linalg::GenericOp consumer, linalg::GenericOp producer) {
   return opLoc(consumer);
 }
 
+Value throughViews(Value value);
+
+/// Where the note of a remark about `consumer` reading a result of
+/// `producer` goes: the op of the producer's body that computes the first
+/// result it reads (`rsqrt` of a generic that elementwise fusion made of a
+/// mean's division, an add and an rsqrt); else opLoc.
+Location producedLoc(linalg::GenericOp consumer, linalg::GenericOp producer) {
+  for (OpOperand *input : consumer.getDpsInputOperands()) {
+    auto result = dyn_cast<OpResult>(throughViews(input->get()));
+    if (!result || result.getOwner() != producer)
+      continue;
+    Value yielded = producer.getBody()->getTerminator()->getOperand(
+        result.getResultNumber());
+    if (Operation *def = yielded.getDefiningOp();
+        def && def->getBlock() == producer.getBody() &&
+        !isa<FusedLoc, UnknownLoc>(def->getLoc()))
+      return def->getLoc();
+    break;
+  }
+  return opLoc(producer);
+}
+
 void emitRemark(const Unfused &pair) {
   linalg::GenericOp consumer = pair.consumer, producer = pair.producer;
   std::string text =
@@ -409,7 +431,8 @@ void emitRemark(const Unfused &pair) {
             "its length; it starts another kernel";
     break;
   }
-  emitUnfusedRemark(readerLoc(consumer, producer), opLoc(producer), text);
+  emitUnfusedRemark(readerLoc(consumer, producer),
+                    producedLoc(consumer, producer), text);
 }
 
 /// Whether result `r` of `op` is computed with a math function
@@ -1260,8 +1283,9 @@ struct FuseReductionFusionPass
       if (remarks)
         for (const Unfused &pair : grouping.unfused()) {
           emitRemark(pair);
-          remarked.insert(
-              {readerLoc(pair.consumer, pair.producer), opLoc(pair.producer)});
+          Location reader = readerLoc(pair.consumer, pair.producer);
+          for (Location producer : locationsOf(pair.producer))
+            remarked.insert({reader, producer});
         }
       copied.insert(grouping.copied.begin(), grouping.copied.end());
     }
@@ -1270,8 +1294,9 @@ struct FuseReductionFusionPass
 
   /// The copies that the groups over few rows made (copyLiveOut).
   DenseSet<Operation *> copied;
-  /// The (consumer, producer) locations of this pass's remarks: an
-  /// elementwise remark about the same pair would say it again.
+  /// The (consumer, producer) locations of this pass's remarks, one for
+  /// each op fused into the producer: an elementwise remark about the same
+  /// pair would say it again.
   DenseSet<std::pair<Location, Location>> remarked;
 
   /// Emits fuse-elementwise-fusion's remarks (`fuse.unfused`) for the pairs

@@ -45,7 +45,7 @@ func.func @two_softmaxes_over_axis_0(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
 // CHECK-NEXT: fused_reduce_max_sub_exp_reduce_sum_div_plus1_{{[0-9]+}}  reduce_max sub exp reduce_sum div mul  N*M  4*N*M  4*N*M
 // CHECK-NEXT: fused_reduce_max_sub_exp_reduce_sum_div_plus1_{{[0-9]+}}  reduce_max sub exp reduce_sum div mul  N*M  4*N*M  4*N*M
 // REMARK: reduction-copies.mlir:[[# @LINE + 10]]:9: remark: not fused with its producer 'fuse.div+mul': this reduction reads a math function (exp, log, tanh, ...) that reads a value of a reduction two levels below it in that kernel: the thread goes over its row once per reduction and computes again all that the reduction reads, so that the function would be computed again in each pass from there on (a chain of softmaxes); it starts another kernel
-// REMARK: reduction-copies.mlir:[[# @LINE + 7]]:8: note: producer is here
+// REMARK: reduction-copies.mlir:[[# @LINE + 8]]:8: note: producer is here
 func.func @two_softmaxes(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %two = fuse.constant 2.0 : tensor<f32>
   %m = fuse.reduce_max %x {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?x1xf32>
