@@ -637,16 +637,38 @@ FailureOr<VariantReport> countKernels(func::FuncOp func, Symbols &symbols,
   // The results that fuse-own-results copies (CopyReport): a buffer that
   // no kernel of this program allocated, one returned before, or a view of
   // a kernel's result that is returned itself too (a reduction over
-  // dimensions of size 1 of it): one buffer is not two results.
+  // dimensions of size 1 of it): one buffer is not two results. The buffer
+  // of a kernel's result returned in several shapes is the result's first
+  // view that only expands it (fuse-expand-allocs allocates it in that
+  // shape), else the result itself: the others are its views.
   auto ret = cast<func::ReturnOp>(func.getBody().back().getTerminator());
   DenseMap<Value, unsigned> returned;
   for (auto [i, operand] : llvm::enumerate(ret.getOperands()))
     returned.try_emplace(operand, i);
-  for (auto [i, operand] : llvm::enumerate(ret.getOperands())) {
-    Value source = operand;
+  auto sourceOf = [](Value value, bool *expandsOnly = nullptr) {
+    if (expandsOnly)
+      *expandsOnly =
+          isa_and_nonnull<tensor::ExpandShapeOp>(value.getDefiningOp());
     while (isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp,
-                           tensor::CastOp>(source.getDefiningOp()))
-      source = source.getDefiningOp()->getOperand(0);
+                           tensor::CastOp>(value.getDefiningOp())) {
+      if (expandsOnly && isa<tensor::CollapseShapeOp>(value.getDefiningOp()))
+        *expandsOnly = false;
+      value = value.getDefiningOp()->getOperand(0);
+    }
+    return value;
+  };
+  DenseMap<Value, unsigned> bufferOf;
+  for (auto [i, operand] : llvm::enumerate(ret.getOperands())) {
+    bool expandsOnly = false;
+    Value source = sourceOf(operand, &expandsOnly);
+    if (expandsOnly)
+      bufferOf.try_emplace(source, i);
+  }
+  for (auto [i, operand] : llvm::enumerate(ret.getOperands()))
+    if (operand == sourceOf(operand))
+      bufferOf.try_emplace(operand, i);
+  for (auto [i, operand] : llvm::enumerate(ret.getOperands())) {
+    Value source = sourceOf(operand);
     std::string what;
     std::optional<unsigned> ofResult;
     if (auto arg = dyn_cast<BlockArgument>(source)) {
@@ -656,10 +678,11 @@ FailureOr<VariantReport> countKernels(func::FuncOp func, Symbols &symbols,
     } else if (unsigned first = returned.lookup(operand); first < i) {
       what = "result " + std::to_string(first) + " again";
       ofResult = first;
-    } else if (auto viewed = returned.find(source);
-               source != operand && viewed != returned.end()) {
-      what = "a view of result " + std::to_string(viewed->second);
-      ofResult = viewed->second;
+    } else if (auto buffer = bufferOf.find(source);
+               buffer != bufferOf.end() &&
+               ret.getOperand(buffer->second) != operand) {
+      what = "a view of result " + std::to_string(buffer->second);
+      ofResult = buffer->second;
     }
     if (what.empty())
       continue;

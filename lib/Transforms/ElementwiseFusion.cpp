@@ -567,14 +567,25 @@ void inlineScalarProducers(Block &block) {
       producer->erase();
 }
 
+/// The type of the fuse op's result that `value` is: the one fuse.type
+/// names on a generic over other loops, else its own.
+Type opResultType(Value value) {
+  Operation *def = value.getDefiningOp();
+  if (def && def->getNumResults() == 1)
+    if (TypeAttr type =
+            FuseDialect::TypeAttrHelper(value.getContext()).getAttr(def))
+      return type.getValue();
+  return value.getType();
+}
+
 std::string remarkText(Unfused pair) {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "not fused with its producer " << describeOps(pair.producer) << ": ";
   if (pair.reason == Reason::Broadcast)
     os << "this op reads that result broadcast from "
-       << pair.consumer->getOperand(pair.operand).getType() << " to "
-       << pair.consumer->getResult(0).getType()
+       << opResultType(pair.consumer->getOperand(pair.operand)) << " to "
+       << opResultType(pair.consumer->getResult(0))
        << ", so the two iterate over different spaces";
   else if (pair.reason == Reason::Reshaped)
     os << "that op iterates over a reduction's rows with their dimensions "
@@ -660,6 +671,9 @@ struct FuseElementwiseFusionPass
   void runOnOperation() override {
     for (Block &block : getOperation().getBody())
       runOnBlock(block);
+    // The fuse ops' types were for the remarks above.
+    FuseDialect::TypeAttrHelper type(&getContext());
+    getOperation().walk([&](linalg::GenericOp op) { type.removeAttr(op); });
   }
 
   void runOnBlock(Block &block) {

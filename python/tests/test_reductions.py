@@ -614,6 +614,27 @@ def test_var_and_layer_norm_of_long_rows_far_from_zero(mean, length):
     np.testing.assert_allclose(normed, _layer_norm(y64, 1.0, 0.0), rtol=0, atol=5e-4)
 
 
+@pytest.mark.parametrize("shape, axis, squeezed_axis, kernels", [
+    ((4, 768, 1), 1, 1, 1), ((2, 1, 3, 1), (0, 2), (0, 1), 5), ((3, 1, 100), -1, -1, 1)])
+def test_dimensions_of_size_1_fuse_as_without_them(rng, shape, axis, squeezed_axis, kernels):
+    # A size-1 dimension makes no loop: the normalization over the 768 of a
+    # `? x ? x 1` array was 5 kernels and is 1, as over `? x ?`; over the
+    # axes 0 and 2 of `2 x 1 x 3 x 1` it was 10 and is the 5 of a whole
+    # `? x ?` array (a dynamic row, reduced in pieces).
+    def norm(x, axis):
+        c = x - x.mean(axis=axis, keepdims=True)
+        return c * fuse.rsqrt((c * c).mean(axis=axis, keepdims=True) + 1e-5)
+    f = fuse.jit(norm, static_argnames="axis")
+    x = random_array(rng, "float32", shape)
+    (function,) = fuse.report(f, x, axis)["functions"]
+    (squeezed,) = fuse.report(f, x.squeeze(), squeezed_axis)["functions"]
+    assert function["fused"]["kernel_count"] == squeezed["fused"]["kernel_count"] == kernels
+    x64 = x.astype(np.float64)
+    c = x64 - x64.mean(axis=axis, keepdims=True)
+    expected = c / np.sqrt((c * c).mean(axis=axis, keepdims=True) + 1e-5)
+    assert_close(f(x, axis), expected, "float32", x.size, scale=4.0)
+
+
 def test_softmax_is_one_kernel(rng):
     x = random_array(rng, "float32", (8, 100))
     (function,) = fuse.report(fuse.softmax, x)["functions"]

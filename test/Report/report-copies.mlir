@@ -86,20 +86,30 @@ func.func @twice(%x: tensor<?xf32>) -> (tensor<?xf32>, tensor<?xf32>, tensor<4xf
 }
 
 // A view of a kernel's result returned beside that result (a reduction
-// over its dimension of size 1) is the same buffer: one of the two is
-// copied (the view), which the profile timed and the report did not count.
-// RUN: fuse-run %s --entry=@view_returned_too --target=cpu --input rand:5x1 --profile | FileCheck %s --check-prefix=PROFILE-VIEW
+// over its dimension of size 1) is the same buffer. Eager, one of the two is
+// copied (the view), which the profile timed and the report did not count;
+// fused, the reduction is a copy in the kernel, which writes both results
+// (the report's 8*N written, and no memcpy).
+// RUN: fuse-run %s --entry=@view_returned_too --target=cpu --input rand:5x1 --profile --fusion=off | FileCheck %s --check-prefix=PROFILE-VIEW
+// RUN: fuse-opt %s --fuse-pipeline=cpu --fusion=off | FileCheck %s --check-prefix=MEMCPY-EAGER
 // CHECK-LABEL: @view_returned_too  N = argument 0 dimension 0
-// CHECK-NEXT:    fused: 1 kernel, 16*N bytes (read 8*N, written 8*N)
+// CHECK-NEXT:    fused: 1 kernel, 12*N bytes (read 4*N, written 8*N)
+// CHECK-NEXT:      kernel                   ops              elements  read  written
+// CHECK-NEXT:      fused_relu_reduce_sum_2  relu reduce_sum  N         4*N   8*N
+// CHECK-NEXT:    eager: 1 kernel, 16*N bytes (read 8*N, written 8*N)
 // CHECK-NEXT:      kernel  ops   elements  read  written
 // CHECK-NEXT:      relu_2  relu  N         4*N   4*N
 // CHECK-NEXT:      result 0 is a view of result 1, copied (no kernel): 4*N read, 4*N written
 // PROFILE-VIEW:      relu_2 {{.+}} 40.00 B
 // PROFILE-VIEW-NEXT: [result 0 copied] {{.+}} 40.00 B
-// PROFILE-VIEW-NEXT: kernels per run: 1 (fused)
+// PROFILE-VIEW-NEXT: kernels per run: 1 (eager)
 // MEMCPY-LABEL: llvm.func @view_returned_too(
-// MEMCPY-COUNT-1: "llvm.intr.memcpy"
 // MEMCPY-NOT: "llvm.intr.memcpy"
+// MEMCPY: llvm.return
+// MEMCPY-EAGER-LABEL: llvm.func @view_returned_too(
+// MEMCPY-EAGER-COUNT-1: "llvm.intr.memcpy"
+// MEMCPY-EAGER-NOT: "llvm.intr.memcpy"
+// MEMCPY-EAGER: llvm.return
 func.func @view_returned_too(%a: tensor<?x1xf32>) -> (tensor<?xf32>, tensor<?x1xf32>) {
   %r = fuse.relu %a : tensor<?x1xf32>
   %s = fuse.reduce_sum %r {dims = array<i64: 1>} : tensor<?x1xf32> -> tensor<?xf32>

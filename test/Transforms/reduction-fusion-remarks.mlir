@@ -139,10 +139,11 @@ func.func @at_the_reader(%x: tensor<?x?xf32>, %y: tensor<?x?xf32>) -> tensor<?x?
 
 // A group norm's scaling: the rows are dimensions 2 to 4, collapsed into
 // one, and the op that reads rstd is fused with those that read the weight
-// and the bias, broadcast along only some of those dimensions. The remark
-// is at the reader of rstd, and says that an op fused with it reads such an
-// operand (it said this op did, which reads rstd, broadcast along all of
-// them).
+// and the bias, broadcast along only some of those dimensions. rsqrt is in
+// the reduction's kernel (it goes over the rows); the remark is at the
+// reader of rstd, and says that an op that reads its result reads such an
+// operand (it once said this op did, which reads rstd, broadcast along all
+// of them).
 func.func @broadcast_in_a_fused_op(%x: tensor<?x?x?x?x?xf32>, %w: tensor<1x?x?x1x1xf32>) -> tensor<?x?x?x?x?xf32> {
   %mean = fuse.reduce_mean %x {dims = array<i64: 2, 3, 4>} : tensor<?x?x?x?x?xf32> -> tensor<?x?x1x1x1xf32>
   %d = fuse.sub %x, %mean : tensor<?x?x?x?x?xf32>, tensor<?x?x1x1x1xf32> -> tensor<?x?x?x?x?xf32>
@@ -150,7 +151,7 @@ func.func @broadcast_in_a_fused_op(%x: tensor<?x?x?x?x?xf32>, %w: tensor<1x?x?x1
   %var = fuse.reduce_mean %sq {dims = array<i64: 2, 3, 4>} : tensor<?x?x?x?x?xf32> -> tensor<?x?x1x1x1xf32>
   // expected-note @+1 {{producer is here}}
   %rstd = fuse.rsqrt %var : tensor<?x?x1x1x1xf32>
-  // expected-remark @+1 {{not fused with its producer 'fuse.rsqrt': that op iterates over a reduction's rows with their dimensions collapsed into one, and this op (or one fused with it) reads an operand broadcast along only some of those dimensions, so the two iterate over different spaces}}
+  // expected-remark @+1 {{not fused with its producer 'fuse.rsqrt': the reduction reads its rows with their dimensions collapsed into one, and this op iterates over them uncollapsed (an op that reads its result reads an operand broadcast along only some of those dimensions)}}
   %n = fuse.mul %d, %rstd : tensor<?x?x?x?x?xf32>, tensor<?x?x1x1x1xf32> -> tensor<?x?x?x?x?xf32>
   %y = fuse.mul %n, %w : tensor<?x?x?x?x?xf32>, tensor<1x?x?x1x1xf32> -> tensor<?x?x?x?x?xf32>
   return %y : tensor<?x?x?x?x?xf32>

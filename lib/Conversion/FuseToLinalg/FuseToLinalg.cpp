@@ -426,6 +426,17 @@ static AffineMap broadcastMap(RankedTensorType operand,
   return AffineMap::get(result.getRank(), 0, exprs, context);
 }
 
+/// Whether the view between `type` and the tensor whose dimensions are
+/// `type`'s grouped by `groups` only inserts or removes dimensions of size
+/// 1: at most one dimension of each group is not a static 1.
+static bool onlyUnitDims(RankedTensorType type,
+                         ArrayRef<ReassociationIndices> groups) {
+  return llvm::all_of(groups, [&](const ReassociationIndices &group) {
+    return llvm::count_if(
+               group, [&](int64_t d) { return type.getDimSize(d) != 1; }) <= 1;
+  });
+}
+
 /// The source of `expand`, which only inserts dimensions of size 1, and the
 /// indexing map that reads it where `map` read the expanded tensor: each
 /// group of the expansion keeps the expression of its one dimension that is
@@ -645,26 +656,17 @@ template <typename OpTy> struct ReductionLowering : OpConversionPattern<OpTy> {
     // others (`dims = [0, 1]` of a 3-D tensor, a batch norm's mean over N,
     // H and W) rows that are cut into pieces.
     //
-    // A reduced dimension of size 1 holds one element, which the reduction
-    // takes as it is: it goes with a neighbour in a view of the operand, so
-    // that it splits no run (`dims = [0, 2]` of `? x ? x 1` reduces a
-    // `? x ?` view over dimension 0, in one stage). When all are, nothing
-    // is reduced (below). Kept dimensions of size 1 after the last dimension of
-    // another size, when that one is reduced, go with it too: its elements are
-    // next to each other, a row (`dims = [0]` of `? x 1`, a column of one, is
-    // the whole operand's row, not columns). Other kept ones stay, as loops of
-    // size 1 that the elementwise ops around have too (`dims = [2]` of
-    // `? x 1 x ?` keeps its rows over the same loops as a softmax's sub).
+    // A dimension of size 1, reduced or not, holds one element along it:
+    // it goes with the dimension before it (the leading ones with the
+    // first) in a view of the operand, so that it splits no run (`dims =
+    // [0, 2]` of `? x ? x 1` reduces a `? x ?` view over dimension 0, in
+    // one stage; `dims = [1, 3]` of `? x ? x 1 x ?` is one run) and leaves
+    // no loop of size 1 after a row (`dims = [0]` of `? x 1`, a column of
+    // one, is the whole operand's row). The elementwise generics around go
+    // over the same space, without their loops of size 1 (the pass).
     SmallVector<int64_t> sorted = llvm::to_vector(dims);
     SmallVector<OpFoldResult> loopSizes(operandSizes);
-    int64_t last = rank - 1;
-    while (last >= 0 && inputType.getDimSize(last) == 1)
-      --last;
-    bool rowAtEnd = last >= 0 && isReduced(last);
-    auto unit = [&](int64_t d) {
-      return inputType.getDimSize(d) == 1 &&
-             (isReduced(d) || (rowAtEnd && d > last));
-    };
+    auto unit = [&](int64_t d) { return inputType.getDimSize(d) == 1; };
     bool dropsUnits = llvm::any_of(llvm::seq<int64_t>(0, rank), unit) &&
                       !llvm::is_contained(inputType.getShape(), 0);
     // Every reduced dimension of size 1: nothing is reduced, and the
@@ -696,34 +698,7 @@ template <typename OpTy> struct ReductionLowering : OpConversionPattern<OpTy> {
       return success();
     }
     if (dropsUnits) {
-      // Each goes with a neighbour that stays: a reduced one with a reduced
-      // neighbour, the one before it, else the one after it (`dims = [1,
-      // 2]` of `? x 1 x ?` is one run, [[0], [1, 2]], over the same view as
-      // the elementwise ops that read its value), else with the one before
-      // it (the first ones with the one after them).
-      SmallVector<ReassociationIndices> groups;
-      ReassociationIndices pending;
-      for (int64_t d = 0; d < rank; ++d) {
-        if (!unit(d)) {
-          pending.push_back(d);
-          groups.push_back(std::move(pending));
-          pending.clear();
-          continue;
-        }
-        int64_t next = d + 1;
-        while (next < rank && unit(next))
-          ++next;
-        bool before = !groups.empty();
-        bool reducedBefore =
-            before && isReduced(*llvm::find_if_not(groups.back(), unit));
-        bool reducedAfter = next < rank && isReduced(next);
-        if (before && (!isReduced(d) || reducedBefore || !reducedAfter))
-          groups.back().push_back(d);
-        else
-          pending.push_back(d);
-      }
-      if (!pending.empty() && !groups.empty())
-        llvm::append_range(groups.back(), pending);
+      SmallVector<ReassociationIndices> groups = absorbingGroups(rank, unit);
       sorted.clear();
       loopSizes.clear();
       for (auto [g, group] : llvm::enumerate(groups)) {
@@ -910,6 +885,16 @@ bool collapsible(linalg::GenericOp op) {
          });
 }
 
+/// `replacement`, `op` without its loops of size 1, gets op's attributes
+/// (fuse.ops), and the type of the fuse op's result (fuse.type) where it
+/// has no such attribute yet.
+void keepAttributes(linalg::GenericOp op, Operation *replacement) {
+  replacement->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+  FuseDialect::TypeAttrHelper type(op.getContext());
+  if (!type.isAttrPresent(replacement) && op->getNumResults() == 1)
+    type.setAttr(replacement, TypeAttr::get(op->getResult(0).getType()));
+}
+
 /// Whether a generic with indexing maps `maps` can iterate over its loops
 /// collapsed by `groups`: every map keeps each group together (a broadcast
 /// along part of a group does not). Upstream's check takes maps of loop
@@ -923,6 +908,35 @@ bool canCollapse(ArrayRef<AffineMap> maps,
              maps,
              [](AffineMap map) { return map.isProjectedPermutation(); }) &&
          linalg::areDimSequencesPreserved(maps, groups);
+}
+
+/// The outputs of `op`, a generic over other loops than its fuse op's, that
+/// are views of a tensor.empty: a tensor.empty of the view's sizes
+/// (products of the sizes it collapses), as the fusion passes size an
+/// elementwise generic's loops, and a buffer of its own once bufferized
+/// (a view of another's would be a returned view, copied: fuse-own-results).
+void freshInits(linalg::LinalgOp op, RewriterBase &rewriter) {
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    auto view = init.get().getDefiningOp<tensor::CollapseShapeOp>();
+    auto empty =
+        view ? view.getSrc().getDefiningOp<tensor::EmptyOp>() : nullptr;
+    if (!empty)
+      continue;
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(view);
+    SmallVector<OpFoldResult> sizes;
+    for (const ReassociationIndices &group : view.getReassociationIndices()) {
+      OpFoldResult size = rewriter.getIndexAttr(1);
+      for (int64_t d : group)
+        size = multiplySizes(rewriter, view.getLoc(), size,
+                             empty.getMixedSizes()[d]);
+      sizes.push_back(size);
+    }
+    rewriter.modifyOpInPlace(op, [&] {
+      init.set(tensor::EmptyOp::create(rewriter, view.getLoc(), sizes,
+                                       empty.getType().getElementType()));
+    });
+  }
 }
 
 /// `op` over its loops collapsed by `groups`, reading collapsed operands,
@@ -940,44 +954,64 @@ LogicalResult collapseGeneric(linalg::GenericOp op,
     return failure();
   linalg::LinalgOp collapsedOp = collapsed->collapsedOp;
   collapsedOp->setDiscardableAttrs(op->getDiscardableAttrDictionary());
-  // Its output: a tensor.empty of the collapsed sizes (products), as the
-  // fusion passes size an elementwise generic's loops.
-  for (OpOperand &init : collapsedOp.getDpsInitsMutable()) {
-    auto view = init.get().getDefiningOp<tensor::CollapseShapeOp>();
-    auto empty =
-        view ? view.getSrc().getDefiningOp<tensor::EmptyOp>() : nullptr;
-    if (!empty)
-      continue;
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPoint(view);
-    SmallVector<OpFoldResult> sizes;
-    for (const ReassociationIndices &group : view.getReassociationIndices()) {
-      OpFoldResult size = rewriter.getIndexAttr(1);
-      for (int64_t d : group)
-        size = multiplySizes(rewriter, view.getLoc(), size,
-                             empty.getMixedSizes()[d]);
-      sizes.push_back(size);
-    }
-    rewriter.modifyOpInPlace(collapsedOp, [&] {
-      init.set(tensor::EmptyOp::create(rewriter, view.getLoc(), sizes,
-                                       empty.getType().getElementType()));
-    });
-  }
+  freshInits(collapsedOp, rewriter);
   rewriter.replaceOp(op, collapsed->results);
   return success();
 }
 
 /// `op` without its loops of size 1, its results viewed back in their
 /// shapes, with its attributes (fuse.ops).
-LogicalResult dropUnitLoops(linalg::GenericOp op, PatternRewriter &rewriter) {
+LogicalResult dropUnitLoops(linalg::GenericOp op, RewriterBase &rewriter) {
   rewriter.setInsertionPoint(op);
   FailureOr<linalg::DropUnitDimsResult> dropped =
       linalg::dropUnitDims(rewriter, op, linalg::ControlDropUnitDims());
   if (failed(dropped))
     return failure();
-  dropped->resultOp->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+  keepAttributes(op, dropped->resultOp);
+  freshInits(cast<linalg::LinalgOp>(dropped->resultOp.getOperation()),
+             rewriter);
   rewriter.replaceOp(op, dropped->replacements);
   return success();
+}
+
+/// Every elementwise generic of `func` (`collapsible`) without its loops of
+/// size 1, unless all of its loops have size 1: a reduction goes over its
+/// operand without them (ReductionLowering), and the generics around it
+/// over the same space fuse with it, as they do where the dimensions are
+/// not there (`x - x.mean(axis=(0, 1), keepdims=True)` of a `1 x N` x as of
+/// an `N` one). A generic of a single element keeps its loops: one without
+/// loops is recomputed by each reader (ElementwiseFusion).
+void dropUnitLoops(func::FuncOp func) {
+  SmallVector<linalg::GenericOp> generics;
+  func.walk([&](linalg::GenericOp op) {
+    SmallVector<int64_t> loops = op.getStaticLoopRanges();
+    if (collapsible(op) && llvm::is_contained(loops, 1) &&
+        !llvm::all_of(loops, [](int64_t size) { return size == 1; }))
+      generics.push_back(op);
+  });
+  IRRewriter rewriter(func.getContext());
+  for (linalg::GenericOp op : generics)
+    (void)dropUnitLoops(op, rewriter);
+  // What reads such a generic's result viewed back with its size-1
+  // dimensions (a `log` of a row sum, read by `x - log(sum)`) reads the
+  // result itself, as it reads a reduction's (readThroughUnitDims).
+  func.walk([&](linalg::GenericOp op) {
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    bool changed = false;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      auto expand = input->get().getDefiningOp<tensor::ExpandShapeOp>();
+      if (!expand || !onlyUnitDims(expand.getResultType(),
+                                   expand.getReassociationIndices()))
+        continue;
+      AffineMap &map = maps[input->getOperandNumber()];
+      Value source;
+      std::tie(source, map) = readThroughUnitDims(expand, map);
+      input->set(source);
+      changed = true;
+    }
+    if (changed)
+      op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+  });
 }
 
 /// tensor.collapse_shape of the result of an elementwise generic that
@@ -1011,12 +1045,7 @@ struct CollapseElementwiseProducer : OpRewritePattern<tensor::CollapseShapeOp> {
     // A view that only merges size-1 dimensions into another (a value of
     // the rows with the reduced dimensions kept, read as one of the rows):
     // the producer runs over the rows alone.
-    auto type = collapse.getSrcType();
-    if (llvm::all_of(groups, [&](const ReassociationIndices &group) {
-          return llvm::count_if(group, [&](int64_t d) {
-                   return type.getDimSize(d) != 1;
-                 }) <= 1;
-        }))
+    if (onlyUnitDims(collapse.getSrcType(), groups))
       return dropUnitLoops(producer, rewriter);
     return failure();
   }
@@ -1140,6 +1169,10 @@ struct CollapseRowConsumer : OpRewritePattern<linalg::GenericOp> {
     return llvm::all_of(op->getUsers(), [&](Operation *user) {
       if (isa<func::ReturnOp, tensor::DimOp>(user))
         return true;
+      if (auto expand = dyn_cast<tensor::ExpandShapeOp>(user))
+        return llvm::all_of(expand->getUsers(), [](Operation *viewer) {
+          return isa<func::ReturnOp, tensor::DimOp>(viewer);
+        });
       if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(user))
         return collapse.getReassociationIndices() ==
                ArrayRef<ReassociationIndices>(groups);
@@ -1317,6 +1350,8 @@ struct ConvertFuseToLinalgPass
     if (failed(applyPartialConversion(func, target, std::move(patterns))))
       return signalPassFailure();
     fillReturnedSplats(func);
+
+    dropUnitLoops(func);
 
     // A reduction's collapsed operand (several innermost dimensions as one
     // row) goes up through the elementwise generics that compute it and

@@ -76,9 +76,16 @@ func.func @stretch_size_one(%c: tensor<3x1xf32>, %r: tensor<1x4xf32>) -> tensor<
   return %0 : tensor<3x4xf32>
 }
 
-// A size-1 dimension that meets size 1 is not stretched.
+// A size-1 dimension that meets size 1 is not stretched: it is no loop at
+// all, the operands read without it and the result viewed back with it
+// (fuse.type names the op's own type for the remarks).
 // CHECK-LABEL: func @size_one_meets_one
-// CHECK: linalg.generic {indexing_maps = [#[[$ID2]], #[[$ID2]], #[[$ID2]]]
+// CHECK-SAME: (%[[A:.+]]: tensor<1x4xf32>, %[[B:.+]]: tensor<1x4xf32>)
+// CHECK: %[[A1:.+]] = tensor.collapse_shape %[[A]] {{\[}}[0, 1]] : tensor<1x4xf32> into tensor<4xf32>
+// CHECK: %[[B1:.+]] = tensor.collapse_shape %[[B]] {{\[}}[0, 1]] : tensor<1x4xf32> into tensor<4xf32>
+// CHECK: %[[SUB:.+]] = linalg.generic {indexing_maps = [#[[$ID1]], #[[$ID1]], #[[$ID1]]], iterator_types = ["parallel"]} ins(%[[A1]], %[[B1]] : tensor<4xf32>, tensor<4xf32>) {{.*}} attrs = {fuse.ops = ["sub"], fuse.type = tensor<1x4xf32>}
+// CHECK: %[[Y:.+]] = tensor.expand_shape %[[SUB]] {{\[}}[0, 1]] output_shape [1, 4] : tensor<4xf32> into tensor<1x4xf32>
+// CHECK: return %[[Y]]
 func.func @size_one_meets_one(%a: tensor<1x4xf32>, %b: tensor<1x4xf32>) -> tensor<1x4xf32> {
   %0 = fuse.sub %a, %b : tensor<1x4xf32>
   return %0 : tensor<1x4xf32>

@@ -235,7 +235,7 @@ func.func @broadcast_size_one(%a: tensor<1x3xf32>, %x: tensor<3x3xf32>) -> tenso
 // CHECK-SAME: (%[[X:.+]]: tensor<?x?x?xf32>)
 // CHECK: %[[ROW:.+]] = tensor.collapse_shape %[[X]] {{\[}}[0], [1, 2]] : tensor<?x?x?xf32> into tensor<?x?xf32>
 // CHECK: %[[SUM:.+]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ROWS]]], iterator_types = ["parallel", "reduction"]} ins(%[[ROW]] : tensor<?x?xf32>)
-// CHECK: %[[LOG:.+]] = linalg.generic {indexing_maps = [#[[$ID1]], #[[$ID1]]], iterator_types = ["parallel"]} ins(%[[SUM]] : tensor<?xf32>) {{.*}} attrs = {fuse.ops = ["log"]}
+// CHECK: %[[LOG:.+]] = linalg.generic {indexing_maps = [#[[$ID1]], #[[$ID1]]], iterator_types = ["parallel"]} ins(%[[SUM]] : tensor<?xf32>) {{.*}} attrs = {fuse.ops = ["log"], fuse.type = tensor<?x1x1xf32>}
 // CHECK: %[[SUB:.+]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ROWS]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%{{.+}}, %[[LOG]] : tensor<?x?xf32>, tensor<?xf32>) {{.*}} attrs = {fuse.ops = ["sub"]}
 // CHECK: %[[MUL:.+]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[SUB]] : tensor<?x?xf32>) {{.*}} attrs = {fuse.ops = ["mul"]}
 // CHECK: %[[OUT:.+]] = tensor.expand_shape %[[MUL]] {{\[}}[0], [1, 2]] output_shape [%{{.+}}, %{{.+}}, %{{.+}}] : tensor<?x?xf32> into tensor<?x?x?xf32>
@@ -262,7 +262,7 @@ func.func @center_then_square(%x: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
 // CHECK: %[[SQ:.+]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[SUB]] : tensor<?x?xf32>) {{.*}} attrs = {fuse.ops = ["mul"]}
 // CHECK: linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]} ins(%[[SQ]] : tensor<?x?xf32>)
 // CHECK: %[[VAR:.+]] = linalg.generic {{.*}}fuse.group = 1 : i64, fuse.ops = []}
-// CHECK: %[[R:.+]] = linalg.generic {indexing_maps = [#[[$ID1]], #[[$ID1]]], iterator_types = ["parallel"]} ins(%[[VAR]] : tensor<?xf32>) {{.*}} attrs = {fuse.ops = ["rsqrt"]}
+// CHECK: %[[R:.+]] = linalg.generic {indexing_maps = [#[[$ID1]], #[[$ID1]]], iterator_types = ["parallel"]} ins(%[[VAR]] : tensor<?xf32>) {{.*}} attrs = {fuse.ops = ["rsqrt"], fuse.type = tensor<1x1x1x?xf32>}
 // CHECK: %[[Y:.+]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$COLS]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[SUB]], %[[R]] : tensor<?x?xf32>, tensor<?xf32>) {{.*}} attrs = {fuse.ops = ["mul"]}
 // CHECK: %[[Z:.+]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$COLS]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[Y]], %[[G]] : tensor<?x?xf32>, tensor<?xf32>) {{.*}} attrs = {fuse.ops = ["mul"]}
 // CHECK: %[[OUT:.+]] = tensor.expand_shape %[[Z]] {{\[}}[0, 1, 2], [3]] output_shape [%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}] : tensor<?x?xf32> into tensor<?x?x?x?xf32>
@@ -332,13 +332,13 @@ func.func @unit_leading(%x: tensor<1x?x?xf32>) -> tensor<?xf32> {
   return %m : tensor<?xf32>
 }
 
-// Kept dimensions of size 1 after the last dimension of another size, when
-// that one is reduced, go with it too: the maximum of a column (`dims = [0]`
+// Every dimension of size 1, reduced or kept, goes with the one before it
+// (the leading ones with the first): the maximum of a column (`dims = [0]`
 // of `? x 1`) is one row, reduced as a whole tensor's is, its value viewed
-// back as the result (kept or dropped dimensions alike), and `dims = [2]` of
-// `1 x ? x ? x 1` reduces the rows of a `1 x ? x ?` view. Other kept ones
-// stay loops of size 1, as the elementwise ops around have them (a softmax
-// over the rows of `? x 1 x ?`).
+// back as the result (kept or dropped dimensions alike); `dims = [2]` of
+// `1 x ? x ? x 1` reduces the rows of a `? x ?` view, and so does `dims =
+// [2]` of `? x 1 x ?` (a softmax over its rows), over the same loops as the
+// elementwise ops around, which go without their loops of size 1 too.
 // CHECK-LABEL: func @unit_kept
 // CHECK: %[[V:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0, 1]] : tensor<?x1xf32> into tensor<?xf32>
 // CHECK: %[[MAX:.+]] = linalg.generic {indexing_maps = [#[[$ID1]], #[[$ALL]]], iterator_types = ["reduction"]} ins(%[[V]] : tensor<?xf32>)
@@ -346,13 +346,13 @@ func.func @unit_leading(%x: tensor<1x?x?xf32>) -> tensor<?xf32> {
 // CHECK: %[[V2:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0, 1]] : tensor<?x1xf32> into tensor<?xf32>
 // CHECK: %[[SUM:.+]] = linalg.generic {indexing_maps = [#[[$ID1]], #[[$ALL]]], iterator_types = ["reduction"]} ins(%[[V2]] : tensor<?xf32>)
 // CHECK: %[[K:.+]] = tensor.expand_shape %[[SUM]] [] output_shape [1, 1] : tensor<f32> into tensor<1x1xf32>
-// CHECK: %[[V3:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0], [1], [2, 3]] : tensor<1x?x?x1xf32> into tensor<1x?x?xf32>
-// CHECK: %[[ROWS:.+]] = linalg.generic {{.+}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[V3]] : tensor<1x?x?xf32>)
-// CHECK: tensor.expand_shape %[[ROWS]] {{\[}}[0], [1, 2]] output_shape [1, %{{.+}}, 1] : tensor<1x?xf32> into tensor<1x?x1xf32>
-// CHECK-NOT: tensor.collapse_shape
-// CHECK: %[[SOFT:.+]] = linalg.generic {{.+}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%{{.+}} : tensor<?x1x?xf32>)
-// CHECK: tensor.expand_shape %[[SOFT]] {{\[}}[0], [1, 2]] output_shape [%{{.+}}, 1, 1] : tensor<?x1xf32> into tensor<?x1x1xf32>
-// CHECK: return %[[R]], %[[K]]
+// CHECK: %[[V3:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0, 1], [2, 3]] : tensor<1x?x?x1xf32> into tensor<?x?xf32>
+// CHECK: %[[ROWS:.+]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ROWS]]], iterator_types = ["parallel", "reduction"]} ins(%[[V3]] : tensor<?x?xf32>)
+// CHECK: %[[RV:.+]] = tensor.expand_shape %[[ROWS]] {{\[}}[0, 1, 2]] output_shape [1, %{{.+}}, 1] : tensor<?xf32> into tensor<1x?x1xf32>
+// CHECK: %[[V4:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0, 1], [2]] : tensor<?x1x?xf32> into tensor<?x?xf32>
+// CHECK: %[[SOFT:.+]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ROWS]]], iterator_types = ["parallel", "reduction"]} ins(%[[V4]] : tensor<?x?xf32>)
+// CHECK: %[[T:.+]] = tensor.expand_shape %[[SOFT]] {{\[}}[0, 1, 2]] output_shape [%{{.+}}, 1, 1] : tensor<?xf32> into tensor<?x1x1xf32>
+// CHECK: return %[[R]], %[[K]], %[[RV]], %[[T]]
 func.func @unit_kept(%x: tensor<?x1xf32>, %y: tensor<1x?x?x1xf32>, %z: tensor<?x1x?xf32>) -> (tensor<1xf32>, tensor<1x1xf32>, tensor<1x?x1xf32>, tensor<?x1x1xf32>) {
   %m = fuse.reduce_max %x {dims = array<i64: 0>} : tensor<?x1xf32> -> tensor<1xf32>
   %s = fuse.reduce_sum %x {dims = array<i64: 0>} : tensor<?x1xf32> -> tensor<1x1xf32>
@@ -378,12 +378,13 @@ func.func @instance_norm_weight(%x: tensor<?x?x?x?xf32>, %w: tensor<?x1x1xf32>) 
   return %y : tensor<?x?x?x?xf32>
 }
 
-// A reduced dimension of size 1 goes with a reduced neighbour: `dims = [1,
-// 2]` of `? x 1 x ?` reduces the rows of the view [[0], [1, 2]], the view
-// that the elementwise ops reading its value take too (with the dimension
-// before it, [[0, 1], [2]], the two views differed and nothing fused).
+// A reduced dimension of size 1 goes with the one before it, as every
+// dimension of size 1 does: `dims = [1, 2]` of `? x 1 x ?` reduces the rows
+// of the view [[0, 1], [2]], over the same loops as the elementwise ops
+// that read its value, which go without their loops of size 1 (once the
+// reduction's view alone went with a reduced neighbour, [[0], [1, 2]]).
 // CHECK-LABEL: func @unit_in_run
-// CHECK: tensor.collapse_shape %{{.+}} {{\[}}[0], [1, 2]] : tensor<?x1x?xf32> into tensor<?x?xf32>
+// CHECK: tensor.collapse_shape %{{.+}} {{\[}}[0, 1], [2]] : tensor<?x1x?xf32> into tensor<?x?xf32>
 // CHECK: linalg.generic {indexing_maps = [#[[$ID2]], #[[$ROWS]]], iterator_types = ["parallel", "reduction"]}
 func.func @unit_in_run(%x: tensor<?x1x?xf32>) -> tensor<?x1x1xf32> {
   %m = fuse.reduce_max %x {dims = array<i64: 1, 2>} : tensor<?x1x?xf32> -> tensor<?x1x1xf32>
@@ -392,15 +393,16 @@ func.func @unit_in_run(%x: tensor<?x1x?xf32>) -> tensor<?x1x1xf32> {
 
 // When every reduced dimension has size 1 nothing is reduced: the result is
 // an elementwise copy of the operand over its own loops (no accumulation
-// type, no division for a mean), which fuses like any other elementwise op
-// (the ops of a softmax over rows of one read it over the same loops); with
-// the dimensions dropped, a view of the copy.
+// type, no division for a mean), which goes without its loops of size 1
+// and fuses like any other elementwise op (the ops of a softmax over rows
+// of one read it over the same loops); the result is a view of the copy.
 // CHECK-LABEL: func @unit_only
-// CHECK-NOT: tensor.collapse_shape
-// CHECK: %[[COPY:.+]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%{{.+}} : tensor<?x1xf16>) outs(%{{.+}} : tensor<?x1xf16>) attrs =  {fuse.ops = ["reduce_mean"]} {
+// CHECK: %[[V:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0, 1]] : tensor<?x1xf16> into tensor<?xf16>
+// CHECK: %[[COPY:.+]] = linalg.generic {indexing_maps = [#[[$ID1]], #[[$ID1]]], iterator_types = ["parallel"]} ins(%[[V]] : tensor<?xf16>) outs(%{{.+}} : tensor<?xf16>) attrs =  {fuse.ops = ["reduce_mean"], fuse.type = tensor<?x1xf16>} {
 // CHECK-NEXT: ^bb0(%[[IN:.+]]: f16, %{{.+}}: f16):
 // CHECK-NEXT: linalg.yield %[[IN]] : f16
-// CHECK: return %[[COPY]]
+// CHECK: %[[Y:.+]] = tensor.expand_shape %[[COPY]] {{\[}}[0, 1]]
+// CHECK: return %[[Y]]
 // CHECK-NOT: linalg.generic
 // CHECK-LABEL: func @unit_all
 // CHECK: %[[V:.+]] = tensor.collapse_shape %{{.+}} [] : tensor<1x1xi32> into tensor<i32>

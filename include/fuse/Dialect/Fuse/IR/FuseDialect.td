@@ -46,14 +46,20 @@ def Fuse_Dialect : Dialect {
   //  - `fuse.unfused` on a func.func: the remarks of fuse-elementwise-
   //    fusion about pairs it left apart in a function with reductions, each
   //    {consumer, producer, message}, which fuse-reduction-fusion emits for
-  //    the pairs that it does not join either.
+  //    the pairs that it does not join either;
+  //  - `fuse.type` on a linalg.generic whose loops of size 1
+  //    convert-fuse-to-linalg took away: the type its result had (the fuse
+  //    op's, or the operand's for a reduction over dimensions of size 1
+  //    only), which the remarks of fuse-elementwise-fusion name; that pass
+  //    drops it.
   let discardableAttrs = (ins
     "::mlir::ArrayAttr":$ops,
     "::mlir::IntegerAttr":$group,
     "::mlir::StringAttr":$kernel,
     "::mlir::ArrayAttr":$kernels,
     "::mlir::IntegerAttr":$result,
-    "::mlir::ArrayAttr":$unfused
+    "::mlir::ArrayAttr":$unfused,
+    "::mlir::TypeAttr":$type
   );
 }
 

@@ -1,0 +1,76 @@
+// Dimensions of static size 1 make no loop: a reduction goes over its
+// operand without them, and the elementwise ops around it too, so that a
+// program with them fuses as the same program without them does (a layer
+// norm over `1 x N` with `dims = [0, 1]` was 5 kernels, over the `N` of
+// `B x N x 1` 5, a softmax over `1 x C x 1 x W` with `dims = [1, 3]` 5;
+// each is 1, as over `N`). Fused and eager give the same bits, and a
+// reduction over dimensions with one of size 1 between them (`dims = [1,
+// 3]` of `2 x 3 x 1 x 5`) accumulates in the order of the operand without
+// it, one run (`dims = [1, 2]` of `2 x 3 x 5`).
+// RUN: fuse-opt %s --fuse-report | FileCheck %s
+// RUN: fuse-opt %s --fuse-pipeline=fused --fuse-remarks --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: fuse-run %s --entry=@batch_of_one --target=cpu --input=rand:1x1024 --check | FileCheck %s --check-prefix=RUNS
+// RUN: fuse-run %s --entry=@trailing_one --target=cpu --input=rand:4x300x1 --check | FileCheck %s --check-prefix=RUNS
+// RUN: %python -c "import numpy as np; x = (np.random.default_rng(5).standard_normal((2, 3, 1, 5)) * 100).astype(np.float32); np.save('%t.4d.npy', x); np.save('%t.3d.npy', x.reshape(2, 3, 5))"
+// RUN: fuse-run %s --entry=@unit_between --target=cpu --input=%t.4d.npy --output=%t.4d.out.npy > /dev/null
+// RUN: fuse-run %s --entry=@unit_between --target=cpu --fusion=off --input=%t.4d.npy --output=%t.4d.eager.npy > /dev/null
+// RUN: fuse-run %s --entry=@without_it --target=cpu --input=%t.3d.npy --output=%t.3d.out.npy > /dev/null
+// RUN: %python %S/../Run/Inputs/same_bits.py %t.4d.out.npy %t.3d.out.npy %t.4d.out.npy %t.4d.eager.npy | FileCheck %s --check-prefix=BITS
+
+// CHECK-LABEL: @batch_of_one
+// CHECK-NEXT:    fused: 1 kernel, 8192 bytes (read 4096, written 4096)
+// RUNS: check: result 0 matches eager
+func.func @batch_of_one(%x: tensor<1x1024xf32>) -> tensor<1x1024xf32> {
+  %m = fuse.reduce_mean %x {dims = array<i64: 0, 1>} : tensor<1x1024xf32> -> tensor<1x1xf32>
+  %c = fuse.sub %x, %m : tensor<1x1024xf32>, tensor<1x1xf32> -> tensor<1x1024xf32>
+  %sq = fuse.mul %c, %c : tensor<1x1024xf32>
+  %v = fuse.reduce_mean %sq {dims = array<i64: 0, 1>} : tensor<1x1024xf32> -> tensor<1x1xf32>
+  %r = fuse.rsqrt %v : tensor<1x1xf32>
+  %y = fuse.mul %c, %r : tensor<1x1024xf32>, tensor<1x1xf32> -> tensor<1x1024xf32>
+  return %y : tensor<1x1024xf32>
+}
+
+// CHECK-LABEL: @trailing_one
+// CHECK-NEXT:    fused: 1 kernel, 9600 bytes (read 4800, written 4800)
+func.func @trailing_one(%x: tensor<4x300x1xf32>) -> tensor<4x300x1xf32> {
+  %m = fuse.reduce_mean %x {dims = array<i64: 1>} : tensor<4x300x1xf32> -> tensor<4x1x1xf32>
+  %c = fuse.sub %x, %m : tensor<4x300x1xf32>, tensor<4x1x1xf32> -> tensor<4x300x1xf32>
+  %sq = fuse.mul %c, %c : tensor<4x300x1xf32>
+  %v = fuse.reduce_mean %sq {dims = array<i64: 1>} : tensor<4x300x1xf32> -> tensor<4x1x1xf32>
+  %r = fuse.rsqrt %v : tensor<4x1x1xf32>
+  %y = fuse.mul %c, %r : tensor<4x300x1xf32>, tensor<4x1x1xf32> -> tensor<4x300x1xf32>
+  return %y : tensor<4x300x1xf32>
+}
+
+// CHECK-LABEL: @channels_between
+// CHECK-NEXT:    fused: 1 kernel, 4096 bytes (read 2048, written 2048)
+func.func @channels_between(%x: tensor<1x8x1x64xf32>) -> tensor<1x8x1x64xf32> {
+  %m = fuse.reduce_max %x {dims = array<i64: 1, 3>} : tensor<1x8x1x64xf32> -> tensor<1x1x1x1xf32>
+  %d = fuse.sub %x, %m : tensor<1x8x1x64xf32>, tensor<1x1x1x1xf32> -> tensor<1x8x1x64xf32>
+  %e = fuse.exp %d : tensor<1x8x1x64xf32>
+  %s = fuse.reduce_sum %e {dims = array<i64: 1, 3>} : tensor<1x8x1x64xf32> -> tensor<1x1x1x1xf32>
+  %y = fuse.div %e, %s : tensor<1x8x1x64xf32>, tensor<1x1x1x1xf32> -> tensor<1x8x1x64xf32>
+  return %y : tensor<1x8x1x64xf32>
+}
+
+// A remark names the ops' own types, not those of the loops without the
+// dimensions of size 1 (`tensor<3x1xf32>`, not `tensor<3xf32>`).
+// REMARK: remark: not fused with its producer 'fuse.abs': this op reads that result broadcast from tensor<3x1xf32> to tensor<3x4xf32>, so the two iterate over different spaces
+// REMARK-NOT: remark
+func.func @broadcast_remark(%a: tensor<3x1xf32>, %b: tensor<3x4xf32>) -> tensor<3x4xf32> {
+  %0 = fuse.abs %a : tensor<3x1xf32>
+  %1 = fuse.add %0, %b : tensor<3x1xf32>, tensor<3x4xf32> -> tensor<3x4xf32>
+  return %1 : tensor<3x4xf32>
+}
+
+// BITS: result 0: same bits (2 elements)
+// BITS-NEXT: result 1: same bits (2 elements)
+func.func @unit_between(%x: tensor<2x3x1x5xf32>) -> tensor<2xf32> {
+  %s = fuse.reduce_sum %x {dims = array<i64: 1, 3>} : tensor<2x3x1x5xf32> -> tensor<2x1xf32>
+  %t = fuse.reduce_sum %s {dims = array<i64: 1>} : tensor<2x1xf32> -> tensor<2xf32>
+  return %t : tensor<2xf32>
+}
+func.func @without_it(%x: tensor<2x3x5xf32>) -> tensor<2xf32> {
+  %s = fuse.reduce_sum %x {dims = array<i64: 1, 2>} : tensor<2x3x5xf32> -> tensor<2xf32>
+  return %s : tensor<2xf32>
+}
