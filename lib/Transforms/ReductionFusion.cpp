@@ -669,18 +669,27 @@ private:
         }
       }
       // The other reductions of an operand that a member reads over the
-      // whole space: over the same rows, the kernel reads it once for all
-      // of them (x.sum(1) and x.max(1) of one x; a layer norm's backward
-      // pass, `dy.sum(0)` beside `(dy * xhat).sum(0)`).
+      // whole space, and the elementwise generics that read it there (in a
+      // kernel that does not end at its rows, which writes no value over
+      // the whole space): over the same rows, the kernel reads it once for
+      // all of them (x.sum(1) and x.max(1) of one x; a layer norm's
+      // backward pass, `dy.sum(0)` beside `(dy * xhat).sum(0)`; x.sum(1)
+      // beside exp(x)).
       Rows::Kind kind = kinds.lookup(op);
       if (kind == Rows::Kind::Reduction || kind == Rows::Kind::Whole)
         for (OpOperand *input : op.getDpsInputOperands()) {
           if (!op.getMatchingIndexingMap(input).isIdentity())
             continue;
-          for (Operation *user : input->get().getUsers())
-            if (auto sibling = dyn_cast<linalg::GenericOp>(user);
-                sibling && sibling != op && sibling.getNumReductionLoops() > 0)
+          for (OpOperand &use : input->get().getUses()) {
+            auto sibling = dyn_cast<linalg::GenericOp>(use.getOwner());
+            if (!sibling || sibling == op)
+              continue;
+            if (sibling.getNumReductionLoops() > 0 ||
+                (!rows.endsAtRows() && isElementwiseKernel(sibling) &&
+                 sibling.isDpsInput(&use) &&
+                 sibling.getMatchingIndexingMap(&use).isIdentity()))
               neighbours.push_back(sibling);
+          }
         }
       for (Operation *neighbour : neighbours) {
         auto candidate = dyn_cast<linalg::GenericOp>(neighbour);

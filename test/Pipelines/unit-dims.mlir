@@ -11,6 +11,7 @@
 // RUN: fuse-opt %s --fuse-pipeline=fused --fuse-remarks --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: fuse-run %s --entry=@batch_of_one --target=cpu --input=rand:1x1024 --check | FileCheck %s --check-prefix=RUNS
 // RUN: fuse-run %s --entry=@trailing_one --target=cpu --input=rand:4x300x1 --check | FileCheck %s --check-prefix=RUNS
+// RUN: env FUSE_LIBCUDA=%fakecuda fuse-run %s --entry=@trailing_one --target=cuda --input=rand:4x300x1 --check | FileCheck %s --check-prefix=RUNS
 // RUN: %python -c "import numpy as np; x = (np.random.default_rng(5).standard_normal((2, 3, 1, 5)) * 100).astype(np.float32); np.save('%t.4d.npy', x); np.save('%t.3d.npy', x.reshape(2, 3, 5))"
 // RUN: fuse-run %s --entry=@unit_between --target=cpu --input=%t.4d.npy --output=%t.4d.out.npy > /dev/null
 // RUN: fuse-run %s --entry=@unit_between --target=cpu --fusion=off --input=%t.4d.npy --output=%t.4d.eager.npy > /dev/null
