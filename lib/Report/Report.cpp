@@ -407,8 +407,12 @@ FailureOr<SizeExpr> dimOf(Value tensor, int64_t k, Symbols &symbols) {
   auto type = cast<RankedTensorType>(tensor.getType());
   if (!type.isDynamicDim(k))
     return SizeExpr::constant(type.getDimSize(k));
-  if (auto arg = dyn_cast<BlockArgument>(tensor))
-    return SizeExpr::symbol(symbols.get(arg.getArgNumber(), k));
+  if (auto arg = dyn_cast<BlockArgument>(tensor)) {
+    // The first argument's dimension that the program asserts equal to it.
+    auto [first, d] = equalDims(arg, k).front();
+    arg = cast<BlockArgument>(first);
+    return SizeExpr::symbol(symbols.get(arg.getArgNumber(), d));
+  }
   auto result = cast<OpResult>(tensor);
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(result.getOwner()))
     return dimOf(linalgOp.getDpsInits()[result.getResultNumber()], k, symbols);

@@ -70,10 +70,12 @@ struct Size {
     return *this;
   }
 
-  /// Dimension `k` of `tensor`.
+  /// Dimension `k` of `tensor`, or the first of those that the program
+  /// asserts equal to it (fuse::equalDims): one size.
   static Size dim(Value tensor, int64_t k) {
     Size result;
-    result.factors.push_back({tensor.getAsOpaquePointer(), k});
+    auto [first, d] = equalDims(tensor, k).front();
+    result.factors.push_back({first.getAsOpaquePointer(), d});
     return result;
   }
 

@@ -5,6 +5,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/AffineExpr.h"
@@ -395,4 +396,43 @@ OpFoldResult fuse::multiplySizes(OpBuilder &b, Location loc, OpFoldResult lhs,
                                getValueOrCreateConstantIndexOp(b, loc, lhs),
                                getValueOrCreateConstantIndexOp(b, loc, rhs))
       .getResult();
+}
+
+SmallVector<std::pair<Value, int64_t>> fuse::equalDims(Value tensor,
+                                                       int64_t k) {
+  SmallVector<std::pair<Value, int64_t>> found = {{tensor, k}};
+  for (size_t next = 0; next < found.size(); ++next) {
+    auto [value, d] = found[next];
+    for (Operation *user : value.getUsers()) {
+      auto dimOp = dyn_cast<tensor::DimOp>(user);
+      if (!dimOp || dimOp.getConstantIndex() != d)
+        continue;
+      for (Operation *compare : dimOp->getUsers()) {
+        auto cmp = dyn_cast<arith::CmpIOp>(compare);
+        if (!cmp || cmp.getPredicate() != arith::CmpIPredicate::eq ||
+            llvm::none_of(cmp->getUsers(), [](Operation *assert) {
+              return isa<cf::AssertOp>(assert);
+            }))
+          continue;
+        Value other =
+            cmp.getLhs() == dimOp.getResult() ? cmp.getRhs() : cmp.getLhs();
+        auto otherDim = other.getDefiningOp<tensor::DimOp>();
+        std::optional<int64_t> index =
+            otherDim ? otherDim.getConstantIndex() : std::nullopt;
+        if (!index)
+          continue;
+        std::pair<Value, int64_t> equal = {otherDim.getSource(), *index};
+        if (!llvm::is_contained(found, equal))
+          found.push_back(equal);
+      }
+    }
+  }
+  auto key = [](const std::pair<Value, int64_t> &dim) {
+    auto arg = dyn_cast<BlockArgument>(dim.first);
+    return std::make_tuple(arg ? 0 : 1, arg ? arg.getArgNumber() : 0,
+                           dim.first.getAsOpaquePointer(), dim.second);
+  };
+  llvm::sort(found,
+             [&](const auto &a, const auto &b) { return key(a) < key(b); });
+  return found;
 }

@@ -336,6 +336,17 @@ bool isTargetMath(mlir::Operation *op);
 /// returns the caller's buffer for the result when it gave one (`out=`).
 inline constexpr llvm::StringLiteral kResultAllocFunction = "fuse_result_alloc";
 
+/// Dimension `k` of `tensor` and those that a cf.assert of an arith.cmpi eq
+/// of their tensor.dim says are equal to it, and those equal to them (the
+/// sizes that broadcasting assumed equal: convert-fuse-to-linalg checks
+/// them before any kernel runs): the function's arguments first, in their
+/// order, then the others. The first is the size that fusion and the
+/// report take for all of them: a reduction of `y` and the ops over
+/// `y - max(y) + x` go over one space whichever of `x` and `y` comes first
+/// among the arguments.
+llvm::SmallVector<std::pair<mlir::Value, int64_t>> equalDims(mlir::Value tensor,
+                                                             int64_t k);
+
 /// `lhs * rhs` of two sizes (index): a constant when both are, the other
 /// one when one is 1, else an arith.muli.
 mlir::OpFoldResult multiplySizes(mlir::OpBuilder &b, mlir::Location loc,
