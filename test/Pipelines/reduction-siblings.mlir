@@ -2,12 +2,15 @@
 // reduction's kernel reads there too is in that kernel: the kernel reads
 // the operand once for both (`x.sum(1)` beside `exp(x)` read x twice, 12
 // bytes per element; now 8), as it did when the op was fused with one
-// that the reduction reads (`sum(exp(x))` beside `-x`). A kernel that ends
+// that the reduction reads (`sum(exp(x))` beside `-x`); beside a reduction
+// over several innermost dimensions, read as one row, the op goes over that
+// collapsed space too. A kernel that ends
 // at its rows (a sum over columns, in pieces) writes no value over the
 // whole space: the op stays a kernel of its own there.
 // RUN: fuse-opt %s --fuse-report | FileCheck %s
 // RUN: fuse-run %s --entry=@beside_a_sum --target=cpu --input=rand:37x300 --check | FileCheck %s --check-prefix=RUNS
 // RUN: env FUSE_LIBCUDA=%fakecuda fuse-run %s --entry=@beside_a_sum --target=cuda --input=rand:37x300 --check | FileCheck %s --check-prefix=RUNS
+// RUN: fuse-run %s --entry=@beside_a_sum_of_two --target=cpu --input=rand:6x20x20 --check | FileCheck %s --check-prefix=RUNS3
 // RUN: fuse-run %s --entry=@beside_a_softmax --target=cpu --input=rand:5x1000 --input=rand:1000 --check | FileCheck %s --check-prefix=RUNS2
 
 // CHECK-LABEL: @beside_a_sum
@@ -37,6 +40,18 @@ func.func @beside_a_softmax(%x: tensor<?x?xf32>, %w: tensor<?xf32>) -> (tensor<?
   %y = fuse.div %e, %s : tensor<?x?xf32>, tensor<?x1xf32> -> tensor<?x?xf32>
   %z = fuse.mul %x, %w : tensor<?x?xf32>, tensor<?xf32> -> tensor<?x?xf32>
   return %y, %z : tensor<?x?xf32>, tensor<?x?xf32>
+}
+
+// The same beside a reduction over the two innermost dimensions, which
+// reads them as one row: the exp goes over that collapsed space too.
+// CHECK-LABEL: @beside_a_sum_of_two
+// CHECK-NEXT:    fused: 1 kernel, 8*N*M*K + 4*N bytes (read 4*N*M*K, written 4*N*M*K + 4*N)
+// RUNS3: check: result 0 matches eager (6 elements)
+// RUNS3: check: result 1 matches eager (2400 elements)
+func.func @beside_a_sum_of_two(%x: tensor<?x?x?xf32>) -> (tensor<?x1x1xf32>, tensor<?x?x?xf32>) {
+  %s = fuse.reduce_sum %x {dims = array<i64: 1, 2>} : tensor<?x?x?xf32> -> tensor<?x1x1xf32>
+  %e = fuse.exp %x : tensor<?x?x?xf32>
+  return %s, %e : tensor<?x1x1xf32>, tensor<?x?x?xf32>
 }
 
 // CHECK-LABEL: @beside_columns

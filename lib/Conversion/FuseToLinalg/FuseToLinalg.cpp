@@ -1104,6 +1104,27 @@ struct CollapseRowConsumer : OpRewritePattern<linalg::GenericOp> {
       }
       break;
     }
+    // Else an operand that a reduction reads collapsed into its rows, read
+    // over the whole space (`exp(x)` beside `x.sum(axis=(1, 2))`): the
+    // generic goes over the same collapsed space, so that it fuses with the
+    // reduction, which then reads the operand once for both.
+    if (groups.empty())
+      for (OpOperand *input : op.getDpsInputOperands()) {
+        if (!op.getMatchingIndexingMap(input).isIdentity())
+          continue;
+        for (Operation *user : input->get().getUsers()) {
+          auto collapse = dyn_cast<tensor::CollapseShapeOp>(user);
+          if (collapse && llvm::any_of(collapse->getUsers(), [](Operation *u) {
+                auto reduction = dyn_cast<linalg::GenericOp>(u);
+                return reduction && reduction.getNumReductionLoops() > 0;
+              })) {
+            groups = collapse.getReassociationIndices();
+            break;
+          }
+        }
+        if (!groups.empty())
+          break;
+      }
     if (groups.empty())
       return failure();
     SmallVector<AffineMap> maps = op.getIndexingMapsArray();
