@@ -11,6 +11,7 @@
 // RUN: fuse-opt %s --fuse-pipeline=fused --fuse-remarks --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: fuse-run %s --entry=@batch_of_one --target=cpu --input=rand:1x1024 --check | FileCheck %s --check-prefix=RUNS
 // RUN: fuse-run %s --entry=@trailing_one --target=cpu --input=rand:4x300x1 --check | FileCheck %s --check-prefix=RUNS
+// RUN: fuse-run %s --entry=@weight_over_part_of_the_row --target=cpu --input=rand:4x1x30x40 --input=rand:40 --check | FileCheck %s --check-prefix=RUNS4
 // RUN: env FUSE_LIBCUDA=%fakecuda fuse-run %s --entry=@trailing_one --target=cuda --input=rand:4x300x1 --check | FileCheck %s --check-prefix=RUNS
 // RUN: %python -c "import numpy as np; x = (np.random.default_rng(5).standard_normal((2, 3, 1, 5)) * 100).astype(np.float32); np.save('%t.4d.npy', x); np.save('%t.3d.npy', x.reshape(2, 3, 5))"
 // RUN: fuse-run %s --entry=@unit_between --target=cpu --input=%t.4d.npy --output=%t.4d.out.npy > /dev/null
@@ -52,6 +53,24 @@ func.func @channels_between(%x: tensor<1x8x1x64xf32>) -> tensor<1x8x1x64xf32> {
   %s = fuse.reduce_sum %e {dims = array<i64: 1, 3>} : tensor<1x8x1x64xf32> -> tensor<1x1x1x1xf32>
   %y = fuse.div %e, %s : tensor<1x8x1x64xf32>, tensor<1x1x1x1xf32> -> tensor<1x8x1x64xf32>
   return %y : tensor<1x8x1x64xf32>
+}
+
+// A norm over the last two dimensions of `? x 1 x ? x ?` with a weight
+// over the last one alone: the weight's kernel computes `x - mean` again
+// from x over the same space without the dimension of size 1 (the copy took
+// it back, a kernel of its own, and the report could not size it).
+// CHECK-LABEL: @weight_over_part_of_the_row
+// CHECK-NEXT:    fused: 2 kernels, 12*N*M*K + 16*N + 4*K bytes (read 8*N*M*K + 8*N + 4*K, written 4*N*M*K + 8*N)
+// RUNS4: check: result 0 matches eager (4800 elements)
+func.func @weight_over_part_of_the_row(%x: tensor<?x1x?x?xf32>, %w: tensor<?xf32>) -> tensor<?x1x?x?xf32> {
+  %m = fuse.reduce_mean %x {dims = array<i64: 2, 3>} : tensor<?x1x?x?xf32> -> tensor<?x1x1x1xf32>
+  %c = fuse.sub %x, %m : tensor<?x1x?x?xf32>, tensor<?x1x1x1xf32> -> tensor<?x1x?x?xf32>
+  %q = fuse.mul %c, %c : tensor<?x1x?x?xf32>
+  %v = fuse.reduce_mean %q {dims = array<i64: 2, 3>} : tensor<?x1x?x?xf32> -> tensor<?x1x1x1xf32>
+  %r = fuse.rsqrt %v : tensor<?x1x1x1xf32>
+  %n = fuse.mul %c, %r : tensor<?x1x?x?xf32>, tensor<?x1x1x1xf32> -> tensor<?x1x?x?xf32>
+  %y = fuse.mul %n, %w : tensor<?x1x?x?xf32>, tensor<?xf32> -> tensor<?x1x?x?xf32>
+  return %y : tensor<?x1x?x?xf32>
 }
 
 // A remark names the ops' own types, not those of the loops without the

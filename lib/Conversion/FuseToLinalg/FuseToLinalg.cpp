@@ -1435,6 +1435,31 @@ struct ConvertFuseToLinalgPass
           b, dim.getLoc(), expand.getMixedOutputShape()[*k]));
       dim.erase();
     });
+    // So are the sizes read of a view that collapses a tensor (the sizes
+    // that upstream's linalg::dropUnitDims gives the view back of a
+    // generic's result): the product of the tensor's sizes in the group,
+    // each a constant or its own tensor.dim, so that fusion and the report
+    // see the function's sizes.
+    func.walk([](tensor::DimOp dim) {
+      auto collapse = dim.getSource().getDefiningOp<tensor::CollapseShapeOp>();
+      std::optional<int64_t> k = dim.getConstantIndex();
+      if (!collapse || !k)
+        return;
+      OpBuilder b(dim);
+      RankedTensorType source = collapse.getSrcType();
+      OpFoldResult size = b.getIndexAttr(1);
+      for (int64_t d : collapse.getReassociationIndices()[*k])
+        size = multiplySizes(
+            b, dim.getLoc(), size,
+            source.isDynamicDim(d)
+                ? OpFoldResult(tensor::DimOp::create(b, dim.getLoc(),
+                                                     collapse.getSrc(), d)
+                                   .getResult())
+                : OpFoldResult(b.getIndexAttr(source.getDimSize(d))));
+      dim.replaceAllUsesWith(
+          getValueOrCreateConstantIndexOp(b, dim.getLoc(), size));
+      dim.erase();
+    });
     func.walk([](tensor::ExpandShapeOp expand) {
       if (expand.use_empty())
         expand.erase();
