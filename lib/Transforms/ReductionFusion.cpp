@@ -285,13 +285,18 @@ Location opLoc(linalg::GenericOp op) {
   return op.getLoc();
 }
 
-/// `op`'s location and, for a generic that elementwise fusion made of
-/// several ops, each of theirs.
-SmallVector<Location> locationsOf(Operation *op) {
-  SmallVector<Location> locations = {op->getLoc()};
-  if (auto fused = dyn_cast<FusedLoc>(op->getLoc()))
+/// `location` and, for a generic that elementwise fusion made of several
+/// ops, each of theirs.
+SmallVector<Location> locationsOf(Location location) {
+  SmallVector<Location> locations = {location};
+  if (auto fused = dyn_cast<FusedLoc>(location))
     llvm::append_range(locations, fused.getLocations());
   return locations;
+}
+
+/// `op`'s location and those of the ops it was made of (above).
+SmallVector<Location> locationsOf(Operation *op) {
+  return locationsOf(op->getLoc());
 }
 
 /// Where a remark about `consumer` reading a result of `producer` goes: the
@@ -1355,8 +1360,16 @@ struct FuseReductionFusionPass
     for (auto record : records.getAsRange<DictionaryAttr>()) {
       Location consumer = cast<LocationAttr>(record.get("consumer"));
       Location producer = cast<LocationAttr>(record.get("producer"));
-      const void *kernel = kernelOf.lookup(consumer);
-      if ((kernel && kernel == kernelOf.lookup(producer)) ||
+      // A generic that a later fusion made of the pair's (with a one-value
+      // producer inside) has other fused locations: by their ops'.
+      auto kernelAt = [&](Location location) -> const void * {
+        for (Location each : locationsOf(location))
+          if (const void *kernel = kernelOf.lookup(each))
+            return kernel;
+        return nullptr;
+      };
+      const void *kernel = kernelAt(consumer);
+      if ((kernel && kernel == kernelAt(producer)) ||
           copiedLocations.contains(producer) ||
           remarked.contains({consumer, producer}))
         continue;

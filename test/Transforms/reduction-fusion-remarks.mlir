@@ -156,3 +156,19 @@ func.func @broadcast_in_a_fused_op(%x: tensor<?x?x?x?x?xf32>, %w: tensor<1x?x?x1
   %y = fuse.mul %n, %w : tensor<?x?x?x?x?xf32>, tensor<1x?x?x1x1xf32> -> tensor<?x?x?x?x?xf32>
   return %y : tensor<?x?x?x?x?xf32>
 }
+
+// -----
+
+// A layer norm of one row is one kernel, the mean's division and rsqrt
+// (one value each) computed inside the generics that read them: no remark
+// (one said that the normalizing mul was not fused with the sub, through a
+// cycle, though the two are in that kernel).
+func.func @one_row(%x: tensor<768xf32>) -> tensor<768xf32> {
+  %m = fuse.reduce_mean %x {dims = array<i64: 0>} : tensor<768xf32> -> tensor<1xf32>
+  %c = fuse.sub %x, %m : tensor<768xf32>, tensor<1xf32> -> tensor<768xf32>
+  %sq = fuse.mul %c, %c : tensor<768xf32>
+  %v = fuse.reduce_mean %sq {dims = array<i64: 0>} : tensor<768xf32> -> tensor<1xf32>
+  %r = fuse.rsqrt %v : tensor<1xf32>
+  %n = fuse.mul %c, %r : tensor<768xf32>, tensor<1xf32> -> tensor<768xf32>
+  return %n : tensor<768xf32>
+}
