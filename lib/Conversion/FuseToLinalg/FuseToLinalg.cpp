@@ -689,6 +689,10 @@ template <typename OpTy> struct ReductionLowering : OpConversionPattern<OpTy> {
           });
       FuseDialect::OpsAttrHelper(context).setAttr(
           copy, rewriter.getStrArrayAttr({name}));
+      // The remarks name the op's own type, not its operand's.
+      if (resultType.getRank() != rank)
+        FuseDialect::TypeAttrHelper(context).setAttr(copy,
+                                                     TypeAttr::get(resultType));
       Value copied = copy.getResult(0);
       if (resultType.getRank() != rank)
         copied =

@@ -47,11 +47,11 @@ def Fuse_Dialect : Dialect {
   //    fusion about pairs it left apart in a function with reductions, each
   //    {consumer, producer, message}, which fuse-reduction-fusion emits for
   //    the pairs that it does not join either;
-  //  - `fuse.type` on a linalg.generic whose loops of size 1
-  //    convert-fuse-to-linalg took away: the type its result had (the fuse
-  //    op's, or the operand's for a reduction over dimensions of size 1
-  //    only), which the remarks of fuse-elementwise-fusion name; that pass
-  //    drops it.
+  //  - `fuse.type` on a linalg.generic whose result type is not its fuse
+  //    op's (convert-fuse-to-linalg took its loops of size 1 away, or it
+  //    copies the operand of a reduction over dimensions of size 1 only,
+  //    which it drops): the fuse op's, which the remarks of
+  //    fuse-elementwise-fusion name; that pass drops it.
   let discardableAttrs = (ins
     "::mlir::ArrayAttr":$ops,
     "::mlir::IntegerAttr":$group,
