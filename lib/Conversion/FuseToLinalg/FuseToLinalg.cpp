@@ -1452,7 +1452,9 @@ struct ConvertFuseToLinalgPass
       OpBuilder b(dim);
       RankedTensorType source = collapse.getSrcType();
       OpFoldResult size = b.getIndexAttr(1);
-      for (int64_t d : collapse.getReassociationIndices()[*k])
+      SmallVector<ReassociationIndices> groups =
+          collapse.getReassociationIndices();
+      for (int64_t d : groups[*k])
         size = multiplySizes(
             b, dim.getLoc(), size,
             source.isDynamicDim(d)
