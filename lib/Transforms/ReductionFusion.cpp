@@ -712,11 +712,23 @@ private:
         Rows::Kind kind = rows.kindOf(candidate);
         if (grouped.contains(candidate) || kind == Rows::Kind::None ||
             readsExpanded.contains(candidate)) {
-          // More loops than a reduction over collapsed rows has.
+          // More loops than a reduction over collapsed rows has, over the
+          // space it collapsed: not more, where that space has a dimension
+          // of size 1 (`x - max(x)` over `? x ? x 1` read broadcast to
+          // `? x ? x ?` iterates over neither the rows nor the space).
+          SmallVector<int64_t> loops = candidate.getStaticLoopRanges();
           bool uncollapsed =
               candidate.getNumLoops() > seed.getNumLoops() &&
-              llvm::any_of(seed.getDpsInputs(), [](Value input) {
-                return input.getDefiningOp<tensor::CollapseShapeOp>();
+              llvm::any_of(seed.getDpsInputs(), [&](Value input) {
+                auto collapse = input.getDefiningOp<tensor::CollapseShapeOp>();
+                if (!collapse)
+                  return false;
+                ArrayRef<int64_t> space = collapse.getSrcType().getShape();
+                return loops.size() == space.size() &&
+                       llvm::all_of(llvm::zip(loops, space), [](auto sizes) {
+                         return std::get<1>(sizes) != 1 ||
+                                std::get<0>(sizes) == 1;
+                       });
               });
           reject(!uncollapsed
                      ? (produces ? Reason::SpaceProducer : Reason::Space)
@@ -1008,20 +1020,27 @@ private:
       }
       return inputs.size();
     };
-    // A cheap copy goes to generics, also through a view back in the whole
-    // space (a group norm's `x - mean` read uncollapsed, by a product with a
-    // weight per channel: expandCopies).
-    auto readByGenerics = [](Operation *op) {
-      return isa<linalg::GenericOp>(op) ||
-             (isa<tensor::ExpandShapeOp>(op) &&
-              llvm::all_of(op->getUsers(), [](Operation *user) {
-                return isa<linalg::GenericOp>(user);
-              }));
+    // A cheap copy goes to generics that read it element for element (which
+    // fuse-elementwise-fusion fuses with it), also through a view back in
+    // the whole space (a group norm's `x - mean` read uncollapsed, by a
+    // product with a weight per channel: expandCopies). Not to one that
+    // reads it broadcast: fused with none, the copy would be a kernel of its
+    // own that computes again what the kernel stores anyway for other uses
+    // (`x - max(x)` returned, and times a weight over a new dimension).
+    auto readInPlace = [](OpOperand &use) {
+      auto generic = dyn_cast<linalg::GenericOp>(use.getOwner());
+      return generic && generic.getMatchingIndexingMap(&use).isIdentity();
+    };
+    auto readByGenerics = [&](OpOperand &use) {
+      return readInPlace(use) ||
+             (isa<tensor::ExpandShapeOp>(use.getOwner()) &&
+              llvm::all_of(use.getOwner()->getResult(0).getUses(),
+                           readInPlace));
     };
     auto outside = [&](OpOperand &use) {
       return !members.contains(block.findAncestorOpInBlock(*use.getOwner())) &&
              (returned || !use.getOwner()->hasTrait<OpTrait::ReturnLike>()) &&
-             (!cheap || readByGenerics(use.getOwner()));
+             (!cheap || readByGenerics(use));
     };
     // Whether the results of `member` used outside are computed with a
     // math function, in it or in the members it reads (not cheap either).

@@ -1,5 +1,9 @@
 // RUN: fuse-opt %s --fuse-report | FileCheck %s
 // RUN: fuse-opt %s --fuse-pipeline=fused --fuse-remarks -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: fuse-run %s --entry=@returned_and_read_broadcast --target=cpu --input=rand:3x50x1 --input=rand:1x1x7 --check | FileCheck %s --check-prefix=RUNS
+// RUN: env FUSE_LIBCUDA=%fakecuda fuse-run %s --entry=@in_place_and_broadcast --target=cuda --input=rand:3x50x1 --input=rand:1x1x7 --input=rand:3x50x1 --check | FileCheck %s --check-prefix=RUNS
+// RUNS: check: result 0 matches eager
+// RUNS-NEXT: check: result 1 matches eager
 
 // A kernel that reduces its rows in a launch of their own (strided rows,
 // in pieces) stores no value over the whole space: what else reads its
@@ -82,4 +86,58 @@ func.func @f16_softmax_of_all(%x: tensor<?x?xf16>) -> tensor<?x?xf16> {
   %q = fuse.div %e, %s : tensor<?x?xf32>, tensor<1x1xf32> -> tensor<?x?xf32>
   %y = fuse.cast %q : tensor<?x?xf32> to tensor<?x?xf16>
   return %y : tensor<?x?xf16>
+}
+
+// A kernel that may store over the whole space gives a member a copy only
+// for the ops that read it element for element, which fuse with it. An op
+// that reads it broadcast (here over a new dimension) reads the value the
+// kernel stores: a copy of its own would be one more kernel, which computed
+// `x - max(x)` again and wrote it a second time (3 kernels and 4*N*M bytes
+// more than eager, for a function that also returns it).
+
+// CHECK-LABEL: @returned_and_read_broadcast
+// CHECK-NEXT: fused: 2 kernels, 4*N*M*K + 12*N*M + 4*K bytes
+// CHECK: fused_reduce_max_sub_{{[0-9]+}}  reduce_max sub  N*M  4*N*M  4*N*M
+// CHECK-NEXT: mul_{{[0-9]+}}  mul  N*M*K  4*N*M + 4*K  4*N*M*K
+// CHECK: fused vs eager: 2 vs 3 kernels, 4*N*M*K + 12*N*M + 4*K vs 4*N*M*K + 16*N*M + 8*N + 4*K bytes
+// REMARK: reduction-copies.mlir:[[# @LINE + 4]]:8: remark: not fused with its producer 'fuse.sub': the two iterate over different spaces: that op is in a reduction's kernel, which takes the generics over its whole space or over its rows, and this op iterates over neither
+func.func @returned_and_read_broadcast(%x: tensor<?x?x1xf32>, %o: tensor<1x1x?xf32>) -> (tensor<?x?x1xf32>, tensor<?x?x?xf32>) {
+  %m = fuse.reduce_max %x {dims = array<i64: 1>} : tensor<?x?x1xf32> -> tensor<?x1x1xf32>
+  %y = fuse.sub %x, %m : tensor<?x?x1xf32>, tensor<?x1x1xf32> -> tensor<?x?x1xf32>
+  %z = fuse.mul %y, %o : tensor<?x?x1xf32>, tensor<1x1x?xf32> -> tensor<?x?x?xf32>
+  return %y, %z : tensor<?x?x1xf32>, tensor<?x?x?xf32>
+}
+
+// CHECK-LABEL: @read_broadcast_only
+// CHECK-NEXT: fused: 2 kernels, 4*N*M*K + 12*N*M + 4*K bytes
+// CHECK: fused_reduce_max_sub_{{[0-9]+}}  reduce_max sub  N*M  4*N*M  4*N*M
+func.func @read_broadcast_only(%x: tensor<?x?x1xf32>, %o: tensor<1x1x?xf32>) -> tensor<?x?x?xf32> {
+  %m = fuse.reduce_max %x {dims = array<i64: 1>} : tensor<?x?x1xf32> -> tensor<?x1x1xf32>
+  %y = fuse.sub %x, %m : tensor<?x?x1xf32>, tensor<?x1x1xf32> -> tensor<?x?x1xf32>
+  %z = fuse.mul %y, %o : tensor<?x?x1xf32>, tensor<1x1x?xf32> -> tensor<?x?x?xf32>
+  return %z : tensor<?x?x?xf32>
+}
+
+// The same over a new leading dimension, without dimensions of size 1.
+// CHECK-LABEL: @new_leading_dimension
+// CHECK-NEXT: fused: 2 kernels, 4*N*M*K + 12*N*M + 4*K bytes
+func.func @new_leading_dimension(%x: tensor<?x?xf32>, %o: tensor<?x1x1xf32>) -> (tensor<?x?xf32>, tensor<?x?x?xf32>) {
+  %m = fuse.reduce_max %x {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?x1xf32>
+  %y = fuse.sub %x, %m : tensor<?x?xf32>, tensor<?x1xf32> -> tensor<?x?xf32>
+  %z = fuse.mul %y, %o : tensor<?x?xf32>, tensor<?x1x1xf32> -> tensor<?x?x?xf32>
+  return %y, %z : tensor<?x?xf32>, tensor<?x?x?xf32>
+}
+
+// One reader in place, which the kernel takes, and one broadcast, which
+// reads the stored value.
+// CHECK-LABEL: @in_place_and_broadcast
+// CHECK-NEXT: fused: 2 kernels, 4*N*M*K + 20*N*M + 4*K bytes
+// CHECK: fused_reduce_max_sub_mul_{{[0-9]+}}  reduce_max sub mul  N*M  8*N*M  8*N*M
+// CHECK-NEXT: mul_{{[0-9]+}}  mul  N*M*K  4*N*M + 4*K  4*N*M*K
+func.func @in_place_and_broadcast(%x: tensor<?x?x1xf32>, %o: tensor<1x1x?xf32>, %w: tensor<?x?x1xf32>) -> (tensor<?x?x1xf32>, tensor<?x?x?xf32>) {
+  %m = fuse.reduce_max %x {dims = array<i64: 1>} : tensor<?x?x1xf32> -> tensor<?x1x1xf32>
+  %y = fuse.sub %x, %m : tensor<?x?x1xf32>, tensor<?x1x1xf32> -> tensor<?x?x1xf32>
+  %z = fuse.mul %y, %o : tensor<?x?x1xf32>, tensor<1x1x?xf32> -> tensor<?x?x?xf32>
+  %v = fuse.mul %y, %w : tensor<?x?x1xf32>
+  return %v, %z : tensor<?x?x1xf32>, tensor<?x?x?xf32>
 }
