@@ -1428,40 +1428,37 @@ struct ConvertFuseToLinalgPass
     // A collapsed generic's results are viewed back in their shapes; the
     // sizes read of those views are the sizes they were made with, and
     // views that nothing else reads go: a kernel's intermediate read only
-    // for its sizes is not a result the kernel must write.
+    // for its sizes is not a result the kernel must write. So are the sizes
+    // read of a view that collapses a tensor (the sizes that upstream's
+    // linalg::dropUnitDims gives the view back of a generic's result): the
+    // product of the tensor's sizes in the group, each a constant or its own
+    // tensor.dim, so that fusion and the report see the function's sizes.
     func.walk([](tensor::DimOp dim) {
-      auto expand = dim.getSource().getDefiningOp<tensor::ExpandShapeOp>();
       std::optional<int64_t> k = dim.getConstantIndex();
-      if (!expand || !k)
+      Operation *view = dim.getSource().getDefiningOp();
+      if (!k ||
+          !isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(
+              view))
         return;
       OpBuilder b(dim);
-      dim.replaceAllUsesWith(getValueOrCreateConstantIndexOp(
-          b, dim.getLoc(), expand.getMixedOutputShape()[*k]));
-      dim.erase();
-    });
-    // So are the sizes read of a view that collapses a tensor (the sizes
-    // that upstream's linalg::dropUnitDims gives the view back of a
-    // generic's result): the product of the tensor's sizes in the group,
-    // each a constant or its own tensor.dim, so that fusion and the report
-    // see the function's sizes.
-    func.walk([](tensor::DimOp dim) {
-      auto collapse = dim.getSource().getDefiningOp<tensor::CollapseShapeOp>();
-      std::optional<int64_t> k = dim.getConstantIndex();
-      if (!collapse || !k)
-        return;
-      OpBuilder b(dim);
-      RankedTensorType source = collapse.getSrcType();
-      OpFoldResult size = b.getIndexAttr(1);
-      SmallVector<ReassociationIndices> groups =
-          collapse.getReassociationIndices();
-      for (int64_t d : groups[*k])
-        size = multiplySizes(
-            b, dim.getLoc(), size,
-            source.isDynamicDim(d)
-                ? OpFoldResult(tensor::DimOp::create(b, dim.getLoc(),
-                                                     collapse.getSrc(), d)
-                                   .getResult())
-                : OpFoldResult(b.getIndexAttr(source.getDimSize(d))));
+      OpFoldResult size;
+      if (auto expand = dyn_cast<tensor::ExpandShapeOp>(view)) {
+        size = expand.getMixedOutputShape()[*k];
+      } else {
+        auto collapse = cast<tensor::CollapseShapeOp>(view);
+        RankedTensorType source = collapse.getSrcType();
+        size = b.getIndexAttr(1);
+        SmallVector<ReassociationIndices> groups =
+            collapse.getReassociationIndices();
+        for (int64_t d : groups[*k])
+          size = multiplySizes(
+              b, dim.getLoc(), size,
+              source.isDynamicDim(d)
+                  ? OpFoldResult(tensor::DimOp::create(b, dim.getLoc(),
+                                                       collapse.getSrc(), d)
+                                     .getResult())
+                  : OpFoldResult(b.getIndexAttr(source.getDimSize(d))));
+      }
       dim.replaceAllUsesWith(
           getValueOrCreateConstantIndexOp(b, dim.getLoc(), size));
       dim.erase();
