@@ -423,6 +423,17 @@ bool isRecomputedByReaders(linalg::GenericOp op) {
         llvm::any_of(names.getAsValueRange<StringAttr>(),
                      [](StringRef name) { return name != "cast"; }))
       return false;
+    // Not a cast to fewer bits of a value that a generic computes: fused
+    // with that generic, it writes the narrow value, which the readers read
+    // (`fuse.cast` to f16 of `x * 2`, read broadcast: 2 bytes an element,
+    // not the product's 4 and 4 more to write it).
+    unsigned bits =
+        getElementTypeOrSelf(op->getResult(0)).getIntOrFloatBitWidth();
+    if (llvm::any_of(op.getDpsInputs(), [&](Value input) {
+          return input.getDefiningOp<linalg::GenericOp>() &&
+                 getElementTypeOrSelf(input).getIntOrFloatBitWidth() > bits;
+        }))
+      return false;
   }
   unsigned count = 0;
   for (Operation &inner : op.getRegion().front().without_terminator()) {
@@ -734,10 +745,36 @@ struct FuseElementwiseFusionPass
     // (`x = x + x.mean(-1, keepdims=True)`, a reduction between each two),
     // trying all of them took time cubic in the chain's length (3 s for 300
     // steps).
+    //
+    // Before fuse-reduction-fusion, a group that reads a reduction's result
+    // or gives one its operand waits: that pass takes it into the
+    // reduction's kernel, and the run after it (`skip-groups`) merges what
+    // is left. Merged now, the per-row ops of two reductions over as many
+    // rows (two layer norms of one batch, of other widths; a row mean
+    // beside a column mean of a square matrix) were one generic, which at
+    // most one of the two kernels could take.
+    auto besideReduction = [&](ArrayRef<linalg::GenericOp> group) {
+      auto reduces = [](Operation *op) {
+        auto generic = dyn_cast_or_null<linalg::GenericOp>(op);
+        return generic && generic.getNumReductionLoops() > 0;
+      };
+      return llvm::any_of(group, [&](linalg::GenericOp op) {
+        return llvm::any_of(op.getDpsInputs(),
+                            [&](Value input) {
+                              return reduces(input.getDefiningOp());
+                            }) ||
+               llvm::any_of(op->getUsers(), reduces);
+      });
+    };
+    bool reductions = llvm::any_of(
+        block.getOps<linalg::GenericOp>(),
+        [](linalg::GenericOp op) { return op.getNumReductionLoops() > 0; });
     if (horizontal) {
       SmallVector<std::pair<SmallVector<OpFoldResult>, SmallVector<unsigned>>>
           spaces;
       for (auto &group : grouping.groups()) {
+        if (!skipGroups && reductions && besideReduction(group))
+          continue;
         std::optional<SmallVector<OpFoldResult>> space =
             iterationSpace(group.front());
         if (!space)
@@ -759,9 +796,7 @@ struct FuseElementwiseFusionPass
 
     // With reductions in the block, fuse-reduction-fusion may still join a
     // pair: it emits the remarks of the pairs it leaves apart too.
-    bool deferred = llvm::any_of(
-        block.getOps<linalg::GenericOp>(),
-        [](linalg::GenericOp op) { return op.getNumReductionLoops() > 0; });
+    bool deferred = reductions;
     SmallVector<Attribute> records;
     if (remarks)
       for (Unfused pair : unfused) {
