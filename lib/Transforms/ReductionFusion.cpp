@@ -1113,11 +1113,25 @@ private:
       if (!isWhole(member) || llvm::none_of(member->getUses(), outside) ||
           (cheap && (wholeInputs(member) > 1 || copiesMath(member))))
         continue;
+      // A value that the copy stores anyway (the function returns it, or
+      // an op reads it broadcast, which fuses with no copy), computed from
+      // more than one operand over the whole space or with a math function:
+      // the kernel reads it too, one operand for several (`y = a + b`
+      // returned with its sum in pieces read a and b twice: 20 bytes an
+      // element, not eager's 16), or one for one and no math function
+      // computed twice.
+      bool readStored =
+          returned && !cheap &&
+          llvm::any_of(member->getUses(),
+                       [&](OpOperand &use) {
+                         return outside(use) && !readByGenerics(use);
+                       }) &&
+          (wholeInputs(member) > 1 || copiesMath(member));
       Operation *clone = copy(member);
       for (auto [result, copyResult] :
            llvm::zip(member->getResults(), clone->getResults()))
         result.replaceUsesWithIf(copyResult, [&](OpOperand &use) {
-          return use.getOwner() != clone && outside(use) &&
+          return use.getOwner() != clone && (readStored || outside(use)) &&
                  !copied.contains(use.getOwner());
         });
     }

@@ -4,6 +4,8 @@
 // RUN: env FUSE_LIBCUDA=%fakecuda fuse-run %s --entry=@in_place_and_broadcast --target=cuda --input=rand:3x50x1 --input=rand:1x1x7 --input=rand:3x50x1 --check | FileCheck %s --check-prefix=RUNS
 // RUNS: check: result 0 matches eager
 // RUNS-NEXT: check: result 1 matches eager
+// RUN: fuse-run %s --entry=@returned_and_summed_in_pieces --target=cpu --input=rand:5000 --input=rand:5000 --check | FileCheck %s --check-prefix=RUNS
+// RUN: env FUSE_LIBCUDA=%fakecuda fuse-run %s --entry=@exp_returned_and_summed_in_pieces --target=cuda --input=rand:5000 --check | FileCheck %s --check-prefix=RUNS
 
 // A kernel that reduces its rows in a launch of their own (strided rows,
 // in pieces) stores no value over the whole space: what else reads its
@@ -140,4 +142,53 @@ func.func @in_place_and_broadcast(%x: tensor<?x?x1xf32>, %o: tensor<1x1x?xf32>, 
   %z = fuse.mul %y, %o : tensor<?x?x1xf32>, tensor<1x1x?xf32> -> tensor<?x?x?xf32>
   %v = fuse.mul %y, %w : tensor<?x?x1xf32>
   return %v, %z : tensor<?x?x1xf32>, tensor<?x?x?xf32>
+}
+
+// A kernel that reduces its rows in pieces stores no value over the whole
+// space: a value that the function returns is stored by a copy. Computed
+// from two operands (or with a math function), the kernel reads that value
+// too instead of computing it again: `y = a + b` returned with its sum read
+// a and b in both kernels (20 bytes an element, eager's 16).
+// CHECK-LABEL: @returned_and_summed_in_pieces
+// CHECK-NEXT: fused: 3 kernels, 16*N + 8*P + 4 bytes
+// CHECK: add_{{[0-9]+}}  add  N  8*N  4*N
+// CHECK-NEXT: reduce_sum_{{[0-9]+}}_pieces  reduce_sum  N  4*N  4*P
+func.func @returned_and_summed_in_pieces(%a: tensor<?xf32>, %b: tensor<?xf32>) -> (tensor<?xf32>, tensor<f32>) {
+  %y = fuse.add %a, %b : tensor<?xf32>
+  %s = fuse.reduce_sum %y {dims = array<i64: 0>} : tensor<?xf32> -> tensor<f32>
+  return %y, %s : tensor<?xf32>, tensor<f32>
+}
+
+// CHECK-LABEL: @exp_returned_and_summed_in_pieces
+// CHECK-NEXT: fused: 3 kernels, 12*N + 8*P + 4 bytes
+// CHECK: exp_{{[0-9]+}}  exp  N  4*N  4*N
+// CHECK-NEXT: reduce_sum_{{[0-9]+}}_pieces  reduce_sum  N  4*N  4*P
+func.func @exp_returned_and_summed_in_pieces(%a: tensor<?xf32>) -> (tensor<?xf32>, tensor<f32>) {
+  %e = fuse.exp %a : tensor<?xf32>
+  %s = fuse.reduce_sum %e {dims = array<i64: 0>} : tensor<?xf32> -> tensor<f32>
+  return %e, %s : tensor<?xf32>, tensor<f32>
+}
+
+// One operand and no math function: computed again from it, which costs
+// what reading the stored value would.
+// CHECK-LABEL: @relu_returned_and_summed_in_pieces
+// CHECK-NEXT: fused: 3 kernels, 12*N + 8*P + 4 bytes
+// CHECK: fused_relu_reduce_sum_{{[0-9]+}}_pieces  relu reduce_sum  N  4*N  4*P
+func.func @relu_returned_and_summed_in_pieces(%a: tensor<?xf32>) -> (tensor<?xf32>, tensor<f32>) {
+  %r = fuse.relu %a : tensor<?xf32>
+  %s = fuse.reduce_sum %r {dims = array<i64: 0>} : tensor<?xf32> -> tensor<f32>
+  return %r, %s : tensor<?xf32>, tensor<f32>
+}
+
+// The same for a value that an op reads broadcast, which no copy fuses
+// with: the copy stores it, and the kernel reads it (exp computed once).
+// CHECK-LABEL: @exp_read_broadcast_and_summed_in_pieces
+// CHECK-NEXT: fused: 4 kernels, 4719584 bytes
+// CHECK: exp_{{[0-9]+}}  exp  98304  393216  393216
+// CHECK-NEXT: reduce_sum_{{[0-9]+}}_pieces  reduce_sum  98304  393216  384
+func.func @exp_read_broadcast_and_summed_in_pieces(%a: tensor<48x2048xf32>, %t: tensor<8x1x1xf32>) -> (tensor<48x1xf32>, tensor<8x48x2048xf32>) {
+  %e = fuse.exp %a : tensor<48x2048xf32>
+  %s = fuse.reduce_sum %e {dims = array<i64: 1>} : tensor<48x2048xf32> -> tensor<48x1xf32>
+  %o = fuse.mul %e, %t : tensor<48x2048xf32>, tensor<8x1x1xf32> -> tensor<8x48x2048xf32>
+  return %s, %o : tensor<48x1xf32>, tensor<8x48x2048xf32>
 }
