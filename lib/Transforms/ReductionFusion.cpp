@@ -264,7 +264,8 @@ enum class Reason {
   Strided,
   Levels,
   Recomputed,
-  Copies
+  Copies,
+  Stored
 };
 
 /// A producer/consumer pair that stayed apart, one of them in a kernel with
@@ -427,6 +428,13 @@ void emitRemark(const Unfused &pair) {
             "kernel of a chain (of softmaxes over a leading axis) would "
             "compute all those before it: that op's value is stored "
             "instead";
+    break;
+  case Reason::Stored:
+    text += "this op's kernel reduces its rows in pieces, in a launch of "
+            "their own, and stores no value over the whole space; that op's "
+            "value, which the function returns or an op reads broadcast, is "
+            "stored by a kernel of its own, and this op reads it rather than "
+            "computing it again from several operands or with a math function";
     break;
   case Reason::Levels:
     text += "this reduction reads a value computed from " +
@@ -1134,6 +1142,19 @@ private:
           return use.getOwner() != clone && (readStored || outside(use)) &&
                  !copied.contains(use.getOwner());
         });
+      if (!readStored)
+        continue;
+      // The members that read it now read the copy, which is apart.
+      for (Operation *user : clone->getUsers()) {
+        SmallVector<Operation *> readers = {user};
+        if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(user))
+          readers = llvm::to_vector(user->getUsers());
+        for (Operation *reader : readers)
+          if (members.contains(reader))
+            rejected.push_back({cast<linalg::GenericOp>(clone),
+                                cast<linalg::GenericOp>(reader),
+                                Reason::Stored});
+      }
     }
     if (cheap)
       expandCopies(made);

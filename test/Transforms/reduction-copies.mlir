@@ -153,6 +153,7 @@ func.func @in_place_and_broadcast(%x: tensor<?x?x1xf32>, %o: tensor<1x1x?xf32>, 
 // CHECK-NEXT: fused: 3 kernels, 16*N + 8*P + 4 bytes
 // CHECK: add_{{[0-9]+}}  add  N  8*N  4*N
 // CHECK-NEXT: reduce_sum_{{[0-9]+}}_pieces  reduce_sum  N  4*N  4*P
+// REMARK: reduction-copies.mlir:[[# @LINE + 3]]:8: remark: not fused with its producer 'fuse.add': this op's kernel reduces its rows in pieces, in a launch of their own, and stores no value over the whole space; that op's value, which the function returns or an op reads broadcast, is stored by a kernel of its own, and this op reads it rather than computing it again from several operands or with a math function
 func.func @returned_and_summed_in_pieces(%a: tensor<?xf32>, %b: tensor<?xf32>) -> (tensor<?xf32>, tensor<f32>) {
   %y = fuse.add %a, %b : tensor<?xf32>
   %s = fuse.reduce_sum %y {dims = array<i64: 0>} : tensor<?xf32> -> tensor<f32>
@@ -186,6 +187,7 @@ func.func @relu_returned_and_summed_in_pieces(%a: tensor<?xf32>) -> (tensor<?xf3
 // CHECK-NEXT: fused: 4 kernels, 4719584 bytes
 // CHECK: exp_{{[0-9]+}}  exp  98304  393216  393216
 // CHECK-NEXT: reduce_sum_{{[0-9]+}}_pieces  reduce_sum  98304  393216  384
+// REMARK: reduction-copies.mlir:[[# @LINE + 3]]:8: remark: not fused with its producer 'fuse.exp': this op's kernel reduces its rows in pieces
 func.func @exp_read_broadcast_and_summed_in_pieces(%a: tensor<48x2048xf32>, %t: tensor<8x1x1xf32>) -> (tensor<48x1xf32>, tensor<8x48x2048xf32>) {
   %e = fuse.exp %a : tensor<48x2048xf32>
   %s = fuse.reduce_sum %e {dims = array<i64: 1>} : tensor<48x2048xf32> -> tensor<48x1xf32>
