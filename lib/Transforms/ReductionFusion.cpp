@@ -1035,9 +1035,14 @@ private:
     // reads it broadcast: fused with none, the copy would be a kernel of its
     // own that computes again what the kernel stores anyway for other uses
     // (`x - max(x)` returned, and times a weight over a new dimension).
-    auto readInPlace = [](OpOperand &use) {
+    // Nor to a member of a kernel formed before (one that ends at its
+    // rows), which fuse-elementwise-fusion leaves alone (`skip-groups`): the
+    // copy would be a kernel of its own that stores what this kernel can
+    // (`x * x` of `x * x / rowsum`, a column max's operand).
+    auto readInPlace = [&](OpOperand &use) {
       auto generic = dyn_cast<linalg::GenericOp>(use.getOwner());
-      return generic && generic.getMatchingIndexingMap(&use).isIdentity();
+      return generic && !grouped.contains(generic) &&
+             generic.getMatchingIndexingMap(&use).isIdentity();
     };
     auto readByGenerics = [&](OpOperand &use) {
       return readInPlace(use) ||

@@ -6,6 +6,8 @@
 // RUNS-NEXT: check: result 1 matches eager
 // RUN: fuse-run %s --entry=@returned_and_summed_in_pieces --target=cpu --input=rand:5000 --input=rand:5000 --check | FileCheck %s --check-prefix=RUNS
 // RUN: env FUSE_LIBCUDA=%fakecuda fuse-run %s --entry=@exp_returned_and_summed_in_pieces --target=cuda --input=rand:5000 --check | FileCheck %s --check-prefix=RUNS
+// RUN: fuse-run %s --entry=@column_max_of_a_row_normalized_square --target=cpu --input=rand:64x128 --check | FileCheck %s --check-prefix=RUN1
+// RUN1: check: result 0 matches eager
 
 // A kernel that reduces its rows in a launch of their own (strided rows,
 // in pieces) stores no value over the whole space: what else reads its
@@ -193,4 +195,21 @@ func.func @exp_read_broadcast_and_summed_in_pieces(%a: tensor<48x2048xf32>, %t: 
   %s = fuse.reduce_sum %e {dims = array<i64: 1>} : tensor<48x2048xf32> -> tensor<48x1xf32>
   %o = fuse.mul %e, %t : tensor<48x2048xf32>, tensor<8x1x1xf32> -> tensor<8x48x2048xf32>
   return %s, %o : tensor<48x1xf32>, tensor<8x48x2048xf32>
+}
+
+// A kernel over rows read in lanes gives no copy to a member of a kernel
+// formed before it (a column max's, which ends at its rows): fused with
+// nothing there, the copy of `x * x` was a kernel of its own that stored it
+// (5 kernels, 232960 bytes); the row kernel stores it instead.
+// CHECK-LABEL: @column_max_of_a_row_normalized_square
+// CHECK-NEXT: fused: 4 kernels, 200192 bytes
+// CHECK-NEXT: kernel  ops  elements  read  written
+// CHECK-NEXT: fused_mul_reduce_sum_div_{{[0-9]+}}  mul reduce_sum div  8192  32768  65792
+func.func @column_max_of_a_row_normalized_square(%x: tensor<64x128xf32>) -> tensor<64x128xf32> {
+  %e = fuse.mul %x, %x : tensor<64x128xf32>
+  %s = fuse.reduce_sum %e {dims = array<i64: 1>} : tensor<64x128xf32> -> tensor<64x1xf32>
+  %y = fuse.div %e, %s : tensor<64x128xf32>, tensor<64x1xf32> -> tensor<64x128xf32>
+  %c = fuse.reduce_max %y {dims = array<i64: 0>} : tensor<64x128xf32> -> tensor<1x128xf32>
+  %o = fuse.sub %y, %c : tensor<64x128xf32>, tensor<1x128xf32> -> tensor<64x128xf32>
+  return %o : tensor<64x128xf32>
 }
