@@ -753,11 +753,11 @@ struct FuseElementwiseFusionPass
     // rows (two layer norms of one batch, of other widths; a row mean
     // beside a column mean of a square matrix) were one generic, which at
     // most one of the two kernels could take.
+    auto reduces = [](Operation *op) {
+      auto generic = dyn_cast_or_null<linalg::GenericOp>(op);
+      return generic && generic.getNumReductionLoops() > 0;
+    };
     auto besideReduction = [&](ArrayRef<linalg::GenericOp> group) {
-      auto reduces = [](Operation *op) {
-        auto generic = dyn_cast_or_null<linalg::GenericOp>(op);
-        return generic && generic.getNumReductionLoops() > 0;
-      };
       return llvm::any_of(group, [&](linalg::GenericOp op) {
         return llvm::any_of(op.getDpsInputs(),
                             [&](Value input) {
@@ -766,9 +766,8 @@ struct FuseElementwiseFusionPass
                llvm::any_of(op->getUsers(), reduces);
       });
     };
-    bool reductions = llvm::any_of(
-        block.getOps<linalg::GenericOp>(),
-        [](linalg::GenericOp op) { return op.getNumReductionLoops() > 0; });
+    bool reductions = llvm::any_of(block.getOperations(),
+                                   [&](Operation &op) { return reduces(&op); });
     if (horizontal) {
       SmallVector<std::pair<SmallVector<OpFoldResult>, SmallVector<unsigned>>>
           spaces;

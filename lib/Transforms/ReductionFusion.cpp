@@ -495,6 +495,19 @@ Value throughViews(Value value) {
   return value;
 }
 
+/// The ops that read `op`'s results, a collapse or expand view of one
+/// standing for its readers.
+SmallVector<Operation *> readersThroughViews(Operation *op) {
+  SmallVector<Operation *> readers;
+  for (Operation *user : op->getUsers()) {
+    if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(user))
+      llvm::append_range(readers, user->getUsers());
+    else
+      readers.push_back(user);
+  }
+  return readers;
+}
+
 /// Whether `consumer` reads a result of `producer`, directly or through a
 /// tensor.collapse_shape (a reduction's rows).
 bool readsResultOf(Operation *consumer, Operation *producer) {
@@ -568,16 +581,9 @@ public:
   /// through a view) and compute `original` again: its copies.
   SmallVector<linalg::GenericOp>
   readersApart(linalg::GenericOp def, linalg::GenericOp original) const {
-    SmallVector<Operation *> users;
-    for (Operation *user : def->getUsers()) {
-      if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(user))
-        llvm::append_range(users, user->getUsers());
-      else
-        users.push_back(user);
-    }
     std::optional<unsigned> kernel = kernelOf(def);
     SmallVector<linalg::GenericOp> copies;
-    for (Operation *user : users)
+    for (Operation *user : readersThroughViews(def))
       if (auto generic = dyn_cast<linalg::GenericOp>(user);
           generic && generic != original &&
           !(kernel && kernelOf(generic) == kernel) &&
@@ -1150,16 +1156,10 @@ private:
       if (!readStored)
         continue;
       // The members that read it now read the copy, which is apart.
-      for (Operation *user : clone->getUsers()) {
-        SmallVector<Operation *> readers = {user};
-        if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(user))
-          readers = llvm::to_vector(user->getUsers());
-        for (Operation *reader : readers)
-          if (members.contains(reader))
-            rejected.push_back({cast<linalg::GenericOp>(clone),
-                                cast<linalg::GenericOp>(reader),
-                                Reason::Stored});
-      }
+      for (Operation *reader : readersThroughViews(clone))
+        if (members.contains(reader))
+          rejected.push_back({cast<linalg::GenericOp>(clone),
+                              cast<linalg::GenericOp>(reader), Reason::Stored});
     }
     if (cheap)
       expandCopies(made);
