@@ -9,7 +9,7 @@ import subprocess
 import numpy as np
 
 from . import _capi, _jit
-from ._sizes import size_at, sizes_at
+from ._sizes import sizes_at, variant_bytes_at
 
 
 def format_report(text, report=None, arrays=None):
@@ -22,8 +22,8 @@ def format_report(text, report=None, arrays=None):
     for i, fn in enumerate(report["functions"]):
         values = sizes_at(fn, [a.shape for a in arrays])
         at = ", ".join(f"{k} = {v}" for k, v in values.items())
-        fb = size_at(fn["fused"]["bytes"], values)
-        eb = size_at(fn["eager"]["bytes"], values)
+        fb = variant_bytes_at(fn["fused"], values)
+        eb = variant_bytes_at(fn["eager"], values)
         blocks[i] += f"\n  at {at or 'these sizes'}: fused {fb:,} bytes, eager {eb:,} bytes"
     return "\n\n".join(blocks) + "\n"
 

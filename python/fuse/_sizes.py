@@ -72,6 +72,28 @@ def sizes_at(function, shapes):
     return values
 
 
+def launched_at(kernel, values):
+    """Whether a kernel of the report launches at {symbol: value}:
+    fuse-map-to-gpu launches none over 0 positions, which are the kernel's
+    elements, or the rows of a kernel with reductions (a row of length 0
+    still writes its empty reduction)."""
+    positions = kernel["rows"]["count"] if "rows" in kernel else kernel["elements"]
+    return size_at(positions, values) > 0
+
+
+def variant_bytes_at(variant, values):
+    """The bytes a variant of the report ("fused" or "eager") moves at
+    {symbol: value}: those of each kernel that launches (launched_at) and of
+    each copy. Its "bytes" polynomial counts every kernel, so at sizes of 0
+    it can count a kernel that does not launch (the 4*M of a bias beside
+    N x M with N = 0)."""
+    kernels = sum(size_at(kernel["bytes"], values) for kernel in variant["kernels"]
+                  if launched_at(kernel, values))
+    copies = sum(size_at(copy["bytes_read"], values) + size_at(copy["bytes_written"], values)
+                 for copy in variant["copies"])
+    return kernels + copies
+
+
 def size_text(size):
     """A report size as the text report writes it ('8*N*M + 12*N', '4096')."""
     return str(size) if isinstance(size, int) else size["text"]

@@ -72,6 +72,26 @@ def test_explain_broadcast_sizes():
     assert "at N = 8, M = 16:" in text
 
 
+def test_explain_bytes_at_a_size_of_zero():
+    # No kernel launches over 0 x M elements: the bias's 4*M bytes are in the
+    # polynomial, not in the bytes at these sizes, and the profile agrees.
+    a, b = np.zeros((0, 5), np.float32), np.zeros(5, np.float32)
+    f = fuse.jit(lambda a, b: a + b, target="cpu", profile=True)
+    f(a, b)
+    assert f.last_profile == []
+    text = fuse.explain(f, a, b)
+    assert "fused: 1 kernel, 8*N*M + 4*M bytes" in text
+    assert text.endswith("  at N = 0, M = 5: fused 0 bytes, eager 0 bytes\n")
+    # A kernel with reductions launches over its rows, empty or not: 5 sums
+    # of nothing are written (20 bytes).
+    h = fuse.jit(lambda a: a.sum(axis=1), target="cpu", profile=True)
+    empty_rows = np.zeros((5, 0), np.float32)
+    h(empty_rows)
+    assert [k["bytes"] for k in h.last_profile] == [20]
+    assert fuse.explain(h, empty_rows).endswith(
+        "  at N = 5, M = 0: fused 20 bytes, eager 20 bytes\n")
+
+
 def test_explain_prints_the_text():
     """The result is the text (a str) and shows as the text in a REPL."""
     a = np.ones(1000, np.float32)

@@ -5,7 +5,10 @@ usage: profile_bytes.py FUSE_OPT FUSE_RUN PROGRAM.mlir SHAPE...
 Each SHAPE (`100x100`, `100`) is an argument's; the arguments are random
 f32-or-the-argument's-type data (fuse-run's rand:). Prints one line per
 kernel of each variant, `fused NAME: B bytes` when the trace's bytes equal
-the report's count evaluated at the shapes, else a line with `differ`."""
+the report's count evaluated at the shapes, `fused NAME: not launched` for
+a kernel that neither launches (at a size of 0) nor should, else a line
+with `differ` or `report: not launched`; then each variant's total, which
+fuse.explain prints at these sizes, and the trace's."""
 import importlib.util
 import json
 import os
@@ -41,7 +44,16 @@ with tempfile.TemporaryDirectory() as tmp:
         for kernel in function[variant]["kernels"]:
             want = _sizes.size_at(kernel["bytes"], values)
             got = recorded.get(kernel["name"])
-            if got == want:
+            if not _sizes.launched_at(kernel, values):
+                print(f"{variant} {kernel['name']}: "
+                      + ("not launched" if got is None else f"profile {got} bytes, report: not launched"))
+            elif got == want:
                 print(f"{variant} {kernel['name']}: {want} bytes")
             else:
                 print(f"{variant} {kernel['name']}: profile {got} and report {want} bytes differ")
+        total = _sizes.variant_bytes_at(function[variant], values)
+        traced = sum(e["args"]["bytes"] for e in events)
+        traced += sum(e["args"]["bytes"] for e in json.load(open(trace))["traceEvents"]
+                      if e.get("ph") == "X" and e.get("cat") == "copy")
+        print(f"{variant} total: report {total}, profile {traced} bytes"
+              + ("" if total == traced else " differ"))
