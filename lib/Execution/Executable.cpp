@@ -28,6 +28,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
@@ -100,15 +101,41 @@ extern "C" void fuseJitAbort() {
   std::longjmp(*jitExit, 1);
 }
 
+/// What each host allocation of the running program is for (its module's
+/// fuse.allocations), and the one it is making now: fuse_allocation(id)
+/// comes right before each (fuse-name-allocations).
+thread_local llvm::ArrayRef<std::string> jitAllocationNames;
+thread_local int64_t jitAllocation = -1;
+
+extern "C" void fuseJitAllocation(int64_t id) { jitAllocation = id; }
+
+/// " for result 0" (or " for the value at f.mlir:3:8, ...") of the
+/// allocation being made, which is then done with.
+std::string allocationPurpose() {
+  int64_t id = std::exchange(jitAllocation, -1);
+  if (id < 0 || size_t(id) >= jitAllocationNames.size())
+    return "";
+  return " for " + jitAllocationNames[id];
+}
+
+/// "N bytes", and in GiB from 1 GiB on.
+std::string byteCount(uint64_t bytes) {
+  std::string text = std::to_string(bytes) + " bytes";
+  if (bytes >= (uint64_t(1) << 30))
+    text += llvm::formatv(" ({0:F1} GiB)", double(bytes) / double(1 << 30));
+  return text;
+}
+
 /// Host buffers of the CPU target come from the runtime's cache; running
 /// out of memory is an error, not a crash.
 extern "C" void *fuseJitMalloc(size_t bytes) {
   void *ptr = rt::hostAlloc(bytes);
   if (!ptr && bytes) {
-    jitError =
-        "out of host memory allocating " + std::to_string(bytes) + " bytes";
+    jitError = "out of host memory allocating " + byteCount(bytes) +
+               allocationPurpose();
     std::longjmp(*jitExit, 1);
   }
+  jitAllocation = -1;
   // Freed if the run stops before it frees it (rt::freeRunAllocations).
   rt::recordHostAllocation(ptr);
   return ptr;
@@ -146,6 +173,24 @@ extern "C" void *fuseJitResultAlloc(int64_t index, int64_t bytes) {
     std::longjmp(*jitExit, 1);
   }
   return slot.data;
+}
+
+/// Device buffers of the cuda target, from the runtime: an allocation that
+/// fails stops the run, and its error says what it was for (an error from
+/// before, which makes the runtime refuse it, is left as it is).
+extern "C" void *fuseJitDeviceAlloc(uint64_t bytes, void *stream,
+                                    bool isHostShared) {
+  bool failedBefore = !rt::lastError().empty();
+  void *ptr = mgpuMemAlloc(bytes, stream, isHostShared);
+  if (!ptr && !failedBefore) {
+    std::string why = rt::lastError();
+    jitError =
+        (why.empty() ? "allocating " + byteCount(bytes) + " failed" : why) +
+        allocationPurpose();
+    std::longjmp(*jitExit, 1);
+  }
+  jitAllocation = -1;
+  return ptr;
 }
 
 /// bf16 conversions that compiler-rt provides and the JIT does not find:
@@ -247,6 +292,7 @@ llvm::orc::SymbolMap runtimeSymbols(llvm::orc::MangleAndInterner interner) {
   add(kKernelEndHook, &fuse_kernel_end);
   add(kCopyBeginHook, &fuse_copy_begin);
   add(kCopyEndHook, &fuse_copy_end);
+  add(kAllocationHook, &fuseJitAllocation);
   add("mgpuModuleLoad", &mgpuModuleLoad);
   add("mgpuModuleLoadJIT", &mgpuModuleLoadJIT);
   add("mgpuModuleUnload", &mgpuModuleUnload);
@@ -260,7 +306,7 @@ llvm::orc::SymbolMap runtimeSymbols(llvm::orc::MangleAndInterner interner) {
   add("mgpuEventDestroy", &mgpuEventDestroy);
   add("mgpuEventSynchronize", &mgpuEventSynchronize);
   add("mgpuEventRecord", &mgpuEventRecord);
-  add("mgpuMemAlloc", &mgpuMemAlloc);
+  add("mgpuMemAlloc", &fuseJitDeviceAlloc);
   add("mgpuMemFree", &mgpuMemFree);
   add("mgpuMemcpy", &mgpuMemcpy);
   add("mgpuMemset32", &mgpuMemset32);
@@ -438,6 +484,11 @@ Executable::lower(ModuleOp module, const RunOptions &options) {
           clone->getOperation()))
     for (Attribute name : names)
       executable->kernels.push_back(cast<StringAttr>(name).getValue().str());
+  if (ArrayAttr names = FuseDialect::AllocationsAttrHelper(context).getAttr(
+          clone->getOperation()))
+    for (Attribute name : names)
+      executable->allocations.push_back(
+          cast<StringAttr>(name).getValue().str());
   DialectRegistry registry;
   registerLLVMIRTranslations(registry);
   context->appendDialectRegistry(registry);
@@ -724,8 +775,11 @@ Executable::invoke(llvm::ArrayRef<Operand> operands,
     slots.push_back(
         {out.data, out.data ? sizeInBytes(out) : 0, dtypeSize(out.dtype)});
   jitResultSlots = slots;
+  jitAllocationNames = allocations;
   bool finished = callJit(entry, args.data(), threadCount);
   jitResultSlots = {};
+  jitAllocationNames = {};
+  jitAllocation = -1;
   if (!finished) {
     // The JIT'd code stopped at a failed check before returning results:
     // what it allocated until then was never freed (a leak per call).

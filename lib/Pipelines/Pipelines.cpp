@@ -892,6 +892,8 @@ void fuse::addExecutablePasses(OpPassManager &pm, Target target,
   FuseOwnResultsOptions own;
   own.profile = true;
   pm.addPass(createFuseOwnResults(own));
+  // An allocation that fails says what it was for.
+  pm.addPass(createFuseNameAllocations());
   if (target == Target::CPU) {
     // A launch of 4 blocks or more (more than 49152 f32 elements with AVX-512's
     // registers) runs on all the OpenMP threads.

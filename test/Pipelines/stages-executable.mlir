@@ -29,14 +29,18 @@
 // NVVM: nvvm.read.ptx.sreg.ctaid.x
 
 // cpu: everything in the LLVM dialect, kernels as loops, profiling hooks,
-// a C interface for the runner.
-// CPU: module attributes {fuse.kernels = ["fused_add_relu_0"]}
+// a C interface for the runner; each allocation said first (the result's,
+// fuse-name-allocations), so that one that fails names what it was for.
+// CPU: module attributes {fuse.allocations = ["result 0"], fuse.kernels = ["fused_add_relu_0"]}
 // CPU-NOT: gpu.
+// CPU: llvm.call @fuse_allocation(%{{.*}}) : (i64) -> ()
+// CPU: llvm.call @fuse_result_alloc
 // CPU: llvm.call @fuse_kernel_begin
 // CPU: llvm.call @fuse_kernel_end
 // CPU: llvm.func @_mlir_ciface_add_relu
 
 // cuda: device allocations and launches through the runtime, PTX inside.
+// CUDA: llvm.call @fuse_allocation
 // CUDA: llvm.call @mgpuMemAlloc
 // CUDA: llvm.call @fuse_kernel_begin
 // CUDA: gpu.launch_func

@@ -235,6 +235,9 @@ private:
   std::vector<TensorSpec> inputSpecs;
   std::vector<TensorSpec> resultSpecs;
   std::vector<std::string> kernels;
+  /// What each host allocation is for (the module's fuse.allocations),
+  /// which an error of a failed allocation names.
+  std::vector<std::string> allocations;
   /// The profile's names of the copies of results that no kernel writes,
   /// `[result R copied]`, by result (each made at its first copy).
   std::map<int64_t, std::string> copyNames;

@@ -173,6 +173,22 @@ def FuseOwnResults : Pass<"fuse-own-results", "mlir::ModuleOp"> {
                            "mlir::memref::MemRefDialect"];
 }
 
+def FuseNameAllocations : Pass<"fuse-name-allocations", "mlir::ModuleOp"> {
+  let summary = "Say before each host allocation what it is for";
+  let description = [{
+    Puts a call of `fuse_allocation(id)` (an i64) before each
+    `memref.alloc` of a host function, and on the module
+    `fuse.allocations`, the description of each in the order of their ids:
+    `result 0` for an allocation that fuse-own-results marked
+    `fuse.result = 0`, else `the value at file:line:col, stored between
+    kernels` (the location of the op whose value it holds). An
+    allocation that fails (out of memory, host or device) names what it was
+    for. Runs after fuse-own-results, before the launches are lowered.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::func::FuncDialect"];
+}
+
 def FuseBufferSizes : Pass<"fuse-buffer-sizes", "mlir::func::FuncOp"> {
   let summary = "Read the sizes of tensor arguments from their buffers";
   let description = [{

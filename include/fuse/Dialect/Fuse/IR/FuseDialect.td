@@ -43,6 +43,9 @@ def Fuse_Dialect : Dialect {
   //    (fuse-map-to-gpu), which profile records index;
   //  - `fuse.result` on a memref.alloc: the function result it is
   //    (fuse-own-results, for fuse-result-allocs);
+  //  - `fuse.allocations` on the module: what each host allocation is for,
+  //    indexed by the id of its `fuse_allocation` call
+  //    (fuse-name-allocations), which errors of a failed allocation name;
   //  - `fuse.unfused` on a func.func: the remarks of fuse-elementwise-
   //    fusion about pairs it left apart in a function with reductions, each
   //    {consumer, producer, message}, which fuse-reduction-fusion emits for
@@ -53,6 +56,7 @@ def Fuse_Dialect : Dialect {
   //    which it drops): the fuse op's, which the remarks of
   //    fuse-elementwise-fusion name; that pass drops it.
   let discardableAttrs = (ins
+    "::mlir::ArrayAttr":$allocations,
     "::mlir::ArrayAttr":$ops,
     "::mlir::IntegerAttr":$group,
     "::mlir::StringAttr":$kernel,

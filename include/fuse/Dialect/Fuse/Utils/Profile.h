@@ -23,6 +23,11 @@ inline constexpr llvm::StringLiteral kKernelEndHook = "fuse_kernel_end";
 inline constexpr llvm::StringLiteral kCopyBeginHook = "fuse_copy_begin";
 inline constexpr llvm::StringLiteral kCopyEndHook = "fuse_copy_end";
 
+/// `fuse_allocation(id)` comes right before a host allocation: it is the
+/// allocation of the module's `fuse.allocations[id]` (fuse-name-allocations),
+/// which an error of the allocation names. The id is an i64.
+inline constexpr llvm::StringLiteral kAllocationHook = "fuse_allocation";
+
 /// Declares the kernel hooks in `module`, unless they are declared.
 void declareKernelHooks(mlir::ModuleOp module);
 /// Declares the copy hooks in `module`, unless they are declared.
