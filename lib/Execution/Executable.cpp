@@ -635,6 +635,12 @@ Executable::compile(ModuleOp module, const RunOptions &options) {
   std::function<llvm::Error(llvm::Module *)> optimizer = cpuOptimizer();
   engineOptions.transformer = optimizer;
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  // MLIR's default writes a perf jitdump file per process, which grows
+  // with every compile and is never removed ($JITDUMPDIR, else /tmp):
+  // only when asked, for `perf record -k 1` (FUSE_JIT_PERF=1).
+  const char *perf = std::getenv("FUSE_JIT_PERF");
+  engineOptions.enablePerfNotificationListener =
+      perf && llvm::StringRef(perf) == "1";
   auto engine =
       ExecutionEngine::create(*clone, engineOptions, std::move(machine));
   if (!engine)
