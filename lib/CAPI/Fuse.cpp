@@ -43,8 +43,22 @@ namespace {
 /// destroying a program, freeing buffers. The runtime keeps each thread's
 /// run apart (its error, its records, its stream), so runs of different
 /// programs go at once.
+/// A fork waits for the compile (or destroy, or free) in progress on
+/// another thread: a child forked in the middle of one would inherit the
+/// library's state half changed, and its locks held by a thread it does
+/// not have, and hang in its first compile. The child's copy of the mutex
+/// is made anew (its owner, the parent's forking thread, has another id
+/// there).
+std::recursive_mutex &libraryMutex();
+void lockForFork() { libraryMutex().lock(); }
+void unlockAfterFork() { libraryMutex().unlock(); }
+void renewInChild() { new (&libraryMutex()) std::recursive_mutex(); }
+
 std::recursive_mutex &libraryMutex() {
   static std::recursive_mutex mutex;
+  static bool forkSafe =
+      pthread_atfork(lockForFork, unlockAfterFork, renewInChild) == 0;
+  (void)forkSafe;
   return mutex;
 }
 

@@ -120,7 +120,7 @@ def prepare(array, what):
         array = array.astype(array.dtype.newbyteorder("="))
     if not array.flags.c_contiguous:
         array = c_order(array)
-    if array.ctypes.data % _capi.ALIGNMENT and needs_alignment(dtype, array.shape):
+    if array.__array_interface__["data"][0] % _capi.ALIGNMENT and needs_alignment(dtype, array.shape):
         # A view at an offset (x[1:]): the library reads arrays in place.
         array = array.copy()
     return array, dtype

@@ -7,6 +7,7 @@ package's `_lib/` folder (an installed package: the build stages it in
 build/python with the library there).
 """
 
+import atexit
 import ctypes
 import functools
 import json
@@ -86,6 +87,35 @@ _lib_lock = threading.Lock()
 # compiling (LLVM, the CUDA driver's start-up, loading kernels), destroying
 # a program, freeing result buffers.
 library_lock = threading.RLock()
+
+
+def _hold_at_exit():
+    # At exit, wait for a compile in progress on another (daemon) thread and
+    # let none start after it: the exit destroys LLVM's static state, which a
+    # compile still running would use (a crash). Never released: the main
+    # thread, which holds it, may still take it (the programs' destruction).
+    library_lock.acquire()
+
+
+atexit.register(_hold_at_exit)
+
+
+def _hold_for_fork():
+    # A fork waits for what holds these locks on another thread (a compile,
+    # the library's loading): the child would have them held by a thread it
+    # does not have, and hang in its first compile. (The library's own lock
+    # does the same for its C callers.)
+    library_lock.acquire()
+    _lib_lock.acquire()
+
+
+def _release_after_fork():
+    _lib_lock.release()
+    library_lock.release()
+
+
+os.register_at_fork(before=_hold_for_fork, after_in_parent=_release_after_fork,
+                    after_in_child=_release_after_fork)
 
 
 def _declare(lib, Array):
@@ -220,15 +250,28 @@ def said_by(error, function):
 
 def report_json(text):
     error = ctypes.c_void_p()
-    ptr = lib().fuse_report_json(text.encode(), ctypes.byref(error))
+    ptr = lib().fuse_report_json(program_text(text), ctypes.byref(error))
     if not ptr:
         check_error(error, "fuse_report_json")
     return json.loads(take_string(ptr))
 
 
+def program_text(text):
+    """fuse MLIR text as the C API takes it, UTF-8 bytes; a NUL character,
+    where the library would take the text to end, is a ValueError."""
+    at = text.find("\0")
+    if at >= 0:
+        line = text.count("\n", 0, at) + 1
+        column = at - text.rfind("\n", 0, at)
+        raise ValueError(f"fuse: the program text has a NUL character at line {line}, column "
+                         f"{column}; MLIR text has none (the library would read the text only "
+                         f"up to it)")
+    return text.encode()
+
+
 def report_text(text):
     error = ctypes.c_void_p()
-    ptr = lib().fuse_report_text(text.encode(), ctypes.byref(error))
+    ptr = lib().fuse_report_text(program_text(text), ctypes.byref(error))
     if not ptr:
         check_error(error, "fuse_report_text")
     return take_string(ptr)
@@ -279,7 +322,7 @@ def ptx(text, options=""):
     """The PTX of the program's kernels, compiled with `options`
     (option_text)."""
     error = ctypes.c_void_p()
-    ptr = lib().fuse_ptx(text.encode(), options.encode(), ctypes.byref(error))
+    ptr = lib().fuse_ptx(program_text(text), options.encode(), ctypes.byref(error))
     if not ptr:
         check_error(error, "fuse_ptx")
     return take_string(ptr)
@@ -289,7 +332,7 @@ def report_dot(text, options=""):
     """The Graphviz graph of the program's fused kernels (with fusion=off:
     the eager ones)."""
     error = ctypes.c_void_p()
-    ptr = lib().fuse_report_dot(text.encode(), options.encode(), ctypes.byref(error))
+    ptr = lib().fuse_report_dot(program_text(text), options.encode(), ctypes.byref(error))
     if not ptr:
         check_error(error, "fuse_report_dot")
     return take_string(ptr)

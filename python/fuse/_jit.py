@@ -5,6 +5,7 @@ import dataclasses
 import enum
 import functools
 import inspect
+import os
 import sys
 import threading
 import weakref
@@ -31,6 +32,13 @@ DEFAULT_MAX_CACHE = 64
 # and remarks name: the same ops written at two places are two programs.
 _programs = weakref.WeakValueDictionary()
 _programs_lock = threading.Lock()
+
+
+# A fork waits for a compile in progress on another thread, which holds
+# this lock (and the library's, _capi): the child would have it held by a
+# thread it does not have, and hang in its first compile.
+os.register_at_fork(before=_programs_lock.acquire, after_in_parent=_programs_lock.release,
+                    after_in_child=_programs_lock.release)
 
 
 def clear_cache():

@@ -56,13 +56,44 @@ def _owned_array(lib, result):
             lib.fuse_free_buffer(result.data)
         return np.empty(shape, dtype)
     buffer = (ctypes.c_char * nbytes).from_address(result.data)
-    weakref.finalize(buffer, _free_buffer, lib, result.data)
+    # Not at exit: another thread may still read it then, and the process's
+    # memory goes with it anyway.
+    weakref.finalize(buffer, _free_buffer, lib, result.data).atexit = False
     return np.frombuffer(buffer, dtype, count).reshape(shape)
 
 
+def _address(array):
+    """The address of a numpy array's data (not `.ctypes.data`, which
+    imports a module: a call from a finalizer at shutdown would fail)."""
+    return array.__array_interface__["data"][0]
+
+
+class _Handle:
+    """A compiled program's handle in the library, and the lock its runs
+    take one at a time; `value` is None once the program is destroyed."""
+
+    __slots__ = ("value", "lock")
+
+    def __init__(self, value):
+        self.value = value
+        self.lock = threading.Lock()
+
+    def held(self):
+        """The handle, for a caller holding `lock`; FuseError once the
+        program is destroyed (at exit, while another thread still calls
+        it)."""
+        if self.value is None:
+            raise _capi.FuseError("the program was destroyed (the interpreter is "
+                                  "exiting); it runs no more")
+        return self.value
+
+
 def _destroy(lib, handle):
-    with _capi.library_lock:
-        lib.fuse_destroy(handle)
+    # After the run in progress, if any: at exit a daemon thread may still
+    # be running the program, and its next call is refused.
+    with handle.lock, _capi.library_lock:
+        lib.fuse_destroy(handle.value)
+        handle.value = None
 
 
 def _free_buffer(lib, ptr):
@@ -142,19 +173,19 @@ class Program:
         self.fusion = _capi.switch(fusion)
         self.options = _capi.option_text(fusion, options)
         self._lib = _capi.lib()
-        # This program's runs one at a time (its last profile is one).
-        self._run_lock = threading.Lock()
         error = ctypes.c_void_p()
         # Compiling touches the library's shared state (LLVM, CUDA start-up).
         with _capi.library_lock:
             # fuse_compile clears an earlier compile's runtime error itself.
-            handle = self._lib.fuse_compile(text.encode(), (entry or "").encode(),
+            handle = self._lib.fuse_compile(_capi.program_text(text), (entry or "").encode(),
                                             _capi.TARGETS[target],
                                             self.options.encode(), ctypes.byref(error))
         if not handle:
             _capi.check_error(error, "fuse_compile")
-        self._handle = handle
-        self._finalizer = weakref.finalize(self, _destroy, self._lib, handle)
+        # This program's runs one at a time (its last profile is one).
+        self._handle = _Handle(handle)
+        self._run_lock = self._handle.lock
+        self._finalizer = weakref.finalize(self, _destroy, self._lib, self._handle)
         self.target = _capi.TARGET_NAMES.get(self._lib.fuse_program_target(handle), "?")
         note = self._lib.fuse_program_target_note(handle)
         self.target_note = note.decode("utf-8", "replace") if note else ""
@@ -172,7 +203,7 @@ class Program:
 
     def _type(self, getter, index):
         array = _capi.Array()
-        getter(self._handle, index, ctypes.byref(array))
+        getter(self._handle.value, index, ctypes.byref(array))
         shape = [array.shape[i] for i in range(array.rank)]
         return TensorType(_dtypes.from_enum(array.dtype),
                           [None if d < 0 else d for d in shape])
@@ -218,7 +249,7 @@ class Program:
             raise TypeError(f"fuse: result {self._bf16_result} is bfloat16, which numpy "
                             f"cannot hold; cast it (fuse.cast(x, 'float32')) before returning "
                             f"it, or pass torch.Tensors on the GPU, which get a bfloat16 tensor")
-        inputs = self._c_arrays([(a.ctypes.data, dtype, a.shape) for a, dtype in arrays])
+        inputs = self._c_arrays([(_address(a), dtype, a.shape) for a, dtype in arrays])
         results = (_capi.Array * max(len(self.results), 1))()
         error = ctypes.c_void_p()
         # No out=: no output arrays (the C API's fuse_run is fuse_run_into
@@ -226,11 +257,11 @@ class Program:
         outs = None
         if out is not None:
             outs = self._c_arrays([(0, r.dtype, ()) if o is None else
-                                   (o.ctypes.data, r.dtype, o.shape)
+                                   (_address(o), r.dtype, o.shape)
                                    for o, r in zip(out, self.results)])
         with self._run_lock:
             self._ran = False
-            status = self._lib.fuse_run_into(self._handle, inputs, len(arrays), outs,
+            status = self._lib.fuse_run_into(self._handle.held(), inputs, len(arrays), outs,
                                              0 if out is None else len(out), results,
                                              ctypes.byref(error))
             if status != 0:
@@ -270,7 +301,7 @@ class Program:
         if not self._ran:
             return None
         with self._run_lock:
-            profile = self._lib.fuse_last_profile_json(self._handle)
+            profile = self._lib.fuse_last_profile_json(self._handle.held())
         return json.loads(_capi.take_string(profile)) if profile else None
 
     def _run_device(self, inputs):
@@ -287,7 +318,7 @@ class Program:
         error = ctypes.c_void_p()
         with self._run_lock:
             self._ran = False
-            status = self._lib.fuse_run_device(self._handle, c_inputs, len(inputs), stream,
+            status = self._lib.fuse_run_device(self._handle.held(), c_inputs, len(inputs), stream,
                                                results, ctypes.byref(error))
             if status != 0:
                 _capi.check_error(error, "fuse_run_device")

@@ -781,3 +781,17 @@ def test_a_captured_numpy_array_is_named_where_it_is_used():
     # As an argument it is a Tensor.
     got = fuse.jit(lambda a, w: fuse.layer_norm(a, w))(x, weight)
     np.testing.assert_array_equal(got, np.zeros((2, 4), np.float32))
+
+
+def test_program_text_with_a_nul_character():
+    # The library reads C strings: the text after a NUL was dropped without
+    # a word (a valid program followed by garbage compiled).
+    text = ("func.func @f(%a: tensor<?xf32>) -> tensor<?xf32> {\n"
+            "  %0 = fuse.neg %a : tensor<?xf32>\n"
+            "  return %0 : tensor<?xf32>\n}\n")
+    message = r"^fuse: the program text has a NUL character at line 6, column 2;"
+    for call in (fuse.compile, fuse.explain, fuse.report):
+        with pytest.raises(ValueError, match=message):
+            call(text + "\n \x00 not MLIR {{{")
+    with pytest.raises(ValueError, match=r"at line 1, column 1;"):
+        fuse.compile("\x00" + text)

@@ -4,6 +4,8 @@ the traced text and its PTX."""
 import gc
 import os
 import re
+import subprocess
+import sys
 import threading
 import time
 import warnings
@@ -717,6 +719,68 @@ def test_threads(rng):
     info = f.cache_info()
     assert (info.traces, info.misses, info.hits) == (1, 1, 5 * len(inputs) - 1)
     assert info.compiles <= 1
+
+
+def _run_script(script, timeout=120):
+    """Runs Python `script` in a process of its own, with this package."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(
+        [os.path.dirname(os.path.dirname(fuse.__file__)), env.get("PYTHONPATH", "")])
+    return subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def test_exit_while_daemon_threads_run():
+    # The programs are destroyed at exit (their kernels unloaded) after the
+    # run in progress; a daemon thread's next call raises instead of running
+    # a destroyed program (it crashed the process, rc 139). The exit waits
+    # for a compile in progress too, which crashed in LLVM's state as the
+    # exit destroyed it.
+    script = (
+        "import threading, numpy as np, fuse\n"
+        "f = fuse.jit(lambda a, b: fuse.relu(a + b) * 2, target='cpu')\n"
+        "x = np.ones(100000, np.float32)\n"
+        "f(x, x)\n"
+        "def loop():\n"
+        "    while True:\n"
+        "        f(x, x)\n"
+        "def compile_many():\n"
+        "    i = 0\n"
+        "    while True:\n"
+        "        fuse.jit(eval(f'lambda x: x * {i} + fuse.tanh(x)'), target='cpu')(x)\n"
+        "        i += 1\n"
+        "for _ in range(3):\n"
+        "    threading.Thread(target=loop, daemon=True).start()\n"
+        "threading.Thread(target=compile_many, daemon=True).start()\n"
+        "print('exiting')\n")
+    for _ in range(4):
+        done = _run_script(script)
+        assert (done.returncode, done.stdout) == (0, "exiting\n"), done.stderr
+
+
+def test_fork_while_another_thread_compiles():
+    # A fork waits for the compile in progress: the child's first compile
+    # hung on the locks that the compiling thread held in the parent.
+    script = (
+        "import os, threading, numpy as np, fuse\n"
+        "stop = False\n"
+        "def compile_many():\n"
+        "    i = 0\n"
+        "    while not stop:\n"
+        "        fuse.jit(eval(f'lambda x: x * {i} + fuse.tanh(x)'), target='cpu')(np.ones(8, np.float32))\n"
+        "        i += 1\n"
+        "threading.Thread(target=compile_many, daemon=True).start()\n"
+        "ok = 0\n"
+        "for k in range(4):\n"
+        "    pid = os.fork()\n"
+        "    if pid == 0:\n"
+        "        r = fuse.jit(lambda x: x + k, target='cpu')(np.ones(4, np.float32))\n"
+        "        os._exit(0 if (r == 1 + k).all() else 3)\n"
+        "    ok += os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0\n"
+        "stop = True\n"
+        "print(ok)\n")
+    done = _run_script(script, timeout=300)
+    assert (done.returncode, done.stdout) == (0, "4\n"), done.stderr
 
 
 def test_threads_trace_a_new_signature_once(rng):

@@ -80,7 +80,7 @@ def test_c_api_refuses_a_rank_above_the_limit():
         array.dtype, array.rank = 2, 33  # FUSE_F32
     results = (_capi.Array * 1)()
     error = ctypes.c_void_p()
-    assert lib.fuse_run(program._handle, inputs, 2, results, ctypes.byref(error)) != 0
+    assert lib.fuse_run(program._handle.value, inputs, 2, results, ctypes.byref(error)) != 0
     assert _capi.take_string(error.value) == ("input 0 has rank 33; fuse runs arrays of "
                                               "rank 0 to 32")
 
