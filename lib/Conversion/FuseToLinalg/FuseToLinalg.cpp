@@ -492,16 +492,22 @@ absorbingGroups(int64_t rank, llvm::function_ref<bool(int64_t)> absorbed) {
 /// The arith op that combines a reduction's accumulator of `type` with an
 /// element: addf/addi for sum and mean, maximumf/maxsi for max,
 /// minimumf/minsi for min (NaN propagates). Its identity
-/// (combinerIdentity) is where the accumulator starts.
-static OperationName combinerOf(Operation *op, Type type) {
+/// (combinerIdentity) is where the accumulator starts. None for a
+/// reduction not listed here (a new one: docs/extending.md).
+static std::optional<OperationName> combinerOf(Operation *op, Type type) {
   bool isFloat = isa<FloatType>(type);
-  StringRef name =
-      isa<ReduceMaxOp>(op)   ? (isFloat ? arith::MaximumFOp::getOperationName()
-                                        : arith::MaxSIOp::getOperationName())
-      : isa<ReduceMinOp>(op) ? (isFloat ? arith::MinimumFOp::getOperationName()
-                                        : arith::MinSIOp::getOperationName())
-                             : (isFloat ? arith::AddFOp::getOperationName()
-                                        : arith::AddIOp::getOperationName());
+  StringRef name;
+  if (isa<ReduceMaxOp>(op))
+    name = isFloat ? arith::MaximumFOp::getOperationName()
+                   : arith::MaxSIOp::getOperationName();
+  else if (isa<ReduceMinOp>(op))
+    name = isFloat ? arith::MinimumFOp::getOperationName()
+                   : arith::MinSIOp::getOperationName();
+  else if (isa<ReduceSumOp, ReduceMeanOp>(op))
+    name = isFloat ? arith::AddFOp::getOperationName()
+                   : arith::AddIOp::getOperationName();
+  else
+    return std::nullopt;
   return OperationName(name, op->getContext());
 }
 
@@ -721,7 +727,12 @@ template <typename OpTy> struct ReductionLowering : OpConversionPattern<OpTy> {
       else
         runs.push_back({d, d + 1});
     }
-    OperationName combiner = combinerOf(op, accType);
+    std::optional<OperationName> combinerFound = combinerOf(op, accType);
+    if (!combinerFound)
+      return op->emitOpError(
+          "has no combiner: combinerOf (lib/Conversion/FuseToLinalg) says how "
+          "each reduction combines its accumulator with an element");
+    OperationName combiner = *combinerFound;
     auto opsAttr = rewriter.getStrArrayAttr({name});
     Value result = input;
     SmallVector<OpFoldResult> keptSizes;

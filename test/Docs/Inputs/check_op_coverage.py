@@ -8,7 +8,8 @@ OPS_MD is the op reference that mlir-doc generates from the ODS
 (build/docs/Dialects/FuseOps.md): its `### \`fuse.NAME\`` headings are the
 list of ops. SOURCE_ROOT is the repository. For every place that places()
 lists and every op, prints `MISSING fuse.NAME in PATH: WHAT` when the place
-lacks the op, then `N ops in M places, K missing`, and exits 1 when K > 0.
+lacks the op (`MISSING in PATH: WHAT; making its programs failed with
+KeyError: 'NAME'` when a script's table lacks one), then `N ops in M places, K missing`, and exits 1 when K > 0.
 The tables below say where the Python package names an op differently and
 which ops a place needs not have, and why.
 
@@ -103,8 +104,14 @@ def places(root):
 
     def program_place(path, what, programs, exempt=None):
         found = set()
-        for program in programs:
-            found |= ops_in(program)
+        try:
+            for program in programs():
+                found |= ops_in(program)
+        except Exception as error:
+            # A table of the script that lacks an op (its reference, its
+            # range) stops it making its cases: one missing place, which op
+            # for the error to say.
+            return (path, what, None, f"{type(error).__name__}: {error}")
         exempt = exempt or {}
         return (path, what, lambda op: op in found or op in exempt)
 
@@ -118,13 +125,13 @@ def places(root):
     yield program_place(
         "test/Run/Inputs/check_ops.py",
         "a case of all_cases(), its numpy reference and its tolerance",
-        (case.program() for case in check_ops.all_cases()))
+        lambda: (case.program() for case in check_ops.all_cases()))
 
     accuracy = load("accuracy", os.path.join(root, "scripts", "accuracy"))
     yield program_place(
         "scripts/accuracy",
         "a case of all_cases() (its UNARY or BINARY list) and its ulp bound",
-        (case.program() for case in accuracy.all_cases(1)), EXACT)
+        lambda: (case.program() for case in accuracy.all_cases(1)), EXACT)
 
     # The seeds the lit test runs.
     seeds = re.search(r"--seed (\d+) --count (\d+)",
@@ -136,8 +143,8 @@ def places(root):
         "test/Fuzz/difftest.py",
         f"the generator's OPS (and WEIGHTS), its reference and tolerance: no "
         f"program of seeds {first} to {first + count - 1} has the op",
-        (difftest.generate(seed).mlir()
-         for seed in range(first, first + count)))
+        lambda: (difftest.generate(seed).mlir()
+                 for seed in range(first, first + count)))
 
     corpus = os.path.join(root, "test", "Fuzz", "corpus")
     seeded = set()
@@ -192,8 +199,13 @@ def main():
     count = 0
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
-        for path, what, present in places(root):
+        for path, what, present, *failed in places(root):
             count += 1
+            if failed:
+                print(f"MISSING in {path}: {what}; making its programs failed "
+                      f"with {failed[0]}")
+                missing += 1
+                continue
             for op in ops:
                 if not present(op):
                     print(f"MISSING fuse.{op} in {path}: {what}")
