@@ -10,7 +10,8 @@
 |* called from any thread: runs of one program (and the reads of its last   *|
 |* profile) take turns, runs of different programs go at once, and          *|
 |* compiling, destroying and freeing take turns. Destroying a program twice *|
-|* is undefined.                                                            *|
+|* is undefined. A fork waits for the compile (destroy, free) in progress   *|
+|* on another thread, so that the child can compile.                        *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
