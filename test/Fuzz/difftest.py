@@ -720,7 +720,7 @@ def eval_float_binary(node, a, b, same):
             f = np.maximum if op == "max" else np.minimum
             P = np.maximum(ref - f(a.ref - Ea, b.ref - Eb),
                            f(a.ref + Ea, b.ref + Eb) - ref)
-        else:  # pow
+        elif op == "pow":
             alo, ahi = a.ref - Ea, a.ref + Ea
             P = np.zeros(shape)
             for ac in (alo, ahi):
@@ -736,6 +736,11 @@ def eval_float_binary(node, a, b, same):
             P = np.where(nan, 0.0, P)
             had = had & ~nan
             unk = unk | (had & ~monotone & ~poly)
+        else:
+            raise ValueError(
+                f"difftest: no bound of the error that {op} propagates: a new "
+                f"binary op needs its case in eval_float_binary "
+                f"(docs/extending.md, step 5)")
         P = np.where(had, np.broadcast_to(P, shape), 0.0)
         # An exact NaN operand gives NaN whatever the other one is (not pow:
         # pow(NaN, 0) and pow(1, NaN) are 1).
