@@ -434,6 +434,24 @@ TEST(Npy, ReadsFortranOrderWhereItIsCOrder) {
   EXPECT_EQ(empty.numElements(), 0);
 }
 
+TEST(Npy, ReadsDataPastTheFirstChunk) {
+  // A file's data is read straight into the array, after what the reads of
+  // its header took (64 KiB at a time): 300000 bools whose bytes are 0, 1
+  // and 2 (numpy reads any nonzero byte as true) are 0, 1 and 1 throughout.
+  std::string data(300000, 0);
+  for (size_t i = 0; i < data.size(); ++i)
+    data[i] = static_cast<char>(i % 3);
+  HostArray array = readBytes(npyFile(dictFor("|b1", "(300000,)"), data));
+  ASSERT_EQ(array.numElements(), 300000);
+  for (int64_t i : {int64_t(0), int64_t(1), int64_t(2), int64_t(65535),
+                    int64_t(65536), int64_t(200002), int64_t(299999)})
+    EXPECT_EQ(getAsDouble(array, i), i % 3 ? 1 : 0) << "element " << i;
+  // One byte short: the read ends early, and parseNpy says so.
+  EXPECT_TRUE(
+      contains(readError(npyFile(dictFor("|b1", "(300000,)"), data.substr(1))),
+               "truncated: expected 300000 bytes of data, found 299999"));
+}
+
 TEST(Npy, AllowsTrailingBytes) {
   HostArray array = readBytes(numpyArange3x4().str() + "extra");
   EXPECT_EQ(array.numElements(), 12);

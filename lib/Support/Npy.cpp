@@ -12,6 +12,7 @@
 
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Endian.h"
@@ -523,9 +524,73 @@ static llvm::Expected<std::string> readStream(StringRef path) {
   return bytes;
 }
 
+/// The array of the regular file `path`, its data read straight into the
+/// array's memory: mapping the file and copying it took twice its size.
+/// None when parseNpy must say more (a file that does not begin an .npy
+/// file, or ends before its data does) or rearrange it (Fortran order).
+static llvm::Expected<std::optional<HostArray>>
+readFileDirectly(StringRef path) {
+  namespace fs = llvm::sys::fs;
+  llvm::Expected<fs::file_t> file = fs::openNativeFileForRead(path);
+  if (!file) {
+    llvm::consumeError(file.takeError());
+    return std::nullopt;
+  }
+  llvm::scope_exit close([&] { fs::closeFile(*file); });
+  // The prefix and header, and what follows them in the chunks read.
+  std::string head;
+  std::vector<char> chunk(1 << 16);
+  std::optional<Layout> layout;
+  while (!layout && head.size() <= (1u << 20)) {
+    llvm::Expected<size_t> read = fs::readNativeFile(*file, chunk);
+    if (!read) {
+      llvm::consumeError(read.takeError());
+      return std::nullopt;
+    }
+    if (*read == 0)
+      return std::nullopt;
+    head.append(chunk.data(), *read);
+    llvm::Expected<Layout> parsed = parseLayout(head);
+    if (parsed)
+      layout = std::move(*parsed);
+    else
+      llvm::consumeError(parsed.takeError());
+  }
+  if (!layout)
+    return std::nullopt;
+  std::vector<int64_t> &shape = *layout->header.shape;
+  // With at most one dimension larger than 1, both orders are the same.
+  if (*layout->header.fortranOrder &&
+      llvm::count_if(shape, [](int64_t size) { return size > 1; }) > 1)
+    return std::nullopt;
+  llvm::Expected<HostArray> array =
+      HostArray::create(layout->dtype, std::move(shape));
+  if (!array)
+    return array.takeError();
+  char *data = static_cast<char *>(array->data());
+  uint64_t expected = layout->dataBytes();
+  uint64_t have =
+      std::min<uint64_t>(head.size() - layout->dataOffset, expected);
+  std::memcpy(data, head.data() + layout->dataOffset, have);
+  while (have < expected) {
+    size_t want = std::min<uint64_t>(expected - have, uint64_t(1) << 30);
+    llvm::Expected<size_t> read = fs::readNativeFile(
+        *file, llvm::MutableArrayRef<char>(data + have, want));
+    if (!read) {
+      llvm::consumeError(read.takeError());
+      return std::nullopt;
+    }
+    if (*read == 0)
+      return std::nullopt; // parseNpy says it is truncated
+    have += *read;
+  }
+  return normalizeBools(std::move(*array));
+}
+
 llvm::Expected<HostArray> fuse::readNpy(StringRef path) {
-  // A device or a pipe is read as readStream reads it; a file (or what
-  // cannot be read, which getFile says) as a whole.
+  // A device or a pipe is read as readStream reads it; a file's data into
+  // the array (readFileDirectly), and a file that parseNpy must say more
+  // about (or what cannot be read, which getFile says) as a whole.
   std::string streamed;
   std::unique_ptr<llvm::MemoryBuffer> file;
   StringRef bytes;
@@ -539,6 +604,11 @@ llvm::Expected<HostArray> fuse::readNpy(StringRef path) {
     streamed = std::move(*read);
     bytes = streamed;
   } else {
+    llvm::Expected<std::optional<HostArray>> direct = readFileDirectly(path);
+    if (!direct)
+      return llvm::createFileError(path, direct.takeError());
+    if (*direct)
+      return std::move(**direct);
     llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
         llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                     /*RequiresNullTerminator=*/false);
