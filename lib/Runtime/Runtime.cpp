@@ -478,6 +478,8 @@ extern "C" void fuse_copy_begin(int64_t result, int64_t bytes) {
 }
 extern "C" void fuse_copy_end(int64_t result) { endRecord(/*id=*/-1, result); }
 
+extern "C" void fuse_allocation(int64_t) {}
+
 //===----------------------------------------------------------------------===//
 // Device management
 //===----------------------------------------------------------------------===//

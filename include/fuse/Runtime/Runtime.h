@@ -150,6 +150,11 @@ void fuse_kernel_begin(int64_t id, int64_t bytes);
 void fuse_kernel_end(int64_t id);
 void fuse_copy_begin(int64_t result, int64_t bytes);
 void fuse_copy_end(int64_t result);
+// Called before each host allocation (fuse-name-allocations). Programs run
+// by fuse::Executable get the runner's own, which names an allocation that
+// fails; this one, for programs compiled ahead of time and loaded with the
+// runtime (fuse-gpu-harness, scripts/accuracy --aot), does nothing.
+void fuse_allocation(int64_t id);
 
 // The mgpu* ABI of MLIR's GPU lowering (LLVM 22).
 void *mgpuModuleLoad(void *data, size_t gpuBlobSize);
