@@ -92,12 +92,23 @@ library_lock = threading.RLock()
 def _hold_at_exit():
     # At exit, wait for a compile in progress on another (daemon) thread and
     # let none start after it: the exit destroys LLVM's static state, which a
-    # compile still running would use (a crash). Never released: the main
-    # thread, which holds it, may still take it (the programs' destruction).
+    # compile still running would use (a crash), and a program compiled
+    # after the programs' destruction would be run on. Never released: the
+    # main thread, which holds it, still takes it to destroy them.
     library_lock.acquire()
 
 
-atexit.register(_hold_at_exit)
+_holds_at_exit = False
+
+
+def hold_at_exit():
+    """Makes the exit take the library first (_hold_at_exit): called after a
+    program's weakref.finalize is made, so that it runs before the
+    finalizers do (atexit runs the last registered first)."""
+    global _holds_at_exit
+    if not _holds_at_exit:
+        _holds_at_exit = True
+        atexit.register(_hold_at_exit)
 
 
 def _hold_for_fork():

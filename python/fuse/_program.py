@@ -186,6 +186,7 @@ class Program:
         self._handle = _Handle(handle)
         self._run_lock = self._handle.lock
         self._finalizer = weakref.finalize(self, _destroy, self._lib, self._handle)
+        _capi.hold_at_exit()
         self.target = _capi.TARGET_NAMES.get(self._lib.fuse_program_target(handle), "?")
         note = self._lib.fuse_program_target_note(handle)
         self.target_note = note.decode("utf-8", "replace") if note else ""
