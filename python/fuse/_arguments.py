@@ -107,6 +107,12 @@ def c_order(array):
     return copy
 
 
+def address(array):
+    """The address of a numpy array's data (not `.ctypes.data`, which
+    imports a module: a call from a finalizer at shutdown would fail)."""
+    return array.__array_interface__["data"][0]
+
+
 def prepare(array, what):
     """A C-contiguous, native-byte-order, aligned (_capi.ALIGNMENT) copy of
     `array` (named `what` in messages) when it is not one already, and its
@@ -120,7 +126,7 @@ def prepare(array, what):
         array = array.astype(array.dtype.newbyteorder("="))
     if not array.flags.c_contiguous:
         array = c_order(array)
-    if array.__array_interface__["data"][0] % _capi.ALIGNMENT and needs_alignment(dtype, array.shape):
+    if address(array) % _capi.ALIGNMENT and needs_alignment(dtype, array.shape):
         # A view at an offset (x[1:]): the library reads arrays in place.
         array = array.copy()
     return array, dtype

@@ -62,12 +62,6 @@ def _owned_array(lib, result):
     return np.frombuffer(buffer, dtype, count).reshape(shape)
 
 
-def _address(array):
-    """The address of a numpy array's data (not `.ctypes.data`, which
-    imports a module: a call from a finalizer at shutdown would fail)."""
-    return array.__array_interface__["data"][0]
-
-
 class _Handle:
     """A compiled program's handle in the library, and the lock its runs
     take one at a time; `value` is None once the program is destroyed."""
@@ -184,7 +178,6 @@ class Program:
             _capi.check_error(error, "fuse_compile")
         # This program's runs one at a time (its last profile is one).
         self._handle = _Handle(handle)
-        self._run_lock = self._handle.lock
         self._finalizer = weakref.finalize(self, _destroy, self._lib, self._handle)
         _capi.hold_at_exit()
         self.target = _capi.TARGET_NAMES.get(self._lib.fuse_program_target(handle), "?")
@@ -250,7 +243,7 @@ class Program:
             raise TypeError(f"fuse: result {self._bf16_result} is bfloat16, which numpy "
                             f"cannot hold; cast it (fuse.cast(x, 'float32')) before returning "
                             f"it, or pass torch.Tensors on the GPU, which get a bfloat16 tensor")
-        inputs = self._c_arrays([(_address(a), dtype, a.shape) for a, dtype in arrays])
+        inputs = self._c_arrays([(_arguments.address(a), dtype, a.shape) for a, dtype in arrays])
         results = (_capi.Array * max(len(self.results), 1))()
         error = ctypes.c_void_p()
         # No out=: no output arrays (the C API's fuse_run is fuse_run_into
@@ -258,9 +251,9 @@ class Program:
         outs = None
         if out is not None:
             outs = self._c_arrays([(0, r.dtype, ()) if o is None else
-                                   (_address(o), r.dtype, o.shape)
+                                   (_arguments.address(o), r.dtype, o.shape)
                                    for o, r in zip(out, self.results)])
-        with self._run_lock:
+        with self._handle.lock:
             self._ran = False
             status = self._lib.fuse_run_into(self._handle.held(), inputs, len(arrays), outs,
                                              0 if out is None else len(out), results,
@@ -301,7 +294,7 @@ class Program:
         recorded it."""
         if not self._ran:
             return None
-        with self._run_lock:
+        with self._handle.lock:
             profile = self._lib.fuse_last_profile_json(self._handle.held())
         return json.loads(_capi.take_string(profile)) if profile else None
 
@@ -317,7 +310,7 @@ class Program:
         c_inputs = self._c_arrays([(i.data, i.dtype, i.shape) for i in inputs])
         results = (_capi.Array * max(len(self.results), 1))()
         error = ctypes.c_void_p()
-        with self._run_lock:
+        with self._handle.lock:
             self._ran = False
             status = self._lib.fuse_run_device(self._handle.held(), c_inputs, len(inputs), stream,
                                                results, ctypes.byref(error))
