@@ -11,7 +11,8 @@
 |* profile) take turns, runs of different programs go at once, and          *|
 |* compiling, destroying and freeing take turns. Destroying a program twice *|
 |* is undefined. A fork waits for the compile (destroy, free) in progress   *|
-|* on another thread, so that the child can compile.                        *|
+|* on another thread, so that the child can compile; it can run programs   *|
+|* whatever the parent's other threads were running.                       *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 

@@ -626,6 +626,13 @@ Executable::compile(ModuleOp module, const RunOptions &options) {
   if (!threads)
     return threads.takeError();
   executable->threadCount = *threads;
+  // The OpenMP runtime starts at its first call, and registers its fork
+  // handlers only then. Started by a run, a fork at that moment left the
+  // child waiting on the runtime's start lock, held by a thread that the
+  // child does not have. Started here, in a compile, which a fork waits
+  // for (the C API's pthread_atfork handlers hold its library lock).
+  static const int openmpStarted = omp_get_max_threads();
+  (void)openmpStarted;
 
   ExecutionEngineOptions engineOptions;
   // The OpenMP runtime that the cpu target's parallel launches call; the

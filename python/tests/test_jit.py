@@ -773,6 +773,47 @@ def test_fork_waits_for_a_compile_in_progress():
     assert (done.returncode, done.stdout) == (0, "0\n"), done.stderr
 
 
+def test_fork_while_another_thread_runs_first():
+    # The main thread forks while another thread runs a program for the
+    # first time in the process. The OpenMP runtime started at that run and
+    # registered its fork handlers only then: a child forked while it
+    # started waited forever on its start lock (most runs hung a child).
+    script = (
+        "import os, threading, time, numpy as np, fuse\n"
+        "x = np.ones(1 << 16, np.float32)\n"
+        "text = ('func.func @f(%a: tensor<?xf32>) -> tensor<?xf32> {\\n'\n"
+        "        '  %0 = fuse.OP %a : tensor<?xf32>\\n'\n"
+        "        '  return %0 : tensor<?xf32>\\n}\\n')\n"
+        "child = fuse.compile(text.replace('OP', 'relu'), target='cpu')\n"
+        "first = fuse.compile(text.replace('OP', 'neg'), target='cpu')\n"
+        "thread = threading.Thread(target=first, args=(x,))\n"
+        "thread.start()\n"
+        "pids = []\n"
+        "while thread.is_alive() and len(pids) < 40:\n"
+        "    pid = os.fork()\n"
+        "    if pid == 0:\n"
+        "        os._exit(0 if (child(x)[0] == 1).all() else 3)\n"
+        "    pids.append(pid)\n"
+        "thread.join()\n"
+        "deadline = time.time() + 30\n"
+        "codes = []\n"
+        "for pid in pids:\n"
+        "    while True:\n"
+        "        done, status = os.waitpid(pid, os.WNOHANG)\n"
+        "        if done:\n"
+        "            codes.append(os.waitstatus_to_exitcode(status))\n"
+        "            break\n"
+        "        if time.time() >= deadline:\n"
+        "            os.kill(pid, 9)\n"
+        "            os.waitpid(pid, 0)\n"
+        "            codes.append('hung')\n"
+        "            break\n"
+        "        time.sleep(0.01)\n"
+        "print(sorted(set(codes), key=str))\n")
+    done = _run_script(script, timeout=90)
+    assert (done.returncode, done.stdout) == (0, "[0]\n"), done.stderr
+
+
 def test_threads_trace_a_new_signature_once(rng):
     # Two threads call with the same new signature while the first is still
     # tracing it (the trace takes 0.2 s): the second waits for that trace.
