@@ -180,24 +180,29 @@ class Program:
         self._handle = _Handle(handle)
         self._finalizer = weakref.finalize(self, _destroy, self._lib, self._handle)
         _capi.hold_at_exit()
-        self.target = _capi.TARGET_NAMES.get(self._lib.fuse_program_target(handle), "?")
-        note = self._lib.fuse_program_target_note(handle)
-        self.target_note = note.decode("utf-8", "replace") if note else ""
-        said = self._lib.fuse_program_remarks(handle)
-        self.remarks = _split_remarks(said.decode("utf-8", "replace") if said else "")
+        # From here on the exit may destroy the program (compiled on a
+        # daemon thread): what it says of itself is read under its lock.
+        with self._handle.lock:
+            handle = self._handle.held()
+            self.target = _capi.TARGET_NAMES.get(self._lib.fuse_program_target(handle), "?")
+            note = self._lib.fuse_program_target_note(handle)
+            self.target_note = note.decode("utf-8", "replace") if note else ""
+            said = self._lib.fuse_program_remarks(handle)
+            self.remarks = _split_remarks(said.decode("utf-8", "replace") if said else "")
+            self.inputs = [self._type(handle, self._lib.fuse_input_type, i)
+                           for i in range(self._lib.fuse_num_inputs(handle))]
+            self.results = [self._type(handle, self._lib.fuse_result_type, i)
+                            for i in range(self._lib.fuse_num_results(handle))]
         for remark in self.remarks:
             _warn_remark(remark)
-        self.inputs = [self._type(self._lib.fuse_input_type, i)
-                       for i in range(self._lib.fuse_num_inputs(handle))]
-        self.results = [self._type(self._lib.fuse_result_type, i)
-                        for i in range(self._lib.fuse_num_results(handle))]
         self._bf16_result = next((i for i, r in enumerate(self.results)
                                   if r.dtype == "bf16"), None)
         self._ran = False
 
-    def _type(self, getter, index):
+    @staticmethod
+    def _type(handle, getter, index):
         array = _capi.Array()
-        getter(self._handle.value, index, ctypes.byref(array))
+        getter(handle, index, ctypes.byref(array))
         shape = [array.shape[i] for i in range(array.rank)]
         return TensorType(_dtypes.from_enum(array.dtype),
                           [None if d < 0 else d for d in shape])

@@ -750,6 +750,37 @@ def test_exit_while_daemon_threads_run():
         assert (done.returncode, done.stdout) == (0, "exiting\n"), done.stderr
 
 
+def test_exit_while_a_daemon_thread_ends_a_compile():
+    # The exit destroys a program that a daemon thread has just compiled
+    # and is still asking for its inputs' types: the destruction waits for
+    # those questions (it came in between, and the question crashed the
+    # process, rc 139, on the destroyed program).
+    script = (
+        "import os, threading, time, fuse\n"
+        "from fuse import _capi\n"
+        "lib = _capi.lib()\n"
+        "input_type, destroy = lib.fuse_input_type, lib.fuse_destroy\n"
+        "asking = threading.Event()\n"
+        "def slow_input_type(program, index, array):\n"
+        "    asking.set()\n"
+        "    time.sleep(0.5)\n"
+        "    os.write(1, b'input type\\n')\n"
+        "    return input_type(program, index, array)\n"
+        "def logged_destroy(program):\n"
+        "    os.write(1, b'destroy\\n')\n"
+        "    destroy(program)\n"
+        "lib.fuse_input_type, lib.fuse_destroy = slow_input_type, logged_destroy\n"
+        "text = ('func.func @f(%a: tensor<?xf32>) -> tensor<?xf32> {\\n'\n"
+        "        '  %0 = fuse.neg %a : tensor<?xf32>\\n'\n"
+        "        '  return %0 : tensor<?xf32>\\n}\\n')\n"
+        "threading.Thread(target=fuse.compile, args=(text,), kwargs={'target': 'cpu'},\n"
+        "                 daemon=True).start()\n"
+        "asking.wait()\n"
+        "print('exiting', flush=True)\n")
+    done = _run_script(script)
+    assert (done.returncode, done.stdout) == (0, "exiting\ninput type\ndestroy\n"), done.stderr
+
+
 def test_fork_waits_for_a_compile_in_progress():
     # Another thread holds the library (as a compile does) when the main
     # thread forks: the fork waits for it, and the child compiles and runs.
