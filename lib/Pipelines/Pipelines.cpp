@@ -12,6 +12,7 @@
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -512,8 +513,16 @@ namespace {
 /// for half: 64 registers, with 32 rows in flight on each SM (a row of
 /// 1024 spills a few bytes: fewer rows in flight were slower on an H200). So
 /// does a kernel with an f64 math function (libdevice's f64 functions hold
-/// register pairs: exp, pow, gelu spilled under 32 registers) or with sin or
-/// cos (their range reduction: 43 registers for one vector of f32).
+/// register pairs: exp, pow, gelu spilled under 32 registers), with sin or
+/// cos (their range reduction: 43 registers for one vector of f32), with a
+/// 64-bit integer division or remainder (ptxas expands each into a long
+/// sequence: 20 bytes spilled beside a broadcast operand's index), or with
+/// more than kManyIntegerProducts multiplications of 32-bit integers or
+/// narrower (an i32 pow, 31 squarings and products per element, spilled 4
+/// bytes; other kernels have at most 8, their index arithmetic's; an i64
+/// pow fits 32 registers, and spilled when given 64). Every op on every
+/// type is checked against its budget in
+/// test/Pipelines/every-op-registers-ptxas.test.
 struct FullOccupancyPass
     : PassWrapper<FullOccupancyPass, OperationPass<gpu::GPUModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(FullOccupancyPass)
@@ -529,10 +538,17 @@ struct FullOccupancyPass
       if (!func.isKernel())
         return;
       bool half = false, none = false;
+      int64_t integerProducts = 0;
       func.walk([&](Operation *op) {
         half |= needsHalf(op);
         none |= holdsRowLanes(op);
+        if (auto product = dyn_cast<arith::MulIOp>(op)) {
+          Type element = getElementTypeOrSelf(product.getType());
+          integerProducts +=
+              !element.isIndex() && element.getIntOrFloatBitWidth() <= 32;
+        }
       });
+      half |= integerProducts > kManyIntegerProducts;
       func->setAttr(
           "nvvm.minctasm",
           b.getI32IntegerAttr(none   ? 1
@@ -554,12 +570,21 @@ struct FullOccupancyPass
     });
   }
 
+  static constexpr int64_t kManyIntegerProducts = 32;
+
   static bool needsHalf(Operation *op) {
     if (isa<gpu::ShuffleOp, math::SinOp, math::CosOp>(op))
       return true;
+    auto hasOperandOf = [&](auto isType) {
+      return llvm::any_of(op->getOperandTypes(), [&](Type type) {
+        return isType(getElementTypeOrSelf(type));
+      });
+    };
+    if (isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp,
+            arith::FloorDivSIOp, arith::CeilDivSIOp, arith::CeilDivUIOp>(op))
+      return hasOperandOf([](Type t) { return t.isInteger(64); });
     return isa_and_nonnull<math::MathDialect>(op->getDialect()) &&
-           llvm::any_of(op->getOperandTypes(),
-                        [](Type t) { return getElementTypeOrSelf(t).isF64(); });
+           hasOperandOf([](Type t) { return t.isF64(); });
   }
 
   int64_t blocksPerSM;
