@@ -1364,6 +1364,21 @@ struct ConvertFuseToLinalgPass
     : fuse::impl::ConvertFuseToLinalgBase<ConvertFuseToLinalgPass> {
   void runOnOperation() override {
     func::FuncOp func = getOperation();
+    // fuse.opaque, on scalars and vectors, is made by the compiler inside
+    // kernel bodies; in a program's function it has no sizes to take.
+    WalkResult internal =
+        func.walk(
+            [](OpaqueOp op) {
+              if (op->getParentOfType<linalg::GenericOp>())
+                return WalkResult::advance();
+              op.emitOpError()
+                  << "is compiler-internal: fuse-guard-target-math puts it "
+                     "in kernel bodies, between a constant and a math "
+                     "function; a fuse program does not use it";
+              return WalkResult::interrupt();
+            });
+    if (internal.wasInterrupted())
+      return signalPassFailure();
     // An op whose result nothing uses is no kernel and checks no sizes,
     // eager as fused (whose CSE leaves it out first) and as a traced Python
     // function (which has no such op): the report's kernels and size
