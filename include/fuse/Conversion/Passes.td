@@ -261,7 +261,11 @@ def FuseMathToLibdevice
     Option<"approxExp", "approx-exp", "bool", /*default=*/"false",
            "f32 exp as ex2.approx.f32 of x * log2(e) (Triton's form)">,
   ];
-  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect",
+    "mlir::LLVM::LLVMDialect",
+    "mlir::vector::VectorDialect",
+  ];
 }
 
 #endif // FUSE_CONVERSION_PASSES_TD

@@ -186,10 +186,6 @@ private:
   std::unique_ptr<Flags> flags;
 };
 
-/// The GPU architectures LLVM's NVPTX back end knows (sm_20, ..., sm_90a,
-/// sm_100, ...), oldest first.
-std::vector<std::string> nvptxChips();
-
 enum class Target { CPU, CUDA };
 
 /// Adds the passes that take a module of fuse functions all the way to the

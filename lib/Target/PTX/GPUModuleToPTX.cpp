@@ -2,6 +2,7 @@
 
 #include "fuse/Emulator/HostKernels.h"
 #include "fuse/Target/PTX/Passes.h"
+#include "fuse/Target/PTX/Target.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -155,6 +156,11 @@ struct FuseGPUModuleToPTXPass
         return module.emitError("fuse-gpu-module-to-ptx compiles "
                                 "#nvvm.target modules only, not ")
                << attribute;
+      // LLVM's own checks of these are fatal errors (an abort).
+      if (llvm::Error error = fuse::checkPTXTarget(
+              target.getChip(), target.getFeatures(), "chip", "features"))
+        return module.emitError("#nvvm.target's ")
+               << llvm::toString(std::move(error));
       if (failed(checkLibraries(module, target)))
         return failure();
       std::optional<SmallVector<char, 0>> ptx =
