@@ -353,7 +353,9 @@ struct FullOccupancyPass
     : PassWrapper<FullOccupancyPass, OperationPass<gpu::GPUModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(FullOccupancyPass)
 
-  FullOccupancyPass(int64_t blocksPerSM) : blocksPerSM(blocksPerSM) {}
+  FullOccupancyPass() = default;
+  FullOccupancyPass(const FullOccupancyPass &other) : PassWrapper(other) {}
+  FullOccupancyPass(int64_t blocks) { blocksPerSM = blocks; }
   StringRef getArgument() const override { return "fuse-full-occupancy"; }
   StringRef getDescription() const override {
     return "Ask for full occupancy in every kernel";
@@ -379,7 +381,7 @@ struct FullOccupancyPass
           "nvvm.minctasm",
           b.getI32IntegerAttr(none   ? 1
                               : half ? std::max<int64_t>(1, blocksPerSM / 2)
-                                     : blocksPerSM));
+                                     : blocksPerSM.getValue()));
     });
   }
 
@@ -413,7 +415,12 @@ struct FullOccupancyPass
            hasOperandOf([](Type t) { return t.isF64(); });
   }
 
-  int64_t blocksPerSM;
+  Option<int64_t> blocksPerSM{
+      *this, "blocks-per-sm",
+      llvm::cl::desc("Blocks per SM at full occupancy (8 of 256 threads on "
+                     "sm_90); half that for the kernels that need more "
+                     "registers, 1 for those whose warps take rows"),
+      llvm::cl::init(8)};
 };
 
 /// Refuses kernels that combine a row's lanes with warp shuffles (the
@@ -424,7 +431,10 @@ struct WarpShuffleCheckPass
     : PassWrapper<WarpShuffleCheckPass, OperationPass<gpu::GPUModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(WarpShuffleCheckPass)
 
-  WarpShuffleCheckPass(std::string chip) : chip(std::move(chip)) {}
+  WarpShuffleCheckPass() = default;
+  WarpShuffleCheckPass(const WarpShuffleCheckPass &other)
+      : PassWrapper(other) {}
+  WarpShuffleCheckPass(std::string name) { chip = std::move(name); }
   StringRef getArgument() const override { return "fuse-check-warp-shuffles"; }
   StringRef getDescription() const override {
     return "Refuse warp shuffles on a chip without them";
@@ -443,7 +453,9 @@ struct WarpShuffleCheckPass
     });
   }
 
-  std::string chip;
+  Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("The chip, which has no warp shuffles"),
+      llvm::cl::init("sm_20")};
 };
 
 /// Moves the loop annotations that convert-scf-to-cf puts on a loop's
@@ -575,6 +587,9 @@ struct ErrorCheckPass
       context->getDiagEngine().eraseHandler(handler);
   }
   llvm::StringRef getArgument() const final { return "fuse-error-check"; }
+  llvm::StringRef getDescription() const final {
+    return "Fail when a pass before it emitted an error and went on";
+  }
   LogicalResult initialize(MLIRContext *initialized) override {
     if (!context) {
       context = initialized;
@@ -603,6 +618,9 @@ struct NestedFuseOpsCheck
     : public PassWrapper<NestedFuseOpsCheck, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(NestedFuseOpsCheck)
   llvm::StringRef getArgument() const final { return "fuse-nested-ops-check"; }
+  llvm::StringRef getDescription() const final {
+    return "Refuse fuse ops outside the functions of the top-level module";
+  }
   void runOnOperation() override {
     ModuleOp top = getOperation();
     WalkResult walk = top.walk([&](Operation *op) {
@@ -1067,6 +1085,15 @@ std::vector<llvm::StringRef> fuse::PipelineFlags::allFlags() {
 }
 
 void fuse::registerPipelines() {
+  // The pipelines' own passes, by name: for --mlir-print-ir-after=NAME,
+  // --pass-pipeline of what --dump-pass-pipeline prints, and crash
+  // reproducers.
+  PassRegistration<FullOccupancyPass>();
+  PassRegistration<WarpShuffleCheckPass>();
+  PassRegistration<LoopAnnotationsPass>();
+  PassRegistration<ExpandStridedMetadataPass>();
+  PassRegistration<ErrorCheckPass>();
+  PassRegistration<NestedFuseOpsCheck>();
   // As PassPipelineRegistration<LowerOptions>, but parsed by
   // parsePipelineOptions: a bad option is an error of the pipeline's text
   // that says which, before anything runs.
