@@ -45,6 +45,49 @@ LogicalResult outlineLaunch(gpu::LaunchOp launch, SymbolTable &symbols,
   if (launch.getAsyncToken() || !launch.getAsyncDependencies().empty())
     return launch.emitOpError("is async; fuse-gpu-to-cpu runs synchronous "
                               "launches only");
+  if (!launch.getWorkgroupAttributions().empty() ||
+      !launch.getPrivateAttributions().empty() ||
+      launch.getDynamicSharedMemorySize())
+    return launch.emitOpError(
+        "has workgroup or private memory; fuse-gpu-to-cpu runs launches "
+        "without (fuse-map-to-gpu makes none)");
+  // The ids and sizes asked of the GPU are the launch's own: its region's
+  // arguments, which the loops bind. Any other GPU op has no value here.
+  gpu::KernelDim3 blockIds = launch.getBlockIds();
+  gpu::KernelDim3 threadIds = launch.getThreadIds();
+  gpu::KernelDim3 gridArgs = launch.getGridSize();
+  gpu::KernelDim3 blockArgs = launch.getBlockSize();
+  auto pick = [](gpu::KernelDim3 values, gpu::Dimension dimension) {
+    return dimension == gpu::Dimension::x   ? values.x
+           : dimension == gpu::Dimension::y ? values.y
+                                            : values.z;
+  };
+  WalkResult unknown = body.walk([&](Operation *op) {
+    Value same;
+    if (auto id = dyn_cast<gpu::ThreadIdOp>(op))
+      same = pick(threadIds, id.getDimension());
+    else if (auto id = dyn_cast<gpu::BlockIdOp>(op))
+      same = pick(blockIds, id.getDimension());
+    else if (auto size = dyn_cast<gpu::BlockDimOp>(op))
+      same = pick(blockArgs, size.getDimension());
+    else if (auto size = dyn_cast<gpu::GridDimOp>(op))
+      same = pick(gridArgs, size.getDimension());
+    else if (isa<gpu::GPUDialect>(op->getDialect()) &&
+             !isa<gpu::TerminatorOp, gpu::YieldOp, gpu::ShuffleOp,
+                  gpu::BarrierOp, gpu::SubgroupReduceOp, gpu::AllReduceOp>(
+                 op)) {
+      op->emitOpError("has no meaning in fuse-gpu-to-cpu's loops, which bind "
+                      "the launch's block and thread ids and sizes only");
+      return WalkResult::interrupt();
+    }
+    if (same) {
+      op->getResult(0).replaceAllUsesWith(same);
+      op->erase();
+    }
+    return WalkResult::advance();
+  });
+  if (unknown.wasInterrupted())
+    return failure();
   // The threads run one after the other: an op by which they exchange
   // values or wait for each other (a warp's shuffle, a barrier, shared
   // memory) has no meaning there (fuse-map-to-gpu{cpu-threads} maps
@@ -124,10 +167,6 @@ LogicalResult outlineLaunch(gpu::LaunchOp launch, SymbolTable &symbols,
     ivs.push_back(loop.getInductionVar());
     b.setInsertionPointToStart(loop.getBody());
   }
-  gpu::KernelDim3 blockIds = launch.getBlockIds();
-  gpu::KernelDim3 threadIds = launch.getThreadIds();
-  gpu::KernelDim3 gridArgs = launch.getGridSize();
-  gpu::KernelDim3 blockArgs = launch.getBlockSize();
   mapping.map(blockIds.x, ivs[0]);
   mapping.map(blockIds.y, ivs[1]);
   mapping.map(blockIds.z, ivs[2]);
@@ -156,8 +195,27 @@ struct FuseGPUToCPUPass : fuse::impl::FuseGPUToCPUBase<FuseGPUToCPUPass> {
 
   void runOnOperation() override {
     SymbolTable symbols(getOperation());
+    if (parallelBlocks < 0) {
+      getOperation().emitError()
+          << "fuse-gpu-to-cpu: parallel-blocks=" << parallelBlocks.getValue()
+          << " is negative: it is the fewest blocks that a launch runs on "
+             "OpenMP threads, or 0 for none";
+      return signalPassFailure();
+    }
     SmallVector<gpu::LaunchOp> launches;
     getOperation().walk([&](gpu::LaunchOp op) { launches.push_back(op); });
+    // Launches already outlined (gpu-kernel-outlining, the gpu stage) are
+    // not this pass's input: it left them as they were, with no word.
+    if (launches.empty()) {
+      WalkResult outlined = getOperation().walk([](gpu::LaunchFuncOp op) {
+        op.emitOpError("is an outlined launch; fuse-gpu-to-cpu runs "
+                       "gpu.launch ops, before gpu-kernel-outlining (as in "
+                       "the cpu stage)");
+        return WalkResult::interrupt();
+      });
+      if (outlined.wasInterrupted())
+        return signalPassFailure();
+    }
     for (gpu::LaunchOp launch : launches)
       if (failed(outlineLaunch(launch, symbols, parallelBlocks > 0)))
         return signalPassFailure();

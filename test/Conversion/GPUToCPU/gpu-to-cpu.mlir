@@ -73,3 +73,36 @@ func.func @twice(%n: index, %m: memref<?xf32>) {
   }
   return
 }
+
+// -----
+
+// gpu.thread_id, gpu.block_id, gpu.block_dim and gpu.grid_dim in the body
+// are the launch's own ids and sizes: the loops' variables and bounds (they
+// were left in the host function, unlowered).
+// CHECK-LABEL: func.func private @kernel
+// CHECK-SAME: (%[[N:.+]]: index, %[[A:.+]]: memref<?xindex>)
+// CHECK-DAG: %[[C4:.+]] = arith.constant 4 : index
+// CHECK: scf.for %[[B:.+]] = %{{.+}} to %[[N]]
+// CHECK: scf.for %[[T:.+]] = %{{.+}} to %[[C4]]
+// CHECK: %[[S:.+]] = arith.addi %[[T]], %[[C4]] : index
+// CHECK: %[[U:.+]] = arith.addi %[[S]], %[[N]] : index
+// CHECK: %[[V:.+]] = arith.addi %[[U]], %[[B]] : index
+// CHECK: memref.store %[[V]], %[[A]][%[[T]]]
+// CHECK-LABEL: func.func @ids
+// CHECK-NOT: gpu.
+func.func @ids(%a: memref<?xindex>, %n: index) {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %n, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+    %t = gpu.thread_id x
+    %d = gpu.block_dim x
+    %g = gpu.grid_dim x
+    %b = gpu.block_id x
+    %i = arith.addi %t, %d : index
+    %j = arith.addi %i, %g : index
+    %k = arith.addi %j, %b : index
+    memref.store %k, %a[%t] : memref<?xindex>
+    gpu.terminator
+  }
+  return
+}
