@@ -14,6 +14,7 @@
 #include "fuse/Transforms/Passes.h"
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
@@ -35,8 +36,11 @@ struct FuseLowerAssertsPass
     SmallVector<cf::AssertOp> asserts;
     module.walk([&](cf::AssertOp op) {
       // Blocks of structured ops' regions (scf.if) cannot be split: the
-      // usual lowering takes those.
-      if (isa<FunctionOpInterface>(op->getParentOp()))
+      // usual lowering takes those. A kernel's (in a gpu.module, which does
+      // not see the host's globals and functions) is the GPU's own:
+      // convert-gpu-to-nvvm lowers it to __assertfail.
+      if (isa<FunctionOpInterface>(op->getParentOp()) &&
+          !op->getParentOfType<gpu::GPUModuleOp>())
         asserts.push_back(op);
     });
     if (asserts.empty())

@@ -19,7 +19,7 @@ struct FuseOwnResultsPass : fuse::impl::FuseOwnResultsBase<FuseOwnResultsPass> {
 
   void runOnOperation() override {
     bool copies = false;
-    getOperation().walk([&](func::ReturnOp ret) {
+    WalkResult walk = getOperation().walk([&](func::ReturnOp ret) {
       DenseSet<Value> returned;
       OpBuilder b(ret);
       for (OpOperand &operand : ret->getOpOperands()) {
@@ -27,6 +27,19 @@ struct FuseOwnResultsPass : fuse::impl::FuseOwnResultsBase<FuseOwnResultsPass> {
         auto type = dyn_cast<MemRefType>(value.getType());
         if (!type)
           continue;
+        // A result is a buffer of its own, which memref.alloc makes with
+        // the identity layout only (bufferization's
+        // function-boundary-type-conversion=identity-layout-map).
+        if (!type.getLayout().isIdentity()) {
+          ret.emitOpError() << "returns result " << operand.getOperandNumber()
+                            << " as " << type
+                            << ", with a layout; fuse-own-results gives each "
+                               "result a buffer of its own, of the identity "
+                               "layout (bufferize with "
+                               "function-boundary-type-conversion=identity-"
+                               "layout-map)";
+          return WalkResult::interrupt();
+        }
         // A cast of an allocation (static sizes to the result type's
         // dynamic ones: a kernel's output of the broadcast shape, `? x 8`,
         // returned as `? x ?`) is that buffer, with its sizes in the
@@ -52,7 +65,10 @@ struct FuseOwnResultsPass : fuse::impl::FuseOwnResultsBase<FuseOwnResultsPass> {
         if (profile)
           copies |= bracketCopies(alloc, operand.getOperandNumber());
       }
+      return WalkResult::advance();
     });
+    if (walk.wasInterrupted())
+      return signalPassFailure();
     if (copies)
       fuse::declareCopyHooks(getOperation());
   }

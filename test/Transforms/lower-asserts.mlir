@@ -81,3 +81,21 @@ module {
     return
   }
 }
+
+// -----
+
+// A kernel's assert is left to convert-gpu-to-nvvm (the GPU's
+// __assertfail): a gpu.module does not see the host's message globals, and
+// the lowered form referred to one.
+// CHECK-LABEL: gpu.module @k
+// CHECK: gpu.func @f
+// CHECK-NEXT: cf.assert %{{.+}}, "in kernel"
+// CHECK-NOT: llvm.mlir.global
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @f(%c: i1) kernel {
+      cf.assert %c, "in kernel"
+      gpu.return
+    }
+  }
+}
