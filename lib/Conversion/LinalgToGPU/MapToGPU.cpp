@@ -2929,9 +2929,16 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
     FuseDialect::KernelAttrHelper kernelAttr(&getContext());
     bool refused = false;
     getOperation().walk([&](linalg::GenericOp op) {
-      bool kernel = include(op);
-      if (!kernel && !(op.hasPureBufferSemantics() && kernelAttr.getAttr(op)))
+      // Every generic is a kernel's: one on tensors is not bufferized yet,
+      // and one that no kernel takes stayed on the host without a word.
+      if (!op.hasPureBufferSemantics()) {
+        op.emitError("fuse-map-to-gpu maps generics on buffers (memrefs), "
+                     "and this one is on tensors: bufferize first "
+                     "(one-shot-bufferize, as the gpu stage does)");
+        refused = true;
         return;
+      }
+      bool kernel = include(op);
       std::optional<std::string> why = unmappable(op, kernelAttr);
       if (!why && !kernel)
         why = "it is not elementwise (its output's indexing map is not the "

@@ -88,3 +88,35 @@ func.func @transposed_output(%a: memref<?x?xf32>, %o: memref<?x?xf32>) {
   }
   return
 }
+
+// -----
+
+// A generic without a kernel's name is mapped or refused like a named one:
+// one that reads a loop index stayed on the host without a word.
+#id = affine_map<(d0) -> (d0)>
+func.func @unnamed_index(%a: memref<?xf32>) {
+  // expected-error @+1 {{fuse-map-to-gpu cannot map this generic to a kernel: its body reads a loop index (linalg.index)}}
+  linalg.generic {indexing_maps = [#id], iterator_types = ["parallel"]} outs(%a : memref<?xf32>) {
+  ^bb0(%o: f32):
+    %i = linalg.index 0 : index
+    %c = arith.index_cast %i : index to i64
+    %f = arith.sitofp %c : i64 to f32
+    linalg.yield %f : f32
+  }
+  return
+}
+
+// -----
+
+// A generic on tensors is not bufferized yet (the pass mapped nothing and
+// said `fuse.kernels = []`).
+#id = affine_map<(d0) -> (d0)>
+func.func @tensors(%a: tensor<?xf32>) -> tensor<?xf32> {
+  // expected-error @+1 {{fuse-map-to-gpu maps generics on buffers (memrefs), and this one is on tensors: bufferize first (one-shot-bufferize, as the gpu stage does)}}
+  %0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%a : tensor<?xf32>) outs(%a : tensor<?xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.negf %x : f32
+    linalg.yield %y : f32
+  } -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
