@@ -726,11 +726,30 @@ def jit_inputs(trace, arrays, function):
         if type(value) is int and value < 0:
             raise ValueError(_trace.negative_power_message(value, place) +
                              f" (argument {trace.input_names[i]!r} of {function})")
-    for i in trace.int32_inputs:
+    for i, (place, symbol) in trace.divisor_inputs.items():
         value = arrays[i][2]
+        if value is not None and value == 0:
+            raise ZeroDivisionError(
+                f"fuse: argument {trace.input_names[i]!r} of {function} is {value!r}, the "
+                f"divisor of {symbol}{place} on Python scalars alone, which computes as "
+                f"Python would, and Python raises ZeroDivisionError (an array divided by 0 "
+                f"gives inf or NaN for /, 0 for // and %, as numpy's)")
+    for i in trace.int32_inputs:
+        array, _, value = arrays[i]
+        note = ""
+        if value is None:
+            # A numpy int64 scalar or 0-d array, which an op takes as int32
+            # (as PyTorch takes a 0-d tensor): checked as a Python int is,
+            # where it is in host memory (a GPU array's value is not read).
+            if not isinstance(array, np.ndarray):
+                continue
+            value = int(array[()])
+            note = (" (an int64 0-d array or numpy scalar takes an int32 tensor's type, as "
+                    "PyTorch's 0-d tensors do: make the tensor wider first, "
+                    "x.astype(np.int64))")
         if not _fits(value, _INT32):
             raise OverflowError(f"fuse: argument {trace.input_names[i]!r} = {_shown(value)} "
-                                f"does not fit int32, the type that {function} gives it")
+                                f"does not fit int32, the type that {function} gives it{note}")
     inputs = [(a, dtype) for a, dtype, _ in arrays]
     for i, (_, carrier, value) in enumerate(arrays):
         # An int past int64 (its carrier holds 0): a float holds it, as

@@ -52,6 +52,10 @@ _ALIASES = {
     "bool": "i1", "bool_": "i1", "i1": "i1",
 }
 
+# Names that numpy and PyTorch read as different dtypes: (numpy's, PyTorch's).
+# The Python types float and int are float64 and int64 in both.
+_AMBIGUOUS = {"float": ("float64", "float32"), "int": ("int64", "int32")}
+
 # PyTorch's dtypes, by the name they print with (torch.half prints as
 # torch.float16): known without importing torch.
 _TORCH = {"float16": "f16", "bfloat16": "bf16", "float32": "f32", "float64": "f64",
@@ -137,11 +141,14 @@ def parse(dtype):
         key = dtype.strip().lower()
         if key in _ALIASES:
             return _ALIASES[key]
-        if key == "float":
-            # It was float32 here, as torch.float is, and numpy's
-            # x.astype("float") is float64.
-            raise TypeError("fuse: 'float' is float64 to numpy and float32 to PyTorch "
-                            "(torch.float): write 'float32' or 'float64'")
+        if key in _AMBIGUOUS:
+            # 'float' was float32 here, as torch.float is, and numpy's
+            # x.astype("float") is float64; 'int' was int64, numpy's, and
+            # torch.int is int32.
+            numpy, torch = _AMBIGUOUS[key]
+            narrow, wide = sorted((numpy, torch))
+            raise TypeError(f"fuse: {key!r} is {numpy} to numpy and {torch} to PyTorch "
+                            f"(torch.{key}): write {narrow!r} or {wide!r}")
     if dtype is None:
         # np.dtype(None) is float64: a missing dtype is not one.
         raise TypeError(f"fuse: None is not a dtype; use one of {SUPPORTED}")

@@ -377,7 +377,11 @@ class _Jitted:
             trace, program = entry
             inputs = _arguments.jit_inputs(trace, arrays, self.__name__)
             # Each argument is its input (a float converted: float_input).
-            if fast is not None and len(args) == len(inputs) and all(
+            # (Not when an input's value is checked: an int64 0-d array
+            # used as int32, a float divisor, which the short path would
+            # not check.)
+            if fast is not None and not trace.int32_inputs and not trace.divisor_inputs \
+                    and len(args) == len(inputs) and all(
                     a is i or type(a) is float for a, (i, _) in zip(args, inputs)):
                 with self._lock:
                     # Unless another call evicted it meanwhile.

@@ -218,6 +218,10 @@ class Graph:
         # refused when the program is called, as the same number written in
         # the function is.
         self.int_exponent_args = {}
+        # Index -> (place, operator) of the Python scalar arguments that
+        # divide an op on Python scalars alone (n / m, n // m, n % m): a zero
+        # is ZeroDivisionError when the program is called, as in Python.
+        self.divisor_args = {}
         # (SizeCheck, the Tensor it is for): sizes that a composition needs
         # equal, checked when the program is called (SizeCheck.failure) if
         # the Tensor is live.
@@ -441,9 +445,14 @@ class Tensor:
     def __iand__(self, other): self._in_place("&="); return _logical("and", self, other)
     def __ior__(self, other): self._in_place("|="); return _logical("or", self, other)
     def __ixor__(self, other): self._in_place("^="); return _logical("xor", self, other)
+    def __ifloordiv__(self, other): self._in_place("//="); return _floor_divmod("//", self, other)
+    def __imod__(self, other): self._in_place("%="); return _floor_divmod("%", self, other)
     def __neg__(self): return _unary("neg", self)
-    def __pos__(self): return self
     def __abs__(self): return _unary("abs", self)
+
+    def __pos__(self):
+        # +flag of a Python bool argument is an int, as in Python.
+        return _python_int(self) if self.weak and self.dtype_name == "i1" else self
 
     # Comparisons give bool tensors.
     def __lt__(self, other): return _compare("lt", self, other)
@@ -461,28 +470,48 @@ class Tensor:
     def __ror__(self, other): return _logical("or", other, self)
     def __xor__(self, other): return _logical("xor", self, other)
     def __rxor__(self, other): return _logical("xor", other, self)
-    def __invert__(self): return _logical("not", self, None)
+    def __invert__(self):
+        # ~ of a Python bool or int argument (or of a value computed from
+        # them alone) is Python's, on ints: ~True is -2, ~n is -n - 1.
+        if self.weak and self.dtype_name in ("i1", "i64"):
+            return _binary("sub", _unary("neg", _python_int(self)), 1)
+        return _logical("not", self, None)
 
-    def __floordiv__(self, other): _unsupported("//", "fuse has no floor division; use fuse.floor(a / b)")
-    __rfloordiv__ = __floordiv__
-    def __mod__(self, other): _unsupported("%", "fuse has no remainder op; use a - fuse.floor(a / b) * b")
-    __rmod__ = __mod__
+    # Integers: Python's and numpy's floor division and remainder (the sign
+    # of the divisor), built from the dialect's truncating div.
+    def __floordiv__(self, other): return _floor_divmod("//", self, other)
+    def __rfloordiv__(self, other): return _floor_divmod("//", other, self)
+    def __mod__(self, other): return _floor_divmod("%", self, other)
+    def __rmod__(self, other): return _floor_divmod("%", other, self)
     def __matmul__(self, other): _unsupported("@", "fuse has no matrix product")
     __rmatmul__ = __matmul__
     def __lshift__(self, other): _unsupported("<<", "fuse has no shift ops; x << n is x * 2 ** n")
     __rlshift__ = __lshift__
-    def __rshift__(self, other): _unsupported(">>", "fuse has no shift ops or integer division")
+    def __rshift__(self, other):
+        _unsupported(">>", "fuse has no shift ops; x >> n of integers is x // 2 ** n")
     __rrshift__ = __rshift__
-    def __divmod__(self, other):
-        _unsupported("divmod()", "fuse has no floor division or remainder; use fuse.floor(a / b) "
-                     "and a - fuse.floor(a / b) * b")
-    __rdivmod__ = __divmod__
+    def __divmod__(self, other): return _floor_divmod("divmod()", self, other)
+    def __rdivmod__(self, other): return _floor_divmod("divmod()", other, self)
+
     def __round__(self, ndigits=None):
-        # Python's round is to nearest, halves to even, as fuse.rint.
+        # Python's round is to nearest, halves to even, as fuse.rint; of a
+        # Python scalar argument, with no ndigits, it is an int, as Python's.
+        if ndigits is None and self.weak:
+            return _python_int(round(self) if _dtypes.is_float(self.dtype_name) else self)
         return round(self, ndigits or 0)
 
     def __trunc__(self):
+        if self.weak:
+            return _python_int(trunc(self) if _dtypes.is_float(self.dtype_name) else self)
         return trunc(self)
+
+    # math.floor and math.ceil of a Python scalar argument: ints, as
+    # Python's (of an array, as of numpy's, they have no value).
+    def __floor__(self):
+        return _python_int(floor(self)) if self.weak else self.__float__()
+
+    def __ceil__(self):
+        return _python_int(ceil(self)) if self.weak else self.__float__()
 
     def _scalar_arguments(self):
         """The names of the Python scalar arguments that this Tensor is
@@ -740,10 +769,24 @@ def _check_operand(value, what):
 
 
 def _as(graph, value, dtype):
-    """`value` (Tensor or scalar) as a Tensor of `dtype`."""
+    """`value` (Tensor or scalar) as a Tensor of `dtype`. An int64 scalar
+    that an op takes as int32 (a 0-d array promotes as a Python scalar,
+    within its kind to the tensor's type) must fit it, as a Python int must:
+    a constant is checked now, an argument (a Python int, a numpy scalar or
+    0-d array) when the program is called."""
     if isinstance(value, Tensor):
-        if value.weak and value._node is None and dtype == "i32":
-            graph.int32_args.add(graph.arg_index(value))
+        if dtype == "i32" and value._shape == () and (value.weak or value.dtype_name == "i64"):
+            if value._node is None:
+                graph.int32_args.add(graph.arg_index(value))
+            elif value._node.op == "constant" and value.dtype_name == "i64":
+                number = int(value._node.extra)
+                low, high = _INT_RANGE["i32"]
+                if not low <= number <= high:
+                    raise OverflowError(
+                        f"fuse: the int64 scalar {number}{_place()} does not fit int32, the "
+                        f"type it takes here (a 0-d array or numpy scalar takes the tensor's "
+                        f"type, as PyTorch's 0-d tensors do, and is checked as a Python int "
+                        f"is): make the tensor wider first (x.astype(np.int64))")
         return graph.cast(value, dtype)
     return graph.constant(value, dtype)
 
@@ -777,6 +820,8 @@ def _binary(op, a, b):
     if op == "div" and _dtypes.category(dtype) != FLOAT:
         # True division, as in numpy and PyTorch: integers divide as floats.
         dtype = "f64" if weak else "f32"
+    if op == "div" and weak:
+        _divisor(graph, b, "/")
     if dtype == "i1" and weak and op in ("add", "sub", "mul", "pow"):
         # Python bools alone compute as Python's, in int: True + True is 2.
         dtype = "i64"
@@ -828,6 +873,71 @@ def negative_power_message(exponent, place=""):
     return (f"fuse: an integer to the negative power {exponent}{place} is not an integer "
             f"(numpy and PyTorch refuse it too): raise a float, x.astype(np.float32) ** "
             f"{exponent}, or write the float exponent {float(exponent)}")
+
+
+def _python_int(x):
+    """The weak Tensor `x` (a Python scalar argument, or a value computed
+    from them alone) as a Python int: a bool is 0 or 1 in int64, a float
+    truncated toward zero (as int() of one; saturating, NaN 0, as fuse.cast
+    converts, where Python raises)."""
+    return x if x.dtype_name == "i64" else x._graph.add("cast", [x], "i64", x._shape, weak=True)
+
+
+def _divisor(graph, b, symbol):
+    """Registers `b`, the divisor of an op on Python scalars alone, when it
+    is a scalar argument: a zero raises ZeroDivisionError when the program
+    is called, as Python raises it. (A divisor computed from arguments has
+    no value until the program runs, which then gives the op's result for
+    0: inf or NaN for /, 0 for // and %.)"""
+    if isinstance(b, Tensor) and b.weak and b._node is None:
+        index = graph.arg_index(b)
+        if index is not None:
+            graph.divisor_args.setdefault(index, (_place(), symbol))
+
+
+def _floor_divmod(symbol, a, b, what=None):
+    """a // b, a % b or divmod(a, b) (`symbol`; `what` names it in errors,
+    np.floor_divide's and np.remainder's) of integers: numpy's and
+    Python's floor division, and the remainder with the divisor's sign,
+    exact, from the dialect's div, which truncates toward zero (and gives 0
+    for x / 0): q = a / b and r = a - q * b, less one and plus b where r is
+    nonzero and its sign is not b's. A zero divisor gives 0 for both, as
+    numpy's (which also warns); INT_MIN // -1 wraps to INT_MIN, as numpy's.
+    Python bools alone compute as ints, as Python's."""
+    what = what or symbol
+    a, b = _check_operand(a, what), _check_operand(b, what)
+    graph = _graph_of([a, b], what)
+    dtype, weak = _promote([a, b])
+    if dtype == "i1" and weak:
+        dtype = "i64"  # Python's True // True is 1
+    if dtype == "i1":
+        raise TypeError(f"fuse: {what} on bool tensors is not supported: fuse's arithmetic "
+                        f"takes numbers; cast one operand to an integer type first")
+    if _dtypes.is_float(dtype):
+        _unsupported(f"{what} of floats",
+                     "fuse has no float remainder, from which numpy's float floor "
+                     "division and % are exact; fuse.floor(a / b) is a // b where a / b "
+                     "does not round up to an integer, and a - fuse.floor(a / b) * b is "
+                     "a % b only up to rounding (or cast integer operands to an integer "
+                     "type: // and % of integers are exact)")
+    if weak:
+        _divisor(graph, b, symbol)
+    a, b = _as(graph, a, dtype), _as(graph, b, dtype)
+    shape = broadcast_shapes([a._shape, b._shape], what)
+    quotient = graph.add("div", [a, b], dtype, shape, weak=weak)
+    rest = a - quotient * b
+    zero = graph.constant(0, dtype)
+    # The remainder's sign is not the divisor's: r < 0 < b or b < 0 < r (a
+    # zero divisor never: r is then a, and 0 is neither).
+    off = where(_compare("lt", rest, zero), _compare("gt", b, zero),
+                _logical("and", _compare("gt", rest, zero), _compare("lt", b, zero)))
+    floored = where(off, quotient - 1, quotient)
+    remainder = where(_compare("eq", b, zero), zero, where(off, rest + b, rest))
+    if symbol == "//":
+        return floored
+    if symbol == "%":
+        return remainder
+    return floored, remainder
 
 
 def _is_weak(value):
@@ -929,6 +1039,10 @@ def _unary(op, x, attrs=""):
         # float64 for a Python int, as Python computes it).
         dtype = "f64" if x.weak else "f32"
         x = graph.cast(x, dtype)
+    if dtype == "i1" and x.weak:
+        # A Python bool is an int to Python's arithmetic: -True is -1.
+        x = _python_int(x)
+        dtype = x.dtype_name
     if dtype == "i1":
         raise TypeError(f"fuse: {what} of a bool tensor is not supported: fuse's {op} takes "
                         f"numbers; cast it to an integer or float type first")
@@ -1052,11 +1166,14 @@ def clamp(x, min=None, max=None):  # noqa: A002 - torch's names
     if min is None and max is None:
         raise ValueError("fuse: clamp needs min, max or both")
     x = _check_operand(x, "fuse.clamp")
-    if isinstance(min, Tensor) or isinstance(max, Tensor):
-        if min is not None:
-            x = maximum(x, min)
-        return x if max is None else minimum(x, max)
+    # A numpy scalar or 0-d array bound that the function holds is a 0-d
+    # constant Tensor of its dtype here, as a 0-d array argument is a Tensor:
+    # both take the route of Tensor bounds, and promote as np.maximum's.
     lo, hi = _check_operand(min, "fuse.clamp"), _check_operand(max, "fuse.clamp")
+    if isinstance(lo, Tensor) or isinstance(hi, Tensor):
+        if lo is not None:
+            x = maximum(x, lo)
+        return x if hi is None else minimum(x, hi)
     graph = _graph_of([x], "fuse.clamp")
     dtype, weak = _promote([x, lo, hi])
     if dtype == "i1":
@@ -1162,10 +1279,11 @@ def _axes(x, axis, what):
     return tuple(sorted(axes))
 
 
-def _reduce(op, x, axis, keepdims, identity_if_empty=False):
+def _reduce(op, x, axis, keepdims, identity_if_empty=False, what=None):
     """`op` over `axis`; `identity_if_empty` (max and min) gives an empty
-    reduction its identity (-inf for max) where it is otherwise an error."""
-    what = f"fuse.{op}"
+    reduction its identity (-inf for max) where it is otherwise an error.
+    `what` names it in errors (fuse.OP by default; x.any's is Tensor.any)."""
+    what = what or f"fuse.{op}"
     x = _check_operand(x, what)
     graph = _graph_of([x], what)
     if isinstance(keepdims, Tensor):
@@ -1180,7 +1298,7 @@ def _reduce(op, x, axis, keepdims, identity_if_empty=False):
         # numpy's max of bools is any, its min all, as bools (an empty one
         # is still an error): in int32, which the reduction takes.
         return graph.cast(_reduce(op, graph.cast(x, "i32"), axis, keepdims,
-                                  identity_if_empty), "i1")
+                                  identity_if_empty, what), "i1")
     if op == "reduce_sum" and x.dtype_name == "i1":
         x = graph.cast(x, "i64")  # a count, as numpy's and PyTorch's sums of bools
     elif op == "reduce_mean" and _dtypes.category(x.dtype_name) != FLOAT:
@@ -1630,19 +1748,20 @@ def _truth(x):
     return x if x.dtype_name == "i1" else _compare("ne", x, 0)
 
 
-def _numpy_any(x, axis=None, keepdims=False):
+def _numpy_any(x, axis=None, keepdims=False, what="numpy.any"):
     """Whether any element is true (nonzero): the max of the truths as int32
     (a count in int64 took twice as long), whose empty value, the smallest
-    int32, is False."""
-    truths = cast(_truth(x), "i32")
-    return _compare("gt", _reduce("reduce_max", truths, axis, keepdims, True), 0)
+    int32, is False. Errors name `what` (Tensor.any or numpy.any), not the
+    reduce_max it is made of."""
+    truths = cast(_truth(_check_operand(x, what)), "i32")
+    return _compare("gt", _reduce("reduce_max", truths, axis, keepdims, True, what), 0)
 
 
-def _numpy_all(x, axis=None, keepdims=False):
+def _numpy_all(x, axis=None, keepdims=False, what="numpy.all"):
     """Whether every element is true (nonzero): the min of the truths as
     int32, whose empty value, the largest int32, is True."""
-    truths = cast(_truth(x), "i32")
-    return _compare("ne", _reduce("reduce_min", truths, axis, keepdims, True), 0)
+    truths = cast(_truth(_check_operand(x, what)), "i32")
+    return _compare("ne", _reduce("reduce_min", truths, axis, keepdims, True, what), 0)
 
 
 _REDUCTIONS = {"sum": reduce_sum, "max": reduce_max, "min": reduce_min, "mean": reduce_mean,
@@ -1697,7 +1816,8 @@ def _numpy_reduction(name, what, x, args, kwargs):
                      f"fuse's reductions take {takes} only; the result has the array's dtype "
                      f"(float32 for a mean, var or std of integers or bools; cast before or "
                      f"after with fuse.cast or .astype)")
-    options = {"ddof": given.get("ddof", 0), "what": what} if variance else {}
+    options = ({"ddof": given.get("ddof", 0), "what": what} if variance else
+               {"what": what} if name in ("any", "all") else {})
     axis, keepdims = given.get("axis"), given.get("keepdims", False)
     if given.get("initial") is not None:
         return _with_initial(name, what, x, axis, keepdims, given["initial"])
@@ -1716,6 +1836,11 @@ def _with_initial(name, what, x, axis, keepdims, initial):
     if x.dtype_name == "i1":
         _unsupported(f"{what} of a bool Tensor with initial=",
                      "cast it to an integer type first")
+    if x.dtype_name in _INT_RANGE:
+        # numpy converts initial to the array's integer type first (a float
+        # truncated toward zero, as astype), and reduces exactly in that
+        # type; it was promoted with the result, which went through float32.
+        initial = _integer_initial(what, x, initial)
     if name == "sum":
         total = reduce_sum(x, axis, keepdims) + initial
     else:
@@ -1725,6 +1850,32 @@ def _with_initial(name, what, x, axis, keepdims, initial):
     return total if total.dtype_name == x.dtype_name else cast(total, x.dtype_name)
 
 
+def _integer_initial(what, x, initial):
+    """numpy's initial= for the integer Tensor `x`: a 0-d constant of x's
+    dtype, with the value numpy converts it to (a float truncated toward
+    zero); a value that the type does not hold is an error (numpy wraps an
+    int, with a DeprecationWarning, and refuses NaN and a float past int64)."""
+    value = _scalar_value(initial)
+    name = _dtypes.to_numpy(x.dtype_name).name
+    if isinstance(value, float):
+        if math.isnan(value):
+            raise ValueError(f"fuse: {what}{_place()}: initial={initial!r} is NaN, which "
+                             f"the {name} array cannot hold (numpy raises ValueError too); "
+                             f"give an integer, or cast the array to a float type first")
+        whole = math.trunc(value) if math.isfinite(value) else None
+    else:
+        whole = int(value)
+    low, high = _INT_RANGE[x.dtype_name]
+    if whole is None or not low <= whole <= high:
+        wider = (": make the array wider first (x.astype(np.int64)), or cast it to a float "
+                 "type" if x.dtype_name == "i32" else ": cast the array to a float type first")
+        numpy = "" if isinstance(value, float) else " (numpy wraps an int there)"
+        raise OverflowError(f"fuse: {what}{_place()}: initial={initial!r} does not fit "
+                            f"{name}, the array's dtype, in which numpy's initial= is "
+                            f"taken{numpy}{wider}")
+    return _graph_of([x], what).constant(whole, x.dtype_name)
+
+
 def _numpy_function(name):
     return lambda a, *args, **kwargs: _numpy_reduction(name, f"numpy.{name}", a, args, kwargs)
 
@@ -1732,6 +1883,9 @@ def _numpy_function(name):
 _UFUNCS = {
     "add": add, "subtract": sub, "multiply": mul, "true_divide": div, "divide": div,
     "power": pow, "negative": neg, "positive": lambda x: x, "absolute": abs,
+    # Of integers (np.mod is remainder too).
+    "floor_divide": lambda a, b: _floor_divmod("//", a, b, "numpy.floor_divide"),
+    "remainder": lambda a, b: _floor_divmod("%", a, b, "numpy.remainder"),
     "exp": exp, "log": log, "expm1": expm1, "log1p": log1p, "sqrt": sqrt, "tanh": tanh,
     "sin": sin, "cos": cos,
     "floor": floor, "ceil": ceil, "rint": rint, "trunc": trunc, "reciprocal": reciprocal,
@@ -1929,11 +2083,12 @@ class Trace:
     values must fit it), and the SizeChecks that its inputs' shapes must pass
     (`size_checks`, check_sizes); the int scalar inputs that are an integer
     power's exponent (`int_exponent_inputs`: index -> where), which must
-    not be negative."""
+    not be negative; the scalar inputs that divide Python scalars alone
+    (`divisor_inputs`: index -> (where, operator)), which must not be 0."""
 
     def __init__(self, mlir, located_mlir, name, single, input_names, scalar_inputs=None,
                  int32_inputs=(), int_exponent_inputs=None, size_checks=(),
-                 elementwise=False):
+                 elementwise=False, divisor_inputs=None):
         self.mlir = mlir
         self.located_mlir = located_mlir
         self.name = name
@@ -1942,6 +2097,7 @@ class Trace:
         self.scalar_inputs = dict(scalar_inputs or {})
         self.int32_inputs = frozenset(int32_inputs)
         self.int_exponent_inputs = dict(int_exponent_inputs or {})
+        self.divisor_inputs = dict(divisor_inputs or {})
         self.size_checks = tuple(size_checks)
         # Whether every op is elementwise (no reduction), so that the
         # program computes f(x).T from x.T (_Jitted._in_memory_order).
@@ -1992,7 +2148,8 @@ def trace_function(fn, name, leaves, rebuild):
                  {i: t.dtype_name for i, (_, t) in enumerate(graph.args) if t.weak},
                  graph.int32_args, graph.int_exponent_args,
                  [check for check, tensor in graph.size_checks if id(tensor) in live],
-                 not any(node.op.startswith("reduce_") for node in graph.nodes))
+                 not any(node.op.startswith("reduce_") for node in graph.nodes),
+                 graph.divisor_args)
 
 
 def check_sizes(trace, arrays):

@@ -143,8 +143,11 @@ def test_views_at_an_offset(dtype, offset, rng):
 
 
 @pytest.mark.parametrize("fn,match", [
-    (lambda a, b: a // b, "floor division"),
-    (lambda a, b: a % b, "remainder"),
+    # Of integers they are exact (test_ops); of floats they are refused.
+    (lambda a, b: a // 2.0, r"^fuse: // of floats is not supported: fuse has no float "
+                            r"remainder"),
+    (lambda a, b: a * 1.0 % b, r"^fuse: % of floats is not supported: .* \(or cast integer "
+                               r"operands to an integer type: // and % of integers are exact\)$"),
     (lambda a, b: a @ b, "matrix product"),
     (lambda a, b: a if a > b else b, "fuse.where"),
     (lambda a, b: a[0], "indexed"),
@@ -155,9 +158,9 @@ def test_views_at_an_offset(dtype, offset, rng):
     (lambda a, b: (), "returns no Tensor"),
     (lambda a, b: a + np.ones(3), "pass arrays as arguments"),
     (lambda a, b: a + "x", "unsupported operand str"),
-    (lambda a, b: divmod(a, b), r"^fuse: divmod\(\) is not supported: fuse has no floor "
-                                r"division or remainder; use fuse\.floor\(a / b\)"),
-    (lambda a, b: divmod(2, b), r"^fuse: divmod\(\) is not supported"),
+    (lambda a, b: divmod(a, 0.5), r"^fuse: divmod\(\) of floats is not supported: fuse has "
+                                  r"no float remainder"),
+    (lambda a, b: np.remainder(2.5, b), r"^fuse: numpy\.remainder of floats is not supported"),
     (lambda a, b: round(a, 2), r"^fuse: round with decimals=2 is not supported: fuse rounds "
                                r"to integers only"),
     (lambda a, b: np.where(a > b), r"^fuse: numpy\.where without both choices \(the indices "
@@ -167,8 +170,8 @@ def test_views_at_an_offset(dtype, offset, rng):
     # Python's own errors before (no "fuse:", no hint).
     (lambda a, b: a << 1, r"^fuse: << is not supported: fuse has no shift ops; x << n is "
                           r"x \* 2 \*\* n$"),
-    (lambda a, b: 8 >> b, r"^fuse: >> is not supported: fuse has no shift ops or integer "
-                          r"division$"),
+    (lambda a, b: 8 >> b, r"^fuse: >> is not supported: fuse has no shift ops; x >> n of "
+                          r"integers is x // 2 \*\* n$"),
     (lambda a, b: a.__setitem__(0, 1), r"^fuse: a traced Tensor cannot be assigned to "
                                        r"\(x\[i\] = v\): .* use fuse\.where\(mask, v, x\)"),
 ], ids=["floordiv", "mod", "matmul", "if", "index", "np.prod", "bitwise-and", "int-result",

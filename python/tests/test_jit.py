@@ -1230,8 +1230,17 @@ def test_zero_d_arrays_held_or_defaulted_are_of_their_dtype():
     scalar = fuse.jit(lambda a: a + np.float64(0.1), target="cpu")(x)
     for got in (defaulted, held, scalar):
         assert_same(got, passed)
-    big = fuse.jit(lambda a, b=np.array(2**40): a + b, target="cpu")(x)
-    assert_same(big, fuse.jit(lambda a, b: a + b, target="cpu")(x, np.array(2**40)))
+    x64 = x.astype(np.int64)
+    defaulted = fuse.jit(lambda a, b=np.array(2**40): a + b, target="cpu")
+    passed = fuse.jit(lambda a, b: a + b, target="cpu")
+    assert_same(defaulted(x64), passed(x64, np.array(2**40)))
+    assert_same(defaulted(x64), x64 + 2**40)
+    # With an int32 array the int64 0-d value takes int32 (PyTorch's 0-d
+    # tensors): both are checked as a Python int is (they wrapped to x + 0).
+    for call in (lambda: defaulted(x), lambda: passed(x, np.array(2**40))):
+        with pytest.raises(OverflowError, match=r"^fuse: argument 'b' = 1099511627776 does "
+                                                r"not fit int32"):
+            call()
 
 
 def test_transposed_arrays_are_read_in_place():

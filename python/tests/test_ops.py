@@ -347,6 +347,28 @@ def test_clamp_tensor_bounds(rng):
                 np.minimum(np.maximum(x, lo), hi))
 
 
+@pytest.mark.parametrize("dtype", NUMERIC)
+def test_clamp_numpy_scalar_bounds(dtype, rng):
+    # A numpy scalar the function holds is a 0-d constant of its dtype, as a
+    # 0-d array argument is: both are Tensor bounds (max and min), which
+    # promote as np.maximum's. They were refused, the message calling the
+    # numpy scalar a Tensor.
+    x = random_array(rng, dtype, SHAPE)
+    lo, hi = np.dtype(dtype).type(-1), np.dtype(dtype).type(2)
+    f = fuse.jit(lambda x: (fuse.clamp(x, min=lo), np.clip(x, lo, None), x.clip(None, hi),
+                            np.clip(x, lo, hi), x.clamp(-1, hi)))
+    want = np.maximum(x, lo), np.maximum(x, lo), np.minimum(x, hi), np.clip(x, lo, hi), \
+        np.clip(x, lo, hi)
+    for got, expected in zip(f(x), want):
+        assert_same(got, expected)
+    assert_same(fuse.jit(lambda x, m: np.clip(x, m, None))(x, lo), np.maximum(x, lo))
+    # Another type promotes as a 0-d array does: an int32 x clipped at a
+    # float32 0.5 is float32, as np.maximum(x, np.float32(0.5)) in PyTorch.
+    i = np.array([1, -1, 2, 3], np.int32)
+    assert_same(fuse.jit(lambda x: x.clip(np.float32(0.5)))(i),
+                np.maximum(i.astype(np.float32), np.float32(0.5)))
+
+
 def test_clamp_infinite_bounds(rng):
     x = random_array(rng, "float32", SHAPE)
     f = fuse.jit(lambda x: fuse.clamp(x, min=-math.inf, max=math.inf))
@@ -380,6 +402,79 @@ def test_cast_to_float_is_refused_as_ambiguous(rng):
                                             r"'float64'$"):
             fuse.jit(cast)(x)
     assert fuse.jit(lambda x: x.astype(float))(x).dtype == np.float64
+
+
+def test_cast_to_int_is_refused_as_ambiguous(rng):
+    # numpy's "int" is int64, PyTorch's torch.int int32; it was int64 here,
+    # silently, while "float" was refused. The Python type int is int64 in
+    # both.
+    x = random_array(rng, "float32", SHAPE)
+    for cast in (lambda x: x.astype("int"), lambda x: fuse.cast(x, "int")):
+        with pytest.raises(TypeError, match=r"^fuse: 'int' is int64 to numpy and int32 to "
+                                            r"PyTorch \(torch.int\): write 'int32' or "
+                                            r"'int64'$"):
+            fuse.jit(cast)(x)
+    assert_same(fuse.jit(lambda x: x.astype(int))(x), x.astype(np.int64))
+
+
+def _edges(dtype):
+    info = np.iinfo(dtype)
+    return [info.min, info.min + 1, -100000001, -16777217, -7, -3, -2, -1, 0, 1, 2, 3, 7,
+            16777217, 100000001, info.max - 1, info.max]
+
+
+@pytest.mark.parametrize("dtype", INTS)
+def test_integer_floor_division_and_remainder(dtype):
+    # numpy's // and % of integers (floor division, and the remainder with
+    # the divisor's sign), exact: built from the dialect's truncating div.
+    # They were refused, and the hint, a - fuse.floor(a / b) * b, is float32
+    # (16777217 % 2 was 0.0). x // 0 and x % 0 are 0, numpy's values (numpy
+    # also warns); INT_MIN // -1 wraps to INT_MIN, as numpy's.
+    edges = _edges(dtype)
+    a, b = (np.ascontiguousarray(v) for v in np.array(
+        [(p, q) for p in edges for q in edges], dtype).T)
+    f = fuse.jit(lambda a, b: (a // b, a % b, *divmod(a, b), np.floor_divide(a, b),
+                               np.remainder(a, b), np.mod(a, b)))
+    with np.errstate(divide="ignore", over="ignore"):
+        want = (a // b, a % b) * 2 + (np.floor_divide(a, b), np.remainder(a, b), np.mod(a, b))
+    for got, expected in zip(f(a, b), want):
+        assert_same(got, expected)
+    assert "f32" not in f.mlir and "f64" not in f.mlir
+    # With Python ints, either side, and broadcasting.
+    x = np.array(edges, dtype)
+    g = fuse.jit(lambda x: (x // 7, x % -3, 7 // x, -7 % x, x // True))
+    with np.errstate(divide="ignore", over="ignore"):
+        want = (x // 7, x % -3, np.int64(7) // x, np.int64(-7) % x, x // 1)
+    for got, expected in zip(g(x), want):
+        assert_same(got, expected.astype(dtype))
+
+
+def test_integer_floor_division_promotes():
+    i32, i64 = np.array([-7, 7], np.int32), np.array([2, -2], np.int64)
+    assert_same(fuse.jit(lambda a, b: a // b)(i32, i64), i32 // i64)
+    mask = np.array([True, False])
+    assert_same(fuse.jit(lambda a, m: a % m)(i32, mask), np.array([0, 0], np.int32))
+    with pytest.raises(TypeError, match=r"^fuse: // on bool tensors is not supported"):
+        fuse.jit(lambda m: m // m)(mask)
+    with pytest.raises(TypeError, match=r"^fuse: % of floats is not supported: fuse has no "
+                                        r"float remainder"):
+        fuse.jit(lambda a: a % 2.0)(i32)
+
+
+def test_floor_division_in_place_on_an_argument_is_refused():
+    x = np.array([7, -7], np.int32)
+
+    def f(x):
+        x //= 2
+        return x
+    with pytest.raises(TypeError, match=r"^fuse: //= on argument 'x' of f: numpy changes"):
+        fuse.jit(f)(x)
+
+    def g(x):
+        y = x + 0
+        y %= 3
+        return y
+    assert_same(fuse.jit(g)(x), x % 3)
 
 
 def test_cast_through_bfloat16():

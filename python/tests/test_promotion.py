@@ -8,6 +8,7 @@ PyTorch keeps the float type.
 """
 
 import itertools
+import math
 import operator
 import re
 
@@ -346,3 +347,111 @@ def test_scalar_arguments_past_a_types_range_warn_of_nothing():
 def test_astype_takes_numpys_copy():
     x = np.arange(3, dtype=np.float16)
     assert_same(fuse.jit(lambda a: a.astype(np.float64, copy=False))(x), x.astype(np.float64))
+
+
+# Python's operators on a Python scalar argument, each with an argument
+# value: the same function run by Python, with the argument static, and
+# with it an argument must agree (dtype too).
+PYTHON_SCALAR_OPS = [
+    ("~flag", lambda x, s: x + (~s), [True, False, 5, -1, 0]),
+    ("-flag", lambda x, s: x * (-s), [True, False, 3]),
+    ("abs", lambda x, s: x * abs(s), [True, False, -3]),
+    ("+flag", lambda x, s: x * (+s), [True, 3]),
+    ("round", lambda x, s: x + round(s), [2.5, 3.5, -2.5, -0.5, 1.4, True, 7]),
+    ("math.trunc", lambda x, s: x + math.trunc(s), [2.7, -2.7, True, -4]),
+    ("math.floor", lambda x, s: x + math.floor(s), [2.7, -2.7, True, 4]),
+    ("math.ceil", lambda x, s: x + math.ceil(s), [2.2, -2.7, False]),
+    ("//", lambda x, s: x + (s // 3) + (-7 // s), [2, -2, True, 5]),
+    ("%", lambda x, s: x + (s % -3) + (7 % s), [2, -2, True, 5]),
+    ("~compare", lambda x, s: x + ~(s > 1), [2, 0]),
+]
+
+
+@pytest.mark.parametrize("name,fn,values", PYTHON_SCALAR_OPS,
+                         ids=[c[0] for c in PYTHON_SCALAR_OPS])
+def test_python_operators_on_scalar_arguments_are_pythons(name, fn, values):
+    # ~flag was a logical not (x + 0 for True, where Python gives x - 2),
+    # -flag and abs(flag) were refused, round(v) of a float was a float.
+    import warnings
+    x = np.array([1, 2, 3], np.int32)
+    argument = fuse.jit(fn)
+    static = fuse.jit(fn, static_argnames=("s",))
+    for value in values:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)  # ~bool, Python 3.12
+            want = fn(x, value)
+        assert_same(static(x, value), want)
+        assert_same(argument(x, value), want)
+    assert argument.cache_info().traces <= 3  # one per kind of value: bool, int, float
+    # +v of a float stays a float.
+    x64 = x.astype(np.float64)
+    assert_same(fuse.jit(lambda x, s: x * (+s))(x64, 2.5), x64 * 2.5)
+
+
+def test_division_by_a_zero_scalar_argument_raises_as_in_python():
+    # An op on Python scalars alone computes as Python would: n / 0 raises
+    # ZeroDivisionError when the divisor is an argument (it gave inf).
+    x = np.array([1, 2, 3], np.int32)
+    f = fuse.jit(lambda x, n, m: x + n / m)
+    g = fuse.jit(lambda x, n, m: (x + n // m, x + n % m))
+    assert_same(f(x, 5, 2), (x + 2.5).astype(np.float32))  # PyTorch: int32 + float is float32
+    for m in (0, 0.0, False):
+        with pytest.raises(ZeroDivisionError, match=r"^fuse: argument 'm' of <lambda> is "
+                                                     + re.escape(repr(m)) + r", the divisor "
+                                                     r"of / at .*test_promotion\.py:\d+:\d+ on "
+                                                     r"Python scalars alone, which computes "
+                                                     r"as Python would, and Python raises "
+                                                     r"ZeroDivisionError"):
+            f(x, 5, m)
+    with pytest.raises(ZeroDivisionError, match=r"the divisor of // at"):
+        g(x, 5, 0)
+    # A float divisor too, on every call (the short path of float arguments
+    # does not skip the check).
+    h = fuse.jit(lambda x, m: x * (1.0 / m))
+    x32 = x.astype(np.float32)
+    for _ in range(2):
+        assert_same(h(x32, 2.0), x32 * np.float32(0.5))
+    with pytest.raises(ZeroDivisionError):
+        h(x32, 0.0)
+    # An array divided by a scalar argument 0 is numpy's (inf), and so is
+    # a divisor computed from arguments, which has no value until it runs.
+    with np.errstate(divide="ignore"):
+        assert_same(fuse.jit(lambda x, m: x / m)(x32, 0.0), x32 / np.float32(0.0))
+    assert_same(fuse.jit(lambda x, n, m: x + n / (m - 1))(x32, 1.0, 1.0),
+                np.full(3, np.inf, np.float32))
+
+
+def test_int64_numpy_scalar_that_int32_cannot_hold_is_refused():
+    # A numpy int64 scalar or 0-d array meeting an int32 tensor takes its
+    # type (PyTorch's 0-d tensors), and was wrapped silently (x + 5 for
+    # 2**40 + 5); it is checked as a Python int is.
+    x = np.array([1, 2, 3], np.int32)
+    f = fuse.jit(lambda x, s: x + s)
+    assert_same(f(x, np.int64(7)), x + np.int32(7))
+    for s in (np.int64(2 ** 40 + 5), np.array(2 ** 40 + 5), np.array(-2 ** 31 - 1)):
+        with pytest.raises(OverflowError, match=r"^fuse: argument 's' = " + str(int(s)) +
+                           r" does not fit int32, the type that <lambda> gives it \(an int64 "
+                           r"0-d array or numpy scalar takes an int32 tensor's type"):
+            f(x, s)
+    # A 0-d array argument takes the short path of array arguments: checked
+    # on every call.
+    for _ in range(2):
+        assert_same(f(x, np.array(2 ** 31 - 1)), x + np.int32(2 ** 31 - 1))
+    with pytest.raises(OverflowError):
+        f(x, np.array(2 ** 31))
+    with pytest.raises(OverflowError, match=r"^fuse: the int64 scalar 1099511627781 at "
+                                            r".*test_promotion\.py:\d+:\d+ does not fit "
+                                            r"int32, the type it takes here"):
+        fuse.jit(lambda x: x + np.int64(2 ** 40 + 5))(x)
+    with pytest.raises(OverflowError, match=r"the int64 scalar 1099511627776"):
+        fuse.jit(lambda x: x < np.int64(2 ** 40))(x)
+    assert_same(fuse.jit(lambda x: x + np.int64(-2 ** 31))(x), x + np.int32(-2 ** 31))
+    assert_same(f(x.astype(np.int64), np.int64(2 ** 40)), x + np.int64(2 ** 40))
+
+
+def test_integer_tensor_compared_with_a_float_compares_in_float32():
+    # PyTorch's promotion, which python/README.md documents ("Promotion"):
+    # numpy compares these exactly.
+    x = np.array([16777217, 2 ** 31 - 1], np.int32)
+    assert fuse.jit(lambda x: x > 16777216.0)(x).tolist() == [False, True]
+    assert fuse.jit(lambda x: x.astype(np.float64) > 16777216.0)(x).tolist() == [True, True]

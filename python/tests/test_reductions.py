@@ -1104,3 +1104,67 @@ def test_fuses_own_reductions_take_initial():
         fuse.jit(lambda a: fuse.reduce_max(a, initial=a))(x)
     with pytest.raises(TypeError, match=r"fuse\.reduce_mean got an unexpected argument 'initial'"):
         fuse.jit(lambda a: fuse.reduce_mean(a, initial=1.0))(x)
+
+
+@pytest.mark.parametrize("dtype", INTS)
+def test_initial_of_another_dtype_is_converted_to_an_integer_arrays_dtype(dtype):
+    """numpy converts initial= to the array's integer type (a float truncated
+    toward zero) and reduces exactly; fuse promoted the result with it, and
+    an int32 sum past 2**24 went through float32 and back (16777217 + 0.25
+    was 16777216), and an int64 initial wrapped (max(initial=2**40) was 0)."""
+    x = np.array([[16777217, 0], [100000001, 0], [1, 2], [-3, 4]], dtype)
+    f = fuse.jit(lambda a: (a.sum(1, initial=0.25), np.sum(a, 1, initial=-0.5),
+                            a.max(1, initial=0.5), a.min(1, initial=1e9 + 0.5),
+                            a.sum(initial=np.float32(2.9)), a.max(1, initial=np.int64(-7)),
+                            np.min(a, 1, initial=True), a.sum(1, initial=np.array(-2.9))))
+    want = (x.sum(1, initial=0.25, dtype=dtype), np.sum(x, 1, initial=-0.5, dtype=dtype),
+            x.max(1, initial=0.5), x.min(1, initial=1e9 + 0.5),
+            x.sum(initial=np.float32(2.9), dtype=dtype), x.max(1, initial=np.int64(-7)),
+            np.min(x, 1, initial=True), x.sum(1, initial=np.array(-2.9), dtype=dtype))
+    got = f(x)
+    for g, w in zip(got, want):
+        assert_same(g, w)
+    assert list(map(int, got[0])) == [16777217, 100000001, 3, 1]
+    assert "f32" not in f.mlir and "f64" not in f.mlir  # exact: no float on the way
+    wide = np.array([1, -1, 2, 3], np.int64)
+    assert_same(fuse.jit(lambda a: a.max(initial=np.int64(2 ** 40)))(wide), np.int64(2 ** 40))
+
+
+@pytest.mark.parametrize("initial,error,match", [
+    (np.int64(2 ** 40), OverflowError,
+     r"^fuse: Tensor\.max at .*test_reductions\.py:\d+:\d+: initial=1099511627776 does not fit "
+     r"int32, the array's dtype, in which numpy's initial= is taken \(numpy wraps an int "
+     r"there\): make the array wider first \(x\.astype\(np\.int64\)\), or cast it to a float "
+     r"type$"),
+    (-2 ** 31 - 1, OverflowError, r"initial=-2147483649 does not fit int32"),
+    (1e10, OverflowError, r"initial=10000000000\.0 does not fit int32, the array's dtype, in "
+                          r"which numpy's initial= is taken: make"),
+    (math.inf, OverflowError, r"initial=inf does not fit int32"),
+    (math.nan, ValueError, r"^fuse: Tensor\.max at .*: initial=nan is NaN, which the int32 "
+                           r"array cannot hold \(numpy raises ValueError too\); give an "
+                           r"integer, or cast the array to a float type first$"),
+], ids=["int64-scalar", "int", "float", "inf", "nan"])
+def test_initial_that_an_integer_array_cannot_hold_is_refused(initial, error, match):
+    x = np.array([1, -1, 2, 3], np.int32)
+    with pytest.raises(error, match=match):
+        fuse.jit(lambda a: a.max(initial=initial))(x)
+    # int64 holds what int32 does not.
+    if error is OverflowError and not isinstance(initial, float):
+        assert_same(fuse.jit(lambda a: a.max(initial=initial))(x.astype(np.int64)),
+                    np.int64(max(3, int(initial))))
+
+
+@pytest.mark.parametrize("fn,error,match", [
+    (lambda x: x.any(2), ValueError,
+     r"^fuse: Tensor\.any: axis 2 is out of bounds for a Tensor of rank 2"),
+    (lambda x: np.all(x, axis=-3), ValueError,
+     r"^fuse: numpy\.all: axis -3 is out of bounds for a Tensor of rank 2"),
+    (lambda x: x.all((0, -2)), ValueError, r"^fuse: Tensor\.all: axis -2 is repeated"),
+    (lambda x: np.any(x, keepdims="yes"), TypeError,
+     r"^fuse: numpy\.any: keepdims must be True or False"),
+], ids=["any-axis", "all-axis", "all-repeated", "any-keepdims"])
+def test_any_and_all_errors_name_what_was_called(fn, error, match):
+    # They named fuse.reduce_max and fuse.reduce_min, which any and all are
+    # made of.
+    with pytest.raises(error, match=match):
+        fuse.jit(fn)(np.ones((3, 4), np.float32))
