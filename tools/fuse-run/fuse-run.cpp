@@ -60,6 +60,8 @@ static cl::list<std::string> inputFlags(
     "input",
     cl::desc("An argument, in order: FILE.npy, rand:SHAPE or "
              "fill:VALUE:SHAPE (SHAPE like 1000000 or 64x128; empty for 0-d). "
+             "rand: draws floats uniformly from [-1, 1), integers from "
+             "[-100, 100] and bools true or false with even odds (--seed). "
              "VALUE is a decimal integer in range for i32 and i64; true, "
              "false, 1 or 0 for i1; a number (decimal, or hexadecimal with a "
              "p exponent: 0x1p-3), nan, inf or -inf for floats, "
