@@ -15,11 +15,29 @@ struct FuseHostToDevicePass
     : fuse::impl::FuseHostToDeviceBase<FuseHostToDevicePass> {
   void runOnOperation() override {
     SmallVector<Operation *> ops;
-    getOperation().walk([&](Operation *op) {
+    WalkResult strided = getOperation().walk([&](Operation *op) {
       if (isa<memref::AllocOp, memref::DeallocOp, memref::CopyOp,
               memref::GetGlobalOp>(op))
         ops.push_back(op);
+      // gpu.memcpy copies a buffer's bytes in order: a copy from or into a
+      // view with a layout (every other row, an offset) is no such copy.
+      auto copy = dyn_cast<memref::CopyOp>(op);
+      if (!copy)
+        return WalkResult::advance();
+      for (Value side : {copy.getSource(), copy.getTarget()}) {
+        auto type = cast<MemRefType>(side.getType());
+        if (type.getLayout().isIdentity())
+          continue;
+        copy.emitOpError() << "copies " << type
+                           << ", a view with a layout; fuse-host-to-device "
+                              "makes each copy a gpu.memcpy of whole buffers "
+                              "(identity layouts), as the pipelines' are";
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
     });
+    if (strided.wasInterrupted())
+      return signalPassFailure();
     for (Operation *op : ops) {
       OpBuilder b(op);
       Location loc = op->getLoc();
