@@ -8,6 +8,7 @@
 #include "fuse/Support/DTypes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -165,8 +166,44 @@ LogicalResult checkBody(func::FuncOp function) {
   return failure(walk.wasInterrupted());
 }
 
+/// Whether `module` is a stage's output (bufferized, outlined or in the LLVM
+/// dialect) rather than a program: its errors named ops and types that the
+/// lowering made, at the program's own lines.
+static Operation *loweredPart(ModuleOp module) {
+  Operation *onBuffers = nullptr;
+  bool kernels = false;
+  for (Operation &op : module.getBody()->getOperations()) {
+    Dialect *dialect = op.getDialect();
+    // The LLVM dialect (ptx, cpu, cuda) or a constant's buffer (gpu).
+    if (dialect &&
+        llvm::is_contained({"llvm", "memref"}, dialect->getNamespace()))
+      return &op;
+    kernels |= isa<gpu::GPUModuleOp, gpu::BinaryOp>(op);
+    if (auto function = dyn_cast<func::FuncOp>(op))
+      if (!onBuffers && !function.isExternal() &&
+          llvm::any_of(function.getFunctionType().getInputs(),
+                       llvm::IsaPred<BaseMemRefType>))
+        onBuffers = &op;
+  }
+  // The gpu stage: functions on buffers that launch kernels. (Either alone
+  // is a program's mistake, which the checks below name.)
+  return kernels ? onBuffers : nullptr;
+}
+
 struct CheckProgram : fuse::impl::FuseCheckProgramBase<CheckProgram> {
   void runOnOperation() override {
+    if (Operation *lowered = loweredPart(getOperation())) {
+      InFlightDiagnostic diag = lowered->emitError();
+      if (auto function = dyn_cast<func::FuncOp>(lowered))
+        diag << "@" << function.getName() << " takes buffers (memrefs), ";
+      else
+        diag << "'" << lowered->getName() << "' is ";
+      diag << "a lowering's output: this module is a stage's (gpu or "
+              "later), and fuse's pipelines take fuse programs, functions on "
+              "tensors; give the program itself, or run the passes that come "
+              "next with --pass-pipeline";
+      return signalPassFailure();
+    }
     bool ok = true;
     for (Operation &op : getOperation().getBody()->getOperations()) {
       auto function = dyn_cast<func::FuncOp>(op);

@@ -116,5 +116,26 @@ gpu.module @kernels {
 }
 // PIPELINE: <stdin>:[[# @LINE - 2]]:1: error: 'gpu.module' is not a function
 
+// -----
+
+// A stage's output given again: one error that says so, not errors that
+// name the lowering's ops and types at the program's lines.
+// expected-error @+1 {{@lowered takes buffers (memrefs), a lowering's output: this module is a stage's (gpu or later), and fuse's pipelines take fuse programs, functions on tensors; give the program itself, or run the passes that come next with --pass-pipeline}}
+func.func @lowered(%a: memref<?xf32>) {
+  return
+}
+gpu.module @fuse_kernels {
+}
+// PIPELINE: <stdin>:[[# @LINE - 5]]:1: error: @lowered takes buffers (memrefs), a lowering's output
+
+// -----
+
+// expected-error @+1 {{'memref.global' is a lowering's output}}
+memref.global "private" constant @c : memref<2xf32> = dense<[1.0, 2.0]>
+func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> {
+  return %a : tensor<2xf32>
+}
+// PIPELINE: <stdin>:[[# @LINE - 4]]:1: error: 'memref.global' is a lowering's output
+
 // PIPELINE-NOT: error
 // PIPELINE-NOT: .entry
