@@ -23,11 +23,29 @@ struct FuseNameKernelsPass
     : fuse::impl::FuseNameKernelsBase<FuseNameKernelsPass> {
   using Base::Base;
 
+  /// What is wrong with the options, if anything: refused when a textual
+  /// pipeline gives them (an error of the pipeline's text, before anything
+  /// runs) and when the pass runs (options set in C++).
+  std::optional<std::string> optionProblem() const {
+    if (first < 0)
+      return "fuse-name-kernels: first=" + std::to_string(first) +
+             " is negative; kernels are numbered from 0 or more";
+    return std::nullopt;
+  }
+
+  LogicalResult initializeOptions(
+      StringRef options,
+      function_ref<LogicalResult(const Twine &)> errorHandler) override {
+    if (failed(Base::initializeOptions(options, errorHandler)))
+      return failure();
+    if (std::optional<std::string> problem = optionProblem())
+      return errorHandler(*problem);
+    return success();
+  }
+
   void runOnOperation() override {
-    if (first < 0) {
-      getOperation().emitError("fuse-name-kernels: first=")
-          << first.getValue()
-          << " is negative; kernels are numbered from 0 or more";
+    if (std::optional<std::string> problem = optionProblem()) {
+      getOperation().emitError(*problem);
       return signalPassFailure();
     }
     int64_t counter = first;

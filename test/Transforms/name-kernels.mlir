@@ -8,6 +8,7 @@
 // aborted PTX emission).
 // RUN: not fuse-opt %s --convert-fuse-to-linalg --fuse-name-kernels=first=-5 2>&1 | FileCheck %s --check-prefix=NEGATIVE
 // NEGATIVE: error: fuse-name-kernels: first=-5 is negative; kernels are numbered from 0 or more
+// NEGATIVE-NOT: see current operation
 // A number past the largest int64_t wrapped around to a negative one.
 // RUN: not fuse-opt %s --convert-fuse-to-linalg --fuse-name-kernels=first=9223372036854775806 2>&1 | FileCheck %s --check-prefix=LAST
 // LAST: error: fuse-name-kernels: first=9223372036854775806 leaves no number for every kernel

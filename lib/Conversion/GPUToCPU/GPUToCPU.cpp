@@ -193,13 +193,32 @@ LogicalResult outlineLaunch(gpu::LaunchOp launch, SymbolTable &symbols,
 struct FuseGPUToCPUPass : fuse::impl::FuseGPUToCPUBase<FuseGPUToCPUPass> {
   using FuseGPUToCPUBase::FuseGPUToCPUBase;
 
+  /// What is wrong with the options, if anything: refused when a textual
+  /// pipeline gives them (an error of the pipeline's text, before anything
+  /// runs) and when the pass runs (options set in C++).
+  std::optional<std::string> optionProblem() const {
+    if (parallelBlocks < 0)
+      return "fuse-gpu-to-cpu: parallel-blocks=" +
+             std::to_string(parallelBlocks) +
+             " is negative: it is the fewest blocks that a launch runs on "
+             "OpenMP threads, or 0 for none";
+    return std::nullopt;
+  }
+
+  LogicalResult initializeOptions(
+      StringRef options,
+      function_ref<LogicalResult(const Twine &)> errorHandler) override {
+    if (failed(Base::initializeOptions(options, errorHandler)))
+      return failure();
+    if (std::optional<std::string> problem = optionProblem())
+      return errorHandler(*problem);
+    return success();
+  }
+
   void runOnOperation() override {
     SymbolTable symbols(getOperation());
-    if (parallelBlocks < 0) {
-      getOperation().emitError()
-          << "fuse-gpu-to-cpu: parallel-blocks=" << parallelBlocks.getValue()
-          << " is negative: it is the fewest blocks that a launch runs on "
-             "OpenMP threads, or 0 for none";
+    if (std::optional<std::string> problem = optionProblem()) {
+      getOperation().emitError(*problem);
       return signalPassFailure();
     }
     SmallVector<gpu::LaunchOp> launches;

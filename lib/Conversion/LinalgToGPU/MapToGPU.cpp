@@ -2899,16 +2899,35 @@ private:
 struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
   using Base::Base;
 
+  /// What is wrong with the options, if anything: refused when a textual
+  /// pipeline gives them (an error of the pipeline's text, before anything
+  /// runs) and when the pass runs (options set in C++).
+  std::optional<std::string> optionProblem() const {
+    if (blockSize > 0 && blockSize <= fuse::kMaxBlockSize &&
+        fuse::isVectorBytes(vectorBytes))
+      return std::nullopt;
+    return "block-size must be in [1, " + std::to_string(fuse::kMaxBlockSize) +
+           "] (a CUDA block has at most " +
+           std::to_string(fuse::kMaxBlockSize) +
+           " threads) and vector-bytes a power of two in [1, " +
+           std::to_string(fuse::kMaxVectorBytes) +
+           "]; got block-size=" + std::to_string(blockSize) +
+           " vector-bytes=" + std::to_string(vectorBytes);
+  }
+
+  LogicalResult initializeOptions(
+      StringRef options,
+      function_ref<LogicalResult(const Twine &)> errorHandler) override {
+    if (failed(Base::initializeOptions(options, errorHandler)))
+      return failure();
+    if (std::optional<std::string> problem = optionProblem())
+      return errorHandler(*problem);
+    return success();
+  }
+
   void runOnOperation() override {
-    if (blockSize <= 0 || blockSize > fuse::kMaxBlockSize ||
-        !fuse::isVectorBytes(vectorBytes)) {
-      getOperation().emitError("block-size must be in [1, ")
-          << fuse::kMaxBlockSize << "] (a CUDA block has at most "
-          << fuse::kMaxBlockSize
-          << " threads) and vector-bytes a power of two in [1, "
-          << fuse::kMaxVectorBytes
-          << "]; got block-size=" << blockSize.getValue()
-          << " vector-bytes=" << vectorBytes.getValue();
+    if (std::optional<std::string> problem = optionProblem()) {
+      getOperation().emitError(*problem);
       return signalPassFailure();
     }
     // Elementwise generics, reductions and the generics of a kernel with
