@@ -198,6 +198,14 @@ int main(int argc, char **argv) {
       ("Lower fuse programs to a stage and print it: " + fuse::stageNames())
           .str();
   stageFlag.setDescription(stageHelp);
+  // The options that the LLVM libraries linked in register as they load
+  // (code generation and analysis, hundreds) are hidden from --help, which
+  // lists fuse's flags and then mlir-opt's own options and passes, as
+  // mlir-opt does; --help-hidden lists them all.
+  for (auto &[name, option] : cl::getRegisteredOptions())
+    if (!llvm::is_contained(option->Categories, &fuseCategory) &&
+        !llvm::is_contained({"help", "help-list", "version"}, name))
+      option->setHiddenFlag(cl::Hidden);
   DialectRegistry registry;
   fuse::registerAllDialects(registry);
   auto [inputFile, outputFile] = registerAndParseCLIOptions(
