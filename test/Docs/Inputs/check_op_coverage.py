@@ -16,7 +16,9 @@ which ops a place needs not have, and why.
 The test scripts are asked what they run rather than searched for the op's
 name: check_ops.py and scripts/accuracy build their cases (all_cases()) and
 difftest.py generates the programs of the seeds test/Fuzz/difftest.test
-runs; an op is there when one of those programs contains it. Nothing is run.
+runs; an op is there when one of those programs contains it. The Python
+package's tracer is asked too: the op's function or operator, traced, must
+give a program with the op. Nothing is run.
 """
 
 import importlib.machinery
@@ -95,6 +97,52 @@ def ops_of_dialect(ops_md):
 # Places: (path, what an op needs there, test(op) -> bool)
 #===-----------------------------------------------------------------------===#
 
+def tracer_place(root):
+    """The Python package's tracer, asked what it emits: each op's function
+    (or operator, or a scalar for constant) traced on small arrays must
+    give a program with that op (a quoted name anywhere in _trace.py passed
+    before, whether or not anything emitted it)."""
+    sys.path.insert(0, os.path.join(root, "python"))
+    try:
+        import fuse
+    except Exception as error:  # noqa: BLE001 - reported as MISSING
+        return ("python/fuse/_trace.py", "the op in the tracer's programs",
+                lambda op: False, f"{type(error).__name__}: {error}")
+    x = np.linspace(0.25, 2.0, 8, dtype=np.float32).reshape(2, 4)
+    mask = x > 1.0
+
+    def calls(op):
+        """The ways to make `op` from Python: its operator, its function
+        with the arguments it may take, or a scalar (constant)."""
+        if op in OPERATOR:
+            expr = OPERATOR[op]
+            names = sorted(set(re.findall(r"\b[a-z]\b", expr)))
+            yield eval(f"lambda {', '.join(names)}: {expr}"), [x] * len(names)
+        if op == "constant":
+            yield (lambda a: a * 3.0), [x]
+        function = getattr(fuse, PYTHON_NAME.get(op, op), None)
+        if function is None:
+            return
+        for args in ([x], [x, x], [mask, x, x], [x, "float16"], [x, 0.5, 1.5]):
+            yield (lambda *a, f=function: f(*a)), args
+
+    def emitted(op):
+        for fn, args in calls(op):
+            arrays = [a for a in args if isinstance(a, np.ndarray)]
+            others = [a for a in args if not isinstance(a, np.ndarray)]
+            try:
+                text = fuse.jit(lambda *a: fn(*a, *others)).trace(*arrays)
+            except Exception:  # noqa: BLE001 - a call that does not fit
+                continue
+            if op in ops_in(text):
+                return True
+        return False
+
+    return ("python/fuse/_trace.py",
+            "the op in the program its Python function or operator traces "
+            "to", emitted)
+
+
 def places(root):
     def text_place(path, what, pattern):
         text = read(root, path)
@@ -161,9 +209,7 @@ def places(root):
     yield text_place("test/Fuzz/mlir.dict", 'an entry "fuse.NAME "',
                      lambda op: rf'^"fuse\.{op} "$')
 
-    yield text_place("python/fuse/_trace.py",
-                     'the op emitted by the tracer ("NAME")',
-                     lambda op: rf"[\"']{op}[\"']")
+    yield tracer_place(root)
     public = re.search(r"__all__ = \[(.*?)\]",
                        read(root, "python/fuse/__init__.py"), re.DOTALL)
     exported = set(re.findall(r"\"(\w+)\"", public.group(1)))
