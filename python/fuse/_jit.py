@@ -431,7 +431,10 @@ class _Jitted:
             return None
         # Every other input (a default array, one inside a tuple) is of one
         # element: one that broadcasts along some axes is not transposed.
-        if any(array.size > 1 and not any(array is v for v in views)
+        # Nor of a higher rank: its leading axes, new to the result, would
+        # come last in the transpose ((3, 4, 1) for numpy's (1, 3, 4)).
+        if any((array.size > 1 or array.ndim > len(shape)) and
+               not any(array is v for v in views)
                for array, _, _ in inputs):
             return None
         results = self(*views)

@@ -1284,6 +1284,12 @@ def test_transposed_arrays_are_read_in_place():
     got = fuse.jit(lambda a, w=np.array([2.0], np.float32): a * w, target="cpu")(square)
     assert got.flags.f_contiguous and not got.flags.c_contiguous
     assert_same(got, square * np.float32(2.0))
+    # Unless it has more axes than the arguments: they lead the result,
+    # and the transpose put them last ((3, 3, 1) for numpy's (1, 3, 3)).
+    cube = np.ones((1, 1, 1), np.float32)
+    got = fuse.jit(lambda a, w=cube: a + w, target="cpu")(square)
+    assert got.shape == (1, 3, 3)
+    assert_same(got, square + cube)
 
 
 def test_partials_callable_objects_and_methods():
