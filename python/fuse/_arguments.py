@@ -17,6 +17,7 @@ structs) is _device's; Program (_program.py) and fuse.jit (_jit.py) call the
 functions here.
 """
 
+import array
 import sys
 
 import numpy as np
@@ -40,6 +41,11 @@ def check_host_array(value, what):
         raise TypeError(f"fuse: {what} is a numpy masked array; fuse reads plain "
                         f"arrays only, and would ignore its mask: pass x.filled(value) to "
                         f"replace the masked elements, or x.data to use them as they are")
+    if isinstance(value, np.matrix):
+        # Its operators are a matrix's (* is the matrix product), which the
+        # traced code would compute elementwise.
+        raise TypeError(f"fuse: {what} is an np.matrix, whose * is the matrix product; "
+                        f"fuse computes elementwise on plain arrays: pass np.asarray(m)")
     if isinstance(value, np.ndarray):
         return value
     if isinstance(value, np.generic):
@@ -553,9 +559,13 @@ def check_out(out, results):
     for i, (array, result) in enumerate(zip(arrays, results)):
         if array is None and many:
             continue
-        if type(array) is not np.ndarray:
+        # A subclass whose data is its elements (np.memmap) takes them as
+        # numpy's out= does; a masked array or a matrix says more than that.
+        if (not isinstance(array, np.ndarray)
+                or isinstance(array, (np.ma.MaskedArray, np.matrix))):
             raise TypeError(f"fuse: out= for result {i} is a {type(array).__name__}, not "
-                            f"a numpy array")
+                            f"a numpy array (an np.memmap is one; a masked array or an "
+                            f"np.matrix is not)")
         want = _dtypes.to_numpy(result.dtype)
         if array.dtype != want:
             raise TypeError(f"fuse: out= for result {i} is {array.dtype}; the result is "
@@ -581,10 +591,14 @@ def _is_array(value):
     if isinstance(value, (type, np.dtype, str)):
         # np.float16 (the type) has __array__.
         return False
-    if isinstance(value, (np.ndarray, np.generic, list, tuple)):
+    # What np.asarray reads: numpy's and Python's buffers (memoryview,
+    # array.array) and numpy's array interfaces too.
+    if isinstance(value, (np.ndarray, np.generic, list, tuple, memoryview, array.array)):
         return True
     try:
-        return (hasattr(value, "__array__") or hasattr(value, "__cuda_array_interface__")
+        return (hasattr(value, "__array__") or hasattr(value, "__array_interface__")
+                or hasattr(value, "__array_struct__")
+                or hasattr(value, "__cuda_array_interface__")
                 or hasattr(value, "__dlpack__"))
     except Exception:
         # An array interface that fails when read (PyTorch's for a tensor

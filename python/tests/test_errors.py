@@ -5,6 +5,7 @@ arrays that fuse refuses are in test_device.py."""
 
 import re
 import sys
+import warnings
 
 import numpy as np
 import pytest
@@ -89,6 +90,18 @@ def test_masked_arrays_are_refused():
                            "\n}\n", target="cpu")
     with pytest.raises(TypeError, match=message.format(1)):
         program(x.data, x)
+
+
+def test_matrices_are_refused():
+    # np.matrix's * is the matrix product: a jitted a * b computed it
+    # elementwise, without a word.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PendingDeprecationWarning)
+        m = np.matrix([[1.0, 2.0], [3.0, 4.0]])
+    with pytest.raises(TypeError, match=r"^fuse: argument 'b' is an np\.matrix, whose \* is "
+                                        r"the matrix product; fuse computes elementwise on "
+                                        r"plain arrays: pass np\.asarray\(m\)$"):
+        fuse.jit(lambda a, b: a * b)(np.asarray(m), m)
 
 
 def test_bfloat16_result():

@@ -520,6 +520,25 @@ def test_lists_and_numpy_scalars_are_arrays():
     assert_same(f([], np.ones(1)), np.zeros(0))
 
 
+def test_buffers_and_array_interfaces_are_arrays():
+    # What np.asarray reads is an array argument: a memoryview, an
+    # array.array, an object with __array_interface__ alone. They were
+    # taken as constants of the trace, which then failed on them.
+    import array
+
+    class Interface:
+        def __init__(self, values):
+            self.__array_interface__ = values.__array_interface__
+            self.values = values
+
+    f = fuse.jit(lambda x: x * 2 + 1, target="cpu")
+    values = np.arange(10, dtype=np.float64)
+    for value in (memoryview(values), array.array("d", values), Interface(values)):
+        assert_same(f(value), values * 2 + 1)
+    assert_same(fuse.jit(lambda x: x, target="cpu")(memoryview(values)), values)
+    assert f.cache_info().traces == 1
+
+
 @pytest.mark.parametrize("value,what", [
     ([np.ones(3, np.float32), np.ones(3, np.float32)], "list of 2 arrays"),
     ((np.ones(3, np.float32),) * 3, "tuple of 3 arrays"),
@@ -1049,6 +1068,16 @@ def test_library_errors_of_a_jitted_function_name_it():
         fuse.compile(twice.mlir, target="cpu", options="block-sise=64")
 
 
+def test_out_takes_a_memmap(rng, tmp_path):
+    # A memmap is a numpy array, as numpy's out= takes it (it was refused).
+    f = fuse.jit(add_relu, target="cpu")
+    a, b = random_array(rng, "float32", (1001,)), random_array(rng, "float32", (1001,))
+    mapped = np.memmap(tmp_path / "out.bin", np.float32, "w+", shape=(1001,))
+    assert f(a, b, out=mapped) is mapped
+    mapped.flush()
+    assert_same(np.fromfile(tmp_path / "out.bin", np.float32), np.maximum(a + b, 0))
+
+
 def test_out_is_checked(rng):
     f = fuse.jit(add_relu, target="cpu")
     a, b = random_array(rng, "float32", (1001,)), random_array(rng, "float32", (1001,))
@@ -1068,6 +1097,9 @@ def test_out_is_checked(rng):
         (frozen, TypeError, "must be a C-contiguous, writeable array"),
         ((np.empty(1001, np.float32),) * 2, TypeError, "out= has 2 array(s) for 1 result(s)"),
         ([1.0], TypeError, "out= for result 0 is a float, not a numpy array"),
+        (np.ma.masked_array(np.empty(1001, np.float32)), TypeError,
+         "out= for result 0 is a MaskedArray, not a numpy array (an np.memmap is one; a "
+         "masked array or an np.matrix is not)"),
     ]
     for out, error, message in cases:
         with pytest.raises(error, match=re.escape(message)):
