@@ -664,6 +664,12 @@ def _sequence_argument(value, index, name, function):
             f"them one by one, as f(*arrays) to a function with a *arrays parameter "
             f"(def {function}(*arrays): arrays is then a tuple of Tensors), or stack them "
             f"yourself (np.stack) to pass one array")
+    if array is not None and array.ndim == depth and all(
+            isinstance(e, int) for e in array.ravel()):
+        # Python ints past int64, which numpy keeps as objects.
+        raise OverflowError(f"{what} of ints that int64 does not hold (numpy makes it an "
+                            f"array of Python objects); pass floats (2.0**70) or an array of "
+                            f"a fuse dtype")
     raise TypeError(f"{what} that numpy cannot read as one array (a ragged {kind}, whose "
                     f"elements differ in length, or elements that are not numbers); pass an "
                     f"array, a {kind} of numbers, or each array as its own argument "

@@ -539,6 +539,14 @@ def test_buffers_and_array_interfaces_are_arrays():
     assert f.cache_info().traces == 1
 
 
+def test_a_list_of_ints_past_int64_is_an_overflow():
+    # It was "a ragged list, or elements that are not numbers".
+    with pytest.raises(OverflowError, match=re.escape(
+            "is a list of ints that int64 does not hold (numpy makes it an array of Python "
+            "objects); pass floats (2.0**70) or an array of a fuse dtype")):
+        fuse.jit(lambda x: x + 1)([2**70, 1])
+
+
 @pytest.mark.parametrize("value,what", [
     ([np.ones(3, np.float32), np.ones(3, np.float32)], "list of 2 arrays"),
     ((np.ones(3, np.float32),) * 3, "tuple of 3 arrays"),
