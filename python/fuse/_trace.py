@@ -1555,20 +1555,20 @@ def layer_norm(x, weight=None, bias=None, eps=1e-5):
     size or 1, scalars, or None) broadcast; another size is a ValueError
     when the function is called (a SizeCheck).
 
-    The distances from the mean are corrected by their own mean before they
-    are squared (var's way): a row's rounded sum is off by ulps of its
-    elements (many, for a long row: each lane's sum is sequential), and x -
-    mean alone left a constant row of 33333.33 (768 elements) with
-    distances of an ulp and a result of +-0.97 where PyTorch's Welford mean
-    gives 0; the corrected distances are exact for such a row. Subtracting
-    the square of their mean after squaring (Chan, Golub and LeVeque's
-    correction) left rows of 1e5 values near 3e7 with a variance of 0 and
-    results off by 1262. Three passes over each row, in one kernel."""
+    The distances from the mean are var's (_distances_from_the_mean): from
+    the row's largest element, less their own mean. A row's rounded sum is
+    off by ulps of its elements (many, for a long row: each lane's sum is
+    sequential), and x - mean alone left a constant row of 33333.33 (768
+    elements) with distances of an ulp and a result of +-0.97 where
+    PyTorch's Welford mean gives 0; a constant row's distances are 0.
+    Subtracting the square of their mean after squaring (Chan, Golub and
+    LeVeque's correction) left rows of 1e5 values near 3e7 with a variance
+    of 0 and results off by 1262. Three passes over each row, in one
+    kernel."""
     _last_axis(x, "fuse.layer_norm")
     checks = [_norm_parameter(x, weight, "fuse.layer_norm", "weight"),
               _norm_parameter(x, bias, "fuse.layer_norm", "bias")]
-    distance = x - reduce_mean(x, -1, keepdims=True)
-    distance = distance - reduce_mean(distance, -1, keepdims=True)
+    distance = _distances_from_the_mean(x, -1)
     variance = reduce_mean(distance * distance, -1, keepdims=True)
     y = distance * rsqrt(variance + eps)
     y = y if weight is None else y * weight
@@ -1702,22 +1702,35 @@ def _rms_norm(x, weight, eps):
     return _checked(y if weight is None else y * weight, checks)
 
 
+def _distances_from_the_mean(x, axis):
+    """x minus its mean over `axis`, as var and layer_norm square them: the
+    distances from the largest element (0 for a constant row, exact for
+    elements within a factor 2 of it), less their own mean. The mean of x
+    itself, a long row's sum rounded many times (each lane's is
+    sequential), was off by ulps of the elements: corrected by the mean of
+    the distances, themselves summed inexactly, a constant row of 5e5
+    elements of 7000001 (in two rows) had a variance of 0.1 and rows of
+    1e6 near 1e8 one 12% off. The largest element of an empty row is
+    -inf, and its mean NaN, as before."""
+    shifted = x - _reduce("reduce_max", x, axis, True, identity_if_empty=True)
+    return shifted - reduce_mean(shifted, axis, keepdims=True)
+
+
 @_in_wider_float
 def _variance(x, axis=None, keepdims=False, ddof=0, what="numpy.var"):
     """numpy's var: the mean of the squared distances from the mean; with
     `ddof`, their sum over max(count - ddof, 0), the count of the reduced
     elements counted when the program runs (sizes may be dynamic).
 
-    The distances from the mean are corrected by their own mean before
-    they are squared: a float32 mean of a long row is off by many ulps of
-    its elements (each lane's sum is sequential), and the squared distances
-    carried that error squared. A constant row of 33333.33 (768 elements)
-    had a variance of 1.4e-4 where PyTorch's is 0 (now 0: the corrected
-    distances are exact), and rows of 1e5 elements near 3e7 with variance
-    1.3 had one of 360; subtracting the square of the distances' mean
-    afterwards (Chan, Golub and LeVeque's correction, layer_norm's) gave 0
-    there, the difference of two sums rounded alike. One more pass over
-    each row, in the same kernel."""
+    The distances from the mean are those of _distances_from_the_mean:
+    a float32 mean of a long row is off by many ulps of its elements (each
+    lane's sum is sequential), and the squared distances carried that
+    error squared. A constant row of 33333.33 (768 elements) had a
+    variance of 1.4e-4 where PyTorch's is 0 (now 0), and rows of 1e5
+    elements near 3e7 with variance 1.3 had one of 360; subtracting the
+    square of the distances' mean afterwards (Chan, Golub and LeVeque's
+    correction) gave 0 there, the difference of two sums rounded alike.
+    One more pass over each row, in the same kernel."""
     if isinstance(ddof, Tensor):
         ddof._no_value(f"be {what}'s ddof", "pass a number")
     # numpy takes any real number (ddof=True is 1, ddof=0.5 a half).
@@ -1725,8 +1738,7 @@ def _variance(x, axis=None, keepdims=False, ddof=0, what="numpy.var"):
         raise TypeError(f"fuse: {what}: ddof must be a number, got {type(ddof).__name__} "
                         f"{ddof!r}")
     _axes(x, axis, what)  # errors name the function called
-    centered = x - reduce_mean(x, axis, keepdims=True)
-    centered = centered - reduce_mean(centered, axis, keepdims=True)
+    centered = _distances_from_the_mean(x, axis)
     squares = centered * centered
     if ddof == 0:
         return reduce_mean(squares, axis, keepdims)

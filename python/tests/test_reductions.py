@@ -565,8 +565,8 @@ def test_rms_norm_default_eps_is_pytorchs(dtype, rng):
 def test_layer_norm_of_a_constant_row_is_zero(value):
     # A row's float32 sum of 768 copies of 33333.33 is off by ulps: the
     # distances from that mean were an ulp, and the row normalized to
-    # +-0.97 (PyTorch gives 0). The mean corrected by the mean of the
-    # distances is exact; the rows around it are ordinary ones.
+    # +-0.97 (PyTorch gives 0). The distances from the largest element
+    # are 0; the rows around it are ordinary ones.
     x = np.random.default_rng(3).standard_normal((3, 768)).astype(np.float32)
     x[1] = value
     f = fuse.jit(lambda x: (fuse.layer_norm(x), fuse.layer_norm(x, 2.0, 0.5)))
@@ -582,9 +582,9 @@ def test_layer_norm_of_a_constant_row_is_zero(value):
 @pytest.mark.parametrize("value", [1234.5678, 33333.33, 123456.79, 1e20])
 def test_var_and_std_of_a_constant_row_are_zero(value):
     # The rounded mean of 768 copies of 33333.33 is off by ulps, and the
-    # variance was 1.4e-4 (std 0.0117; PyTorch gives 0). The distances
-    # corrected by their own mean give 0, with and without ddof, over the
-    # rows and over the whole array; the other rows are ordinary ones.
+    # variance was 1.4e-4 (std 0.0117; PyTorch gives 0). The distances from
+    # the largest element give 0, with and without ddof, over the rows and
+    # over the whole array; the other rows are ordinary ones.
     x = np.random.default_rng(4).standard_normal((3, 768)).astype(np.float32)
     x[1] = value
     f = fuse.jit(lambda x, row, others: (x.var(-1), x.std(-1, ddof=1), np.var(row),
@@ -595,6 +595,18 @@ def test_var_and_std_of_a_constant_row_are_zero(value):
     assert_close(var[0::2], x64[0::2].var(-1), "float32", 768, scale=1.0)
     assert_close(std[0::2], x64[0::2].std(-1, ddof=1), "float32", 768, scale=1.0)
     assert_close(columns, x64[0::2].std(0), "float32", 2, scale=1.0)
+
+
+@pytest.mark.parametrize("shape, axis", [((2, 500_000), -1), ((500_000, 2), 0)])
+def test_var_and_layer_norm_of_long_constant_rows_are_zero(shape, axis):
+    # Two rows of 5e5 elements of 7000001 (and the columns of the
+    # transpose): each lane's sum of 15625 elements is sequential, so the
+    # mean of the distances from the mean was off too, and the variance was
+    # 0.1 (layer norm +-1). The distances from the largest element are 0.
+    x = np.full(shape, 7000001.0, np.float32)
+    assert (fuse.jit(lambda x: x.var(axis))(x) == 0).all()
+    if axis == -1:
+        assert (fuse.jit(fuse.layer_norm)(x) == 0).all()
 
 
 @pytest.mark.parametrize("mean, length", [(3e7, 100_000), (1e6, 1_000_000), (1e5, 1_000_000)])
