@@ -1853,6 +1853,12 @@ def _with_initial(name, what, x, axis, keepdims, initial):
         # truncated toward zero, as astype), and reduces exactly in that
         # type; it was promoted with the result, which went through float32.
         initial = _integer_initial(what, x, initial)
+    if name == "sum" and x.dtype_name in ("f16", "bf16"):
+        # In the float32 of the sum, rounded once with it, as the sum alone
+        # is (the sum rounded to float16 first overflowed where the total
+        # does not, and rounded twice): initial in x's dtype, as numpy's.
+        start = cast(_graph_of([x], what).constant(initial, x.dtype_name), "f32")
+        return cast(reduce_sum(cast(x, "f32"), axis, keepdims) + start, x.dtype_name)
     if name == "sum":
         total = reduce_sum(x, axis, keepdims) + initial
     else:

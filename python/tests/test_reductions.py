@@ -1099,6 +1099,18 @@ def test_numpys_initial_of_sum_max_and_min(dtype):
     assert np.isnan(fuse.jit(lambda a: np.max(a, initial=5))(nan))  # NaN propagates
 
 
+@pytest.mark.parametrize("dtype, values, initial, want", [
+    ("float16", [-20000.0] * 4, 60000.0, -20000.0),
+    ("float16", [2048.0, 1.0], -1.0, 2048.0),
+])
+def test_initial_joins_a_half_sums_float32(dtype, values, initial, want):
+    # A float16 sum accumulates in float32 and rounds once: initial too. The
+    # sum rounded to float16 first overflowed (-80000: -inf) where the total
+    # fits, and rounded twice (2049 to 2048, then 2047).
+    x = np.array([values], dtype)
+    assert_same(fuse.jit(lambda x: x.sum(-1, initial=initial))(x), np.array([want], dtype))
+
+
 def test_fuses_own_reductions_take_initial():
     """fuse.reduce_sum, reduce_max and reduce_min take numpy's initial= too,
     by keyword or in its place after keepdims, and give what numpy's do
