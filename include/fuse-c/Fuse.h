@@ -1,9 +1,12 @@
 /*===- Fuse.h - C API of fuse: compile, run, report ---------------*- C -*-===*\
 |*                                                                            *|
 |* A small C interface over the fuse library for other languages (the Python *|
-|* package uses it through ctypes). Strings returned by these functions are  *|
-|* owned by the caller (fuse_free_string), as are result buffers            *|
-|* (fuse_free_buffer). Functions that can fail take `char **error` and set  *|
+|* package uses it through ctypes). Strings returned as `char *` (and error *|
+|* messages) are owned by the caller (fuse_free_string), as are result      *|
+|* buffers (fuse_free_buffer); strings returned as `const char *` are the   *|
+|* library's: a dtype's spelling lives as long as the process, a program's  *|
+|* target note and remarks as long as the program (until fuse_destroy).     *|
+|* Functions that can fail take `char **error` and set                      *|
 |* it to a message (with source locations) on failure; they leave it as it  *|
 |* is on success. A NULL program (a fuse_compile that failed) is an error   *|
 |* for those, and gives -1, "" or NULL from the others. Any function may be *|
