@@ -2,6 +2,7 @@
 
 #include "fuse/Dialect/Fuse/IR/FuseDialect.h"
 #include "fuse/Dialect/Fuse/Utils/Kernel.h"
+#include "fuse/Support/CheckedOptions.h"
 #include "fuse/Transforms/Passes.h"
 
 #include <limits>
@@ -20,12 +21,11 @@ namespace {
 constexpr size_t kMaxNamedOps = 5;
 
 struct FuseNameKernelsPass
-    : fuse::impl::FuseNameKernelsBase<FuseNameKernelsPass> {
-  using Base::Base;
+    : fuse::CheckedOptions<FuseNameKernelsPass, fuse::impl::FuseNameKernelsBase<
+                                                    FuseNameKernelsPass>> {
+  using CheckedOptions::CheckedOptions;
 
-  /// What is wrong with the options, if anything: refused when a textual
-  /// pipeline gives them (an error of the pipeline's text, before anything
-  /// runs) and when the pass runs (options set in C++).
+  /// What is wrong with the options, if anything (CheckedOptions).
   std::optional<std::string> optionProblem() const {
     if (first < 0)
       return "fuse-name-kernels: first=" + std::to_string(first) +
@@ -33,21 +33,9 @@ struct FuseNameKernelsPass
     return std::nullopt;
   }
 
-  LogicalResult initializeOptions(
-      StringRef options,
-      function_ref<LogicalResult(const Twine &)> errorHandler) override {
-    if (failed(Base::initializeOptions(options, errorHandler)))
-      return failure();
-    if (std::optional<std::string> problem = optionProblem())
-      return errorHandler(*problem);
-    return success();
-  }
-
   void runOnOperation() override {
-    if (std::optional<std::string> problem = optionProblem()) {
-      getOperation().emitError(*problem);
-      return signalPassFailure();
-    }
+    if (refusesOptions())
+      return;
     int64_t counter = first;
     bool overflowed = false;
     FuseDialect::OpsAttrHelper ops(&getContext());

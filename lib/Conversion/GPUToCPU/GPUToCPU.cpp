@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fuse/Conversion/Passes.h"
+#include "fuse/Support/CheckedOptions.h"
 
 #include "mlir/Conversion/SCFToOpenMP/SCFToOpenMP.h"
 #include "mlir/Dialect/GPU/Utils/GPUUtils.h"
@@ -190,12 +191,12 @@ LogicalResult outlineLaunch(gpu::LaunchOp launch, SymbolTable &symbols,
   return success();
 }
 
-struct FuseGPUToCPUPass : fuse::impl::FuseGPUToCPUBase<FuseGPUToCPUPass> {
-  using FuseGPUToCPUBase::FuseGPUToCPUBase;
+struct FuseGPUToCPUPass
+    : fuse::CheckedOptions<FuseGPUToCPUPass,
+                           fuse::impl::FuseGPUToCPUBase<FuseGPUToCPUPass>> {
+  using CheckedOptions::CheckedOptions;
 
-  /// What is wrong with the options, if anything: refused when a textual
-  /// pipeline gives them (an error of the pipeline's text, before anything
-  /// runs) and when the pass runs (options set in C++).
+  /// What is wrong with the options, if anything (CheckedOptions).
   std::optional<std::string> optionProblem() const {
     if (parallelBlocks < 0)
       return "fuse-gpu-to-cpu: parallel-blocks=" +
@@ -205,22 +206,10 @@ struct FuseGPUToCPUPass : fuse::impl::FuseGPUToCPUBase<FuseGPUToCPUPass> {
     return std::nullopt;
   }
 
-  LogicalResult initializeOptions(
-      StringRef options,
-      function_ref<LogicalResult(const Twine &)> errorHandler) override {
-    if (failed(Base::initializeOptions(options, errorHandler)))
-      return failure();
-    if (std::optional<std::string> problem = optionProblem())
-      return errorHandler(*problem);
-    return success();
-  }
-
   void runOnOperation() override {
     SymbolTable symbols(getOperation());
-    if (std::optional<std::string> problem = optionProblem()) {
-      getOperation().emitError(*problem);
-      return signalPassFailure();
-    }
+    if (refusesOptions())
+      return;
     SmallVector<gpu::LaunchOp> launches;
     getOperation().walk([&](gpu::LaunchOp op) { launches.push_back(op); });
     // Launches already outlined (gpu-kernel-outlining, the gpu stage) are

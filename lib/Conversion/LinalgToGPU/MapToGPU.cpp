@@ -33,6 +33,7 @@
 #include "fuse/Dialect/Fuse/IR/FuseDialect.h"
 #include "fuse/Dialect/Fuse/Utils/Kernel.h"
 #include "fuse/Dialect/Fuse/Utils/Profile.h"
+#include "fuse/Support/CheckedOptions.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -2896,12 +2897,12 @@ private:
   SmallVector<State> states;
 };
 
-struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
-  using Base::Base;
+struct FuseMapToGPUPass
+    : fuse::CheckedOptions<FuseMapToGPUPass,
+                           fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass>> {
+  using CheckedOptions::CheckedOptions;
 
-  /// What is wrong with the options, if anything: refused when a textual
-  /// pipeline gives them (an error of the pipeline's text, before anything
-  /// runs) and when the pass runs (options set in C++).
+  /// What is wrong with the options, if anything (CheckedOptions).
   std::optional<std::string> optionProblem() const {
     if (blockSize > 0 && blockSize <= fuse::kMaxBlockSize &&
         fuse::isVectorBytes(vectorBytes))
@@ -2915,21 +2916,9 @@ struct FuseMapToGPUPass : fuse::impl::FuseMapToGPUBase<FuseMapToGPUPass> {
            " vector-bytes=" + std::to_string(vectorBytes);
   }
 
-  LogicalResult initializeOptions(
-      StringRef options,
-      function_ref<LogicalResult(const Twine &)> errorHandler) override {
-    if (failed(Base::initializeOptions(options, errorHandler)))
-      return failure();
-    if (std::optional<std::string> problem = optionProblem())
-      return errorHandler(*problem);
-    return success();
-  }
-
   void runOnOperation() override {
-    if (std::optional<std::string> problem = optionProblem()) {
-      getOperation().emitError(*problem);
-      return signalPassFailure();
-    }
+    if (refusesOptions())
+      return;
     // Elementwise generics, reductions and the generics of a kernel with
     // reductions (fuse.group), kernel by kernel in program order.
     auto include = [](linalg::GenericOp op) {
