@@ -7,6 +7,7 @@ divide as float32 (PyTorch; numpy uses float64).
 """
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -392,29 +393,23 @@ def test_cast_dtype_spellings(spelling, rng):
     assert_same(fuse.jit(lambda x: x.astype(spelling))(x), x.astype(np.float16))
 
 
-def test_cast_to_float_is_refused_as_ambiguous(rng):
+@pytest.mark.parametrize("name, python, numpy, torch", [
+    ("float", float, "float64", "float32 to PyTorch (torch.float)"),
+    ("int", int, "int64", "int32 to PyTorch (torch.int)"),
+])
+def test_cast_to_float_or_int_is_refused_as_ambiguous(name, python, numpy, torch, rng):
     # numpy's "float" is float64, PyTorch's torch.float float32 (which it
-    # was here, silently); the Python type float is float64 in both.
+    # was here, silently), and "int" int64 against torch.int's int32 (int64
+    # here, silently); the Python types float and int are float64 and int64
+    # in both.
     x = random_array(rng, "float32", SHAPE)
-    for cast in (lambda x: x.astype("float"), lambda x: fuse.cast(x, "float")):
-        with pytest.raises(TypeError, match=r"^fuse: 'float' is float64 to numpy and float32 "
-                                            r"to PyTorch \(torch.float\): write 'float32' or "
-                                            r"'float64'$"):
+    other = "float32" if name == "float" else "int32"
+    for cast in (lambda x: x.astype(name), lambda x: fuse.cast(x, name)):
+        with pytest.raises(TypeError, match=f"^fuse: '{name}' is {numpy} to numpy and "
+                                            f"{re.escape(torch)}: write '{other}' or "
+                                            f"'{numpy}'$"):
             fuse.jit(cast)(x)
-    assert fuse.jit(lambda x: x.astype(float))(x).dtype == np.float64
-
-
-def test_cast_to_int_is_refused_as_ambiguous(rng):
-    # numpy's "int" is int64, PyTorch's torch.int int32; it was int64 here,
-    # silently, while "float" was refused. The Python type int is int64 in
-    # both.
-    x = random_array(rng, "float32", SHAPE)
-    for cast in (lambda x: x.astype("int"), lambda x: fuse.cast(x, "int")):
-        with pytest.raises(TypeError, match=r"^fuse: 'int' is int64 to numpy and int32 to "
-                                            r"PyTorch \(torch.int\): write 'int32' or "
-                                            r"'int64'$"):
-            fuse.jit(cast)(x)
-    assert_same(fuse.jit(lambda x: x.astype(int))(x), x.astype(np.int64))
+    assert_same(fuse.jit(lambda x: x.astype(python))(x), x.astype(numpy))
 
 
 def _edges(dtype):
