@@ -4,10 +4,13 @@
 // STAGE: fuse-opt: error: unknown stage 'bogus' for --fuse-pipeline; expected one of linalg, fused, gpu, nvvm, ptx
 
 // --fusion and --fuse-remarks only mean something with a pipeline.
+// The error names the flags given (it named all ten, as if each applied to
+// every one of those three).
 // RUN: not fuse-opt %s --fusion=off 2>&1 | FileCheck %s --check-prefix=NO-PIPELINE
-// RUN: not fuse-opt %s --fuse-remarks 2>&1 | FileCheck %s --check-prefix=NO-PIPELINE
-// NO-PIPELINE: fuse-opt: error: --fusion, --fuse-horizontal, --fuse-remarks, --block-size, --vector-bytes, --chip, --ptx-features, --opt-level, --approx-exp and --cuda-toolkit apply to --fuse-pipeline, --fuse-report or --emit
+// RUN: not fuse-opt %s --fuse-remarks --chip=sm_80 2>&1 | FileCheck %s --check-prefix=NO-PIPELINE-TWO
+// NO-PIPELINE: fuse-opt: error: --fusion shapes what --fuse-pipeline=STAGE, --fuse-report or --emit compiles (each refuses the flags it does not use), and none of them is given
 // NO-PIPELINE-NOT: module
+// NO-PIPELINE-TWO: fuse-opt: error: --fuse-remarks and --chip shape what --fuse-pipeline=STAGE, --fuse-report or --emit compiles
 
 // RUN: not fuse-opt %s --fuse-pipeline=fused --fusion=maybe 2>&1 | FileCheck %s --check-prefix=FUSION-VALUE
 // RUN: not fuse-opt %s --pass-pipeline='builtin.module(fuse-lower{fusion=maybe})' 2>&1 | FileCheck %s --check-prefix=FUSION-VALUE-LOWER

@@ -310,9 +310,13 @@ int main(int argc, char **argv) {
       fuse::buildPipeline(pm, *stage, options);
       return base.setupPassPipeline(pm);
     });
-  } else if (!flags.givenFlags().empty()) {
-    fuse::toolError() << fuse::joinInProse(fuse::PipelineFlags::allFlags())
-                      << " apply to --fuse-pipeline, --fuse-report or --emit\n";
+  } else if (std::vector<llvm::StringRef> given = flags.givenFlags();
+             !given.empty()) {
+    fuse::toolError() << fuse::joinInProse(given)
+                      << (given.size() == 1 ? " shapes" : " shape")
+                      << " what --fuse-pipeline=STAGE, --fuse-report or --emit "
+                         "compiles (each refuses the flags it does not use), "
+                         "and none of them is given\n";
     return 1;
   }
 
