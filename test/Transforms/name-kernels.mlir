@@ -7,7 +7,7 @@
 // A negative first number is refused (it made names such as add_-5, which
 // aborted PTX emission).
 // RUN: not fuse-opt %s --convert-fuse-to-linalg --fuse-name-kernels=first=-5 2>&1 | FileCheck %s --check-prefix=NEGATIVE
-// NEGATIVE: error: fuse-name-kernels: first=-5 is negative; kernels are numbered from 0 or more
+// NEGATIVE: fuse-opt: error: fuse-name-kernels: first=-5 is negative; kernels are numbered from 0 or more
 // NEGATIVE-NOT: see current operation
 // A number past the largest int64_t wrapped around to a negative one.
 // RUN: not fuse-opt %s --convert-fuse-to-linalg --fuse-name-kernels=first=9223372036854775806 2>&1 | FileCheck %s --check-prefix=LAST

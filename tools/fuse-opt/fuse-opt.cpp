@@ -331,6 +331,20 @@ int main(int argc, char **argv) {
     fuse::toolError() << error << "\n";
     return 1;
   }
+  // An error of the pipeline's text (an unknown pass, a bad option) has no
+  // place in the program: the tool's own, not `<unknown>:0: error:`.
+  MlirOptMainConfig withPipeline = config;
+  config.setPassPipelineSetupFn([withPipeline](PassManager &pm) {
+    ScopedDiagnosticHandler toolErrors(pm.getContext(), [](Diagnostic &diag) {
+      if (diag.getSeverity() != DiagnosticSeverity::Error ||
+          !isa<UnknownLoc>(diag.getLocation()))
+        return failure();
+      if (std::string text = diag.str(); !text.empty())
+        fuse::toolError() << text << "\n";
+      return success();
+    });
+    return withPipeline.setupPassPipeline(pm);
+  });
   if (failed(MlirOptMain(output->os(), std::move(input), registry, config)))
     return 1;
   return asMainReturnCode(keepOutput(*output, outputFile));

@@ -1,6 +1,6 @@
 // RUN: fuse-opt %s --fuse-gpu-to-cpu --split-input-file --verify-diagnostics > /dev/null
 // RUN: not fuse-opt %s --fuse-gpu-to-cpu=parallel-blocks=-5 --split-input-file 2>&1 | FileCheck %s --check-prefix=NEGATIVE
-// NEGATIVE: error: fuse-gpu-to-cpu: parallel-blocks=-5 is negative: it is the fewest blocks that a launch runs on OpenMP threads, or 0 for none
+// NEGATIVE: fuse-opt: error: fuse-gpu-to-cpu: parallel-blocks=-5 is negative: it is the fewest blocks that a launch runs on OpenMP threads, or 0 for none
 
 // A launch whose threads exchange values (a warp's shuffle) or wait for
 // each other (a barrier) is refused: the host runs its threads one after
