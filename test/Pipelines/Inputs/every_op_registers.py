@@ -10,9 +10,10 @@ dynamic, as programs of unknown sizes compile; a case is one function of a
 module that fuse-opt compiles to PTX for sm_90. ptxas assembles it; each
 kernel's budget is what its `.maxntid` and `.minnctapersm` leave a thread
 of the SM's 64K registers (fuse-full-occupancy sets them: 32 at full
-occupancy on sm_90, 64 at half). Prints `FAIL KERNEL (fuse.OP: TYPES): ...`
-for a kernel that spills or takes more, then `N kernels of M ops, K over
-their budgets`, and exits 1 when K > 0.
+occupancy on sm_90, 64 at half). Prints `FAIL KERNEL: R registers, S
+bytes spilled; its budget is B (.minnctapersm M)` for a kernel that spills
+or takes more (KERNEL is the op's name and a number), then `N kernels of
+M ops (C cases), K over their budgets`, and exits 1 when K > 0.
 
 So a new op whose kernel needs more registers (a long math function, a
 wide integer routine) fails here until fuse-full-occupancy gives it half
