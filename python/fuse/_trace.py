@@ -854,16 +854,23 @@ def _binary(op, a, b):
     # that type holds exactly (x * 0.5). So does a 0-d tensor of another
     # type (a numpy scalar argument, np.float64(1e5)), whose value PyTorch's
     # kernels take as it is too (original_scalar_value).
-    compute = dtype
-    if dtype in _HALF and not weak and any(
-            (_is_weak(v) and not _holds(dtype, v))
-            or (isinstance(v, Tensor) and v._shape == () and v.dtype_name != dtype)
-            for v in (a, b)):
-        compute = "f32"
+    compute = _half_compute_type(dtype, weak, a, b)
     a, b = _as(graph, a, compute), _as(graph, b, compute)
     shape = broadcast_shapes([a._shape, b._shape], what)
     result = graph.add(op, [a, b], compute, shape, weak=weak)
     return graph.cast(result, dtype)
+
+
+def _half_compute_type(dtype, weak, a, b):
+    """The type `dtype` operands `a` and `b` meet in: float32 for a float16
+    or bfloat16 tensor and a scalar that the type does not hold (or a 0-d
+    tensor of another type), as _binary says; else `dtype`."""
+    if dtype in _HALF and not weak and any(
+            (_is_weak(v) and not _holds(dtype, v))
+            or (isinstance(v, Tensor) and v._shape == () and v.dtype_name != dtype)
+            for v in (a, b)):
+        return "f32"
+    return dtype
 
 
 def negative_power_message(exponent, place=""):
@@ -987,7 +994,11 @@ def _compare(pred, a, b):
             p = {(True, True): "le", (True, False): "gt",
                  (False, True): "ge", (False, False): "lt"}[(above, holds)]
             a, b, pred = tensor, edge, p
-    a, b = _as(graph, a, dtype), _as(graph, b, dtype)
+    # A float16 tensor compared with 0.1 compares with 0.1 in float32, as
+    # arithmetic takes it (rounded to float16 first, x < 0.1 was False for
+    # the float16 0.09998 and 2048 == 2049 True).
+    compute = _half_compute_type(dtype, weak, a, b)
+    a, b = _as(graph, a, compute), _as(graph, b, compute)
     shape = broadcast_shapes([a._shape, b._shape], what)
     return graph.add("cmp", [a, b], "i1", shape, extra=pred, weak=weak)
 

@@ -449,6 +449,22 @@ def test_int64_numpy_scalar_that_int32_cannot_hold_is_refused():
     assert_same(f(x.astype(np.int64), np.int64(2 ** 40)), x + np.int64(2 ** 40))
 
 
+def test_half_tensor_compared_with_a_scalar_takes_it_in_float32():
+    # As arithmetic takes it (x - 0.1 < 0): rounded to float16 first, the
+    # float16 0.09998 < 0.1 was False and == 0.1 True, 2048 == 2049 True, for
+    # a constant, a scalar argument and a numpy scalar of another type.
+    x = np.array([0.1, 2048.0, 65504.0], np.float16)
+    wide = x.astype(np.float32)
+    assert_same(fuse.jit(lambda x: x < 0.1)(x), wide < np.float32(0.1))
+    assert_same(fuse.jit(lambda x: x == 2049.0)(x), wide == np.float32(2049.0))
+    assert_same(fuse.jit(lambda x, s: x < s)(x, 65519.0), wide < np.float32(65519.0))
+    assert_same(fuse.jit(lambda x: x == np.float64(0.1))(x), wide == np.float32(0.1))
+    assert_same(fuse.jit(lambda x: fuse.where(x > 0.09997, 1.0, 0.0))(x),
+                np.where(wide > np.float32(0.09997), 1.0, 0.0).astype(np.float32))
+    # A scalar that float16 holds compares as before, in float16.
+    assert_same(fuse.jit(lambda x: x >= 2048.0)(x), wide >= 2048.0)
+
+
 def test_integer_tensor_compared_with_a_float_compares_in_float32():
     # PyTorch's promotion, which python/README.md documents ("Promotion"):
     # numpy compares these exactly.
