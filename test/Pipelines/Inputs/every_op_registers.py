@@ -41,10 +41,10 @@ def check_ops():
 
 
 def programs():
-    """(function name, op and types) and the module of every elementwise
-    case of check_ops.py."""
+    """The functions of every elementwise case of check_ops.py, one each
+    (@c0, @c1, ...)."""
     ops = check_ops()
-    functions, described = [], {}
+    functions = []
     for generate in (ops.unary_float_cases, ops.unary_int_cases, ops.clamp_cases,
                      ops.binary_cases, ops.cmp_cases, ops.select_cases,
                      ops.cast_cases):
@@ -54,8 +54,7 @@ def programs():
                           lambda m: "tensor<" + "?x" * m.group(1).count("x"),
                           case.program())
             functions.append(text.replace("func.func @f(", f"func.func @{name}(", 1))
-            described[name] = case.name
-    return "".join(functions), described
+    return functions
 
 
 def budgets(ptx):
@@ -79,11 +78,11 @@ def main():
         sys.exit(__doc__)
     fuse_opt, ptxas, workdir = sys.argv[1:]
     os.makedirs(workdir, exist_ok=True)
-    module, described = programs()
+    functions = programs()
     source = os.path.join(workdir, "every-op.mlir")
     ptx_file = os.path.join(workdir, "every-op.ptx")
     with open(source, "w") as f:
-        f.write(module)
+        f.write("".join(functions))
     subprocess.run([fuse_opt, source, "--emit=ptx", "--chip=sm_90", "-o", ptx_file],
                    check=True)
     log = subprocess.run([ptxas, "-arch=sm_90", "-v", ptx_file, "-o",
@@ -91,8 +90,8 @@ def main():
                          check=True, capture_output=True, text=True).stderr
     with open(ptx_file) as f:
         limits = budgets(f.read())
-    # Which case a kernel is from: its name is the op's and a number, and
-    # kernels are numbered in the order of the functions.
+    # Each kernel's registers and spilled bytes (stores and loads), from
+    # ptxas's report.
     used = {}
     for block in re.split(r"(?=ptxas info\s+: Compiling entry function)", log):
         name = re.search(r"Compiling entry function '(\w+)'", block)
@@ -113,7 +112,7 @@ def main():
                   f"its budget is {budget} ({why})")
             over += 1
     ops = {re.sub(r"_\d+$", "", kernel) for kernel in limits}
-    print(f"{len(limits)} kernels of {len(ops)} ops ({len(described)} cases), "
+    print(f"{len(limits)} kernels of {len(ops)} ops ({len(functions)} cases), "
           f"{over} over their budgets")
     sys.exit(1 if over else 0)
 
