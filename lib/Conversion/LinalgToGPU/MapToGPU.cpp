@@ -2629,32 +2629,98 @@ private:
       return combineWarp(combine, partial);
     }
     if (lane) {
-      Value partial =
-          accumulate(k, point, identityOf(combine),
-                     lower ? arith::AddIOp::create(b, loc, lower, lane) : lane,
-                     upper, 1, kReductionLanes)
-              .front();
+      // Lane `lane` takes elements lane, lane + 32, ... of [lower, upper).
+      Value start = lower ? lower : zero();
+      upper = upper ? upper : sizes[reduced.back()];
+      Value partial = inBlocks(
+          combine, blockLevels(combine), start, upper,
+          [&](Value from, Value to) {
+            return accumulate(k, point, identityOf(combine),
+                              arith::AddIOp::create(b, loc, from, lane), to, 1,
+                              kReductionLanes)
+                .front();
+          });
       return combineWarp(combine, partial);
     }
     if (lanes == 1)
       return accumulate(k, point, identityOf(combine), lower, upper, 1).front();
     // Whole vectors into `lanes` partial accumulators from the identity,
     // then the rest as one masked vector (the lanes past it keep their
-    // value), then the lanes pairwise.
+    // value), then the lanes pairwise; a float sum block by block, each
+    // block's rest under a test (most blocks have none).
     lower = lower ? lower : zero();
     upper = upper ? upper : sizes[reduced.back()];
-    Value end = rowInOneVector() ? lower : vectorEnd(lower, upper);
-    SmallVector<Value> partial =
-        rowInOneVector()
-            ? SmallVector<Value>{widen(identityOf(combine), lanes)}
-            : accumulate(k, point, widen(identityOf(combine), lanes), lower,
-                         end, lanes);
-    mask = maskBelow(arith::SubIOp::create(b, loc, upper, end));
-    Value last =
-        reduceStep(k, merge(point, {end}), lanes, partial.front()).front();
-    Value acc = arith::SelectOp::create(b, loc, mask, last, partial.front());
-    mask = nullptr;
+    Value identity = widen(identityOf(combine), lanes);
+    int64_t levels = rowInOneVector() ? 0 : blockLevels(combine);
+    Value acc = inBlocks(
+        combine, levels, lower, upper, [&](Value from, Value to) -> Value {
+          Value end = rowInOneVector() ? from : vectorEnd(from, to);
+          Value partial =
+              rowInOneVector()
+                  ? identity
+                  : accumulate(k, point, identity, from, end, lanes).front();
+          OpBuilder::InsertionGuard guard(b);
+          scf::IfOp rest;
+          if (levels) {
+            rest = scf::IfOp::create(
+                b, loc, identity.getType(),
+                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, end,
+                                      to),
+                /*withElseRegion=*/true);
+            b.setInsertionPointToStart(&rest.getElseRegion().front());
+            scf::YieldOp::create(b, loc, partial);
+            b.setInsertionPointToStart(&rest.getThenRegion().front());
+          }
+          mask = maskBelow(arith::SubIOp::create(b, loc, to, end));
+          Value last =
+              reduceStep(k, merge(point, {end}), lanes, partial).front();
+          Value masked = arith::SelectOp::create(b, loc, mask, last, partial);
+          mask = nullptr;
+          if (!rest)
+            return masked;
+          scf::YieldOp::create(b, loc, masked);
+          return rest.getResult(0);
+        });
     return combineVector(combine, acc);
+  }
+
+  /// The levels of blocks (blockLength) that reduction `combine` takes the
+  /// rows' elements in: a float sum's, as many as the row may be longer
+  /// than; 0 for other combinations, which are exact in any order.
+  int64_t blockLevels(Operation *combine) const {
+    if (!isa<arith::AddFOp>(combine))
+      return 0;
+    int64_t levels = 0;
+    while (levels < kBlockLevels &&
+           (!form.length || *form.length > blockLength(levels + 1)))
+      ++levels;
+    return levels;
+  }
+
+  /// The value of [lower, upper) reduced by `combine` in `levels` levels of
+  /// blocks (blockLength) from `lower`: each block's value from the
+  /// identity (`range` of the block, at the last level), combined into the
+  /// value of the blocks before it. `range` alone when `levels` is 0.
+  Value inBlocks(Operation *combine, int64_t levels, Value lower, Value upper,
+                 function_ref<Value(Value, Value)> range) {
+    if (levels == 0)
+      return range(lower, upper);
+    Value length = arith::ConstantIndexOp::create(b, loc, blockLength(levels));
+    Value identity = widen(identityOf(combine), lanes);
+    auto blocks =
+        scf::ForOp::create(b, loc, lower, upper, length, ValueRange{identity});
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(blocks.getBody());
+    Value at = blocks.getInductionVar();
+    Value value =
+        inBlocks(combine, levels - 1, at,
+                 arith::MinUIOp::create(
+                     b, loc, arith::AddIOp::create(b, loc, at, length), upper),
+                 range);
+    scf::YieldOp::create(
+        b, loc,
+        combineWith(combine, blocks.getRegionIterArgs().front(), value));
+    return blocks.getResult(0);
   }
 
   /// The lanes below `count` (an index) of a vector of `lanes`: lane <
@@ -2717,37 +2783,52 @@ private:
       // takes as many steps as it has elements).
       Value filled = arith::CeilDivUIOp::create(
           b, loc, length, arith::MaxUIOp::create(b, loc, pieceLength, one()));
-      auto loop =
-          scf::ForOp::create(b, loc, zero(), filled, one(), ValueRange{start});
-      b.setInsertionPointToStart(loop.getBody());
-      Value p = loop.getInductionVar();
-      Value acc = loop.getRegionIterArgs().front();
-      Value lower = arith::MinUIOp::create(
-          b, loc, arith::MulIOp::create(b, loc, p, pieceLength), length);
-      Value upper = arith::MinUIOp::create(
-          b, loc, arith::AddIOp::create(b, loc, lower, pieceLength), length);
-      Value value = reduceRange(k, point, lower, upper);
-      Value slot = arith::RemUIOp::create(b, loc, p, width);
-      Value next;
-      if (lane) {
-        next = arith::SelectOp::create(
-            b, loc,
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, slot),
-            combineWith(combine, acc, value), acc);
-      } else if (lanes > 1) {
-        OpFoldResult position = slot;
-        next = vector::InsertOp::create(
-            b, loc,
-            combineWith(combine,
-                        vector::ExtractOp::create(b, loc, acc, position),
-                        value),
-            acc, position);
-      } else {
-        next = combineWith(combine, acc, value);
-      }
-      scf::YieldOp::create(b, loc, next);
-      b.setInsertionPointAfter(loop);
-      Value reducedPieces = loop.getResult(0);
+      // The pieces [first, last) into `from`.
+      auto piecesFrom = [&](Value first, Value last, Value from) {
+        OpBuilder::InsertionGuard guard(b);
+        auto loop =
+            scf::ForOp::create(b, loc, first, last, one(), ValueRange{from});
+        b.setInsertionPointToStart(loop.getBody());
+        Value p = loop.getInductionVar();
+        Value acc = loop.getRegionIterArgs().front();
+        Value lower = arith::MinUIOp::create(
+            b, loc, arith::MulIOp::create(b, loc, p, pieceLength), length);
+        Value upper = arith::MinUIOp::create(
+            b, loc, arith::AddIOp::create(b, loc, lower, pieceLength), length);
+        Value value = reduceRange(k, point, lower, upper);
+        Value slot = arith::RemUIOp::create(b, loc, p, width);
+        Value next;
+        if (lane) {
+          next = arith::SelectOp::create(
+              b, loc,
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
+                                    slot),
+              combineWith(combine, acc, value), acc);
+        } else if (lanes > 1) {
+          OpFoldResult position = slot;
+          next = vector::InsertOp::create(
+              b, loc,
+              combineWith(combine,
+                          vector::ExtractOp::create(b, loc, acc, position),
+                          value),
+              acc, position);
+        } else {
+          next = combineWith(combine, acc, value);
+        }
+        scf::YieldOp::create(b, loc, next);
+        return loop.getResult(0);
+      };
+      // The pieces' values in lanes, a float sum's block by block as a
+      // row's elements (at most kRowPieces: one level).
+      Value reducedPieces =
+          inBlocks(combine,
+                   (lane || lanes > 1) && blockLevels(combine) &&
+                           form.pieceCount > blockLength(1)
+                       ? 1
+                       : 0,
+                   zero(), filled, [&](Value from, Value to) {
+                     return piecesFrom(from, to, start);
+                   });
       if (lane)
         reducedPieces = combineWarp(combine, reducedPieces);
       else if (lanes > 1)

@@ -76,12 +76,36 @@
 // CHECK: gpu.shuffle  down %{{.+}}, %c1_i32, %c32_i32 : f32
 // CHECK-NEXT: %[[M1:.+]] = arith.maximumf
 // CHECK-NEXT: %[[MAX:.+]], %{{.+}} = gpu.shuffle  idx %[[M1]], %c0_i32, %c32_i32 : f32
-// CHECK: %[[SUMPART:.+]] = scf.for %[[J:.+]] = %[[LANE]] to %[[COLS]] step %c32 iter_args(%[[ACC:.+]] = %[[ZERO]]) -> (f32) {
+// The sum (a float sum) takes the row in blocks of 1048576, 32768 and
+// 1024 elements, each from the identity, the lane's 32 elements of a block
+// of 1024 in turn (the max is exact in any order: one loop).
+// CHECK: %[[B3:.+]] = scf.for %[[L3:.+]] = %c0 to %[[COLS]] step %c1048576 iter_args(%[[A3:.+]] = %[[ZERO]]) -> (f32) {
+// CHECK-NEXT: %[[N3:.+]] = arith.addi %[[L3]], %c1048576
+// CHECK-NEXT: %[[E3:.+]] = arith.minui %[[N3]], %[[COLS]]
+// CHECK-NEXT: %[[B2:.+]] = scf.for %[[L2:.+]] = %[[L3]] to %[[E3]] step %c32768 iter_args(%[[A2:.+]] = %[[ZERO]]) -> (f32) {
+// CHECK-NEXT: %[[N2:.+]] = arith.addi %[[L2]], %c32768
+// CHECK-NEXT: %[[E2:.+]] = arith.minui %[[N2]], %[[E3]]
+// CHECK-NEXT: %[[B1:.+]] = scf.for %[[L1:.+]] = %[[L2]] to %[[E2]] step %c1024 iter_args(%[[A1:.+]] = %[[ZERO]]) -> (f32) {
+// CHECK-NEXT: %[[N1:.+]] = arith.addi %[[L1]], %c1024
+// CHECK-NEXT: %[[E1:.+]] = arith.minui %[[N1]], %[[E2]]
+// CHECK-NEXT: %[[FIRST:.+]] = arith.addi %[[L1]], %[[LANE]]
+// CHECK-NEXT: %[[SUMPART:.+]] = scf.for %[[J:.+]] = %[[FIRST]] to %[[E1]] step %c32 iter_args(%[[ACC:.+]] = %[[ZERO]]) -> (f32) {
 // CHECK-NEXT: %[[V:.+]] = memref.load %[[X]][%[[ROW]], %[[J]]]
 // CHECK-NEXT: %[[D:.+]] = arith.subf %[[V]], %[[MAX]]
 // CHECK-NEXT: %[[E:.+]] = math.exp %[[D]]
 // CHECK-NEXT: %[[S:.+]] = arith.addf %[[ACC]], %[[E]]
 // CHECK-NEXT: scf.yield %[[S]]
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[T1:.+]] = arith.addf %[[A1]], %[[SUMPART]]
+// CHECK-NEXT: scf.yield %[[T1]]
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[T2:.+]] = arith.addf %[[A2]], %[[B1]]
+// CHECK-NEXT: scf.yield %[[T2]]
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[T3:.+]] = arith.addf %[[A3]], %[[B2]]
+// CHECK-NEXT: scf.yield %[[T3]]
+// CHECK-NEXT: }
+// CHECK-NEXT: gpu.shuffle  down %[[B3]], %c16_i32, %c32_i32 : f32
 // CHECK: %[[SUM:.+]], %{{.+}} = gpu.shuffle  idx %{{.+}}, %c0_i32, %c32_i32 : f32
 // CHECK: scf.for %[[J:.+]] = %[[LANE]] to %[[COLS]] step %c32 {
 // CHECK-NEXT: %[[V:.+]] = memref.load %[[X]][%[[ROW]], %[[J]]]
@@ -184,9 +208,15 @@ func.func @softmax(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
 // CHECK: gpu.launch
 // CHECK: %[[ROW:.+]] = arith.addi
 // CHECK: scf.if
-// CHECK: %[[PARTIAL:.+]] = scf.for %[[J:.+]] = %c0 to %{{.+}} step %c32 iter_args(%[[ACC:.+]] = %{{.+}}) -> (vector<32xf64>) {
+// In blocks of 1048576, 32768 and 1024 elements: the whole vectors of a
+// block, then its rest as a masked vector when it has one.
+// CHECK: scf.for %{{.+}} = %c0 to %{{.+}} step %c1048576 iter_args(
+// CHECK: scf.for %{{.+}} step %c32768 iter_args(
+// CHECK: scf.for %[[BLOCK:.+]] = %{{.+}} step %c1024 iter_args(
+// CHECK: %[[PARTIAL:.+]] = scf.for %[[J:.+]] = %[[BLOCK]] to %{{.+}} step %c32 iter_args(%[[ACC:.+]] = %{{.+}}) -> (vector<32xf64>) {
 // CHECK-NEXT: vector.load %{{.+}}[%[[ROW]], %[[J]]] {{.*}} : memref<?x?xf64>, vector<32xf64>
 // CHECK-NEXT: arith.addf
+// CHECK: scf.if %{{.+}} -> (vector<32xf64>) {
 // CHECK: vector.maskedload
 // CHECK: arith.addf %{{.+}} : vector<16xf64>
 // CHECK: memref.store %{{.+}}, %{{.+}}[%[[ROW]]]
@@ -226,8 +256,11 @@ func.func @sum_f64(%x: tensor<?x?xf64>) -> tensor<?xf64> {
 // CHECK: %[[LO:.+]] = arith.minui %[[START]], %[[N]]
 // CHECK: %[[END:.+]] = arith.addi %[[LO]], %[[LEN]]
 // CHECK: %[[HI:.+]] = arith.minui %[[END]], %[[N]]
-// CHECK: %[[FIRST:.+]] = arith.addi %[[LO]], %[[LANE]]
-// CHECK: scf.for %[[J:.+]] = %[[FIRST]] to %[[HI]] step %c32 iter_args(%{{.+}} = %cst) -> (f32) {
+// CHECK: scf.for %{{.+}} = %[[LO]] to %[[HI]] step %c1048576
+// CHECK: scf.for %{{.+}} step %c32768
+// CHECK: scf.for %[[BLOCK:.+]] = %{{.+}} step %c1024
+// CHECK: %[[FIRST:.+]] = arith.addi %[[BLOCK]], %[[LANE]]
+// CHECK: scf.for %[[J:.+]] = %[[FIRST]] to %{{.+}} step %c32 iter_args(%{{.+}} = %cst) -> (f32) {
 // CHECK: memref.load %[[X]][%[[J]]]
 // CHECK: arith.mulf
 // CHECK: arith.addf
@@ -239,7 +272,10 @@ func.func @sum_f64(%x: tensor<?x?xf64>) -> tensor<?xf64> {
 // CHECK: arith.cmpi ule, %[[P]], %c1024
 // CHECK: memref.load %[[PIECES]]
 // CHECK: } else {
-// CHECK: scf.for %[[K:.+]] = %{{.+}} to %[[P]] step %c32
+// CHECK: scf.for %{{.+}} = %c0 to %[[P]] step %c1048576
+// CHECK: scf.for %[[BLOCK:.+]] = %{{.+}} step %c1024
+// CHECK: %[[FIRST:.+]] = arith.addi %[[BLOCK]], %[[LANE2:[0-9]+]] : index
+// CHECK: scf.for %[[K:.+]] = %[[FIRST]] to %{{.+}} step %c32
 // CHECK-NEXT: memref.load %[[PIECES]][%[[K]]]
 // CHECK-COUNT-5: gpu.shuffle down
 // CHECK: %[[TOTAL:.+]], %{{.+}} = gpu.shuffle idx
@@ -598,10 +634,16 @@ func.func @registers_100(%x: tensor<?x100xf32>) -> tensor<?x100xf32> {
   return %y : tensor<?x100xf32>
 }
 
-// A constant length above 1024 loops in each pass, with no test either.
+// A constant length above 1024 loops in each pass, with no test either;
+// the sum takes it in two blocks of 1024 (one level: no longer block).
 // CHECK-LABEL: func @looped_2048(
-// CHECK-NOT: %c1024
-// CHECK: scf.for %{{.+}} = %[[LANE:.+]] to %c2048 step %c32 iter_args(
+// CHECK-NOT: arith.cmpi {{[a-z]+}} %{{.+}}, %c1024
+// CHECK-NOT: %c32768
+// CHECK: scf.for %[[BLOCK:.+]] = %c0 to %c2048 step %c1024 iter_args(
+// CHECK-NEXT: %[[NEXT:.+]] = arith.addi %[[BLOCK]], %c1024
+// CHECK-NEXT: %[[END:.+]] = arith.minui %[[NEXT]], %c2048
+// CHECK-NEXT: %[[FIRST:.+]] = arith.addi %[[BLOCK]], %[[LANE:.+]] : index
+// CHECK-NEXT: scf.for %{{.+}} = %[[FIRST]] to %[[END]] step %c32 iter_args(
 // CHECK: memref.load
 // CHECK: scf.for %{{.+}} = %[[LANE]] to %c2048 step %c32 {
 // CHECK: memref.load

@@ -1,7 +1,9 @@
 """Checks a row sum computed by fuse-run against the summation order that
 docs/dialect.md states, bit for bit: element i of a row goes to partial
-sum i mod 32 (from -0.0, in increasing i), and the 32 partial sums are
-combined pairwise, 16 apart, then 8, 4, 2, 1. With --pieces (a kernel with
+sum i mod 32 (from -0.0, in increasing i, in blocks: each partial sums
+its 32 elements of a block of 1024 from -0.0, the sums of the 32 blocks
+of 1024 of a block of 32768 likewise, and those of a block of 1048576,
+into its running sum), and the 32 partial sums are combined pairwise, 16 apart, then 8, 4, 2, 1. With --pieces (a kernel with
 a constant number r of rows below 132), each row of n elements is first
 cut into P pieces of ceil(n / P) elements, each piece summed in that
 order, and the P sums summed in that order again: P = ceil(n / 1024)
@@ -31,18 +33,33 @@ import sys
 import numpy as np
 
 LANES, PIECES, STRIDED_PIECES, SHORT_ROW, SHORT_COLUMN = 32, 4096, 262144, 1024, 32
+BLOCK_LEVELS = 3
 
 
 def power_of_two_ceil(n):
     return 1 << max(n - 1, 0).bit_length()
 
 
+def lane_partials(x, start, end, level):
+    """The 32 partial sums of x[:, start:end] in blocks of `level` levels."""
+    partial = np.full((x.shape[0], LANES), -0.0, np.float32)
+    if level == 0:
+        for j in range(start, end, LANES):
+            step = x[:, j:min(j + LANES, end)]
+            partial[:, :step.shape[1]] += step
+        return partial
+    length = LANES ** (level + 1)
+    for block in range(start, end, length):
+        # -0.0 + a block's sums is the block's sums: a row of one block
+        # is summed as without blocks.
+        partial += lane_partials(x, block, min(block + length, end),
+                                 level - 1)
+    return partial
+
+
 def lanes_sum(x):
     """The documented order over the last axis of a 2-D f32 array."""
-    partial = np.full((x.shape[0], LANES), -0.0, np.float32)
-    for j in range(0, x.shape[1], LANES):
-        block = x[:, j:j + LANES]
-        partial[:, :block.shape[1]] += block
+    partial = lane_partials(x, 0, x.shape[1], BLOCK_LEVELS)
     lanes = LANES
     while lanes > 1:
         lanes //= 2
