@@ -310,6 +310,17 @@ static bool haveProgram(const fuse_program *program, char **error) {
   return program;
 }
 
+/// False, and `error` set, when `results` is NULL: every program has a
+/// result (a function without one does not compile).
+static bool haveResults(const fuse_program *program, const fuse_array *results,
+                        char **error) {
+  if (!results)
+    setError(error, "the results are NULL: pass an array of " +
+                        std::to_string(fuse_num_results(program)) +
+                        " fuse_array (fuse_num_results) for the run to fill");
+  return results;
+}
+
 /// The arrays that toOperands reads: inputs in host or device memory, or
 /// outputs (whose data is NULL for a result without an array).
 enum class Arrays { HostInputs, DeviceInputs, Outputs };
@@ -398,7 +409,7 @@ extern "C" int32_t fuse_run_into(fuse_program *program,
                                  fuse_array *results, char **error) {
   // The inputs are read in place (CPU) or copied to the device once (CUDA).
   std::vector<fuse::Executable::Operand> operands, outOperands;
-  if (!haveProgram(program, error) ||
+  if (!haveProgram(program, error) || !haveResults(program, results, error) ||
       !toOperands(inputs, numInputs, operands, error) ||
       !toOperands(outs, numOuts, outOperands, error, Arrays::Outputs))
     return 1;
@@ -419,7 +430,7 @@ extern "C" int32_t fuse_run_device(fuse_program *program,
                                    uint64_t stream, fuse_array *results,
                                    char **error) {
   std::vector<fuse::Executable::Operand> operands;
-  if (!haveProgram(program, error) ||
+  if (!haveProgram(program, error) || !haveResults(program, results, error) ||
       !toOperands(inputs, numInputs, operands, error, Arrays::DeviceInputs))
     return 1;
   std::lock_guard<std::mutex> turn(program->runs);

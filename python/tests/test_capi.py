@@ -118,6 +118,20 @@ def test_bad_arrays_are_refused(lib):
         error = ctypes.c_void_p()
         assert lib.fuse_run(program, None, 2, results, ctypes.byref(error)) == 1
         assert _capi.take_string(error.value) == "the inputs are NULL"
+        # NULL results: each run function wrote through them (a segfault).
+        y = np.ones(4, np.float32)
+        inputs = (_capi.Array * 2)(array(x.ctypes.data, F32, [4]),
+                                   array(y.ctypes.data, F32, [4]))
+        outs = (_capi.Array * 1)(array(None, F32, [4]))
+        want = ("the results are NULL: pass an array of 1 fuse_array "
+                "(fuse_num_results) for the run to fill")
+        for call in (lambda: lib.fuse_run(program, inputs, 2, None, ctypes.byref(error)),
+                     lambda: lib.fuse_run_into(program, inputs, 2, outs, 1, None,
+                                               ctypes.byref(error)),
+                     lambda: lib.fuse_run_device(program, inputs, 2, 0, None,
+                                                 ctypes.byref(error))):
+            assert call() == 1
+            assert _capi.take_string(error.value) == want
     finally:
         lib.fuse_destroy(program)
 
