@@ -779,9 +779,10 @@ static std::vector<NamedFile> outputFiles() {
 
 /// The first problem with `files`: one that fuse-run cannot write, two
 /// that are the same file, or one of --trace, --dump-ptx and --dump-asm
-/// that is the program or an --input file (which it would overwrite, an
-/// input before it is read); or std::nullopt. An --output may replace its
-/// input: inputs are read before results are written.
+/// that is the program or an --input file, or an --output that is the
+/// program (which it would overwrite, an input before it is read); or
+/// std::nullopt. An --output may replace an --input file: inputs are read
+/// before results are written.
 static std::optional<std::string>
 checkOutputs(llvm::ArrayRef<NamedFile> files) {
   for (const NamedFile &file : files)
@@ -798,8 +799,8 @@ checkOutputs(llvm::ArrayRef<NamedFile> files) {
       read.push_back({spec, "--input " + spec, "--input"});
   for (const NamedFile &file : files)
     for (const NamedFile &source : read)
-      if (file.option != "--output" && source.path != "-" &&
-          sameFile(file.path, source.path))
+      if ((file.option != "--output" || source.option.empty()) &&
+          source.path != "-" && sameFile(file.path, source.path))
         return file.flag + " and " + source.flag +
                " name the same file, which it would overwrite; give it "
                "another";
