@@ -523,15 +523,21 @@ llvm::Expected<int> fuse::cpuThreads(const RunOptions &options) {
   if (options.target == Target::CUDA)
     return 1;
   if (const char *text = std::getenv("FUSE_NUM_THREADS"); text && *text) {
-    int threads = 0;
-    if (llvm::StringRef(text).trim().getAsInteger(10, threads) || threads < 1)
+    // Any number of digits (a count too large for an int is one above the
+    // most, not "not a number").
+    llvm::StringRef digits = llvm::StringRef(text).trim();
+    int64_t threads = 0;
+    bool tooLarge = !digits.empty() && llvm::all_of(digits, llvm::isDigit) &&
+                    digits.ltrim('0').size() > 9;
+    if (!tooLarge && (digits.getAsInteger(10, threads) || threads < 1))
       return llvm::createStringError("FUSE_NUM_THREADS=" + std::string(text) +
-                                     ": not a positive number of threads");
-    if (threads > kMaxCPUThreads)
+                                     ": not a number of threads from 1 to " +
+                                     most);
+    if (tooLarge || threads > kMaxCPUThreads)
       return llvm::createStringError("FUSE_NUM_THREADS=" + std::string(text) +
                                      ": the cpu target runs on " + most +
                                      " threads at most");
-    return threads;
+    return static_cast<int>(threads);
   }
   return std::max(1u, std::thread::hardware_concurrency());
 }

@@ -746,29 +746,44 @@ HostCache &hostCache() {
 /// FUSE_HOST_CACHE_MB's values are below it (2^40 MiB).
 constexpr unsigned long long kHostCacheMiBBound = 1ull << 40;
 
-std::optional<size_t> fuse::rt::hostCacheLimit() {
+namespace {
+/// FUSE_HOST_CACHE_MB as the library read it when it loaded: the limit in
+/// bytes (none when unset or not a number), and the error for a value
+/// that is not a number.
+struct HostCacheSetting {
+  std::optional<size_t> limit;
+  std::string error;
+};
+
+HostCacheSetting readHostCacheSetting() {
   const char *text = std::getenv("FUSE_HOST_CACHE_MB");
   if (!text || !*text)
-    return std::nullopt;
+    return {};
+  HostCacheSetting setting;
+  setting.error = "FUSE_HOST_CACHE_MB=" + std::string(text) +
+                  ": not a number of MiB from 0 (keep no freed buffer) to " +
+                  std::to_string(kHostCacheMiBBound - 1);
   // Digits only: strtoull would take "-5" (as a huge number) and " 5".
   for (const char *c = text; *c; ++c)
     if (*c < '0' || *c > '9')
-      return std::nullopt;
+      return setting;
   errno = 0;
   unsigned long long mib = std::strtoull(text, nullptr, 10);
   if (errno || mib >= kHostCacheMiBBound)
-    return std::nullopt;
-  return static_cast<size_t>(mib) << 20;
+    return setting;
+  return {static_cast<size_t>(mib) << 20, ""};
 }
 
-std::string fuse::rt::hostCacheLimitError() {
-  const char *text = std::getenv("FUSE_HOST_CACHE_MB");
-  if (!text || !*text || hostCacheLimit())
-    return "";
-  return "FUSE_HOST_CACHE_MB=" + std::string(text) +
-         ": not a number of MiB from 0 (keep no freed buffer) to " +
-         std::to_string(kHostCacheMiBBound - 1);
+/// Read once, when the library loads: a later change of the environment
+/// changes neither the limit nor whether runs are refused.
+const HostCacheSetting hostCacheSetting = readHostCacheSetting();
+} // namespace
+
+std::optional<size_t> fuse::rt::hostCacheLimit() {
+  return hostCacheSetting.limit;
 }
+
+std::string fuse::rt::hostCacheLimitError() { return hostCacheSetting.error; }
 
 void *fuse::rt::hostAlloc(size_t bytes) {
   HostCache &cache = hostCache();
