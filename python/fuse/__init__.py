@@ -8,9 +8,10 @@ kernels.
     def add_relu(a, b):
         return fuse.relu(a + b)
 
-    c = add_relu(np.random.rand(1000).astype(np.float32),
-                 np.random.rand(1000).astype(np.float32))
-    print(add_relu.mlir)               # the traced fuse program
+    a = np.random.rand(1000).astype(np.float32)
+    b = np.random.rand(1000).astype(np.float32)
+    c = add_relu(a, b)                   # a numpy array, float32
+    print(add_relu.mlir)                 # the traced fuse program
     print(fuse.explain(add_relu, a, b))  # 1 kernel fused vs 2 eager
 
 On a GPU machine the same functions take PyTorch and CuPy arrays in GPU
@@ -20,6 +21,10 @@ arrays of the same kind (see README.md, "GPU arrays").
 The package talks to the fuse library (libfuse_capi.so, include/fuse-c/Fuse.h)
 through ctypes; see README.md for where it looks for it.
 """
+
+# The one place of the version: pyproject.toml reads it from here
+# (setuptools' attr:), so the installed package and the source tree agree.
+__version__ = "0.1.0"
 
 from ._capi import FuseError, FusionRemark, LibraryNotFoundError, library_path
 from ._device import DeviceArray
@@ -80,10 +85,12 @@ from ._trace import (
     sub,
     tanh,
     where,
+    UnsupportedAttributeError,
 )
 
 __all__ = [
-    "FuseError", "FusionRemark", "LibraryNotFoundError", "library_path", "DeviceArray", "CacheInfo",
+    "FuseError", "FusionRemark", "LibraryNotFoundError", "UnsupportedAttributeError",
+    "library_path", "DeviceArray", "CacheInfo",
     "clear_cache", "jit", "Program", "TensorType", "compile", "explain", "report", "size_at",
     "SymbolicSize", "Tensor",
     "abs", "add", "cast", "ceil", "clamp", "clip", "cos", "div", "erf", "exp", "expm1",

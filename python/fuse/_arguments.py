@@ -18,6 +18,7 @@ functions here.
 """
 
 import array
+import numbers
 import sys
 
 import numpy as np
@@ -695,6 +696,16 @@ def jit_arguments(leaves, static_argnames, function):
             raise TypeError(f"fuse: argument {index} ({name!r}) of {function} is a "
                             f"complex, {value!r}, and fuse has no complex dtype; "
                             f"supported dtypes are {_dtypes.SUPPORTED_NUMPY}")
+        elif isinstance(value, numbers.Number) and not _is_array(value):
+            # Another kind of number (Fraction, Decimal): a constant of the
+            # trace, it failed at the first op on it ("+: unsupported
+            # operand Fraction"), where the argument was not named.
+            raise TypeError(f"fuse: argument {index} ({name!r}) of {function} is a "
+                            f"{type(value).__name__}, {value!r}, which fuse does not take "
+                            f"(its numbers are bool, int and float, and arrays of "
+                            f"{_dtypes.SUPPORTED_NUMPY}); pass float(x), or name the "
+                            f"parameter in static_argnames to use the value as a constant "
+                            f"of the trace")
         elif _is_array(value):
             if isinstance(value, (list, tuple)):
                 value = _sequence_argument(value, index, name, function)

@@ -1,10 +1,12 @@
 """ctypes bindings of the C API (include/fuse-c/Fuse.h).
 
 The library is loaded on first use, so that tracing (`fn.mlir`) works
-without it. It is looked for, in order, in `$FUSE_LIB_DIR`, in `build/lib`
-of the source tree that holds this package (used from python/), and in the
-package's `_lib/` folder (an installed package: the build stages it in
-build/python with the library there).
+without it. It is looked for in `$FUSE_LIB_DIR` alone when that is set (the
+build the user asked for: no other copy is taken in its place); else, in
+order, in `build/lib` of the source tree that holds this package (used from
+python/) and in the package's `_lib/` folder (an installed package: the
+build stages it in build/python with the library there). A file that is not
+a whole 64-bit ELF shared library is refused before dlopen reads it.
 """
 
 import atexit
@@ -13,6 +15,7 @@ import functools
 import json
 import os
 import re
+import struct
 import threading
 
 import numpy as np
@@ -25,11 +28,15 @@ TARGETS = {"cpu": 0, "cuda": 1, "auto": 2}
 TARGET_NAMES = {code: name for name, code in TARGETS.items()}
 
 
+# The exceptions and the warning are fuse's public names: tracebacks and
+# reprs say fuse.FuseError, not where they are defined.
 class FuseError(RuntimeError):
     """An error reported by the fuse library: a program that does not parse
     or verify, a compile failure, or a failed run (e.g. sizes that
     broadcasting assumed equal). The message is the library's, with its
     source locations."""
+
+    __module__ = "fuse"
 
 
 class FusionRemark(UserWarning):
@@ -37,9 +44,14 @@ class FusionRemark(UserWarning):
     the `remarks` option: a producer/consumer pair left unfused, and why,
     at the consumer's source location (with a note at the producer's)."""
 
+    __module__ = "fuse"
+
 
 class LibraryNotFoundError(ImportError):
-    """libfuse_capi.so was not found where the package looks for it."""
+    """libfuse_capi.so was not found where the package looks for it, or none
+    found there loads (each path is listed with why)."""
+
+    __module__ = "fuse"
 
 
 @functools.lru_cache(maxsize=None)
@@ -67,15 +79,81 @@ def __getattr__(name):
 
 
 def candidate_dirs():
-    """The folders searched for the library, in order."""
+    """The folders searched for the library, in order: `$FUSE_LIB_DIR` alone
+    when it is set, else the source tree's build/lib (for the package used
+    from the source tree) and the package's _lib/."""
+    # A user who sets FUSE_LIB_DIR wants that build: a library there that
+    # is missing or does not load is an error, not a reason to run another
+    # copy (an installed one, of another version) without saying so.
+    if os.environ.get("FUSE_LIB_DIR"):
+        return [os.environ["FUSE_LIB_DIR"]]
     here = os.path.dirname(os.path.abspath(__file__))
     dirs = []
-    if os.environ.get("FUSE_LIB_DIR"):
-        dirs.append(os.environ["FUSE_LIB_DIR"])
-    # <repo>/python/fuse -> <repo>/build/lib
-    dirs.append(os.path.join(os.path.dirname(os.path.dirname(here)), "build", "lib"))
+    # <repo>/python/fuse -> <repo>/build/lib, where the source tree is the
+    # one with the C API's header. Two folders above an installed package
+    # is no build (<venv>/lib/python3.11/build/lib), nor above the staged
+    # one (build/python/fuse), which has the library in _lib/.
+    root = os.path.dirname(os.path.dirname(here))
+    if os.path.isfile(os.path.join(root, "include", "fuse-c", "Fuse.h")):
+        dirs.append(os.path.join(root, "build", "lib"))
     dirs.append(os.path.join(here, "_lib"))
     return dirs
+
+
+_ELF_HEADER = struct.Struct("<4sBB10xHHIQQQIHHHHHH")
+_ELF_PROGRAM_HEADER = struct.Struct("<IIQQQQQQ")
+_ET_DYN, _PT_LOAD, _PN_XNUM = 3, 1, 0xFFFF
+
+
+def elf_problem(path):
+    """Why the file at `path` cannot be loaded as the library, read from its
+    ELF headers alone, or None. dlopen maps a library's segments as its
+    headers place them: of a truncated file (a copy cut short), past its
+    end, and the first read there killed Python with SIGBUS inside dlopen.
+    Checked: a 64-bit little-endian ELF shared library (the package's
+    platforms), as long as its program and section header tables and every
+    loaded segment (PT_LOAD: offset + size in the file) need."""
+    with open(path, "rb") as f:
+        size = os.fstat(f.fileno()).st_size
+
+        def read(offset, count):
+            f.seek(offset)
+            return f.read(count)
+
+        header = read(0, _ELF_HEADER.size)
+        if header[:4] != b"\x7fELF":
+            return "not a 64-bit ELF shared library"
+        if len(header) < _ELF_HEADER.size:
+            return f"truncated: {size} bytes, the ELF headers need {_ELF_HEADER.size}"
+        (_, elf_class, data, e_type, _, _, _, phoff, shoff, _, _, phentsize, phnum,
+         shentsize, shnum, _) = _ELF_HEADER.unpack(header)
+        # ELFCLASS64, ELFDATA2LSB, ET_DYN.
+        if (elf_class, data, e_type) != (2, 1, _ET_DYN) or (
+                phnum and phentsize < _ELF_PROGRAM_HEADER.size):
+            return "not a 64-bit ELF shared library"
+        need = _ELF_HEADER.size
+        # Counts too large for the header are in section header 0: the
+        # section count in its sh_size, the program header count in its
+        # sh_info.
+        if shoff and (shnum == 0 or phnum == _PN_XNUM):
+            need = max(need, shoff + 64)
+            if size < need:
+                return f"truncated: {size} bytes, the ELF headers need {need}"
+            sh_size, _, sh_info = struct.unpack("<QII", read(shoff + 32, 16))
+            shnum = shnum or sh_size
+            phnum = sh_info if phnum == _PN_XNUM else phnum
+        need = max(need, phoff + phentsize * phnum, shoff + shentsize * shnum)
+        if size < phoff + phentsize * phnum:
+            return f"truncated: {size} bytes, the ELF headers need {need}"
+        table = read(phoff, phentsize * phnum)
+        for i in range(phnum):
+            p_type, _, p_offset, _, _, p_filesz, _, _ = _ELF_PROGRAM_HEADER.unpack_from(
+                table, i * phentsize)
+            if p_type == _PT_LOAD:
+                need = max(need, p_offset + p_filesz)
+        if size < need:
+            return f"truncated: {size} bytes, the ELF headers need {need}"
+    return None
 
 
 _lib = None
@@ -89,12 +167,19 @@ _lib_lock = threading.Lock()
 library_lock = threading.RLock()
 
 
+# Set when the interpreter exits, before the programs are destroyed: a
+# program destroyed then says so to a thread that still calls it.
+exiting = False
+
+
 def _hold_at_exit():
     # At exit, wait for a compile in progress on another (daemon) thread and
     # let none start after it: the exit destroys LLVM's static state, which a
     # compile still running would use (a crash), and a program compiled
     # after the programs' destruction would be run on. Never released: the
     # main thread, which holds it, still takes it to destroy them.
+    global exiting
+    exiting = True
     library_lock.acquire()
 
 
@@ -197,10 +282,18 @@ def lib():
         if _lib is None:
             _preload_libgcc()
             tried = []
-            for folder in candidate_dirs():
+            dirs = candidate_dirs()
+            for folder in dirs:
                 path = os.path.join(folder, LIBRARY_NAME)
                 if not os.path.exists(path):
                     tried.append(f"  {path} (not found)")
+                    continue
+                try:
+                    problem = elf_problem(path)
+                except OSError as e:
+                    problem = e.strerror or str(e)
+                if problem:
+                    tried.append(f"  {path} ({problem})")
                     continue
                 try:
                     loaded = ctypes.CDLL(path)
@@ -213,18 +306,32 @@ def lib():
                 spellings = []
                 while (code := loaded.fuse_dtype_spelling(len(spellings))):
                     spellings.append(code.decode())
-                _dtypes.check_codes(spellings)
+                # A library of another version is a bad candidate as any
+                # other: the next one may be the package's own.
+                try:
+                    _dtypes.check_codes(spellings)
+                except RuntimeError as e:
+                    tried.append(f"  {path} (from another version of fuse: {e})")
+                    continue
                 loaded.fuse_path = path
                 MAX_RANK, Array = max_rank, _array_type(max_rank)
                 ALIGNMENT = loaded.fuse_alignment()
                 _lib = loaded
                 break
             else:
+                explicit = os.environ.get("FUSE_LIB_DIR")
+                if explicit and explicit in dirs:
+                    advice = ("\nFUSE_LIB_DIR is set, so fuse looks there only (it names the "
+                              "build to use): build the library there (cmake --build build), "
+                              "set FUSE_LIB_DIR to the folder that holds a built one, or unset "
+                              "it to use the package's own.")
+                else:
+                    advice = ("\nBuild it (scripts/test or cmake --build build) and either "
+                              "install the package with `pip install ./build/python` after "
+                              "the build, or set FUSE_LIB_DIR to the folder that holds it.")
                 raise LibraryNotFoundError(
                     f"fuse: cannot load {LIBRARY_NAME}; looked in:\n" + "\n".join(tried) +
-                    "\nBuild it (scripts/test or cmake --build build) and either install "
-                    "the package with `pip install ./build/python` after the build, or set "
-                    "FUSE_LIB_DIR to the folder that holds it.")
+                    advice)
     return _lib
 
 

@@ -73,13 +73,13 @@ def from_enum(code):
 def check_codes(spellings):
     """Raises RuntimeError unless `spellings`, the library's element types by
     C API code (fuse_dtype_spelling, from include/fuse/Support/DTypes.def),
-    are this table's."""
+    are this table's: a library of another version of fuse, which _capi
+    lists with the other libraries that did not load."""
     mine = [name for name, _ in sorted(_INFO.items(), key=lambda i: i[1][0])]
     if list(spellings) != mine:
         raise RuntimeError(
-            f"libfuse_capi.so numbers its element types {list(spellings)}, the "
-            f"fuse package {mine}: the library and the package come from "
-            "different versions of fuse; rebuild, or use matching ones")
+            f"it numbers its element types {list(spellings)}, the fuse package {mine}; "
+            f"rebuild it, or use the package staged with it (build/python)")
 
 
 def to_numpy(name):

@@ -567,7 +567,14 @@ class _Identity:
     """An object in a signature key, by identity. Held weakly where it can
     be: the cache kept a method's self, and all it held (a model's
     weights), as long as the trace; a key whose object has gone matches no
-    other, though another object may take its address."""
+    other, though another object may take its address.
+
+    An object that cannot be weakly referenced (of a class with __slots__
+    and no __weakref__ among them) is held strongly, until its signature
+    leaves the cache (max_cache) or the cache is cleared: nothing else tells
+    that it is gone, and a key of its id() alone would match the next
+    object at its address, which would run the trace of the first one's
+    attributes (a wrong result, with no error)."""
 
     __slots__ = ("_ref", "_id")
 
@@ -648,10 +655,12 @@ def jit(fn=None, *, fusion=True, target="auto", profile=False, static_argnames=(
     the results are written into the caller's arrays, which the call
     returns: on the CPU the kernels write into them directly, with no new
     array and no copy.
-    Each must be C-contiguous, of the result's dtype and shape, 16-byte
-    aligned, and share no memory with another output; one over an
-    argument's memory (`f(a, b, out=a)`) gets the result through an array
-    of its own, copied into it after the run.
+    Each must be C-contiguous, writeable, of the result's dtype and shape,
+    and share no memory with another output; one over an argument's memory
+    (`f(a, b, out=a)`) or not 16-byte aligned (a view at an offset: the
+    kernels store whole vectors) gets the result through an array of its
+    own, copied into it after the run. When the call raises, what the
+    arrays hold is unspecified (some results may be written).
 
     The jitted function has `.mlir`, `.ptx`, `.trace(*args)`,
     `.cache_info()`, `.cache_clear()`, `.program` and `.max_cache`.

@@ -64,21 +64,22 @@ def _owned_array(lib, result):
 
 class _Handle:
     """A compiled program's handle in the library, and the lock its runs
-    take one at a time; `value` is None once the program is destroyed."""
+    take one at a time; `value` is None once the program is destroyed, and
+    `why` then says why."""
 
-    __slots__ = ("value", "lock")
+    __slots__ = ("value", "lock", "why")
 
     def __init__(self, value):
         self.value = value
         self.lock = threading.Lock()
+        self.why = None
 
     def held(self):
         """The handle, for a caller holding `lock`; FuseError once the
-        program is destroyed (at exit, while another thread still calls
-        it)."""
+        program is destroyed (at exit, while another thread still calls it;
+        or with its Program gone, for an object that shares its handle)."""
         if self.value is None:
-            raise _capi.FuseError("the program was destroyed (the interpreter is "
-                                  "exiting); it runs no more")
+            raise _capi.FuseError(f"the program was destroyed ({self.why}); it runs no more")
         return self.value
 
 
@@ -88,6 +89,13 @@ def _destroy(lib, handle):
     with handle.lock, _capi.library_lock:
         lib.fuse_destroy(handle.value)
         handle.value = None
+        # Only the Program that compiled the handle owns it (copies of a
+        # Program are the Program itself), so a call after its garbage
+        # collection comes from an object made around the copy protocol.
+        handle.why = ("the interpreter is exiting" if _capi.exiting else
+                      "the fuse.Program that compiled it was garbage-collected, and this "
+                      "object shares its handle without owning it; keep that Program, or "
+                      "compile the program again")
 
 
 def _free_buffer(lib, ptr):
@@ -149,6 +157,12 @@ class Program:
 
     >>> p = fuse.compile(open("examples/add_relu.mlir").read(), target="cpu")
     >>> (c,) = p(a, b)
+
+    A Program does not change once compiled (what it says of itself is read
+    when it compiles; its last run's profile is the library's), so
+    `copy.copy` and `copy.deepcopy` give the Program itself, which owns the
+    compiled code. `pickle` writes its text and how it was compiled (entry,
+    target, fusion, options), and reading it compiles again.
     """
 
     def __init__(self, text, entry=None, target="auto", fusion=True, options=None):
@@ -166,6 +180,9 @@ class Program:
         self.entry = entry
         self.fusion = _capi.switch(fusion)
         self.options = _capi.option_text(fusion, options)
+        # The target asked for ('auto' too) and the options but fusion, to
+        # compile the program again when it is unpickled.
+        self._asked = (target, _capi.option_text(True, options) or None)
         self._lib = _capi.lib()
         error = ctypes.c_void_p()
         # Compiling touches the library's shared state (LLVM, CUDA start-up).
@@ -212,6 +229,21 @@ class Program:
         outs = ", ".join(map(repr, self.results))
         return (f"<fuse.Program ({ins}) -> ({outs}) on {self.target}, "
                 f"{'fused' if self.fusion else 'eager'}>")
+
+    # A copy is the Program itself: one made field by field shared the
+    # library's handle without owning it, and ran no more once the Program
+    # that owns it was garbage-collected. A pickle is the text and how it
+    # was compiled (a handle means nothing in another process), compiled
+    # again when read.
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __reduce__(self):
+        target, options = self._asked
+        return (compile, (self.text, self.entry, target, self.fusion, options))
 
     def __call__(self, *args, out=None):
         """Runs the program; returns the list of results. out=: arrays for

@@ -681,6 +681,9 @@ class UnsupportedAttributeError(TypeError, AttributeError):
     x.reshape, x.T): a TypeError that says what fuse supports instead, and
     an AttributeError, so that hasattr() is False."""
 
+    # A public name: fuse.UnsupportedAttributeError in tracebacks.
+    __module__ = "fuse"
+
 
 def _unsupported(what, why):
     raise TypeError(f"fuse: {what} is not supported: {why}")

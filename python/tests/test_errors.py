@@ -44,6 +44,23 @@ def test_complex_python_scalar_argument_is_named():
         fuse.jit(scale)(x, 1 + 2j)
 
 
+@pytest.mark.parametrize("value", ["Fraction(1, 3)", "Decimal('0.5')"])
+def test_other_numbers_are_refused_naming_the_argument(value):
+    # They were constants of the trace, and the first op on them said only
+    # "*: unsupported operand Fraction".
+    from decimal import Decimal  # noqa: F401 (eval)
+    from fractions import Fraction  # noqa: F401 (eval)
+    x = np.ones(3, np.float32)
+    with pytest.raises(TypeError, match=rf"^fuse: argument 1 \('s'\) of scale is a "
+                                        rf"{value.split('(')[0]}, {re.escape(value)}, which fuse "
+                                        rf"does not take .*; pass float\(x\), or name the "
+                                        rf"parameter in static_argnames"):
+        fuse.jit(scale, target="cpu")(x, eval(value))
+    # A static one is a constant, which the function may convert.
+    halve = fuse.jit(lambda x, s: x * float(s), target="cpu", static_argnames="s")
+    assert_same(halve(x, s=eval(value)), x * np.float32(float(eval(value))))
+
+
 def test_unsupported_dtype_is_named_as_numpy_writes_it():
     # A string array's dtype was named "str96" (its .name), which no one
     # writes.
@@ -521,6 +538,15 @@ def test_bad_program_text():
 def test_fuse_error_is_a_runtime_error():
     assert issubclass(fuse.FuseError, RuntimeError)
     assert issubclass(fuse.LibraryNotFoundError, ImportError)
+
+
+def test_exceptions_are_named_as_fuse_exports_them():
+    # Tracebacks said fuse._capi.FuseError.
+    for error in (fuse.FuseError, fuse.LibraryNotFoundError, fuse.FusionRemark,
+                  fuse.UnsupportedAttributeError):
+        assert error.__module__ == "fuse" and getattr(fuse, error.__name__) is error
+    with pytest.raises(fuse.UnsupportedAttributeError):
+        fuse.jit(lambda x: x.reshape(2), target="cpu").trace(np.ones(2, np.float32))
 
 
 def test_library_not_found(monkeypatch, tmp_path):

@@ -1227,6 +1227,41 @@ def test_a_method_does_not_keep_its_object():
     assert Layer.forward.cache_info().traces == 2
 
 
+def test_an_object_without_weak_references_is_held_until_the_cache_lets_it_go():
+    # python/README.md, Methods: an object whose class has __slots__ and no
+    # __weakref__ cannot be held weakly, so the cache holds it until its
+    # signature is evicted or the cache cleared; a key of its id() alone
+    # would match the next object at its address, with the first one's
+    # trace.
+    freed = []
+
+    class Slotted:
+        __slots__ = ("k",)
+
+        def __init__(self, k):
+            self.k = k
+
+        def __del__(self):
+            freed.append(self.k)
+
+        @fuse.jit(target="cpu", max_cache=2)
+        def scale(self, x):
+            return x * self.k
+
+    x = np.ones(2, np.float32)
+    for k in (2.0, 3.0):
+        assert_same(Slotted(k).scale(x), np.full(2, k, np.float32))
+    gc.collect()
+    assert freed == []
+    # The third evicts the first (max_cache=2); cache_clear lets go of all.
+    assert_same(Slotted(4.0).scale(x), np.full(2, 4, np.float32))
+    gc.collect()
+    assert freed == [2.0]
+    Slotted.scale.cache_clear()
+    gc.collect()
+    assert sorted(freed) == [2.0, 3.0, 4.0]
+
+
 def test_static_class_methods_and_array_defaults():
     # @fuse.jit over @staticmethod took an instance's call's instance as
     # its first argument; over @classmethod it was refused. A numpy array

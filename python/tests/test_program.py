@@ -308,3 +308,48 @@ def test_bool_bytes_other_than_0_and_1_are_true():
     for got, want in zip(jitted(mask, x), (x * (raw != 0), np.where(raw != 0, x, -x),
                                            np.count_nonzero(raw))):
         np.testing.assert_array_equal(got, want)
+
+
+def test_a_program_copies_as_itself_and_pickles_as_a_recompile(rng):
+    """A Program does not change once compiled: copy and deepcopy (of a
+    model that holds one) give the Program itself. A copy made field by
+    field shared the library's handle without owning it, and ran no more
+    once the original was garbage-collected; deepcopy and pickle raised
+    ctypes' errors. pickle writes the text and how it was compiled, and
+    reading compiles again."""
+    import copy
+    import gc
+    import pickle
+
+    program = fuse.compile(_example("add_relu.mlir"), target="cpu", fusion=False,
+                           options={"block_size": 128})
+    assert copy.copy(program) is program
+    assert copy.deepcopy({"program": program})["program"] is program
+    again = pickle.loads(pickle.dumps(program))
+    assert again is not program
+    assert (again.text, again.entry, again.target, again.fusion, again.options, again.inputs,
+            again.results) == (program.text, program.entry, program.target, program.fusion,
+                               program.options, program.inputs, program.results)
+    del program
+    gc.collect()
+    a, b = random_array(rng, "float32", (10,)), random_array(rng, "float32", (10,))
+    (c,) = again(a, b)
+    assert_same(c, np.maximum(a + b, np.float32(0)))
+    assert [k["name"] for k in again.last_profile] == ["add_0", "relu_1"]
+
+
+def test_a_destroyed_program_says_why():
+    # An object that shares a Program's handle (made around the copy
+    # protocol) after the Program's garbage collection: the message blamed
+    # the interpreter's exit.
+    import gc
+
+    program = fuse.compile(_example("add_relu.mlir"), target="cpu")
+    shared = object.__new__(fuse.Program)
+    shared.__dict__.update(program.__dict__)
+    del program
+    gc.collect()
+    x = np.ones(2, np.float32)
+    with pytest.raises(fuse.FuseError, match=r"^the program was destroyed \(the fuse\.Program "
+                                             r"that compiled it was garbage-collected"):
+        shared(x, x)
