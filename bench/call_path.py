@@ -56,8 +56,9 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
-from common import (add_build_dir, cpu_model, fuse_library, git,  # noqa: E402
-                    import_fuse, positive_int, print_table, tool_ids)
+from common import (add_build_dir, cpu_model, fuse_library,  # noqa: E402
+                    fuse_version, import_fuse, positive_int, print_table,
+                    tool_ids, uncommitted_changes)
 
 WARM = 3
 BATCH_S = 0.02  # each side's calls in one round last about this long
@@ -242,9 +243,11 @@ def main():
     tools = tool_ids([library])
     threads = os.environ.get("FUSE_NUM_THREADS") or str(os.cpu_count())
     load_before = os.getloadavg()
-    commit = git("rev-parse", "--short", "HEAD")
-    dirty = bool(git("status", "--porcelain", "--untracked-files=no"))
-    print(f"commit {commit}{' (uncommitted changes)' if dirty else ''}, "
+    # fuse_version: `git describe --dirty`, or the package version without
+    # git; dirty is None (null in the JSON) where git cannot tell.
+    commit = fuse_version()
+    dirty = uncommitted_changes()
+    print(f"commit {commit}, "
           f"{cpu_model()}, {os.cpu_count()} cpus, fuse on {threads} threads, "
           f"numpy on 1; {args.rounds} rounds; load "
           f"{' '.join(f'{x:.2f}' for x in load_before)}", flush=True)
@@ -284,7 +287,11 @@ def main():
 
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps({
-        "commit": commit, "uncommitted_changes": dirty, "tools": tools,
+        "commit": commit, "uncommitted_changes": dirty,
+        "uncommitted_changes_note": (None if dirty is not None else
+                                     "unknown: git could not tell (no"
+                                     " repository here, or no git)"),
+        "tools": tools,
         "machine": {"platform": platform.platform(), "cpu": cpu_model(),
                     "cpus": os.cpu_count()},
         "fuse_threads": int(threads) if threads.isdigit() else threads,

@@ -44,23 +44,16 @@ def git(*a):
 
 
 def package_version():
-    """The fuse package's version in python/pyproject.toml ([project]
-    version), or None. The top-level CMakeLists.txt gives the project no
-    VERSION, so this is the one version number the source tree has."""
+    """The fuse package's version, `__version__` in python/fuse/__init__.py
+    (which pyproject.toml and CMake read), or None. The top-level
+    CMakeLists.txt gives the project no VERSION, so this is the one version
+    number the source tree has."""
     try:
-        text = (ROOT / "python" / "pyproject.toml").read_text()
+        text = (ROOT / "python" / "fuse" / "__init__.py").read_text()
     except OSError:
         return None
-    section = None
-    for line in text.splitlines():
-        line = line.split("#", 1)[0].strip()
-        if line.startswith("[") and line.endswith("]"):
-            section = line.strip("[]").strip()
-        elif section == "project" and line.startswith("version"):
-            match = re.match(r"version\s*=\s*[\"']([^\"']+)[\"']", line)
-            if match:
-                return match.group(1)
-    return None
+    match = re.search(r"^__version__\s*=\s*[\"']([^\"']+)[\"']", text, re.M)
+    return match.group(1) if match else None
 
 
 def fuse_version():
@@ -72,8 +65,23 @@ def fuse_version():
         return described
     version = package_version()
     if version:
-        return f"{version} (python/pyproject.toml; no git)"
+        return f"{version} (python/fuse/__init__.py; no git)"
     return "unknown (no git)"
+
+
+def uncommitted_changes():
+    """Whether tracked files differ from HEAD (`git status`), or None where
+    git cannot tell (no repository, such as a copy without .git, or no git
+    at all): a run records null then, not a "no changes" nobody checked."""
+    try:
+        proc = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain",
+                               "--untracked-files=no"],
+                              capture_output=True, text=True)
+    except OSError:
+        return None
+    if proc.returncode != 0:
+        return None
+    return bool(proc.stdout.strip())
 
 
 def cpu_model():

@@ -39,6 +39,9 @@ each size to the next (1.0x: linear):
              stage (fuse-opt ADD --fuse-lower=stage=cpu), dynamic sizes
 
 and writes them to bench/results/compile_time_series.json (--json to change).
+
+A case that fails (a tool's error, a wrong kernel count) is listed under
+"Problems:" after the table, and the exit status is then 1.
 """
 import argparse
 import datetime
@@ -54,7 +57,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
-from common import (add_build_dir, build_tool, executable, git,  # noqa: E402
+from common import (add_build_dir, build_tool, executable, fuse_version,  # noqa: E402
                     positive_int, positive_ints, print_table, tool_ids)
 from chain_ops import CYCLE  # noqa: E402
 
@@ -77,6 +80,11 @@ MLIR_OPT = "/usr/lib/llvm-22/bin/mlir-opt"
 
 TARGET_ADD_RELU_MS = 40.0
 TARGET_1000_OPS_MS = 1000.0
+
+# fuse compiles tensors of rank 32 at most: fuse_max_rank() of the C API
+# (python/tests/test_limits.py holds it to 32; docs/dialect.md). --ranks is
+# checked against it at start-up, not after a run of failures.
+MAX_RANK = 32
 
 
 
@@ -297,7 +305,7 @@ def run_series(args, fuse_opt, fuse_run):
 
     result = {
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
-        "commit": git("rev-parse", "--short", "HEAD"),
+        "commit": fuse_version(),
         "machine": platform.node(),
         "series": args.series,
         "tools": tools,
@@ -319,6 +327,8 @@ def run_series(args, fuse_opt, fuse_run):
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(result, indent=2) + "\n")
     print(f"\nwrote {path}")
+    # A failed case is not a measurement: the run fails (the JSON keeps it).
+    return 1 if problems else 0
 
 
 def main():
@@ -336,13 +346,24 @@ def main():
     parser.add_argument("--series", choices=["cpu-eager", "rank"],
                         help="run a growth series instead (see above)")
     parser.add_argument("--ranks", type=positive_ints, default="4,8,16,32",
-                        help="--series rank: ranks, comma separated")
+                        help="--series rank: ranks, comma separated "
+                             f"(default 4,8,16,32; at most {MAX_RANK}, "
+                             "fuse's limit)")
     parser.add_argument("--slow-seconds", type=float, default=10.0,
                         help="a warm-up longer than this is timed --slow-runs "
-                             "times only")
-    parser.add_argument("--slow-runs", type=positive_int, default=1)
-    parser.add_argument("--json", type=Path, default=None)
+                             "times only (default 10)")
+    parser.add_argument("--slow-runs", type=positive_int, default=1,
+                        help="timed runs of such a slow configuration "
+                             "(default 1)")
+    parser.add_argument("--json", type=Path, default=None,
+                        help="where to write the numbers (default "
+                             "bench/results/compile_time.json; --series: "
+                             "bench/results/compile_time_series.json)")
     args = parser.parse_args()
+    too_big = [r for r in args.ranks if r > MAX_RANK]
+    if args.series == "rank" and too_big:
+        parser.error(f"argument --ranks: {','.join(map(str, too_big))}: fuse "
+                     f"compiles tensors of rank {MAX_RANK} at most")
     fuse_opt = str(build_tool(parser, args.build_dir, "fuse-opt"))
     if args.series:
         fuse_run = str(build_tool(parser, args.build_dir, "fuse-run")
@@ -405,7 +426,7 @@ def main():
         ]
 
     load_before = os.getloadavg()
-    commit_at_start = git("rev-parse", "--short", "HEAD")
+    commit_at_start = fuse_version()
     tools_before = tool_ids([fuse_opt, mlir_opt])
     started = time.time()
     for case in cases:
@@ -551,7 +572,7 @@ def main():
     result = {
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
         "commit_at_start": commit_at_start,
-        "commit_at_end": git("rev-parse", "--short", "HEAD"),
+        "commit_at_end": fuse_version(),
         "machine": platform.node(),
         "tools": tools_before,
         "tools_changed_during_run": tools_after != tools_before,
@@ -575,7 +596,9 @@ def main():
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(result, indent=2) + "\n")
     print(f"\nwrote {args.json}")
+    # A failed case is not a measurement: the run fails (the JSON keeps it).
+    return 1 if problems else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

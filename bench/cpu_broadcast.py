@@ -31,7 +31,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
-from common import git, positive_int, print_table, tool_ids  # noqa: E402
+from common import fuse_version, positive_int, print_table, tool_ids  # noqa: E402
 
 PROGRAMS = {
     # name: (element-wise op, full shape, broadcast operand's shape)
@@ -103,7 +103,7 @@ def main():
             parser.error(f"--fuse-run {spec}: expected LABEL=PATH of a file")
         builds.append((label, path))
 
-    rows, record = [], {"commit": git("rev-parse", "--short", "HEAD"),
+    rows, record = [], {"commit": fuse_version(),
                         "tools": tool_ids([p for _, p in builds]),
                         "programs": {}}
     with tempfile.TemporaryDirectory() as scratch:

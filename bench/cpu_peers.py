@@ -123,8 +123,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 from common import (BUILD_HINT, add_build_dir, can_plot, cpu_model,  # noqa: E402
-                    draw_plot, fuse_version, git, names_of, positive_int,
-                    print_table, tool_ids)
+                    draw_plot, fuse_version, names_of, positive_int,
+                    print_table, tool_ids, uncommitted_changes)
 
 import numpy as np  # noqa: E402
 
@@ -1526,7 +1526,7 @@ def main():
 
     started = time.time()
     load_before = os.getloadavg()
-    commit = git("rev-parse", "--short", "HEAD")
+    commit = fuse_version()
     tools_before = tool_ids([lib_path])
     cpus = len(os.sched_getaffinity(0))
     # The copy bandwidth, before and after the programs: only a record of
@@ -1684,7 +1684,7 @@ def main():
     json_path.write_text(json.dumps({
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
         "commit": commit,
-        "dirty": bool(git("status", "--porcelain", "--untracked-files=no")),
+        "dirty": uncommitted_changes(),
         "quick": args.quick, "reps": reps, "seed": args.seed,
         "cpu": {"model": cpu_model(), "logical": os.cpu_count(),
                 "physical_cores": physical_cores(), "usable": cpus},

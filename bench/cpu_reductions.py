@@ -12,7 +12,6 @@ bench/results/cpu_reductions.json.
 import argparse
 import json
 import os
-import platform
 import sys
 import time
 from pathlib import Path
@@ -21,7 +20,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
-from common import (BUILD_HINT, add_build_dir, git, names_of,  # noqa: E402
+from common import (BUILD_HINT, add_build_dir, cpu_model, fuse_version, names_of,  # noqa: E402
                     positive_int, print_table)
 
 
@@ -110,12 +109,12 @@ def main():
                          "ratio": f / n}
         rows.append([name, f"{f * 1e6:.1f}", f"{n * 1e6:.1f}", f"{f / n:.2f}"])
     load = os.getloadavg()
-    print(f"commit {git('rev-parse', '--short', 'HEAD')}, {platform.processor() or platform.machine()}, "
+    print(f"commit {fuse_version()}, {cpu_model()}, "
           f"{os.cpu_count()} cores, load {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     print_table(["case", "fuse us", "numpy us", "fuse / numpy"], rows)
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps({
-        "commit": git("rev-parse", "HEAD"), "load": load, "cpus": os.cpu_count(),
+        "commit": fuse_version(), "load": load, "cpu": cpu_model(), "cpus": os.cpu_count(),
         "numpy": np.__version__, "cases": results}, indent=2) + "\n")
     print(f"wrote {args.json}")
 

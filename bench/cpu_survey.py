@@ -56,7 +56,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
-from common import (add_build_dir, cpu_model, fuse_library, git,  # noqa: E402
+from common import (add_build_dir, cpu_model, fuse_library, fuse_version,  # noqa: E402
                     import_fuse, positive_int, print_table, tool_ids)
 
 WARM = 3
@@ -543,7 +543,7 @@ def main():
     bandwidth = copy_gbs()
     malloc = ("glibc defaults" if args.default_malloc else
               " ".join(f"{k}={v}" for k, v in MALLOC.items()))
-    print(f"commit {git('rev-parse', '--short', 'HEAD')}, {cpu_model()}, "
+    print(f"commit {fuse_version()}, {cpu_model()}, "
           f"{os.cpu_count()} cpus, fuse on {threads} threads, numpy on 1; "
           f"{args.rounds} rounds; malloc: "
           f"{'glibc defaults' if args.default_malloc else 'MALLOC_MMAP_MAX_=0'}; numpy copy "
@@ -609,7 +609,7 @@ def main():
     load_after = os.getloadavg()
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps({
-        "commit": git("rev-parse", "--short", "HEAD"), "tools": tools,
+        "commit": fuse_version(), "tools": tools,
         "machine": {"platform": platform.platform(), "cpu": cpu_model(),
                     "cpus": os.cpu_count()},
         "fuse_threads": int(threads) if threads.isdigit() else threads,

@@ -68,7 +68,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
-from common import (add_build_dir, build_tool, can_plot, draw_plot, git,  # noqa: E402
+from common import (add_build_dir, build_tool, can_plot, draw_plot, fuse_version,  # noqa: E402
                     names_of, positive_int, positive_ints, print_table, size_at, size_text,
                     sizes_at, tool_ids)
 COLUMNS = 1000  # the MLP epilogue's row length (the bias)
@@ -327,7 +327,7 @@ def main():
     scratch = Path(scratch_dir.name)
     started = time.time()
     load_before = os.getloadavg()
-    commit_at_start = git("rev-parse", "--short", "HEAD")
+    commit_at_start = fuse_version()
     tools_before = tool_ids([build / "bin/fuse-opt", build / "bin/fuse-run"])
 
     checks = {}
@@ -487,7 +487,7 @@ def main():
     args.json.write_text(json.dumps({
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
         "commit_at_start": commit_at_start,
-        "commit_at_end": git("rev-parse", "--short", "HEAD"),
+        "commit_at_end": fuse_version(),
         "numpy": np.__version__,
         "tools": tools_before,
         "tools_changed_during_run": tools_after != tools_before,

@@ -92,6 +92,9 @@ def main():
     parser.add_argument("--gpu", default="a GPU")
     parser.add_argument("--commit", default="unknown")
     parser.add_argument("--seconds", type=float, help="how long the check ran")
+    # A table regenerated later from recorded rows keeps the run's date.
+    parser.add_argument("--date", default=datetime.date.today().isoformat(),
+                        help="the date of the run, in the title (default today)")
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
 
@@ -121,7 +124,7 @@ def main():
             order.append((r["name"], r["size"]))
 
     copy = max((r.get("copy_gbps", 0) for r in harness), default=0)
-    lines = [f"## GPU check, {datetime.date.today().isoformat()} (`scripts/gpu-check`)", ""]
+    lines = [f"## GPU check, {args.date} (`scripts/gpu-check`)", ""]
     lines.append(f"- GPU: {args.gpu}; device-to-device copy bandwidth {copy:.0f} GB/s "
                  "(fuse's runtime, 256 MiB copies).")
     lines.append(f"- fuse at commit `{args.commit}`, compiled ahead of time "

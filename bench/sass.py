@@ -55,7 +55,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 from common import (add_build_dir, build_tool, can_plot, draw_plot,  # noqa: E402
-                    executable, git, names_of, print_table, size_at, tool_ids)
+                    executable, fuse_version, names_of, print_table, size_at,
+                    tool_ids, uncommitted_changes)
 from compile_time import CYCLE, chain_program  # noqa: E402
 
 # The model: H200 SXM.
@@ -808,8 +809,8 @@ def main():
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps({
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
-        "commit": git("rev-parse", "--short", "HEAD"),
-        "dirty": bool(git("status", "--porcelain", "--untracked-files=no")),
+        "commit": fuse_version(),
+        "dirty": uncommitted_changes(),
         "tools": tools, "ptxas": PTXAS_VERSION, "fuse_flags": FUSE_FLAGS,
         "model": dict(sms=SMS, schedulers=SCHEDULERS, clock_hz=CLOCK_HZ,
                       dram_bytes_per_s=DRAM_BYTES_PER_S),

@@ -24,7 +24,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
-from common import git, print_table, tool_ids  # noqa: E402
+from common import fuse_version, print_table, tool_ids  # noqa: E402
 
 SHAPES = [(1, 1024), (4, 1, 1024), (1, 1, 1024), (1, 4, 1024), (4, 1024, 1),
           (1, 1024, 1), (2, 1, 3, 1), (1, 8, 1, 64), (8, 1, 64, 1), (3, 1),
@@ -71,7 +71,7 @@ def kernels(fuse_opt, text, scratch):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--fuse-opt", action="append", metavar="LABEL=PATH",
                         help="a build's fuse-opt (repeat to compare builds; "
                              "default: this build's, labelled 'build')")
@@ -90,7 +90,7 @@ def main():
                 counts[label][name] = (kernels(fuse_opt, text, scratch),
                                        kernels(fuse_opt, twin, scratch))
     names = list(next(iter(counts.values())))
-    print(f"{len(names)} programs; commit {git('rev-parse', '--short', 'HEAD') or '?'}")
+    print(f"{len(names)} programs; commit {fuse_version()}")
     print_table(["build", "more kernels than the twin", "kernels", "twins' kernels"],
                 [[label, sum(a > b for a, b in c.values()),
                   sum(a for a, _ in c.values()), sum(b for _, b in c.values())]
