@@ -7,6 +7,8 @@
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/PrettyStackTrace.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/raw_ostream.h"
 
 llvm::StringRef fuse::version() { return FUSE_VERSION; }
@@ -19,8 +21,23 @@ llvm::raw_ostream &fuse::toolError() {
   return llvm::errs() << toolName << ": error: ";
 }
 
-void fuse::initTool(const char *name, int argc, char **argv) {
+void fuse::initTool(const char *name, int argc, char **argv, bool stackDump) {
   toolName = name;
+  // A crash (a pass's, upstream's too) prints the command line and LLVM's
+  // stack dump, as mlir-opt's does, not nothing but the signal's status;
+  // the report goes to fuse's maintainers, not LLVM's.
+  if (argv && argc > 0 && stackDump) {
+    llvm::sys::PrintStackTraceOnErrorSignal(argv[0]);
+    llvm::EnablePrettyStackTrace();
+    static llvm::PrettyStackTraceProgram program(argc, argv);
+  }
+  {
+    static const std::string report =
+        std::string(name) +
+        " crashed: please report it to fuse's maintainers with the command "
+        "line, its input and the stack dump below.\n";
+    llvm::setBugReportMsg(report.c_str());
+  }
   if (argv)
     toolArguments = llvm::ArrayRef(argv + 1, argc > 0 ? argc - 1 : 0);
   llvm::cl::SetVersionPrinter([name](llvm::raw_ostream &os) {

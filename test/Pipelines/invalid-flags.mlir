@@ -203,10 +203,14 @@ func.func @add_relu(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
 // the report and the PTX, which run their own pipeline.
 // RUN: not fuse-opt %s --fuse-report --mlir-timing 2>&1 | FileCheck %s --check-prefix=IR-FLAG-REPORT
 // RUN: not fuse-opt %s --emit=ptx --mlir-print-ir-after-all 2>&1 | FileCheck %s --check-prefix=IR-FLAG-PTX
-// IR-FLAG-REPORT: fuse-opt: error: --mlir-timing shapes the passes that run or the IR printed, and --fuse-report and --emit run their own pipeline and print no IR: use it with --fuse-pipeline=STAGE
-// IR-FLAG-PTX: fuse-opt: error: --mlir-print-ir-after-all shapes
+// IR-FLAG-REPORT: fuse-opt: error: --mlir-timing is a flag of mlir-opt's pass manager or IR printer, and --fuse-report and --emit compile with their own pass manager and print no IR, so it would do nothing (even given its default value): use it with --fuse-pipeline=STAGE
+// IR-FLAG-PTX: fuse-opt: error: --mlir-print-ir-after-all is a flag of mlir-opt's
 // RUN: not fuse-opt %s --fuse-report --log-actions-to=%t.log 2>&1 | FileCheck %s --check-prefix=IR-FLAG-LOG
-// IR-FLAG-LOG: fuse-opt: error: --log-actions-to shapes
+// IR-FLAG-LOG: fuse-opt: error: --log-actions-to is a flag of mlir-opt's
+// --dump-pass-pipeline printed an empty pass manager before the error.
+// RUN: not fuse-opt %s --emit=ptx --dump-pass-pipeline 2>&1 | FileCheck %s --check-prefix=IR-FLAG-DUMP
+// IR-FLAG-DUMP-NOT: Pass Manager
+// IR-FLAG-DUMP: fuse-opt: error: --dump-pass-pipeline is a flag of mlir-opt's
 
 // An option that the stage asked for does not use would be ignored without
 // a word: the error names it and the stages it shapes. A value that is the

@@ -258,19 +258,22 @@ int main(int argc, char **argv) {
   }
   MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
   if (translation) {
+    // Before passesNamed, whose pass manager --dump-pass-pipeline would
+    // print (an empty one) before the error.
+    if (std::optional<llvm::StringRef> flag = irFlagGiven()) {
+      fuse::toolError() << "--" << *flag
+                        << " is a flag of mlir-opt's pass manager or IR "
+                           "printer, and --fuse-report and --emit compile "
+                           "with their own pass manager and print no IR, so "
+                           "it would do nothing (even given its default "
+                           "value): use it with --fuse-pipeline=STAGE\n";
+      return 1;
+    }
     if (lowerGiven || passesNamed(config)) {
       fuse::toolError() << "--fuse-report and --emit run their own pipeline; "
                            "the passes named on the command line would not "
                            "run: name them with --fuse-pipeline=STAGE (they "
                            "run after it) or alone\n";
-      return 1;
-    }
-    if (std::optional<llvm::StringRef> flag = irFlagGiven()) {
-      fuse::toolError() << "--" << *flag
-                        << " shapes the passes that run or the IR printed, "
-                           "and --fuse-report and --emit run their own "
-                           "pipeline and print no IR: use it with "
-                           "--fuse-pipeline=STAGE\n";
       return 1;
     }
     return asMainReturnCode(runTranslation(*translation, inputFile, outputFile,

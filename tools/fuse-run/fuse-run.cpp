@@ -1127,7 +1127,7 @@ static int run(int argc, char **argv) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  initTool("fuse-run", argc, argv);
+  initTool("fuse-run", argc, argv, /*stackDump=*/false);
   int status = run(argc, argv);
   // What was said on standard output (results, the profile, checks) and
   // could not be written: an error now, not LLVM's fatal one at exit.

@@ -28,8 +28,12 @@ llvm::StringRef version();
 ///   (its fatal "IO failure on output stream", from outputs that upstream
 ///   drivers such as mlirTranslateMain open and close) says so: `name:
 ///   error: cannot write the output: No space left on device`. A tool
-///   checks the outputs it closes itself with finishOutput (Npy.h).
-void initTool(const char *name, int argc = 0, char **argv = nullptr);
+///   checks the outputs it closes itself with finishOutput (Npy.h);
+/// - a crash prints the command line and a stack dump (with `argv`; unless
+///   `stackDump` is false, for a tool whose llvm::InitLLVM prints them),
+///   and asks for a report to fuse's maintainers.
+void initTool(const char *name, int argc = 0, char **argv = nullptr,
+              bool stackDump = true);
 
 /// Standard error after `name: error: ` (the name initTool was given), for
 /// an error of the tool itself (a flag, a file) to follow with its newline;
