@@ -523,17 +523,16 @@ llvm::Expected<int> fuse::cpuThreads(const RunOptions &options) {
   if (options.target == Target::CUDA)
     return 1;
   if (const char *text = std::getenv("FUSE_NUM_THREADS"); text && *text) {
-    // Any number of digits (a count too large for an int is one above the
-    // most, not "not a number").
+    // Digits past int64_t's range are too many threads, not "not a number".
     llvm::StringRef digits = llvm::StringRef(text).trim();
     int64_t threads = 0;
-    bool tooLarge = !digits.empty() && llvm::all_of(digits, llvm::isDigit) &&
-                    digits.ltrim('0').size() > 9;
-    if (!tooLarge && (digits.getAsInteger(10, threads) || threads < 1))
+    bool parsed = !digits.getAsInteger(10, threads);
+    bool allDigits = !digits.empty() && llvm::all_of(digits, llvm::isDigit);
+    if (parsed ? threads < 1 : !allDigits)
       return llvm::createStringError("FUSE_NUM_THREADS=" + std::string(text) +
                                      ": not a number of threads from 1 to " +
                                      most);
-    if (tooLarge || threads > kMaxCPUThreads)
+    if (!parsed || threads > kMaxCPUThreads)
       return llvm::createStringError("FUSE_NUM_THREADS=" + std::string(text) +
                                      ": the cpu target runs on " + most +
                                      " threads at most");
