@@ -13,7 +13,9 @@
 #include "fuse/Runtime/Runtime.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -22,6 +24,7 @@
 #include <dlfcn.h>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -38,6 +41,9 @@ struct TypeInfo {
   size_t bytes;
 };
 
+/// A bad command line: the reason, the usage, exit status 2.
+[[noreturn]] void badCommandLine(const std::string &reason);
+
 TypeInfo typeOf(const std::string &name) {
   static const TypeInfo kTypes[] = {
 #define FUSE_DTYPE(ENUM, C, MLIR, NUMPY, BYTES, NPY) {MLIR, Kind::ENUM, BYTES},
@@ -46,8 +52,30 @@ TypeInfo typeOf(const std::string &name) {
   for (const TypeInfo &type : kTypes)
     if (type.name == name)
       return type;
-  std::fprintf(stderr, "fuse-gpu-harness: unknown type %s\n", name.c_str());
-  std::exit(2);
+  badCommandLine("unknown type '" + name + "'");
+}
+
+/// `text` as an integer in [low, high], all of it, or a bad command line
+/// naming `what` (a negative size went on to the kernels, and crashed).
+int64_t parseInteger(const std::string &what, const std::string &text,
+                     int64_t low, int64_t high) {
+  char *end = nullptr;
+  errno = 0;
+  long long value = text.empty() ? 0 : std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || errno == ERANGE || value < low ||
+      value > high)
+    badCommandLine(what + " '" + text + "' is not an integer from " +
+                   std::to_string(low) + " to " + std::to_string(high));
+  return value;
+}
+
+/// `text` as a finite number of at least 0, all of it.
+double parseTolerance(const std::string &what, const std::string &text) {
+  char *end = nullptr;
+  double value = text.empty() ? 0 : std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !std::isfinite(value) || value < 0)
+    badCommandLine(what + " '" + text + "' is not a finite number >= 0");
+  return value;
 }
 
 double halfToDouble(uint16_t bits) {
@@ -202,21 +230,34 @@ struct Tensor {
   }
 };
 
+/// The most elements of one argument (2^40): a size past it is a typing
+/// error on any GPU this harness runs on.
+constexpr int64_t kMaxElements = int64_t(1) << 40;
+
+/// SHAPE of --arg at size `n` (kUsage), or a bad command line.
 std::vector<int64_t> parseShape(const std::string &text, int64_t n) {
   std::vector<int64_t> shape;
   size_t start = 0;
-  while (start < text.size()) {
+  int64_t elements = 1;
+  while (true) {
     size_t end = text.find(',', start);
     std::string part = text.substr(start, end - start);
+    int64_t size;
     if (part == "N")
-      shape.push_back(n);
+      size = n;
     else if (part == "R")
-      shape.push_back(std::max<int64_t>(1, n / 1024));
+      size = std::max<int64_t>(1, n / 1024);
     else if (part.size() > 1 && part[0] == 'R')
-      shape.push_back(
-          std::max<int64_t>(1, n / std::max(1LL, std::atoll(&part[1]))));
+      size = std::max<int64_t>(1, n / parseInteger("--arg's row length",
+                                                   part.substr(1), 1,
+                                                   kMaxElements));
     else
-      shape.push_back(std::atoll(part.c_str()));
+      size = parseInteger("--arg's size", part, 0, kMaxElements);
+    shape.push_back(size);
+    if (size != 0 && elements > kMaxElements / size)
+      badCommandLine("--arg of shape " + text + " at size " +
+                     std::to_string(n) + " has more than 2^40 elements");
+    elements *= size;
     if (end == std::string::npos)
       break;
     start = end + 1;
@@ -256,31 +297,38 @@ std::vector<int64_t> descriptor(void *data, const std::vector<int64_t> &shape) {
   return words;
 }
 
+/// The most arguments `call` passes.
+constexpr size_t kMaxArguments = 16;
+
+using Caller = void (*)(void *, void *, void *const *);
+
+template <size_t... I>
+void callWith(void *function, void *results, void *const *p,
+              std::index_sequence<I...>) {
+  reinterpret_cast<void (*)(void *, ...)>(function)(results, p[I]...);
+}
+
+/// Calls `function(results, p[0], ..., p[N - 1])`.
+template <size_t N>
+void callWith(void *function, void *results, void *const *p) {
+  callWith(function, results, p, std::make_index_sequence<N>());
+}
+
+template <size_t... N>
+constexpr std::array<Caller, sizeof...(N)> callers(std::index_sequence<N...>) {
+  return {&callWith<N>...};
+}
+
 /// Calls `function(results, &desc0, &desc1, ...)`: the C interface of a
 /// function returning memrefs takes a pointer to them first.
 void call(void *function, std::vector<int64_t> &results,
           std::vector<std::vector<int64_t>> &args) {
+  static constexpr std::array<Caller, kMaxArguments + 1> kCallers =
+      callers(std::make_index_sequence<kMaxArguments + 1>());
   std::vector<void *> p;
   for (auto &a : args)
     p.push_back(a.data());
-  auto *f = reinterpret_cast<void (*)(void *, ...)>(function);
-  switch (p.size()) {
-  case 1:
-    return f(results.data(), p[0]);
-  case 2:
-    return f(results.data(), p[0], p[1]);
-  case 3:
-    return f(results.data(), p[0], p[1], p[2]);
-  case 4:
-    return f(results.data(), p[0], p[1], p[2], p[3]);
-  case 5:
-    return f(results.data(), p[0], p[1], p[2], p[3], p[4]);
-  case 6:
-    return f(results.data(), p[0], p[1], p[2], p[3], p[4], p[5]);
-  default:
-    std::fprintf(stderr, "fuse-gpu-harness: 1 to 6 arguments supported\n");
-    std::exit(2);
-  }
+  kCallers[p.size()](function, results.data(), p.data());
 }
 
 /// The flags, as --help prints them.
@@ -299,7 +347,9 @@ prints one row per size: kernels, time, GB/s, % of copy bandwidth.
 order: the shared objects do not say what the function takes, and a list
 that differs from it is undefined behaviour (a crash, or wrong numbers).
 A SHAPE is comma-separated sizes where N is the size, R is N / 1024 and Rk
-is N / k (rows of k: R10,10 is N / 10 rows of 10), each at least 1. A
+is N / k (rows of k: R10,10 is N / 10 rows of 10), each at least 1, and
+a number is that size; a size (of --sizes too) is from 0 to 2^40, as is an
+argument's number of elements, and a function takes at most 16 arguments. A
 result is TYPE, of the highest rank of the inputs, or TYPE:RANK (f32:0, a
 scalar: a full reduction). TYPE is f16, bf16, f32, f64, i1, i32 or i64.
 --json appends one JSON object per size to FILE (the row's numbers, and the
@@ -307,6 +357,11 @@ host's seconds for the inputs, the CPU reference and the comparison).
 Exit status: 0 when every result matched, 1 otherwise, 2 for a bad command
 line.
 )";
+
+void badCommandLine(const std::string &reason) {
+  std::fprintf(stderr, "fuse-gpu-harness: %s\n%s", reason.c_str(), kUsage);
+  std::exit(2);
+}
 
 } // namespace
 
@@ -323,7 +378,8 @@ extern "C" void *fuse_result_alloc(int64_t index, int64_t bytes) {
 
 int main(int argc, char **argv) {
   std::string name, cpuPath, cudaPath, entry, jsonPath;
-  std::vector<std::string> argSpecs, resultTypes, sizes;
+  std::vector<std::string> argSpecs, resultTypes;
+  std::vector<int64_t> sizes;
   int repeat = 20;
   double rtol = 1e-5, atol = 1e-6;
   for (int i = 1; i < argc; ++i)
@@ -355,24 +411,46 @@ int main(int argc, char **argv) {
       size_t start = 0;
       while (start <= value.size()) {
         size_t end = value.find(',', start);
-        sizes.push_back(value.substr(start, end - start));
+        sizes.push_back(parseInteger(
+            "--sizes", value.substr(start, end - start), 0, kMaxElements));
         if (end == std::string::npos)
           break;
         start = end + 1;
       }
     } else if (flag == "--repeat")
-      repeat = std::max(1, std::atoi(value.c_str()));
+      repeat = parseInteger("--repeat", value, 1, 1000000);
     else if (flag == "--rtol")
-      rtol = std::atof(value.c_str());
+      rtol = parseTolerance("--rtol", value);
     else if (flag == "--atol")
-      atol = std::atof(value.c_str());
+      atol = parseTolerance("--atol", value);
     else if (flag == "--json")
       jsonPath = value;
-    else {
-      std::fprintf(stderr, "fuse-gpu-harness: unknown flag %s\n%s",
-                   flag.c_str(), kUsage);
-      return 2;
-    }
+    else
+      badCommandLine("unknown flag " + flag);
+  }
+  // Every spec is checked before the device is asked for: without one, a
+  // bad command line was "GPU unavailable".
+  if (argSpecs.size() > kMaxArguments)
+    badCommandLine(std::to_string(argSpecs.size()) + " --arg, more than the " +
+                   std::to_string(kMaxArguments) + " it can pass");
+  std::vector<std::pair<TypeInfo, std::string>> args;
+  for (const std::string &spec : argSpecs) {
+    size_t colon = spec.find(':');
+    if (colon == std::string::npos)
+      badCommandLine("--arg " + spec + " is not TYPE:SHAPE");
+    args.emplace_back(typeOf(spec.substr(0, colon)), spec.substr(colon + 1));
+    for (int64_t n : sizes)
+      parseShape(args.back().second, n);
+  }
+  std::vector<TypeInfo> results;
+  std::vector<int64_t> resultRanks;
+  for (const std::string &r : resultTypes) {
+    size_t colon = r.find(':');
+    results.push_back(typeOf(r.substr(0, colon)));
+    resultRanks.push_back(
+        colon == std::string::npos
+            ? -1
+            : parseInteger("--result's rank", r.substr(colon + 1), 0, 32));
   }
   if (name.empty() || cpuPath.empty() || cudaPath.empty() || entry.empty() ||
       resultTypes.empty() || sizes.empty()) {
@@ -393,16 +471,13 @@ int main(int argc, char **argv) {
   openProgram(cudaPath, entry, &cudaFn);
 
   int status = 0;
-  for (const std::string &sizeText : sizes) {
-    int64_t n = std::atoll(sizeText.c_str());
+  for (int64_t n : sizes) {
     auto started = std::chrono::steady_clock::now();
     std::vector<Tensor> inputs;
     std::vector<std::vector<char>> host;
     std::vector<void *> device;
-    for (const std::string &spec : argSpecs) {
-      size_t colon = spec.find(':');
-      Tensor t{typeOf(spec.substr(0, colon)),
-               parseShape(spec.substr(colon + 1), n)};
+    for (const auto &[type, shape] : args) {
+      Tensor t{type, parseShape(shape, n)};
       host.emplace_back(t.elements() * t.type.bytes + 64);
       fillRandom(t.type, host.back().data(), t.elements(),
                  uint64_t(n) * 1000003 + inputs.size());
@@ -413,14 +488,6 @@ int main(int argc, char **argv) {
       inputs.push_back(t);
     }
     size_t resultWords = 0;
-    std::vector<TypeInfo> results;
-    std::vector<int64_t> resultRanks;
-    for (const std::string &r : resultTypes) {
-      size_t colon = r.find(':');
-      results.push_back(typeOf(r.substr(0, colon)));
-      resultRanks.push_back(
-          colon == std::string::npos ? -1 : std::atoi(r.c_str() + colon + 1));
-    }
 
     // CPU reference.
     std::vector<std::vector<int64_t>> cpuArgs, gpuArgs;
