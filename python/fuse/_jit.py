@@ -380,9 +380,14 @@ class _Jitted:
             # (Not when an input's value is checked: an int64 0-d array
             # used as int32, a float divisor, which the short path would
             # not check.)
+            # A float is its input only when that input was made from it:
+            # a static float (static_argnames) is no input, and the input in
+            # its place was a default's, which the short path would have
+            # taken from the next call's static value.
             if fast is not None and not trace.int32_inputs and not trace.divisor_inputs \
                     and len(args) == len(inputs) and all(
-                    a is i or type(a) is float for a, (i, _) in zip(args, inputs)):
+                    a is i or (type(a) is float and scalar is a)
+                    for a, (i, _), (_, _, scalar) in zip(args, inputs, arrays)):
                 with self._lock:
                     # Unless another call evicted it meanwhile.
                     if self._traces.get(key) is entry:

@@ -356,6 +356,31 @@ def test_static_values_that_compare_equal_trace_apart():
     assert f.cache_info().traces == 5
 
 
+def test_a_static_float_beside_a_default_array_is_not_taken_for_it():
+    # A static float given by position, in the place of the input that a
+    # default made: the short path took the second call's 3.0 for the
+    # default w, with the first call's program (x * 2 + 3), or refused it
+    # when w was an array.
+    @fuse.jit(static_argnames=("c",))
+    def f(x, c, w=np.float64(100.0)):
+        return x * c + w
+
+    @fuse.jit(static_argnames=("c",))
+    def g(x, c, w=np.array([10.0, 20.0, 30.0])):
+        return x * c + w
+
+    x = np.ones(3)
+    for c in (2.0, 3.0, 3.0, 2.0):
+        assert f(x, c).tolist() == [100 + c] * 3
+        assert g(x, c).tolist() == [10 + c, 20 + c, 30 + c]
+    assert f.cache_info().traces == 2 and g.cache_info().traces == 2
+
+    # A float that is an input still takes the short path.
+    h = fuse.jit(lambda x, lr: x * lr)
+    assert h(x, 2.0).tolist() == [2.0] * 3 and h(x, 3.0).tolist() == [3.0] * 3
+    assert h.cache_info().hits == 1
+
+
 def test_static_argnames(rng):
     @fuse.jit(static_argnames=("relu",))
     def f(x, relu):
