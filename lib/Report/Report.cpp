@@ -8,9 +8,11 @@
 #include "fuse/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Pass/PassManager.h"
@@ -399,6 +401,45 @@ private:
   SelfOwningTypeID typeID;
   std::vector<std::pair<std::string, unsigned>> ops;
 };
+
+/// What dimension `k` of `func`'s argument `arg` must be: its type's size,
+/// a constant that the program asserts it (or a size asserted equal to it)
+/// equal to, or the symbol of the first argument's size asserted equal to
+/// it when that symbol is one of the report's.
+static ArgumentDim argumentDim(func::FuncOp func, unsigned arg, int64_t k,
+                               Symbols &symbols,
+                               llvm::ArrayRef<std::string> names) {
+  Value value = func.getArgument(arg);
+  auto type = cast<RankedTensorType>(value.getType());
+  if (!type.isDynamicDim(k))
+    return {type.getDimSize(k), std::nullopt};
+  SmallVector<std::pair<Value, int64_t>> equal = equalDims(value, k);
+  for (auto [tensor, d] : equal) {
+    auto shaped = cast<RankedTensorType>(tensor.getType());
+    if (!shaped.isDynamicDim(d))
+      return {shaped.getDimSize(d), std::nullopt};
+    for (Operation *user : tensor.getUsers()) {
+      auto dimOp = dyn_cast<tensor::DimOp>(user);
+      if (!dimOp || dimOp.getConstantIndex() != d)
+        continue;
+      for (Operation *compare : dimOp->getUsers()) {
+        auto cmp = dyn_cast<arith::CmpIOp>(compare);
+        if (!cmp || cmp.getPredicate() != arith::CmpIPredicate::eq ||
+            llvm::none_of(cmp->getUsers(), llvm::IsaPred<cf::AssertOp>))
+          continue;
+        std::optional<int64_t> constant = getConstantIntValue(
+            cmp.getLhs() == dimOp.getResult() ? cmp.getRhs() : cmp.getLhs());
+        if (constant)
+          return {*constant, std::nullopt};
+      }
+    }
+  }
+  auto first = cast<BlockArgument>(equal.front().first);
+  unsigned id = symbols.get(first.getArgNumber(), equal.front().second);
+  if (id < names.size() && names[id] != "?")
+    return {std::nullopt, id};
+  return {};
+}
 
 /// Size `k` of `tensor`: a constant, a symbol for a function argument's
 /// size, or the size its producer's init (a tensor.empty, maybe filled)
@@ -815,6 +856,12 @@ fuse::buildReport(ModuleOp module, const PipelineOptions &options) {
       for (const CopyReport &copy : variant->copies)
         copy.bytes.collectSymbols(used);
     report.symbols = symbols.name(used, report.names);
+    for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
+      std::vector<ArgumentDim> &shape = report.shapes.emplace_back();
+      if (auto tensor = dyn_cast<RankedTensorType>(type))
+        for (int64_t k = 0; k < tensor.getRank(); ++k)
+          shape.push_back(argumentDim(func, i, k, symbols, report.names));
+    }
     report.fused = std::move(*fusedKernels);
     report.eager = std::move(*eagerKernels);
     report.unfused = std::move(unfused[report.name]);
@@ -1069,13 +1116,23 @@ llvm::json::Value fuse::reportToJSON(llvm::ArrayRef<FunctionReport> reports) {
       size["name"] = symbol.name;
       sizes.push_back(std::move(size));
     }
-    llvm::json::Array arguments;
+    llvm::json::Array arguments, shapes;
     for (const std::string &type : report.arguments)
       arguments.push_back(type);
+    for (const std::vector<ArgumentDim> &shape : report.shapes) {
+      llvm::json::Array dims;
+      for (const ArgumentDim &dim : shape)
+        dims.push_back(dim.size ? llvm::json::Value(*dim.size)
+                       : dim.symbol
+                           ? llvm::json::Value(report.names[*dim.symbol])
+                           : llvm::json::Value(nullptr));
+      shapes.push_back(std::move(dims));
+    }
     functions.push_back(llvm::json::Object{
         {"name", report.name},
         {"arguments", std::move(arguments)},
         {"sizes", std::move(sizes)},
+        {"shapes", std::move(shapes)},
         {"fused", variantToJSON(report.fused, report)},
         {"eager", variantToJSON(report.eager, report)},
     });

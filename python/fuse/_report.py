@@ -8,7 +8,7 @@ import subprocess
 
 import numpy as np
 
-from . import _capi, _jit
+from . import _capi, _dtypes, _jit
 from ._sizes import sizes_at, variant_bytes_at
 
 
@@ -21,11 +21,33 @@ def format_report(text, report=None, arrays=None):
     blocks = text.rstrip("\n").split("\n\n")
     for i, fn in enumerate(report["functions"]):
         values = sizes_at(fn, [a.shape for a in arrays])
+        _check_shapes(fn, arrays, values)
         at = ", ".join(f"{k} = {v}" for k, v in values.items())
         fb = variant_bytes_at(fn["fused"], values)
         eb = variant_bytes_at(fn["eager"], values)
         blocks[i] += f"\n  at {at or 'these sizes'}: fused {fb:,} bytes, eager {eb:,} bytes"
     return "\n\n".join(blocks) + "\n"
+
+
+def _check_shapes(fn, arrays, values):
+    """Refuses arrays that a run would refuse for their sizes: each size
+    the report's "shapes" gives a number or a symbol (a size that
+    broadcasting asserts equal to the symbol's) must be that. Counted at
+    such sizes, the bytes were those of a call that cannot run."""
+    for i, (array, dims) in enumerate(zip(arrays, fn["shapes"])):
+        for d, (size, dim) in enumerate(zip(array.shape, dims)):
+            if isinstance(dim, str):
+                symbol = next(s for s in fn["sizes"] if s["name"] == dim)
+                where = (f"{dim} = {values[dim]}, dimension {symbol['dimension']} of argument "
+                         f"{symbol['argument']}")
+                dim = values[dim]
+            else:
+                where = str(dim)
+            if dim is not None and size != dim:
+                raise ValueError(
+                    f"fuse.explain: dimension {d} of argument {i} of @{fn['name']} "
+                    f"({fn['arguments'][i]}) is {size}, and a run needs {where} (the sizes "
+                    f"that broadcasting assumes equal); a call with these arrays would fail")
 
 
 def _check_function(fn, what):
@@ -140,6 +162,10 @@ def explain(fn, *args, **kwargs):
                     s != "?" and int(s) != n for s, n in zip(shape, array.shape)):
                 raise TypeError(f"fuse.explain: argument {i} of @{function['name']} is "
                                 f"{type_text}; the array's shape is {array.shape}")
+            element = type_text[len("tensor<"):-1].split("x")[-1]
+            if _dtypes.numpy_name(array.dtype) != element:
+                raise TypeError(f"fuse.explain: argument {i} of @{function['name']} is "
+                                f"{type_text}; the array's dtype is {array.dtype}")
         return Explanation(format_report(text, report, arrays), fn)
     _check_function(fn, "fuse.explain")
     jitted = fn if isinstance(fn, _jit._Jitted) else _jit.jit(fn)

@@ -291,11 +291,44 @@ def test_explain_text_at_arrays_sizes():
      r"\(10,\)$"),
     ((), {"x": np.ones((2, 2))},
      r"^fuse\.explain: the arguments of MLIR text are arrays in order, not keywords \(x\)$"),
-], ids=["rank", "keywords"])
+    ((np.ones((2, 2), np.int32),), {},
+     r"^fuse\.explain: argument 0 of @softmax is tensor<\?x\?xf32>; the array's dtype is "
+     r"int32$"),
+], ids=["rank", "keywords", "dtype"])
 def test_explain_text_bad_arrays(args, kwargs, match):
     text = open(os.path.join(REPO, "examples", "softmax.mlir")).read()
     with pytest.raises(TypeError, match=match):
         fuse.explain(text, *args, **kwargs)
+
+
+def test_explain_refuses_sizes_that_a_run_refuses():
+    # Sizes that broadcasting assumes equal, each read from the first
+    # argument that has it: the bytes were counted for a call that every
+    # runner refuses (10 and 7, 120 bytes).
+    add_relu = open(os.path.join(REPO, "examples", "add_relu.mlir")).read()
+    broadcast = open(os.path.join(REPO, "examples", "broadcast.mlir")).read()
+    static = """func.func @f(%x: tensor<?xf32>, %w: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = fuse.add %x, %w : tensor<?xf32>, tensor<4xf32> -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}"""
+    ten, seven = np.ones(10, np.float32), np.ones(7, np.float32)
+    for fn, args, message in [
+            (add_relu, (ten, seven), "dimension 0 of argument 1 of @add_relu (tensor<?xf32>) is "
+                                     "7, and a run needs N = 10, dimension 0 of argument 0"),
+            (lambda a, b: fuse.relu(a + b), (ten, seven),
+             "dimension 0 of argument 1 of @lambda (tensor<?xf32>) is 7, and a run needs "
+             "N = 10, dimension 0 of argument 0"),
+            (broadcast, (np.ones((3, 5), np.float32), np.ones(4, np.float32)),
+             "dimension 0 of argument 1 of @broadcast (tensor<?xf32>) is 4, and a run needs "
+             "M = 5, dimension 1 of argument 0"),
+            (static, (np.ones(5, np.float32), np.ones(4, np.float32)),
+             "dimension 0 of argument 0 of @f (tensor<?xf32>) is 5, and a run needs 4")]:
+        with pytest.raises(ValueError) as error:
+            fuse.explain(fn, *args)
+        assert str(error.value) == (f"fuse.explain: {message} (the sizes that broadcasting "
+                                    f"assumes equal); a call with these arrays would fail")
+    assert fuse.explain(static, np.ones(4, np.float32), np.ones(4, np.float32)).endswith(
+        "  at these sizes: fused 48 bytes, eager 48 bytes\n")
 
 
 def test_explain_text_of_two_functions_with_arrays():

@@ -245,6 +245,14 @@
 // CHECK-NEXT:        ]
 // CHECK-NEXT:      },
 // CHECK-NEXT:      "name": "add_relu",
+// CHECK-NEXT:      "shapes": [
+// CHECK-NEXT:        [
+// CHECK-NEXT:          "N"
+// CHECK-NEXT:        ],
+// CHECK-NEXT:        [
+// CHECK-NEXT:          "N"
+// CHECK-NEXT:        ]
+// CHECK-NEXT:      ],
 // CHECK-NEXT:      "sizes": [
 // CHECK-NEXT:        {
 // CHECK-NEXT:          "argument": 0,
@@ -425,6 +433,17 @@ func.func @add_relu(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
 // CHECK-NEXT:        ]
 // CHECK-NEXT:      },
 // CHECK-NEXT:      "name": "horizontal",
+// CHECK-NEXT:      "shapes": [
+// CHECK-NEXT:        [
+// CHECK-NEXT:          "N"
+// CHECK-NEXT:        ],
+// CHECK-NEXT:        [
+// CHECK-NEXT:          "N"
+// CHECK-NEXT:        ],
+// CHECK-NEXT:        [
+// CHECK-NEXT:          "N"
+// CHECK-NEXT:        ]
+// CHECK-NEXT:      ],
 func.func @horizontal(%a: tensor<?xf32>, %b: tensor<?xf32>, %c: tensor<?xf32>) -> (tensor<?xf32>, tensor<?xf32>, tensor<?xf32>) {
   %0 = fuse.add %a, %b : tensor<?xf32>
   %1 = fuse.sub %a, %c : tensor<?xf32>
@@ -728,6 +747,15 @@ func.func @horizontal(%a: tensor<?xf32>, %b: tensor<?xf32>, %c: tensor<?xf32>) -
 // CHECK-NEXT:        ]
 // CHECK-NEXT:      },
 // CHECK-NEXT:      "name": "broadcast_boundary",
+// CHECK-NEXT:      "shapes": [
+// CHECK-NEXT:        [
+// CHECK-NEXT:          "N"
+// CHECK-NEXT:        ],
+// CHECK-NEXT:        [
+// CHECK-NEXT:          "M",
+// CHECK-NEXT:          "N"
+// CHECK-NEXT:        ]
+// CHECK-NEXT:      ],
 // CHECK-NEXT:      "sizes": [
 // CHECK-NEXT:        {
 // CHECK-NEXT:          "argument": 0,

@@ -199,12 +199,24 @@ struct UnfusedPair {
   std::string reason;
 };
 
+/// What a size of an argument must be: `size` (its type's, or one that
+/// the program asserts it equal to), else the value of the symbol
+/// `symbol` names (an index into FunctionReport::names), else anything
+/// (an argument that no kernel reads).
+struct ArgumentDim {
+  std::optional<int64_t> size;
+  std::optional<unsigned> symbol;
+};
+
 struct FunctionReport {
   std::string name;
   /// The types of its arguments, as MLIR prints them (`tensor<?xf32>`).
   std::vector<std::string> arguments;
   /// The sizes that occur in the counts, named N, M, K, ...
   std::vector<SizeSymbol> symbols;
+  /// What each argument's sizes must be for a run (the sizes that
+  /// broadcasting asserts equal, ArgumentDim), by argument and dimension.
+  std::vector<std::vector<ArgumentDim>> shapes;
   /// Symbol names indexed by symbol id, for SizeExpr::str.
   std::vector<std::string> names;
   VariantReport fused;
