@@ -81,9 +81,11 @@ private:
   Value sizeAt(int cls, Operation *user);
   std::string describe(int cls) const;
   void materialize();
-  /// Asserts before `op` that the bytes of its result, `staticBytes` times
-  /// the `dynamic` sizes, fit in 64 bits.
-  void checkBytes(Operation *op, ArrayRef<Value> dynamic, int64_t staticBytes);
+  /// Asserts before `op` that the bytes of its result (or with
+  /// `betweenRuns` of the values a reduction stores between its runs of
+  /// dimensions), `staticBytes` times the `dynamic` sizes, fit in 64 bits.
+  void checkBytes(Operation *op, ArrayRef<Value> dynamic, int64_t staticBytes,
+                  bool betweenRuns = false);
 
   DominanceInfo dominance;
   DenseMap<Value, SmallVector<Dim>> dims;
@@ -344,16 +346,55 @@ void FunctionSizes::materialize() {
       continue;
     checkBytes(op, dynamic, bytes);
   }
+  // (Apart from the results' checks, which may come after a reduction.)
+  std::set<std::pair<SmallVector<int>, int64_t>> checkedStores;
   for (Operation *op : reductions) {
     SmallVector<Value> &dynamic = operandSizes[op];
-    for (const Dim &dim : dims[op->getOperand(0)])
+    ArrayRef<Dim> operand = dims[op->getOperand(0)];
+    for (const Dim &dim : operand)
       if (dim.cls >= 0)
         dynamic.push_back(sizeAt(dim.cls, op));
+    // A reduction over runs of dimensions (`dims = [0, 2]`) stores the
+    // values of its innermost run between kernels: the operand without
+    // that run, in the accumulation type, the largest such value. An empty
+    // operand bounds it no more than its result (a 2^62 x 4 x 0 operand
+    // gives 2^64 bytes of sums over its last dimension).
+    ArrayRef<int64_t> reduced = *reducedDims(op);
+    auto joins = [&](int64_t d) {
+      return llvm::is_contained(reduced, d) || operand[d].size == 1;
+    };
+    int64_t d = llvm::max_element(reduced) == reduced.end()
+                    ? -1
+                    : *llvm::max_element(reduced);
+    while (d >= 0 && joins(d))
+      --d;
+    // Dimensions 0 to d are the value's; one of them reduced is a run.
+    if (!llvm::any_of(
+            reduced, [&](int64_t r) { return r <= d && operand[r].size != 1; }))
+      continue;
+    Type element = getElementTypeOrSelf(op->getOperand(0).getType());
+    std::pair<SmallVector<int>, int64_t> stored{
+        {}, storageBytes(computeElementType(element))};
+    SmallVector<Value> storedSizes;
+    for (const Dim &dim : operand.take_front(d + 1)) {
+      if (dim.cls >= 0) {
+        stored.first.push_back(find(dim.cls));
+        storedSizes.push_back(sizeAt(dim.cls, op));
+      } else {
+        (void)llvm::MulOverflow(stored.second, dim.size, stored.second);
+      }
+    }
+    llvm::sort(stored.first);
+    if (storedSizes.empty() || stored.second == 0 ||
+        bounded(stored.first, stored.second) ||
+        !checkedStores.insert(stored).second)
+      continue;
+    checkBytes(op, storedSizes, stored.second, /*betweenRuns=*/true);
   }
 }
 
 void FunctionSizes::checkBytes(Operation *op, ArrayRef<Value> dynamic,
-                               int64_t staticBytes) {
+                               int64_t staticBytes, bool betweenRuns) {
   Location loc = op->getLoc();
   OpBuilder b(op);
   Type i64 = b.getI64Type();
@@ -388,11 +429,17 @@ void FunctionSizes::checkBytes(Operation *op, ArrayRef<Value> dynamic,
   std::string message;
   llvm::raw_string_ostream os(message);
   Type type = op->getResult(0).getType();
-  os << opAt(op->getName().getStringRef(), loc) << ": its result, of type "
-     << type << ", ";
   Type element = getElementTypeOrSelf(type);
-  if (reducedDims(op) && computeElementType(element) != element)
-    os << "accumulated in " << computeElementType(element) << ", ";
+  os << opAt(op->getName().getStringRef(), loc) << ": ";
+  if (betweenRuns) {
+    os << "its partial results over its innermost reduced dimensions (in "
+       << computeElementType(element)
+       << "), which it stores before it reduces the others, ";
+  } else {
+    os << "its result, of type " << type << ", ";
+    if (reducedDims(op) && computeElementType(element) != element)
+      os << "accumulated in " << computeElementType(element) << ", ";
+  }
   os << "would have more than 2^63 - 1 bytes with these argument sizes";
   cf::AssertOp::create(b, loc, fits, message);
 }
