@@ -357,12 +357,20 @@ def check_error(error, what):
     raise FuseError(message or f"{what} failed (the library gave no message)")
 
 
-def said_by(error, function):
+def said_by(error, function, names=()):
     """FuseError `error` (the library's message) as the package's errors
     are said, for a jitted function's compile or run: `fuse: FUNCTION: `
-    first. (fuse.compile's and a Program's carry the library's message as it
-    is.)"""
-    error.args = (f"fuse: {function}: {error}",) + error.args[1:]
+    first, and with the names of the traced program's arguments, `names`,
+    each `argument N` is `argument 'NAME'` (N counts the program's inputs,
+    which static and non-array arguments do not take: `argument 1` of
+    f(scale, a, b) was b). (fuse.compile's and a Program's carry the
+    library's message as it is.)"""
+    text = str(error)
+    if names:
+        text = re.sub(r"\bargument (\d+)\b",
+                      lambda m: (f"argument {names[int(m.group(1))]!r}"
+                                 if int(m.group(1)) < len(names) else m.group(0)), text)
+    error.args = (f"fuse: {function}: {text}",) + error.args[1:]
     return error
 
 

@@ -400,7 +400,7 @@ class _Jitted:
             results = program.run_prepared(inputs,
                                            None if out is None else program.check_out(out))
         except _capi.FuseError as error:
-            raise _capi.said_by(error, self.__name__)
+            raise _capi.said_by(error, self.__name__, trace.input_names)
         if self.profile:
             self.last_profile = program.last_profile
         return results[0] if trace.single else tuple(results)

@@ -132,8 +132,8 @@ def test_size_one_is_specialized(rng):
 def test_mismatched_sizes_raise_fuse_error(rng):
     f = fuse.jit(lambda a, b: a + b)
     with pytest.raises(fuse.FuseError,
-                       match=r"fuse\.add at .*test_broadcast\.py:\d+:\d+: dimension 0 of argument 0 "
-                             r"and dimension 0 of argument 1 must be equal \(broadcasting "
+                       match=r"fuse\.add at .*test_broadcast\.py:\d+:\d+: dimension 0 of argument 'a' "
+                             r"and dimension 0 of argument 'b' must be equal \(broadcasting "
                              r"assumes it\)"):
         f(random_array(rng, "float32", (5,)), random_array(rng, "float32", (3,)))
     with pytest.raises(fuse.FuseError, match="must be equal"):

@@ -514,9 +514,16 @@ def test_compositions_outside_a_trace_say_so():
 def test_mismatched_sizes_at_run_time(rng):
     f = fuse.jit(add)
     with pytest.raises(fuse.FuseError, match=r"fuse\.add at .*test_errors\.py:\d+:\d+: "
-                                             r"dimension 0 of argument 0 and dimension 0 "
-                                             r"of argument 1 must be equal"):
+                                             r"dimension 0 of argument 'a' and dimension 0 "
+                                             r"of argument 'b' must be equal"):
         f(np.ones(5, np.float32), np.ones(3, np.float32))
+    # Named, as the program's input numbers are not the call's: a static
+    # scale first, a string between (`argument 1` was b, then the string).
+    g = fuse.jit(lambda scale, a, mode, b: (a + b) * scale, static_argnames=("scale",))
+    with pytest.raises(fuse.FuseError, match=r": dimension 0 of argument 'a' and dimension 0 "
+                                             r"of argument 'b' must be equal \(broadcasting "
+                                             r"assumes it\); this run has 5 vs 3$"):
+        g(2.0, np.ones(5, np.float32), "x", np.ones(3, np.float32))
 
 
 def test_bad_program_text():

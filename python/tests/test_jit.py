@@ -1368,8 +1368,8 @@ def test_transposed_arrays_are_read_in_place():
     assert_same(f(x, np.ascontiguousarray(y), 1.0)[0], np.maximum(x, 0) * y + np.float32(1.0))
     one = rng.standard_normal((1, 7)).astype(np.float32).T
     assert_same(fuse.jit(lambda a: a + 1, target="cpu")(one), one + 1)
-    with pytest.raises(fuse.FuseError, match="dimension 1 of argument 0 and dimension 1 of "
-                                             "argument 1 must be equal"):
+    with pytest.raises(fuse.FuseError, match="dimension 1 of argument 'a' and dimension 1 of "
+                                             "argument 'b' must be equal"):
         f(x, rng.standard_normal((6, 7)).astype(np.float32).T, 1.0)
     # An array that is not a transposed argument (a default)
     # broadcasts along the axes of x, not of x.T: the usual path. Each gave
