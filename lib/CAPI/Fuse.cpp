@@ -353,14 +353,18 @@ static bool toOperands(const fuse_array *inputs, int32_t numInputs,
     fuse::TensorSpec spec = toSpec(input);
     std::string name = what.str() + " " + std::to_string(i);
     // Its bytes, which must fit an int64_t (a size that wrapped around
-    // allocated a result of 0 bytes that the kernel then wrote).
+    // allocated a result of 0 bytes that the kernel then wrote); a size of
+    // 0 makes them 0 whatever the others are, as for numpy's arrays and
+    // fuse-run's (in any order: 2^62 x 0 was refused, 0 x 2^62 not).
     int64_t bytes = fuse::dtypeSize(spec.dtype);
+    if (llvm::any_of(spec.shape, [](int64_t size) { return size < 0; })) {
+      setError(error, name + " has a negative dimension");
+      return false;
+    }
+    if (llvm::is_contained(spec.shape, 0))
+      bytes = 0;
     for (int64_t size : spec.shape) {
-      if (size < 0) {
-        setError(error, name + " has a negative dimension");
-        return false;
-      }
-      if (__builtin_mul_overflow(bytes, size, &bytes)) {
+      if (bytes && __builtin_mul_overflow(bytes, size, &bytes)) {
         setError(error, name + " has more than 2^63 - 1 bytes");
         return false;
       }

@@ -96,6 +96,23 @@ def test_a_type_index_out_of_range_has_no_type(lib):
         lib.fuse_destroy(program)
 
 
+def test_a_size_of_zero_empties_an_array_in_any_order(lib):
+    # Its bytes are 0 whatever its other sizes are, as numpy's: 2^62 x 0
+    # was refused (the product overflowed before the 0), 0 x 2^62 not.
+    program, _ = compile_(lib, b"""
+func.func @neg(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %0 = fuse.neg %x : tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}""")
+    try:
+        for shape in ([1 << 62, 0], [0, 1 << 62], [(1 << 63) - 1, 0]):
+            assert run(lib, program, [array(None, F32, shape)]) == (0, None)
+        assert run(lib, program, [array(None, F32, [1 << 62, 1])]) == (
+            1, "input 0 has more than 2^63 - 1 bytes")
+    finally:
+        lib.fuse_destroy(program)
+
+
 def test_bad_arrays_are_refused(lib):
     program, _ = compile_(lib, ADD_RELU)
     x = np.ones(4, np.float32)
