@@ -75,8 +75,9 @@ typedef struct fuse_program fuse_program;
 
 /* `options`, here and below: the compiler's options written as the
  * `fuse-lower` pipeline's (docs/passes.md), e.g. "fusion=off block-size=128
- * opt-level=3"; NULL or "": the defaults. An unknown or bad option is an
- * error that names it. */
+ * opt-level=3", separated by white space; NULL or "": the defaults. An
+ * unknown or bad option is an error that names it. `mlir_text`, here and
+ * below: the program's text, NUL-terminated; NULL is an error. */
 
 /* Compiles function `entry` (NULL or "": the only public one) of the fuse
  * program `mlir_text` for `target` (one of FUSE_TARGET_*; another is an

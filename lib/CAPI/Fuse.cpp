@@ -124,8 +124,7 @@ class Parsed {
 public:
   Parsed(MLIRContext &context, const char *text) : context(context) {
     sourceMgr.AddNewSourceBuffer(
-        llvm::MemoryBuffer::getMemBufferCopy(text ? text : "", "<program>"),
-        llvm::SMLoc());
+        llvm::MemoryBuffer::getMemBufferCopy(text, "<program>"), llvm::SMLoc());
     handler = context.getDiagEngine().registerHandler([this](Diagnostic &d) {
       llvm::raw_string_ostream os(diagnostics);
       fuse::printDiagnostic(os, d);
@@ -172,6 +171,10 @@ extern "C" fuse_program *fuse_compile(const char *mlirText, const char *entry,
     setError(error, "target " + std::to_string(target) +
                         " is none of FUSE_TARGET_CPU (0), FUSE_TARGET_CUDA "
                         "(1) and FUSE_TARGET_AUTO (2)");
+    return nullptr;
+  }
+  if (!mlirText) {
+    setError(error, "the program text is NULL");
     return nullptr;
   }
   std::lock_guard<std::recursive_mutex> shared(libraryMutex());
@@ -467,6 +470,11 @@ extern "C" char *fuse_last_profile_json(const fuse_program *program) {
 /// `error` set.
 static char *translateText(const char *mlirText, fuse::Translation translation,
                            const char *optionText, char **error) {
+  // (It was an empty module: an empty report, no PTX, and no error.)
+  if (!mlirText) {
+    setError(error, "the program text is NULL");
+    return nullptr;
+  }
   llvm::Expected<fuse::PipelineOptions> options = parseOptions(optionText);
   if (!options) {
     setError(error, llvm::toString(options.takeError()));

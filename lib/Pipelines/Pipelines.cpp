@@ -897,7 +897,7 @@ static llvm::Error parseValue(llvm::StringRef key, llvm::StringRef text,
   std::optional<bool> parsed = fuse::parseOnOff(present ? text : "");
   if (!parsed || (present && text.empty()))
     return llvm::createStringError(key + "=" + text +
-                                   ": takes on, off, true or false");
+                                   ": takes on, off, true, false, 1 or 0");
   value = *parsed;
   return llvm::Error::success();
 }
@@ -928,9 +928,9 @@ llvm::Expected<fuse::PipelineOptions> fuse::parsePipelineOptions(
   std::vector<PipelineOption> seen;
   llvm::StringRef rest = text.ltrim();
   while (!rest.empty()) {
-    // key[=value], the value up to a space, or in {...}, '...' or "..."
-    // (as pass options are written).
-    size_t keyEnd = rest.find_first_of("= ");
+    // key[=value], the value up to white space (a space, a tab, a line
+    // break), or in {...}, '...' or "..." (as pass options are written).
+    size_t keyEnd = rest.find_first_of("= \t\n\v\f\r");
     llvm::StringRef key = rest.take_front(keyEnd);
     rest = rest.drop_front(key.size());
     bool present = rest.consume_front("=");
@@ -946,7 +946,7 @@ llvm::Expected<fuse::PipelineOptions> fuse::parsePipelineOptions(
         value = rest.slice(1, end);
         rest = rest.drop_front(end + 1);
       } else {
-        value = rest.take_until([](char c) { return c == ' '; });
+        value = rest.take_until(llvm::isSpace);
         rest = rest.drop_front(value.size());
       }
     }

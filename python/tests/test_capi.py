@@ -113,6 +113,34 @@ func.func @neg(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
         lib.fuse_destroy(program)
 
 
+def test_options_are_separated_by_any_white_space(lib):
+    # A tab or a line break between two options made them one value
+    # ("fusion=off\tblock-size=128: takes on, off, true or false").
+    for options in (b"fusion=off\tblock-size=128", b"fusion=off\n block-size=128\r\n",
+                    b" fusion=0  block-size=128 "):
+        error = ctypes.c_void_p()
+        program = lib.fuse_compile(ADD_RELU, None, 0, options, ctypes.byref(error))
+        assert _capi.take_string(error.value) is None
+        lib.fuse_destroy(program)
+    error = ctypes.c_void_p()
+    assert not lib.fuse_compile(ADD_RELU, None, 0, b"fusion=maybe", ctypes.byref(error))
+    assert _capi.take_string(error.value) == "fusion=maybe: takes on, off, true, false, 1 or 0"
+
+
+def test_null_program_text_is_an_error(lib):
+    # The translations read NULL as an empty module: "" for the report and
+    # the PTX, {"functions": []}, with no error; fuse_compile said the
+    # program had no function.
+    for call in (lambda error: lib.fuse_report_json(None, error),
+                 lambda error: lib.fuse_report_text(None, error),
+                 lambda error: lib.fuse_report_dot(None, None, error),
+                 lambda error: lib.fuse_ptx(None, None, error),
+                 lambda error: lib.fuse_compile(None, None, 0, None, error)):
+        error = ctypes.c_void_p()
+        assert not call(ctypes.byref(error))
+        assert _capi.take_string(error.value) == "the program text is NULL"
+
+
 def test_bad_arrays_are_refused(lib):
     program, _ = compile_(lib, ADD_RELU)
     x = np.ones(4, np.float32)

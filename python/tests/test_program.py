@@ -257,7 +257,7 @@ def test_remarks_of_ops_on_one_line():
                    "cuda-toolkit (docs/passes.md)"),
     ({"block_size": "abc"}, "block-size=abc: takes a decimal integer that fits its type"),
     ({"block_size": -5}, "block-size=-5 is out of range: a CUDA block has 1 to 1024 threads"),
-    ({"horizontal": "maybe"}, "horizontal=maybe: takes on, off, true or false"),
+    ({"horizontal": "maybe"}, "horizontal=maybe: takes on, off, true, false, 1 or 0"),
     ("block-size=64 block-size=128", "'block-size' is given twice"),
     ("stage=gpu", "no option 'stage'"),
     ({"chip": "sm_bogus"}, "chip=sm_bogus is not a GPU architecture that LLVM's NVPTX"),

@@ -15,7 +15,7 @@
 // RUN: not fuse-opt %s --fuse-pipeline=fused --fusion=maybe 2>&1 | FileCheck %s --check-prefix=FUSION-VALUE
 // RUN: not fuse-opt %s --pass-pipeline='builtin.module(fuse-lower{fusion=maybe})' 2>&1 | FileCheck %s --check-prefix=FUSION-VALUE-LOWER
 // FUSION-VALUE: for the --fusion option: 'maybe' is not on, off, true or false
-// FUSION-VALUE-LOWER: error: fuse-lower: fusion=maybe: takes on, off, true or false
+// FUSION-VALUE-LOWER: error: fuse-lower: fusion=maybe: takes on, off, true, false, 1 or 0
 
 // fuse-lower's text (and the C API's options): unknown, repeated and
 // malformed options are errors that say which.
