@@ -3,10 +3,12 @@
 #include "fuse/Execution/Profile.h"
 #include "fuse/Runtime/Runtime.h"
 
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <thread>
 
@@ -62,14 +64,29 @@ void ProfileSummary::add(const RunProfile &profile, unsigned run) {
   }
 }
 
+/// Bytes in decimal units with two decimals ("1.00 MB" for 999,999: the
+/// unit is chosen after rounding, which printed "1000.00 KB"), whole bytes
+/// below 1000 ("999 B").
 static std::string formatBytes(double bytes) {
   const char *units[] = {"B", "KB", "MB", "GB", "TB"};
+  if (bytes < 999.5)
+    return llvm::formatv("{0:F0} B", bytes).str();
   int unit = 0;
-  while (bytes >= 1000 && unit < 4) {
+  while (bytes >= 999.995 && unit < 4) {
     bytes /= 1000;
     ++unit;
   }
   return llvm::formatv("{0:F2} {1}", bytes, units[unit]).str();
+}
+
+/// Milliseconds with three decimals, or three significant digits when
+/// that shows fewer (0.000180 for a kernel of 180 ns, which printed 0.000
+/// beside its GB/s); up to 6 decimals, a nanosecond.
+static std::string formatMs(double ms) {
+  int decimals = 3;
+  if (ms > 0 && ms < 0.1)
+    decimals = std::min(6, 2 - static_cast<int>(std::floor(std::log10(ms))));
+  return llvm::formatv("{0}", llvm::format("%.*f", decimals, ms)).str();
 }
 
 std::string ProfileSummary::table(double copyBandwidth) const {
@@ -79,10 +96,8 @@ std::string ProfileSummary::table(double copyBandwidth) const {
   auto row = [&](const Stats &stats) {
     double gbps = stats.ms > 0 ? stats.bytes / (stats.ms * 1e6) : 0;
     rows.push_back(
-        {stats.name, std::to_string(stats.calls),
-         llvm::formatv("{0:F3}", stats.ms).str(),
-         llvm::formatv("{0:F3}", stats.calls ? stats.ms / stats.calls : 0)
-             .str(),
+        {stats.name, std::to_string(stats.calls), formatMs(stats.ms),
+         formatMs(stats.calls ? stats.ms / stats.calls : 0),
          formatBytes(stats.calls ? double(stats.bytes) / stats.calls : 0),
          llvm::formatv("{0:F1}", gbps).str(),
          copyBandwidth > 0

@@ -17,14 +17,14 @@
 // PROFILE-NEXT: ----
 // PROFILE-NEXT: exp_1 1 {{.+}} 8.00 KB
 // PROFILE-NEXT: [result 1 copied] 1 {{.+}} 8.00 KB
-// PROFILE-NEXT: [result 2 copied] 1 {{.+}} 32.00 B
+// PROFILE-NEXT: [result 2 copied] 1 {{.+}} 32 B
 // PROFILE-CUDA-NEXT: [memcpy host->device]
 // PROFILE-CUDA-NEXT: [memcpy device->host]
 // PROFILE-NEXT: kernels per run: 1 (fused), 1 profiled run
 // A copy of no byte has no row, as a launch over no element is not made.
 // RUN: fuse-run %s --entry=@twice --target=cpu --input rand:0 --profile | FileCheck %s --check-prefix=ZERO-SIZE
 // ZERO-SIZE:      ----
-// ZERO-SIZE-NEXT: [result 2 copied] 1 {{.+}} 32.00 B
+// ZERO-SIZE-NEXT: [result 2 copied] 1 {{.+}} 32 B
 // ZERO-SIZE-NEXT: kernels per run: 0 (fused; exp_1 has no element and is not launched)
 // PROFILE-ARG:      add_0 1 {{.+}} 12.00 KB
 // PROFILE-ARG-NEXT: [result 1 copied] 1 {{.+}} 8.00 KB
@@ -100,8 +100,8 @@ func.func @twice(%x: tensor<?xf32>) -> (tensor<?xf32>, tensor<?xf32>, tensor<4xf
 // CHECK-NEXT:      kernel  ops   elements  read  written
 // CHECK-NEXT:      relu_2  relu  N         4*N   4*N
 // CHECK-NEXT:      result 0 is a view of result 1, copied (no kernel): 4*N read, 4*N written
-// PROFILE-VIEW:      relu_2 {{.+}} 40.00 B
-// PROFILE-VIEW-NEXT: [result 0 copied] {{.+}} 40.00 B
+// PROFILE-VIEW:      relu_2 {{.+}} 40 B
+// PROFILE-VIEW-NEXT: [result 0 copied] {{.+}} 40 B
 // PROFILE-VIEW-NEXT: kernels per run: 1 (eager)
 // MEMCPY-LABEL: llvm.func @view_returned_too(
 // MEMCPY-NOT: "llvm.intr.memcpy"
