@@ -684,7 +684,7 @@ def jit_arguments(leaves, static_argnames, function):
     prepare_argument); ("scalar", 0-d array, dtype) for a Python scalar,
     a run-time argument of its carrier dtype; ("const", None, None) for a
     value that the trace specializes on (a static argument, a Python scalar
-    next to GPU arrays, any other hashable value)."""
+    next to GPU arrays, any other value)."""
     # Arrays first: on GPU arrays, Python scalars are constants.
     kinds, named = [], []
     for index, (name, value) in enumerate(leaves):
@@ -729,10 +729,14 @@ def jit_arguments(leaves, static_argnames, function):
         elif isinstance(kind, tuple):
             arguments.append(("tensor", *kind))
         else:
-            # Another object (a method's self) is keyed by identity, hashable
-            # or not; a static argument is a value.
-            # (Lists, dicts and sets are keyed by their values: _const_key.)
-            if name in static_argnames and not isinstance(value, (list, dict, set)):
+            # Another object (a method's self, a static one) is keyed by
+            # identity, hashable or not (a plain @dataclass, whose __eq__
+            # makes it unhashable), held weakly where it can be (_Identity);
+            # lists, dicts and sets by their values (_const_key). A static
+            # array is refused: its values are what a constant would be,
+            # which identity does not follow (numpy's is unhashable).
+            if name in static_argnames and _is_array(value) and not isinstance(
+                    value, (list, tuple, dict, set)):
                 try:
                     hash(value)
                 except TypeError:
@@ -752,9 +756,12 @@ def jit_inputs(trace, arrays, function):
     scalar the Python scalar an input was made from (else None); Python
     scalars converted from their carrier dtype to the one the trace gives
     them, as fuse.cast converts (_cast_scalar)."""
-    for i, place in trace.int_exponent_inputs.items():
+    for i, (place, scalars_alone) in trace.int_exponent_inputs.items():
         value = arrays[i][2]
         if type(value) is int and value < 0:
+            if scalars_alone:
+                raise ValueError(_trace.scalar_power_message(
+                    value, trace.input_names[i], function, place))
             raise ValueError(_trace.negative_power_message(value, place) +
                              f" (argument {trace.input_names[i]!r} of {function})")
     for i, (place, symbol) in trace.divisor_inputs.items():

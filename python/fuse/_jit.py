@@ -118,6 +118,10 @@ class _Jitted:
         self._traces = collections.OrderedDict()
         self.max_cache = max_cache
         self._hits = self._misses = self._traced = self._compiled = 0
+        # How many times cache_clear() ran: a trace or compile that began
+        # before one neither enters the cache nor counts after it
+        # (cache_info() gave misses=1 and compiles=1 with traces=0).
+        self._generation = 0
         self._last = None
         # Calls with positional numpy arrays only, which need no conversion:
         # (dtype, which sizes are 1) of each -> the key of _traces, the entry
@@ -299,15 +303,16 @@ class _Jitted:
     def _trace_new(self, key, spec, rebuild, compile_it, remember):
         with self._lock:
             entry = self._traces.get(key)
+            generation = self._generation
         if entry is None:
             trace = _trace.trace_function(self._fn, self.__name__, spec, rebuild)
             # Kept before it compiles: when compiling fails (a FusionRemark
             # made an error), fn.mlir is the program that failed.
             with self._lock:
-                self._traced += 1
-                entry = self._traces[key] = (trace, None)
-                self._traces.move_to_end(key)
-                self._evict()
+                entry = (trace, None)
+                if self._generation == generation:
+                    self._traced += 1
+                    self._store(key, entry)
                 if remember:
                     self._last = entry
         trace = entry[0]
@@ -315,15 +320,23 @@ class _Jitted:
         if compile_it:
             program, compiled = _program_for(trace, self)
         with self._lock:
-            if compile_it:
-                self._misses += 1
-                self._compiled += compiled
-            entry = self._traces[key] = (trace, program)
-            self._traces.move_to_end(key)
-            self._evict()
+            entry = (trace, program)
+            # Unless cache_clear() ran meanwhile: the call gets its program,
+            # and the cache stays as the clear left it.
+            if self._generation == generation:
+                if compile_it:
+                    self._misses += 1
+                    self._compiled += compiled
+                self._store(key, entry)
             if remember:
                 self._last = entry
         return entry
+
+    def _store(self, key, entry):
+        """Keeps `entry` as the latest of the cache (self._lock held)."""
+        self._traces[key] = entry
+        self._traces.move_to_end(key)
+        self._evict()
 
     def __call__(self, *args, **kwargs):
         if self.profile:
@@ -345,8 +358,9 @@ class _Jitted:
             # nothing, so the signature, tracing and checks are skipped.
             key, entry, dtypes = hit
             with self._lock:
-                self._hits += 1
+                # (Not after a cache_clear() that raced with this call.)
                 if key in self._traces:
+                    self._hits += 1
                     self._traces.move_to_end(key)
                 self._last = entry
             trace, program = entry
@@ -495,9 +509,12 @@ class _Jitted:
             for t, p in list(self._traces.values()):
                 if t is trace and p is not None:
                     return p
+            with self._lock:
+                generation = self._generation
             program, compiled = _program_for(trace, self)
             with self._lock:
-                self._compiled += compiled
+                if self._generation == generation:
+                    self._compiled += compiled
                 for key, (t, _) in list(self._traces.items()):
                     if t is trace:
                         self._traces[key] = (trace, program)
@@ -514,6 +531,7 @@ class _Jitted:
             self._traces.clear()
             self._fast.clear()
             self._hits = self._misses = self._traced = self._compiled = 0
+            self._generation += 1
             self._last = None
 
 

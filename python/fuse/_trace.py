@@ -213,10 +213,12 @@ class Graph:
         # Indices of the int scalar arguments that an op uses as i32: their
         # values must fit it (checked when the program is called).
         self.int32_args = set()
-        # Index -> place in the user's code (_place) of the Python int
-        # arguments that are an integer power's exponent: a negative value is
-        # refused when the program is called, as the same number written in
-        # the function is.
+        # Index -> (place in the user's code (_place), whether the base is a
+        # Python scalar too) of the Python int arguments that are an integer
+        # power's exponent: a negative value is refused when the program is
+        # called, as the same number written in the function is for a
+        # Tensor's base (a Python int's, n ** -1, is a float there, as in
+        # Python, and the traced int power of n ** m cannot be).
         self.int_exponent_args = {}
         # Index -> (place, operator) of the Python scalar arguments that
         # divide an op on Python scalars alone (n / m, n // m, n % m): a zero
@@ -393,9 +395,8 @@ class Tensor:
     def shape(self):
         """Sizes: a static size is an int, a dynamic one (`?`) a
         SymbolicSize, which has no value while tracing."""
-        return tuple(d if d is not None else SymbolicSize(
-            f"{self._arg}.shape[{i}]" if self._arg else f"shape[{i}] of a traced Tensor")
-            for i, d in enumerate(self._shape))
+        return _Shape(d if d is not None else SymbolicSize(self._arg, i)
+                      for i, d in enumerate(self._shape))
 
     @property
     def ndim(self):
@@ -689,15 +690,34 @@ def _unsupported(what, why):
     raise TypeError(f"fuse: {what} is not supported: {why}")
 
 
+class _Shape(tuple):
+    """A traced Tensor's shape: a tuple whose dynamic sizes, indexed, are
+    named as the index was written (x.shape[-1], not x.shape[1])."""
+
+    __slots__ = ()
+
+    def __getitem__(self, index):
+        item = tuple.__getitem__(self, index)
+        if isinstance(item, SymbolicSize) and isinstance(index, (int, np.integer)) \
+                and index < 0:
+            return SymbolicSize(item._arg, item._axis, int(index))
+        return item
+
+
 class SymbolicSize:
     """A dynamic size of a traced Tensor's shape (`x.shape[0]`): the program
     is traced once and runs for every size, so while tracing a size has no
     value. Using it as a number raises TypeError saying what to do."""
 
-    __slots__ = ("what",)
+    __slots__ = ("what", "_arg", "_axis")
 
-    def __init__(self, what):
-        self.what = what
+    def __init__(self, arg, axis, written=None):
+        # The argument's name (None for a value computed in the function)
+        # and the axis; the index as the code wrote it (-1), for messages.
+        self._arg, self._axis = arg, axis
+        index = axis if written is None else written
+        self.what = (f"{arg}.shape[{index}]" if arg else
+                     f"shape[{index}] of a traced Tensor")
 
     def __repr__(self):
         return f"<fuse.SymbolicSize {self.what}>"
@@ -752,9 +772,16 @@ def _check_operand(value, what):
             # global, a closure's): a 0-d constant of its own dtype, as it
             # is passed as an argument (it was a Python scalar's, float32
             # where the argument gives float64).
-            dtype = _dtypes.numpy_name(np.asarray(value).dtype)
-            if dtype is not None:
-                return graph.constant(_scalar_value(value), dtype)
+            # One of a dtype fuse does not have (np.uint8(200)) is refused,
+            # as the same value passed as an argument is (it was taken as
+            # the Python int).
+            kind = ("a numpy scalar" if isinstance(value, np.generic) else
+                    "a 0-d numpy array")
+            dtype = _dtypes.from_numpy(
+                np.asarray(value).dtype,
+                f"{what}{_place()}: {kind}, {_scalar_value(value)!r}, that the traced "
+                f"function holds (a global, a closure's or an attribute's),")
+            return graph.constant(_scalar_value(value), dtype)
         return _scalar_value(value)
     if isinstance(value, np.ndarray):
         if _current_graph() is None:
@@ -842,14 +869,21 @@ def _binary(op, a, b):
                         f"takes numbers; cast one operand to an integer type first")
     if (op == "pow" and _dtypes.category(dtype) == _dtypes.INT and not isinstance(b, Tensor)
             and not isinstance(b, float) and b < 0):
-        # As numpy and PyTorch refuse it; a tensor exponent's negative
-        # elements are PyTorch's (docs/dialect.md).
-        raise ValueError(negative_power_message(b, _place()))
+        if weak:
+            # Python ints alone (n ** -1 of an int argument n): a float, as
+            # in Python, which computes float(n) ** -1.0.
+            dtype = "f64"
+        else:
+            # As numpy and PyTorch refuse it; a tensor exponent's negative
+            # elements are PyTorch's (docs/dialect.md).
+            raise ValueError(negative_power_message(b, _place()))
     if (op == "pow" and _dtypes.category(dtype) == _dtypes.INT and isinstance(b, Tensor)
             and b.weak and b._node is None and b._shape == ()):
         index = graph.arg_index(b)
         if index is not None:
-            graph.int_exponent_args.setdefault(index, _place())
+            # Where, and whether the base is a Python scalar too (n ** m,
+            # whose message is Python's reason, not numpy's).
+            graph.int_exponent_args.setdefault(index, (_place(), weak))
     # A scalar meets a float16 or bfloat16 tensor as PyTorch's kernels take
     # it: in float32, not rounded to the tensor's type first (x * 1e5 is not
     # x * inf), the result rounded once to that type; the same as the op in
@@ -883,6 +917,18 @@ def negative_power_message(exponent, place=""):
     return (f"fuse: an integer to the negative power {exponent}{place} is not an integer "
             f"(numpy and PyTorch refuse it too): raise a float, x.astype(np.float32) ** "
             f"{exponent}, or write the float exponent {float(exponent)}")
+
+
+def scalar_power_message(exponent, argument, function, place=""):
+    """The error for `n ** m` of Python ints alone where the exponent `m`,
+    the Python int argument named `argument` of `function`, is the negative
+    `exponent`: a float in Python, and an int here."""
+    return (f"fuse: argument {argument!r} of {function} is {exponent}, the exponent of "
+            f"**{place} on Python ints alone: in Python an int to a negative int power is "
+            f"a float (2 ** -1 is 0.5), but {argument!r} is a run-time argument, whose sign "
+            f"is not known when the function is traced, so the power was traced as an "
+            f"int; pass a float ({float(exponent)}), or name {argument!r} in "
+            f"fuse.jit(static_argnames=...) to make it a constant of the trace")
 
 
 def _python_int(x):
@@ -997,11 +1043,15 @@ def _compare(pred, a, b):
             p = {(True, True): "le", (True, False): "gt",
                  (False, True): "ge", (False, False): "lt"}[(above, holds)]
             a, b, pred = tensor, edge, p
-    # A float16 tensor compared with 0.1 compares with 0.1 in float32, as
-    # arithmetic takes it (rounded to float16 first, x < 0.1 was False for
-    # the float16 0.09998 and 2048 == 2049 True).
-    compute = _half_compute_type(dtype, weak, a, b)
-    a, b = _as(graph, a, compute), _as(graph, b, compute)
+    # A float16 or bfloat16 tensor compared with a scalar (a Python one, a
+    # scalar argument, a 0-d array) compares with the scalar rounded to the
+    # tensor's type, as numpy's (NEP 50's weak scalars, and numpy 1.x's
+    # value-based casting) and PyTorch's comparisons: x == 0.1 is True for
+    # the float16 0.09998 and x == 2049 for 2048. Arithmetic takes the
+    # scalar in float32 and rounds its result once (_half_compute_type); a
+    # comparison's result is a bool, with nothing to round (in float32,
+    # x < 0.1 was True for the float16 0.09998, and x == 0.1 False).
+    a, b = _as(graph, a, dtype), _as(graph, b, dtype)
     shape = broadcast_shapes([a._shape, b._shape], what)
     return graph.add("cmp", [a, b], "i1", shape, extra=pred, weak=weak)
 
@@ -1565,9 +1615,10 @@ def _last_axis(x, what):
 def layer_norm(x, weight=None, bias=None, eps=1e-5):
     """torch.nn.functional.layer_norm over the last axis: (x - mean) *
     rsqrt(var + eps) * weight + bias, with the mean and the (biased)
-    variance of each row; `weight` and `bias` (Tensors of the last axis's
-    size or 1, scalars, or None) broadcast; another size is a ValueError
-    when the function is called (a SizeCheck).
+    variance of each row; `weight` and `bias` (Tensors of one axis, of the
+    last axis's size or 1, scalars, or None) broadcast; more axes are a
+    ValueError when traced, another size one when the function is called
+    (a SizeCheck).
 
     The distances from the mean are var's (_distances_from_the_mean): from
     the row's largest element, less their own mean. A row's rounded sum is
@@ -1592,8 +1643,8 @@ def layer_norm(x, weight=None, bias=None, eps=1e-5):
 def _norm_parameter(x, value, what, name):
     """A norm's weight or bias: a Tensor, an array, a scalar or None; a
     tuple or list is PyTorch's normalized_shape, which fuse does not take.
-    A Tensor's last axis has x's last axis's size, or 1: checked now where
-    both sizes are static, else the SizeCheck to check when the program is
+    A Tensor has one axis at most (a ValueError now otherwise), of x's
+    last axis's size, or 1: checked now where both sizes are static, else the SizeCheck to check when the program is
     called (None when there is none)."""
     if isinstance(value, (tuple, list)):
         raise TypeError(f"fuse: {what}: {name} is a Tensor of the last axis's size, a scalar "
@@ -1605,6 +1656,16 @@ def _norm_parameter(x, value, what, name):
                         f"{tuple(value.shape)} inside a traced function (a global, a "
                         f"closure's or an attribute's); pass it as an argument of the jitted "
                         f"function, where it is a Tensor")
+    if isinstance(value, Tensor) and len(value._shape) > 1:
+        # It would broadcast against x's other axes too (a weight of x's
+        # shape was applied per element): PyTorch's weight has the shape of
+        # normalized_shape, x.shape[-1:] here.
+        argument = "" if value._arg is None else f" (argument {value._arg!r})"
+        raise ValueError(f"fuse: {what}{_place()}: {name}{argument} has "
+                         f"{len(value._shape)} axes, but a weight or bias has one axis, of the size "
+                         f"of x's last axis, which {what} normalizes over (or 1, which "
+                         f"broadcasts), or is a scalar: PyTorch's normalized_shape is "
+                         f"x.shape[-1:]")
     if not isinstance(value, Tensor) or not value._shape or value._shape[-1] == 1:
         return None  # None, a scalar, or a size of 1, which broadcasts
     rows, size = x._shape[-1], value._shape[-1]
@@ -1856,6 +1917,10 @@ def _with_initial(name, what, x, axis, keepdims, initial):
     maximum(max, initial) with an empty max the identity (identity_if_empty),
     so that an empty axis gives `initial`, as numpy's."""
     x = _check_operand(x, what)
+    if isinstance(initial, Tensor) and initial._scalar_arguments():
+        # A Python scalar argument (or a value of them alone) says so,
+        # naming it and static_argnames, as axis= and ddof= do.
+        initial._no_value(f"be {what}'s initial", "pass a number")
     if isinstance(initial, Tensor) or not _is_scalar(initial):
         raise TypeError(f"fuse: {what}: initial must be a number, got "
                         f"{type(initial).__name__} {initial!r}")
@@ -2114,8 +2179,8 @@ class Trace:
     and the int scalar inputs that ops use as i32 (`int32_inputs`: their
     values must fit it), and the SizeChecks that its inputs' shapes must pass
     (`size_checks`, check_sizes); the int scalar inputs that are an integer
-    power's exponent (`int_exponent_inputs`: index -> where), which must
-    not be negative; the scalar inputs that divide Python scalars alone
+    power's exponent (`int_exponent_inputs`: index -> (where, whether the
+    base is a Python scalar too)), which must not be negative; the scalar inputs that divide Python scalars alone
     (`divisor_inputs`: index -> (where, operator)), which must not be 0."""
 
     def __init__(self, mlir, located_mlir, name, single, input_names, scalar_inputs=None,

@@ -469,6 +469,19 @@ def test_sizes_are_symbolic(fn):
         fuse.jit(fn)(np.ones(3, np.float32))
 
 
+def test_a_symbolic_size_is_named_as_it_was_indexed():
+    # a.shape[-1] was named a.shape[1].
+    for fn, written in ((lambda a: a + a.shape[-1], r"a\.shape\[-1\]"),
+                        (lambda a: a + a.shape[-2], r"a\.shape\[-2\]"),
+                        (lambda a: a + a.shape[1], r"a\.shape\[1\]"),
+                        (lambda a: a + (a + 1).shape[-1], r"shape\[-1\] of a traced Tensor")):
+        with pytest.raises(TypeError, match=r"^fuse: " + written + r" is a symbolic size, not a "
+                                            r"number"):
+            fuse.jit(fn)(np.ones((2, 3)))
+    # Still a tuple, to compare and unpack.
+    assert fuse.jit(lambda a: a * (a.shape == (1,)))(np.ones(1)).tolist() == [1.0]
+
+
 def test_sizes_as_arguments_and_static_sizes():
     f = fuse.jit(lambda x, n: x * n)
     for size in (3, 5):

@@ -195,6 +195,30 @@ def test_cache_clear(rng):
     assert f.cache_info().misses == 1
 
 
+def test_cache_clear_during_a_call_leaves_cache_info_consistent(monkeypatch):
+    # A cache_clear() while a call traced and compiled left CacheInfo(hits=0,
+    # misses=1, traces=0, compiles=1, size=1): the call counted after the
+    # clear what it began before. The call gets its result, and the cache
+    # stays as the clear left it.
+    from fuse import _jit
+    f = fuse.jit(lambda x: x + 1)
+    x = np.ones(2)
+    compile_ = _jit._program_for
+
+    def clearing(trace, jitted):
+        jitted.cache_clear()
+        return compile_(trace, jitted)
+    monkeypatch.setattr(_jit, "_program_for", clearing)
+    assert_same(f(x), x + 1)
+    assert f.cache_info() == (0, 0, 0, 0, 0)
+    monkeypatch.undo()
+    assert_same(f(x), x + 1)
+    info = f.cache_info()
+    assert (info.hits, info.misses, info.traces, info.size) == (0, 1, 1, 1)
+    assert_same(f(x), x + 1)
+    assert f.cache_info().hits == 1
+
+
 SCALE = 2.0
 
 
@@ -442,6 +466,39 @@ def test_static_argnames(rng):
     assert scaled.cache_info().misses == 1
     assert_same(scaled(x, {"k": 2.0, "v": [0.0, 1.0]}), x * np.float32(2.0) + np.float32(1.0))
     assert scaled.cache_info().misses == 2
+
+
+def test_unhashable_static_objects_are_keyed_by_identity():
+    # python/README.md: an object is keyed by identity, whatever its
+    # __eq__ says; a plain @dataclass (unhashable, as its __eq__ makes it)
+    # was refused as not hashable.
+    import dataclasses
+
+    @dataclasses.dataclass
+    class Config:
+        k: float
+
+    x = np.ones(2)
+    f = fuse.jit(lambda x, c: x * c.k, static_argnames=("c",))
+    one, other = Config(2.0), Config(2.0)
+    assert_same(f(x, one), x * 2)
+    assert_same(f(x, one), x * 2)
+    assert f.cache_info().traces == 1
+    # Equal, but another object: traced again (its trace is its own).
+    assert_same(f(x, other), x * 2)
+    assert f.cache_info().traces == 2
+    # Held weakly, as a method's self: gone with its object.
+    held = weakref.ref(other)
+    del other
+    gc.collect()
+    assert held() is None
+    # Sets are keyed by their values.
+    g = fuse.jit(lambda x, s: x * sum(s), static_argnames=("s",))
+    assert_same(g(x, {1.0, 2.0}), x * 3)
+    assert_same(g(x, {2.0, 1.0}), x * 3)
+    assert g.cache_info().traces == 1
+    assert_same(g(x, {1.0, 3.0}), x * 4)
+    assert g.cache_info().traces == 2
 
 
 def test_the_cache_keeps_the_most_recently_used(rng):
@@ -1341,6 +1398,26 @@ def test_zero_d_arrays_held_or_defaulted_are_of_their_dtype():
         with pytest.raises(OverflowError, match=r"^fuse: argument 'b' = 1099511627776 does "
                                                 r"not fit int32"):
             call()
+
+
+def test_held_numpy_scalars_of_other_dtypes_are_refused_as_passed_ones():
+    # np.uint8(200) held was taken as the Python int 200 (and
+    # np.uint32(2**32 - 1) called "the Python int 4294967295"), where passed
+    # it is refused: both name the dtype and the supported ones.
+    x = np.ones(2, np.int32)
+    supported = (r", which fuse does not support; supported dtypes are float16, float32, "
+                 r"float64, int32, int64 and bool \(convert with \.astype\(\.\.\.\)\)$")
+    with pytest.raises(TypeError, match=r"^fuse: argument 's' has dtype uint8" + supported):
+        fuse.jit(lambda x, s: x + s)(x, np.uint8(200))
+    for value, dtype in ((np.uint8(200), "uint8"), (np.int8(-3), "int8"),
+                         (np.uint32(2**32 - 1), "uint32"), (np.array(7, np.int16), "int16")):
+        kind = "a numpy scalar" if isinstance(value, np.generic) else "a 0-d numpy array"
+        with pytest.raises(TypeError, match=r"^fuse: \+ at .*test_jit\.py:\d+:\d+: " + kind +
+                                            r", " + str(int(value)) + r", that the traced "
+                                            r"function holds \(a global, a closure's or an "
+                                            r"attribute's\), has dtype " + dtype + supported):
+            fuse.jit(lambda x: x + value)(x)
+    assert_same(fuse.jit(lambda x: x + np.int32(-3))(x), x + np.int32(-3))
 
 
 def test_transposed_arrays_are_read_in_place():

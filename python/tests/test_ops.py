@@ -226,6 +226,31 @@ def test_integer_to_a_negative_int_argument_is_refused():
     assert_same(f(x.astype(np.float32), -1), np.array([0.5, 1 / 3], np.float32))
 
 
+def test_python_int_to_a_negative_int_power():
+    # Of Python ints alone, n ** m is Python's: a float for a negative m.
+    # A constant exponent gives it (it was refused, as for a Tensor's
+    # base); a run-time one is refused, saying so (the message was the
+    # Tensor's: "raise a float, x.astype(np.float32) ** -1").
+    x = np.ones(2, np.float32)
+    assert_same(fuse.jit(lambda x, n: x + n ** -1)(x, 2), np.full(2, 1.5, np.float32))
+    f = fuse.jit(lambda x, n, m: x + n ** m)
+    assert_same(f(x, 2, 3), np.full(2, 9, np.float32))
+    with pytest.raises(ValueError, match=r"^fuse: argument 'm' of <lambda> is -1, the exponent "
+                                         r"of \*\* at .*test_ops\.py:\d+:\d+ on Python ints "
+                                         r"alone: in Python an int to a negative int power is a "
+                                         r"float \(2 \*\* -1 is 0\.5\), but 'm' is a run-time "
+                                         r"argument, whose sign is not known when the function "
+                                         r"is traced, so the power was traced as an int; pass a "
+                                         r"float \(-1\.0\), or name 'm' in "
+                                         r"fuse\.jit\(static_argnames=\.\.\.\) to make it a "
+                                         r"constant of the trace$"):
+        f(x, 2, -1)
+    # Both fixes work.
+    assert_same(f(x, 2, -1.0), np.full(2, 1.5, np.float32))
+    static = fuse.jit(lambda x, n, m: x + n ** m, static_argnames=["m"])
+    assert_same(static(x, 2, -1), np.full(2, 1.5, np.float32))
+
+
 @pytest.mark.parametrize("name", ["/", "**"])
 def test_binary_rejects_two_bools(name, rng):
     op = BINARY[name][0] if name in BINARY else (

@@ -449,20 +449,36 @@ def test_int64_numpy_scalar_that_int32_cannot_hold_is_refused():
     assert_same(f(x.astype(np.int64), np.int64(2 ** 40)), x + np.int64(2 ** 40))
 
 
-def test_half_tensor_compared_with_a_scalar_takes_it_in_float32():
-    # As arithmetic takes it (x - 0.1 < 0): rounded to float16 first, the
-    # float16 0.09998 < 0.1 was False and == 0.1 True, 2048 == 2049 True, for
-    # a constant, a scalar argument and a numpy scalar of another type.
+def test_half_tensor_compared_with_a_scalar_rounds_it_to_the_tensors_type():
+    # As numpy (NEP 50's weak scalars, and numpy 1.x's value-based casting)
+    # and PyTorch compare: the scalar rounded to float16 first. In float32,
+    # as arithmetic takes it, x == 0.1 was False for the float16 0.09998
+    # and x < 0.1 True; for a constant, a scalar argument, a 0-d float64
+    # array (as a Python float: python/README.md, "Promotion") and a numpy
+    # scalar the function holds.
     x = np.array([0.1, 2048.0, 65504.0], np.float16)
-    wide = x.astype(np.float32)
-    assert_same(fuse.jit(lambda x: x < 0.1)(x), wide < np.float32(0.1))
-    assert_same(fuse.jit(lambda x: x == 2049.0)(x), wide == np.float32(2049.0))
-    assert_same(fuse.jit(lambda x, s: x < s)(x, 65519.0), wide < np.float32(65519.0))
-    assert_same(fuse.jit(lambda x: x == np.float64(0.1))(x), wide == np.float32(0.1))
+    half = np.float16
+    assert_same(fuse.jit(lambda x: x == 0.1)(x), x == half(0.1))
+    assert fuse.jit(lambda x: x == 0.1)(x).tolist() == [True, False, False]
+    assert_same(fuse.jit(lambda x: x < 0.1)(x), x < half(0.1))
+    assert_same(fuse.jit(lambda x: x == 2049.0)(x), x == half(2049.0))
+    assert_same(fuse.jit(lambda x: x == 2049)(x), x == half(2049))
+    for op in (operator.eq, operator.ne, operator.lt, operator.le, operator.gt, operator.ge):
+        f = fuse.jit(lambda x, s: op(x, s))
+        for s in (0.1, 2049.0, 65519.0):
+            assert_same(f(x, s), op(x, half(s)))
+            assert_same(f(x, np.array(s)), op(x, half(s)))
+    assert_same(fuse.jit(lambda x: x == np.float64(0.1))(x), x == half(0.1))
     assert_same(fuse.jit(lambda x: fuse.where(x > 0.09997, 1.0, 0.0))(x),
-                np.where(wide > np.float32(0.09997), 1.0, 0.0).astype(np.float32))
-    # A scalar that float16 holds compares as before, in float16.
-    assert_same(fuse.jit(lambda x: x >= 2048.0)(x), wide >= 2048.0)
+                np.where(x > half(0.09997), 1.0, 0.0).astype(np.float32))
+    # bfloat16 too: 0.1 is 0.10009765625 there.
+    b = np.array([0.10009765625, 0.1], np.float32)
+    bf16 = lambda x, s: fuse.cast(x, "bfloat16") == s  # noqa: E731
+    assert fuse.jit(lambda x: bf16(x, 0.1))(b).tolist() == [True, True]
+    assert fuse.jit(bf16)(b, 0.1).tolist() == [True, True]
+    # Arithmetic is as it was: in float32, rounded once.
+    assert_same(fuse.jit(lambda x: x + 0.1)(x),
+                (x.astype(np.float32) + np.float32(0.1)).astype(np.float16))
 
 
 def test_integer_tensor_compared_with_a_float_compares_in_float32():

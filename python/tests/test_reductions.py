@@ -882,8 +882,9 @@ def test_norm_parameters_of_another_size_name_the_norm_and_the_argument(rng):
     with pytest.raises(ValueError, match=_norm_size_message(
             "layer_norm", "bias", line, 3, "dimension 0 of argument 'b'", 4)):
         f(x, good, short)
-    with pytest.raises(ValueError, match=_norm_size_message(
-            "layer_norm", "bias", line, 5, "dimension 1 of argument 'b'", 4)):
+    # One of two axes is refused when traced, whatever its sizes.
+    with pytest.raises(ValueError, match=r"^fuse: fuse\.layer_norm at .*: bias \(argument "
+                                         r"'b'\) has 2 axes, but a weight or bias has one axis"):
         f(x, good, np.ones((3, 5), np.float32))
     # rms_norm's operands are computed from the arguments: their sizes are
     # still known to be the arguments'.
@@ -914,6 +915,31 @@ def test_norm_parameters_of_static_sizes_are_checked_when_traced():
                                          r"its last axis, but x's last axis, which "
                                          r"fuse\.rms_norm normalizes over, has size 4; a weight"):
         _trace.trace_function(fuse.rms_norm, "f", leaves, lambda values: (values, {}))
+
+
+def test_norm_parameters_of_more_than_one_axis_are_refused_when_traced():
+    # A weight or bias is PyTorch's normalized_shape, x.shape[-1:]: one of
+    # rank 2 failed in fuse.add's broadcast, numbered by program input, and
+    # one of x's shape was applied per element, silently.
+    x, w = np.ones((3, 4), np.float32), np.ones(4, np.float32)
+    norm = fuse.jit(lambda x, w, b: fuse.layer_norm(x, w, b))
+    for weight, bias, name in ((w, np.ones((2, 4), np.float32), "bias 'b'"),
+                               (np.ones((3, 4), np.float32), w, "weight 'w'"),
+                               (np.ones((1, 4), np.float32), w, "weight 'w'")):
+        parameter, argument = name.split()
+        with pytest.raises(ValueError, match=r"^fuse: fuse\.layer_norm at .*test_reductions\.py:"
+                                             r"\d+:\d+: " + parameter + r" \(argument "
+                                             + argument + r"\) has 2 axes, but a weight or bias "
+                                             r"has one axis, of the size of x's last axis, which "
+                                             r"fuse\.layer_norm normalizes over \(or 1, which "
+                                             r"broadcasts\), or is a scalar: PyTorch's "
+                                             r"normalized_shape is x\.shape\[-1:\]$"):
+            norm(x, weight, bias)
+    with pytest.raises(ValueError, match=r"^fuse: fuse\.rms_norm at .*: weight \(argument 'w'\) "
+                                         r"has 3 axes, but a weight or bias has one axis"):
+        fuse.jit(lambda x, w: fuse.rms_norm(x, w))(np.ones((2, 3, 4)), np.ones((2, 3, 4)))
+    # One axis, or a scalar, as before.
+    assert_same(norm(x, w, np.float32(0.5)), np.full((3, 4), 0.5, np.float32))
 
 
 @pytest.mark.parametrize("x_dtype,weight_dtype,result", [
@@ -1128,6 +1154,25 @@ def test_fuses_own_reductions_take_initial():
         fuse.jit(lambda a: fuse.reduce_max(a, initial=a))(x)
     with pytest.raises(TypeError, match=r"fuse\.reduce_mean got an unexpected argument 'initial'"):
         fuse.jit(lambda a: fuse.reduce_mean(a, initial=1.0))(x)
+
+
+def test_initial_of_a_scalar_argument_says_how_to_make_it_static():
+    # As axis= and ddof= say (it said "initial must be a number, got Tensor
+    # <fuse.Tensor tensor<f64>>", naming neither the argument nor the fix).
+    x = np.ones(3)
+    for fn, what in ((lambda x, v: x.sum(initial=v), r"Tensor\.sum"),
+                     (lambda x, v: np.max(x, initial=v * 2), r"numpy\.max"),
+                     (lambda x, v: fuse.reduce_min(x, initial=v), r"fuse\.reduce_min")):
+        with pytest.raises(TypeError, match=r"^fuse: (argument 'v' of <lambda> is a Python "
+                                            r"scalar|this value is computed from argument 'v' "
+                                            r"of <lambda> alone, a Python scalar), which a jitted "
+                                            r"function takes as a run-time value .* it cannot be "
+                                            + what + r"'s initial; name it in "
+                                            r"fuse\.jit\(static_argnames=\.\.\.\) to make it a "
+                                            r"constant of the trace, or pass a number$"):
+            fuse.jit(fn)(x, 1.5)
+    f = fuse.jit(lambda x, v: x.sum(initial=v), static_argnames=["v"])
+    assert_same(f(x, 1.5), np.sum(x, initial=1.5))
 
 
 @pytest.mark.parametrize("dtype", INTS)
