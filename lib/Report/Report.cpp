@@ -19,6 +19,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 using namespace mlir;
@@ -964,24 +965,7 @@ std::string fuse::describeSizes(const FunctionReport &report) {
   return text;
 }
 
-static void printVariant(llvm::raw_ostream &os, llvm::StringRef label,
-                         const VariantReport &variant,
-                         llvm::ArrayRef<std::string> names) {
-  os << "  " << label << ": " << summarize(variant, names) << "\n";
-  std::vector<std::vector<std::string>> rows = {
-      {"kernel", "ops", "elements", "read", "written"}};
-  for (const KernelReport &kernel : variant.kernels)
-    rows.push_back({kernel.name, opList(kernel), kernel.elements.str(names),
-                    kernel.bytesRead.str(names),
-                    kernel.bytesWritten.str(names)});
-  printTable(os, "    ", rows);
-  for (const CopyReport &copy : variant.copies)
-    os << "    result " << copy.result << " is " << copy.source
-       << ", copied (no kernel): " << copy.bytes.str(names) << " read, "
-       << copy.bytes.str(names) << " written\n";
-}
-
-/// How the fused variant's kernels with reductions take their rows.
+/// How a variant's kernels with reductions take their rows.
 static void printRows(llvm::raw_ostream &os, const VariantReport &variant,
                       llvm::ArrayRef<std::string> names) {
   std::vector<std::vector<std::string>> rows = {
@@ -993,6 +977,28 @@ static void printRows(llvm::raw_ostream &os, const VariantReport &variant,
                       form->cpu(names)});
   if (rows.size() > 1)
     printTable(os, "    ", rows);
+}
+
+/// A variant's summary, its kernels (no table when it has none), with
+/// `rows` the table of its kernels with reductions, then its copies.
+static void printVariant(llvm::raw_ostream &os, llvm::StringRef label,
+                         const VariantReport &variant,
+                         llvm::ArrayRef<std::string> names, bool rows) {
+  os << "  " << label << ": " << summarize(variant, names) << "\n";
+  std::vector<std::vector<std::string>> table = {
+      {"kernel", "ops", "elements", "read", "written"}};
+  for (const KernelReport &kernel : variant.kernels)
+    table.push_back({kernel.name, opList(kernel), kernel.elements.str(names),
+                     kernel.bytesRead.str(names),
+                     kernel.bytesWritten.str(names)});
+  if (table.size() > 1)
+    printTable(os, "    ", table);
+  if (rows)
+    printRows(os, variant, names);
+  for (const CopyReport &copy : variant.copies)
+    os << "    result " << copy.result << " is " << copy.source
+       << ", copied (no kernel): " << copy.bytes.str(names) << " read, "
+       << copy.bytes.str(names) << " written\n";
 }
 
 /// `@name` as MLIR writes a symbol: quoted and escaped unless it is an
@@ -1020,9 +1026,9 @@ void fuse::printReport(llvm::ArrayRef<FunctionReport> reports,
     if (!report.symbols.empty())
       os << "  " << describeSizes(report);
     os << "\n";
-    printVariant(os, "fused", report.fused, report.names);
-    printRows(os, report.fused, report.names);
-    printVariant(os, "eager", report.eager, report.names);
+    // The rows of the fused kernels alone: the eager ones' are in the JSON.
+    printVariant(os, "fused", report.fused, report.names, /*rows=*/true);
+    printVariant(os, "eager", report.eager, report.names, /*rows=*/false);
     SizeExpr fusedBytes =
         report.fused.bytesRead() + report.fused.bytesWritten();
     SizeExpr eagerBytes =
@@ -1050,7 +1056,10 @@ void fuse::printReport(llvm::ArrayRef<FunctionReport> reports,
       os << " ("
          << (*ratio < 0.01
                  ? llvm::formatv("{0}", llvm::format("%.2g", *ratio)).str()
-                 : llvm::formatv("{0:F2}", *ratio).str())
+                 // Half away from zero, in decimal: 0.125 is 0.13, which
+                 // printf's F2 of the binary value made 0.12.
+                 : llvm::formatv("{0:F2}", std::round(*ratio * 100) / 100)
+                       .str())
          << "x the traffic" << (exact ? "" : " as the sizes grow") << ")";
     os << "\n";
   }

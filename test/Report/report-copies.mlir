@@ -61,7 +61,6 @@ func.func @returned(%x: tensor<?xf32>, %y: tensor<?xf32>) -> (tensor<?xf32>, ten
 
 // CHECK-LABEL: @unit_only  N = argument 0 dimension 0
 // CHECK-NEXT:    fused: 0 kernels, 8*N bytes (read 4*N, written 4*N)
-// CHECK-NEXT:      kernel  ops  elements  read  written
 // CHECK-NEXT:      result 0 is argument 0, copied (no kernel): 4*N read, 4*N written
 // MEMCPY-COUNT-1: "llvm.intr.memcpy"
 // MEMCPY-NOT: "llvm.intr.memcpy"
