@@ -480,6 +480,12 @@ extern "C" void fuse_copy_end(int64_t result) { endRecord(/*id=*/-1, result); }
 
 extern "C" void fuse_allocation(int64_t) {}
 
+extern "C" void *fuse_result_alloc(int64_t, int64_t bytes) {
+  size_t size =
+      (static_cast<size_t>(std::max<int64_t>(bytes, 1)) + 63) / 64 * 64;
+  return std::aligned_alloc(64, size);
+}
+
 //===----------------------------------------------------------------------===//
 // Device management
 //===----------------------------------------------------------------------===//

@@ -5,7 +5,8 @@
 // block there, moving every later operation of the block into a new one. A
 // program of rank R checks R sizes with R asserts in one block: O(R^2) both
 // ways. This pass lowers the asserts of the host functions to the same code
-// (puts of the message, then abort) with one symbol table for the module,
+// (puts of the message, then abort, with fflush(NULL) between so that the
+// message is out before the abort) with one symbol table for the module,
 // from the last assert of a block to the first, so that each operation
 // moves once. The canonicalizer merges the blocks again.
 //
@@ -50,8 +51,9 @@ struct FuseLowerAssertsPass
     SymbolTable symbols(module);
     OpBuilder top = OpBuilder::atBlockBegin(module.getBody());
     auto ptr = LLVM::LLVMPointerType::get(context);
-    // puts and abort of the C library (the JIT's own, which turn a failed
-    // check into an error); a program's function cannot take their names.
+    // puts, fflush and abort of the C library (the JIT's own puts and
+    // abort turn a failed check into an error); a program's function
+    // cannot take their names.
     auto declare = [&](StringRef name,
                        ArrayRef<Type> params) -> LLVM::LLVMFuncOp {
       auto type =
@@ -71,8 +73,11 @@ struct FuseLowerAssertsPass
       return fn;
     };
     LLVM::LLVMFuncOp puts = declare("puts", {ptr});
+    // fflush(NULL) before abort: a program compiled ahead of time, whose
+    // stdout is a pipe or a file, lost the message in stdout's buffer.
+    LLVM::LLVMFuncOp fflush = declare("fflush", {ptr});
     LLVM::LLVMFuncOp abort = declare("abort", {});
-    if (!puts || !abort)
+    if (!puts || !fflush || !abort)
       return signalPassFailure();
 
     // Each message, NUL-terminated, in a global of its own, in program
@@ -99,6 +104,8 @@ struct FuseLowerAssertsPass
       OpBuilder b = OpBuilder::atBlockEnd(failure);
       Value message = LLVM::AddressOfOp::create(b, loc, global);
       LLVM::CallOp::create(b, loc, puts, ValueRange{message});
+      LLVM::CallOp::create(b, loc, fflush,
+                           ValueRange{LLVM::ZeroOp::create(b, loc, ptr)});
       LLVM::CallOp::create(b, loc, abort, ValueRange{});
       LLVM::UnreachableOp::create(b, loc);
 

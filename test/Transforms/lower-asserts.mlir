@@ -1,13 +1,16 @@
 // RUN: fuse-opt %s --fuse-lower-asserts --split-input-file | FileCheck %s
 
 // Each cf.assert directly in a function becomes a cf.cond_br to the rest of
-// its block or to a block that calls puts with the message and then abort.
-// The messages are NUL-terminated private globals named in program order;
-// puts and abort are declared once. An assert in a structured op's region
+// its block or to a block that calls puts with the message, fflush(NULL)
+// (so that the message is out before the abort when stdout is a pipe or a
+// file: a program compiled ahead of time lost it) and then abort. The
+// messages are NUL-terminated private globals named in program order;
+// puts, fflush and abort are declared once. An assert in a structured op's region
 // stays (upstream's lowering takes it).
 
 // CHECK-LABEL: module {
 // CHECK-NEXT:    llvm.func @puts(!llvm.ptr)
+// CHECK-NEXT:    llvm.func @fflush(!llvm.ptr)
 // CHECK-NEXT:    llvm.func @abort()
 // CHECK-NEXT:    llvm.mlir.global private constant @assert_msg("first\00")
 // CHECK-NEXT:    llvm.mlir.global private constant @assert_msg_0("second\00")
@@ -20,6 +23,8 @@
 // CHECK-NEXT:  ^[[F1]]:
 // CHECK-NEXT:    %[[M1:.+]] = llvm.mlir.addressof @assert_msg : !llvm.ptr
 // CHECK-NEXT:    llvm.call @puts(%[[M1]]) : (!llvm.ptr) -> ()
+// CHECK-NEXT:    %[[NULL:.+]] = llvm.mlir.zero : !llvm.ptr
+// CHECK-NEXT:    llvm.call @fflush(%[[NULL]]) : (!llvm.ptr) -> ()
 // CHECK-NEXT:    llvm.call @abort() : () -> ()
 // CHECK-NEXT:    llvm.unreachable
 // CHECK-NEXT:  ^[[B2]]:
@@ -28,6 +33,8 @@
 // CHECK-NEXT:  ^[[F2]]:
 // CHECK-NEXT:    %[[M2:.+]] = llvm.mlir.addressof @assert_msg_0 : !llvm.ptr
 // CHECK-NEXT:    llvm.call @puts(%[[M2]])
+// CHECK-NEXT:    llvm.mlir.zero
+// CHECK-NEXT:    llvm.call @fflush
 // CHECK-NEXT:    llvm.call @abort()
 // CHECK-NEXT:    llvm.unreachable
 // CHECK-NEXT:  ^[[B4]]:
@@ -41,6 +48,8 @@
 // CHECK-NEXT:  ^[[F3]]:
 // CHECK-NEXT:    %[[M3:.+]] = llvm.mlir.addressof @assert_msg_1 : !llvm.ptr
 // CHECK-NEXT:    llvm.call @puts(%[[M3]])
+// CHECK-NEXT:    llvm.mlir.zero
+// CHECK-NEXT:    llvm.call @fflush
 // CHECK-NEXT:    llvm.call @abort()
 // CHECK-NEXT:    llvm.unreachable
 // CHECK-NEXT:  ^[[B6]]:
@@ -67,6 +76,7 @@ func.func @checks(%a: index, %b: index, %c: i1) -> index {
 // the declaration serves, and the message takes another name.
 
 // CHECK-LABEL: module {
+// CHECK-NEXT:    llvm.func @fflush(!llvm.ptr)
 // CHECK-NEXT:    llvm.func @abort()
 // CHECK-NEXT:    llvm.mlir.global private constant @assert_msg_0("size\00")
 // CHECK-NEXT:    llvm.func @puts(!llvm.ptr)

@@ -365,17 +365,6 @@ void badCommandLine(const std::string &reason) {
 
 } // namespace
 
-/// The cpu target allocates each result with this (fuse-result-allocs; the
-/// JIT hands over the caller's array when there is one). The harness has
-/// none: a fresh buffer, which it frees with std::free. Exported to the
-/// programs it loads (ENABLE_EXPORTS).
-extern "C" void *fuse_result_alloc(int64_t index, int64_t bytes) {
-  (void)index;
-  size_t size =
-      (static_cast<size_t>(std::max<int64_t>(bytes, 1)) + 63) / 64 * 64;
-  return std::aligned_alloc(64, size);
-}
-
 int main(int argc, char **argv) {
   std::string name, cpuPath, cudaPath, entry, jsonPath;
   std::vector<std::string> argSpecs, resultTypes;
@@ -570,6 +559,7 @@ int main(int argc, char **argv) {
         mismatches += result.mismatches;
         maxError = std::max(maxError, result.maxError);
       }
+      // (The runtime's fuse_result_alloc allocated it.)
       std::free(reinterpret_cast<void *>(c[0]));
       if (g[0])
         fuse::rt::deviceFree(reinterpret_cast<void *>(g[0]));

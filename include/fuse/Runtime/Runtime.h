@@ -155,6 +155,12 @@ void fuse_copy_end(int64_t result);
 // fails; this one, for programs compiled ahead of time and loaded with the
 // runtime (fuse-gpu-harness, scripts/accuracy --aot), does nothing.
 void fuse_allocation(int64_t id);
+// Allocates result `index` of `bytes` bytes (fuse-result-allocs, the cpu
+// target's host code). Programs run by fuse::Executable get the runner's
+// own, which hands over the caller's array (out=); this one, for programs
+// compiled ahead of time, returns a fresh block, 64-byte aligned for the
+// kernels' vectors, which the caller frees with free().
+void *fuse_result_alloc(int64_t index, int64_t bytes);
 
 // The mgpu* ABI of MLIR's GPU lowering (LLVM 22).
 void *mgpuModuleLoad(void *data, size_t gpuBlobSize);

@@ -5,14 +5,11 @@ stages into shared objects that fuse-gpu-harness (and scripts/accuracy
 
 usage: aot_symbols.py LIBFUSE_RUNTIME PROGRAM.ll...
 Prints `defined NAME` for each function of fuse's (fuse_*, mgpu*) that a
-program declares and the runtime exports, `harness NAME` for the one that
-fuse-gpu-harness defines itself, and `UNDEFINED NAME` for any other."""
+program declares and the runtime exports, and `UNDEFINED NAME` for any
+other."""
 import re
 import subprocess
 import sys
-
-# Defined by fuse-gpu-harness for the programs it loads (ENABLE_EXPORTS).
-HARNESS = {"fuse_result_alloc"}
 
 runtime, *programs = sys.argv[1:]
 exported = set(subprocess.run(["llvm-nm", "-D", "--defined-only", "--format=just-symbols",
@@ -23,5 +20,4 @@ for path in programs:
     declared |= set(re.findall(r"^declare .*? @((?:fuse_|mgpu)\w+)\(", open(path).read(),
                                re.MULTILINE))
 for name in sorted(declared):
-    print(("defined" if name in exported else
-           "harness" if name in HARNESS else "UNDEFINED") + " " + name)
+    print(("defined" if name in exported else "UNDEFINED") + " " + name)
