@@ -680,6 +680,19 @@ FailureOr<VariantReport> countKernels(func::FuncOp func, Symbols &symbols,
     report.kernels.push_back(std::move(pieces));
     report.kernels.push_back(std::move(finish));
   }
+  // A kernel over no position (its elements, or a kernel with reductions'
+  // rows: a row of length 0 still writes its empty reduction) does not
+  // launch: with static sizes that say so, it moves no byte (a static 0 x 5
+  // beside a 5 counted the 5's 20 bytes). Dynamic sizes of 0 are the
+  // evaluator's (launched_at in python/fuse/_sizes.py).
+  for (KernelReport &kernel : report.kernels) {
+    std::optional<int64_t> positions =
+        (kernel.rows ? kernel.rows->count : kernel.elements).asConstant();
+    if (positions == 0) {
+      kernel.bytesRead = kernel.bytesWritten = SizeExpr::constant(0);
+      kernel.partialBytes.clear();
+    }
+  }
   // The results that fuse-own-results copies (CopyReport): a buffer that
   // no kernel of this program allocated, one returned before, or a view of
   // a kernel's result that is returned itself too (a reduction over

@@ -38,3 +38,15 @@ func.func @sum_and_copy(%x: tensor<?x?xf32>) -> (tensor<?xf32>, tensor<?x?xf32>)
   %0 = fuse.reduce_sum %x {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?xf32>
   return %0, %x : tensor<?xf32>, tensor<?x?xf32>
 }
+
+// A kernel over no position does not launch: with static sizes that say
+// so it moves no byte (the 5 beside the 0 x 5 was counted, 20 bytes).
+// CHECK-LABEL: @static_empty
+// CHECK-NEXT:    fused: 1 kernel, 0 bytes (read 0, written 0)
+// CHECK-NEXT:      kernel           ops      elements  read  written
+// CHECK-NEXT:      fused_add_neg_{{[0-9]+}}  add neg  0         0     0
+func.func @static_empty(%a: tensor<0x5xf32>, %b: tensor<5xf32>) -> tensor<0x5xf32> {
+  %0 = fuse.add %a, %b : tensor<0x5xf32>, tensor<5xf32> -> tensor<0x5xf32>
+  %1 = fuse.neg %0 : tensor<0x5xf32>
+  return %1 : tensor<0x5xf32>
+}
