@@ -747,7 +747,16 @@ static std::string withSizes(const std::string &message,
   }
   if (sizes.empty())
     return message;
-  return message + "; this run has " + llvm::join(sizes, " vs ");
+  std::string text = message + "; this run has " + llvm::join(sizes, " vs ");
+  // numpy would stretch the 1; fuse stretches a static 1 only (a `?` that
+  // is 1 in one run is N in another).
+  if (message.find("must be equal") != std::string::npos &&
+      llvm::is_contained(sizes, "1") &&
+      llvm::any_of(sizes, [](const std::string &size) { return size != "1"; }))
+    text += " (a `?` size is never stretched as numpy stretches a 1: to "
+            "broadcast that dimension, give it the static size 1 in the "
+            "argument's type)";
+  return text;
 }
 
 static size_t sizeInBytes(const Executable::Operand &operand) {
