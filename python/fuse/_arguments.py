@@ -546,17 +546,26 @@ def program_arguments(args, inputs):
     return arrays
 
 
-def check_out(out, results):
+def check_out(out, results, function=None):
     """The caller's arrays for the results (`out=`) as a list with one entry
     per result (`results`: the program's result TensorTypes): a numpy array,
     or a tuple or list of them (None for a result without one). Each is
     C-contiguous, writeable and of the result's dtype; the library checks
-    shapes and overlaps."""
+    shapes and overlaps. `function`: the jitted function's name, which the
+    errors start with (as the library's for the shapes do)."""
+    head = f"fuse: {function}: " if function else "fuse: "
     many = isinstance(out, (tuple, list))
     arrays = list(out) if many else [out]
+    # out=[0, 0, 0, 0]: numbers, where numpy's out= takes an array.
+    if many and any(isinstance(a, (numbers.Number, list, tuple)) for a in arrays):
+        raise TypeError(f"{head}out= is a {type(out).__name__} of numbers, not an array: "
+                        f"out= is a numpy array that the result is written into, or a tuple "
+                        f"of them (one per result; None for a result returned new): make it "
+                        f"with np.empty(shape, dtype)")
     if len(arrays) != len(results):
-        raise TypeError(f"fuse: out= has {len(arrays)} array(s) for {len(results)} "
-                        f"result(s)")
+        raise TypeError(f"{head}out= has {len(arrays)} array(s) for {len(results)} "
+                        f"result(s): out= is a numpy array, or a tuple of them with one per "
+                        f"result (None for a result returned new)")
     for i, (array, result) in enumerate(zip(arrays, results)):
         if array is None and many:
             continue
@@ -564,18 +573,28 @@ def check_out(out, results):
         # numpy's out= does; a masked array or a matrix says more than that.
         if (not isinstance(array, np.ndarray)
                 or isinstance(array, (np.ma.MaskedArray, np.matrix))):
-            raise TypeError(f"fuse: out= for result {i} is a {type(array).__name__}, not "
+            raise TypeError(f"{head}out= for result {i} is a {type(array).__name__}, not "
                             f"a numpy array (an np.memmap is one; a masked array or an "
                             f"np.matrix is not)")
         want = _dtypes.to_numpy(result.dtype)
         if array.dtype != want:
-            raise TypeError(f"fuse: out= for result {i} is {array.dtype}; the result is "
-                            f"{want}")
-        if not (array.flags.c_contiguous and array.flags.writeable
-                and array.dtype.isnative):
-            raise TypeError(f"fuse: out= for result {i} must be a C-contiguous, "
-                            f"writeable array in native byte order (the kernels write "
-                            f"it in place)")
+            raise TypeError(f"{head}out= for result {i} is {array.dtype}; the result is "
+                            f"{want}: pass an array of {want}")
+        # The kernels write the result in place, in C order.
+        if not array.flags.writeable:
+            raise TypeError(f"{head}out= for result {i} is read-only (its "
+                            f"flags.writeable is False), and the kernels write the result "
+                            f"into it: pass a writeable array")
+        if not array.flags.c_contiguous:
+            raise TypeError(f"{head}out= for result {i} is not C-contiguous (strides "
+                            f"{array.strides} bytes for shape {array.shape}: a view with "
+                            f"steps or in Fortran order), and the kernels write the result's "
+                            f"elements in C order, one after another: pass a C-contiguous "
+                            f"array, or assign the result to the view (view[...] = f(x))")
+        if not array.dtype.isnative:
+            raise TypeError(f"{head}out= for result {i} is not in native byte order "
+                            f"({array.dtype.str}), and the kernels write native numbers: "
+                            f"pass an array of {want}")
     return arrays
 
 

@@ -411,8 +411,9 @@ class _Jitted:
             # last axis), said in its terms before the library's check.
             _trace.check_sizes(trace, [a for a, _ in inputs])
         try:
-            results = program.run_prepared(inputs,
-                                           None if out is None else program.check_out(out))
+            results = program.run_prepared(
+                inputs, None if out is None else program.check_out(out, self.__name__),
+                self.__name__)
         except _capi.FuseError as error:
             raise _capi.said_by(error, self.__name__, trace.input_names)
         if self.profile:

@@ -263,17 +263,19 @@ class Program:
         arrays = _arguments.program_arguments(args, self.inputs)
         return self.run_prepared(arrays, None if out is None else self.check_out(out))
 
-    def run_prepared(self, arrays, out=None):
+    def run_prepared(self, arrays, out=None, function=None):
         """Runs on (array, fuse dtype) pairs from
         _arguments.prepare_argument(), all of them numpy arrays (results are
         numpy arrays) or all GPU arrays (results are arrays of the first
         one's kind). `out`: None, or one numpy array (or None) per result for
         the results to be written into (see check_out); those arrays are the
-        results returned."""
+        results returned. `function`: a jitted function's name, for the
+        errors."""
         if arrays and isinstance(arrays[0][0], _arguments.DeviceInput):
             if out is not None:
-                raise TypeError("fuse: out= takes numpy arrays, for numpy inputs; GPU arrays "
-                                "get new GPU arrays as results")
+                raise TypeError(f"fuse: {function + ': ' if function else ''}out= takes numpy "
+                                f"arrays, for numpy inputs; GPU arrays get new GPU arrays as "
+                                f"results")
             inputs = [a for a, _ in arrays]
             return _device.as_kind(self._run_device(inputs), inputs[0])
         if self._bf16_result is not None:
@@ -303,10 +305,11 @@ class Program:
         return [_owned_array(self._lib, results[i]) if o is None else o
                 for i, o in enumerate(out)]
 
-    def check_out(self, out):
+    def check_out(self, out, function=None):
         """The caller's arrays for the results (`out=`), one per result, or
-        TypeError (see _arguments.check_out)."""
-        return _arguments.check_out(out, self.results)
+        TypeError (see _arguments.check_out; `function`: a jitted function's
+        name, for the errors)."""
+        return _arguments.check_out(out, self.results, function)
 
     @staticmethod
     def _c_arrays(arrays):

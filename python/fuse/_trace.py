@@ -8,6 +8,7 @@ run time is not stretched, see docs/dialect.md).
 """
 
 import collections
+import dis
 import functools
 import inspect
 import itertools
@@ -106,6 +107,24 @@ def _place_of(loc):
 def _place():
     """_place_of the caller's code."""
     return _place_of(_user_location())
+
+
+# The instructions with which Python asks an object's truth value for `if`,
+# `while`, `and`, `or`, `not` and chained comparisons (3.11's jumps, 3.13's
+# TO_BOOL before them), not in a call (max(), min()).
+_TRUTH_TESTS = re.compile(r"(POP_)?JUMP_\w*IF_(TRUE|FALSE)\w*|UNARY_NOT|TO_BOOL")
+
+
+def _truth_test_in_user_code():
+    """Whether the caller's code is at an instruction that asks a truth
+    value (`and`, `or`, `not`, `if`, a chained comparison)."""
+    frame, _ = user_frame()
+    if frame is None:
+        return False
+    try:
+        return bool(_TRUTH_TESTS.fullmatch(dis.opname[frame.f_code.co_code[frame.f_lasti]]))
+    except (IndexError, AttributeError):
+        return False
 
 
 def _is_scalar(value):
@@ -228,6 +247,9 @@ class Graph:
         # equal, checked when the program is called (SizeCheck.failure) if
         # the Tensor is live.
         self.size_checks = []
+        # The TypeError that a SymbolicSize raised last (its _refuse), which
+        # trace_function says where numpy said its own words for it.
+        self.refused_size = None
 
     def arg_index(self, tensor):
         """The index of argument `tensor`, or None when it is not one."""
@@ -523,9 +545,10 @@ class Tensor:
             return None
         return [name for name, arg in self._graph.args if id(arg) in live] or None
 
-    def _no_value(self, use, instead, note=""):
+    def _no_value(self, use, instead, note="", array_instead=None):
         """TypeError: this Tensor has no value to `use`; `instead` says what
-        to do, and `note` more for a Tensor computed from arrays."""
+        to do, and `note` more for a Tensor computed from arrays (for which
+        `array_instead`, when given, is said in place of `instead`)."""
         names = self._scalar_arguments()
         if names:
             which = " and ".join(repr(n) for n in names)
@@ -542,18 +565,41 @@ class Tensor:
                 f"cannot {use}; name {'it' if one else 'them'} in fuse.jit(static_argnames=...) "
                 f"to make {'it a constant' if one else 'them constants'} of the trace, or "
                 f"{instead}")
-        raise TypeError(f"fuse: a traced Tensor has no value, so it cannot {use}; {instead}{note}")
+        raise TypeError(f"fuse: a traced Tensor has no value, so it cannot {use}{_place()}; "
+                        f"{array_instead or instead}{note}")
 
     def __bool__(self):
+        # A mask's truth value asked by `and`, `or`, `not` or a chained
+        # comparison (`1 < x < 4` is `(1 < x) and (x < 4)`): Python's
+        # operators for bools, where a mask's are &, | and ~. (Python's
+        # max() and min() ask it in a call.)
+        mask = None
+        if self.dtype_name == "i1" and _truth_test_in_user_code():
+            mask = ("it is a bool Tensor (a mask): to combine masks use `&`, `|` and `~` "
+                    "with parentheses, `(x > 1) & (x < 4)`, not `and`, `or` and `not`; a "
+                    "chained comparison `1 < x < 4` is `(1 < x) & (x < 4)`; and use "
+                    "fuse.where(cond, a, b) for a choice per element")
         self._no_value("decide an `if`, `and`/`or` or `while`",
                        "use fuse.where(cond, a, b) for a choice per element",
-                       " (Python's max() and min() decide that way: use fuse.maximum and "
-                       "fuse.minimum)")
+                       "" if mask else " (Python's max() and min() decide that way: use "
+                       "fuse.maximum and fuse.minimum)", mask)
 
     def __float__(self):
-        self._no_value("be converted to a Python number", "use it in fuse ops")
+        # float(x), and the math module's functions (math.exp(x)), which
+        # take a float.
+        self._no_value("be converted to a Python number (float(x), or a `math` function: "
+                       "math.exp(x))",
+                       "`math` functions take Python numbers: use np.exp(x) or fuse.exp(x) "
+                       "on arrays, and x.astype(np.float64) to convert")
 
-    __int__ = __index__ = __complex__ = __float__
+    __complex__ = __float__
+
+    def __index__(self):
+        # int(x), range(x), an index, math.factorial(x).
+        self._no_value("be converted to a Python int (int(x), range(x), an index)",
+                       "use x.astype(np.int64) to convert, and fuse ops on it")
+
+    __int__ = __index__
 
     def __len__(self):
         raise TypeError("fuse: len() of a traced Tensor; use .ndim, or .shape (whose dynamic "
@@ -621,7 +667,7 @@ class Tensor:
                          "fuse's numpy functions take their operands only")
         fn = _UFUNCS.get(ufunc.__name__)
         if fn is None:
-            _unsupported(f"{name} on a traced Tensor", _SUPPORTED_NUMPY)
+            _unsupported_numpy(name, ufunc.__name__)
         return fn(*inputs)
 
     def __array_function__(self, func, types, args, kwargs):
@@ -629,7 +675,7 @@ class Tensor:
         if fn is None:
             # numpy 1.x's np.round is round_ inside.
             name = "round" if func.__name__ == "round_" else func.__name__
-            _unsupported(f"{func.__module__}.{name} on a traced Tensor", _SUPPORTED_NUMPY)
+            _unsupported_numpy(f"{func.__module__}.{name}", name)
         return fn(*args, **kwargs)
 
     @classmethod
@@ -723,15 +769,35 @@ class SymbolicSize:
         return f"<fuse.SymbolicSize {self.what}>"
 
     def _refuse(self, *args, **kwargs):
-        raise TypeError(
-            f"fuse: {self.what} is a symbolic size, not a number: the program traced from "
-            f"the function is compiled once and reused for every size, so a size has no "
-            f"value while tracing; pass the size as an argument instead (f(x, x.shape[0]) "
-            f"outside the function: a Python int argument is a run-time value, so a new "
-            f"size still reuses the program), or let broadcasting stretch a size of 1")
+        self._refuse_as("")
+
+    def _refuse_as_int(self, *args, **kwargs):
+        # np.zeros(x.shape), np.ones(x.shape[-1]), range(x.shape[0]).
+        self._refuse_as(
+            "; an array of a size (np.zeros(x.shape), np.ones(x.shape[-1])) cannot be made "
+            "either: write a Python number, which broadcasts (x + 1.0 for x + "
+            "np.ones(x.shape[-1])), or x * 0 for zeros of x's shape and dtype (x * 0 + 1 for "
+            "ones; NaN where x is NaN or inf)")
+
+    def _refuse_as(self, note):
+        error = TypeError(
+            f"fuse: {self.what}{_place()} is a symbolic size, not a number: the program "
+            f"traced from the function is compiled once and reused for every size, so a size "
+            f"has no value while tracing; pass the size as an argument instead (f(x, "
+            f"x.shape[0]) outside the function: a Python int argument is a run-time value, "
+            f"so a new size still reuses the program), or let broadcasting stretch a size of "
+            f"1{note}")
+        # numpy's np.ones(size) says its own words for the TypeError that
+        # __index__ raises (and names the size by its repr): trace_function
+        # says these instead.
+        graph = _current_graph()
+        if graph is not None:
+            graph.refused_size = error
+        raise error
 
     __hash__ = object.__hash__
-    __int__ = __index__ = __float__ = __complex__ = __bool__ = _refuse
+    __int__ = __index__ = _refuse_as_int
+    __float__ = __complex__ = __bool__ = _refuse
     __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = _refuse
     __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _refuse
     __truediv__ = __rtruediv__ = __floordiv__ = __rfloordiv__ = _refuse
@@ -1063,8 +1129,7 @@ def _logical(kind, a, b):
     for v in (a, b):
         if (isinstance(v, Tensor) and v.dtype_name != "i1") or (
                 v is not None and not isinstance(v, (Tensor, bool))):
-            raise TypeError(f"fuse: {what} is supported on bool tensors (masks) only; fuse "
-                            f"has no bitwise ops on integers")
+            _not_masks(kind, what, a, b)
     if kind == "not":
         return _compare("eq", a, False)
     if kind == "xor":
@@ -1073,6 +1138,49 @@ def _logical(kind, a, b):
     if kind == "and":
         return where(a, b, False)
     return where(a, True, b)
+
+
+def _operand_words(v):
+    """`v`, an operand, in an error's words: `a float32 Tensor`, `int 1`."""
+    if isinstance(v, Tensor):
+        if v.weak:
+            kind = {"i1": "bool", "i64": "int"}.get(v.dtype_name, "float")
+            return f"a Python {kind} (a scalar argument)"
+        name = str(_dtypes.public(v.dtype_name))
+        return f"{'an' if name[0] in 'aeiou' else 'a'} {name} Tensor"
+    return f"{type(v).__name__} {v!r}"
+
+
+def _not_masks(kind, what, a, b):
+    """TypeError for &, |, ^ or ~ (`what`) of `a` and `b`, not both masks.
+    Next to a comparison it is most often Python's precedence: & binds
+    tighter than >, so `x > 1 & x < 4` is `x > (1 & x) < 4`."""
+    operands = [v for v in (a, b) if v is not None]
+    shown = " and ".join(_operand_words(v) for v in operands)
+    integers = any((isinstance(v, Tensor) and v.dtype_name in ("i32", "i64"))
+                   or (isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)))
+                   for v in operands)
+    # Arrays of integers alone are bitwise ops, which fuse has not; a float,
+    # or a number, a scalar argument or a mask beside another Tensor, is a
+    # comparison's operand that the operator took first. (~ of a float.)
+    arrays = [v for v in operands if isinstance(v, Tensor) and not v.weak]
+    floats = any(isinstance(v, Tensor) and _dtypes.is_float(v.dtype_name) for v in operands)
+    precedence = floats or (kind != "not" and (
+        len(arrays) < 2 or any(v.dtype_name == "i1" for v in arrays)))
+    message = (f"fuse: {what} is supported on bool tensors (masks) only, and{_place()} it "
+               f"has {shown}")
+    if integers and not floats:
+        message += " (fuse has no bitwise ops on integers)"
+    if precedence:
+        if kind == "not":
+            message += ("; in Python `~` binds tighter than comparisons, so `~x > 1` is "
+                        "`(~x) > 1`: write `~(x > 1)`")
+        else:
+            low, high = ("<", ">") if kind == "or" else (">", "<")
+            message += (f"; in Python `{what}` binds tighter than comparisons, so "
+                        f"`x {low} 1 {what} x {high} 4` is `x {low} (1 {what} x) {high} 4`: "
+                        f"write `(x {low} 1) {what} (x {high} 4)`, with parentheses")
+    raise TypeError(message)
 
 
 def _numpy_logical(kind, a, b):
@@ -2035,6 +2143,32 @@ _NUMPY_NAMES = sorted(_UFUNCS) + sorted(n for n in _ARRAY_FUNCTIONS if n != "rou
 _SUPPORTED_NUMPY = (f"fuse has no such op; the numpy functions it supports on Tensors are "
                     f"{_dtypes.listing(_NUMPY_NAMES)}, besides the fuse functions (fuse.exp, "
                     f"fuse.where, ...) and Python's operators")
+# What to write for some numpy functions that fuse has not, said before
+# the list of those it has (x the Tensor).
+_NUMPY_ALTERNATIVES = {
+    "zeros_like": "x * 0, zeros of x's shape and dtype (NaN where x is NaN or inf), or a "
+                  "Python 0.0, which broadcasts",
+    "ones_like": "x * 0 + 1, ones of x's shape and dtype (NaN where x is NaN or inf), or a "
+                 "Python 1.0, which broadcasts",
+    "full_like": "x * 0 + v, v in x's shape and dtype (NaN where x is NaN or inf), or the "
+                 "Python number v, which broadcasts",
+    "empty_like": "x * 0, an array of x's shape and dtype (NaN where x is NaN or inf), or a "
+                  "Python number, which broadcasts",
+    "tan": "np.sin(x) / np.cos(x)",
+    "log2": "np.log(x) / np.log(2)",
+    "log10": "np.log(x) / np.log(10)",
+    "copy": "x itself (a traced Tensor is a value, with nothing to copy)",
+}
+
+
+def _unsupported_numpy(what, name):
+    """TypeError for numpy's function `what` (numpy.tan), named `name`,
+    that fuse has not, called on a traced Tensor."""
+    instead = _NUMPY_ALTERNATIVES.get(name)
+    _unsupported(f"{what} on a traced Tensor{_place()}",
+                 (f"use {instead}; " if instead else "") + _SUPPORTED_NUMPY)
+
+
 _TENSOR_METHODS = [n for n in dir(Tensor)
                    if not n.startswith("_") and callable(getattr(Tensor, n))]
 _TENSOR_ATTRIBUTES = [n for n in dir(Tensor)
@@ -2227,6 +2361,15 @@ def trace_function(fn, name, leaves, rebuild):
     try:
         args, kwargs = rebuild(values)
         out = fn(*args, **kwargs)
+    except TypeError as error:
+        # numpy's np.ones(x.shape[-1]) replaces the TypeError of the size's
+        # __index__ with its own ("expected a sequence of integers or a
+        # single integer, got '<fuse.SymbolicSize x.shape[-1]>'").
+        refused = graph.refused_size
+        if (refused is not None and refused is not error and "<fuse.SymbolicSize " in str(error)
+                and not str(error).startswith("fuse: ")):
+            raise refused.with_traceback(error.__traceback__) from None
+        raise
     finally:
         _state.graph = previous
     single = not isinstance(out, (tuple, list))

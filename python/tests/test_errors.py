@@ -3,6 +3,7 @@
 bad programs and failed runs (FuseError with the library's message). GPU
 arrays that fuse refuses are in test_device.py."""
 
+import math
 import re
 import sys
 import warnings
@@ -181,7 +182,7 @@ def test_views_at_an_offset(dtype, offset, rng):
     (lambda a, b: a @ b, "matrix product"),
     (lambda a, b: a if a > b else b, "fuse.where"),
     (lambda a, b: a[0], "indexed"),
-    (lambda a, b: np.prod(a), "numpy.prod on a traced Tensor is not supported"),
+    (lambda a, b: np.prod(a), r"numpy\.prod on a traced Tensor at \S+ is not supported"),
     (lambda a, b: (a & b), "bool tensors"),
     (lambda a, b: 3, "returns int 3"),
     (lambda a, b: None, "returns NoneType"),
@@ -429,14 +430,14 @@ def test_unsupported_attributes_are_missing_for_hasattr():
 
 @pytest.mark.parametrize("fn,what", [
     (lambda x: np.prod(x), "numpy.prod on a traced Tensor"),
-    (lambda x: np.tan(x), "numpy.tan on a traced Tensor"),
     (lambda x: np.median(x), "numpy.median on a traced Tensor"),
     (lambda x: np.reshape(x, 3), "numpy.reshape on a traced Tensor"),
     (lambda x: np.fmax(x, 1.0), "numpy.fmax on a traced Tensor"),
 ])
 def test_unsupported_numpy_functions(fn, what):
     from fuse._trace import _NUMPY_NAMES as names
-    with pytest.raises(TypeError, match=rf"^fuse: {what} is not supported: fuse has no such op; "
+    with pytest.raises(TypeError, match=rf"^fuse: {what} at \S+:\d+:\d+ is not supported: "
+                                        rf"fuse has no such op; "
                                         rf"the numpy functions it supports on Tensors are "
                                         rf"{', '.join(names[:-1])} and {names[-1]}, besides the "
                                         rf"fuse functions"):
@@ -460,9 +461,10 @@ def test_unsupported_numpy_methods_and_options():
     lambda x: fuse.where(x > 0, x, np.float32(x.shape[0])),
 ], ids=["mul", "rmul", "float", "compare", "numpy"])
 def test_sizes_are_symbolic(fn):
-    with pytest.raises(TypeError, match=r"^fuse: x\.shape\[0\] is a symbolic size, not a "
-                                        r"number: the program traced from the function is "
-                                        r"compiled once and reused for every size, so a size has "
+    with pytest.raises(TypeError, match=r"^fuse: x\.shape\[0\] at \S+:\d+:\d+ is a symbolic "
+                                        r"size, not a number: the program traced from the "
+                                        r"function is compiled once and reused for every size, "
+                                        r"so a size has "
                                         r"no value while tracing; pass the size as an argument "
                                         r"instead \(f\(x, x\.shape\[0\]\) outside the "
                                         r"function: a Python int argument is a run-time value"):
@@ -475,8 +477,8 @@ def test_a_symbolic_size_is_named_as_it_was_indexed():
                         (lambda a: a + a.shape[-2], r"a\.shape\[-2\]"),
                         (lambda a: a + a.shape[1], r"a\.shape\[1\]"),
                         (lambda a: a + (a + 1).shape[-1], r"shape\[-1\] of a traced Tensor")):
-        with pytest.raises(TypeError, match=r"^fuse: " + written + r" is a symbolic size, not a "
-                                            r"number"):
+        with pytest.raises(TypeError, match=r"^fuse: " + written + r" at \S+ is a symbolic "
+                                            r"size, not a number"):
             fuse.jit(fn)(np.ones((2, 3)))
     # Still a tuple, to compare and unpack.
     assert fuse.jit(lambda a: a * (a.shape == (1,)))(np.ones(1)).tolist() == [1.0]
@@ -490,8 +492,8 @@ def test_sizes_as_arguments_and_static_sizes():
     # A size of 1 is static: it is a number.
     g = fuse.jit(lambda x: x * x.shape[0] + x.shape[0])
     assert_same(g(np.full((1, 4), 3, np.int32)), np.full((1, 4), 4, np.int32))
-    with pytest.raises(TypeError, match=r"^fuse: shape\[0\] of a traced Tensor is a symbolic "
-                                        r"size"):
+    with pytest.raises(TypeError, match=r"^fuse: shape\[0\] of a traced Tensor at \S+ is a "
+                                        r"symbolic size"):
         fuse.jit(lambda x: x * (x + 1).shape[0])(np.ones(3, np.float32))
 
 
@@ -857,3 +859,153 @@ def test_program_text_with_a_nul_character():
             call(text + "\n \x00 not MLIR {{{")
     with pytest.raises(ValueError, match=r"at line 1, column 1;"):
         fuse.compile("\x00" + text)
+
+
+# Errors that a newcomer met: each says what is wrong, at which line of the
+# caller's code, and what to write instead.
+_HERE = r"at \S+test_errors\.py:\d+:\d+"
+
+
+@pytest.mark.parametrize("fn", [
+    lambda x: (x > 1) and (x < 4),
+    lambda x: 1 < x < 4,
+    lambda x: (x < 1) or (x > 4),
+    lambda x: x if not (x > 1) else -x,
+], ids=["and", "chained", "or", "not"])
+def test_a_mask_in_and_or_says_to_combine_with_ampersand(fn):
+    # A mask's truth value (__bool__) gave the generic message of `if`.
+    with pytest.raises(TypeError, match=rf"^fuse: a traced Tensor has no value, so it cannot "
+                                        rf"decide an `if`, `and`/`or` or `while` {_HERE}; it "
+                                        rf"is a bool Tensor \(a mask\): to combine masks use "
+                                        rf"`&`, `\|` and `~` with parentheses, `\(x > 1\) & "
+                                        rf"\(x < 4\)`, not `and`, `or` and `not`; a chained "
+                                        rf"comparison `1 < x < 4` is `\(1 < x\) & \(x < 4\)`; "
+                                        rf"and use fuse\.where\(cond, a, b\) for a choice per "
+                                        rf"element$"):
+        fuse.jit(fn)(np.ones(3, np.float32))
+    # What it says works.
+    x = np.arange(6, dtype=np.float32)
+    assert_same(fuse.jit(lambda x: (1 < x) & (x < 4))(x), (1 < x) & (x < 4))
+
+
+@pytest.mark.parametrize("fn,what,shown,written", [
+    (lambda x: x > 1 & x < 4, "&", "int 1 and a float32 Tensor",
+     r"`x > 1 & x < 4` is `x > \(1 & x\) < 4`: write `\(x > 1\) & \(x < 4\)`"),
+    (lambda x: x < 1 | x > 4, r"\|", "int 1 and a float32 Tensor",
+     r"`x < 1 \| x > 4` is `x < \(1 \| x\) > 4`: write `\(x < 1\) \| \(x > 4\)`"),
+    (lambda x: (x > 1) & x < 4, "&", "a bool Tensor and a float32 Tensor",
+     r"`x > 1 & x < 4` is `x > \(1 & x\) < 4`: write `\(x > 1\) & \(x < 4\)`"),
+], ids=["and", "or", "mask-and-float"])
+def test_bitwise_operators_next_to_comparisons_say_the_precedence(fn, what, shown, written):
+    # It said "fuse has no bitwise ops on integers" of a float32 x.
+    with pytest.raises(TypeError, match=rf"^fuse: {what} is supported on bool tensors \(masks\) "
+                                        rf"only, and {_HERE} it has {shown}; in Python "
+                                        rf"`{what}` binds tighter than comparisons, so "
+                                        rf"{written}, with parentheses$"):
+        fuse.jit(fn)(np.ones(3, np.float32))
+
+
+def test_bitwise_operators_of_integers_and_not():
+    with pytest.raises(TypeError, match=rf"^fuse: ~ is supported on bool tensors \(masks\) "
+                                        rf"only, and {_HERE} it has a float32 Tensor; in Python "
+                                        rf"`~` binds tighter than comparisons, so `~x > 1` is "
+                                        rf"`\(~x\) > 1`: write `~\(x > 1\)`$"):
+        fuse.jit(lambda x: ~x > 1)(np.ones(3, np.float32))
+    # Integer arrays: bitwise ops, which fuse has not (no word of precedence).
+    i = np.arange(3, dtype=np.int32)
+    with pytest.raises(TypeError, match=rf"^fuse: & is supported on bool tensors \(masks\) "
+                                        rf"only, and {_HERE} it has an int32 Tensor and an "
+                                        rf"int32 Tensor \(fuse has no bitwise ops on "
+                                        rf"integers\)$"):
+        fuse.jit(lambda a, b: a & b)(i, i)
+
+
+@pytest.mark.parametrize("fn", [lambda x: math.exp(x), lambda x: math.sqrt(x),
+                                lambda x: float(x), lambda x: math.floor(x)],
+                         ids=["exp", "sqrt", "float", "floor"])
+def test_math_functions_of_a_tensor_say_to_use_numpys(fn):
+    with pytest.raises(TypeError, match=rf"^fuse: a traced Tensor has no value, so it cannot be "
+                                        rf"converted to a Python number \(float\(x\), or a "
+                                        rf"`math` function: math\.exp\(x\)\) {_HERE}; `math` "
+                                        rf"functions take Python numbers: use np\.exp\(x\) or "
+                                        rf"fuse\.exp\(x\) on arrays, and x\.astype\(np\.float64\) "
+                                        rf"to convert$"):
+        fuse.jit(fn)(np.ones(3, np.float32))
+    with pytest.raises(TypeError, match=rf"^fuse: a traced Tensor has no value, so it cannot be "
+                                        rf"converted to a Python int \(int\(x\), range\(x\), an "
+                                        rf"index\) {_HERE}; use x\.astype\(np\.int64\) to "
+                                        rf"convert, and fuse ops on it$"):
+        fuse.jit(lambda x: int(x))(np.ones(3, np.float32))
+
+
+@pytest.mark.parametrize("fn,written", [
+    (lambda x: x + np.ones(x.shape[-1]), r"x\.shape\[-1\]"),
+    (lambda x: x + np.zeros(x.shape), r"x\.shape\[0\]"),
+    (lambda x: x + np.full(x.shape[0], 2.0), r"x\.shape\[0\]"),
+    (lambda x: x + np.empty(x.shape[0]), r"x\.shape\[0\]"),
+    (lambda x: [x for _ in range(x.shape[0])][0], r"x\.shape\[0\]"),
+], ids=["ones", "zeros", "full", "empty", "range"])
+def test_an_array_of_a_symbolic_size_says_what_works(fn, written):
+    # np.ones(x.shape[-1]) raised numpy's own TypeError ("expected a
+    # sequence of integers or a single integer, got '<fuse.SymbolicSize
+    # x.shape[-1]>'"), which replaces the one of the size's __index__.
+    with pytest.raises(TypeError, match=rf"^fuse: {written} {_HERE} is a symbolic size, not a "
+                                        rf"number: the program traced from the function is "
+                                        rf"compiled once and reused for every size, .*, or let "
+                                        rf"broadcasting stretch a size of 1; an array of a size "
+                                        rf"\(np\.zeros\(x\.shape\), np\.ones\(x\.shape\[-1\]\)\) "
+                                        rf"cannot be made either: write a Python number, which "
+                                        rf"broadcasts \(x \+ 1\.0 for x \+ "
+                                        rf"np\.ones\(x\.shape\[-1\]\)\), or x \* 0 for zeros of "
+                                        rf"x's shape and dtype \(x \* 0 \+ 1 for ones; NaN where "
+                                        rf"x is NaN or inf\)$"):
+        fuse.jit(fn)(np.ones(3, np.float32))
+    # numpy's TypeErrors of other objects are left as they are.
+    with pytest.raises(TypeError, match=r"^expected a sequence of integers"):
+        fuse.jit(lambda x: x + np.ones(object()))(np.ones(3, np.float32))
+
+
+@pytest.mark.parametrize("fn,name,instead", [
+    (lambda x: np.zeros_like(x), "zeros_like",
+     r"x \* 0, zeros of x's shape and dtype \(NaN where x is NaN or inf\), or a Python 0\.0, "
+     r"which broadcasts"),
+    (lambda x: np.ones_like(x), "ones_like",
+     r"x \* 0 \+ 1, ones of x's shape and dtype \(NaN where x is NaN or inf\), or a Python "
+     r"1\.0, which broadcasts"),
+    (lambda x: np.full_like(x, 2.0), "full_like", r"x \* 0 \+ v, v in x's shape and dtype"),
+    (lambda x: np.tan(x), "tan", r"np\.sin\(x\) / np\.cos\(x\)"),
+    (lambda x: np.log2(x), "log2", r"np\.log\(x\) / np\.log\(2\)"),
+    (lambda x: np.copy(x), "copy", r"x itself"),
+], ids=["zeros_like", "ones_like", "full_like", "tan", "log2", "copy"])
+def test_unsupported_numpy_functions_name_an_alternative(fn, name, instead):
+    # The list of ~60 functions came alone; it still follows.
+    from fuse._trace import _NUMPY_NAMES as names
+    with pytest.raises(TypeError, match=rf"^fuse: numpy\.{name} on a traced Tensor {_HERE} is "
+                                        rf"not supported: use {instead}.*; fuse has no such op; "
+                                        rf"the numpy functions it supports on Tensors are "
+                                        rf"{', '.join(names[:-1])} and {names[-1]}, besides"):
+        fuse.jit(fn)(np.ones(3, np.float32))
+    # What they say works.
+    x = np.linspace(0.5, 1.5, 7, dtype=np.float32)
+    tan, log2, ones = fuse.jit(lambda x: (np.sin(x) / np.cos(x), np.log(x) / np.log(2),
+                                          x * 0 + 1))(x)
+    np.testing.assert_allclose(tan, np.tan(x), rtol=1e-5)
+    np.testing.assert_allclose(log2, np.log2(x), rtol=1e-5)
+    assert_same(ones, np.ones_like(x))
+
+
+def test_out_errors_of_a_program_have_no_function_name():
+    # A jitted function's (test_jit.test_out_is_checked) start with its name.
+    p = fuse.compile("func.func @f(%a: tensor<?xf32>) -> tensor<?xf32> {\n"
+                     "  %0 = fuse.add %a, %a : tensor<?xf32>\n"
+                     "  return %0 : tensor<?xf32>\n}", target="cpu")
+    x = np.ones(3, np.float32)
+    with pytest.raises(TypeError, match=r"^fuse: out= for result 0 is float64; the result is "
+                                        r"float32: pass an array of float32$"):
+        p(x, out=np.empty(3, np.float64))
+    with pytest.raises(TypeError, match=r"^fuse: out= is a list of numbers, not an array: out= "
+                                        r"is a numpy array that the result is written into, or a "
+                                        r"tuple of them \(one per result; None for a result "
+                                        r"returned new\): make it with np\.empty\(shape, "
+                                        r"dtype\)$"):
+        p(x, out=[0, 0, 0])

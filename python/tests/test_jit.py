@@ -442,7 +442,8 @@ def test_static_argnames(rng):
         fuse.jit(outer)(x, 1)
     # From arrays: fuse.where, and Python's max().
     with pytest.raises(TypeError, match=r"^fuse: a traced Tensor has no value, so it cannot "
-                                        r"decide an `if`, `and`/`or` or `while`; use "
+                                        r"decide an `if`, `and`/`or` or `while` at "
+                                        r"\S+test_jit\.py:\d+:\d+; use "
                                         r"fuse\.where\(cond, a, b\) for a choice per element "
                                         r"\(Python's max\(\) and min\(\) decide that way: use "
                                         r"fuse\.maximum and fuse\.minimum\)$"):
@@ -1181,15 +1182,22 @@ def test_out_is_checked(rng):
          "the output array for result 0 does not fit the result, tensor<?xf32>: expected "
          "rank 1, got shape 7x143"),
         (np.empty((1, 1001), np.float32), fuse.FuseError, "got shape 1x1001"),
-        (np.empty(1001, np.float64), TypeError, "out= for result 0 is float64; the result is "
-         "float32"),
-        (wide[::2][:1001], TypeError, "must be a C-contiguous, writeable array"),
-        (frozen, TypeError, "must be a C-contiguous, writeable array"),
-        ((np.empty(1001, np.float32),) * 2, TypeError, "out= has 2 array(s) for 1 result(s)"),
-        ([1.0], TypeError, "out= for result 0 is a float, not a numpy array"),
+        (np.empty(1001, np.float64), TypeError, "fuse: add_relu: out= for result 0 is "
+         "float64; the result is float32: pass an array of float32"),
+        (wide[::2][:1001], TypeError, "fuse: add_relu: out= for result 0 is not C-contiguous "
+         "(strides (8,) bytes for shape (1001,): a view with steps or in Fortran order)"),
+        (frozen, TypeError, "fuse: add_relu: out= for result 0 is read-only (its "
+         "flags.writeable is False)"),
+        ((np.empty(1001, np.float32),) * 2, TypeError, "fuse: add_relu: out= has 2 array(s) "
+         "for 1 result(s): out= is a numpy array, or a tuple of them with one per result"),
+        ([1.0], TypeError, "fuse: add_relu: out= is a list of numbers, not an array"),
+        ((1.0,), TypeError, "fuse: add_relu: out= is a tuple of numbers, not an array"),
+        ((None, 1.0), TypeError, "fuse: add_relu: out= is a tuple of numbers, not an array"),
+        ((None, "x"), TypeError, "fuse: add_relu: out= has 2 array(s) for 1 result(s)"),
+        (("x",), TypeError, "fuse: add_relu: out= for result 0 is a str, not a numpy array"),
         (np.ma.masked_array(np.empty(1001, np.float32)), TypeError,
-         "out= for result 0 is a MaskedArray, not a numpy array (an np.memmap is one; a "
-         "masked array or an np.matrix is not)"),
+         "fuse: add_relu: out= for result 0 is a MaskedArray, not a numpy array (an "
+         "np.memmap is one; a masked array or an np.matrix is not)"),
     ]
     for out, error, message in cases:
         with pytest.raises(error, match=re.escape(message)):
