@@ -383,9 +383,23 @@ static bool toOperands(const fuse_array *inputs, int32_t numInputs,
     if (kind == Arrays::HostInputs && spec.dtype == fuse::DType::Bool &&
         bytes > 0) {
       auto *data = static_cast<const uint8_t *>(input.data);
-      if (const uint8_t *bad = std::find_if(
-              data, data + bytes, [](uint8_t byte) { return byte > 1; });
-          bad != data + bytes) {
+      // The bytes OR-ed a block at a time, a loop that vectorizes (a search
+      // for the first byte above 1 took a byte at a time: 35% of a call of
+      // a & b on 10^7 bools); the search only where a block has one.
+      const uint8_t *bad = data + bytes;
+      constexpr int64_t kBlock = 4096;
+      for (int64_t start = 0; start < bytes && bad == data + bytes;
+           start += kBlock) {
+        const uint8_t *block = data + start;
+        int64_t length = std::min(kBlock, bytes - start);
+        uint8_t bits = 0;
+        for (int64_t i = 0; i < length; ++i)
+          bits |= block[i];
+        if (bits > 1)
+          bad = std::find_if(block, block + length,
+                             [](uint8_t byte) { return byte > 1; });
+      }
+      if (bad != data + bytes) {
         setError(error, name + " is bool, and element " +
                             std::to_string(bad - data) + " is the byte " +
                             std::to_string(*bad) +

@@ -193,5 +193,17 @@ def test_bool_bytes_other_than_0_and_1_are_refused(lib):
             got = run(lib, program, [array(mask.ctypes.data, BOOL, [4]),
                                      array(a.ctypes.data, F32, [4])])
             assert got == want
+        # Checked a block of 4096 bytes at a time: the first bad byte is
+        # found wherever it is, in the first block, the last, or between.
+        n = 3 * 4096 + 5
+        a = np.ones(n, np.float32)
+        for at in (0, 4095, 4096, 9000, n - 1):
+            mask = np.ones(n, np.uint8)
+            mask[at + 3:at + 5] = 7
+            mask[at] = 255
+            got = run(lib, program, [array(mask.ctypes.data, BOOL, [n]),
+                                     array(a.ctypes.data, F32, [n])])
+            assert got == (1, f"input 0 is bool, and element {at} is the byte 255: a "
+                              f"FUSE_BOOL element is 0 or 1")
     finally:
         lib.fuse_destroy(program)
