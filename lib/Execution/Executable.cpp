@@ -736,11 +736,13 @@ static std::string withSizes(const std::string &message,
   llvm::Regex dimension("dimension ([0-9]+) of argument ([0-9]+)");
   llvm::StringRef rest = message;
   std::vector<std::string> sizes;
+  std::vector<std::pair<unsigned, unsigned>> named;
   llvm::SmallVector<llvm::StringRef> match;
   while (dimension.match(rest, &match)) {
     unsigned d = 0, a = 0;
     match[1].getAsInteger(10, d);
     match[2].getAsInteger(10, a);
+    named.push_back({a, d});
     if (a < operands.size() && d < operands[a].shape.size())
       sizes.push_back(std::to_string(operands[a].shape[d]));
     rest = rest.substr(match[0].data() - rest.data() + match[0].size());
@@ -756,6 +758,15 @@ static std::string withSizes(const std::string &message,
     text += " (a `?` size is never stretched as numpy stretches a 1: to "
             "broadcast that dimension, give it the static size 1 in the "
             "argument's type)";
+  // Two dimensions of one argument: usually a reduction's result, whose
+  // reduced dimension was dropped, broadcast back over its operand (x -
+  // x.max(axis=-1) of an N x M x).
+  else if (named.size() == 2 && named[0].first == named[1].first &&
+           named[0].second != named[1].second)
+    text += " (two dimensions of one argument: where an operand is a "
+            "reduction of the other, keep its reduced dimension as a 1 to "
+            "broadcast it back, keepdims=True in Python, a `? x 1` result "
+            "type in fuse)";
   return text;
 }
 

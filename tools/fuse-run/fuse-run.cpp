@@ -47,9 +47,13 @@ namespace cl = llvm::cl;
 
 static cl::OptionCategory runCategory("fuse-run options");
 
-static cl::opt<std::string> inputFile(cl::Positional,
-                                      cl::desc("<program.mlir>"), cl::Required,
-                                      cl::cat(runCategory));
+// A list, so that a second word is fuse-run's error with a hint (an input
+// without --input, a flag's value without '='), not "Too many positional
+// arguments specified!".
+static cl::list<std::string> positionals(cl::Positional,
+                                         cl::desc("<program.mlir>"),
+                                         cl::OneOrMore, cl::cat(runCategory));
+static std::string inputFile;
 static cl::opt<std::string> entryFlag("entry",
                                       cl::desc("Function to run, with or "
                                                "without its @ (default: the "
@@ -206,8 +210,10 @@ static llvm::Expected<std::vector<int64_t>> parseShape(llvm::StringRef text) {
   for (llvm::StringRef part : parts) {
     int64_t size;
     if (part.getAsInteger(10, size) || size < 0)
-      return llvm::createStringError("bad size '" + part.str() +
-                                     "' in shape '" + text.str() + "'");
+      return llvm::createStringError(
+          "bad size '" + part.str() + "' in shape '" + text.str() +
+          "' (a shape is sizes of at least 0 joined by 'x', as 3x4; none "
+          "for a 0-d array)");
     shape.push_back(size);
   }
   return shape;
@@ -445,6 +451,10 @@ static llvm::Expected<HostArray> buildInput(llvm::StringRef spec,
       return error(llvm::toString(std::move(e)));
   }
   if (source.kind == InputSource::File) {
+    if (spec != "-" && !llvm::sys::fs::exists(spec))
+      return error("no such file; an --input is a .npy file, rand:SHAPE "
+                   "(random values), rand (a random 0-d array) or "
+                   "fill:VALUE:SHAPE");
     llvm::Expected<HostArray> array = readNpy(spec);
     if (!array)
       return error(llvm::toString(array.takeError()));
@@ -821,6 +831,20 @@ static int run(int argc, char **argv) {
                               "fuse-run: compile and run a fuse program\n");
   if (std::optional<std::string> repeated = fuse::optionUseError())
     return fail(*repeated);
+  if (positionals.size() > 1) {
+    llvm::StringRef extra = positionals[1];
+    std::string hint =
+        extra.starts_with("rand") || extra.starts_with("fill:") ||
+                extra.ends_with(".npy")
+            ? "'" + extra.str() + "' looks like an input: --input " +
+                  extra.str()
+            : "a flag's value follows '=' (--fusion=off), and each input "
+              "--input";
+    return fail("fuse-run runs one program, and was given " +
+                std::to_string(positionals.size()) + " (" +
+                llvm::join(positionals, ", ") + "): " + hint);
+  }
+  inputFile = positionals.front();
   if (seedFlag.getNumOccurrences() &&
       llvm::none_of(inputFlags, [](const std::string &input) {
         return llvm::StringRef(input).starts_with("rand:");
