@@ -8,7 +8,6 @@
 #include "fuse/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -419,21 +418,9 @@ static ArgumentDim argumentDim(func::FuncOp func, unsigned arg, int64_t k,
     auto shaped = cast<RankedTensorType>(tensor.getType());
     if (!shaped.isDynamicDim(d))
       return {shaped.getDimSize(d), std::nullopt};
-    for (Operation *user : tensor.getUsers()) {
-      auto dimOp = dyn_cast<tensor::DimOp>(user);
-      if (!dimOp || dimOp.getConstantIndex() != d)
-        continue;
-      for (Operation *compare : dimOp->getUsers()) {
-        auto cmp = dyn_cast<arith::CmpIOp>(compare);
-        if (!cmp || cmp.getPredicate() != arith::CmpIPredicate::eq ||
-            llvm::none_of(cmp->getUsers(), llvm::IsaPred<cf::AssertOp>))
-          continue;
-        std::optional<int64_t> constant = getConstantIntValue(
-            cmp.getLhs() == dimOp.getResult() ? cmp.getRhs() : cmp.getLhs());
-        if (constant)
-          return {*constant, std::nullopt};
-      }
-    }
+    for (Value other : assertedEqual(tensor, d))
+      if (std::optional<int64_t> constant = getConstantIntValue(other))
+        return {*constant, std::nullopt};
   }
   auto first = cast<BlockArgument>(equal.front().first);
   unsigned id = symbols.get(first.getArgNumber(), equal.front().second);

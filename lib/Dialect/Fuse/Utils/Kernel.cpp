@@ -398,33 +398,40 @@ OpFoldResult fuse::multiplySizes(OpBuilder &b, Location loc, OpFoldResult lhs,
       .getResult();
 }
 
+SmallVector<Value> fuse::assertedEqual(Value tensor, int64_t k) {
+  SmallVector<Value> equal;
+  for (Operation *user : tensor.getUsers()) {
+    auto dimOp = dyn_cast<tensor::DimOp>(user);
+    if (!dimOp || dimOp.getConstantIndex() != k)
+      continue;
+    for (Operation *compare : dimOp->getUsers()) {
+      auto cmp = dyn_cast<arith::CmpIOp>(compare);
+      if (!cmp || cmp.getPredicate() != arith::CmpIPredicate::eq ||
+          llvm::none_of(cmp->getUsers(), [](Operation *assert) {
+            return isa<cf::AssertOp>(assert);
+          }))
+        continue;
+      equal.push_back(cmp.getLhs() == dimOp.getResult() ? cmp.getRhs()
+                                                        : cmp.getLhs());
+    }
+  }
+  return equal;
+}
+
 SmallVector<std::pair<Value, int64_t>> fuse::equalDims(Value tensor,
                                                        int64_t k) {
   SmallVector<std::pair<Value, int64_t>> found = {{tensor, k}};
   for (size_t next = 0; next < found.size(); ++next) {
     auto [value, d] = found[next];
-    for (Operation *user : value.getUsers()) {
-      auto dimOp = dyn_cast<tensor::DimOp>(user);
-      if (!dimOp || dimOp.getConstantIndex() != d)
+    for (Value other : assertedEqual(value, d)) {
+      auto otherDim = other.getDefiningOp<tensor::DimOp>();
+      std::optional<int64_t> index =
+          otherDim ? otherDim.getConstantIndex() : std::nullopt;
+      if (!index)
         continue;
-      for (Operation *compare : dimOp->getUsers()) {
-        auto cmp = dyn_cast<arith::CmpIOp>(compare);
-        if (!cmp || cmp.getPredicate() != arith::CmpIPredicate::eq ||
-            llvm::none_of(cmp->getUsers(), [](Operation *assert) {
-              return isa<cf::AssertOp>(assert);
-            }))
-          continue;
-        Value other =
-            cmp.getLhs() == dimOp.getResult() ? cmp.getRhs() : cmp.getLhs();
-        auto otherDim = other.getDefiningOp<tensor::DimOp>();
-        std::optional<int64_t> index =
-            otherDim ? otherDim.getConstantIndex() : std::nullopt;
-        if (!index)
-          continue;
-        std::pair<Value, int64_t> equal = {otherDim.getSource(), *index};
-        if (!llvm::is_contained(found, equal))
-          found.push_back(equal);
-      }
+      std::pair<Value, int64_t> equal = {otherDim.getSource(), *index};
+      if (!llvm::is_contained(found, equal))
+        found.push_back(equal);
     }
   }
   auto key = [](const std::pair<Value, int64_t> &dim) {

@@ -367,6 +367,11 @@ inline constexpr llvm::StringLiteral kResultAllocFunction = "fuse_result_alloc";
 llvm::SmallVector<std::pair<mlir::Value, int64_t>> equalDims(mlir::Value tensor,
                                                              int64_t k);
 
+/// The values that a cf.assert of an arith.cmpi eq says equal to dimension
+/// `k` of `tensor` (read by a tensor.dim): other sizes, and constants (a
+/// `?` that broadcasting takes for a static size).
+llvm::SmallVector<mlir::Value> assertedEqual(mlir::Value tensor, int64_t k);
+
 /// `lhs * rhs` of two sizes (index): a constant when both are, the other
 /// one when one is 1, else an arith.muli.
 mlir::OpFoldResult multiplySizes(mlir::OpBuilder &b, mlir::Location loc,
