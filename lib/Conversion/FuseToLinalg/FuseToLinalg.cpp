@@ -287,14 +287,10 @@ void FunctionSizes::materialize() {
   // sizes are not 0 and give at least as many bytes. Its buffer exists, so
   // the result's bytes fit. Else checked once per combination of size
   // classes and static bytes, before the first result that has it.
-  auto key = [&](Value value) {
-    // A reduction's accumulator (f32 for f16 data) has its result's shape.
-    Type element = getElementTypeOrSelf(value.getType());
-    Operation *op = value.getDefiningOp();
-    if (op && reducedDims(op))
-      element = computeElementType(element);
+  // The size classes of `shape` (sorted) and its static bytes of `element`.
+  auto keyOf = [&](ArrayRef<Dim> shape, Type element) {
     std::pair<SmallVector<int>, int64_t> key{{}, storageBytes(element)};
-    for (const Dim &dim : dims[value]) {
+    for (const Dim &dim : shape) {
       if (dim.cls >= 0)
         key.first.push_back(find(dim.cls));
       else // fuse-check-program refused static bytes that overflow.
@@ -302,6 +298,14 @@ void FunctionSizes::materialize() {
     }
     llvm::sort(key.first);
     return key;
+  };
+  auto key = [&](Value value) {
+    // A reduction's accumulator (f32 for f16 data) has its result's shape.
+    Type element = getElementTypeOrSelf(value.getType());
+    Operation *op = value.getDefiningOp();
+    if (op && reducedDims(op))
+      element = computeElementType(element);
+    return keyOf(dims[value], element);
   };
   SmallVector<std::pair<SmallVector<int>, int64_t>> arguments;
   for (auto [index, member] : llvm::enumerate(members))
@@ -373,18 +377,12 @@ void FunctionSizes::materialize() {
             reduced, [&](int64_t r) { return r <= d && operand[r].size != 1; }))
       continue;
     Type element = getElementTypeOrSelf(op->getOperand(0).getType());
-    std::pair<SmallVector<int>, int64_t> stored{
-        {}, storageBytes(computeElementType(element))};
+    std::pair<SmallVector<int>, int64_t> stored =
+        keyOf(operand.take_front(d + 1), computeElementType(element));
     SmallVector<Value> storedSizes;
-    for (const Dim &dim : operand.take_front(d + 1)) {
-      if (dim.cls >= 0) {
-        stored.first.push_back(find(dim.cls));
+    for (const Dim &dim : operand.take_front(d + 1))
+      if (dim.cls >= 0)
         storedSizes.push_back(sizeAt(dim.cls, op));
-      } else {
-        (void)llvm::MulOverflow(stored.second, dim.size, stored.second);
-      }
-    }
-    llvm::sort(stored.first);
     if (storedSizes.empty() || stored.second == 0 ||
         bounded(stored.first, stored.second) ||
         !checkedStores.insert(stored).second)
