@@ -822,6 +822,38 @@ func.func @binary_function_type(%a: tensor<?xf32>) -> tensor<?xf32> {
 
 // -----
 
+// One type for operands of other types: the parser's error says which types,
+// a note what the op's form meant by the one it was given.
+// expected-note @+1 {{prior use here}}
+func.func @binary_short_form_other_shapes(%a: tensor<4xf32>, %b: tensor<3xf32>) -> tensor<4xf32> {
+  // expected-error @+2 {{use of value '%b' expects different type than prior uses: 'tensor<4xf32>' vs 'tensor<3xf32>'}}
+  // expected-note @+1 {{the short form's one type is both operands' and the result's; operands of other types take `lhs-type, rhs-type -> result-type`}}
+  %0 = fuse.add %a, %b : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// expected-note @+1 {{prior use here}}
+func.func @unary_other_type(%a: tensor<4xf16>) -> tensor<4xf32> {
+  // expected-error @+2 {{use of value '%a' expects different type than prior uses: 'tensor<4xf32>' vs 'tensor<4xf16>'}}
+  // expected-note @+1 {{a unary op's one type is its operand's, which is its result's; fuse.cast changes an element type (`fuse.cast %x : A to B`)}}
+  %0 = fuse.exp %a : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// expected-note @+1 {{prior use here}}
+func.func @cast_other_type(%a: tensor<4xf16>) -> tensor<4xf64> {
+  // expected-error @+2 {{use of value '%a' expects different type than prior uses: 'tensor<4xf32>' vs 'tensor<4xf16>'}}
+  // expected-note @+1 {{the type before `to` is the operand's (`fuse.cast %x : A to B` converts x of type A to B)}}
+  %0 = fuse.cast %a : tensor<4xf32> to tensor<4xf64>
+  return %0 : tensor<4xf64>
+}
+
+// -----
+
 func.func @unary_function_type(%a: tensor<?xf32>) -> tensor<?xf32> {
   // expected-error @+1 {{expected one type, the operand's, which is the result's, not a function type (tensor<?xf32>) -> tensor<?xf32>}}
   %0 = fuse.exp %a : (tensor<?xf32>) -> tensor<?xf32>

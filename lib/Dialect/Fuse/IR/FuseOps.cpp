@@ -5,6 +5,7 @@
 #include "fuse/Dialect/Fuse/Utils/Broadcast.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallBitVector.h"
@@ -145,8 +146,31 @@ static ParseResult refuseFunctionType(OpAsmParser &parser, llvm::SMLoc loc,
             "in quotes)";
 }
 
-static ParseResult parseBroadcastTypes(OpAsmParser &parser, Type &lhs,
-                                       Type &rhs, Type &result) {
+/// Resolves `operand` to `type`, as the generated parser does next, with
+/// `note` added to the parser's error when the value has another type: "use
+/// of value '%b' expects different type than prior uses" says which types,
+/// not what the op's form meant by the one it was given.
+static ParseResult
+resolveWithNote(OpAsmParser &parser,
+                const OpAsmParser::UnresolvedOperand &operand, Type type,
+                llvm::SMLoc at, llvm::StringRef note) {
+  ScopedDiagnosticHandler handler(parser.getContext(), [&](Diagnostic &diag) {
+    std::string message = diag.str();
+    if (diag.getSeverity() == DiagnosticSeverity::Error &&
+        StringRef(message).starts_with("use of value '") &&
+        StringRef(message).contains("expects different type"))
+      diag.attachNote(parser.getEncodedSourceLoc(at)) << note;
+    return failure();
+  });
+  SmallVector<Value, 1> values;
+  return parser.resolveOperand(operand, type, values);
+}
+
+static ParseResult
+parseBroadcastTypes(OpAsmParser &parser,
+                    const OpAsmParser::UnresolvedOperand &lhsOperand,
+                    const OpAsmParser::UnresolvedOperand &rhsOperand, Type &lhs,
+                    Type &rhs, Type &result) {
   llvm::SMLoc at = parser.getCurrentLocation();
   if (parser.parseType(lhs) ||
       refuseFunctionType(parser, at, lhs,
@@ -162,7 +186,11 @@ static ParseResult parseBroadcastTypes(OpAsmParser &parser, Type &lhs,
                 "(`lhs-type, rhs-type -> result-type`, or one type when "
                 "all three are equal)";
     rhs = result = lhs;
-    return success();
+    llvm::StringRef note =
+        "the short form's one type is both operands' and the result's; "
+        "operands of other types take `lhs-type, rhs-type -> result-type`";
+    return failure(resolveWithNote(parser, lhsOperand, lhs, at, note) ||
+                   resolveWithNote(parser, rhsOperand, rhs, at, note));
   }
   return failure(parser.parseType(rhs) || parser.parseArrow() ||
                  parser.parseType(result));
@@ -170,10 +198,14 @@ static ParseResult parseBroadcastTypes(OpAsmParser &parser, Type &lhs,
 
 /// `A to B`. Without `to`, the error is at A (the next token, where the
 /// generic parser pointed, may be the next line's `return`).
-static ParseResult parseCastTypes(OpAsmParser &parser, Type &input,
-                                  Type &result) {
+static ParseResult parseCastTypes(OpAsmParser &parser,
+                                  const OpAsmParser::UnresolvedOperand &operand,
+                                  Type &input, Type &result) {
   llvm::SMLoc at = parser.getCurrentLocation();
-  if (parser.parseType(input))
+  if (parser.parseType(input) ||
+      resolveWithNote(parser, operand, input, at,
+                      "the type before `to` is the operand's (`fuse.cast %x "
+                      ": A to B` converts x of type A to B)"))
     return failure();
   if (failed(parser.parseOptionalKeyword("to")))
     return parser.emitError(at) << "expected 'to' and the result type after "
@@ -181,13 +213,13 @@ static ParseResult parseCastTypes(OpAsmParser &parser, Type &input,
   return parser.parseType(result);
 }
 
-static void printCastTypes(OpAsmPrinter &printer, Operation *, Type input,
-                           Type result) {
+static void printCastTypes(OpAsmPrinter &printer, Operation *, Value,
+                           Type input, Type result) {
   printer << input << " to " << result;
 }
 
-static void printBroadcastTypes(OpAsmPrinter &printer, Operation *, Type lhs,
-                                Type rhs, Type result) {
+static void printBroadcastTypes(OpAsmPrinter &printer, Operation *, Value,
+                                Value, Type lhs, Type rhs, Type result) {
   if (lhs == rhs && rhs == result) {
     printer << lhs;
     return;
@@ -271,7 +303,9 @@ static ParseResult checkSignedLiterals(OpAsmParser &parser, const char *begin,
 /// A unary op's one type, its operand's and its result's. The binary ops'
 /// `-> result-type` after it is refused with what to write, where the
 /// generic parser's error was "expected operation name in quotes".
-static ParseResult parseUnaryType(OpAsmParser &parser, Type &type) {
+static ParseResult parseUnaryType(OpAsmParser &parser,
+                                  const OpAsmParser::UnresolvedOperand &operand,
+                                  Type &type) {
   llvm::SMLoc at = parser.getCurrentLocation();
   if (parser.parseType(type) ||
       refuseFunctionType(parser, at, type,
@@ -285,10 +319,14 @@ static ParseResult parseUnaryType(OpAsmParser &parser, Type &type) {
            << str(type)
            << "`); to change the element type, use fuse.cast "
               "(`fuse.cast %x : A to B`)";
-  return success();
+  return resolveWithNote(
+      parser, operand, type, at,
+      "a unary op's one type is its operand's, which is its result's; "
+      "fuse.cast changes an element type (`fuse.cast %x : A to B`)");
 }
 
-static void printUnaryType(OpAsmPrinter &printer, Operation *, Type type) {
+static void printUnaryType(OpAsmPrinter &printer, Operation *, Value,
+                           Type type) {
   printer << type;
 }
 
@@ -364,7 +402,7 @@ ParseResult ClampOp::parse(OpAsmParser &parser, OperationState &result) {
       checkSignedLiterals(parser, begin.getPointer(),
                           parser.getCurrentLocation().getPointer(),
                           std::nullopt) ||
-      parser.parseColon() || parseUnaryType(parser, type) ||
+      parser.parseColon() || parseUnaryType(parser, input, type) ||
       parser.resolveOperand(input, type, result.operands))
     return failure();
   result.addTypes(type);
@@ -375,7 +413,7 @@ void ClampOp::print(OpAsmPrinter &printer) {
   printer << ' ' << getInput();
   printer.printOptionalAttrDict((*this)->getAttrs());
   printer << " : ";
-  printUnaryType(printer, *this, getType());
+  printUnaryType(printer, *this, getInput(), getType());
 }
 
 LogicalResult ClampOp::verify() {

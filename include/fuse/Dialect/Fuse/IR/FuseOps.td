@@ -71,7 +71,8 @@ class Fuse_UnaryOp<string mnemonic, TypeConstraint tensorType, string formula,
     # " %x : tensor<?x4xf32>\n```\n";
   let arguments = (ins tensorType:$input);
   let results = (outs tensorType:$result);
-  let assemblyFormat = "$input attr-dict `:` custom<UnaryType>(type($result))";
+  let assemblyFormat =
+      "$input attr-dict `:` custom<UnaryType>(ref($input), type($result))";
 }
 
 class Fuse_UnaryFloatOp<string mnemonic, string formula>
@@ -198,7 +199,8 @@ class Fuse_BinaryOp<string mnemonic, string formula>
   let results = (outs Fuse_NumericTensor:$result);
   let assemblyFormat = [{
     $lhs `,` $rhs attr-dict `:`
-      custom<BroadcastTypes>(type($lhs), type($rhs), type($result))
+      custom<BroadcastTypes>(ref($lhs), ref($rhs), type($lhs), type($rhs),
+                             type($result))
   }];
   let builders = [
     OpBuilder<(ins "::mlir::Value":$lhs, "::mlir::Value":$rhs), [{
@@ -359,7 +361,8 @@ def Fuse_CastOp : Fuse_Op<"cast", [Pure, Fuse_ScalarOp]> {
   let arguments = (ins Fuse_Tensor:$input);
   let results = (outs Fuse_Tensor:$result);
   let assemblyFormat =
-      "$input attr-dict `:` custom<CastTypes>(type($input), type($result))";
+      "$input attr-dict `:` custom<CastTypes>(ref($input), type($input), "
+      "type($result))";
   let hasVerifier = 1;
 }
 
