@@ -119,20 +119,25 @@ std::unique_ptr<MLIRContext> newContext() {
 }
 
 /// Parses program text and collects the diagnostics of everything done
-/// with the context while it lives ("<program>:2:8: error: ...").
+/// with the context while it lives: errors, warnings and notes with their
+/// source lines and carets, as fuse-opt prints them; remarks (fusion's) one
+/// line each ("<program>:2:8: remark: ...").
 class Parsed {
 public:
   Parsed(MLIRContext &context, const char *text) : context(context) {
     sourceMgr.AddNewSourceBuffer(
         llvm::MemoryBuffer::getMemBufferCopy(text, "<program>"), llvm::SMLoc());
     handler = context.getDiagEngine().registerHandler([this](Diagnostic &d) {
-      llvm::raw_string_ostream os(diagnostics);
-      fuse::printDiagnostic(os, d);
+      fuse::printDiagnostic(stream, d);
       return success();
     });
+    withSource.emplace(sourceMgr, &context, stream);
     module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   }
-  ~Parsed() { context.getDiagEngine().eraseHandler(handler); }
+  ~Parsed() {
+    withSource.reset();
+    context.getDiagEngine().eraseHandler(handler);
+  }
 
   /// The collected diagnostics without the final newline.
   std::string messages() const {
@@ -140,12 +145,16 @@ public:
   }
 
   OwningOpRef<ModuleOp> module;
+  /// The program text, for the source lines of compile errors
+  /// (RunOptions::source).
+  llvm::SourceMgr sourceMgr;
 
 private:
   MLIRContext &context;
-  llvm::SourceMgr sourceMgr;
   std::string diagnostics;
+  llvm::raw_string_ostream stream{diagnostics};
   DiagnosticEngine::HandlerID handler;
+  std::optional<fuse::SourceLineCapture> withSource;
 };
 
 fuse::TensorSpec toSpec(const fuse_array &array) {
@@ -196,6 +205,7 @@ extern "C" fuse_program *fuse_compile(const char *mlirText, const char *entry,
   options.entry = entry ? entry : "";
   options.entryOption = "entry=";
   options.pipeline = *pipeline;
+  options.source = &parsed.sourceMgr;
   fuse::TargetRequest request =
       target == FUSE_TARGET_CPU    ? fuse::TargetRequest::CPU
       : target == FUSE_TARGET_CUDA ? fuse::TargetRequest::CUDA

@@ -335,29 +335,6 @@ static std::vector<std::string> bodyFunctionNames(ModuleOp module) {
   return names;
 }
 
-namespace {
-/// Prints the errors, warnings and notes emitted while it lives to `os` with
-/// their source lines and carets, as fuse-opt prints them; remarks go on to
-/// the handler registered before it.
-class SourceLineCapture : public SourceMgrDiagnosticHandler {
-public:
-  SourceLineCapture(llvm::SourceMgr &source, MLIRContext *context,
-                    llvm::raw_ostream &os)
-      : SourceMgrDiagnosticHandler(source, context, os) {
-    setHandler([this](Diagnostic &diag) {
-      if (diag.getSeverity() == DiagnosticSeverity::Remark)
-        return failure();
-      // At no location, `error: ...` (the handler's is `<unknown>:0: ...`).
-      if (isa<UnknownLoc>(diag.getLocation()))
-        printDiagnostic(this->os, diag);
-      else
-        emitDiagnostic(diag);
-      return success();
-    });
-  }
-};
-} // namespace
-
 /// The symbol of the compiled function `name`: `fuse.name`.
 static std::string entrySymbol(llvm::StringRef name) {
   return ("fuse." + name).str();

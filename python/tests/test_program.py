@@ -160,6 +160,35 @@ _BROADCAST_EXP = """func.func @f(%a: tensor<4xf32>, %m: tensor<3x4xf32>) -> tens
 """
 
 
+def test_compile_errors_show_the_source_line_and_a_caret():
+    # As fuse-opt prints them: a parse error (with its notes) and an error
+    # of a pass over the parsed program, each with the program's line and
+    # a caret under the column.
+    text = ("func.func @f(%a: tensor<4xf32>, %b: tensor<3xf32>) -> tensor<4xf32> {\n"
+            "  %0 = fuse.add %a, %b : tensor<4xf32>\n"
+            "  return %0 : tensor<4xf32>\n}\n")
+    with pytest.raises(fuse.FuseError) as parse:
+        fuse.compile(text, target="cpu")
+    lines = str(parse.value).split("\n")
+    assert lines[:3] == [
+        "<program>:2:21: error: use of value '%b' expects different type than prior uses: "
+        "'tensor<4xf32>' vs 'tensor<3xf32>'",
+        "  %0 = fuse.add %a, %b : tensor<4xf32>",
+        "                    ^"]
+    assert lines[3] == "<program>:1:33: note: prior use here"
+    # An argument of more than 2^63 - 1 bytes: refused by a pass over the
+    # parsed program (fuse-check-program), at the argument.
+    huge = ("func.func @f(%a: tensor<4611686018427387904x4xf32>) -> "
+            "tensor<4611686018427387904x4xf32> {\n"
+            "  %0 = fuse.exp %a : tensor<4611686018427387904x4xf32>\n"
+            "  return %0 : tensor<4611686018427387904x4xf32>\n}\n")
+    with pytest.raises(fuse.FuseError) as compiled:
+        fuse.compile(huge, target="cpu")
+    lines = str(compiled.value).split("\n")
+    assert lines[0].startswith("<program>:"), lines
+    assert lines[1] in huge.split("\n") and lines[2].strip() == "^", lines
+
+
 def test_remarks_are_warnings_and_kept():
     # A broadcast producer is left unfused: with remarks on, the remark at
     # the consumer (and the note at the producer) stays in Program.remarks,

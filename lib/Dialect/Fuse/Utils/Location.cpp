@@ -79,3 +79,19 @@ void fuse::printDiagnostic(llvm::raw_ostream &os, Diagnostic &d) {
   for (Diagnostic &note : d.getNotes())
     printOne(note);
 }
+
+fuse::SourceLineCapture::SourceLineCapture(llvm::SourceMgr &source,
+                                           MLIRContext *context,
+                                           llvm::raw_ostream &os)
+    : SourceMgrDiagnosticHandler(source, context, os) {
+  setHandler([this](Diagnostic &diag) {
+    if (diag.getSeverity() == DiagnosticSeverity::Remark)
+      return failure();
+    // At no location, `error: ...` (the handler's is `<unknown>:0: ...`).
+    if (isa<UnknownLoc>(diag.getLocation()))
+      printDiagnostic(this->os, diag);
+    else
+      emitDiagnostic(diag);
+    return success();
+  });
+}

@@ -3,16 +3,14 @@
 #ifndef FUSE_DIALECT_FUSE_UTILS_LOCATION_H
 #define FUSE_DIALECT_FUSE_UTILS_LOCATION_H
 
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
 #include "llvm/ADT/StringRef.h"
 
 namespace llvm {
 class raw_ostream;
+class SourceMgr;
 } // namespace llvm
-
-namespace mlir {
-class Diagnostic;
-} // namespace mlir
 
 #include <string>
 
@@ -29,6 +27,15 @@ std::string opAt(llvm::StringRef op, mlir::Location loc);
 /// `d` and then each of its notes, one per line, as compilers print them:
 /// "file:line:col: remark: message" (no location when it is unknown).
 void printDiagnostic(llvm::raw_ostream &os, mlir::Diagnostic &d);
+
+/// Prints the errors, warnings and notes emitted while it lives to `os` with
+/// their source lines and carets, as fuse-opt prints them; remarks go on to
+/// the handler registered before it.
+class SourceLineCapture : public mlir::SourceMgrDiagnosticHandler {
+public:
+  SourceLineCapture(llvm::SourceMgr &source, mlir::MLIRContext *context,
+                    llvm::raw_ostream &os);
+};
 
 } // namespace fuse
 
