@@ -444,15 +444,23 @@ bool isRecomputedByReaders(linalg::GenericOp op) {
   return count <= kMaxInlinedScalarOps;
 }
 
+/// The fuse ops a generic computes (`names`, its fuse.ops) and where
+/// (`locations`, the op it replaces first), for the generics that
+/// inlineScalarProducers makes.
+struct Computed {
+  SmallVector<Attribute> names;
+  SmallVector<Location> locations;
+};
+
 /// `consumer` with its input `operand`, the result of `producer`
 /// (isRecomputedByReaders), computed inside it instead: the producer's
-/// inputs become the consumer's (read as the result was), its body
-/// runs first in the consumer's, and its ops' names lead the consumer's,
-/// unless the consumer computes it already (`known`: inside another
-/// producer it read). The caller erases the producer once unused.
+/// inputs become the consumer's (read as the result was), and its body
+/// runs first in the consumer's. The result computes `computed` (its fuse
+/// ops' names and locations). The caller erases the producer once unused.
 linalg::GenericOp inlineScalarProducer(linalg::GenericOp consumer,
                                        OpOperand *operand,
-                                       linalg::GenericOp producer, bool known) {
+                                       linalg::GenericOp producer,
+                                       const Computed &computed) {
   Value scalar = operand->get();
   AffineMap everywhere = consumer.getMatchingIndexingMap(operand);
   // Each distinct (value, map) is one input; every read of the producer's
@@ -486,7 +494,7 @@ linalg::GenericOp inlineScalarProducer(linalg::GenericOp consumer,
 
   OpBuilder builder(consumer);
   auto fused = linalg::GenericOp::create(
-      builder, builder.getFusedLoc({consumer.getLoc(), producer.getLoc()}),
+      builder, builder.getFusedLoc(computed.locations),
       consumer->getResultTypes(), inputs, consumer.getDpsInits(), maps,
       consumer.getIteratorTypesArray(),
       [&](OpBuilder &b, Location loc, ValueRange args) {
@@ -518,16 +526,8 @@ linalg::GenericOp inlineScalarProducer(linalg::GenericOp consumer,
   eliminateCommonSubExpressions(rewriter, dominance, fused);
   fused->setDiscardableAttrs(consumer->getDiscardableAttrDictionary());
   FuseDialect::OpsAttrHelper ops(consumer.getContext());
-  ArrayAttr producerNames = known ? ArrayAttr() : ops.getAttr(producer);
-  ArrayAttr consumerNames = ops.getAttr(consumer);
-  if (producerNames || consumerNames) {
-    SmallVector<Attribute> names;
-    if (producerNames)
-      llvm::append_range(names, producerNames);
-    if (consumerNames)
-      llvm::append_range(names, consumerNames);
-    ops.setAttr(fused, builder.getArrayAttr(names));
-  }
+  if (!computed.names.empty())
+    ops.setAttr(fused, builder.getArrayAttr(computed.names));
   consumer->replaceAllUsesWith(fused->getResults());
   consumer.erase();
   return fused;
@@ -541,9 +541,17 @@ linalg::GenericOp inlineScalarProducer(linalg::GenericOp consumer,
 /// computes it again, in a handful of ops.
 void inlineScalarProducers(Block &block) {
   SmallVector<linalg::GenericOp> generics(block.getOps<linalg::GenericOp>());
-  // The producers each generic computes inside it, transitively; inlined
-  // producers are erased at the end, so that no pointer here is reused.
-  DenseMap<Operation *, llvm::SmallPtrSet<Operation *, 4>> inside;
+  FuseDialect::OpsAttrHelper ops(block.getParentOp()->getContext());
+  // The generics of the block as it was (`sources`, in program order: their
+  // fuse.ops and locations) that each generic computes: itself, or for one
+  // made here, those it was made of, each once however many of its
+  // producers computed it (a diamond's top, which both sides read).
+  SmallVector<std::pair<ArrayAttr, Location>> sources;
+  DenseMap<Operation *, SmallVector<unsigned>> madeOf;
+  for (linalg::GenericOp generic : generics) {
+    madeOf[generic] = {static_cast<unsigned>(sources.size())};
+    sources.emplace_back(ops.getAttr(generic), generic.getLoc());
+  }
   llvm::SetVector<Operation *> inlined;
   for (linalg::GenericOp consumer : generics) {
     if (!consumer.hasPureTensorSemantics() || !computesFuseOps(consumer) ||
@@ -558,14 +566,26 @@ void inlineScalarProducers(Block &block) {
             (producer.getNumLoops() != 0 &&
              consumer.getMatchingIndexingMap(operand).isIdentity()))
           continue;
-        llvm::SmallPtrSet<Operation *, 4> computed = inside.lookup(consumer);
-        bool known = computed.contains(producer);
-        inside.erase(consumer);
-        consumer = inlineScalarProducer(consumer, operand, producer, known);
-        computed.insert(producer);
-        for (Operation *op : inside.lookup(producer))
-          computed.insert(op);
-        inside[consumer] = std::move(computed);
+        // Each source of either once, in program order; the consumer's own
+        // location (the last) first: the op the result replaces, which
+        // remarks and the report name it by.
+        SmallVector<unsigned> both = madeOf.lookup(consumer);
+        llvm::append_range(both, madeOf.lookup(producer));
+        llvm::sort(both);
+        both.erase(llvm::unique(both), both.end());
+        Computed computed;
+        computed.locations.push_back(sources[both.back()].second);
+        for (unsigned source : both) {
+          auto [names, location] = sources[source];
+          if (names)
+            llvm::append_range(computed.names, names);
+          if (source != both.back())
+            computed.locations.push_back(location);
+        }
+        // The consumer is erased: a later op may have its address.
+        madeOf.erase(consumer);
+        consumer = inlineScalarProducer(consumer, operand, producer, computed);
+        madeOf[consumer] = std::move(both);
         inlined.insert(producer);
         again = true;
         break;

@@ -403,6 +403,31 @@ func.func @shared_scalar_producers(%x: tensor<?xf32>, %s: tensor<f32>) -> tensor
   return %4 : tensor<?xf32>
 }
 
+// A chain of one-value diamonds (both sides read the level before): each
+// op named once, in program order, as the body computes each once; the
+// names had doubled with each level (the left side's, then the right
+// side's with the level before again).
+// CHECK-LABEL: func @scalar_diamonds
+// CHECK: linalg.generic {{.*}} attrs = {fuse.ops = ["neg", "abs", "add", "neg", "abs", "add", "neg", "abs", "add", "mul"]} {
+// CHECK-COUNT-3: math.absf
+// CHECK-NOT: math.absf
+// CHECK: linalg.yield
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @scalar_diamonds(%s: tensor<f32>, %x: tensor<?xf32>) -> tensor<?xf32> {
+  %a0 = fuse.neg %s : tensor<f32>
+  %b0 = fuse.abs %s : tensor<f32>
+  %s1 = fuse.add %a0, %b0 : tensor<f32>
+  %a1 = fuse.neg %s1 : tensor<f32>
+  %b1 = fuse.abs %s1 : tensor<f32>
+  %s2 = fuse.add %a1, %b1 : tensor<f32>
+  %a2 = fuse.neg %s2 : tensor<f32>
+  %b2 = fuse.abs %s2 : tensor<f32>
+  %s3 = fuse.add %a2, %b2 : tensor<f32>
+  %y = fuse.mul %x, %s3 : tensor<?xf32>, tensor<f32> -> tensor<?xf32>
+  return %y : tensor<?xf32>
+}
+
 // A producer that only converts (an f16 bias read as f32) is computed again
 // by each consumer that reads it broadcast: its f16 input is read, at the
 // producer's map composed with the consumer's, and it is no kernel of its
