@@ -815,11 +815,15 @@ private:
   /// value is stored. A copy of what reads only the function's arguments
   /// (an f16 input's cast to f32) starts no chain: it is taken (an f16
   /// softmax over every element stored its exp, 26 bytes per element
-  /// instead of 16).
+  /// instead of 16). Nor does a copy that reads over the whole space only
+  /// arguments, and besides them values of the rows, with no math function
+  /// (x - max(x) of a variance over axis 0, whose squares the last mean's
+  /// kernel computes from x, not from 4 stored bytes an element).
   bool readsCopies(linalg::GenericOp op) const {
     auto chains = [&](Operation *producer) {
       auto copy = dyn_cast_or_null<linalg::GenericOp>(producer);
-      return copy && copied.contains(copy) && !readsArgumentsOnly(copy);
+      return copy && copied.contains(copy) && !readsArgumentsOnly(copy) &&
+             !readsArgumentsAndRows(copy);
     };
     if (chains(op))
       return true;
@@ -828,13 +832,34 @@ private:
     });
   }
 
+  /// Whether `value` is a function's argument or a constant (through
+  /// views).
+  static bool isArgumentOrConstant(Value value) {
+    value = throughViews(value);
+    return isa<BlockArgument>(value) || matchPattern(value, m_Constant());
+  }
+
   /// Whether `op` reads nothing but the function's arguments and constants
   /// (through views).
   static bool readsArgumentsOnly(linalg::GenericOp op) {
-    return llvm::all_of(op.getDpsInputs(), [](Value input) {
-      Value value = throughViews(input);
-      return isa<BlockArgument>(value) || matchPattern(value, m_Constant());
-    });
+    return llvm::all_of(op.getDpsInputs(), isArgumentOrConstant);
+  }
+
+  /// Whether `op` reads over the whole space (at its own position) only
+  /// the function's arguments and constants, and other values only
+  /// broadcast (a reduction's, over the rows), with no math function
+  /// (isTargetMath) in its body: a few ops an element.
+  static bool readsArgumentsAndRows(linalg::GenericOp op) {
+    for (OpOperand *input : op.getDpsInputOperands())
+      if (op.getMatchingIndexingMap(input).isIdentity() &&
+          !isArgumentOrConstant(input->get()))
+        return false;
+    return !op.getBody()
+                ->walk([](Operation *inner) {
+                  return isTargetMath(inner) ? WalkResult::interrupt()
+                                             : WalkResult::advance();
+                })
+                .wasInterrupted();
   }
 
   /// Why `members` and `candidate` would compute too much again in one

@@ -8,6 +8,8 @@
 // RUN: env FUSE_LIBCUDA=%fakecuda fuse-run %s --entry=@exp_returned_and_summed_in_pieces --target=cuda --input=rand:5000 --check | FileCheck %s --check-prefix=RUNS
 // RUN: fuse-run %s --entry=@column_max_of_a_row_normalized_square --target=cpu --input=rand:64x128 --check | FileCheck %s --check-prefix=RUN1
 // RUN1: check: result 0 matches eager
+// RUN: fuse-run %s --entry=@variance_over_axis_0 --target=cpu --input=rand:300x70 --check | FileCheck %s --check-prefix=RUN1
+// RUN: fuse-run %s --entry=@centerings_over_axis_0 --target=cpu --input=rand:300x70 --check | FileCheck %s --check-prefix=RUN1
 
 // A kernel that reduces its rows in a launch of their own (strided rows,
 // in pieces) stores no value over the whole space: what else reads its
@@ -212,4 +214,42 @@ func.func @column_max_of_a_row_normalized_square(%x: tensor<64x128xf32>) -> tens
   %c = fuse.reduce_max %y {dims = array<i64: 0>} : tensor<64x128xf32> -> tensor<1x128xf32>
   %o = fuse.sub %y, %c : tensor<64x128xf32>, tensor<1x128xf32> -> tensor<64x128xf32>
   return %o : tensor<64x128xf32>
+}
+
+// A copy that reads over the whole space only arguments, and values of the
+// rows broadcast, with no math function, starts no chain: a variance over
+// axis 0 (as the Python package traces it: the distances from the max, less
+// their mean) computes the squares in the last mean's kernel from x again,
+// where it stored them (7 kernels, 20*N*M bytes).
+// CHECK-LABEL: @variance_over_axis_0
+// CHECK-NEXT: fused: 6 kernels, 12*N*M + 24*M*P + 24*M bytes
+// CHECK: fused_sub_sub_mul_reduce_mean_{{[0-9]+}}_pieces  sub sub mul reduce_mean  N*M  4*N*M + 8*M  4*M*P
+func.func @variance_over_axis_0(%x: tensor<?x?xf32>) -> tensor<?xf32> {
+  %0 = fuse.reduce_max %x {dims = array<i64: 0>, identity_if_empty} : tensor<?x?xf32> -> tensor<1x?xf32>
+  %1 = fuse.sub %x, %0 : tensor<?x?xf32>, tensor<1x?xf32> -> tensor<?x?xf32>
+  %2 = fuse.reduce_mean %1 {dims = array<i64: 0>} : tensor<?x?xf32> -> tensor<1x?xf32>
+  %3 = fuse.sub %1, %2 : tensor<?x?xf32>, tensor<1x?xf32> -> tensor<?x?xf32>
+  %4 = fuse.mul %3, %3 : tensor<?x?xf32>
+  %5 = fuse.reduce_mean %4 {dims = array<i64: 0>} : tensor<?x?xf32> -> tensor<?xf32>
+  return %5 : tensor<?xf32>
+}
+
+// A copy of such a copy's reader does start one: along a chain of
+// centerings over axis 0, a kernel computes at most the two before it
+// again, then one stores its value for the next.
+// CHECK-LABEL: @centerings_over_axis_0
+// CHECK-NEXT: fused: 12 kernels, 36*N*M + 40*M*P + 56*M bytes
+// CHECK: fused_sub_sub_sub_{{[0-9]+}}  sub sub sub  N*M  4*N*M + 12*M  4*N*M
+func.func @centerings_over_axis_0(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %m1 = fuse.reduce_max %x {dims = array<i64: 0>} : tensor<?x?xf32> -> tensor<1x?xf32>
+  %y1 = fuse.sub %x, %m1 : tensor<?x?xf32>, tensor<1x?xf32> -> tensor<?x?xf32>
+  %m2 = fuse.reduce_max %y1 {dims = array<i64: 0>} : tensor<?x?xf32> -> tensor<1x?xf32>
+  %y2 = fuse.sub %y1, %m2 : tensor<?x?xf32>, tensor<1x?xf32> -> tensor<?x?xf32>
+  %m3 = fuse.reduce_max %y2 {dims = array<i64: 0>} : tensor<?x?xf32> -> tensor<1x?xf32>
+  %y3 = fuse.sub %y2, %m3 : tensor<?x?xf32>, tensor<1x?xf32> -> tensor<?x?xf32>
+  %m4 = fuse.reduce_max %y3 {dims = array<i64: 0>} : tensor<?x?xf32> -> tensor<1x?xf32>
+  %y4 = fuse.sub %y3, %m4 : tensor<?x?xf32>, tensor<1x?xf32> -> tensor<?x?xf32>
+  %m5 = fuse.reduce_max %y4 {dims = array<i64: 0>} : tensor<?x?xf32> -> tensor<1x?xf32>
+  %y5 = fuse.sub %y4, %m5 : tensor<?x?xf32>, tensor<1x?xf32> -> tensor<?x?xf32>
+  return %y5 : tensor<?x?xf32>
 }
