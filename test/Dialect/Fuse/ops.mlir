@@ -980,6 +980,29 @@ func.func @constant_f64() -> (tensor<f64>, tensor<f64>, tensor<f64>, tensor<f64>
   return %c0, %c1, %c2, %c3, %c4, %c5, %c6, %c7, %c8 : tensor<f64>, tensor<f64>, tensor<f64>, tensor<f64>, tensor<f64>, tensor<f64>, tensor<f64>, tensor<f64>, tensor<f64>
 }
 
+// A NaN prints as `nan`/`-nan` when it is the one those read as, else as its
+// bits (a payload), so that a round trip through the printed form keeps them.
+// CHECK-LABEL: func @constant_nan_bits(
+// CHECK-NEXT: fuse.constant -nan : tensor<f32>
+// CHECK-NEXT: fuse.constant 0x7FC00001 : tensor<f32>
+// CHECK-NEXT: fuse.constant 0xFFC00001 : tensor<f32>
+// CHECK-NEXT: fuse.constant 0x7F800001 : tensor<f32>
+// CHECK-NEXT: fuse.constant 0x7E01 : tensor<f16>
+// CHECK-NEXT: fuse.constant 0x7FC1 : tensor<bf16>
+// CHECK-NEXT: fuse.constant 0x7FF8000000000001 : tensor<f64>
+// CHECK-NEXT: fuse.constant nan : tensor<f64>
+func.func @constant_nan_bits() -> (tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f16>, tensor<bf16>, tensor<f64>, tensor<f64>) {
+  %c0 = fuse.constant -nan : tensor<f32>
+  %c1 = fuse.constant 0x7FC00001 : tensor<f32>
+  %c2 = fuse.constant 0xFFC00001 : tensor<f32>
+  %c3 = fuse.constant 0x7F800001 : tensor<f32>
+  %c4 = fuse.constant 0x7E01 : tensor<f16>
+  %c5 = fuse.constant 0x7FC1 : tensor<bf16>
+  %c6 = fuse.constant 0x7FF8000000000001 : tensor<f64>
+  %c7 = fuse.constant 0x7FF8000000000000 : tensor<f64>
+  return %c0, %c1, %c2, %c3, %c4, %c5, %c6, %c7 : tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f16>, tensor<bf16>, tensor<f64>, tensor<f64>
+}
+
 // Values round to nearest in the element type (overflow gives inf, underflow
 // 0); the printed form reads back to the same value.
 // CHECK-LABEL: func @constant_float_rounding(

@@ -547,10 +547,19 @@ LogicalResult ReduceMeanOp::verify() {
 //===----------------------------------------------------------------------===//
 
 /// Shortest decimal form of `value` that reads back to the same bits, always
-/// with a `.` so that MLIR's lexer sees a float literal.
+/// with a `.` so that MLIR's lexer sees a float literal. A NaN is `nan` or
+/// `-nan` when it is the one they read as, else its bits in hexadecimal
+/// (`0x7FC00001`: a payload).
 static std::string formatFloat(const APFloat &value) {
-  if (value.isNaN())
-    return value.isNegative() ? "-nan" : "nan";
+  if (value.isNaN()) {
+    if (value.bitwiseIsEqual(
+            APFloat::getNaN(value.getSemantics(), value.isNegative())))
+      return value.isNegative() ? "-nan" : "nan";
+    APInt bits = value.bitcastToAPInt();
+    std::string hex = llvm::toString(bits, 16, /*Signed=*/false, false, true);
+    return "0x" + std::string((bits.getBitWidth() + 3) / 4 - hex.size(), '0') +
+           hex;
+  }
   if (value.isInfinity())
     return value.isNegative() ? "-inf" : "inf";
   APFloat wide = value;
