@@ -132,7 +132,8 @@ public:
       return success();
     });
     withSource.emplace(sourceMgr, &context, stream);
-    module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+    if (succeeded(fuse::checkNesting(sourceMgr, &context)))
+      module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   }
   ~Parsed() {
     withSource.reset();

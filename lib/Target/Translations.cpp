@@ -1,6 +1,7 @@
 //===- Translations.cpp - what the tools print of a program ---------------===//
 
 #include "fuse/Target/Translations.h"
+#include "fuse/Dialect/Fuse/Utils/Location.h"
 
 #include "fuse/InitAllDialects.h"
 #include "fuse/Report/Graph.h"
@@ -10,6 +11,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/Parser/Parser.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -177,16 +179,27 @@ void fuse::registerTranslations(const PipelineFlags &flags,
                                 llvm::StringRef tool) {
   for (const TranslationEntry &entry : translationEntries) {
     Translation translation = entry.translation;
-    TranslateFromMLIRRegistration(
+    // The program is parsed here, as upstream's TranslateFromMLIRRegistration
+    // parses it, once its nesting is checked (checkNesting: a deeper text
+    // overflowed the parser's stack).
+    TranslateRegistration(
         entry.name, entry.description,
-        [&flags, tool, translation](Operation *op,
-                                    llvm::raw_ostream &os) -> LogicalResult {
+        [&flags, tool, translation](
+            const std::shared_ptr<llvm::SourceMgr> &sourceMgr,
+            llvm::raw_ostream &os, MLIRContext *context) -> LogicalResult {
+          DialectRegistry registry;
+          registerAllDialects(registry);
+          context->appendDialectRegistry(registry);
           // Errors point at the source, as fuse-opt's do, without a dump
           // of the operation.
-          op->getContext()->printOpOnDiagnostic(false);
-          auto module = dyn_cast<ModuleOp>(op);
-          if (!module)
-            return op->emitError("a fuse program is a builtin.module");
+          context->printOpOnDiagnostic(false);
+          if (failed(checkNesting(*sourceMgr, context)))
+            return failure();
+          OwningOpRef<ModuleOp> parsed =
+              parseSourceFile<ModuleOp>(sourceMgr, context);
+          if (!parsed)
+            return failure();
+          ModuleOp module = *parsed;
           // An error of the command line, not of the program: said as
           // fuse-opt says it, with no location, and once, not for each part
           // of a --split-input-file.
@@ -205,7 +218,6 @@ void fuse::registerTranslations(const PipelineFlags &flags,
             return failure();
           }
           return translate(module, translation, flags.options(), os);
-        },
-        [](DialectRegistry &registry) { registerAllDialects(registry); });
+        });
   }
 }

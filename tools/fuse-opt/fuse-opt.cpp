@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "fuse/Dialect/Fuse/Utils/Location.h"
 #include "fuse/InitAllDialects.h"
 #include "fuse/InitAllPasses.h"
 #include "fuse/Pipelines/Pipelines.h"
@@ -177,8 +178,9 @@ static LogicalResult runTranslation(fuse::Translation translation,
       verifier.emplace(sourceMgr, &context);
     else
       handler.emplace(sourceMgr, &context);
-    OwningOpRef<ModuleOp> module =
-        parseSourceFile<ModuleOp>(sourceMgr, &context);
+    OwningOpRef<ModuleOp> module;
+    if (succeeded(fuse::checkNesting(sourceMgr, &context)))
+      module = parseSourceFile<ModuleOp>(sourceMgr, &context);
     LogicalResult translated =
         module ? fuse::translate(*module, translation, options, os) : failure();
     return verifier ? verifier->verify() : translated;
@@ -348,6 +350,18 @@ int main(int argc, char **argv) {
     });
     return withPipeline.setupPassPipeline(pm);
   });
+  // The text's nesting, checked before MLIR's parser sees it (with the
+  // diagnostics' source line, and --verify-diagnostics as MlirOptMain's).
+  {
+    MLIRContext context;
+    llvm::SourceMgr sourceMgr;
+    sourceMgr.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBuffer(input->getMemBufferRef(), false),
+        llvm::SMLoc());
+    SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+    if (failed(fuse::checkNesting(sourceMgr, &context)))
+      return 1;
+  }
   if (failed(MlirOptMain(output->os(), std::move(input), registry, config)))
     return 1;
   return asMainReturnCode(keepOutput(*output, outputFile));

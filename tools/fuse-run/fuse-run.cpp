@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "fuse/Dialect/Fuse/Utils/Location.h"
 #include "fuse/Execution/Executable.h"
 #include "fuse/InitAllDialects.h"
 #include "fuse/Pipelines/Pipelines.h"
@@ -885,6 +886,8 @@ static int run(int argc, char **argv) {
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  if (failed(fuse::checkNesting(sourceMgr, &context)))
+    return 1;
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return 1;

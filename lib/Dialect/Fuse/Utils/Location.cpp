@@ -5,6 +5,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -94,4 +95,44 @@ fuse::SourceLineCapture::SourceLineCapture(llvm::SourceMgr &source,
       emitDiagnostic(diag);
     return success();
   });
+}
+
+LogicalResult fuse::checkNesting(const llvm::SourceMgr &sourceMgr,
+                                 MLIRContext *context) {
+  const llvm::MemoryBuffer *buffer =
+      sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+  llvm::StringRef text = buffer->getBuffer();
+  unsigned depth = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '/' && text.substr(i).starts_with("//")) {
+      i = std::min(text.find('\n', i), text.size());
+      continue;
+    }
+    if (c == '"') {
+      for (++i; i < text.size() && text[i] != '"' && text[i] != '\n'; ++i)
+        if (text[i] == '\\')
+          ++i;
+      continue;
+    }
+    if (c == '[' || c == '{' || c == '(' || c == '<') {
+      if (++depth <= kMaxNesting)
+        continue;
+      auto [line, column] = sourceMgr.getLineAndColumn(
+          llvm::SMLoc::getFromPointer(text.data() + i),
+          sourceMgr.getMainFileID());
+      return emitError(FileLineColLoc::get(
+                 context, buffer->getBufferIdentifier(), line, column))
+             << "brackets nested more than " << kMaxNesting
+             << " levels deep ('[', '{', '(' and '<'): MLIR's parser recurses "
+                "at each level, and a deeper text could overflow its stack; "
+                "a fuse program nests a few";
+    }
+    // `->` is an arrow, not a bracket.
+    if ((c == ']' || c == '}' || c == ')' ||
+         (c == '>' && i && text[i - 1] != '-')) &&
+        depth)
+      --depth;
+  }
+  return success();
 }

@@ -28,6 +28,19 @@ std::string opAt(llvm::StringRef op, mlir::Location loc);
 /// "file:line:col: remark: message" (no location when it is unknown).
 void printDiagnostic(llvm::raw_ostream &os, mlir::Diagnostic &d);
 
+/// The most levels of brackets (`[`, `{`, `(`, `<`) that a program's text
+/// may nest: MLIR's parser recurses at each level, and 8000 levels of `[`
+/// overflowed a thread's 8 MB stack (a crash, in fuse-lsp-server too). A
+/// fuse program nests a few.
+inline constexpr unsigned kMaxNesting = 256;
+
+/// Refuses the main buffer of `sourceMgr` when its brackets, outside string
+/// literals and comments, nest deeper than kMaxNesting: an error at the
+/// first bracket past it, through `context`'s diagnostics. Called before
+/// MLIR's parser, which would overflow its stack.
+mlir::LogicalResult checkNesting(const llvm::SourceMgr &sourceMgr,
+                                 mlir::MLIRContext *context);
+
 /// Prints the errors, warnings and notes emitted while it lives to `os` with
 /// their source lines and carets, as fuse-opt prints them; remarks go on to
 /// the handler registered before it.
