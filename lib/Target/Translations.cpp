@@ -14,7 +14,9 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/WithColor.h"
 
 using namespace mlir;
@@ -175,6 +177,40 @@ static bool flagsRefused = false;
 
 bool fuse::translationFlagsRefused() { return flagsRefused; }
 
+/// The text of `sourceMgr` to parse, with the file's line numbers: a part
+/// of --split-input-file (upstream's driver names it "within split at
+/// FILE:LINE offset ", and its locations were `within split at FILE:6
+/// offset :4:8`) after as many empty lines as come before it in the file,
+/// named as the file, as fuse-opt gives its parts. The diagnostics' handler
+/// finds its lines by that name in `sourceMgr`, which holds it too; the
+/// result owns it. Not with --verify-diagnostics, whose handler reads the
+/// expected diagnostics of the part as upstream names it.
+static std::shared_ptr<llvm::SourceMgr>
+fileLines(const std::shared_ptr<llvm::SourceMgr> &sourceMgr) {
+  auto verify = llvm::cl::getRegisteredOptions().find("verify-diagnostics");
+  if (verify != llvm::cl::getRegisteredOptions().end() &&
+      verify->second->getNumOccurrences())
+    return sourceMgr;
+  const llvm::MemoryBuffer *part =
+      sourceMgr->getMemoryBuffer(sourceMgr->getMainFileID());
+  llvm::StringRef name = part->getBufferIdentifier();
+  unsigned line = 0;
+  if (!name.consume_front("within split at ") || !name.consume_back(" offset "))
+    return sourceMgr;
+  auto [file, lineText] = name.rsplit(':');
+  if (lineText.getAsInteger(10, line) || line == 0)
+    return sourceMgr;
+  std::string lined(line - 1, '\n');
+  lined += part->getBuffer();
+  auto buffer = llvm::MemoryBuffer::getMemBufferCopy(lined, file);
+  sourceMgr->AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBuffer(buffer->getMemBufferRef(), false),
+      llvm::SMLoc());
+  auto source = std::make_shared<llvm::SourceMgr>();
+  source->AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+  return source;
+}
+
 void fuse::registerTranslations(const PipelineFlags &flags,
                                 llvm::StringRef tool) {
   for (const TranslationEntry &entry : translationEntries) {
@@ -193,10 +229,11 @@ void fuse::registerTranslations(const PipelineFlags &flags,
           // Errors point at the source, as fuse-opt's do, without a dump
           // of the operation.
           context->printOpOnDiagnostic(false);
-          if (failed(checkNesting(*sourceMgr, context)))
+          std::shared_ptr<llvm::SourceMgr> source = fileLines(sourceMgr);
+          if (failed(checkNesting(*source, context)))
             return failure();
           OwningOpRef<ModuleOp> parsed =
-              parseSourceFile<ModuleOp>(sourceMgr, context);
+              parseSourceFile<ModuleOp>(source, context);
           if (!parsed)
             return failure();
           ModuleOp module = *parsed;
