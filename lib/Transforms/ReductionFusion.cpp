@@ -1034,7 +1034,10 @@ private:
     // The operands over the whole space that the copy of `member` reads
     // from outside the kernel; 2 (not cheap) for a copy that would compute
     // again a copy of another kernel's value (each kernel of a chain of
-    // layer norms would compute all those before it). A copy that computes
+    // layer norms would compute all those before it), unless that copy
+    // starts no chain (readsArgumentsAndRows: `x - rowmax(x)` read by a
+    // column sum's kernel and by an op after it, which computes it again
+    // too, where the row max's kernel stored it for that op). A copy that computes
     // a math function (copiesMath: a softmax's exp, which the reading
     // kernel would compute again in each of its passes over a row) is not
     // cheap either.
@@ -1046,7 +1049,7 @@ private:
         auto op = cast<linalg::GenericOp>(worklist.pop_back_val());
         if (!seen.insert(op).second)
           continue;
-        if (copied.contains(op))
+        if (copied.contains(op) && !readsArgumentsAndRows(op))
           return size_t(2);
         for (OpOperand *input : op.getDpsInputOperands()) {
           Operation *def = input->get().getDefiningOp();

@@ -10,6 +10,7 @@
 // RUN1: check: result 0 matches eager
 // RUN: fuse-run %s --entry=@variance_over_axis_0 --target=cpu --input=rand:300x70 --check | FileCheck %s --check-prefix=RUN1
 // RUN: fuse-run %s --entry=@centerings_over_axis_0 --target=cpu --input=rand:300x70 --check | FileCheck %s --check-prefix=RUN1
+// RUN: fuse-run %s --entry=@row_max_then_column_sum --target=cpu --input=rand:300x70 --check | FileCheck %s --check-prefix=RUN1
 
 // A kernel that reduces its rows in a launch of their own (strided rows,
 // in pieces) stores no value over the whole space: what else reads its
@@ -252,4 +253,21 @@ func.func @centerings_over_axis_0(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %m5 = fuse.reduce_max %y4 {dims = array<i64: 0>} : tensor<?x?xf32> -> tensor<1x?xf32>
   %y5 = fuse.sub %y4, %m5 : tensor<?x?xf32>, tensor<1x?xf32> -> tensor<?x?xf32>
   return %y5 : tensor<?x?xf32>
+}
+
+// The op after a column sum computes `x - rowmax(x)` again from x, as the
+// sum's kernel does: the row max's kernel stored it for that op (4
+// kernels, 20*N*M bytes), a copy that reads only arguments and rows
+// broadcast being taken for one that computes another kernel's values.
+// CHECK-LABEL: @row_max_then_column_sum
+// CHECK-NEXT: fused: 4 kernels, 16*N*M + 8*M*P + 12*N + 8*M bytes
+// CHECK-NEXT: kernel  ops  elements  read  written
+// CHECK-NEXT: reduce_max_{{[0-9]+}}  reduce_max  N*M  4*N*M  4*N
+// CHECK: fused_sub_div_{{[0-9]+}}  sub div  N*M  4*N*M + 4*N + 4*M  4*N*M
+func.func @row_max_then_column_sum(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %m = fuse.reduce_max %x {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?x1xf32>
+  %y = fuse.sub %x, %m : tensor<?x?xf32>, tensor<?x1xf32> -> tensor<?x?xf32>
+  %s = fuse.reduce_sum %y {dims = array<i64: 0>} : tensor<?x?xf32> -> tensor<1x?xf32>
+  %z = fuse.div %y, %s : tensor<?x?xf32>, tensor<1x?xf32> -> tensor<?x?xf32>
+  return %z : tensor<?x?xf32>
 }
