@@ -52,6 +52,12 @@ std::string dotString(llvm::ArrayRef<std::string> lines,
     for (char c : line) {
       if (c == '"' || c == '\\')
         text += '\\';
+      // A control character (of a file's name) is no character of an SVG:
+      // shown as `\x01`.
+      if (static_cast<unsigned char>(c) < 0x20) {
+        text += llvm::formatv("\\\\x{0:x-2}", static_cast<unsigned>(c)).str();
+        continue;
+      }
       text += c;
     }
     if (leftJustified)
@@ -82,6 +88,10 @@ std::string locationText(Location loc) {
         .str();
   if (isa<UnknownLoc>(loc))
     return "";
+  // A name with no place, as written (`loc("a<b>")`), which the picture's
+  // strings escape; MLIR prints its bytes escaped (`"\C3\BC"` for `ü`).
+  if (auto name = loc->findInstanceOf<NameLoc>())
+    return "\"" + name.getName().getValue().str() + "\"";
   std::string text;
   llvm::raw_string_ostream os(text);
   loc.print(os);
@@ -577,6 +587,12 @@ llvm::Expected<std::string> fuse::renderSVG(llvm::StringRef dot) {
 static std::string escapeHTML(llvm::StringRef text) {
   std::string escaped;
   for (char c : text) {
+    // A control character (of a file's name) is no character of HTML, not
+    // even as a reference: shown as `\x01`. Line breaks and tabs stay.
+    if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') {
+      escaped += llvm::formatv("\\x{0:x-2}", static_cast<unsigned>(c)).str();
+      continue;
+    }
     switch (c) {
     case '&':
       escaped += "&amp;";
@@ -610,12 +626,20 @@ pre { background: #f8f9fa; border: 1px solid #dadce0; border-radius: 4px; paddin
 )css";
 
 /// One variant's picture: the SVG, or the DOT text and why it is not drawn.
+/// The SVG's element ids begin with `ids` (Graphviz numbers them `graph0`,
+/// `node1`, ... in each picture, and one page has two).
 static void printFigure(llvm::raw_ostream &os, llvm::StringRef caption,
-                        llvm::StringRef dot) {
+                        llvm::StringRef dot, llvm::StringRef ids) {
   os << "<figure>\n<figcaption>" << escapeHTML(caption) << "</figcaption>\n";
   llvm::Expected<std::string> svg = renderSVG(dot);
   if (svg) {
-    os << *svg;
+    constexpr llvm::StringLiteral attribute = " id=\"";
+    llvm::StringRef rest = *svg;
+    for (size_t at; (at = rest.find(attribute)) != llvm::StringRef::npos;) {
+      os << rest.take_front(at + attribute.size()) << ids;
+      rest = rest.drop_front(at + attribute.size());
+    }
+    os << rest;
   } else {
     os << "<p class=\"note\">The graph is shown as DOT text: "
        << escapeHTML(llvm::toString(svg.takeError()))
@@ -648,8 +672,9 @@ void fuse::printReportPage(ModuleOp module,
         "and the bytes it reads and writes. Red arrows are values that one "
         "kernel writes to memory and another reads back; black arrows stay "
         "inside a kernel.</p>\n<div class=\"pictures\">\n";
-  printFigure(os, "Fused", fusedDot);
-  printFigure(os, "Eager: one kernel per op (--fusion=off)", eagerDot);
+  printFigure(os, "Fused", fusedDot, "fused-");
+  printFigure(os, "Eager: one kernel per op (--fusion=off)", eagerDot,
+              "eager-");
   os << "</div>\n";
 
   os << "<h2>Report</h2>\n<pre class=\"report\">" << escapeHTML(text)

@@ -4,7 +4,10 @@ usage: check_page.py PAGE.html
 
 Prints the number of inline SVG pictures and every reference to something
 outside the page (scripts, style sheets, images, fonts, frames, links, web
-addresses other than the SVG namespaces), then `external references: N`.
+addresses other than the SVG namespaces), then `external references: N`;
+then the element ids that occur more than once (`duplicate ids: N`: the two
+pictures' Graphviz ids, `graph0`, `node1`, ..., were the same) and the count
+of control characters, which no HTML or SVG may hold.
 """
 
 import re
@@ -28,6 +31,13 @@ def main():
     for reference in found:
         print(f"external reference: {reference}")
     print(f"external references: {len(found)}")
+    ids = re.findall(r'\bid="([^"]*)"', page)
+    duplicates = sorted({i for i in ids if ids.count(i) > 1})
+    for name in duplicates:
+        print(f"duplicate id: {name}")
+    print(f"duplicate ids: {len(duplicates)}")
+    controls = [c for c in page if ord(c) < 0x20 and c not in "\n\t\r"]
+    print(f"control characters: {len(controls)}")
 
 
 if __name__ == "__main__":
