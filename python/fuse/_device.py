@@ -88,14 +88,17 @@ class DeviceArray:
     over when fuse returns), so PyTorch, CuPy and Numba wrap it without a
     copy; `shape` and `dtype` (a numpy dtype, or 'bfloat16')."""
 
-    __slots__ = ("_ptr", "_dtype", "_shape", "_finalizer", "__weakref__")
+    __slots__ = ("_ptr", "_dtype", "_shape", "_finalizer", "_owner", "__weakref__")
 
-    def __init__(self, lib, ptr, dtype, shape):
+    def __init__(self, lib, ptr, dtype, shape, owner=None):
         self._ptr = ptr
         self._dtype = dtype
         self._shape = tuple(shape)
+        # A run's result: `owner` (the run's _Result of it) frees it, made
+        # before the run; else freed by this object's finalizer.
+        self._owner = owner
         self._finalizer = weakref.finalize(self, _free_device, lib, _capi.library_lock, ptr) \
-            if ptr else None
+            if ptr and owner is None else None
 
     @property
     def shape(self):

@@ -71,6 +71,11 @@ class _Jitted:
             fn = fn.__func__
         if not callable(fn):
             raise TypeError(f"fuse.jit takes a function, not {type(fn).__name__} {fn!r}")
+        if isinstance(fn, type):
+            raise TypeError(f"fuse.jit takes a function, not the class {fn.__name__}: calling a "
+                            f"class makes an object, which fuse cannot trace (it traces the ops "
+                            f"of a function on arrays); jit a function, or a method of the "
+                            f"class (@fuse.jit over its def)")
         functools.update_wrapper(self, fn)
         if not isinstance(getattr(self, "__name__", None), str):
             # A functools.partial or a callable object: its function's name.
@@ -116,6 +121,8 @@ class _Jitted:
         self._tracing = threading.RLock()
         # Signature key -> (trace, program), least recently used first.
         self._traces = collections.OrderedDict()
+        # _deaths[0] when the entries of objects gone were dropped.
+        self._deaths = _deaths[0]
         self.max_cache = max_cache
         self._hits = self._misses = self._traced = self._compiled = 0
         # How many times cache_clear() ran: a trace or compile that began
@@ -290,6 +297,8 @@ class _Jitted:
         """The entry of `key` when it has what the call needs (a program
         if `compile_it`), counted as a hit; else None."""
         with self._lock:
+            if self._deaths != _deaths[0]:
+                self._drop_dead()
             entry = self._traces.get(key)
             if entry is None or (entry[1] is None and compile_it):
                 return None
@@ -305,7 +314,10 @@ class _Jitted:
             entry = self._traces.get(key)
             generation = self._generation
         if entry is None:
-            trace = _trace.trace_function(self._fn, self.__name__, spec, rebuild)
+            try:
+                trace = _trace.trace_function(self._fn, self.__name__, spec, rebuild)
+            except TypeError as error:
+                raise _bound_arrays_said(error, self._fn)
             # Kept before it compiles: when compiling fails (a FusionRemark
             # made an error), fn.mlir is the program that failed.
             with self._lock:
@@ -332,8 +344,21 @@ class _Jitted:
                 self._last = entry
         return entry
 
+    def _drop_dead(self):
+        """Drops the entries whose keys hold an object that has gone (a
+        method's garbage-collected self): no call can match them (self._lock
+        held)."""
+        self._deaths = _deaths[0]
+        dead = [key for key in self._traces if _holds_dead(key)]
+        for key in dead:
+            del self._traces[key]
+        if dead:
+            self._fast.clear()
+
     def _store(self, key, entry):
         """Keeps `entry` as the latest of the cache (self._lock held)."""
+        if self._deaths != _deaths[0]:
+            self._drop_dead()
         self._traces[key] = entry
         self._traces.move_to_end(key)
         self._evict()
@@ -524,6 +549,8 @@ class _Jitted:
 
     def cache_info(self):
         with self._lock:
+            if self._deaths != _deaths[0]:
+                self._drop_dead()
             return CacheInfo(self._hits, self._misses, self._traced, self._compiled,
                              len(self._traces))
 
@@ -587,6 +614,13 @@ _BY_VALUE = (type(None), type(Ellipsis), bool, int, str, bytes, range, type, np.
              np.bool_, np.integer, enum.Enum)
 
 
+# How many objects of keys have gone: a jitted function drops the entries
+# of theirs when it sees the count change (_drop_dead). (Not dropped by the
+# weakref's callback itself, which a garbage collection may run while the
+# function's lock is held, on that thread.)
+_deaths = [0]
+
+
 class _Identity:
     """An object in a signature key, by identity. Held weakly where it can
     be: the cache kept a method's self, and all it held (a model's
@@ -605,9 +639,17 @@ class _Identity:
     def __init__(self, value):
         self._id = id(value)
         try:
-            self._ref = weakref.ref(value)
+            self._ref = weakref.ref(value, _Identity._died)
         except TypeError:
             self._ref = lambda: value
+
+    @staticmethod
+    def _died(ref, deaths=_deaths):
+        # (No global: it may run at exit, once the module is cleared.)
+        deaths[0] += 1
+
+    def dead(self):
+        return self._ref() is None
 
     def __hash__(self):
         return self._id
@@ -617,6 +659,40 @@ class _Identity:
             return NotImplemented
         value = self._ref()
         return value is not None and value is other._ref()
+
+
+def _holds_dead(key):
+    """Whether signature key `key` holds an _Identity whose object has
+    gone."""
+    if isinstance(key, _Identity):
+        return key.dead()
+    if isinstance(key, (tuple, frozenset)):
+        return any(_holds_dead(k) for k in key)
+    return False
+
+
+def _bound_arrays_said(error, fn):
+    """`error`, a TypeError of a trace, saying which arguments that `fn`,
+    a functools.partial, binds are arrays, when the error is about an array
+    inside the traced function: the partial passes them as captured arrays,
+    which fuse refuses."""
+    if not isinstance(fn, functools.partial) or "inside a traced function" not in str(error):
+        return error
+    bound = [f"positional argument {i}" for i, a in enumerate(fn.args) if _is_bound_array(a)]
+    bound += [f"keyword argument {k!r}" for k, v in fn.keywords.items() if _is_bound_array(v)]
+    if bound:
+        error.args = (f"{error.args[0]}. The functools.partial that fuse.jit compiles binds "
+                      f"{_dtypes.listing(bound)} to an array, which its function gets as "
+                      f"an array captured from outside (fuse traces arrays only as "
+                      f"arguments of the call): pass it in the call instead, as "
+                      f"fuse.jit(f)(w, x) rather than fuse.jit(functools.partial(f, w))(x)",
+                      ) + error.args[1:]
+    return error
+
+
+def _is_bound_array(value):
+    return isinstance(value, np.ndarray) or type(value).__module__.split(".")[0] in (
+        "torch", "cupy")
 
 
 def _program_for(trace, jitted):

@@ -1,7 +1,10 @@
 """A compiled fuse program: compile MLIR text, run it on numpy arrays or GPU arrays."""
 
+import _thread
+import atexit
 import collections
 import ctypes
+import gc
 import json
 import math
 import os
@@ -42,24 +45,111 @@ class TensorType:
         return hash((self.dtype, self.shape))
 
 
-def _owned_array(lib, result):
-    """A numpy array over a result buffer of the C API, which frees it when
-    the array (and every view of it) is gone."""
-    name = _dtypes.from_enum(result.dtype)
+def _interrupt_later():
+    """Raises the KeyboardInterrupt (Ctrl-C) that a finalizer or a fork's
+    hook caught again in the main thread, once they are over: Python prints
+    and drops an exception of theirs, and one raised at once would be
+    raised in them. (From a thread of its own, started without threading's
+    locks, which the interrupted code may hold.)"""
+    try:
+        _thread.start_new_thread(_thread.interrupt_main, ())
+    except RuntimeError:
+        # At exit: no thread starts.
+        pass
+
+
+class _Result:
+    """Owns one result's buffer: slot `index` of `results`, the C API's
+    fuse_array structs that a run fills, freed with fuse_free_buffer (with
+    fuse_free_device: `device`). Made before the run, so that each buffer
+    the run returns has its owner whatever exception lands after the
+    library returns (a Ctrl-C's KeyboardInterrupt, which Python raises
+    right after the call): it is freed when its owner is garbage-collected.
+    A numpy result's base is its owner (a DeviceArray holds its own), so the
+    buffer lives as long as the result and every view of it, also after its
+    program is gone. (Not a weakref.finalize: a thread that made results
+    while the interpreter exited changed the finalizers' registry while
+    the exit read it.)"""
+
+    __slots__ = ("_lib", "_results", "_index", "_device", "__array_interface__")
+    # Read from the class: __del__ may run once the module's globals are
+    # cleared, at exit.
+    _capi = _capi
+    _interrupt_later = staticmethod(_interrupt_later)
+    _device_results = None
+
+    def __init__(self, lib, results, index, device=False):
+        self._lib = lib
+        self._results = results
+        self._index = index
+        self._device = device
+        if device:
+            _device_results[id(self)] = (lib, results, index)
+
+    def __del__(self):
+        # Not once the interpreter exits (`exiting` is None once its module
+        # is cleared): the exit holds the library; it frees the GPU memory
+        # of the results (_free_device_results), and the process's memory
+        # goes with the process.
+        if self._capi.exiting is not False:
+            return
+        if self._device:
+            self._device_results.pop(id(self), None)
+        # The slot is cleared before the buffer is freed, and the library
+        # frees it with no Python call between (where a signal's
+        # KeyboardInterrupt could be raised): an exception that lands after
+        # the call finds it freed, and none frees it twice.
+        slot = self._results[self._index]
+        ptr = slot.data
+        slot.data = None
+        interrupted = False
+        while ptr:
+            try:
+                with self._capi.library_lock:
+                    ptr, freed = None, ptr
+                    if self._device:
+                        self._lib.fuse_free_device(freed)
+                    else:
+                        self._lib.fuse_free_buffer(freed)
+            except KeyboardInterrupt:
+                # (Waiting for the library's lock: not freed yet.)
+                interrupted = True
+        if interrupted:
+            self._interrupt_later()
+
+
+# The owners of GPU results, by id: (lib, results, index) of each. The GPU
+# memory of those alive at exit is freed then, before the CUDA runtime shuts
+# down (read at once: a thread may make results meanwhile).
+_device_results = _Result._device_results = {}
+
+
+def _free_device_results():
+    with _capi.library_lock:
+        for lib, results, index in tuple(_device_results.values()):
+            slot = results[index]
+            ptr = slot.data
+            slot.data = None
+            if ptr:
+                lib.fuse_free_device(ptr)
+
+
+atexit.register(_free_device_results)
+
+
+def _owned_array(owner, result):
+    """A numpy array over the buffer of `result`, whose base is `owner` (its
+    _Result), which frees the buffer when the array and every view of it
+    are gone."""
     shape = tuple(result.shape[:result.rank])
     # Not bf16: run_prepared refuses those programs.
-    dtype = _dtypes.to_numpy(name)
-    count = math.prod(shape)
-    nbytes = count * dtype.itemsize
-    if nbytes == 0 or not result.data:
-        if result.data:
-            lib.fuse_free_buffer(result.data)
+    dtype = _dtypes.to_numpy(_dtypes.from_enum(result.dtype))
+    if not result.data or math.prod(shape) == 0:
+        # (A result of no element has a buffer too: its owner frees it.)
         return np.empty(shape, dtype)
-    buffer = (ctypes.c_char * nbytes).from_address(result.data)
-    # Not at exit: another thread may still read it then, and the process's
-    # memory goes with it anyway.
-    weakref.finalize(buffer, _free_buffer, lib, result.data).atexit = False
-    return np.frombuffer(buffer, dtype, count).reshape(shape)
+    owner.__array_interface__ = {"data": (result.data, False), "shape": shape,
+                                 "typestr": dtype.str, "version": 3}
+    return np.asarray(owner)
 
 
 class _Handle:
@@ -71,8 +161,12 @@ class _Handle:
 
     def __init__(self, value):
         self.value = value
-        self.lock = threading.Lock()
+        # An RLock for its _is_owned(): _destroy tells by it whether its own
+        # thread holds the handle (a fork in progress, or an interrupted
+        # attempt of its own). Runs do not nest.
+        self.lock = threading.RLock()
         self.why = None
+        _handles[id(self)] = self
 
     def held(self):
         """The handle, for a caller holding `lock`; FuseError once the
@@ -83,24 +177,123 @@ class _Handle:
         return self.value
 
 
+# The handles of the programs not destroyed, by id, whose locks a fork
+# takes (read at once: not a WeakSet, whose iteration another thread's
+# change breaks).
+_handles = {}
+# True while this process forks (its forking thread takes every handle's
+# lock): a program's destruction that finds its handle taken then leaves
+# it in _deferred for after the fork, rather than wait for it (the forking
+# thread may be waiting for what the destroying thread holds: the library's
+# lock, when a garbage collection in a compile destroys a program).
+_forking = False
+_deferred = []
+_gc_was_enabled = True
+
+
+def _take(handle):
+    """Takes `handle`'s lock for _destroy (this thread may hold it already,
+    from an attempt that a KeyboardInterrupt cut short), after the run in
+    progress; False, without it, when a fork holds it."""
+    lock = handle.lock
+    while not lock._is_owned():
+        if _forking and not _capi.exiting:
+            return lock.acquire(blocking=False)
+        lock.acquire(timeout=0.05)
+    return True
+
+
 def _destroy(lib, handle):
-    # After the run in progress, if any: at exit a daemon thread may still
-    # be running the program, and its next call is refused.
-    with handle.lock, _capi.library_lock:
-        lib.fuse_destroy(handle.value)
-        handle.value = None
-        # Only the Program that compiled the handle owns it (copies of a
-        # Program are the Program itself), so a call after its garbage
-        # collection comes from an object made around the copy protocol.
-        handle.why = ("the interpreter is exiting" if _capi.exiting else
-                      "the fuse.Program that compiled it was garbage-collected, and this "
-                      "object shares its handle without owning it; keep that Program, or "
-                      "compile the program again")
+    # A Program's finalizer. After the run in progress, if any: at exit a
+    # daemon thread may still be running the program, and its next call is
+    # refused.
+    why = ("the interpreter is exiting" if _capi.exiting else
+           # Only the Program that compiled the handle owns it (copies of a
+           # Program are the Program itself), so a call after its garbage
+           # collection comes from an object made around the copy protocol.
+           "the fuse.Program that compiled it was garbage-collected, and this "
+           "object shares its handle without owning it; keep that Program, or "
+           "compile the program again")
+    # This thread holds the handle already: it forks (a finalizer run in the
+    # fork's hook), or runs an object that shares the handle. Destroyed when
+    # that is over.
+    deferred = handle.lock._is_owned()
+    interrupted = False
+    # A KeyboardInterrupt (Ctrl-C) that lands in here is raised again after
+    # it (a finalizer's exception is printed and dropped), and the handle is
+    # destroyed once: `value` is cleared with no Python call between it and
+    # fuse_destroy.
+    while handle.value is not None:
+        try:
+            if deferred or not _take(handle):
+                _deferred.append((lib, handle))
+                break
+            try:
+                with _capi.library_lock:
+                    handle.why = why
+                    _handles.pop(id(handle), None)
+                    value = handle.value
+                    handle.value = None
+                    if value is not None:
+                        lib.fuse_destroy(value)
+            finally:
+                handle.lock.release()
+        except KeyboardInterrupt:
+            interrupted = True
+    if interrupted:
+        _interrupt_later()
 
 
-def _free_buffer(lib, ptr):
-    with _capi.library_lock:
-        lib.fuse_free_buffer(ptr)
+def _destroy_deferred():
+    """Destroys the programs whose destruction waited for a fork, or for a
+    run on the destroying thread."""
+    # (Those there now: one that this thread still holds goes back.)
+    for _ in range(len(_deferred)):
+        try:
+            lib, handle = _deferred.pop(0)
+        except IndexError:
+            break
+        _destroy(lib, handle)
+
+
+def _hold_runs_for_fork():
+    # A fork waits for each program's run in progress on another thread,
+    # and lets none start until it is done: the child would have the
+    # program's lock (and the library's lock of its runs, and its state half
+    # run) held by a thread it does not have, and hang in its first call of
+    # it. After a compile in progress (the hook of _jit, which runs first,
+    # takes the programs' lock), and before the library (_capi's hook, which
+    # runs last): a destruction holds its handle, then the library.
+    global _forking, _gc_was_enabled
+    _forking = True
+    # No garbage collection on this thread (a program's finalizer) while it
+    # holds handles.
+    _gc_was_enabled = gc.isenabled()
+    gc.disable()
+    interrupted = False
+    for handle in tuple(_handles.values()):
+        while not handle.lock._is_owned():
+            try:
+                handle.lock.acquire()
+            except KeyboardInterrupt:
+                interrupted = True
+    if interrupted:
+        _interrupt_later()
+
+
+def _release_runs_after_fork():
+    global _forking
+    for handle in tuple(_handles.values()):
+        if handle.lock._is_owned():
+            handle.lock.release()
+    _forking = False
+    if _gc_was_enabled:
+        gc.enable()
+    _destroy_deferred()
+
+
+os.register_at_fork(before=_hold_runs_for_fork, after_in_parent=_release_runs_after_fork,
+                    after_in_child=_release_runs_after_fork)
 
 
 def _split_remarks(text):
@@ -184,6 +377,8 @@ class Program:
         # compile the program again when it is unpickled.
         self._asked = (target, _capi.option_text(True, options) or None)
         self._lib = _capi.lib()
+        if _deferred:
+            _destroy_deferred()
         error = ctypes.c_void_p()
         # Compiling touches the library's shared state (LLVM, CUDA start-up).
         with _capi.library_lock:
@@ -292,18 +487,25 @@ class Program:
             outs = self._c_arrays([(0, r.dtype, ()) if o is None else
                                    (_arguments.address(o), r.dtype, o.shape)
                                    for o, r in zip(out, self.results)])
-        with self._handle.lock:
-            self._ran = False
-            status = self._lib.fuse_run_into(self._handle.held(), inputs, len(arrays), outs,
-                                             0 if out is None else len(out), results,
-                                             ctypes.byref(error))
-            if status != 0:
-                _capi.check_error(error, "fuse_run")
-            self._ran = True
-        if out is None:
-            return [_owned_array(self._lib, results[i]) for i in range(len(self.results))]
-        return [_owned_array(self._lib, results[i]) if o is None else o
-                for i, o in enumerate(out)]
+        # Each buffer's owner before the run (a result written into out= is
+        # the caller's array): an exception after the run frees them.
+        owners = [_Result(self._lib, results, i) if out is None or out[i] is None else None
+                  for i in range(len(self.results))]
+        try:
+            with self._handle.lock:
+                self._ran = False
+                status = self._lib.fuse_run_into(self._handle.held(), inputs, len(arrays), outs,
+                                                 0 if out is None else len(out), results,
+                                                 ctypes.byref(error))
+                if status != 0:
+                    _capi.check_error(error, "fuse_run")
+                self._ran = True
+            return [o if owner is None else _owned_array(owner, results[i])
+                    for i, (o, owner) in enumerate(zip(out or owners, owners))]
+        except BaseException:
+            # Freed now, not with the traceback that holds this frame.
+            del owners
+            raise
 
     def check_out(self, out, function=None):
         """The caller's arrays for the results (`out=`), one per result, or
@@ -350,16 +552,25 @@ class Program:
         c_inputs = self._c_arrays([(i.data, i.dtype, i.shape) for i in inputs])
         results = (_capi.Array * max(len(self.results), 1))()
         error = ctypes.c_void_p()
-        with self._handle.lock:
-            self._ran = False
-            status = self._lib.fuse_run_device(self._handle.held(), c_inputs, len(inputs), stream,
-                                               results, ctypes.byref(error))
-            if status != 0:
-                _capi.check_error(error, "fuse_run_device")
-            self._ran = True
-        return [_device.DeviceArray(self._lib, r.data, _dtypes.from_enum(r.dtype),
-                                    [r.shape[d] for d in range(r.rank)])
-                for r in results[:len(self.results)]]
+        # Each buffer's owner before the run, as run_prepared's.
+        owners = [_Result(self._lib, results, i, device=True)
+                  for i in range(len(self.results))]
+        try:
+            with self._handle.lock:
+                self._ran = False
+                status = self._lib.fuse_run_device(self._handle.held(), c_inputs, len(inputs),
+                                                   stream, results, ctypes.byref(error))
+                if status != 0:
+                    _capi.check_error(error, "fuse_run_device")
+                self._ran = True
+            return [_device.DeviceArray(self._lib, results[i].data,
+                                        _dtypes.from_enum(results[i].dtype),
+                                        [results[i].shape[d] for d in range(results[i].rank)],
+                                        owner=owner)
+                    for i, owner in enumerate(owners)]
+        except BaseException:
+            del owners
+            raise
 
 
 def compile(text, entry=None, target="auto", fusion=True, options=None):

@@ -1559,3 +1559,115 @@ def test_python_floats_take_the_short_path():
     got = f(x32, 0.5, 0.25)
     assert f.cache_info().hits == hits + 1 and f._fast
     np.testing.assert_array_equal(got, x32 * np.float32(0.5) + np.float32(0.25))
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork()")
+def test_fork_while_another_thread_runs_the_program():
+    # The main thread forks while another thread is inside a run of the
+    # program the child then calls: the fork waits for that run. The child
+    # hung on the program's lock, held there by a thread it does not have.
+    # (Let go of the run by a fork hook of this script's, which runs before
+    # fuse's; the alarm ends a child that hangs.)
+    script = (
+        "import os, signal, threading, numpy as np, fuse\n"
+        "from fuse import _capi\n"
+        "g = fuse.jit(lambda a: a * 2, target='cpu')\n"
+        "a = np.ones(1000, np.float32)\n"
+        "g(a)\n"
+        "lib = _capi.lib()\n"
+        "real = lib.fuse_run_into\n"
+        "inside, go = threading.Event(), threading.Event()\n"
+        "def run(*args):\n"
+        "    if threading.current_thread() is not threading.main_thread():\n"
+        "        inside.set()\n"
+        "        go.wait()\n"
+        "    return real(*args)\n"
+        "lib.fuse_run_into = run\n"
+        "thread = threading.Thread(target=g, args=(a,))\n"
+        "thread.start()\n"
+        "inside.wait()\n"
+        "os.register_at_fork(before=go.set)\n"
+        "pid = os.fork()\n"
+        "if pid == 0:\n"
+        "    signal.alarm(30)\n"
+        "    os._exit(0 if (g(a) == 2).all() else 3)\n"
+        "thread.join()\n"
+        "print(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))\n")
+    done = _run_script(script, timeout=120)
+    assert (done.returncode, done.stdout) == (0, "0\n"), done.stderr
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork()")
+def test_fork_while_another_thread_calls_in_a_loop():
+    # The trial's case: a thread calls a jitted function in a loop, the
+    # main thread forks, each child calls it.
+    script = (
+        "import os, signal, threading, numpy as np, fuse\n"
+        "g = fuse.jit(lambda a: a * 2, target='cpu')\n"
+        "a = np.ones(100000, np.float32)\n"
+        "g(a)\n"
+        "stop = threading.Event()\n"
+        "def loop():\n"
+        "    while not stop.is_set():\n"
+        "        g(a)\n"
+        "thread = threading.Thread(target=loop)\n"
+        "thread.start()\n"
+        "codes = []\n"
+        "for _ in range(3):\n"
+        "    pid = os.fork()\n"
+        "    if pid == 0:\n"
+        "        signal.alarm(30)\n"
+        "        os._exit(0 if (g(a) == 2).all() else 3)\n"
+        "    codes.append(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))\n"
+        "stop.set()\n"
+        "thread.join()\n"
+        "print(codes)\n")
+    done = _run_script(script, timeout=400)
+    assert (done.returncode, done.stdout) == (0, "[0, 0, 0]\n"), done.stderr
+
+
+def test_jit_refuses_a_class():
+    class Model:
+        pass
+
+    with pytest.raises(TypeError, match=r"^fuse\.jit takes a function, not the class Model: "
+                                        r"calling a class makes an object, which fuse cannot "
+                                        r"trace"):
+        fuse.jit(Model)
+
+
+def test_a_partial_that_binds_an_array_says_so():
+    import functools
+
+    w = np.ones(3, np.float32)
+    f = fuse.jit(functools.partial(lambda w, a: w * a, w), target="cpu")
+    with pytest.raises(TypeError, match=r"inside a traced function .*; pass arrays as arguments "
+                                        r"of the jitted function\. The functools\.partial that "
+                                        r"fuse\.jit compiles binds positional argument 0 to an "
+                                        r"array, .*: pass it in the call instead, as "
+                                        r"fuse\.jit\(f\)\(w, x\)"):
+        f(w)
+
+
+def test_entries_of_a_gone_self_leave_the_cache():
+    # A method's entries (a compiled program each) stayed in its cache after
+    # their object was garbage-collected, until max_cache or cache_clear.
+    class Layer:
+        def __init__(self, k):
+            self.k = k
+
+        @fuse.jit(target="cpu")
+        def apply(self, a):
+            return a * self.k + 1
+
+    x = np.ones(3, np.float32)
+    layers = [Layer(float(i)) for i in range(3)]
+    kept = Layer(7.0)
+    for layer in layers + [kept]:
+        layer.apply(x)
+    assert Layer.apply.cache_info().size == 4
+    del layers, layer
+    gc.collect()
+    assert Layer.apply.cache_info().size == 1
+    assert_same(kept.apply(x), np.full(3, 8, np.float32))
+    assert Layer.apply.cache_info()[:2] == (1, 4)

@@ -382,3 +382,95 @@ def test_a_destroyed_program_says_why():
     with pytest.raises(fuse.FuseError, match=r"^the program was destroyed \(the fuse\.Program "
                                              r"that compiled it was garbage-collected"):
         shared(x, x)
+
+
+def test_a_keyboard_interrupt_after_a_run_frees_its_results(monkeypatch):
+    # Ctrl-C during a run is raised right after the library returns, before
+    # the results had an owner: their buffers were never freed (27 MB per
+    # interrupted call of the trial's function). Here the KeyboardInterrupt
+    # comes at that point, from the library's function itself.
+    import gc
+
+    from fuse import _capi
+
+    lib = _capi.lib()
+    program = fuse.compile(_example("add_relu.mlir"), target="cpu")
+    x = np.ones(1000, np.float32)
+    real_run, real_free = lib.fuse_run_into, lib.fuse_free_buffer
+    returned, freed = [], []
+
+    def interrupted_run(program, inputs, count, outs, out_count, results, error):
+        assert real_run(program, inputs, count, outs, out_count, results, error) == 0
+        returned.append(results[0].data)
+        raise KeyboardInterrupt
+
+    def free(ptr):
+        freed.append(ptr)
+        real_free(ptr)
+
+    monkeypatch.setattr(lib, "fuse_run_into", interrupted_run)
+    monkeypatch.setattr(lib, "fuse_free_buffer", free)
+    for _ in range(3):
+        with pytest.raises(KeyboardInterrupt):
+            program(x, x)
+    gc.collect()
+    assert len(returned) == 3 and all(returned)
+    assert sorted(freed) == sorted(returned)
+    # The program runs on, and its results are freed with them.
+    monkeypatch.setattr(lib, "fuse_run_into", real_run)
+    (c,) = program(x, x)
+    assert_same(c, np.full(1000, 2, np.float32))
+    del c
+    assert len(freed) == 4
+
+
+def test_results_are_owned_without_weakref_finalize():
+    # Each result registered a weakref.finalize: a daemon thread that ran a
+    # program while the interpreter exited added to their registry while
+    # the exit read it ("Exception ignored in atexit callback ...
+    # dictionary changed size during iteration"). Results outlive their
+    # program (test_jit's test_result_memory_outlives_views).
+    import weakref
+
+    program = fuse.compile(_example("add_relu.mlir"), target="cpu")
+    x = np.ones(1000, np.float32)
+    before = len(weakref.finalize._registry)
+    results = [program(x, x)[0] for _ in range(10)]
+    assert len(weakref.finalize._registry) == before
+    del program
+    assert all((r == 2).all() for r in results)
+
+
+def test_a_keyboard_interrupt_in_a_program_finalizer(monkeypatch):
+    # Ctrl-C landing in a Program's finalizer, right after the library
+    # destroyed it: Python printed it ("Exception ignored in: <finalize
+    # object>") and dropped it, and the handle kept the destroyed program's
+    # value, which a second destruction would have destroyed again.
+    import gc
+    import time
+
+    from fuse import _capi, _program
+
+    lib = _capi.lib()
+    program = fuse.compile(_example("add_relu.mlir"), target="cpu")
+    handle = program._handle
+    real_destroy = lib.fuse_destroy
+    destroyed = []
+
+    def interrupted_destroy(value):
+        destroyed.append(value)
+        real_destroy(value)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(lib, "fuse_destroy", interrupted_destroy)
+    value = handle.value
+    # The KeyboardInterrupt is raised again in this thread once the
+    # finalizer is over.
+    with pytest.raises(KeyboardInterrupt):
+        del program
+        gc.collect()
+        for _ in range(3000):
+            time.sleep(0.01)
+    assert destroyed == [value] and handle.value is None
+    _program._destroy(lib, handle)
+    assert destroyed == [value]
