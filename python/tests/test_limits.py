@@ -48,6 +48,25 @@ def test_rank_32_runs():
     assert_same(fuse.jit(lambda x, y: x * y, target="cpu")(a, b), a * b)
 
 
+def test_brackets_nested_past_the_limit_are_refused_before_parsing():
+    # MLIR's parser recurses at each level of brackets; 20000 levels of `[`
+    # overflowed its stack (a segmentation fault of the interpreter). The
+    # library refuses the text at the 257th level; 255 levels parse.
+    def nested(depth):
+        return ("func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> attributes {x = "
+                + "[" * depth + "]" * depth + "} {\n  return %a : tensor<2xf32>\n}\n")
+    with pytest.raises(fuse.FuseError) as refused:
+        fuse.compile(nested(20000), target="cpu")
+    lines = str(refused.value).split("\n")
+    assert lines[0] == ("<program>:1:321: error: brackets nested more than 256 levels deep "
+                        "('[', '{', '(' and '<'): MLIR's parser recurses at each level, and a "
+                        "deeper text could overflow its stack; a fuse program nests a few")
+    assert lines[2].endswith("^")
+    # Parsed, and refused for its attribute by the program's check.
+    with pytest.raises(fuse.FuseError, match=r"@f has the attribute 'x'"):
+        fuse.compile(nested(255), target="cpu")
+
+
 def test_rank_limit():
     # numpy 1.x has no rank-33 arrays: a program and a GPU array have that
     # rank.
