@@ -310,21 +310,25 @@ std::string fuse::ptxFeatures(const PipelineOptions &options) {
 /// Threads one SM of `chip` holds at once (the CUDA programming guide's
 /// table of compute capabilities).
 static int64_t threadsPerSM(llvm::StringRef chip) {
+  // sm_90a, sm_120f: the family's.
+  chip = chip.rtrim("af");
   return llvm::StringSwitch<int64_t>(chip)
       .Cases({"sm_86", "sm_87", "sm_89", "sm_120", "sm_121"}, 1536)
       .Case("sm_75", 1024)
       .Default(2048);
 }
 
-/// Blocks one SM of `chip` holds at once (the same table): ptxas ignores a
-/// `.minnctapersm` above it, with a warning (`--block-size=37` asked for 55
-/// on sm_90, which holds 32).
+/// Blocks one SM of `chip` holds at once (the same table, and what ptxas
+/// of CUDA 13 takes): ptxas ignores a `.minnctapersm` above it, with a
+/// warning (`--block-size=37` asked for 55 on sm_90, which holds 32; 32 on
+/// sm_120, which holds 24).
 static int64_t blocksPerSM(llvm::StringRef chip) {
   if (chip.starts_with("sm_3"))
     return 16;
+  chip = chip.rtrim("af");
   return llvm::StringSwitch<int64_t>(chip)
       .Cases({"sm_75", "sm_86", "sm_87"}, 16)
-      .Case("sm_89", 24)
+      .Cases({"sm_89", "sm_110", "sm_120", "sm_121"}, 24)
       .Default(32);
 }
 

@@ -3,11 +3,15 @@
 // RUN: fuse-opt %s --emit=ptx --block-size=37 | FileCheck %s --check-prefix=SMALL
 // RUN: fuse-opt %s --emit=ptx --chip=sm_120 | FileCheck %s --check-prefix=SM120
 // RUN: fuse-opt %s --emit=ptx --chip=sm_89 --block-size=32 | FileCheck %s --check-prefix=SM89
+// RUN: fuse-opt %s --emit=ptx --chip=sm_120 --block-size=32 | FileCheck %s --check-prefix=SM89
+// RUN: fuse-opt %s --emit=ptx --chip=sm_120a --block-size=32 | FileCheck %s --check-prefix=SM89
+// RUN: fuse-opt %s --emit=ptx --chip=sm_120a | FileCheck %s --check-prefix=SM120
 
 // Full occupancy asks for what the chip holds: 2048 threads of an sm_90 SM
 // in blocks of 37 are 55 blocks, but an SM holds 32 (ptxas ignored 55,
 // with a warning); an sm_120 SM holds 1536 threads (6 blocks of 256, not
-// 8), an sm_89 one 24 blocks.
+// 8), an sm_89 or sm_120 one 24 blocks (ptxas ignored 32 on sm_120, with a
+// warning); sm_120a is an sm_120.
 // SMALL: .minnctapersm 32
 // SM120: .minnctapersm 6
 // SM89: .minnctapersm 24
