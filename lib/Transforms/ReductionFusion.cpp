@@ -1037,8 +1037,8 @@ private:
     // layer norms would compute all those before it), unless that copy
     // starts no chain (readsArgumentsAndRows: `x - rowmax(x)` read by a
     // column sum's kernel and by an op after it, which computes it again
-    // too, where the row max's kernel stored it for that op). A copy that computes
-    // a math function (copiesMath: a softmax's exp, which the reading
+    // too, where the row max's kernel stored it for that op). A copy that
+    // computes a math function (copiesMath: a softmax's exp, which the reading
     // kernel would compute again in each of its passes over a row) is not
     // cheap either.
     auto wholeInputs = [&](Operation *member) {
@@ -1157,9 +1157,12 @@ private:
       return clone;
     };
     for (Operation *member : members) {
-      if (!isWhole(member) || llvm::none_of(member->getUses(), outside) ||
-          (cheap && (wholeInputs(member) > 1 || copiesMath(member))))
+      if (!isWhole(member) || llvm::none_of(member->getUses(), outside))
         continue;
+      if (cheap && (wholeInputs(member) > 1 || copiesMath(member))) {
+        splitTails(cast<linalg::GenericOp>(member), outside);
+        continue;
+      }
       // A value that the copy stores anyway (the function returns it, or
       // an op reads it broadcast, which fuses with no copy), computed from
       // more than one operand over the whole space or with a math function:
@@ -1191,6 +1194,135 @@ private:
     }
     if (cheap)
       expandCopies(made);
+  }
+
+  /// For `member`, over the whole space, of a kernel that stores values
+  /// over the whole space: each result that only generics outside the
+  /// kernel read (`outside`), which the member computes from another of its
+  /// results that the kernel stores anyway (read outside too) with ops
+  /// that nothing else of the member needs, and constants, is computed by
+  /// a generic of its own from that stored result instead (a tail), which
+  /// fuses with its readers: the kernel no longer stores it for them to
+  /// read back. A chain of `x' = tanh(x) + (x - mean(x))` split into kernels
+  /// by their levels stored the last x and its tanh, which the next kernel
+  /// read (24 bytes an element for 3 links, 16 now); the tanh is computed
+  /// once, in the next kernel.
+  void splitTails(linalg::GenericOp member,
+                  llvm::function_ref<bool(OpOperand &)> outside) {
+    Block *body = member.getBody();
+    Operation *yield = body->getTerminator();
+    auto readOutsideOnly = [&](OpResult result) {
+      return !result.use_empty() &&
+             llvm::all_of(result.getUses(), [&](OpOperand &use) {
+               return outside(use) && isa<linalg::GenericOp>(use.getOwner());
+             });
+    };
+    auto isStored = [&](OpResult result) {
+      return llvm::any_of(result.getUses(), outside);
+    };
+    for (OpResult result : member->getResults()) {
+      if (!readOutsideOnly(result))
+        continue;
+      unsigned r = result.getResultNumber();
+      Value out = yield->getOperand(r);
+      Operation *last = out.getDefiningOp();
+      if (!last || last->getBlock() != body)
+        continue;
+      // The ops that compute it, from one other stored result (`from`) and
+      // constants; each used by these ops only (and the yield, once).
+      llvm::SetVector<Operation *> tail;
+      std::optional<unsigned> from;
+      bool fits = true;
+      SmallVector<Operation *> worklist = {last};
+      while (fits && !worklist.empty()) {
+        Operation *op = worklist.pop_back_val();
+        if (!tail.insert(op))
+          continue;
+        for (Value operand : op->getOperands()) {
+          Operation *def = operand.getDefiningOp();
+          if (def && def->getBlock() == body && isa<arith::ConstantOp>(def))
+            continue;
+          std::optional<unsigned> stored;
+          for (OpOperand &use : yield->getOpOperands())
+            if (use.get() == operand && use.getOperandNumber() != r &&
+                isStored(member->getResult(use.getOperandNumber())))
+              stored = use.getOperandNumber();
+          if (stored) {
+            // One stored value (which several results may yield).
+            if (from && yield->getOperand(*from) != operand)
+              fits = false;
+            from = from ? from : stored;
+            continue;
+          }
+          if (!def || def->getBlock() != body) {
+            fits = false;
+            break;
+          }
+          worklist.push_back(def);
+        }
+      }
+      if (!fits || !from)
+        continue;
+      for (Operation *op : tail)
+        for (OpOperand &use : op->getUses())
+          if (!tail.contains(use.getOwner()) &&
+              !(use.getOwner() == yield && use.getOperandNumber() == r))
+            fits = false;
+      auto init = member.getDpsInits()[r].getDefiningOp<tensor::EmptyOp>();
+      if (!fits || !init)
+        continue;
+      // The tail, in the member's order, over its space.
+      SmallVector<Operation *> ordered(tail.begin(), tail.end());
+      llvm::sort(ordered, [](Operation *a, Operation *b) {
+        return a->isBeforeInBlock(b);
+      });
+      Value stored = yield->getOperand(*from);
+      OpBuilder builder(member.getContext());
+      builder.setInsertionPointAfter(member);
+      Value fresh = builder.clone(*init)->getResult(0);
+      SmallVector<AffineMap> maps = {
+          member.getMatchingIndexingMap(member.getDpsInitOperand(*from)),
+          member.getMatchingIndexingMap(member.getDpsInitOperand(r))};
+      auto split = linalg::GenericOp::create(
+          builder, member.getLoc(), TypeRange{result.getType()},
+          ValueRange{member->getResult(*from)}, ValueRange{fresh}, maps,
+          member.getIteratorTypesArray(),
+          [&](OpBuilder &b, Location loc, ValueRange args) {
+            IRMapping mapping;
+            mapping.map(stored, args[0]);
+            for (Operation &inner : body->without_terminator())
+              if (isa<arith::ConstantOp>(inner))
+                b.clone(inner, mapping);
+            for (Operation *op : ordered)
+              b.clone(*op, mapping);
+            linalg::YieldOp::create(b, loc, mapping.lookup(out));
+          });
+      FuseDialect::OpsAttrHelper ops(member.getContext());
+      ops.setAttr(split, tailNames(member, ordered));
+      result.replaceAllUsesWith(split->getResult(0));
+    }
+  }
+
+  /// The fuse ops of `member`'s `tail` (their names, which elementwise
+  /// fusion keeps one per location in its order, as dropDeadResults reads
+  /// them); none when they cannot be told apart.
+  static ArrayAttr tailNames(linalg::GenericOp member,
+                             ArrayRef<Operation *> tail) {
+    MLIRContext *context = member.getContext();
+    FuseDialect::OpsAttrHelper ops(context);
+    ArrayAttr names = ops.getAttr(member);
+    SmallVector<Location> locations = {member.getLoc()};
+    if (auto fused = dyn_cast<FusedLoc>(member.getLoc()))
+      locations.assign(fused.getLocations().begin(),
+                       fused.getLocations().end());
+    SmallVector<Attribute> kept;
+    if (names && names.size() == locations.size())
+      for (auto [name, location] : llvm::zip(names, locations))
+        if (llvm::any_of(tail, [&, location = location](Operation *op) {
+              return op->getLoc() == location;
+            }))
+          kept.push_back(name);
+    return ArrayAttr::get(context, kept);
   }
 
   /// The copies in `made` that views read back in the whole space, over

@@ -11,6 +11,7 @@
 // RUN: fuse-run %s --entry=@variance_over_axis_0 --target=cpu --input=rand:300x70 --check | FileCheck %s --check-prefix=RUN1
 // RUN: fuse-run %s --entry=@centerings_over_axis_0 --target=cpu --input=rand:300x70 --check | FileCheck %s --check-prefix=RUN1
 // RUN: fuse-run %s --entry=@row_max_then_column_sum --target=cpu --input=rand:300x70 --check | FileCheck %s --check-prefix=RUN1
+// RUN: fuse-run %s --entry=@tail_read_by_the_next_kernel --target=cpu --input=rand:300x70 --check | FileCheck %s --check-prefix=RUN1
 
 // A kernel that reduces its rows in a launch of their own (strided rows,
 // in pieces) stores no value over the whole space: what else reads its
@@ -270,4 +271,30 @@ func.func @row_max_then_column_sum(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %s = fuse.reduce_sum %y {dims = array<i64: 0>} : tensor<?x?xf32> -> tensor<1x?xf32>
   %z = fuse.div %y, %s : tensor<?x?xf32>, tensor<1x?xf32> -> tensor<?x?xf32>
   return %z : tensor<?x?xf32>
+}
+
+// A value that only the next kernel reads, computed from one that the
+// kernel stores anyway (x3 = tanh(x2) + (x2 - mean(x2)) and its tanh, which
+// the next link reads): computed from that stored value by a generic of its
+// own, which fuses with the next kernel. The kernel stored both (2 kernels,
+// 24*N*M bytes); the tanh is computed once either way.
+// CHECK-LABEL: @tail_read_by_the_next_kernel
+// CHECK-NEXT: fused: 2 kernels, 16*N*M bytes (read 8*N*M, written 8*N*M)
+// CHECK-NEXT: kernel  ops  elements  read  written
+// CHECK-NEXT: fused_reduce_mean_tanh_sub_add_tanh_plus3_{{[0-9]+}}  reduce_mean tanh sub add tanh reduce_mean sub add  N*M  4*N*M  4*N*M
+// CHECK-NEXT: fused_tanh_reduce_mean_sub_add_{{[0-9]+}}  tanh reduce_mean sub add  N*M  4*N*M  4*N*M
+func.func @tail_read_by_the_next_kernel(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %0 = fuse.tanh %x : tensor<?x?xf32>
+  %1 = fuse.reduce_mean %x {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?x1xf32>
+  %2 = fuse.sub %x, %1 : tensor<?x?xf32>, tensor<?x1xf32> -> tensor<?x?xf32>
+  %3 = fuse.add %0, %2 : tensor<?x?xf32>
+  %4 = fuse.tanh %3 : tensor<?x?xf32>
+  %5 = fuse.reduce_mean %3 {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?x1xf32>
+  %6 = fuse.sub %3, %5 : tensor<?x?xf32>, tensor<?x1xf32> -> tensor<?x?xf32>
+  %7 = fuse.add %4, %6 : tensor<?x?xf32>
+  %8 = fuse.tanh %7 : tensor<?x?xf32>
+  %9 = fuse.reduce_mean %7 {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?x1xf32>
+  %10 = fuse.sub %7, %9 : tensor<?x?xf32>, tensor<?x1xf32> -> tensor<?x?xf32>
+  %11 = fuse.add %8, %10 : tensor<?x?xf32>
+  return %11 : tensor<?x?xf32>
 }
