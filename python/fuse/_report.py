@@ -3,6 +3,9 @@ prints it (kernels, ops, bytes; fused vs eager: the C++ report's own text),
 and as the picture of `--fuse-report=dot` in Jupyter."""
 
 import html
+import itertools
+import re
+import secrets
 import shutil
 import subprocess
 
@@ -62,9 +65,58 @@ def report(fn, *args, **kwargs):
     if isinstance(fn, str):
         return _capi.report_json(fn)
     _check_function(fn, "fuse.report")
-    jitted = fn if isinstance(fn, _jit._Jitted) else _jit.jit(fn)
+    jitted = _jitted(fn, "fuse.report")
     trace, _ = jitted._trace_and_arrays(args, kwargs)
-    return _capi.report_json(trace.mlir)
+    return _capi.report_json(trace.located_mlir)
+
+
+# The options of the compiler that change what the report counts (the
+# fused stage's kernels, and the block size the GPU's schemes for
+# reductions take), with their defaults (docs/passes.md); fusion is not
+# one: the report shows fused and eager side by side.
+_REPORT_OPTIONS = {"horizontal": "on", "block-size": "256"}
+_SWITCH_WORDS = {"on": "on", "true": "on", "1": "on", "off": "off", "false": "off", "0": "off"}
+
+
+def _report_options(options):
+    """The options of the option text `options` (option_text's) that make
+    the report differ from the default one, as `key=value` texts: the
+    library's report takes no options."""
+    given = {}
+    for key, value in re.findall(r"([^\s=]+)(?:=(\{[^}]*\}|\S*))?", options or ""):
+        if key in _REPORT_OPTIONS:
+            given[key] = value  # the last one counts, as the library's
+    changed = []
+    for key, value in given.items():
+        if key == "horizontal":
+            # A switch alone ("horizontal") is on.
+            same = _SWITCH_WORDS.get(value.lower() if value else "on") == "on"
+        else:
+            same = value.strip("{}").strip() == _REPORT_OPTIONS[key]
+        if not same:
+            changed.append(f"{key}={value}")
+    return changed
+
+
+def _jitted(fn, what):
+    """`fn` as a jitted function, to trace; one whose options change its
+    kernels is refused: the library's report (fuse_report_text and
+    fuse_report_json) takes no options and would count the kernels of the
+    default ones, which are not those the function runs."""
+    if not isinstance(fn, _jit._Jitted):
+        return _jit.jit(fn)
+    changed = _report_options(fn.options)
+    if changed:
+        defaults = ", ".join(f"{k}={v}" for k, v in _REPORT_OPTIONS.items())
+        name = fn.__name__
+        raise ValueError(
+            f"{what}: {name} compiles with {' '.join(changed)}, which the report cannot "
+            f"take: the library's report (fuse_report_text, fuse_report_json) takes no "
+            f"compiler options and counts the kernels of the defaults ({defaults}), which "
+            f"are not {name}'s. The kernels a call runs are in its profile "
+            f"(fuse.jit(..., profile=True), then the jitted function's "
+            f".program.last_profile)")
+    return fn
 
 
 def report_dot(text, fusion=True):
@@ -73,9 +125,28 @@ def report_dot(text, fusion=True):
     return _capi.report_dot(text, _capi.option_text(fusion))
 
 
+# What makes each picture's element ids unique: a token of this process
+# (a notebook keeps the pictures of the kernels run before) and a count
+# of the pictures it shows.
+_PROCESS_TOKEN = secrets.token_hex(4)
+_RENDERINGS = itertools.count(1)
+
+
+def unique_ids(svg, variant):
+    """`svg` with each element id (` id="..."`) prefixed by a prefix of its
+    own: Graphviz numbers them graph0, node1, clust1, ... in every picture,
+    and the ids of an HTML document (a notebook's outputs, the two
+    pictures of one) must differ."""
+    if svg is None:
+        return None
+    prefix = f"fuse-{_PROCESS_TOKEN}-{next(_RENDERINGS)}-{variant}-"
+    return svg.replace(' id="', ' id="' + prefix)
+
+
 def render_svg(dot):
     """The <svg> element that Graphviz's `dot` draws for DOT text, or None
-    when `dot` is not on PATH or fails."""
+    when `dot` is not on PATH or fails. Its ids are Graphviz's (unique_ids
+    makes them unique in a page)."""
     program = shutil.which("dot")
     if program is None:
         return None
@@ -108,10 +179,13 @@ class Explanation(str):
         return report_dot(self.mlir, fusion)
 
     def svg(self, fusion=True):
-        """That graph drawn as SVG, or None without Graphviz's `dot`."""
+        """That graph drawn as SVG, or None without Graphviz's `dot`. The
+        ids of its elements begin with a prefix unique to this call, so
+        that pictures put in one page (a notebook's) have none in common."""
+        fusion = bool(fusion)
         if fusion not in self._svg:
             self._svg[fusion] = render_svg(self.dot(fusion))
-        return self._svg[fusion]
+        return unique_ids(self._svg[fusion], "fused" if fusion else "eager")
 
     def _repr_svg_(self):
         return self.svg(True)
@@ -134,7 +208,9 @@ def explain(fn, *args, **kwargs):
     `fuse-opt --fuse-report`, then the byte counts at these arguments'
     sizes. `fn` is a function (jitted or not; it is traced, not run) or
     fuse MLIR text (of one function, `args` its arguments in order, for
-    the byte counts; none for the report alone). The result is that text
+    the byte counts; none for the report alone). A jitted function whose
+    options change its kernels (horizontal=off, a block size) is refused:
+    the library's report takes no options. The result is that text
     (an `Explanation`, a str), which Jupyter shows as the picture of the
     kernels."""
     if isinstance(fn, str):
@@ -168,8 +244,10 @@ def explain(fn, *args, **kwargs):
                                 f"{type_text}; the array's dtype is {array.dtype}")
         return Explanation(format_report(text, report, arrays), fn)
     _check_function(fn, "fuse.explain")
-    jitted = fn if isinstance(fn, _jit._Jitted) else _jit.jit(fn)
+    jitted = _jitted(fn, "fuse.explain")
     trace, arrays = jitted._trace_and_arrays(args, kwargs)
-    text = format_report(_capi.report_text(trace.mlir), _capi.report_json(trace.mlir),
-                         arrays)
-    return Explanation(text, trace.mlir)
+    # The text with the ops' locations (what is compiled): the picture
+    # names each op's line of the function, as the remarks do.
+    mlir = trace.located_mlir
+    text = format_report(_capi.report_text(mlir), _capi.report_json(mlir), arrays)
+    return Explanation(text, mlir)

@@ -1424,26 +1424,52 @@ def _numpy_parameters(fn):
 _AxisError = getattr(getattr(np, "exceptions", np), "AxisError", ValueError)
 
 
+def _axis_index(a, what):
+    """One axis as an int, as numpy takes it: an int, a numpy integer or a
+    0-d integer array (not a bool); a traced Tensor says why it has none."""
+    if isinstance(a, np.ndarray) and a.ndim == 0 and a.dtype.kind in "iu":
+        return int(a)
+    if isinstance(a, (bool, np.bool_)) or not isinstance(a, (int, np.integer, Tensor,
+                                                              SymbolicSize)):
+        raise TypeError(f"fuse: {what}: axis must be None, an int or a tuple of ints, "
+                        f"got {type(a).__name__} {a!r}")
+    return a.__index__()  # a Tensor or SymbolicSize says why it has no value
+
+
 def _axes(x, axis, what):
     """numpy's `axis` of `x` (None: every axis; an int or a tuple of ints,
-    negative ones counting from the end) as a sorted tuple of dimensions."""
+    negative ones counting from the end; numpy integers and 0-d integer
+    arrays as ints) as a sorted tuple of dimensions."""
     rank = len(x._shape)
     if axis is None:
         return tuple(range(rank))
-    # numpy takes axis 0 and -1 (not as a tuple) of a 0-d array, as None.
-    if rank == 0 and isinstance(axis, (int, np.integer)) and not isinstance(
-            axis, (bool, np.bool_)) and axis in (0, -1):
-        return ()
+    if isinstance(axis, Tensor) and axis._is_array_argument():
+        # A tuple of ints passed to a jitted function is numpy's array of
+        # it, a run-time value, as an int is a scalar one.
+        raise TypeError(
+            f"fuse: argument {axis._arg!r} of {axis._graph.function} is an array (a tuple of "
+            f"ints passed to a jitted function is read as numpy's array of it), which has no "
+            f"value while tracing, so it cannot be {what}'s axis; name it in "
+            f"fuse.jit(static_argnames=...) to make it a constant of the trace")
+    if isinstance(axis, list):
+        raise TypeError(f"fuse: {what}: axis must be None, an int or a tuple of ints, got "
+                        f"list {axis!r} (numpy refuses a list too); write the tuple "
+                        f"{tuple(axis)!r}")
+    if not isinstance(axis, tuple):
+        a = _axis_index(axis, what)
+        # numpy takes axis 0 and -1 (not in a tuple) of a 0-d array, as None.
+        if rank == 0 and a in (0, -1):
+            return ()
+        axis = a
     axes = []
-    for a in (tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)):
-        if isinstance(a, (bool, np.bool_)) or not isinstance(a, (int, np.integer, Tensor,
-                                                                  SymbolicSize)):
-            raise TypeError(f"fuse: {what}: axis must be None, an int or a tuple of ints, "
-                            f"got {type(a).__name__} {a!r}")
-        a = a.__index__()  # a Tensor or SymbolicSize says why it has no value
+    for a in (axis if isinstance(axis, tuple) else (axis,)):
+        a = _axis_index(a, what)
         if not -rank <= a < rank:
+            accepted = (f"axes are in [{-rank}, {rank})" if rank else
+                        "a 0-d Tensor takes axis None or (), or 0 or -1 alone (not in a "
+                        "tuple), as numpy's")
             raise _AxisError(f"fuse: {what}: axis {a} is out of bounds for a Tensor of rank "
-                             f"{rank} (axes are in [{-rank}, {rank}))")
+                             f"{rank} ({accepted})")
         if a % rank in axes:
             raise ValueError(f"fuse: {what}: axis {a} is repeated in axis={axis!r} "
                              f"(rank {rank})")
@@ -1974,9 +2000,9 @@ _NUMPY_PARAMS = {"sum": ("axis", "dtype", "out", "keepdims", "initial", "where")
 
 def _numpy_reduction(name, what, x, args, kwargs):
     """numpy's reduction `name` (np.sum(x, ...) or x.sum(...)) with numpy's
-    arguments: axis, keepdims and initial (sum, max, min); dtype=None and
-    out=None are accepted, any other value of theirs and where= are
-    refused."""
+    arguments: axis, keepdims and initial (sum, max, min); dtype=None,
+    out=None and where=True (numpy's defaults) are accepted, any other
+    value of theirs is refused."""
     params = _NUMPY_PARAMS[name]
     variance = "ddof" in params
     takes = ("axis=, keepdims= and ddof=" if variance else
@@ -1999,16 +2025,18 @@ def _numpy_reduction(name, what, x, args, kwargs):
         if key not in params:
             _unexpected_argument(what, key, params,
                                  f"{takes} (numpy's {_dtypes.listing(params)}, with dtype= "
-                                 f"and out= only None)")
+                                 f"and out= only None, where= only True)")
         if key in given:
             raise TypeError(f"fuse: {what} got two values for {key!r}")
         given[key] = value
     refused = [k for k, v in given.items()
                if k not in ("axis", "keepdims", "ddof", "initial")
-               and not (k in ("dtype", "out") and v is None)]
+               and not (k in ("dtype", "out") and v is None)
+               and not (k == "where" and _is_true(v))]
     if refused:
         _unsupported(f"{what} with {_dtypes.listing(f'{k}=' for k in refused)}",
-                     f"fuse's reductions take {takes} only; the result has the array's dtype "
+                     f"fuse's reductions take {takes} only (dtype= and out= None, where= "
+                     f"True: numpy's defaults); the result has the array's dtype "
                      f"(float32 for a mean, var or std of integers or bools; cast before or "
                      f"after with fuse.cast or .astype)")
     options = ({"ddof": given.get("ddof", 0), "what": what} if variance else
@@ -2017,6 +2045,14 @@ def _numpy_reduction(name, what, x, args, kwargs):
     if given.get("initial") is not None:
         return _with_initial(name, what, x, axis, keepdims, given["initial"])
     return _REDUCTIONS[name](x, axis, keepdims, **options)
+
+
+def _is_true(value):
+    """Whether `value` is numpy's default where=True: True, numpy's True,
+    or a 0-d bool array of True (a no-op)."""
+    return (value is True or isinstance(value, np.bool_) and bool(value)
+            or isinstance(value, np.ndarray) and value.shape == () and value.dtype == bool
+            and bool(value))
 
 
 def _with_initial(name, what, x, axis, keepdims, initial):
@@ -2032,9 +2068,19 @@ def _with_initial(name, what, x, axis, keepdims, initial):
     if isinstance(initial, Tensor) or not _is_scalar(initial):
         raise TypeError(f"fuse: {what}: initial must be a number, got "
                         f"{type(initial).__name__} {initial!r}")
-    if x.dtype_name == "i1":
-        _unsupported(f"{what} of a bool Tensor with initial=",
-                     "cast it to an integer type first")
+    if x.dtype_name == "i1" and name == "sum":
+        # numpy counts bools in int64 (its default int), initial converted
+        # to it as to an int64 array's.
+        x = cast(x, "i64")
+    elif x.dtype_name == "i1":
+        # numpy converts initial to a bool (its truth, NaN's too): max is
+        # any(x) or initial, min all(x) and initial, an empty one initial;
+        # in int32, which the reduction takes, as the max of bools alone.
+        op = "reduce_max" if name == "max" else "reduce_min"
+        extreme = _reduce(op, cast(x, "i32"), axis, keepdims, identity_if_empty=True,
+                          what=what)
+        truth = 1 if _scalar_value(initial) else 0
+        return cast((maximum if name == "max" else minimum)(extreme, truth), "i1")
     if x.dtype_name in _INT_RANGE:
         # numpy converts initial to the array's integer type first (a float
         # truncated toward zero, as astype), and reduces exactly in that

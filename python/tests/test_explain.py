@@ -133,6 +133,67 @@ def test_explain_picture_in_jupyter():
     assert "<script" not in page
 
 
+@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is not on PATH")
+def test_explain_picture_ids_are_unique_in_a_page():
+    """Graphviz numbers the ids of every picture alike (graph0, node1,
+    clust1, ...): the two pictures of one output, and the outputs of two
+    cells, had the same ids."""
+    a = np.ones(8, np.float32)
+    explanation = fuse.explain(add_relu, a, a)
+    pages = [explanation._repr_html_(), explanation._repr_html_(),
+             fuse.explain(add_relu, a, a)._repr_html_(), explanation._repr_svg_()]
+    ids = [re.findall(r' id="([^"]*)"', page) for page in pages]
+    assert all(ids) and len(ids[0]) == len(set(ids[0]))
+    every = [i for page in ids for i in page]
+    assert len(every) == len(set(every))
+    assert all(re.match(r"fuse-\w+-\d+-(fused|eager)-", i) for i in every)
+    assert any(i.endswith("-fused-graph0") for i in ids[0])
+    assert any(i.endswith("-eager-graph0") for i in ids[0])
+
+
+def test_explain_picture_names_the_functions_lines():
+    """The picture labels each op with its line of the function (the
+    traced text with locations), as the remarks do; it was a line of the
+    trace text (<program>:2:8)."""
+    a = np.ones(8, np.float32)
+    line = add_relu.__code__.co_firstlineno + 1
+    for fn in (add_relu, fuse.jit(add_relu)):
+        explanation = fuse.explain(fn, a, a)
+        for fusion in (True, False):
+            dot = explanation.dot(fusion)
+            assert "<program>" not in dot
+            assert re.search(r'label="fuse\.add\\n[^"]*test_explain\.py:%d:\d+"' % line, dot)
+            assert re.search(r'label="fuse\.relu\\n[^"]*test_explain\.py:%d:\d+"' % line, dot)
+        assert explanation.startswith(ADD_RELU_REPORT)
+
+
+@pytest.mark.parametrize("options", [{"horizontal": "off"}, "horizontal=false",
+                                     {"block_size": 128}, "opt-level=3 block-size={64}"])
+def test_explain_refuses_options_that_change_the_kernels(options):
+    """The library's report takes no options: of a function jitted with
+    horizontal=off (two kernels run) it said one fused kernel. Such options
+    are refused, for explain and report alike."""
+    def h(a):
+        return fuse.exp(a), -a
+    f = fuse.jit(h, options=options)
+    a = np.ones(64, np.float32)
+    for what, report in (("explain", fuse.explain), ("report", fuse.report)):
+        with pytest.raises(ValueError, match=r"^fuse\.%s: h compiles with (horizontal|block-size)"
+                                             r"=\S+, which the report cannot take: the library's "
+                                             r"report \(fuse_report_text, fuse_report_json\) "
+                                             r"takes no compiler options and counts the kernels "
+                                             r"of the defaults \(horizontal=on, block-size=256\), "
+                                             r"which are not h's\. " % what):
+            report(f, a)
+    assert f.cache_info().compiles == 0
+    # Options of the later stages (the LLVM level, the GPU's exp), and the
+    # defaults, leave the report as it is.
+    for kept in ({"opt_level": 3, "approx_exp": True}, "horizontal=on", "horizontal",
+                 {"horizontal": True, "block_size": 256}):
+        assert fuse.explain(fuse.jit(h, options=kept), a) == fuse.explain(h, a)
+    assert "fused: 1 kernel" in fuse.explain(h, a)
+
+
 def test_explain_without_dot_shows_the_text(monkeypatch, tmp_path):
     """Without Graphviz there is no picture, so Jupyter falls back to the
     text."""

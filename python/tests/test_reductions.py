@@ -345,10 +345,11 @@ def test_dims_in_the_program():
     (lambda x: x.sum(keepdims="yes"), TypeError, r"keepdims must be True or False"),
     (lambda x: np.sum(x, dtype=np.float64), TypeError,
      r"^fuse: numpy\.sum with dtype= is not supported: fuse's reductions take axis=, "
-     r"keepdims= and initial= only; the result has the array's dtype \(float32 for a mean, var or std of "
+     r"keepdims= and initial= only \(dtype= and out= None, where= True: numpy's defaults\); "
+     r"the result has the array's dtype \(float32 for a mean, var or std of "
      r"integers or bools; cast before or after with fuse\.cast or \.astype\)"),
     (lambda x: np.max(x, out=np.zeros(3)), TypeError, r"^fuse: numpy\.max with out= is not"),
-    (lambda x: np.min(x, initial=0.0, where=True), TypeError,
+    (lambda x: np.min(x, initial=0.0, where=False), TypeError,
      r"^fuse: numpy\.min with where= is not supported"),
     (lambda x: np.max(x, initial=x), TypeError,
      r"^fuse: numpy\.max: initial must be a number, got Tensor"),
@@ -362,7 +363,8 @@ def test_dims_in_the_program():
     # and where=, which it then refused, were listed as its own).
     (lambda x: x.mean(-1, initial=1.0), TypeError,
      r"^fuse: Tensor\.mean got an unexpected argument 'initial'; it takes axis= and keepdims= "
-     r"\(numpy's axis, dtype, out, keepdims and where, with dtype= and out= only None\)$"),
+     r"\(numpy's axis, dtype, out, keepdims and where, with dtype= and out= only None, "
+     r"where= only True\)$"),
     (lambda x: x.sum(0, axis=1), TypeError, r"^fuse: Tensor\.sum got two values for 'axis'"),
     (lambda x: x.sum(x.shape[0]), TypeError, r"is a symbolic size, not a number"),
     (lambda x: np.add.reduce(x), TypeError, r"for reductions use np\.sum"),
@@ -1237,3 +1239,98 @@ def test_any_and_all_errors_name_what_was_called(fn, error, match):
     # made of.
     with pytest.raises(error, match=match):
         fuse.jit(fn)(np.ones((3, 4), np.float32))
+
+
+@pytest.mark.parametrize("initial", [1, True, False, 0, 2, -1, 2.5, -0.5, np.float32(0.5)])
+def test_initial_of_bools_as_numpys(initial):
+    # numpy counts bools in int64 with initial converted to int64 (a float
+    # truncated), and takes the max and min of bools with initial as a bool
+    # (its truth); an empty one gives initial. They were refused.
+    for shape in [(2, 3), (2, 0)]:
+        m = (np.arange(int(np.prod(shape))).reshape(shape) % 4 == 1)
+        f = fuse.jit(lambda a: (a.sum(1, initial=initial), np.max(a, 1, initial=initial),
+                                fuse.reduce_min(a, 1, initial=initial), a.sum(initial=initial)))
+        want = (m.sum(1, initial=initial), np.max(m, 1, initial=initial),
+                np.min(m, 1, initial=initial), m.sum(initial=initial))
+        for got, expected in zip(f(m), want):
+            assert_same(got, expected)
+
+
+def test_initial_of_bools_that_int64_cannot_hold_is_refused():
+    m = np.array([True, False])
+    with pytest.raises(OverflowError, match=r"initial=1180591620717411303424 does not fit "
+                                            r"int64"):
+        fuse.jit(lambda a: a.sum(initial=2 ** 70))(m)
+    with pytest.raises(ValueError, match=r"initial=nan is NaN"):
+        fuse.jit(lambda a: a.sum(initial=math.nan))(m)
+    # A bool's truth: NaN is true, as numpy's.
+    assert_same(fuse.jit(lambda a: a.max(initial=math.nan))(m[:0]), np.max(m[:0], initial=math.nan))
+
+
+def test_axis_forms_as_numpys():
+    # numpy takes a numpy integer and a 0-d integer array as an axis, alone
+    # or in a tuple (a 0-d array was refused).
+    x = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    f = fuse.jit(lambda a: (a.sum(np.array(1)), np.max(a, axis=np.int32(-1)),
+                            a.min((np.array(2), np.int64(0))), a.mean(np.array(0, np.uint8))))
+    want = (x.sum(np.array(1)), np.max(x, axis=np.int32(-1)),
+            x.min((np.array(2), np.int64(0))), x.mean(np.array(0, np.uint8)))
+    for got, expected in zip(f(x), want):
+        assert_same(got, expected)
+
+
+def test_axis_forms_that_numpy_refuses():
+    # numpy raises TypeError for a list (it was taken as a tuple), and for
+    # arrays other than 0-d integer ones.
+    for fn, match in [
+            (lambda x: x.sum(axis=[0, 1]),
+             r"^fuse: fuse\.reduce_sum: axis must be None, an int or a tuple of ints, got list "
+             r"\[0, 1\] \(numpy refuses a list too\); write the tuple \(0, 1\)$"),
+            (lambda x: fuse.softmax(x, axis=[1]), r"^fuse: fuse\.softmax: axis must be .*, got list"),
+            (lambda x: np.max(x, np.array(1.0)), r"axis must be None, an int or a tuple of ints, "
+                                                r"got ndarray array\(1\.\)"),
+            (lambda x: x.sum(np.array([1])), r"got ndarray array\(\[1\]\)"),
+            (lambda x: x.sum(np.array(True)), r"got ndarray array\(True\)")]:
+        with pytest.raises(TypeError, match=match):
+            fuse.jit(fn)(np.ones((3, 4), np.float32))
+
+
+def test_where_true_is_numpys_default():
+    # where=True is numpy's default, a no-op, as dtype=None and out=None
+    # (it was refused); any other where= is refused.
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    f = fuse.jit(lambda a: (a.mean(0, where=True), np.sum(a, 1, where=np.True_),
+                            a.max(where=np.array(True)), np.var(a, where=True)))
+    want = (x.mean(0), np.sum(x, 1), x.max(), np.var(x))
+    for got, expected in zip(f(x), want):
+        assert_same(got, expected)
+    for where in (False, np.array([True, False, True, True])):
+        with pytest.raises(TypeError, match=r"^fuse: Tensor\.sum with where= is not supported"):
+            fuse.jit(lambda a: a.sum(0, where=where))(x)
+
+
+def test_axis_out_of_bounds_of_a_0d_tensor_says_what_it_takes():
+    # It said "axes are in [0, 0)", though axis 0 and -1 work.
+    s = np.float32(2.0)
+    for fn in (lambda a: a.sum(1), lambda a: a.max((0,)), lambda a: np.mean(a, -2)):
+        with pytest.raises(ValueError, match=r"is out of bounds for a Tensor of rank 0 \(a 0-d "
+                                             r"Tensor takes axis None or \(\), or 0 or -1 "
+                                             r"alone \(not in a tuple\), as numpy's\)$"):
+            fuse.jit(fn)(s)
+
+
+def test_tuple_axis_argument_says_to_make_it_static():
+    # A tuple passed as a run-time argument is an array: the error names the
+    # argument and static_argnames, as an int axis's (it said "a traced Tensor
+    # has no value ... use x.astype(np.int64)").
+    def f(x, axis):
+        return x.sum(axis)
+    x = np.ones((3, 4), np.float32)
+    with pytest.raises(TypeError, match=r"^fuse: argument 'axis' of f is an array \(a tuple of "
+                                        r"ints passed to a jitted function is read as numpy's "
+                                        r"array of it\), which has no value while tracing, so "
+                                        r"it cannot be fuse\.reduce_sum's axis; name it in "
+                                        r"fuse\.jit\(static_argnames=\.\.\.\) to make it a "
+                                        r"constant of the trace$"):
+        fuse.jit(f)(x, (0, 1))
+    assert_same(fuse.jit(f, static_argnames="axis")(x, (0, 1)), np.float32(12.0))
