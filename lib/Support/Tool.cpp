@@ -56,6 +56,53 @@ void fuse::initTool(const char *name, int argc, char **argv, bool stackDump) {
       nullptr);
 }
 
+std::optional<llvm::StringRef> fuse::irFlagGiven() {
+  static const llvm::StringLiteral names[] = {
+      "mlir-print-ir-after",
+      "mlir-print-ir-after-all",
+      "mlir-print-ir-after-change",
+      "mlir-print-ir-after-failure",
+      "mlir-print-ir-before",
+      "mlir-print-ir-before-all",
+      "mlir-print-ir-module-scope",
+      "mlir-print-ir-tree-dir",
+      "mlir-pass-statistics",
+      "mlir-pass-statistics-display",
+      "mlir-timing",
+      "mlir-timing-display",
+      "dump-pass-pipeline",
+      "emit-bytecode",
+      "emit-bytecode-version",
+      "verify-each",
+      "verify-roundtrip",
+      "mlir-print-op-generic",
+      "mlir-print-debuginfo",
+      "mlir-pretty-debuginfo",
+      "mlir-print-local-scope",
+      "mlir-print-unique-ssa-ids",
+      "mlir-print-value-users",
+      "mlir-print-assume-verified",
+      "mlir-print-skip-regions",
+      "mlir-print-elementsattrs-with-hex-if-larger",
+      "mlir-elide-elementsattrs-if-larger",
+      "mlir-elide-resource-strings-if-larger",
+      "mlir-use-nameloc-as-prefix",
+      "mlir-generate-reproducer",
+      "mlir-pass-pipeline-crash-reproducer",
+      "mlir-pass-pipeline-local-reproducer",
+      "run-reproducer",
+      "log-actions-to",
+      "log-mlir-actions-filter",
+      "profile-actions-to",
+      "mlir-output-format",
+      "show-dialects",
+  };
+  for (llvm::StringRef name : names)
+    if (fuse::optionGiven(name))
+      return name;
+  return std::nullopt;
+}
+
 bool fuse::optionGiven(llvm::StringRef name) {
   auto &options = llvm::cl::getRegisteredOptions();
   auto it = options.find(name);

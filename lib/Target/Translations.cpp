@@ -243,6 +243,13 @@ void fuse::registerTranslations(const PipelineFlags &flags,
           llvm::Error refused = llvm::Error::success();
           if (std::optional<std::string> repeated = optionUseError())
             refused = llvm::createStringError(*repeated);
+          else if (std::optional<llvm::StringRef> flag = irFlagGiven())
+            refused = llvm::createStringError(
+                "--" + flag->str() +
+                " is a flag of MLIR's IR printer or pass manager, and the "
+                "translations compile with their own pass manager and print "
+                "no IR, so it would do nothing (even given its default "
+                "value): use it with fuse-opt --fuse-pipeline=STAGE");
           else
             refused = checkTranslationFlags(translation, flags);
           if (llvm::Error error = std::move(refused)) {

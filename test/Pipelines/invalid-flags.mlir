@@ -210,6 +210,13 @@ func.func @add_relu(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
 // RUN: not fuse-opt %s --emit=ptx --dump-pass-pipeline 2>&1 | FileCheck %s --check-prefix=IR-FLAG-DUMP
 // IR-FLAG-DUMP-NOT: Pass Manager
 // IR-FLAG-DUMP: fuse-opt: error: --dump-pass-pipeline is a flag of mlir-opt's
+// fuse-translate's translations too (it printed the PTX and took no notice);
+// nothing is written.
+// RUN: not fuse-translate %s --fuse-to-ptx --mlir-print-debuginfo -o %t.ptx 2>&1 | FileCheck %s --check-prefix=IR-FLAG-TRANSLATE
+// RUN: not test -e %t.ptx
+// RUN: not fuse-translate %s --fuse-report --mlir-print-op-generic 2>&1 | FileCheck %s --check-prefix=IR-FLAG-TRANSLATE-REPORT
+// IR-FLAG-TRANSLATE: fuse-translate: error: --mlir-print-debuginfo is a flag of MLIR's IR printer or pass manager, and the translations compile with their own pass manager and print no IR, so it would do nothing (even given its default value): use it with fuse-opt --fuse-pipeline=STAGE
+// IR-FLAG-TRANSLATE-REPORT: fuse-translate: error: --mlir-print-op-generic is a flag of MLIR's
 
 // An option that the stage asked for does not use would be ignored without
 // a word: the error names it and the stages it shapes. A value that is the

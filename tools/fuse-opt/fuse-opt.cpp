@@ -64,56 +64,6 @@ static bool passesNamed(const MlirOptMainConfig &config) {
   return succeeded(config.setupPassPipeline(pm)) && pm.size() != 0;
 }
 
-/// The first of mlir-opt's flags given that shape its pass manager or the
-/// IR it prints: --fuse-report and --emit run their own pipeline and print
-/// no IR, so they would be ignored.
-static std::optional<llvm::StringRef> irFlagGiven() {
-  static const llvm::StringLiteral names[] = {
-      "mlir-print-ir-after",
-      "mlir-print-ir-after-all",
-      "mlir-print-ir-after-change",
-      "mlir-print-ir-after-failure",
-      "mlir-print-ir-before",
-      "mlir-print-ir-before-all",
-      "mlir-print-ir-module-scope",
-      "mlir-print-ir-tree-dir",
-      "mlir-pass-statistics",
-      "mlir-pass-statistics-display",
-      "mlir-timing",
-      "mlir-timing-display",
-      "dump-pass-pipeline",
-      "emit-bytecode",
-      "emit-bytecode-version",
-      "verify-each",
-      "verify-roundtrip",
-      "mlir-print-op-generic",
-      "mlir-print-debuginfo",
-      "mlir-pretty-debuginfo",
-      "mlir-print-local-scope",
-      "mlir-print-unique-ssa-ids",
-      "mlir-print-value-users",
-      "mlir-print-assume-verified",
-      "mlir-print-skip-regions",
-      "mlir-print-elementsattrs-with-hex-if-larger",
-      "mlir-elide-elementsattrs-if-larger",
-      "mlir-elide-resource-strings-if-larger",
-      "mlir-use-nameloc-as-prefix",
-      "mlir-generate-reproducer",
-      "mlir-pass-pipeline-crash-reproducer",
-      "mlir-pass-pipeline-local-reproducer",
-      "run-reproducer",
-      "log-actions-to",
-      "log-mlir-actions-filter",
-      "profile-actions-to",
-      "mlir-output-format",
-      "show-dialects",
-  };
-  for (llvm::StringRef name : names)
-    if (fuse::optionGiven(name))
-      return name;
-  return std::nullopt;
-}
-
 /// Closes `output` and keeps it, or says why it could not be written (a
 /// full disk, say) instead of LLVM's fatal "IO failure on output stream".
 static LogicalResult keepOutput(llvm::ToolOutputFile &output,
@@ -262,7 +212,7 @@ int main(int argc, char **argv) {
   if (translation) {
     // Before passesNamed, whose pass manager --dump-pass-pipeline would
     // print (an empty one) before the error.
-    if (std::optional<llvm::StringRef> flag = irFlagGiven()) {
+    if (std::optional<llvm::StringRef> flag = fuse::irFlagGiven()) {
       fuse::toolError() << "--" << *flag
                         << " is a flag of mlir-opt's pass manager or IR "
                            "printer, and --fuse-report and --emit compile "

@@ -56,6 +56,12 @@ std::optional<std::string> cannotRead(llvm::StringRef path);
 /// given, after the command line was parsed.
 bool optionGiven(llvm::StringRef name);
 
+/// The first of MLIR's flags given (after the command line was parsed)
+/// that shape its pass manager or the IR it prints (--mlir-timing,
+/// --mlir-print-debuginfo, ...): the report and PTX translations run their
+/// own pipeline and print no IR, so each would do nothing there.
+std::optional<llvm::StringRef> irFlagGiven();
+
 /// The error for the first option that takes one value and was given more
 /// than once (`--fuse-pipeline=gpu --fuse-pipeline=linalg`, of which LLVM
 /// keeps the last without a word), after the command line was parsed:
