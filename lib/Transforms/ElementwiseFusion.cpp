@@ -53,7 +53,7 @@ static int64_t bodyWeight(linalg::GenericOp op) {
 }
 
 /// Why a producer/consumer pair stays apart.
-enum class Reason { Broadcast, Reshaped, Cycle, Buffers, Size };
+enum class Reason { Broadcast, OneValue, Reshaped, Cycle, Buffers, Size };
 
 struct Unfused {
   linalg::GenericOp consumer;
@@ -609,11 +609,46 @@ Type opResultType(Value value) {
   return value.getType();
 }
 
+/// Where a remark about `pair` goes: the first op of the consumer's body
+/// that reads the producer's result, in a generic made of several ops (a
+/// chain of one-value adds computed inside a mul: the add that reads the
+/// value, not the mul); else the consumer's op.
+Location readerLoc(Unfused pair) {
+  Block &body = pair.consumer.getRegion().front();
+  Operation *first = nullptr;
+  for (Operation *user : body.getArgument(pair.operand).getUsers())
+    if (!first || user->isBeforeInBlock(first))
+      first = user;
+  if (first && !isa<linalg::YieldOp>(first) &&
+      isa<FileLineColLoc, NameLoc>(first->getLoc()))
+    return first->getLoc();
+  return pair.consumer.getLoc();
+}
+
 std::string remarkText(Unfused pair) {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "not fused with its producer " << describeOps(pair.producer) << ": ";
-  if (pair.reason == Reason::Broadcast)
+  if (pair.reason == Reason::OneValue) {
+    // Why isRecomputedByReaders left it apart: its ops, or a math function.
+    unsigned count = 0;
+    Operation *math = nullptr;
+    for (Operation &inner : pair.producer.getBody()->without_terminator()) {
+      count += !isa<arith::ConstantOp>(inner);
+      if (!math && isTargetMath(&inner))
+        math = &inner;
+    }
+    os << "that op computes one value, ";
+    if (math)
+      os << "with a math function ('" << math->getName().stripDialect() << "')";
+    else
+      os << "in " << count << " operations";
+    os << ", and a one-value producer is computed again inside the ops that "
+          "read it only when it takes at most "
+       << kMaxInlinedScalarOps
+       << " operations and no math function (exp, log, tanh, pow, ...): it "
+          "is a kernel of one element, whose value this op reads";
+  } else if (pair.reason == Reason::Broadcast)
     os << "this op reads that result broadcast from "
        << opResultType(pair.consumer->getOperand(pair.operand)) << " to "
        << opResultType(pair.consumer->getResult(0))
@@ -750,7 +785,12 @@ struct FuseElementwiseFusionPass
         auto producerOp = cast<linalg::GenericOp>(def);
         unsigned number = operand->getOperandNumber();
         if (!consumer.getMatchingIndexingMap(operand).isIdentity()) {
-          unfused.push_back({consumer, producerOp, number, Reason::Broadcast});
+          // A one-value result (no loops) read everywhere, which
+          // inlineScalarProducers left apart.
+          bool oneValue =
+              producerOp.getNumLoops() == 0 && producerOp->getNumResults() == 1;
+          unfused.push_back({consumer, producerOp, number,
+                             oneValue ? Reason::OneValue : Reason::Broadcast});
           continue;
         }
         if (std::optional<Reason> reason =
@@ -822,14 +862,15 @@ struct FuseElementwiseFusionPass
         if (grouping.find(*grouping.indexOf(pair.consumer)) ==
             grouping.find(*grouping.indexOf(pair.producer)))
           continue;
+        Location consumerLoc = readerLoc(pair);
         if (!deferred) {
-          emitUnfusedRemark(pair.consumer.getLoc(), pair.producer.getLoc(),
+          emitUnfusedRemark(consumerLoc, pair.producer.getLoc(),
                             remarkText(pair));
           continue;
         }
         Builder b(&getContext());
         records.push_back(b.getDictionaryAttr(
-            {b.getNamedAttr("consumer", LocationAttr(pair.consumer.getLoc())),
+            {b.getNamedAttr("consumer", LocationAttr(consumerLoc)),
              b.getNamedAttr("producer", LocationAttr(pair.producer.getLoc())),
              b.getNamedAttr("message", b.getStringAttr(remarkText(pair)))}));
       }

@@ -447,30 +447,38 @@ def test_a_keyboard_interrupt_in_a_program_finalizer(monkeypatch):
     # object>") and dropped it, and the handle kept the destroyed program's
     # value, which a second destruction would have destroyed again.
     import gc
+    import signal
     import time
 
     from fuse import _capi, _program
 
-    lib = _capi.lib()
-    program = fuse.compile(_example("add_relu.mlir"), target="cpu")
-    handle = program._handle
-    real_destroy = lib.fuse_destroy
-    destroyed = []
+    # Raised again as a SIGINT would be (_thread.interrupt_main), which does
+    # nothing where SIGINT is ignored: in a process that a shell started in
+    # the background, as CI's and lit's are.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        lib = _capi.lib()
+        program = fuse.compile(_example("add_relu.mlir"), target="cpu")
+        handle = program._handle
+        real_destroy = lib.fuse_destroy
+        destroyed = []
 
-    def interrupted_destroy(value):
-        destroyed.append(value)
-        real_destroy(value)
-        raise KeyboardInterrupt
+        def interrupted_destroy(value):
+            destroyed.append(value)
+            real_destroy(value)
+            raise KeyboardInterrupt
 
-    monkeypatch.setattr(lib, "fuse_destroy", interrupted_destroy)
-    value = handle.value
-    # The KeyboardInterrupt is raised again in this thread once the
-    # finalizer is over.
-    with pytest.raises(KeyboardInterrupt):
-        del program
-        gc.collect()
-        for _ in range(3000):
-            time.sleep(0.01)
-    assert destroyed == [value] and handle.value is None
-    _program._destroy(lib, handle)
-    assert destroyed == [value]
+        monkeypatch.setattr(lib, "fuse_destroy", interrupted_destroy)
+        value = handle.value
+        # The KeyboardInterrupt is raised again in this thread once the
+        # finalizer is over.
+        with pytest.raises(KeyboardInterrupt):
+            del program
+            gc.collect()
+            for _ in range(3000):
+                time.sleep(0.01)
+        assert destroyed == [value] and handle.value is None
+        _program._destroy(lib, handle)
+        assert destroyed == [value]
+    finally:
+        signal.signal(signal.SIGINT, previous)

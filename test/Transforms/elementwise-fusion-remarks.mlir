@@ -77,3 +77,46 @@ func.func @not_a_kernel(%a: tensor<4xf32>, %f: f32, %i: index) -> tensor<4xf32> 
   %0 = fuse.exp %o : tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// A one-value producer with a math function is a kernel of one element: the
+// remark says so (it said the two "iterate over different spaces").
+func.func @one_value_math(%s: tensor<f32>, %x: tensor<?xf32>) -> tensor<?xf32> {
+  // expected-note @+1 {{producer is here}}
+  %e = fuse.exp %s : tensor<f32>
+  // expected-remark @+1 {{not fused with its producer 'fuse.exp': that op computes one value, with a math function ('exp'), and a one-value producer is computed again inside the ops that read it only when it takes at most 16 operations and no math function (exp, log, tanh, pow, ...): it is a kernel of one element, whose value this op reads}}
+  %y = fuse.mul %x, %e : tensor<?xf32>, tensor<f32> -> tensor<?xf32>
+  return %y : tensor<?xf32>
+}
+
+// -----
+
+// A chain of one-value adds: the last 16 are computed inside the mul, and
+// the remark is at the first of them, the op that reads the value of the
+// 17 before (it was at the mul, which does not read it).
+func.func @one_value_chain(%s: tensor<f32>, %x: tensor<?xf32>) -> tensor<?xf32> {
+  %c0 = fuse.add %s, %s : tensor<f32>
+  %c1 = fuse.add %c0, %s : tensor<f32>
+  %c2 = fuse.add %c1, %s : tensor<f32>
+  %c3 = fuse.add %c2, %s : tensor<f32>
+  %c4 = fuse.add %c3, %s : tensor<f32>
+  %c5 = fuse.add %c4, %s : tensor<f32>
+  %c6 = fuse.add %c5, %s : tensor<f32>
+  %c7 = fuse.add %c6, %s : tensor<f32>
+  %c8 = fuse.add %c7, %s : tensor<f32>
+  %c9 = fuse.add %c8, %s : tensor<f32>
+  %c10 = fuse.add %c9, %s : tensor<f32>
+  %c11 = fuse.add %c10, %s : tensor<f32>
+  %c12 = fuse.add %c11, %s : tensor<f32>
+  %c13 = fuse.add %c12, %s : tensor<f32>
+  %c14 = fuse.add %c13, %s : tensor<f32>
+  %c15 = fuse.add %c14, %s : tensor<f32>
+  // expected-note @+1 {{producer is here}}
+  %c16 = fuse.add %c15, %s : tensor<f32>
+  // expected-remark @+1 {{that op computes one value, in 17 operations, and a one-value producer is computed again inside the ops that read it only when it takes at most 16 operations}}
+  %c17 = fuse.add %c16, %s : tensor<f32>
+  %c18 = fuse.add %c17, %s : tensor<f32>
+  %y = fuse.mul %x, %c18 : tensor<?xf32>, tensor<f32> -> tensor<?xf32>
+  return %y : tensor<?xf32>
+}
