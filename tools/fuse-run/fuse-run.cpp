@@ -834,13 +834,22 @@ static int run(int argc, char **argv) {
     return fail(*repeated);
   if (positionals.size() > 1) {
     llvm::StringRef extra = positionals[1];
+    // The flag written just before the word, if any (`--check on`).
+    llvm::StringRef flag;
+    for (int i = 2; i < argc; ++i)
+      if (extra == argv[i] && llvm::StringRef(argv[i - 1]).starts_with("-") &&
+          !llvm::StringRef(argv[i - 1]).contains('='))
+        flag = argv[i - 1];
     std::string hint =
         extra.starts_with("rand") || extra.starts_with("fill:") ||
                 extra.ends_with(".npy")
             ? "'" + extra.str() + "' looks like an input: --input " +
                   extra.str()
-            : "a flag's value follows '=' (--fusion=off), and each input "
-              "--input";
+        : !flag.empty()
+            ? "a flag's value follows '=' (" + flag.str() + "=" + extra.str() +
+                  "), and an input follows --input"
+            : "a flag's value follows '=' (--fusion=off), and an input "
+              "follows --input (--input rand:4)";
     return fail("fuse-run runs one program, and was given " +
                 std::to_string(positionals.size()) + " (" +
                 llvm::join(positionals, ", ") + "): " + hint);
@@ -1044,22 +1053,23 @@ static int run(int argc, char **argv) {
     if (int status = writeDumps())
       return status;
     llvm::errs() << "fuse-run: note: nothing runs: @" << (*executable)->name()
-                 << " takes " << signature.size()
-                 << " argument(s) and no --input was given\n";
+                 << " takes " << plural(signature.size(), "argument")
+                 << " and no --input was given\n";
     return 0;
   }
   if (!targetNote.empty())
     llvm::errs() << "fuse-run: " << targetNote << "\n";
   if (inputFlags.size() != signature.size())
     return fail("@" + (*executable)->name() + " takes " +
-                std::to_string(signature.size()) + " argument(s), but " +
-                std::to_string(inputFlags.size()) + " --input were given");
+                plural(signature.size(), "argument") + ", but " +
+                std::to_string(inputFlags.size()) + " --input " +
+                (inputFlags.size() == 1 ? "was" : "were") + " given");
   if (!outputFlags.empty() &&
       outputFlags.size() != (*executable)->results().size())
     return fail("@" + (*executable)->name() + " has " +
-                std::to_string((*executable)->results().size()) +
-                " result(s), but " + std::to_string(outputFlags.size()) +
-                " --output were given");
+                plural((*executable)->results().size(), "result") + ", but " +
+                std::to_string(outputFlags.size()) + " --output " +
+                (outputFlags.size() == 1 ? "was" : "were") + " given");
 
   if (std::optional<std::string> error =
           checkInputMemory(inputFlags, signature))
