@@ -66,7 +66,11 @@ def main():
     n, seed = int(sys.argv[1]), int(sys.argv[2])
     # [rand.predef]: the 10000th output of a default-constructed mt19937_64.
     assert mt19937_64(5489, 10000)[-1] == 9981545732273789042
-    values = uniform(mt19937_64(seed, 2 * n)).astype(np.float32)
+    # A draw that rounds to 1 in float32 (from 1 - 2^-25) is drawn again:
+    # the draws that are kept, in order, with a few to spare.
+    draws = uniform(mt19937_64(seed, 2 * n + 64))
+    values = draws[draws < 1.0 - 2.0 ** -25][:2 * n].astype(np.float32)
+    assert values.size == 2 * n
     a, b = values[:n], values[n:]
     c = np.maximum(a + b, np.float32(0))
     shown = ", ".join("%.6g" % v for v in c[:8]) + (", ..." if n > 8 else "")
