@@ -10,9 +10,11 @@
 // half occupancy, 4 blocks of 256 threads per SM on sm_90, so that ptxas
 // may give it 64 registers, and none spills. An f64 body without a math
 // function (hardswish, a division) keeps full occupancy: it takes one
-// vector per thread, and 32 registers suffice. Each function multiplies
-// the result by a second input, as a fused kernel would.
-// CHECK-COUNT-15: Compiling entry function
+// vector per thread, and 32 registers suffice; so does a correctly
+// rounded f32 or f16 division, whose slow path ptxas calls as a subroutine
+// (with two vectors, 8 divisions spilled 32 bytes on sm_90). Each function
+// multiplies the result by a second input, as a fused kernel would.
+// CHECK-COUNT-17: Compiling entry function
 // CHECK-NOT: Compiling entry function
 // SPILL-NOT: error
 // SPILL-NOT: {{[1-9][0-9]*}} bytes spill
@@ -136,4 +138,25 @@ func.func @div_f64(%a: tensor<?xf64>, %b: tensor<?xf64>) -> tensor<?xf64> {
   %0 = fuse.div %a, %b : tensor<?xf64>
   %1 = fuse.mul %0, %b : tensor<?xf64>
   return %1 : tensor<?xf64>
+}
+
+// One vector per thread: no second one, 16 bytes (or 4096) further.
+// OCC-LABEL: .entry fused_div_mul_
+// OCC:       .minnctapersm 8
+// OCC-NOT:   {{(ld|st)}}.global.v4.b32 {{.*}}+{{[0-9]+}}]
+// OCC:       div.rn.f32
+// OCC-NOT:   {{(ld|st)}}.global.v4.b32 {{.*}}+{{[0-9]+}}]
+// OCC:       {{^}}}
+func.func @div_f32(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = fuse.div %a, %b : tensor<?xf32>
+  %1 = fuse.mul %0, %b : tensor<?xf32>
+  return %1 : tensor<?xf32>
+}
+
+// OCC-LABEL: .entry fused_div_mul_
+// OCC:       .minnctapersm 8
+func.func @div_f16(%a: tensor<?xf16>, %b: tensor<?xf16>) -> tensor<?xf16> {
+  %0 = fuse.div %a, %b : tensor<?xf16>
+  %1 = fuse.mul %0, %b : tensor<?xf16>
+  return %1 : tensor<?xf16>
 }

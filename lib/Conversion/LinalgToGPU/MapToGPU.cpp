@@ -3118,6 +3118,13 @@ struct FuseMapToGPUPass
               arith::RemSIOp, arith::RemUIOp>(inner);
       f64Math |= expensive && llvm::any_of(inner.getOperandTypes(),
                                            [](Type t) { return t.isF64(); });
+      // A correctly rounded division (no `afn`: a user's `/`, not a
+      // sigmoid's), whose slow path ptxas calls as a subroutine: the
+      // registers live across 8 of them spilled 32 bytes on sm_90 and
+      // sm_100 (4: none).
+      if (auto divide = dyn_cast<arith::DivFOp>(inner))
+        f64Math |= !bitEnumContainsAll(divide.getFastmath(),
+                                       arith::FastMathFlags::afn);
       cost += expensive ? kExpensiveOpCost : 1;
     }
     if (f64Math || 2 * width > kMaxThreadLanes)
