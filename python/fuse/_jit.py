@@ -41,6 +41,17 @@ os.register_at_fork(before=_programs_lock.acquire, after_in_parent=_programs_loc
                     after_in_child=_programs_lock.release)
 
 
+def _renew_function_locks():
+    """In a forked child: each jitted function's locks, new. A thread the
+    child does not have may have held them at the fork (in the middle of a
+    trace, or of a look into the cache), and the child's first call that
+    needs them hung; what they guard is kept only once whole (a trace's
+    result is stored when it is done)."""
+    for jitted in list(_Jitted._instances):
+        jitted._tracing = threading.RLock()
+        jitted._lock = threading.Lock()
+
+
 def clear_cache():
     """Forgets every compiled program (jitted functions trace again) and
     frees the CPU target's cache of freed result buffers."""
@@ -770,3 +781,6 @@ def jit(fn=None, *, fusion=True, target="auto", profile=False, static_argnames=(
     if fn is None:
         return lambda f: _Jitted(f, **settings)
     return _Jitted(fn, **settings)
+
+
+os.register_at_fork(after_in_child=_renew_function_locks)

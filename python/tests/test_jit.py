@@ -1598,6 +1598,35 @@ def test_fork_while_another_thread_runs_the_program():
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork()")
+def test_fork_while_another_thread_traces_the_function():
+    # The main thread forks while another thread is inside the trace of a
+    # new signature (its Python body waits there): the child's first call of
+    # that function with a new signature hung on the function's trace lock,
+    # held by a thread the child does not have.
+    script = (
+        "import os, signal, threading, numpy as np, fuse\n"
+        "inside, go = threading.Event(), threading.Event()\n"
+        "def body(a):\n"
+        "    if threading.current_thread() is not threading.main_thread():\n"
+        "        inside.set()\n"
+        "        go.wait()\n"
+        "    return a * 2\n"
+        "g = fuse.jit(body, target='cpu')\n"
+        "thread = threading.Thread(target=g, args=(np.ones(8, np.float64),))\n"
+        "thread.start()\n"
+        "inside.wait()\n"
+        "pid = os.fork()\n"
+        "if pid == 0:\n"
+        "    signal.alarm(30)\n"
+        "    os._exit(0 if (g(np.ones(4, np.float32)) == 2).all() else 3)\n"
+        "go.set()\n"
+        "thread.join()\n"
+        "print(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))\n")
+    done = _run_script(script, timeout=120)
+    assert (done.returncode, done.stdout) == (0, "0\n"), done.stderr
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork()")
 def test_fork_while_another_thread_calls_in_a_loop():
     # The trial's case: a thread calls a jitted function in a loop, the
     # main thread forks, each child calls it.
