@@ -93,26 +93,43 @@ class _Result:
         # goes with the process.
         if self._capi.exiting is not False:
             return
-        if self._device:
-            self._device_results.pop(id(self), None)
-        # The slot is cleared before the buffer is freed, and the library
-        # frees it with no Python call between (where a signal's
-        # KeyboardInterrupt could be raised): an exception that lands after
-        # the call finds it freed, and none frees it twice.
-        slot = self._results[self._index]
-        ptr = slot.data
-        slot.data = None
+        # A KeyboardInterrupt (Ctrl-C) that lands in here is raised again
+        # after it (Python prints and drops a finalizer's exception), from
+        # every point where Python handles a signal but one: the function's
+        # entry, before any try can catch it (Python checks for signals on
+        # entering a function, and nothing written in Python runs before
+        # that). One that lands there is dropped, and the buffer of a host
+        # result is not freed (a GPU result's is, at exit).
         interrupted = False
-        while ptr:
+        ptr, taken = None, False
+        while True:
             try:
-                with self._capi.library_lock:
-                    ptr, freed = None, ptr
+                if not taken:
+                    # Again after an interrupt (pop is idempotent): one that
+                    # landed right after the pop, outside the try, dropped
+                    # the GPU buffer from those freed at exit unfreed.
                     if self._device:
-                        self._lib.fuse_free_device(freed)
-                    else:
-                        self._lib.fuse_free_buffer(freed)
+                        self._device_results.pop(id(self), None)
+                    # The slot is cleared before the buffer is freed, and the
+                    # library frees it with no Python call between (where a
+                    # signal's KeyboardInterrupt could be raised): an
+                    # exception that lands after the call finds it freed,
+                    # and none frees it twice.
+                    slot = self._results[self._index]
+                    ptr = slot.data
+                    slot.data = None
+                    taken = True
+                while ptr:
+                    # (Interrupted waiting for the library's lock: not freed
+                    # yet, freed on the next try.)
+                    with self._capi.library_lock:
+                        ptr, freed = None, ptr
+                        if self._device:
+                            self._lib.fuse_free_device(freed)
+                        else:
+                            self._lib.fuse_free_buffer(freed)
+                break
             except KeyboardInterrupt:
-                # (Waiting for the library's lock: not freed yet.)
                 interrupted = True
         if interrupted:
             self._interrupt_later()
@@ -214,17 +231,23 @@ def _destroy(lib, handle):
            "the fuse.Program that compiled it was garbage-collected, and this "
            "object shares its handle without owning it; keep that Program, or "
            "compile the program again")
-    # This thread holds the handle already: it forks (a finalizer run in the
-    # fork's hook), or runs an object that shares the handle. Destroyed when
-    # that is over.
-    deferred = handle.lock._is_owned()
+    deferred = None
     interrupted = False
     # A KeyboardInterrupt (Ctrl-C) that lands in here is raised again after
     # it (a finalizer's exception is printed and dropped), and the handle is
     # destroyed once: `value` is cleared with no Python call between it and
-    # fuse_destroy.
+    # fuse_destroy. But at the function's entry (Python checks for signals
+    # on entering a function, before any try), or in weakref.finalize's
+    # code that calls it: dropped there, and the program is not destroyed.
     while handle.value is not None:
         try:
+            if deferred is None:
+                # This thread holds the handle already: it forks (a finalizer
+                # run in the fork's hook), or runs an object that shares the
+                # handle. Destroyed when that is over. (Taken once, before
+                # _take takes the lock; in the try: an interrupt right after
+                # the call dropped the program undestroyed.)
+                deferred = handle.lock._is_owned()
             if deferred or not _take(handle):
                 _deferred.append((lib, handle))
                 break

@@ -1767,9 +1767,18 @@ def layer_norm(x, weight=None, bias=None, eps=1e-5):
     _last_axis(x, "fuse.layer_norm")
     checks = [_norm_parameter(x, weight, "fuse.layer_norm", "weight"),
               _norm_parameter(x, bias, "fuse.layer_norm", "bias")]
-    distance = _distances_from_the_mean(x, -1)
-    variance = reduce_mean(distance * distance, -1, keepdims=True)
-    y = distance * rsqrt(variance + eps)
+    distance, factor = _distances_from_the_mean(x, -1)
+    unhalved = distance * factor
+    variance = reduce_mean(unhalved * unhalved, -1, keepdims=True)
+    # The halved distance times twice the root, the same product, finite
+    # where the unhalved distance overflowed. A halved distance is infinite
+    # (+inf) only where the sum of the row's distances overflowed, and its
+    # variance with it, whose root is 0: bounded by the largest finite
+    # value, a row of finite elements whose squares or distances overflow
+    # normalizes to +-0, as PyTorch's when its squares overflow, not to the
+    # NaN of inf * 0 (the bound changes no finite distance; NaN stays).
+    largest = float(np.finfo(np.float64 if x.dtype_name == "f64" else np.float32).max)
+    y = minimum(distance, largest) * (factor * rsqrt(variance + eps))
     y = y if weight is None else y * weight
     return _checked(y if bias is None else y + bias, checks)
 
@@ -1911,18 +1920,45 @@ def _rms_norm(x, weight, eps):
     return _checked(y if weight is None else y * weight, checks)
 
 
+# From this largest element on, a row's distances are taken halved: below
+# it, x - max cannot overflow for a finite x (it rounds to infinity from
+# half an ulp of the type's largest value on: 2**103 in float32, 2**970 in
+# float64), and from 1 on halving is exact (see _distances_from_the_mean).
+_HALVED_FROM = 2.0 ** 64
+
+
 def _distances_from_the_mean(x, axis):
-    """x minus its mean over `axis`, as var and layer_norm square them: the
-    distances from the largest element (0 for a constant row, exact for
-    elements within a factor 2 of it), less their own mean. The mean of x
-    itself, a long row's sum rounded many times (each lane's is
-    sequential), was off by ulps of the elements: corrected by the mean of
-    the distances, themselves summed inexactly, a constant row of 5e5
-    elements of 7000001 (in two rows) had a variance of 0.1 and rows of
-    1e6 near 1e8 one 12% off. The largest element of an empty row is
-    -inf, and its mean NaN, as before."""
-    shifted = x - _reduce("reduce_max", x, axis, True, identity_if_empty=True)
-    return shifted - reduce_mean(shifted, axis, keepdims=True)
+    """x minus its mean over `axis`, as var and layer_norm square them, as
+    (distances, factor): the distances are those times `factor`, 1 or 2
+    for each row. They are the distances from the largest element (0 for a
+    constant row, exact for elements within a factor 2 of it), less their
+    own mean. The mean of x itself, a long row's sum rounded many times
+    (each lane's is sequential), was off by ulps of the elements: corrected
+    by the mean of the distances, themselves summed inexactly, a constant
+    row of 5e5 elements of 7000001 (in two rows) had a variance of 0.1 and
+    rows of 1e6 near 1e8 one 12% off. The largest element of an empty row
+    is -inf, and its mean NaN, as before.
+
+    A row whose largest element is 2**64 or more is halved first (x * 0.5
+    - max * 0.5, and the factor 2): a row of finite elements whose range
+    is past the type's (float32's [3e38, -3e38]) had a distance of -inf
+    from its largest element, a mean of the distances of -inf, and -inf -
+    -inf made a variance of NaN where numpy's is inf. Halved, each
+    distance from the largest element is finite, and so is their mean but
+    where their sum overflows (then the mean is -inf and every distance
+    +inf, whose square is inf: a variance of inf, as unhalved). With the
+    largest element from 1 on, each halved value is the unhalved one's
+    half exactly but where that overflowed (x * 0.5 of a subnormal x is
+    not exact, but a largest element of 1 or more rounds that away): the
+    distances times the factor are the unhalved ones bit for bit, and
+    infinite where those overflowed. Below 2**64, the factor is 1 and the
+    distances are as without it. A cmp and a mul more, no more passes over
+    the row."""
+    top = _reduce("reduce_max", x, axis, True, identity_if_empty=True)
+    halved = cast(_compare("ge", top, _HALVED_FROM), x.dtype)  # 1 or 0 for each row
+    scale = 1.0 - 0.5 * halved
+    shifted = x * scale - top * scale
+    return shifted - reduce_mean(shifted, axis, keepdims=True), 1.0 + halved
 
 
 @_in_wider_float
@@ -1947,7 +1983,8 @@ def _variance(x, axis=None, keepdims=False, ddof=0, what="numpy.var"):
         raise TypeError(f"fuse: {what}: ddof must be a number, got {type(ddof).__name__} "
                         f"{ddof!r}")
     _axes(x, axis, what)  # errors name the function called
-    centered = _distances_from_the_mean(x, axis)
+    distance, factor = _distances_from_the_mean(x, axis)
+    centered = distance * factor
     squares = centered * centered
     if ddof == 0:
         return reduce_mean(squares, axis, keepdims)

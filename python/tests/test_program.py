@@ -424,6 +424,122 @@ def test_a_keyboard_interrupt_after_a_run_frees_its_results(monkeypatch):
     assert len(freed) == 4
 
 
+def _raise_later_interrupts(test):
+    """Runs `test` with SIGINT's default handler, which raises the
+    KeyboardInterrupt that a finalizer raises again (_thread.interrupt_main
+    does nothing where SIGINT is ignored: in a process that a shell started
+    in the background, as CI's and lit's are)."""
+    import signal
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        test()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _sleep_until_interrupted():
+    """Waits for a finalizer's KeyboardInterrupt, raised again in this
+    thread once the finalizer is over (5 seconds at most)."""
+    import time
+
+    for _ in range(500):
+        time.sleep(0.01)
+
+
+def test_a_keyboard_interrupt_as_a_gpu_result_is_freed(monkeypatch):
+    # Ctrl-C landing right after a GPU result's finalizer took it off the
+    # results freed at exit, before its try: Python dropped the
+    # KeyboardInterrupt, and the buffer was freed neither then nor at exit.
+    # Here it comes from the registry's pop itself, as a signal handled
+    # right after the call.
+    import types
+
+    from fuse import _program
+
+    class Registry(dict):
+        interrupts = 1
+
+        def pop(self, *args):
+            result = super().pop(*args)
+            if self.interrupts:
+                self.interrupts -= 1
+                raise KeyboardInterrupt
+            return result
+
+    registry = Registry()
+    monkeypatch.setattr(_program, "_device_results", registry)
+    monkeypatch.setattr(_program._Result, "_device_results", registry)
+    freed = []
+    lib = types.SimpleNamespace(fuse_free_device=freed.append)
+    slot = types.SimpleNamespace(data=1234)
+
+    def test():
+        owner = _program._Result(lib, [slot], 0, device=True)
+        assert id(owner) in registry
+        with pytest.raises(KeyboardInterrupt):
+            del owner
+            _sleep_until_interrupted()
+        assert freed == [1234] and slot.data is None and not registry
+
+    _raise_later_interrupts(test)
+
+
+def test_a_keyboard_interrupt_as_a_program_finalizer_starts(monkeypatch):
+    # Ctrl-C landing right after the finalizer's first call (whether its
+    # thread held the handle), before its try: Python printed it
+    # ("Exception ignored in: <finalize object>") and dropped it, and the
+    # program was never destroyed (the finalizer had run).
+    import gc
+
+    from fuse import _capi
+
+    lib = _capi.lib()
+    program = fuse.compile(_example("add_relu.mlir"), target="cpu")
+    handle = program._handle
+    real_destroy = lib.fuse_destroy
+    destroyed = []
+
+    class Lock:
+        """The handle's lock, whose first _is_owned is interrupted."""
+
+        interrupts = 1
+
+        def __init__(self, lock):
+            self.lock = lock
+
+        def _is_owned(self):
+            owned = self.lock._is_owned()
+            if self.interrupts:
+                self.interrupts -= 1
+                raise KeyboardInterrupt
+            return owned
+
+        def acquire(self, *args, **kwargs):
+            return self.lock.acquire(*args, **kwargs)
+
+        def release(self):
+            self.lock.release()
+
+    def destroy(value):
+        destroyed.append(value)
+        real_destroy(value)
+
+    monkeypatch.setattr(lib, "fuse_destroy", destroy)
+    handle.lock = Lock(handle.lock)
+    value = handle.value
+
+    def test():
+        nonlocal program
+        with pytest.raises(KeyboardInterrupt):
+            del program
+            gc.collect()
+            _sleep_until_interrupted()
+        assert destroyed == [value] and handle.value is None
+
+    _raise_later_interrupts(test)
+
+
 def test_results_are_owned_without_weakref_finalize():
     # Each result registered a weakref.finalize: a daemon thread that ran a
     # program while the interpreter exited added to their registry while

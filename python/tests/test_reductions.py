@@ -628,6 +628,60 @@ def test_var_and_layer_norm_of_long_rows_far_from_zero(mean, length):
     np.testing.assert_allclose(normed, _layer_norm(y64, 1.0, 0.0), rtol=0, atol=5e-4)
 
 
+@pytest.mark.parametrize("dtype, big", [("float32", 3e38), ("float64", 1e308)])
+def test_var_and_std_of_rows_whose_range_overflows_are_inf_as_numpys(dtype, big):
+    # numpy's var is the mean of (x - mean)**2 in the dtype: rows of finite
+    # elements whose range or squares overflow give inf. The distance of
+    # -big from the largest element, big, overflowed to -inf, the mean of
+    # the distances was -inf, and -inf - -inf made the variance NaN. A row
+    # whose sum of distances overflows ([big, 0, 0, 0]) is inf too; an inf or
+    # NaN element still gives NaN, as numpy's. A row near 4e19 (halved
+    # before its distances are taken) is an ordinary row.
+    rows = np.array([[big, -big, 0.0, 0.0], [big, -big, -big, -big], [big, 0.0, 0.0, 0.0],
+                     [-big, big, big, 1.0], [np.inf, 1.0, 2.0, 3.0], [np.nan, 1.0, 2.0, 3.0],
+                     [1.0, 2.0, 4.0, 8.0], [4e19, 3e19, 3.5e19, 3.2e19]], dtype)
+    f = fuse.jit(lambda x, first: (x.var(-1), np.std(x, -1), x.var(-1, ddof=1), np.var(first),
+                                   x.std()))
+    with np.errstate(over="ignore", invalid="ignore"):
+        want = (rows.var(-1), np.std(rows, -1), rows.var(-1, ddof=1), np.var(rows[:2]),
+                rows.std())
+        exact = rows.astype(np.float64).var(-1)
+    results = f(rows, rows[:2])
+    for got, expected in zip(results, want):
+        assert got.dtype == np.dtype(dtype)
+        np.testing.assert_array_equal(np.isnan(got), np.isnan(expected))
+        np.testing.assert_array_equal(np.isposinf(got), np.isposinf(expected))
+    var = results[0]
+    assert np.isposinf(var[:4]).all() and np.isnan(var[4:6]).all()
+    np.testing.assert_allclose(var[6:], exact[6:], rtol=1e-6 if dtype == "float32" else 1e-14)
+    # float16 computes in float32, where [60000, -60000] does not
+    # overflow: its variance, 3.6e9, rounds to inf, as numpy's.
+    half = np.array([60000, -60000], np.float16)
+    with np.errstate(over="ignore"):
+        assert np.isposinf(np.var(half))
+    assert np.isposinf(fuse.jit(lambda x: np.var(x))(half))
+
+
+@pytest.mark.parametrize("dtype, big", [("float32", 3e38), ("float64", 1e308)])
+def test_layer_norm_of_rows_whose_variance_overflows_is_zero(dtype, big):
+    # A row of finite elements whose variance overflows the type has a root
+    # of 0: it normalizes to +-0 (the bias, with one), as PyTorch's does
+    # when its squares overflow ([1e20, -1e20] in float32, and here before
+    # too). Its range overflowing ([big, -big]) or the sum of its distances
+    # ([big, 0, 0, 0]) gave NaN: an infinite distance times 0. An inf or
+    # NaN element still gives NaN; the other rows are ordinary ones.
+    square_root = np.sqrt(np.finfo(dtype).max) * 4
+    rows = np.array([[big, -big, 0.0, 0.0], [big, 0.0, 0.0, 0.0], [big, -big, -big, -big],
+                     [square_root, -square_root, 0.0, 0.0], [np.inf, 1.0, 2.0, 3.0],
+                     [np.nan, 1.0, 2.0, 3.0], [1.0, 2.0, 4.0, 8.0],
+                     [4e19, 3e19, 3.5e19, 3.2e19]], dtype)
+    plain, affine = fuse.jit(lambda x: (fuse.layer_norm(x), fuse.layer_norm(x, 2.0, 0.5)))(rows)
+    assert (plain[:4] == 0).all() and (affine[:4] == 0.5).all()
+    assert np.isnan(plain[4:6]).all() and np.isnan(affine[4:6]).all()
+    want = _layer_norm(rows[6:].astype(np.float64), 1.0, 0.0)
+    np.testing.assert_allclose(plain[6:], want, rtol=0, atol=1e-5)
+
+
 @pytest.mark.parametrize("shape, axis, squeezed_axis, kernels", [
     ((4, 768, 1), 1, 1, 1), ((2, 1, 3, 1), (0, 2), (0, 1), 5), ((3, 1, 100), -1, -1, 1)])
 def test_dimensions_of_size_1_fuse_as_without_them(rng, shape, axis, squeezed_axis, kernels):
