@@ -857,6 +857,7 @@ struct FuseElementwiseFusionPass
     // pair: it emits the remarks of the pairs it leaves apart too.
     bool deferred = reductions;
     SmallVector<Attribute> records;
+    UnfusedRemarks emitted;
     if (remarks)
       for (Unfused pair : unfused) {
         if (grouping.find(*grouping.indexOf(pair.consumer)) ==
@@ -864,8 +865,7 @@ struct FuseElementwiseFusionPass
           continue;
         Location consumerLoc = readerLoc(pair);
         if (!deferred) {
-          emitUnfusedRemark(consumerLoc, pair.producer.getLoc(),
-                            remarkText(pair));
+          emitted.add(consumerLoc, pair.producer.getLoc(), remarkText(pair));
           continue;
         }
         Builder b(&getContext());
@@ -881,6 +881,7 @@ struct FuseElementwiseFusionPass
         records.insert(records.begin(), previous.begin(), previous.end());
       helper.setAttr(func, ArrayAttr::get(&getContext(), records));
     }
+    emitted.emit();
 
     bool changed = false;
     for (auto &group : grouping.groups()) {

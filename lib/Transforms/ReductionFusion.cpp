@@ -13,6 +13,7 @@
 
 #include "fuse/Dialect/Fuse/IR/FuseDialect.h"
 #include "fuse/Dialect/Fuse/Utils/Kernel.h"
+#include "fuse/Dialect/Fuse/Utils/Location.h"
 #include "fuse/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -255,6 +256,7 @@ struct Rows {
 enum class Reason {
   Space,
   SpaceProducer,
+  Stages,
   Uncollapsed,
   UncollapsedProducer,
   Position,
@@ -274,6 +276,9 @@ struct Unfused {
   linalg::GenericOp producer;
   linalg::GenericOp consumer;
   Reason reason;
+  /// For Reason::Cycle: the first op outside the kernel on the path that
+  /// leaves it and comes back.
+  Operation *through = nullptr;
 };
 
 /// Where a remark about `op` goes: a generic that elementwise fusion made
@@ -357,8 +362,9 @@ Location producedLoc(linalg::GenericOp consumer, linalg::GenericOp producer) {
   return opLoc(producer);
 }
 
-void emitRemark(const Unfused &pair) {
-  linalg::GenericOp consumer = pair.consumer, producer = pair.producer;
+/// What a remark about `pair` says.
+std::string remarkText(const Unfused &pair) {
+  linalg::GenericOp producer = pair.producer;
   std::string text =
       "not fused with its producer " + describeOps(producer) + ": ";
   switch (pair.reason) {
@@ -371,6 +377,13 @@ void emitRemark(const Unfused &pair) {
     text += "the two iterate over different spaces: this op is in a "
             "reduction's kernel, which takes the generics over its whole "
             "space or over its rows, and that op iterates over neither";
+    break;
+  case Reason::Stages:
+    text += "that op is a reduction over dimensions that are not adjacent, "
+            "which runs as two reductions in kernels of their own (the "
+            "innermost dimensions first, then the others); this op "
+            "iterates over the whole space, and the last reduction's kernel "
+            "goes over the rows alone";
     break;
   case Reason::Uncollapsed:
     text += "the reduction reads its rows with their dimensions collapsed "
@@ -389,8 +402,19 @@ void emitRemark(const Unfused &pair) {
             "row, which the kernel's thread does not have";
     break;
   case Reason::Cycle:
-    text += "fusing them would create a cycle through an op outside the "
-            "kernel";
+    text += "fusing them would create a cycle of kernels";
+    if (Operation *through = pair.through) {
+      auto generic = dyn_cast<linalg::GenericOp>(through);
+      text += " through " +
+              (generic ? describeOps(generic)
+                       : "'" + through->getName().getStringRef().str() + "'") +
+              " at " +
+              formatLocation(generic ? opLoc(generic) : through->getLoc()) +
+              ", which is in neither's kernel: a value would leave the "
+              "kernel for it and come back";
+    } else {
+      text += " through an op outside the kernel";
+    }
     break;
   case Reason::Buffers:
     text += tooManyBuffersReason();
@@ -437,17 +461,16 @@ void emitRemark(const Unfused &pair) {
             "computing it again from several operands or with a math function";
     break;
   case Reason::Levels:
-    text += "this reduction reads a value computed from " +
+    text += "this op reads a value computed from " +
             std::to_string(kMaxReductionLevels) +
-            " reductions of that kernel, one after the other, the most a "
-            "kernel takes: a thread goes over its row once per reduction "
-            "and computes again all that the reduction reads, so that a "
-            "longer chain (of layer norms, say) would take time quadratic in "
-            "its length; it starts another kernel";
+            " reductions one after the other, the most a kernel takes (a "
+            "thread goes over its row once per reduction and computes again "
+            "all that the reduction reads, so that a longer chain, of layer "
+            "norms say, would take time quadratic in its length): it starts "
+            "another kernel, with the reduction that reads it";
     break;
   }
-  emitUnfusedRemark(readerLoc(consumer, producer),
-                    producedLoc(consumer, producer), text);
+  return text;
 }
 
 /// Whether result `r` of `op` is computed with a math function
@@ -506,6 +529,23 @@ SmallVector<Operation *> readersThroughViews(Operation *op) {
       readers.push_back(user);
   }
   return readers;
+}
+
+/// Whether `op` is one of the two reductions that convert-fuse-to-linalg
+/// makes of a reduction over dimensions that are not adjacent (`dims = [0,
+/// 2]`: over 2, then over 0), which have the op's location.
+bool isStage(linalg::GenericOp op) {
+  auto sameOp = [&](Operation *other) {
+    auto generic = dyn_cast_or_null<linalg::GenericOp>(other);
+    return generic && generic != op && generic.getNumReductionLoops() > 0 &&
+           opLoc(generic) == opLoc(op);
+  };
+  return op.getNumReductionLoops() > 0 &&
+         (llvm::any_of(op.getDpsInputs(),
+                       [&](Value input) {
+                         return sameOp(throughViews(input).getDefiningOp());
+                       }) ||
+          llvm::any_of(readersThroughViews(op), sameOp));
 }
 
 /// Whether `consumer` reads a result of `producer`, directly or through a
@@ -719,9 +759,9 @@ private:
           continue;
         // The pair as producer and consumer, for a remark.
         bool produces = readsResultOf(op, candidate);
-        auto reject = [&](Reason reason) {
-          rejected.push_back(
-              {produces ? candidate : op, produces ? op : candidate, reason});
+        auto reject = [&](Reason reason, Operation *through = nullptr) {
+          rejected.push_back({produces ? candidate : op,
+                              produces ? op : candidate, reason, through});
         };
         Rows::Kind kind = rows.kindOf(candidate);
         if (grouped.contains(candidate) || kind == Rows::Kind::None ||
@@ -744,10 +784,11 @@ private:
                                 std::get<0>(sizes) == 1;
                        });
               });
-          reject(!uncollapsed
-                     ? (produces ? Reason::SpaceProducer : Reason::Space)
-                 : produces ? Reason::UncollapsedProducer
-                            : Reason::Uncollapsed);
+          reject(uncollapsed     ? (produces ? Reason::UncollapsedProducer
+                                             : Reason::Uncollapsed)
+                 : produces      ? Reason::SpaceProducer
+                 : isStage(seed) ? Reason::Stages
+                                 : Reason::Space);
           continue;
         }
         kinds[candidate] = kind;
@@ -763,8 +804,8 @@ private:
           reject(Reason::Copies);
           continue;
         }
-        if (createsCycle(members, candidate)) {
-          reject(Reason::Cycle);
+        if (Operation *through = cycleThrough(members, candidate)) {
+          reject(Reason::Cycle, through);
           continue;
         }
         if (std::optional<Reason> deep = tooDeep(members, candidate)) {
@@ -1397,38 +1438,40 @@ private:
     }
   }
 
-  /// Whether some op outside `members` and `candidate` uses a result of one
-  /// of them and leads to another of them.
-  bool createsCycle(const llvm::SetVector<Operation *> &members,
-                    Operation *candidate) {
+  /// An op outside `members` and `candidate` that uses a result of one of
+  /// them and leads to another of them (the first op of such a path), or
+  /// null: taking `candidate` would make a cycle of kernels through it.
+  Operation *cycleThrough(const llvm::SetVector<Operation *> &members,
+                          Operation *candidate) {
     auto inside = [&](Operation *op) {
       return op == candidate || members.contains(op);
     };
-    SmallVector<Operation *> worklist;
+    // Each op reached, with the first op outside on its path.
+    SmallVector<std::pair<Operation *, Operation *>> worklist;
     DenseSet<Operation *> seen;
     auto pushUsers = [&](Operation *op) {
       for (Operation *user : op->getUsers()) {
         user = block.findAncestorOpInBlock(*user);
         if (user && !inside(user) && seen.insert(user).second)
-          worklist.push_back(user);
+          worklist.push_back({user, user});
       }
     };
     pushUsers(candidate);
     for (Operation *member : members)
       pushUsers(member);
     while (!worklist.empty()) {
-      Operation *op = worklist.pop_back_val();
+      auto [op, first] = worklist.pop_back_val();
       for (Operation *user : op->getUsers()) {
         user = block.findAncestorOpInBlock(*user);
         if (!user)
           continue;
         if (inside(user))
-          return true;
+          return first;
         if (seen.insert(user).second)
-          worklist.push_back(user);
+          worklist.push_back({user, first});
       }
     }
-    return false;
+    return nullptr;
   }
 
   Block &block;
@@ -1527,16 +1570,39 @@ struct FuseReductionFusionPass
           groupAttr.setAttr(op, id);
       }
       if (remarks)
-        for (const Unfused &pair : grouping.unfused()) {
-          emitRemark(pair);
+        for (Unfused pair : grouping.unfused()) {
+          // A reduction past the levels of its producer's kernel starts a
+          // kernel that computes that producer again (`x - mean` before the
+          // next mean): the pair apart is that producer and the reduction
+          // it reads, whose kernel stores its value.
+          if (pair.reason == Reason::Levels &&
+              pair.producer.getNumReductionLoops() == 0)
+            for (OpOperand *input : pair.producer.getDpsInputOperands()) {
+              auto rows =
+                  throughViews(input->get()).getDefiningOp<linalg::GenericOp>();
+              if (rows &&
+                  !pair.producer.getMatchingIndexingMap(input).isIdentity() &&
+                  grouping.kernelOf(rows) &&
+                  grouping.kernelOf(rows) != grouping.kernelOf(pair.consumer)) {
+                pair = {rows, pair.producer, pair.reason};
+                break;
+              }
+            }
           Location reader = readerLoc(pair.consumer, pair.producer);
+          pending.add(reader, producedLoc(pair.consumer, pair.producer),
+                      remarkText(pair));
           for (Location producer : locationsOf(pair.producer))
             remarked.insert({reader, producer});
         }
       copied.insert(grouping.copied.begin(), grouping.copied.end());
     }
     emitElementwiseRemarks();
+    pending.emit();
   }
+
+  /// The remarks of this pass and fuse-elementwise-fusion's, emitted in
+  /// source order at the end.
+  UnfusedRemarks pending;
 
   /// The copies that the groups over few rows made (copyLiveOut).
   DenseSet<Operation *> copied;
@@ -1587,13 +1653,21 @@ struct FuseReductionFusionPass
             return kernel;
         return nullptr;
       };
+      // A producer that elementwise fusion made of several ops is copied
+      // when its first op is (the op the remark names: `x - mean` with the
+      // mean's division).
+      auto isCopied = [&](Location location) {
+        if (auto fused = dyn_cast<FusedLoc>(location);
+            fused && !fused.getLocations().empty())
+          location = fused.getLocations().front();
+        return copiedLocations.contains(location);
+      };
       const void *kernel = kernelAt(consumer);
-      if ((kernel && kernel == kernelAt(producer)) ||
-          copiedLocations.contains(producer) ||
+      if ((kernel && kernel == kernelAt(producer)) || isCopied(producer) ||
           remarked.contains({consumer, producer}))
         continue;
-      emitUnfusedRemark(consumer, producer,
-                        cast<StringAttr>(record.get("message")).getValue());
+      pending.add(consumer, producer,
+                  cast<StringAttr>(record.get("message")).getValue().str());
     }
   }
 };

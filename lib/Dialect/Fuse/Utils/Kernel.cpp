@@ -318,6 +318,36 @@ void fuse::emitUnfusedRemark(Location consumer, Location producer,
       << "producer is here";
 }
 
+void fuse::UnfusedRemarks::add(Location consumer, Location producer,
+                               std::string message) {
+  remarks.push_back({consumer, producer, std::move(message)});
+}
+
+void fuse::UnfusedRemarks::emit() {
+  // The place of a location in the source: its file, line and column (of
+  // the first file location inside a name or fused location); those
+  // without one last.
+  auto place = [](Location loc) {
+    auto file = loc->findInstanceOf<FileLineColLoc>();
+    return std::make_tuple(!file, file ? file.getFilename().getValue() : "",
+                           file ? file.getLine() : 0,
+                           file ? file.getColumn() : 0);
+  };
+  // In the order added where two are at one place.
+  auto order = llvm::to_vector(llvm::seq<unsigned>(0, remarks.size()));
+  llvm::sort(order, [&](unsigned a, unsigned b) {
+    return std::make_pair(place(remarks[a].consumer), a) <
+           std::make_pair(place(remarks[b].consumer), b);
+  });
+  DenseSet<std::tuple<Location, Location, StringRef>> seen;
+  for (unsigned i : order) {
+    const Remark &remark = remarks[i];
+    if (seen.insert({remark.consumer, remark.producer, remark.message}).second)
+      emitUnfusedRemark(remark.consumer, remark.producer, remark.message);
+  }
+  remarks.clear();
+}
+
 SmallVector<std::pair<OpOperand *, unsigned>>
 fuse::loopSources(linalg::GenericOp op, bool outputsFirst) {
   SmallVector<std::pair<OpOperand *, unsigned>> sources(op.getNumLoops(),

@@ -323,6 +323,25 @@ bool overWholeSpace(mlir::linalg::GenericOp op, const RowForm &form);
 void emitUnfusedRemark(mlir::Location consumer, mlir::Location producer,
                        llvm::StringRef message);
 
+/// A fusion pass's remarks about the pairs it left apart, emitted together
+/// (emit): each once (two generics of one op, a copy and its original, may
+/// give one pair twice), in the order of their consumers in the source,
+/// which is not the order in which the pass meets them.
+class UnfusedRemarks {
+public:
+  void add(mlir::Location consumer, mlir::Location producer,
+           std::string message);
+  /// Emits the remarks added (emitUnfusedRemark) and forgets them.
+  void emit();
+
+private:
+  struct Remark {
+    mlir::Location consumer, producer;
+    std::string message;
+  };
+  llvm::SmallVector<Remark> remarks;
+};
+
 /// For each loop of `op`, an operand whose indexing map spans it and the
 /// position in the operand's shape, or a null operand for a loop that none
 /// spans. `outputsFirst`: outputs before inputs (on tensors, an elementwise
