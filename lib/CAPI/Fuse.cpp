@@ -340,6 +340,21 @@ static bool haveResults(const fuse_program *program, const fuse_array *results,
 enum class Arrays { HostInputs, DeviceInputs, Outputs };
 
 /// Views of the caller's arrays; false (and `error` set) if one is malformed.
+/// Whether `numInputs` and `numOuts` (when not negative, which toOperands
+/// refuses) are the program's counts: checked before the arrays are read,
+/// past the end of the caller's when a count is too large.
+static bool haveCounts(fuse_program *program, int32_t numInputs,
+                       int32_t numOuts, char **error) {
+  if (numInputs < 0 || numOuts < 0)
+    return true;
+  if (llvm::Error wrong =
+          program->executable->checkCounts(numInputs, numOuts)) {
+    setError(error, llvm::toString(std::move(wrong)));
+    return false;
+  }
+  return true;
+}
+
 static bool toOperands(const fuse_array *inputs, int32_t numInputs,
                        std::vector<fuse::Executable::Operand> &operands,
                        char **error, Arrays kind = Arrays::HostInputs) {
@@ -442,6 +457,7 @@ extern "C" int32_t fuse_run_into(fuse_program *program,
   // The inputs are read in place (CPU) or copied to the device once (CUDA).
   std::vector<fuse::Executable::Operand> operands, outOperands;
   if (!haveProgram(program, error) || !haveResults(program, results, error) ||
+      !haveCounts(program, numInputs, numOuts, error) ||
       !toOperands(inputs, numInputs, operands, error) ||
       !toOperands(outs, numOuts, outOperands, error, Arrays::Outputs))
     return 1;
@@ -463,6 +479,7 @@ extern "C" int32_t fuse_run_device(fuse_program *program,
                                    char **error) {
   std::vector<fuse::Executable::Operand> operands;
   if (!haveProgram(program, error) || !haveResults(program, results, error) ||
+      !haveCounts(program, numInputs, 0, error) ||
       !toOperands(inputs, numInputs, operands, error, Arrays::DeviceInputs))
     return 1;
   std::lock_guard<std::mutex> turn(program->runs);

@@ -331,7 +331,7 @@ static std::vector<std::string> bodyFunctionNames(ModuleOp module) {
   std::vector<std::string> names;
   for (func::FuncOp candidate : module.getOps<func::FuncOp>())
     if (!candidate.isExternal())
-      names.push_back("@" + candidate.getSymName().str());
+      names.push_back(symbolText(candidate.getSymName()));
   return names;
 }
 
@@ -390,7 +390,7 @@ Executable::lower(ModuleOp module, const RunOptions &options) {
     for (func::FuncOp candidate : module.getOps<func::FuncOp>())
       if (!candidate.isExternal() && candidate.isPublic()) {
         func = candidate;
-        names.push_back("@" + candidate.getSymName().str());
+        names.push_back(symbolText(candidate.getSymName()));
       }
     if (names.empty()) {
       // Private functions run only when named.
@@ -440,7 +440,8 @@ Executable::lower(ModuleOp module, const RunOptions &options) {
     executable->inputSpecs.push_back(specOf(type));
   if (func.getNumResults() == 0)
     return llvm::createStringError(
-        formatLocation(func.getLoc()) + ": error: @" + executable->entryName +
+        formatLocation(func.getLoc()) +
+        ": error: " + symbolText(executable->entryName) +
         " returns no result, so running it computes nothing; a function "
         "that runs returns tensors");
   for (Type type : func.getResultTypes())
@@ -681,12 +682,23 @@ llvm::Expected<std::string> Executable::assemble(ModuleOp module,
 // Run
 //===----------------------------------------------------------------------===//
 
-llvm::Error Executable::checkOperands(llvm::ArrayRef<Operand> operands) const {
-  if (operands.size() != inputSpecs.size())
+llvm::Error Executable::checkCounts(size_t numInputs, size_t numOuts) const {
+  if (numInputs != inputSpecs.size())
     return llvm::createStringError(
-        "@" + entryName + " takes " + std::to_string(inputSpecs.size()) +
-        " argument(s), but " + std::to_string(operands.size()) +
+        symbolText(entryName) + " takes " + std::to_string(inputSpecs.size()) +
+        " argument(s), but " + std::to_string(numInputs) +
         " input(s) were given");
+  if (numOuts != 0 && numOuts != resultSpecs.size())
+    return llvm::createStringError(std::to_string(numOuts) +
+                                   " output array(s) for " +
+                                   std::to_string(resultSpecs.size()) +
+                                   " result(s) of " + symbolText(entryName));
+  return llvm::Error::success();
+}
+
+llvm::Error Executable::checkOperands(llvm::ArrayRef<Operand> operands) const {
+  if (llvm::Error error = checkCounts(operands.size(), 0))
+    return error;
   for (auto [i, operand] : llvm::enumerate(operands)) {
     const TensorSpec &spec = inputSpecs[i];
     if (std::optional<std::string> why =
@@ -729,9 +741,16 @@ static std::string withSizes(const std::string &message,
   std::string text = message + "; this run has " + llvm::join(sizes, " vs ");
   // numpy would stretch the 1; fuse stretches a static 1 only (a `?` that
   // is 1 in one run is N in another).
-  if (message.find("must be equal") != std::string::npos &&
-      llvm::is_contained(sizes, "1") &&
-      llvm::any_of(sizes, [](const std::string &size) { return size != "1"; }))
+  // A `?` against a static size other than 1 ("must be 4") is the same.
+  llvm::Regex staticSize("must be ([0-9]+) \\(broadcasting assumes it\\)");
+  llvm::SmallVector<llvm::StringRef> mustBe;
+  bool againstStatic = staticSize.match(message, &mustBe) && mustBe[1] != "1" &&
+                       sizes.size() == 1 && sizes[0] == "1";
+  if (againstStatic || (message.find("must be equal") != std::string::npos &&
+                        llvm::is_contained(sizes, "1") &&
+                        llvm::any_of(sizes, [](const std::string &size) {
+                          return size != "1";
+                        })))
     text += " (a `?` size is never stretched as numpy stretches a 1: to "
             "broadcast that dimension, give it the static size 1 in the "
             "argument's type)";
@@ -1029,10 +1048,8 @@ Executable::checkOuts(llvm::ArrayRef<Operand> inputs,
   auto fail = [](const std::string &message) {
     return llvm::createStringError(message);
   };
-  if (outs.size() != resultSpecs.size())
-    return fail(std::to_string(outs.size()) + " output array(s) for " +
-                std::to_string(resultSpecs.size()) + " result(s) of @" +
-                entryName);
+  if (llvm::Error error = checkCounts(inputSpecs.size(), outs.size()))
+    return error;
   using Range = std::pair<uintptr_t, uintptr_t>;
   auto range = [](const Operand &operand) {
     auto begin = reinterpret_cast<uintptr_t>(operand.data);

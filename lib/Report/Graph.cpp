@@ -11,6 +11,7 @@
 #include "fuse/Report/Graph.h"
 
 #include "fuse/Dialect/Fuse/IR/FuseOps.h"
+#include "fuse/Dialect/Fuse/Utils/Location.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/Support/FileSystem.h"
@@ -182,7 +183,7 @@ public:
 
   void draw() {
     const VariantReport &variant = drawn();
-    std::vector<std::string> title = {"@" + report.name + "  " +
+    std::vector<std::string> title = {symbolText(report.name) + "  " +
                                       (fused ? "fused: " : "eager: ") +
                                       summarize(variant, report.names)};
     if (!report.symbols.empty())
@@ -693,7 +694,7 @@ void fuse::printReportPage(ModuleOp module,
     for (Operation &op : func.getBody().front().without_terminator())
       ops.push_back(&op);
     for (const UnfusedPair &pair : it->second->unfused)
-      remarks.push_back("@" + it->second->name + ": " +
+      remarks.push_back(symbolText(it->second->name) + ": " +
                         locationText(ops[pair.consumer]->getLoc()) +
                         ": remark: " + pair.message + " (the producer is at " +
                         locationText(ops[pair.producer]->getLoc()) + ")");

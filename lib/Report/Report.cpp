@@ -5,6 +5,7 @@
 
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"
 #include "fuse/Dialect/Fuse/Utils/Kernel.h"
+#include "fuse/Dialect/Fuse/Utils/Location.h"
 #include "fuse/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -1001,28 +1002,12 @@ static void printVariant(llvm::raw_ostream &os, llvm::StringRef label,
        << copy.bytes.str(names) << " written\n";
 }
 
-/// `@name` as MLIR writes a symbol: quoted and escaped unless it is an
-/// identifier (`@"a b\0A"`; a newline in it broke the report's lines).
-static void printSymbol(llvm::raw_ostream &os, llvm::StringRef name) {
-  bool bare = !name.empty() && (llvm::isAlpha(name[0]) || name[0] == '_') &&
-              llvm::all_of(name, [](char c) {
-                return llvm::isAlnum(c) || llvm::is_contained("_$.-", c);
-              });
-  if (bare) {
-    os << "@" << name;
-    return;
-  }
-  os << "@\"";
-  llvm::printEscapedString(name, os);
-  os << "\"";
-}
-
 void fuse::printReport(llvm::ArrayRef<FunctionReport> reports,
                        llvm::raw_ostream &os) {
   for (auto [i, report] : llvm::enumerate(reports)) {
     if (i)
       os << "\n";
-    printSymbol(os, report.name);
+    os << symbolText(report.name);
     if (!report.symbols.empty())
       os << "  " << describeSizes(report);
     os << "\n";

@@ -177,6 +177,18 @@ def test_bad_arrays_are_refused(lib):
                                                  ctypes.byref(error))):
             assert call() == 1
             assert _capi.take_string(error.value) == want
+        # Counts larger than the program's are refused before the arrays
+        # are read: fuse_run_into read a fifth output past an array of
+        # four and said "output 4 has unknown dtype 33".
+        results = (_capi.Array * 1)()
+        short = (_capi.Array * 1)(array(x.ctypes.data, F32, [4]))
+        assert lib.fuse_run_into(program, inputs, 2, short, 5, results,
+                                 ctypes.byref(error)) == 1
+        assert _capi.take_string(error.value) == (
+            "5 output array(s) for 1 result(s) of @f")
+        for count in (3, 1000):
+            assert run(lib, program, [array(x.ctypes.data, F32, [4])], count=count) == (
+                1, f"@f takes 2 argument(s), but {count} input(s) were given")
     finally:
         lib.fuse_destroy(program)
 

@@ -173,7 +173,9 @@ static int fail(const llvm::Twine &message) {
 /// another error of fuse-run's.
 static int failCompile(llvm::Error error) {
   std::string message = llvm::toString(std::move(error));
-  static const llvm::Regex located("^[^ ]+:[0-9]+:[0-9]+: error: ");
+  // At a place in a file, or at a name alone (`loc("fn")`: `"fn": `).
+  static const llvm::Regex located(
+      "^([^ ]+:[0-9]+:[0-9]+|\"[^\"]*\"): error: ");
   if (!located.match(message))
     // A diagnostic at no location is `error: ...` already.
     return fail(llvm::StringRef(message).starts_with("error: ")
@@ -1074,13 +1076,13 @@ static int run(int argc, char **argv) {
   if (!targetNote.empty())
     llvm::errs() << "fuse-run: " << targetNote << "\n";
   if (inputFlags.size() != signature.size())
-    return fail("@" + (*executable)->name() + " takes " +
+    return fail(fuse::symbolText((*executable)->name()) + " takes " +
                 plural(signature.size(), "argument") + ", but " +
                 std::to_string(inputFlags.size()) + " --input " +
                 (inputFlags.size() == 1 ? "was" : "were") + " given");
   if (!outputFlags.empty() &&
       outputFlags.size() != (*executable)->results().size())
-    return fail("@" + (*executable)->name() + " has " +
+    return fail(fuse::symbolText((*executable)->name()) + " has " +
                 plural((*executable)->results().size(), "result") + ", but " +
                 std::to_string(outputFlags.size()) + " --output " +
                 (outputFlags.size() == 1 ? "was" : "were") + " given");

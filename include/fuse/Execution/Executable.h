@@ -150,6 +150,10 @@ public:
   int threads() const { return threadCount; }
   const std::vector<TensorSpec> &inputs() const { return inputSpecs; }
   const std::vector<TensorSpec> &results() const { return resultSpecs; }
+  /// Checks the number of arrays a run is given against the signature:
+  /// `numInputs` inputs, and `numOuts` output arrays (0: none, or one per
+  /// result). The C API checks them before it reads the caller's arrays.
+  llvm::Error checkCounts(size_t numInputs, size_t numOuts) const;
   /// Kernel names, in the program's order (ProfileEvent::kernel).
   const std::vector<std::string> &kernelNames() const { return kernels; }
   Target target() const { return runTarget; }

@@ -5,6 +5,7 @@
 #include "fuse/Dialect/Fuse/IR/FuseOps.h"
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"
 #include "fuse/Dialect/Fuse/Utils/Kernel.h"
+#include "fuse/Dialect/Fuse/Utils/Location.h"
 #include "fuse/Support/DTypes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -77,13 +78,13 @@ LogicalResult checkSignature(func::FuncOp function) {
         loc = function.getArgument(index).getLoc();
       if (!isFuseTensor(type))
         return emitError(loc)
-               << "@" << function.getSymName() << " " << what << " " << index
-               << " has type " << type
+               << fuse::symbolText(function.getSymName()) << " " << what << " "
+               << index << " has type " << type
                << "; fuse functions take and return ranked tensors of "
                << fuse::dtypeSpellings();
       if (std::optional<std::string> problem = typeProblem(type))
-        return emitError(loc) << "@" << function.getSymName() << " " << what
-                              << " " << index << " " << *problem;
+        return emitError(loc) << fuse::symbolText(function.getSymName()) << " "
+                              << what << " " << index << " " << *problem;
     }
     return success();
   };
@@ -94,7 +95,8 @@ LogicalResult checkSignature(func::FuncOp function) {
                          ArrayRef<NamedAttribute> attrs) {
     if (attrs.empty())
       return success();
-    InFlightDiagnostic diag = emitError(loc) << "@" << function.getSymName();
+    InFlightDiagnostic diag = emitError(loc)
+                              << fuse::symbolText(function.getSymName());
     if (!what.isTriviallyEmpty())
       diag << " " << what;
     return LogicalResult(
@@ -195,7 +197,8 @@ struct CheckProgram : fuse::impl::FuseCheckProgramBase<CheckProgram> {
     if (Operation *lowered = loweredPart(getOperation())) {
       InFlightDiagnostic diag = lowered->emitError();
       if (auto function = dyn_cast<func::FuncOp>(lowered))
-        diag << "@" << function.getName() << " takes buffers (memrefs), ";
+        diag << fuse::symbolText(function.getName())
+             << " takes buffers (memrefs), ";
       else
         diag << "'" << lowered->getName() << "' is ";
       diag << "a lowering's output: this module is a stage's (gpu or "

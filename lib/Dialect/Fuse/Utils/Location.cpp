@@ -56,6 +56,26 @@ std::string fuse::opAt(llvm::StringRef op, Location loc) {
                               : op.str() + " at " + formatLocation(loc);
 }
 
+std::string fuse::symbolText(llvm::StringRef name) {
+  bool bare = !name.empty() && (llvm::isAlpha(name[0]) || name[0] == '_') &&
+              llvm::all_of(name, [](char c) {
+                return llvm::isAlnum(c) || llvm::is_contained("_$.-", c);
+              });
+  if (bare)
+    return ("@" + name).str();
+  std::string text = "@\"";
+  for (unsigned char c : name) {
+    if (c == '"' || c == '\\' || c < 0x20 || c == 0x7f) {
+      text += '\\';
+      text += llvm::hexdigit(c >> 4);
+      text += llvm::hexdigit(c & 15);
+    } else {
+      text += c;
+    }
+  }
+  return text + "\"";
+}
+
 void fuse::printDiagnostic(llvm::raw_ostream &os, Diagnostic &d) {
   auto printOne = [&](Diagnostic &one) {
     if (!isa<UnknownLoc>(one.getLocation()))
@@ -88,8 +108,9 @@ fuse::SourceLineCapture::SourceLineCapture(llvm::SourceMgr &source,
   setHandler([this](Diagnostic &diag) {
     if (diag.getSeverity() == DiagnosticSeverity::Remark)
       return failure();
-    // At no location, `error: ...` (the handler's is `<unknown>:0: ...`).
-    if (isa<UnknownLoc>(diag.getLocation()))
+    // At no place in a file, `error: ...` or `"name": error: ...` (the
+    // handler's is `<unknown>:0: error: loc("name"): ...`).
+    if (!filePlace(diag.getLocation()))
       printDiagnostic(this->os, diag);
     else
       emitDiagnostic(diag);

@@ -24,6 +24,13 @@ std::string formatLocation(mlir::Location loc);
 /// `loc` says no place.
 std::string opAt(llvm::StringRef op, mlir::Location loc);
 
+/// `@name`, a function as messages and reports name it: as MLIR writes a
+/// symbol, quoted unless it is an identifier (`@"my fn"`), but with the
+/// characters of other scripts as they are (`@"функция"`, not MLIR's
+/// `@"\D1\84..."`); a quote, a backslash and a control character escaped
+/// (`@"a\0A"`: a newline in it broke a report's lines).
+std::string symbolText(llvm::StringRef name);
+
 /// `d` and then each of its notes, one per line, as compilers print them:
 /// "file:line:col: remark: message" (no location when it is unknown).
 void printDiagnostic(llvm::raw_ostream &os, mlir::Diagnostic &d);
