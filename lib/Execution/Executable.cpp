@@ -21,6 +21,7 @@
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/IR/InstrTypes.h"
@@ -376,13 +377,13 @@ Executable::lower(ModuleOp module, const RunOptions &options) {
   };
 
   func::FuncOp func;
-  llvm::StringRef entry = namedEntry(options.entry);
+  std::string entry = namedEntry(options.entry);
   if (!entry.empty()) {
     func = module.lookupSymbol<func::FuncOp>(entry);
     if (!func || func.isExternal()) {
       std::vector<std::string> names = bodyFunctionNames(module);
       return llvm::createStringError(
-          "no function @" + entry + " with a body in the program" +
+          "no function " + symbolText(entry) + " with a body in the program" +
           (names.empty() ? "" : " (it has " + llvm::join(names, ", ") + ")"));
     }
   } else {
@@ -720,6 +721,32 @@ operandsOf(llvm::ArrayRef<const HostArray *> arrays) {
 
 /// A failed size check names dimensions of arguments ("dimension 0 of
 /// argument 1"); add the sizes they had in this run.
+std::string fuse::namedEntry(llvm::StringRef entry) {
+  entry.consume_front("@");
+  if (entry.size() < 2 || !entry.starts_with("\"") || !entry.ends_with("\""))
+    return entry.str();
+  // Quoted: as MLIR writes a symbol, `\\`, `\"` or two hex digits escaped.
+  llvm::StringRef quoted = entry.drop_front().drop_back();
+  std::string name;
+  for (size_t i = 0; i < quoted.size(); ++i) {
+    if (quoted[i] == '\\' && i + 1 < quoted.size()) {
+      if (quoted[i + 1] == '\\' || quoted[i + 1] == '"') {
+        name += quoted[++i];
+        continue;
+      }
+      if (i + 2 < quoted.size() && llvm::isHexDigit(quoted[i + 1]) &&
+          llvm::isHexDigit(quoted[i + 2])) {
+        name += static_cast<char>(
+            llvm::hexFromNibbles(quoted[i + 1], quoted[i + 2]));
+        i += 2;
+        continue;
+      }
+    }
+    name += quoted[i];
+  }
+  return name;
+}
+
 static std::string withSizes(const std::string &message,
                              llvm::ArrayRef<Executable::Operand> operands) {
   llvm::Regex dimension("dimension ([0-9]+) of argument ([0-9]+)");

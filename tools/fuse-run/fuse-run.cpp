@@ -911,6 +911,9 @@ static int run(int argc, char **argv) {
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  // Errors as the compile step's (and the C API's): at a name location as
+  // `"name": error:`, and no advice for flags fuse-run does not have.
+  fuse::SourceLineCapture lines(sourceMgr, &context, llvm::errs());
   if (failed(fuse::checkNesting(sourceMgr, &context)))
     return 1;
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
@@ -1024,7 +1027,7 @@ static int run(int argc, char **argv) {
     OwningOpRef<ModuleOp> clone = module->clone();
     PipelineOptions ptxOptions = options.pipeline;
     if (!entryFlag.empty()) {
-      llvm::StringRef entry = namedEntry(entryFlag);
+      std::string entry = namedEntry(entryFlag);
       ptxOptions.firstKernel = kernelsBefore(*module, entry, ptxOptions);
       for (func::FuncOp other :
            llvm::make_early_inc_range(clone->getOps<func::FuncOp>()))

@@ -58,11 +58,9 @@ struct TensorSpec {
 };
 
 /// The function that `entry` names: `second` and `@second` name the same
-/// one (`@@second` none).
-inline llvm::StringRef namedEntry(llvm::StringRef entry) {
-  entry.consume_front("@");
-  return entry;
-}
+/// one (`@@second` none), and `@"my fn"` and `my fn` too, as messages write
+/// a name (symbolText).
+std::string namedEntry(llvm::StringRef entry);
 
 struct RunOptions {
   Target target = Target::CPU;

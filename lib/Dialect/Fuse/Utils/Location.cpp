@@ -108,6 +108,17 @@ fuse::SourceLineCapture::SourceLineCapture(llvm::SourceMgr &source,
   setHandler([this](Diagnostic &diag) {
     if (diag.getSeverity() == DiagnosticSeverity::Remark)
       return failure();
+    // The parser's advice names a flag of MLIR's tools that fuse-run and
+    // the C API do not have.
+    if (llvm::StringRef(diag.str())
+            .starts_with(
+                "operation being parsed with an unregistered dialect")) {
+      emitDiagnostic(diag.getLocation(),
+                     "an op of a dialect that fuse does not know: fuse "
+                     "compiles functions made of fuse ops and func.return",
+                     DiagnosticSeverity::Error);
+      return success();
+    }
     // At no place in a file, `error: ...` or `"name": error: ...` (the
     // handler's is `<unknown>:0: error: loc("name"): ...`).
     if (!filePlace(diag.getLocation()))
