@@ -240,7 +240,8 @@ class _Jitted:
             kind = self._signature.parameters[name].kind
             if kind == inspect.Parameter.VAR_POSITIONAL:
                 slots.append((name, "tuple", len(value)))
-                leaves.extend((f"{name}{j}", v) for j, v in enumerate(value))
+                # Named as the function reads it (messages say xs[0]).
+                leaves.extend((f"{name}[{j}]", v) for j, v in enumerate(value))
             elif kind == inspect.Parameter.VAR_KEYWORD:
                 keys = sorted(value)
                 slots.append((name, "dict", keys))

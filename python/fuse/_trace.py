@@ -225,7 +225,12 @@ class Graph:
         # The function's symbol, and its name as the user knows it.
         self.name = name
         self.function = function or name
+        # (name, Tensor) of each argument, named as the Python function
+        # names it (a parameter as written, α included; xs[0] for a member
+        # of *xs), which messages say; _ssa_names, by id of the Tensor, its
+        # name in the MLIR text (unique, which that may not be).
         self.args = []
+        self._ssa_names = {}
         self.nodes = []
         self._constants = {}
         self._casts = {}
@@ -255,11 +260,13 @@ class Graph:
         """The index of argument `tensor`, or None when it is not one."""
         return next((i for i, (_, t) in enumerate(self.args) if t is tensor), None)
 
-    def add_arg(self, name, dtype, shape, weak=False):
-        """An argument; `weak`: a Python scalar's (a 0-d Tensor of its
-        carrier dtype, promoted as a Python scalar)."""
+    def add_arg(self, name, dtype, shape, weak=False, ssa_name=None):
+        """An argument named `name` (as the function names it), `ssa_name`
+        in the MLIR text (`name` if None); `weak`: a Python scalar's (a 0-d
+        Tensor of its carrier dtype, promoted as a Python scalar)."""
         tensor = Tensor(self, dtype, shape, None, weak=weak, arg=name)
         self.args.append((name, tensor))
+        self._ssa_names[id(tensor)] = ssa_name or name
         return tensor
 
     def add(self, op, operands, dtype, shape, attrs="", extra=None, weak=False):
@@ -322,7 +329,7 @@ class Graph:
     def emit(self, results, locations=False):
         """The function's text; only ops that a result depends on."""
         live = self._live(results)
-        names = {id(t): f"%{name}" for name, t in self.args}
+        names = {id(t): f"%{self._ssa_names[id(t)]}" for _, t in self.args}
         lines = []
         counter = 0
         # Ops at one place of the source (fuse.softmax's, or a loop's) are
@@ -2387,6 +2394,36 @@ def symbol_name(name):
     return name if _NAME.match(name) else f"fn_{name}"
 
 
+def ssa_names(names):
+    """The names in the MLIR text of arguments named `names` (as the
+    function names them; None for a leaf that is no argument), each unique.
+    A name that MLIR can spell is itself; another, or a repeated one, is
+    made of its letters, digits and _ (xs[0] of *xs is xs0), or is arg{i}
+    (α, the i-th leaf), with _1, _2, ... after it until no other argument
+    has it: any name that MLIR can spell keeps it (f(arg1, α)'s α took
+    arg1, "region entry argument '%arg1' is already in use")."""
+    spelled = {name for name in names if name and _NAME.fullmatch(name)}
+    used, result = set(), []
+    for i, name in enumerate(names):
+        if name is None:
+            result.append(None)
+            continue
+        # (fullmatch: _NAME's $ matches before a final newline, a key of
+        # **kwargs may have.)
+        if _NAME.fullmatch(name) and name not in used:
+            ssa = name
+        else:
+            base = re.sub(r"[^A-Za-z0-9_]", "", name)
+            base = base if _NAME.fullmatch(base) else f"arg{i}"
+            ssa, count = base, 0
+            while ssa in spelled or ssa in used:
+                count += 1
+                ssa = f"{base}_{count}"
+        used.add(ssa)
+        result.append(ssa)
+    return result
+
+
 class Trace:
     """A traced function: its text (`mlir`), the same with the Python source
     locations of its ops (`located_mlir`, what is compiled), how the results
@@ -2423,20 +2460,20 @@ def trace_function(fn, name, leaves, rebuild):
     kwargs from one value per leaf. A leaf is ('tensor', arg_name, dtype,
     shape), ('scalar', arg_name, dtype): a Python scalar as a run-time 0-d
     argument of its carrier dtype, promoted as a Python scalar, or ('const',
-    value): a constant of the trace."""
+    value): a constant of the trace. arg_name is the argument's name as the
+    function names it (α, xs[0] of *xs), which messages say; the MLIR text
+    names it as ssa_names does."""
     graph = Graph(symbol_name(name), name)
     values = []
-    used = set()
-    for i, leaf in enumerate(leaves):
-        if leaf[0] in ("tensor", "scalar"):
-            arg_name = leaf[1]
-            arg_name = arg_name if arg_name and _NAME.match(arg_name) and arg_name not in used \
-                else f"arg{i}"
-            used.add(arg_name)
-            if leaf[0] == "tensor":
-                values.append(graph.add_arg(arg_name, leaf[2], leaf[3]))
-            else:
-                values.append(graph.add_arg(arg_name, leaf[2], (), weak=True))
+    # Messages name each argument as the function does (α, xs[0]); the
+    # MLIR text by a name it can spell, unique.
+    names = [(leaf[1] or f"arg{i}") if leaf[0] in ("tensor", "scalar") else None
+             for i, leaf in enumerate(leaves)]
+    for leaf, name, ssa_name in zip(leaves, names, ssa_names(names)):
+        if leaf[0] == "tensor":
+            values.append(graph.add_arg(name, leaf[2], leaf[3], ssa_name=ssa_name))
+        elif leaf[0] == "scalar":
+            values.append(graph.add_arg(name, leaf[2], (), weak=True, ssa_name=ssa_name))
         else:
             values.append(leaf[1])
     previous = _current_graph()

@@ -541,6 +541,52 @@ def test_mismatched_sizes_at_run_time(rng):
         g(2.0, np.ones(5, np.float32), "x", np.ones(3, np.float32))
 
 
+def test_run_time_size_errors_name_each_argument_as_the_function_does():
+    # The library names the program's inputs by number; each is said by its
+    # parameter as written: α was 'arg0' (its MLIR name), and arg0 after it
+    # 'arg1'; a member of *xs was 'xs0', or 'arg1' where a parameter had
+    # that name.
+    three, four = np.ones(3, np.float32), np.ones(4, np.float32)
+
+    def f(α, arg0):
+        return α - arg0
+
+    def g(α, β):
+        return α + β
+
+    def h(xs0, *xs):
+        return xs0 + xs[0]
+
+    def k(*xs):
+        return xs[0] + xs[2]
+
+    def m(x, *, w):
+        return x * w
+
+    def n(x, **kw):
+        return x + kw["β"]
+
+    def p(arg1, α):
+        # (α's MLIR name was arg1 too: not compiled.)
+        return arg1 - α
+
+    cases = [(f, (three, four), {}, "α", "arg0"),
+             (p, (three, four), {}, "arg1", "α"),
+             (g, (three, four), {}, "α", "β"),
+             (h, (three, four), {}, "xs0", "xs[0]"),
+             (k, (three, np.ones(5, np.float32), four), {}, "xs[0]", "xs[2]"),
+             (m, (three,), {"w": four}, "x", "w"),
+             (n, (three,), {"β": four}, "x", "β")]
+    for fn, args, kwargs, first, second in cases:
+        with pytest.raises(fuse.FuseError) as info:
+            fuse.jit(fn, target="cpu")(*args, **kwargs)
+        assert re.search(rf"^fuse: {fn.__name__}: fuse\.\w+ at .*test_errors\.py:\d+:\d+: "
+                         rf"dimension 0 of argument {re.escape(repr(first))} and dimension 0 "
+                         rf"of argument {re.escape(repr(second))} must be equal "
+                         rf"\(broadcasting assumes it\); this run has 3 vs 4$",
+                         str(info.value)), str(info.value)
+
+
 def test_bad_program_text():
     text = ("func.func @f(%a: tensor<?xf32>, %b: tensor<?xf16>) -> tensor<?xf32> {\n"
             "  %0 = fuse.mul %a, %b : tensor<?xf32>, tensor<?xf16> -> tensor<?xf32>\n"

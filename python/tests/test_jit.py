@@ -593,6 +593,51 @@ def test_varargs(rng):
     assert_same(total(*xs), xs[0] + xs[1] + xs[2])
 
 
+def _parameters_of(mlir):
+    """The SSA names of a traced function's parameters, in order."""
+    return re.findall(r"%([^:,()\s]+):", mlir.split("\n", 1)[0])
+
+
+def test_parameter_names_that_mlir_cannot_spell_take_names_no_other_has():
+    # A parameter named what MLIR cannot spell (α) took f"arg{i}", which
+    # another parameter could be named: f(arg1, α) was "region entry
+    # argument '%arg1' is already in use", MLIR's text, when compiled.
+    a, b, c = (np.full(3, v, np.float32) for v in (10, 1, 100))
+
+    def f(arg1, α):
+        return arg1 - 2 * α
+
+    def g(α, β, arg1, arg0):
+        return α + β + arg1 - arg0
+
+    def h(xs1, *xs):
+        return xs1 - 2 * xs[1] + 0 * xs[0]
+
+    def k(arg2, *xs, arg0):
+        return arg2 - 2 * xs[0] + xs[1] + arg0
+
+    def m(x, *arg):
+        return x - 2 * arg[0] + arg[1]
+
+    def n(xs0, *xs, **kw):
+        return xs0 - xs[0] + kw["α"] + kw["arg3"]
+
+    # (function, args, kwargs, expected, the names that MLIR can spell)
+    cases = [(f, (a, b), {}, a - 2 * b, ["arg1"]),
+             (g, (a, b, c, b), {}, a + b + c - b, ["arg1", "arg0"]),
+             (h, (a, b, c), {}, a - 2 * c, ["xs1"]),
+             (k, (a, b, c), {"arg0": b}, a - 2 * b + c + b, ["arg2", "arg0"]),
+             (m, (a, b, c), {}, a - 2 * b + c, ["x"]),
+             (n, (a, b), {"α": c, "arg3": b}, a - b + c + b, ["xs0", "arg3"])]
+    for fn, args, kwargs, expected, kept in cases:
+        jitted = fuse.jit(fn, target="cpu")
+        assert_same(jitted(*args, **kwargs), expected)
+        names = _parameters_of(jitted.mlir)
+        assert len(names) == len(set(names)) == len(args) + len(kwargs), jitted.mlir
+        # Those keep their names.
+        assert set(kept) <= set(names), jitted.mlir
+
+
 def test_lists_and_numpy_scalars_are_arrays():
     f = fuse.jit(lambda x, y: x * y)
     assert_same(f([1.0, 2.0], np.float32(3)), np.array([3.0, 6.0]))
