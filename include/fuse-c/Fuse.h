@@ -148,11 +148,16 @@ void fuse_free_device(void *data);
 char *fuse_last_profile_json(const fuse_program *program);
 
 /* The report (kernels, ops, bytes; fused vs eager) of every function, as
- * the JSON of `fuse-opt --fuse-report=json`. */
-char *fuse_report_json(const char *mlir_text, char **error);
+ * the JSON of `fuse-opt --fuse-report=json`, for the compiler's `options`
+ * (fuse_compile's; NULL or "" for the defaults): a program compiled with
+ * "horizontal=off" or another "block-size" has other kernels. The report
+ * shows the fused and the eager kernels whatever "fusion" says. */
+char *fuse_report_json(const char *mlir_text, const char *options,
+                       char **error);
 
 /* The same report as the text of `fuse-opt --fuse-report`. */
-char *fuse_report_text(const char *mlir_text, char **error);
+char *fuse_report_text(const char *mlir_text, const char *options,
+                       char **error);
 
 /* The Graphviz graph of `fuse-opt --fuse-report=dot`: the fused kernels, or
  * the eager ones with "fusion=off". */

@@ -537,12 +537,14 @@ static char *translateText(const char *mlirText, fuse::Translation translation,
   return copyString(text);
 }
 
-extern "C" char *fuse_report_json(const char *mlirText, char **error) {
-  return translateText(mlirText, fuse::Translation::ReportJSON, nullptr, error);
+extern "C" char *fuse_report_json(const char *mlirText, const char *options,
+                                  char **error) {
+  return translateText(mlirText, fuse::Translation::ReportJSON, options, error);
 }
 
-extern "C" char *fuse_report_text(const char *mlirText, char **error) {
-  return translateText(mlirText, fuse::Translation::Report, nullptr, error);
+extern "C" char *fuse_report_text(const char *mlirText, const char *options,
+                                  char **error) {
+  return translateText(mlirText, fuse::Translation::Report, options, error);
 }
 
 extern "C" char *fuse_report_dot(const char *mlirText, const char *options,

@@ -242,8 +242,10 @@ def _declare(lib, Array):
         "fuse_free_device": (None, [ctypes.c_void_p]),
         # Owned strings come back as void pointers so that they can be freed.
         "fuse_last_profile_json": (ctypes.c_void_p, [prog]),
-        "fuse_report_json": (ctypes.c_void_p, [ctypes.c_char_p, c_char_pp]),
-        "fuse_report_text": (ctypes.c_void_p, [ctypes.c_char_p, c_char_pp]),
+        "fuse_report_json": (ctypes.c_void_p, [ctypes.c_char_p, ctypes.c_char_p,
+                                               c_char_pp]),
+        "fuse_report_text": (ctypes.c_void_p, [ctypes.c_char_p, ctypes.c_char_p,
+                                               c_char_pp]),
         "fuse_report_dot": (ctypes.c_void_p, [ctypes.c_char_p, ctypes.c_char_p,
                                               c_char_pp]),
         "fuse_ptx": (ctypes.c_void_p, [ctypes.c_char_p, ctypes.c_char_p, c_char_pp]),
@@ -374,9 +376,11 @@ def said_by(error, function, names=()):
     return error
 
 
-def report_json(text):
+def report_json(text, options=""):
+    """The report's JSON for MLIR text, compiled with `options` (an option
+    text, option_text's)."""
     error = ctypes.c_void_p()
-    ptr = lib().fuse_report_json(program_text(text), ctypes.byref(error))
+    ptr = lib().fuse_report_json(program_text(text), options.encode(), ctypes.byref(error))
     if not ptr:
         check_error(error, "fuse_report_json")
     return json.loads(take_string(ptr))
@@ -395,9 +399,10 @@ def program_text(text):
     return text.encode()
 
 
-def report_text(text):
+def report_text(text, options=""):
+    """The report's text for MLIR text, compiled with `options`."""
     error = ctypes.c_void_p()
-    ptr = lib().fuse_report_text(program_text(text), ctypes.byref(error))
+    ptr = lib().fuse_report_text(program_text(text), options.encode(), ctypes.byref(error))
     if not ptr:
         check_error(error, "fuse_report_text")
     return take_string(ptr)

@@ -4,7 +4,6 @@ and as the picture of `--fuse-report=dot` in Jupyter."""
 
 import html
 import itertools
-import re
 import secrets
 import shutil
 import subprocess
@@ -65,58 +64,14 @@ def report(fn, *args, **kwargs):
     if isinstance(fn, str):
         return _capi.report_json(fn)
     _check_function(fn, "fuse.report")
-    jitted = _jitted(fn, "fuse.report")
+    jitted = _jitted(fn)
     trace, _ = jitted._trace_and_arrays(args, kwargs)
-    return _capi.report_json(trace.located_mlir)
+    return _capi.report_json(trace.located_mlir, jitted.options)
 
 
-# The options of the compiler that change what the report counts (the
-# fused stage's kernels, and the block size the GPU's schemes for
-# reductions take), with their defaults (docs/passes.md); fusion is not
-# one: the report shows fused and eager side by side.
-_REPORT_OPTIONS = {"horizontal": "on", "block-size": "256"}
-_SWITCH_WORDS = {"on": "on", "true": "on", "1": "on", "off": "off", "false": "off", "0": "off"}
-
-
-def _report_options(options):
-    """The options of the option text `options` (option_text's) that make
-    the report differ from the default one, as `key=value` texts: the
-    library's report takes no options."""
-    given = {}
-    for key, value in re.findall(r"([^\s=]+)(?:=(\{[^}]*\}|\S*))?", options or ""):
-        if key in _REPORT_OPTIONS:
-            given[key] = value  # the last one counts, as the library's
-    changed = []
-    for key, value in given.items():
-        if key == "horizontal":
-            # A switch alone ("horizontal") is on.
-            same = _SWITCH_WORDS.get(value.lower() if value else "on") == "on"
-        else:
-            same = value.strip("{}").strip() == _REPORT_OPTIONS[key]
-        if not same:
-            changed.append(f"{key}={value}")
-    return changed
-
-
-def _jitted(fn, what):
-    """`fn` as a jitted function, to trace; one whose options change its
-    kernels is refused: the library's report (fuse_report_text and
-    fuse_report_json) takes no options and would count the kernels of the
-    default ones, which are not those the function runs."""
-    if not isinstance(fn, _jit._Jitted):
-        return _jit.jit(fn)
-    changed = _report_options(fn.options)
-    if changed:
-        defaults = ", ".join(f"{k}={v}" for k, v in _REPORT_OPTIONS.items())
-        name = fn.__name__
-        raise ValueError(
-            f"{what}: {name} compiles with {' '.join(changed)}, which the report cannot "
-            f"take: the library's report (fuse_report_text, fuse_report_json) takes no "
-            f"compiler options and counts the kernels of the defaults ({defaults}), which "
-            f"are not {name}'s. The kernels a call runs are in its profile "
-            f"(fuse.jit(..., profile=True), then the jitted function's "
-            f".program.last_profile)")
-    return fn
+def _jitted(fn):
+    """`fn` as a jitted function, to trace."""
+    return fn if isinstance(fn, _jit._Jitted) else _jit.jit(fn)
 
 
 def report_dot(text, fusion=True):
@@ -165,9 +120,12 @@ class Explanation(str):
     the fused picture alone). The pictures need Graphviz's `dot` on PATH;
     without it Jupyter shows the text."""
 
-    def __new__(cls, text, mlir=None):
+    def __new__(cls, text, mlir=None, options=""):
         self = super().__new__(cls, text)
         self.mlir = mlir
+        # The compiler's options (a jitted function's), which the pictures
+        # take as the report did.
+        self._options = options
         self._svg = {}
         return self
 
@@ -176,7 +134,8 @@ class Explanation(str):
 
     def dot(self, fusion=True):
         """The Graphviz graph of the fused kernels (fusion=False: eager)."""
-        return report_dot(self.mlir, fusion)
+        switch = "on" if _capi.switch(fusion) else "off"
+        return _capi.report_dot(self.mlir, f"{self._options} fusion={switch}".strip())
 
     def svg(self, fusion=True):
         """That graph drawn as SVG, or None without Graphviz's `dot`. The
@@ -209,8 +168,8 @@ def explain(fn, *args, **kwargs):
     sizes. `fn` is a function (jitted or not; it is traced, not run) or
     fuse MLIR text (of one function, `args` its arguments in order, for
     the byte counts; none for the report alone). A jitted function whose
-    options change its kernels (horizontal=off, a block size) is refused:
-    the library's report takes no options. The result is that text
+    options change its kernels (horizontal=off, a block size) is reported
+    with them. The result is that text
     (an `Explanation`, a str), which Jupyter shows as the picture of the
     kernels."""
     if isinstance(fn, str):
@@ -244,10 +203,12 @@ def explain(fn, *args, **kwargs):
                                 f"{type_text}; the array's dtype is {array.dtype}")
         return Explanation(format_report(text, report, arrays), fn)
     _check_function(fn, "fuse.explain")
-    jitted = _jitted(fn, "fuse.explain")
+    jitted = _jitted(fn)
     trace, arrays = jitted._trace_and_arrays(args, kwargs)
     # The text with the ops' locations (what is compiled): the picture
-    # names each op's line of the function, as the remarks do.
+    # names each op's line of the function, as the remarks do. The report
+    # is of the function's options (horizontal=off has other kernels).
     mlir = trace.located_mlir
-    text = format_report(_capi.report_text(mlir), _capi.report_json(mlir), arrays)
-    return Explanation(text, mlir)
+    text = format_report(_capi.report_text(mlir, jitted.options),
+                         _capi.report_json(mlir, jitted.options), arrays)
+    return Explanation(text, mlir, jitted.options)

@@ -131,8 +131,8 @@ def test_null_program_text_is_an_error(lib):
     # The translations read NULL as an empty module: "" for the report and
     # the PTX, {"functions": []}, with no error; fuse_compile said the
     # program had no function.
-    for call in (lambda error: lib.fuse_report_json(None, error),
-                 lambda error: lib.fuse_report_text(None, error),
+    for call in (lambda error: lib.fuse_report_json(None, None, error),
+                 lambda error: lib.fuse_report_text(None, None, error),
                  lambda error: lib.fuse_report_dot(None, None, error),
                  lambda error: lib.fuse_ptx(None, None, error),
                  lambda error: lib.fuse_compile(None, None, 0, None, error)):

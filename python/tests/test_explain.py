@@ -167,31 +167,30 @@ def test_explain_picture_names_the_functions_lines():
         assert explanation.startswith(ADD_RELU_REPORT)
 
 
-@pytest.mark.parametrize("options", [{"horizontal": "off"}, "horizontal=false",
-                                     {"block_size": 128}, "opt-level=3 block-size={64}"])
-def test_explain_refuses_options_that_change_the_kernels(options):
-    """The library's report takes no options: of a function jitted with
-    horizontal=off (two kernels run) it said one fused kernel. Such options
-    are refused, for explain and report alike."""
+@pytest.mark.parametrize("options", [{"horizontal": "off"}, "horizontal=false"])
+def test_explain_reports_the_kernels_of_the_functions_options(options):
+    """The library's report took no options: of a function jitted with
+    horizontal=off (two kernels run) it said one fused kernel, and then
+    explain refused such a function. The report, its JSON and its picture
+    are of the function's options."""
     def h(a):
         return fuse.exp(a), -a
     f = fuse.jit(h, options=options)
     a = np.ones(64, np.float32)
-    for what, report in (("explain", fuse.explain), ("report", fuse.report)):
-        with pytest.raises(ValueError, match=r"^fuse\.%s: h compiles with (horizontal|block-size)"
-                                             r"=\S+, which the report cannot take: the library's "
-                                             r"report \(fuse_report_text, fuse_report_json\) "
-                                             r"takes no compiler options and counts the kernels "
-                                             r"of the defaults \(horizontal=on, block-size=256\), "
-                                             r"which are not h's\. " % what):
-            report(f, a)
+    explanation = fuse.explain(f, a)
+    assert "fused: 2 kernels" in explanation
+    assert len(fuse.report(f, a)["functions"][0]["fused"]["kernels"]) == 2
+    assert explanation.dot().count("subgraph cluster_f0_k") == 2
+    assert fuse.explain(h, a).dot().count("subgraph cluster_f0_k") == 1
     assert f.cache_info().compiles == 0
+    # Those of the defaults: one kernel for both results.
+    assert "fused: 1 kernel," in fuse.explain(h, a)
+    assert len(fuse.report(h, a)["functions"][0]["fused"]["kernels"]) == 1
     # Options of the later stages (the LLVM level, the GPU's exp), and the
     # defaults, leave the report as it is.
     for kept in ({"opt_level": 3, "approx_exp": True}, "horizontal=on", "horizontal",
                  {"horizontal": True, "block_size": 256}):
         assert fuse.explain(fuse.jit(h, options=kept), a) == fuse.explain(h, a)
-    assert "fused: 1 kernel" in fuse.explain(h, a)
 
 
 def test_explain_without_dot_shows_the_text(monkeypatch, tmp_path):
