@@ -473,6 +473,26 @@ struct WarpShuffleCheckPass
 /// latch (`llvm.loop_annotation`, which convert-gpu-to-nvvm keeps as a
 /// plain attribute of the llvm.br) into the branch's own `loop_annotation`,
 /// which becomes LLVM's loop metadata.
+/// Splits each warp shuffle of a 64-bit value (an f64 or i64 row's
+/// accumulator, which a warp per row takes) into two of 32 bits, what
+/// shfl.sync moves: upstream's rewrite (populateGpuShufflePatterns), which
+/// convert-gpu-to-nvvm does not apply.
+struct WideShufflesPass
+    : PassWrapper<WideShufflesPass, OperationPass<gpu::GPUModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(WideShufflesPass)
+
+  StringRef getArgument() const override { return "fuse-split-wide-shuffles"; }
+  StringRef getDescription() const override {
+    return "Split 64-bit warp shuffles into two of 32 bits";
+  }
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    populateGpuShufflePatterns(patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
 struct LoopAnnotationsPass
     : PassWrapper<LoopAnnotationsPass, OperationPass<gpu::GPUModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(LoopAnnotationsPass)
@@ -514,6 +534,7 @@ static void addKernelLowering(OpPassManager &pm,
   fuse::FuseMathToLibdeviceOptions math;
   math.approxExp = options.approxExp;
   kernels.addPass(fuse::createFuseMathToLibdevice(math));
+  kernels.addPass(std::make_unique<WideShufflesPass>());
   kernels.addPass(createConvertGpuOpsToNVVMOps());
   kernels.addPass(std::make_unique<LoopAnnotationsPass>());
   kernels.addPass(fuse::createFuseCanonicalize());
@@ -1102,6 +1123,7 @@ void fuse::registerPipelines() {
   PassRegistration<FullOccupancyPass>();
   PassRegistration<WarpShuffleCheckPass>();
   PassRegistration<LoopAnnotationsPass>();
+  PassRegistration<WideShufflesPass>();
   PassRegistration<ExpandStridedMetadataPass>();
   PassRegistration<ErrorCheckPass>();
   PassRegistration<NestedFuseOpsCheck>();

@@ -58,10 +58,11 @@ func.func @softmax(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
 // partial sums (4*P bytes), a second reduces them as a row of P. The
 // pieces of a row of a dynamic length are counted at run time, a symbol
 // of the report: N / 1024 rounded up to a power of 2, at most 4096 for one
-// row. An f64 sum has 64-bit accumulators (a thread per row, per piece,
-// which keeps 32 partials in a vector as the CPU does); over both
-// dimensions of a matrix it is one row of M*K (the innermost dimensions
-// collapsed), split too (P2 f64 partial sums). A reduction over the
+// row. An f64 sum has 64-bit accumulators, a warp per row as well (each
+// shuffle two of 32 bits), which keeps rows of up to 512 in registers (its
+// elements take two each); over both dimensions of a matrix it is one row
+// of M*K (the innermost dimensions collapsed), split too (P2 f64 partial
+// sums). A reduction over the
 // leading dimension is read element by element (each of the 4 columns a
 // row), split as well (a thread per piece of about 32 elements, at most
 // 262144 / 4 = 65536 pieces per column), as is an f16 sum over a middle
@@ -83,9 +84,9 @@ func.func @softmax(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
 // CHECK:         kernel with reductions  rows  length  GPU                                                                 CPU
 // CHECK-NEXT:    reduce_sum_1_pieces     1     N       warp per piece, P pieces per row                                    thread per piece, 32-lane vectors
 // CHECK-NEXT:    reduce_sum_1            1     P       warp per row, in registers up to 1024, else looped (1 warp in all)  thread per row, 32-lane vectors
-// CHECK-NEXT:    reduce_sum_2            M     K       thread per row, 32-lane vectors                                     thread per row, 32-lane vectors
-// CHECK-NEXT:    reduce_sum_3_pieces     1     M*K     thread per piece, 32-lane vectors, P2 pieces per row                thread per piece, 32-lane vectors
-// CHECK-NEXT:    reduce_sum_3            1     P2      thread per row, 32-lane vectors (1 thread in all)                   thread per row, 32-lane vectors
+// CHECK-NEXT:    reduce_sum_2            M     K       warp per row, in registers up to 512, else looped                   thread per row, 32-lane vectors
+// CHECK-NEXT:    reduce_sum_3_pieces     1     M*K     warp per piece, P2 pieces per row                                   thread per piece, 32-lane vectors
+// CHECK-NEXT:    reduce_sum_3            1     P2      warp per row, in registers up to 512, else looped (1 warp in all)   thread per row, 32-lane vectors
 // CHECK-NEXT:    reduce_max_4_pieces     4     L       thread per piece, P3 pieces per row                                 thread per piece of all rows, element by element
 // CHECK-NEXT:    reduce_max_4            4     P3      thread per row (4 threads in all)                                   one thread for all rows, element by element
 // CHECK-NEXT:    reduce_sum_5_pieces     Q*S   R       thread per piece, P4 pieces per row                                 thread per piece of 32 rows, element by element

@@ -199,28 +199,19 @@ func.func @softmax(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
   return %r : tensor<?x?xf32>
 }
 
-// A 64-bit accumulator does not fit a shuffle: a thread per row, which
-// keeps the 32 partial accumulators of the documented order itself (as the
-// cpu target's vectors; in order, one accumulator, its sums differed from
-// the cpu target's, and an f32 sum in the same kernel from its eager
-// kernel's); the row sum is stored by that thread.
+// A 64-bit accumulator takes a warp per row as a 32-bit one does: its
+// shuffles are of f64 (each becomes two of 32 bits before convert-gpu-to-
+// nvvm); the row in registers up to 512 elements (each takes two), else
+// looped. A thread per row with the 32 partial accumulators in a vector
+// took 140 to 255 registers.
 // CHECK-LABEL: func @sum_f64(
 // CHECK: gpu.launch
-// CHECK: %[[ROW:.+]] = arith.addi
-// CHECK: scf.if
-// In blocks of 1048576, 32768 and 1024 elements: the whole vectors of a
-// block, then its rest as a masked vector when it has one.
-// CHECK: scf.for %{{.+}} = %c0 to %{{.+}} step %c1048576 iter_args(
-// CHECK: scf.for %{{.+}} step %c32768 iter_args(
-// CHECK: scf.for %[[BLOCK:.+]] = %{{.+}} step %c1024 iter_args(
-// CHECK: %[[PARTIAL:.+]] = scf.for %[[J:.+]] = %[[BLOCK]] to %{{.+}} step %c32 iter_args(%[[ACC:.+]] = %{{.+}}) -> (vector<32xf64>) {
-// CHECK-NEXT: vector.load %{{.+}}[%[[ROW]], %[[J]]] {{.*}} : memref<?x?xf64>, vector<32xf64>
-// CHECK-NEXT: arith.addf
-// CHECK: scf.if %{{.+}} -> (vector<32xf64>) {
-// CHECK: vector.maskedload
-// CHECK: arith.addf %{{.+}} : vector<16xf64>
-// CHECK: memref.store %{{.+}}, %{{.+}}[%[[ROW]]]
-// CHECK-NOT: gpu.shuffle
+// CHECK-COUNT-5: gpu.shuffle  down %{{.+}}, %c{{[0-9]+}}_i32, %c32_i32 : f64
+// CHECK: gpu.shuffle  idx %{{.+}}, %c0_i32, %c32_i32 : f64
+// CHECK: memref.store
+// CHECK: scf.for %{{.+}} step %c32 iter_args(%{{.+}} = %{{.+}}) -> (f64) {
+// CHECK-COUNT-5: gpu.shuffle  down %{{.+}}, %c{{[0-9]+}}_i32, %c32_i32 : f64
+// CHECK: gpu.shuffle  idx %{{.+}}, %c0_i32, %c32_i32 : f64
 // CPU-LABEL: func @sum_f64(
 // CPU: vector<32xf64>
 func.func @sum_f64(%x: tensor<?x?xf64>) -> tensor<?xf64> {

@@ -170,8 +170,9 @@ fuse::rowFormOf(ArrayRef<linalg::GenericOp> members, int64_t blockSize,
                llvm::all_of(members, [](linalg::GenericOp op) {
                  return op.getNumReductionLoops() == 0 ||
                         llvm::all_of(op.getDpsInits(), [](Value init) {
-                          return getElementTypeOrSelf(init.getType())
-                                     .getIntOrFloatBitWidth() == 32;
+                          unsigned width = getElementTypeOrSelf(init.getType())
+                                               .getIntOrFloatBitWidth();
+                          return width == 32 || width == 64;
                         });
                });
 
@@ -236,10 +237,16 @@ fuse::rowFormOf(ArrayRef<linalg::GenericOp> members, int64_t blockSize,
   for (linalg::GenericOp op : members) {
     if (op.getNumReductionLoops() == 0)
       continue;
-    ++form.reductions;
+    for (Value init : op.getDpsInits())
+      form.reductions += registersPerElement(init.getType());
     readAlongRow(op);
   }
-  form.rowInputs = std::max<int64_t>(1, rowInputs.size());
+  // In 32-bit registers: a 64-bit element takes two (a row of 1024 f64
+  // spilled 300 bytes of a layer norm's 64 registers).
+  form.rowInputs = 0;
+  for (auto [source, map] : rowInputs)
+    form.rowInputs += registersPerElement(source.getType());
+  form.rowInputs = std::max<int64_t>(1, form.rowInputs);
   form.registers = form.warps && !form.pieces &&
                    (!form.length || *form.length <= form.registerLength());
   // What the members define that a reduction's value went into, and the
@@ -316,6 +323,10 @@ void fuse::emitUnfusedRemark(Location consumer, Location producer,
                              StringRef message) {
   mlir::emitRemark(consumer, message).attachNote(producer)
       << "producer is here";
+}
+
+int64_t fuse::registersPerElement(Type type) {
+  return getElementTypeOrSelf(type).getIntOrFloatBitWidth() > 32 ? 2 : 1;
 }
 
 void fuse::UnfusedRemarks::add(Location consumer, Location producer,

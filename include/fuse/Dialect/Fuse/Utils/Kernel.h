@@ -128,6 +128,10 @@ mlir::Operation *reductionCombiner(mlir::linalg::GenericOp op);
 /// layer norm, RMS norm, log-softmax: bench/RESULTS.md, Dec 4).
 inline constexpr int64_t kRowInRegisters = 1024;
 
+/// The 32-bit registers that an element of `type` (a tensor's, or a scalar)
+/// takes: 2 for 64 bits, else 1.
+int64_t registersPerElement(mlir::Type type);
+
 /// How fuse-map-to-gpu takes the rows of a kernel with reductions; the
 /// report says it. A row is the kernel's reduced loops at one point of its
 /// kept ones.
@@ -142,8 +146,10 @@ struct RowForm {
   /// between its fused and eager kernels.
   bool lanes = false;
   /// On the GPU, a warp owns each row (else a thread): lanes, every
-  /// accumulator of 32 bits (what a shuffle moves), and blocks of whole
-  /// warps.
+  /// accumulator of 32 or 64 bits (a shuffle moves 32; one of 64 bits is
+  /// two), and blocks of whole warps. A thread per row with 32-lane vectors
+  /// took 140 to 255 registers for 64-bit rows (an f64 sum spilled 900
+  /// bytes, an i64 pow beside a reduction made 500 KB of PTX).
   bool warps = false;
   /// The number of rows, when it is a constant.
   std::optional<int64_t> rows;
@@ -159,11 +165,13 @@ struct RowForm {
   bool registers = false;
   /// The inputs along the row that the reductions read (directly or
   /// through members), each (buffer, indexing map) once: what a warp keeps
-  /// in registers between the passes. Inputs that only the members stored
-  /// over the row read are read in the last pass alone.
+  /// in registers between the passes, counted in 32-bit registers per
+  /// element (registersPerElement: an f64 input counts twice). Inputs that
+  /// only the members stored over the row read are read in the last pass
+  /// alone.
   int64_t rowInputs = 1;
   /// The reductions among the members (each one partial buffer of a split
-  /// kernel's pieces).
+  /// kernel's pieces), counted as rowInputs.
   int64_t reductions = 1;
   /// The longest row kept in registers when `inputs` inputs are held:
   /// kRowInRegisters shared by them, whole warps of elements.
