@@ -10,12 +10,15 @@
 |* it to a message (with source locations) on failure; they leave it as it  *|
 |* is on success. A NULL program (a fuse_compile that failed) is an error   *|
 |* for those, and gives -1, "" or NULL from the others. Any function may be *|
-|* called from any thread: runs of one program (and the reads of its last   *|
-|* profile) take turns, runs of different programs go at once, and          *|
-|* compiling, destroying and freeing take turns. Destroying a program twice *|
-|* is undefined. A fork waits for the compile (destroy, free) in progress   *|
-|* on another thread, so that the child can compile; it can run programs   *|
-|* whatever the parent's other threads were running.                       *|
+|* called from any thread: runs of one program (and the reads of its last     *|
+|* profile) take turns, runs of different programs go at once, compiling      *|
+|* and destroying take turns, and fuse_free_buffer waits for no compile.      *|
+|* fuse_destroy waits for the program's run in progress on another thread;    *|
+|* using a program after its fuse_destroy (destroying it twice, or a run      *|
+|* started after) is undefined. A fork waits for the compile (destroy,        *|
+|* free) and the runs in progress on other threads, so that the child can     *|
+|* compile, and run any program. A run leaves the calling thread's OpenMP     *|
+|* settings as they were.                                                     *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
@@ -124,7 +127,9 @@ int32_t fuse_run(fuse_program *program, const fuse_array *inputs,
  * CPU target's kernels write into them directly, except into one that
  * shares memory with an input or is not 16-byte aligned, which gets its
  * result by a copy after the run; the CUDA target copies each result into
- * its array. The results filled for them point to the caller's arrays (not
+ * its array. An output that is exactly an input's array is written
+ * directly when the program is one elementwise kernel that reads that
+ * input only where it writes the result (an optimizer's step in place). The results filled for them point to the caller's arrays (not
  * to free). */
 int32_t fuse_run_into(fuse_program *program, const fuse_array *inputs,
                       int32_t num_inputs, const fuse_array *outs,

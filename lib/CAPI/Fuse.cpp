@@ -22,6 +22,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <omp.h>
 #include <pthread.h>
 
 using namespace mlir;
@@ -44,20 +45,56 @@ namespace {
 /// run apart (its error, its records, its stream), so runs of different
 /// programs go at once.
 /// A fork waits for the compile (or destroy, or free) in progress on
-/// another thread: a child forked in the middle of one would inherit the
-/// library's state half changed, and its locks held by a thread it does
-/// not have, and hang in its first compile. The child's copy of the mutex
-/// is made anew (its owner, the parent's forking thread, has another id
+/// another thread, and for every program's run in progress (its `runs`):
+/// a child forked in the middle of one would inherit the library's state
+/// half changed, and its locks held by a thread it does not have, and hang
+/// in its first compile, or in its first run of a program that another
+/// thread of the parent was running. The child's copies of the mutexes are
+/// made anew (their owner, the parent's forking thread, has another id
 /// there).
 std::recursive_mutex &libraryMutex();
-void lockForFork() { libraryMutex().lock(); }
-void unlockAfterFork() { libraryMutex().unlock(); }
-void renewInChild() { new (&libraryMutex()) std::recursive_mutex(); }
+/// The programs compiled and not destroyed (under libraryMutex), whose runs
+/// a fork waits for.
+std::vector<fuse_program *> &livePrograms() {
+  static std::vector<fuse_program *> programs;
+  return programs;
+}
+/// What fuse_free_buffer takes: the runtime's host cache has a lock of its
+/// own, and a free need not wait for a compile (seconds behind a thread
+/// compiling in a loop); a fork waits for it.
+std::mutex &freeMutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+void lockForFork() {
+  libraryMutex().lock();
+  for (fuse_program *program : livePrograms())
+    program->runs.lock();
+  freeMutex().lock();
+}
+void unlockAfterFork() {
+  freeMutex().unlock();
+  for (fuse_program *program : livePrograms())
+    program->runs.unlock();
+  libraryMutex().unlock();
+}
+void renewInChild() {
+  new (&freeMutex()) std::mutex();
+  for (fuse_program *program : livePrograms())
+    new (&program->runs) std::mutex();
+  new (&libraryMutex()) std::recursive_mutex();
+}
 
 std::recursive_mutex &libraryMutex() {
   static std::recursive_mutex mutex;
+  // OpenMP's runtime registers fork handlers of its own as it starts, and
+  // its preparation takes the lock that a parallel region starts under:
+  // started first, so that ours, registered after, run before it (prepare
+  // handlers run last registered first), and a run that a fork waits for
+  // can end (it hung in its next parallel region).
   static bool forkSafe =
-      pthread_atfork(lockForFork, unlockAfterFork, renewInChild) == 0;
+      (omp_get_max_threads(),
+       pthread_atfork(lockForFork, unlockAfterFork, renewInChild) == 0);
   (void)forkSafe;
   return mutex;
 }
@@ -243,11 +280,22 @@ extern "C" fuse_program *fuse_compile(const char *mlirText, const char *entry,
   }
   program->executable = std::move(*executable);
   program->remarks = parsed.messages();
+  livePrograms().push_back(program.get());
   return program.release();
 }
 
 extern "C" void fuse_destroy(fuse_program *program) {
   std::lock_guard<std::recursive_mutex> shared(libraryMutex());
+  if (!program)
+    return;
+  llvm::erase(livePrograms(), program);
+  {
+    // A run in progress on another thread (or a read of its profile) ends
+    // first: its code was unmapped under it (a segfault).
+    std::lock_guard<std::mutex> turn(program->runs);
+    program->executable.reset();
+    program->context.reset();
+  }
   delete program;
 }
 
@@ -561,7 +609,7 @@ extern "C" void fuse_free_string(char *text) { std::free(text); }
 // A result buffer is either a kernel's own (the runtime's host cache) or
 // std::malloc'ed; hostFree takes both.
 extern "C" void fuse_free_buffer(void *data) {
-  std::lock_guard<std::recursive_mutex> shared(libraryMutex());
+  std::lock_guard<std::mutex> turn(freeMutex());
   fuse::Executable::freeBuffer(fuse::Target::CPU, data);
 }
 

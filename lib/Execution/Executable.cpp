@@ -35,6 +35,7 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 
+#include <chrono>
 #include <cmath>
 #include <csetjmp>
 #include <cstring>
@@ -260,16 +261,22 @@ private:
 /// environment.
 bool callJit(void (*entry)(void **), void **args, int threads) {
   DefaultFloatingPointEnvironment environment;
+  // The calling thread's OpenMP setting is the application's: given back
+  // after the run (an application's own parallel regions ran on fuse's
+  // thread count after a call).
+  int callers = omp_get_max_threads();
   omp_set_num_threads(threads);
   std::jmp_buf buffer;
   jitExit = &buffer;
   jitError.clear();
   if (setjmp(buffer)) {
     jitExit = nullptr;
+    omp_set_num_threads(callers);
     return false;
   }
   entry(args);
   jitExit = nullptr;
+  omp_set_num_threads(callers);
   return true;
 }
 
@@ -463,6 +470,11 @@ Executable::lower(ModuleOp module, const RunOptions &options) {
           clone->getOperation()))
     for (Attribute name : names)
       executable->kernels.push_back(cast<StringAttr>(name).getValue().str());
+  if (ArrayAttr pairs = FuseDialect::OverwritesAttrHelper(context).getAttr(
+          clone->getOperation()))
+    for (auto pair : pairs.getAsRange<DenseI64ArrayAttr>())
+      executable->overwrites.push_back(
+          {static_cast<unsigned>(pair[0]), static_cast<unsigned>(pair[1])});
   if (ArrayAttr names = FuseDialect::AllocationsAttrHelper(context).getAttr(
           clone->getOperation()))
     for (Attribute name : names)
@@ -940,7 +952,13 @@ Executable::run(llvm::ArrayRef<Operand> inputs, llvm::ArrayRef<Operand> outs) {
   bool cuda = runTarget == Target::CUDA;
   rt::clearError();
   rt::beginRun(cuda ? rt::Mode::CUDA : rt::Mode::CPU);
-  llvm::scope_exit profileAtExit([this] { recordProfile(); });
+  // The copies into the caller's arrays after the kernels, last in the
+  // profile.
+  std::vector<ProfileEvent> outCopies;
+  llvm::scope_exit profileAtExit([this, &outCopies] {
+    recordProfile();
+    llvm::append_range(lastProfile.events, outCopies);
+  });
 
   // Device copies of the inputs (CUDA) or the host arrays themselves,
   // except that kernels load whole vectors: data that is not aligned to the
@@ -1017,7 +1035,23 @@ Executable::run(llvm::ArrayRef<Operand> inputs, llvm::ArrayRef<Operand> outs) {
         error = misfit(i, result);
       const Operand *out = outFor(i);
       if (out && !error && result.data != out->data) {
+        auto start = std::chrono::steady_clock::now();
         std::memcpy(out->data, result.data, sizeInBytes(result));
+        // In the profile, after the run's events: its bytes read and
+        // written, as a kernel's.
+        ProfileEvent event;
+        event.kind = ProfileEvent::Kind::ResultCopy;
+        event.result = i;
+        auto [name, added] = outCopyNames.try_emplace(i);
+        if (added)
+          name->second =
+              "[result " + std::to_string(i) + " copied into its array]";
+        event.name = name->second;
+        event.bytes = 2 * static_cast<int64_t>(sizeInBytes(result));
+        event.ms = std::chrono::duration<double, std::milli>(
+                       std::chrono::steady_clock::now() - start)
+                       .count();
+        outCopies.push_back(std::move(event));
         rt::hostFree(result.data);
         result.data = out->data;
       }
@@ -1107,10 +1141,18 @@ Executable::checkOuts(llvm::ArrayRef<Operand> inputs,
     // program may read an argument after a kernel wrote a result), or
     // their vector stores need an alignment it lacks (a view at an offset):
     // then the result is the kernels' own buffer, copied into it after the
-    // run.
+    // run. An argument's own array, which the one kernel reads only where
+    // it writes the result (overwrites: an optimizer's step in place), is
+    // written into.
     Range mine = outRanges[i];
-    bool overInput = llvm::any_of(
-        inputRanges, [&](Range input) { return overlap(mine, input); });
+    bool overInput = false;
+    for (auto [j, input] : llvm::enumerate(inputRanges))
+      if (overlap(mine, input) &&
+          !(input == mine &&
+            llvm::is_contained(overwrites,
+                               std::make_pair(static_cast<unsigned>(i),
+                                              static_cast<unsigned>(j)))))
+        overInput = true;
     if (overInput ||
         (!isAligned(out.data) && sizeInBytes(out) > dtypeSize(out.dtype)))
       direct[i].data = nullptr;

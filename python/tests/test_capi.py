@@ -219,3 +219,100 @@ def test_bool_bytes_other_than_0_and_1_are_refused(lib):
                               f"FUSE_BOOL element is 0 or 1")
     finally:
         lib.fuse_destroy(program)
+
+
+# Run in a process of its own (a crash or a hang is its exit status), with
+# the C API alone: a C caller's threads, fork and OpenMP.
+THREADS_SCRIPT = r'''
+import ctypes, os, signal, sys, threading, time
+import numpy as np
+from fuse import _capi
+
+lib = _capi.lib()
+text = b"""func.func @f(%a: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = fuse.exp %a : tensor<?xf32>
+  %1 = fuse.tanh %0 : tensor<?xf32>
+  return %1 : tensor<?xf32>
+}"""
+def compile_():
+    error = ctypes.c_void_p()
+    program = lib.fuse_compile(text, None, 0, None, ctypes.byref(error))
+    assert program, _capi.take_string(error.value)
+    return program
+x = np.linspace(-1, 1, 1 << 24, dtype=np.float32)
+def run(program):
+    array = _capi.Array()
+    array.data, array.dtype, array.rank = x.ctypes.data, 2, 1
+    array.shape[0] = x.size
+    inputs = (_capi.Array * 1)(array)
+    results = (_capi.Array * 1)()
+    error = ctypes.c_void_p()
+    status = lib.fuse_run(program, inputs, 1, results, ctypes.byref(error))
+    assert status == 0, _capi.take_string(error.value)
+    lib.fuse_free_buffer(results[0].data)
+
+what = sys.argv[1]
+signal.alarm(60)
+if what == "destroy":
+    # fuse_destroy while another thread runs the program: it unmapped the
+    # code under the run (a segfault).
+    for _ in range(5):
+        program = compile_()
+        started = threading.Event()
+        def loop():
+            started.set()
+            run(program)
+        thread = threading.Thread(target=loop)
+        thread.start()
+        started.wait()
+        # (Long enough for the run to have begun, well before it ends:
+        # destroying a program whose run has not begun is the caller's
+        # error.)
+        time.sleep(0.02)
+        lib.fuse_destroy(program)
+        thread.join()
+elif what == "fork":
+    # A fork while another thread runs a program; the child runs it: the
+    # child waited forever for the run's lock, which the parent's thread
+    # held at the fork.
+    program = compile_()
+    stop = False
+    def loop():
+        while not stop:
+            run(program)
+    thread = threading.Thread(target=loop)
+    thread.start()
+    for _ in range(5):
+        time.sleep(0.01)
+        pid = os.fork()
+        if pid == 0:
+            signal.alarm(20)
+            run(program)
+            os._exit(0)
+        _, status = os.waitpid(pid, 0)
+        assert status == 0, status
+    stop = True
+    thread.join()
+elif what == "openmp":
+    # A run set the calling thread's OpenMP thread count to fuse's and left
+    # it so: the application's own parallel regions ran on that many.
+    # The OpenMP runtime the library uses (already loaded: the same one).
+    with open("/proc/self/maps") as maps:
+        path = next(line.split()[-1] for line in maps if "libomp" in line)
+    omp = ctypes.CDLL(path)
+    omp.omp_set_num_threads(7)
+    run(compile_())
+    assert omp.omp_get_max_threads() == 7, omp.omp_get_max_threads()
+print("ok")
+'''
+
+
+@pytest.mark.parametrize("what", ["destroy", "fork", "openmp"])
+def test_threads_fork_and_openmp_of_a_c_caller(what):
+    import os
+    import subprocess
+    import sys
+    result = subprocess.run([sys.executable, "-c", THREADS_SCRIPT, what], capture_output=True,
+                            text=True, timeout=120, env=dict(os.environ))
+    assert result.returncode == 0 and result.stdout.strip() == "ok", (
+        result.returncode, result.stdout, result.stderr[-2000:])

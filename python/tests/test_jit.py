@@ -1179,6 +1179,50 @@ def test_out_over_an_argument_is_in_place(rng):
     assert_same(x, expected)
 
 
+def test_an_optimizer_step_in_place_is_written_without_a_copy(rng):
+    """out= over the arguments of a program of one elementwise kernel that
+    reads each only where it writes the result (an optimizer's step:
+    parameters and moments updated in place) is written into directly: it
+    was computed apart and copied, 24 bytes an element more for Adam (1.75x
+    its time), which the profile did not show. Where a copy is made, the
+    profile lists it."""
+    def momentum(p, g, m, lr):
+        m = m * 0.9 + g
+        return p - lr * m, m
+    step = fuse.jit(momentum, target="cpu", profile=True)
+    p, g, m = (random_array(rng, "float32", (1001,)) for _ in range(3))
+    want_p, want_m = step(p, g, m, 0.01)
+    got = step(p, g, m, 0.01, out=(p, m))
+    assert got[0] is p and got[1] is m
+    assert_same(p, want_p)
+    assert_same(m, want_m)
+    assert [k["name"] for k in step.last_profile] == ["fused_mul_add_mul_sub_0"]
+    # A softmax reads its row again after its first kernel's writes: its
+    # result is copied into x, and the profile says so, with the copy's
+    # bytes read and written.
+    x = random_array(rng, "float32", (37, 300))
+    softmax = fuse.jit(lambda x: fuse.softmax(x), target="cpu", profile=True)
+    expected = softmax(x)
+    softmax(x, out=x)
+    assert_same(x, expected)
+    copies = [k for k in softmax.last_profile if k["name"].startswith("[result")]
+    assert [(k["name"], k["bytes"]) for k in copies] == [
+        ("[result 0 copied into its array]", 2 * x.nbytes)]
+    # An output over part of an argument is still copied; over the whole
+    # of it, written into.
+    twice = fuse.jit(lambda x: x * 2, target="cpu", profile=True)
+    memory = random_array(rng, "float32", (2000,))
+    head = memory[:1000].copy()
+    twice(memory[:1000], out=memory[500:1500])
+    assert_same(memory[500:1500], head * 2)
+    assert [k["name"] for k in twice.last_profile] == [
+        "mul_0", "[result 0 copied into its array]"]
+    head = memory[:1000].copy()
+    twice(memory[:1000], out=memory[:1000])
+    assert_same(memory[:1000], head * 2)
+    assert [k["name"] for k in twice.last_profile] == ["mul_0"]
+
+
 def test_library_errors_of_a_jitted_function_name_it():
     # The library's messages reached the caller as they are: "no option
     # 'block-sise'; ...", with no `fuse: ` and no function, though each is

@@ -196,7 +196,7 @@ func.func @add_relu(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
 // RUN: not fuse-run %s --target=cpu --entry= 2>&1 | FileCheck %s --check-prefix=EMPTY-ENTRY
 // RUN: not fuse-run %s --target=cpu --entry=@@add_relu --input rand:2 --input rand:2 2>&1 | FileCheck %s --check-prefix=DOUBLE-AT
 // EMPTY-ENTRY: fuse-run: error: --entry='' names no function: give its name, as --entry=NAME or --entry=@NAME
-// DOUBLE-AT: fuse-run: error: no function @@add_relu with a body in the program (it has @add_relu)
+// DOUBLE-AT: fuse-run: error: no function @"@add_relu" with a body in the program (it has @add_relu)
 
 // mlir-opt's flags for the pass manager and the printed IR do nothing to
 // the report and the PTX, which run their own pipeline.

@@ -31,7 +31,7 @@
 // cpu: everything in the LLVM dialect, kernels as loops, profiling hooks,
 // a C interface for the runner; each allocation said first (the result's,
 // fuse-name-allocations), so that one that fails names what it was for.
-// CPU: module attributes {fuse.allocations = ["result 0"], fuse.kernels = ["fused_add_relu_0"]}
+// CPU: module attributes {fuse.allocations = ["result 0"], fuse.kernels = ["fused_add_relu_0"], fuse.overwrites = [array<i64: 0, 0>, array<i64: 0, 1>]}
 // CPU-NOT: gpu.
 // CPU: llvm.call @fuse_allocation(%{{.*}}) : (i64) -> ()
 // CPU: llvm.call @fuse_result_alloc

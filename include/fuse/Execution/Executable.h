@@ -240,9 +240,16 @@ private:
   /// What each host allocation is for (the module's fuse.allocations),
   /// which an error of a failed allocation names.
   std::vector<std::string> allocations;
+  /// (result, argument): the results that a run may compute straight into
+  /// the argument's array when the caller gives that array as the result's
+  /// output (the module's fuse.overwrites; checkOuts).
+  std::vector<std::pair<unsigned, unsigned>> overwrites;
   /// The profile's names of the copies of results that no kernel writes,
   /// `[result R copied]`, by result (each made at its first copy).
   std::map<int64_t, std::string> copyNames;
+  /// `[result R copied into its array]`, by result: the copy after a run
+  /// into a caller's array that the kernels could not write (checkOuts).
+  std::map<int64_t, std::string> outCopyNames;
   Target runTarget = Target::CPU;
   /// The alignment the kernels assume of their operands' data.
   int64_t vectorBytes = 16;

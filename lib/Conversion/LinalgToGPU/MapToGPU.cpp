@@ -1544,9 +1544,9 @@ public:
 
   /// Rows that `form` reads in lanes are read in vectors of
   /// kReductionLanes by a CPU thread (`vectors`) and by a GPU thread that
-  /// owns a row (not `form.warps`: 64-bit accumulators, or blocks that are
-  /// not whole warps): the 32 partial accumulators of the documented order,
-  /// which a warp keeps in its lanes.
+  /// owns a row (not `form.warps`: accumulators of neither 32 nor 64 bits,
+  /// or blocks that are not whole warps): the 32 partial accumulators of the
+  /// documented order, which a warp keeps in its lanes.
   RowKernelBuilder(ArrayRef<linalg::GenericOp> members, const RowForm &form,
                    ArrayRef<Value> sizes,
                    const DenseMap<Operation *, Value> &fills,
@@ -3043,6 +3043,7 @@ struct FuseMapToGPUPass
       return signalPassFailure();
     if (profile)
       declareKernelHooks(getOperation());
+    recordOverwrites(kernels);
     // The kernels that an earlier run of the pass mapped keep their names.
     FuseDialect::KernelsAttrHelper kernelsAttr(&getContext());
     SmallVector<Attribute> names;
@@ -3062,6 +3063,72 @@ struct FuseMapToGPUPass
         return signalPassFailure();
     }
     kernelsAttr.setAttr(getOperation(), ArrayAttr::get(&getContext(), names));
+  }
+
+  /// `fuse.overwrites` on the module: [result, argument] for each result
+  /// that a run may compute straight into an argument's memory, which the
+  /// caller gives as the result's output array (`np.add(a, b, out=a)`, an
+  /// optimizer updating its parameters, moments and all, in place): the
+  /// module's one function is one kernel over the whole space (no
+  /// reduction), which writes the result at each element's own position
+  /// and reads the argument only there (every thread reads an element
+  /// before it writes it, and none reads another's), and nothing else
+  /// reads the argument. Else the run computes the result into a buffer of
+  /// its own and copies it into the array after (Executable::checkOuts):
+  /// 24 bytes an element more for an Adam step in place.
+  void recordOverwrites(ArrayRef<SmallVector<linalg::GenericOp>> kernels) {
+    MLIRContext *context = &getContext();
+    // A run of the pass that maps nothing leaves the earlier run's; one
+    // after an earlier run that mapped kernels makes more than one.
+    if (kernels.empty())
+      return;
+    ArrayAttr mapped =
+        FuseDialect::KernelsAttrHelper(context).getAttr(getOperation());
+    SmallVector<Attribute> pairs;
+    // The one function with a body (the profile's hooks are declarations).
+    SmallVector<func::FuncOp> bodies;
+    for (func::FuncOp func : getOperation().getOps<func::FuncOp>())
+      if (!func.isExternal())
+        bodies.push_back(func);
+    if ((!mapped || mapped.empty()) && kernels.size() == 1 &&
+        kernels.front().size() == 1 && bodies.size() == 1 &&
+        linalg::GenericOp(kernels.front().front()).getNumReductionLoops() ==
+            0) {
+      func::FuncOp func = bodies.front();
+      linalg::GenericOp op = kernels.front().front();
+      Operation *ret = func.getBody().front().getTerminator();
+      // The arguments that nothing reads but `op`, at each position's own.
+      SmallVector<unsigned> readInPlace;
+      for (BlockArgument arg : func.getArguments()) {
+        bool read = false, elsewhere = false;
+        for (OpOperand &use : arg.getUses()) {
+          if (isa<memref::DimOp>(use.getOwner()))
+            continue;
+          if (use.getOwner() == op.getOperation() && op.isDpsInput(&use) &&
+              op.getMatchingIndexingMap(&use).isIdentity())
+            read = true;
+          else
+            elsewhere = true;
+        }
+        if (read && !elsewhere)
+          readInPlace.push_back(arg.getArgNumber());
+      }
+      for (OpOperand &init : op.getDpsInitsMutable()) {
+        if (!op.getMatchingIndexingMap(&init).isIdentity() ||
+            op->getParentOp() != func)
+          continue;
+        for (OpOperand &result : ret->getOpOperands())
+          if (result.get() == init.get())
+            for (unsigned arg : readInPlace)
+              pairs.push_back(DenseI64ArrayAttr::get(
+                  context, {result.getOperandNumber(), arg}));
+      }
+    }
+    FuseDialect::OverwritesAttrHelper overwrites(context);
+    if (pairs.empty())
+      overwrites.removeAttr(getOperation());
+    else
+      overwrites.setAttr(getOperation(), ArrayAttr::get(context, pairs));
   }
 
   /// Why fuse-map-to-gpu cannot map `op`, a generic of a kernel, or

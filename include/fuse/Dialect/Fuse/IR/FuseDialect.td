@@ -41,6 +41,11 @@ def Fuse_Dialect : Dialect {
   //    gpu.func take;
   //  - `fuse.kernels` on the module: the kernels' names in launch order
   //    (fuse-map-to-gpu), which profile records index;
+  //  - `fuse.overwrites` on the module: [result, argument] pairs, each a
+  //    result that a run may compute straight into the memory of that
+  //    argument when the caller gives it as the result's output array (an
+  //    optimizer's in-place update; fuse-map-to-gpu), which
+  //    Executable::checkOuts takes;
   //  - `fuse.result` on a memref.alloc: the function result it is
   //    (fuse-own-results, for fuse-result-allocs);
   //  - `fuse.allocations` on the module: what each host allocation is for,
@@ -61,6 +66,7 @@ def Fuse_Dialect : Dialect {
     "::mlir::IntegerAttr":$group,
     "::mlir::StringAttr":$kernel,
     "::mlir::ArrayAttr":$kernels,
+    "::mlir::ArrayAttr":$overwrites,
     "::mlir::IntegerAttr":$result,
     "::mlir::ArrayAttr":$unfused,
     "::mlir::TypeAttr":$type
