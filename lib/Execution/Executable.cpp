@@ -1017,6 +1017,18 @@ Executable::run(llvm::ArrayRef<Operand> inputs, llvm::ArrayRef<Operand> outs) {
     const Operand *out = outFor(i);
     if (!out || out->shape == result.shape)
       return std::nullopt;
+    // As the cpu target's allocation says it (fuseJitResultAlloc), which
+    // knows the result by its size alone, when the sizes differ.
+    auto count = [](llvm::ArrayRef<int64_t> shape) {
+      int64_t elements = 1;
+      for (int64_t size : shape)
+        elements *= size;
+      return elements;
+    };
+    if (count(out->shape) != count(result.shape))
+      return "the output array for result " + std::to_string(i) + " has " +
+             std::to_string(count(out->shape)) + " elements; the result has " +
+             std::to_string(count(result.shape));
     return "the output array for result " + std::to_string(i) + " has shape " +
            shapeText(out->shape) + "; the result's is " +
            shapeText(result.shape);

@@ -207,6 +207,7 @@ def main():
         return fuse.relu(a + b)
 
     n = 1000
+    seen["n"] = n
     host_a = np.linspace(-1, 1, n, dtype=np.float32)
     host_b = np.ones(n, np.float32)
     f = fuse.jit(add_relu, target="cuda")
@@ -366,6 +367,12 @@ def main():
     seen["out"] += [f(over, host_b, out=over) is over, bool(np.array_equal(over, want)),
                     bool(np.array_equal(f(host_a, host_b, out=wide[1:n + 1]), want)
                          and wide[0] == -7 and wide[n + 1] == -7)]
+    # An array of another size: the cpu target's words (it said "has shape
+    # 8; the result's is 16").
+    try:
+        f(host_a, host_b, out=np.empty(n - 1, np.float32))
+    except fuse.FuseError as e:
+        seen["out_size"] = str(e)
 
     mark("different streams")
     try:

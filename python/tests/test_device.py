@@ -537,6 +537,8 @@ def test_out_on_the_cuda_target(fake_run):
     # into the caller's array (one device-to-host copy), which is returned.
     seen, steps = fake_run
     assert seen["out"] == [True, True, True, True, True]
+    assert seen["out_size"].endswith("the output array for result 0 has %d elements; "
+                                     "the result has %d" % (seen["n"] - 1, seen["n"]))
     copies = _calls(steps["host run into"], "cuMemcpyAsync")
     assert len([c for c in copies if "DtoH" in c]) == 1, copies
     copies = _calls(steps["host run into an argument"], "cuMemcpyAsync")
