@@ -1207,9 +1207,18 @@ llvm::Expected<Target> fuse::chooseTarget(TargetRequest request,
   rt::clearError();
   if (request == TargetRequest::CPU)
     return Target::CPU;
-  if (rt::initCuda())
-    return Target::CUDA;
-  std::string why = rt::lastError();
+  // A device whose context an earlier fault made unusable (a sticky error)
+  // has a driver but answers nothing: no usable GPU either (an auto
+  // compile failed with the device query's error).
+  std::string why;
+  if (rt::initCuda()) {
+    llvm::Expected<std::string> chip = deviceChip();
+    if (chip)
+      return Target::CUDA;
+    why = llvm::toString(chip.takeError());
+  } else {
+    why = rt::lastError();
+  }
   rt::clearError();
   if (request == TargetRequest::CUDA)
     return llvm::createStringError(why);

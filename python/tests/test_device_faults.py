@@ -40,6 +40,11 @@ for step in ("fault", "after"):
         seen[step] = "ran"
     except fuse.FuseError as error:
         seen[step] = str(error)
+# target="auto" after the fault: the device answers nothing, so no usable
+# GPU (the compile failed with the device query's error).
+g = fuse.jit(lambda a: a * 2, target="auto")
+seen["auto"] = g(np.ones(3, np.float32)).tolist()
+seen["auto_note"] = g.program.target_note
 print(json.dumps(seen))
 """
 
@@ -70,3 +75,10 @@ def test_out_of_bounds_read_is_an_illegal_address(fault_run):
 def test_the_lost_context_fails_later_calls(fault_run):
     seen, _ = fault_run
     assert ILLEGAL in seen["after"], seen["after"]
+
+
+def test_auto_after_the_lost_context_runs_on_the_cpu(fault_run):
+    seen, _ = fault_run
+    assert seen["auto"] == [2.0] * 3
+    assert seen["auto_note"].startswith("no usable GPU (cuMemGetInfo failed: " + ILLEGAL)
+    assert seen["auto_note"].endswith("; running on the CPU target")
