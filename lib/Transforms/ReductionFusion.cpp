@@ -276,8 +276,8 @@ struct Unfused {
   linalg::GenericOp producer;
   linalg::GenericOp consumer;
   Reason reason;
-  /// For Reason::Cycle: the first op outside the kernel on the path that
-  /// leaves it and comes back.
+  /// For Reason::Cycle: the last op outside the kernel on the path that
+  /// leaves it and comes back; for Reason::Stages: the reduction.
   Operation *through = nullptr;
 };
 
@@ -379,8 +379,12 @@ std::string remarkText(const Unfused &pair) {
             "space or over its rows, and that op iterates over neither";
     break;
   case Reason::Stages:
-    text += "that op is a reduction over dimensions that are not adjacent, "
-            "which runs as two reductions in kernels of their own (the "
+    text += "that op is in the kernel of a reduction over dimensions that "
+            "are not adjacent";
+    if (auto reduction = dyn_cast_or_null<linalg::GenericOp>(pair.through))
+      text += " (" + describeOps(reduction) + " at " +
+              formatLocation(opLoc(reduction)) + ")";
+    text += ", which runs as two reductions in kernels of their own (the "
             "innermost dimensions first, then the others); this op "
             "iterates over the whole space, and the last reduction's kernel "
             "goes over the rows alone";
@@ -604,6 +608,15 @@ public:
       if (Operation *original = originals.lookup(pair.consumer);
           original && producer && kernelOf(original) == producer)
         continue;
+      // The consumer's op computed in the producer's kernel too, by a copy
+      // (copyLiveOut: a column sum's kernel kept `exp(x) + min` and gave
+      // its other readers a copy, which the row kernel of the min took):
+      // the program's pair is in one kernel.
+      if (producer &&
+          llvm::any_of(copies.lookup(pair.consumer), [&](Operation *copy) {
+            return kernelOf(copy) == producer;
+          }))
+        continue;
       add(pair);
     }
     return pairs;
@@ -784,11 +797,13 @@ private:
                                 std::get<0>(sizes) == 1;
                        });
               });
-          reject(uncollapsed     ? (produces ? Reason::UncollapsedProducer
-                                             : Reason::Uncollapsed)
-                 : produces      ? Reason::SpaceProducer
-                 : isStage(seed) ? Reason::Stages
-                                 : Reason::Space);
+          bool stages = !uncollapsed && !produces && isStage(seed);
+          reject(uncollapsed ? (produces ? Reason::UncollapsedProducer
+                                         : Reason::Uncollapsed)
+                 : produces  ? Reason::SpaceProducer
+                 : stages    ? Reason::Stages
+                             : Reason::Space,
+                 stages ? seed.getOperation() : nullptr);
           continue;
         }
         kinds[candidate] = kind;
@@ -1193,6 +1208,7 @@ private:
       Operation *clone = builder.clone(*member, mapping);
       copied.insert(clone);
       originals[clone] = member;
+      copies[member].push_back(clone);
       copyOf[member] = clone;
       made.push_back(clone);
       return clone;
@@ -1438,37 +1454,44 @@ private:
     }
   }
 
-  /// An op outside `members` and `candidate` that uses a result of one of
-  /// them and leads to another of them (the first op of such a path), or
-  /// null: taking `candidate` would make a cycle of kernels through it.
+  /// An op outside `members` and `candidate` on a path that leaves them
+  /// and comes back (the last generic of such a path), or null: taking
+  /// `candidate` would make a cycle of kernels through it.
   Operation *cycleThrough(const llvm::SetVector<Operation *> &members,
                           Operation *candidate) {
     auto inside = [&](Operation *op) {
       return op == candidate || members.contains(op);
     };
-    // Each op reached, with the first op outside on its path.
+    // Each op reached, with the last generic on its path (a view between
+    // generics names no op of the program).
     SmallVector<std::pair<Operation *, Operation *>> worklist;
     DenseSet<Operation *> seen;
+    auto step = [&](Operation *user, Operation *last) {
+      return std::make_pair(user, isa<linalg::GenericOp>(user) ? user : last);
+    };
     auto pushUsers = [&](Operation *op) {
       for (Operation *user : op->getUsers()) {
         user = block.findAncestorOpInBlock(*user);
         if (user && !inside(user) && seen.insert(user).second)
-          worklist.push_back({user, user});
+          worklist.push_back(step(user, user));
       }
     };
     pushUsers(candidate);
     for (Operation *member : members)
       pushUsers(member);
     while (!worklist.empty()) {
-      auto [op, first] = worklist.pop_back_val();
+      auto [op, last] = worklist.pop_back_val();
       for (Operation *user : op->getUsers()) {
         user = block.findAncestorOpInBlock(*user);
         if (!user)
           continue;
+        // The op before the path comes back (a column sum between a
+        // value and its reader: the value's own op, first on the path,
+        // said nothing).
         if (inside(user))
-          return first;
+          return last;
         if (seen.insert(user).second)
-          worklist.push_back({user, first});
+          worklist.push_back(step(user, last));
       }
     }
     return nullptr;
@@ -1486,6 +1509,9 @@ public:
   DenseSet<Operation *> copied;
   /// The member that each copy is of.
   DenseMap<Operation *, Operation *> originals;
+  /// The copies of each member that copyLiveOut copied (originals'
+  /// inverse).
+  DenseMap<Operation *, SmallVector<Operation *>> copies;
 };
 
 /// Whether `op` or an op in its regions uses a value that `from` contains.
@@ -1630,14 +1656,22 @@ struct FuseReductionFusionPass
     // remark.
     DenseMap<Location, const void *> kernelOf;
     DenseSet<Location> copiedLocations;
+    // The kernels that a copy taken into a group computes its op in too (a
+    // column sum's kernel kept `exp(x) + min`, whose copy the min's row
+    // kernel took, beside the exp: one kernel).
+    DenseMap<Location, const void *> copyKernelOf;
     func.walk([&](linalg::GenericOp op) {
+      IntegerAttr group = groupAttr.getAttr(op);
       if (copied.contains(op)) {
-        for (Location location : locationsOf(op))
+        for (Location location : locationsOf(op)) {
           copiedLocations.insert(location);
+          if (group)
+            copyKernelOf[location] = group.getAsOpaquePointer();
+        }
         return;
       }
       const void *kernel = op.getOperation();
-      if (IntegerAttr group = groupAttr.getAttr(op))
+      if (group)
         kernel = group.getAsOpaquePointer();
       for (Location location : locationsOf(op))
         kernelOf[location] = kernel;
@@ -1663,8 +1697,13 @@ struct FuseReductionFusionPass
         return copiedLocations.contains(location);
       };
       const void *kernel = kernelAt(consumer);
-      if ((kernel && kernel == kernelAt(producer)) || isCopied(producer) ||
-          remarked.contains({consumer, producer}))
+      const void *copyKernel = nullptr;
+      for (Location each : locationsOf(consumer))
+        if ((copyKernel = copyKernelOf.lookup(each)))
+          break;
+      if ((kernel && kernel == kernelAt(producer)) ||
+          (copyKernel && copyKernel == kernelAt(producer)) ||
+          isCopied(producer) || remarked.contains({consumer, producer}))
         continue;
       pending.add(consumer, producer,
                   cast<StringAttr>(record.get("message")).getValue().str());

@@ -134,8 +134,12 @@ class Explanation(str):
 
     def dot(self, fusion=True):
         """The Graphviz graph of the fused kernels (fusion=False: eager)."""
+        # The function's options but its fusion=, which this picture's
+        # replaces (the library refuses an option given twice).
+        options = " ".join(option for option in self._options.split()
+                           if not option.startswith("fusion="))
         switch = "on" if _capi.switch(fusion) else "off"
-        return _capi.report_dot(self.mlir, f"{self._options} fusion={switch}".strip())
+        return _capi.report_dot(self.mlir, f"{options} fusion={switch}".strip())
 
     def svg(self, fusion=True):
         """That graph drawn as SVG, or None without Graphviz's `dot`. The

@@ -182,6 +182,10 @@ def test_explain_reports_the_kernels_of_the_functions_options(options):
     assert len(fuse.report(f, a)["functions"][0]["fused"]["kernels"]) == 2
     assert explanation.dot().count("subgraph cluster_f0_k") == 2
     assert fuse.explain(h, a).dot().count("subgraph cluster_f0_k") == 1
+    # fusion=False: the pictures of both (it was "'fusion' is given twice").
+    eager = fuse.explain(fuse.jit(h, fusion=False), a)
+    assert eager.dot().count("subgraph cluster_f0_k") == 1
+    assert eager.dot(fusion=False).count("subgraph cluster_f0_k") == 2
     assert f.cache_info().compiles == 0
     # Those of the defaults: one kernel for both results.
     assert "fused: 1 kernel," in fuse.explain(h, a)

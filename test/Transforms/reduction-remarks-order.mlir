@@ -60,11 +60,33 @@ func.func @layer_norm_of_one_row(%x: tensor<1x?xf32>, %w: tensor<?xf32>, %b: ten
 // A mean over dimensions 0 and 2 (batch norm's) runs as two reductions, over
 // 2, then over 0, each in a kernel of its own; the op that reads it over the
 // whole space is in a third, and says so.
-// CHECK: reduction-remarks-order.mlir:[[# @LINE + 5]]:8: remark: not fused with its producer 'fuse.reduce_mean': that op is a reduction over dimensions that are not adjacent, which runs as two reductions in kernels of their own (the innermost dimensions first, then the others); this op iterates over the whole space, and the last reduction's kernel goes over the rows alone
+// CHECK: reduction-remarks-order.mlir:[[# @LINE + 5]]:8: remark: not fused with its producer 'fuse.reduce_mean': that op is in the kernel of a reduction over dimensions that are not adjacent ('fuse.reduce_mean' at {{.*}}reduction-remarks-order.mlir:[[# @LINE + 4]]:8), which runs as two reductions in kernels of their own (the innermost dimensions first, then the others); this op iterates over the whole space, and the last reduction's kernel goes over the rows alone
 // CHECK-NEXT: reduction-remarks-order.mlir:[[# @LINE + 3]]:8: note: producer is here
 // CHECK-NOT: remark
 func.func @batch_norm_mean(%x: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
   %m = fuse.reduce_mean %x {dims = array<i64: 0, 2>} : tensor<?x?x?xf32> -> tensor<1x?x1xf32>
   %z = fuse.sub %x, %m : tensor<?x?x?xf32>, tensor<1x?x1xf32> -> tensor<?x?x?xf32>
   return %z : tensor<?x?x?xf32>
+}
+
+// -----
+
+// A column sum of `exp(x) + min(x)` (strided rows: a kernel of its own)
+// keeps the add, and gives its other reader a copy, which the row kernel of
+// the min takes beside the exp: the add gets no remark (it said "not
+// fused" with the exp and the min, which that kernel computes it with).
+// The sub, which reads the column sum and the add, says the cycle goes
+// through the column sum (it named the add, its own producer).
+// CHECK: reduction-remarks-order.mlir:[[# @LINE + 10]]:8: remark: not fused with its producer 'fuse.reduce_sum': this op reads, over the whole space, a value computed from a reduction whose rows are strided
+// CHECK-NEXT: reduction-remarks-order.mlir:[[# @LINE + 8]]:8: note: producer is here
+// CHECK-NEXT: reduction-remarks-order.mlir:[[# @LINE + 8]]:8: remark: not fused with its producer 'fuse.add': fusing them would create a cycle of kernels through 'fuse.reduce_sum' at {{.*}}reduction-remarks-order.mlir:[[# @LINE + 7]]:8, which is in neither's kernel
+// CHECK-NEXT: reduction-remarks-order.mlir:[[# @LINE + 5]]:8: note: producer is here
+// CHECK-NOT: remark
+func.func @column_sum_of_a_row_kernels_value(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %d = fuse.exp %x : tensor<?x?xf32>
+  %e = fuse.reduce_min %d {dims = array<i64: 1>} : tensor<?x?xf32> -> tensor<?x1xf32>
+  %f = fuse.add %d, %e : tensor<?x?xf32>, tensor<?x1xf32> -> tensor<?x?xf32>
+  %g = fuse.reduce_sum %f {dims = array<i64: 0>} : tensor<?x?xf32> -> tensor<1x?xf32>
+  %h = fuse.sub %f, %g : tensor<?x?xf32>, tensor<1x?xf32> -> tensor<?x?xf32>
+  return %h : tensor<?x?xf32>
 }
