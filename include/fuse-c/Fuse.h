@@ -129,8 +129,8 @@ int32_t fuse_run(fuse_program *program, const fuse_array *inputs,
  * result by a copy after the run; the CUDA target copies each result into
  * its array. An output that is exactly an input's array is written
  * directly when the program is one elementwise kernel that reads that
- * input only where it writes the result (an optimizer's step in place). The results filled for them point to the caller's arrays (not
- * to free). */
+ * input only where it writes the result (an optimizer's step in place). The
+ * results filled for them point to the caller's arrays (not to free). */
 int32_t fuse_run_into(fuse_program *program, const fuse_array *inputs,
                       int32_t num_inputs, const fuse_array *outs,
                       int32_t num_outs, fuse_array *results, char **error);

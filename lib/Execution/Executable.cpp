@@ -805,11 +805,16 @@ static std::string withSizes(const std::string &message,
   return text;
 }
 
-static size_t sizeInBytes(const Executable::Operand &operand) {
+/// The elements of an array of `shape`.
+static size_t elementCount(llvm::ArrayRef<int64_t> shape) {
   size_t count = 1;
-  for (int64_t size : operand.shape)
+  for (int64_t size : shape)
     count *= size;
-  return count * dtypeSize(operand.dtype);
+  return count;
+}
+
+static size_t sizeInBytes(const Executable::Operand &operand) {
+  return elementCount(operand.shape) * dtypeSize(operand.dtype);
 }
 
 llvm::Expected<std::vector<Executable::Operand>>
@@ -1019,16 +1024,11 @@ Executable::run(llvm::ArrayRef<Operand> inputs, llvm::ArrayRef<Operand> outs) {
       return std::nullopt;
     // As the cpu target's allocation says it (fuseJitResultAlloc), which
     // knows the result by its size alone, when the sizes differ.
-    auto count = [](llvm::ArrayRef<int64_t> shape) {
-      int64_t elements = 1;
-      for (int64_t size : shape)
-        elements *= size;
-      return elements;
-    };
-    if (count(out->shape) != count(result.shape))
+    if (elementCount(out->shape) != elementCount(result.shape))
       return "the output array for result " + std::to_string(i) + " has " +
-             std::to_string(count(out->shape)) + " elements; the result has " +
-             std::to_string(count(result.shape));
+             std::to_string(elementCount(out->shape)) +
+             " elements; the result has " +
+             std::to_string(elementCount(result.shape));
     return "the output array for result " + std::to_string(i) + " has shape " +
            shapeText(out->shape) + "; the result's is " +
            shapeText(result.shape);
