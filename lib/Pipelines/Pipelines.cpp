@@ -6,6 +6,7 @@
 #include "fuse/Dialect/Fuse/IR/FuseDialect.h"
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"
 #include "fuse/Dialect/Fuse/Utils/Kernel.h"
+#include "fuse/Support/CheckedOptions.h"
 #include "fuse/Support/Tool.h"
 #include "fuse/Target/PTX/Passes.h"
 #include "fuse/Target/PTX/Target.h"
@@ -354,17 +355,31 @@ namespace {
 /// type is checked against its budget in
 /// test/Pipelines/every-op-registers-ptxas.test.
 struct FullOccupancyPass
-    : PassWrapper<FullOccupancyPass, OperationPass<gpu::GPUModuleOp>> {
+    : fuse::CheckedOptions<
+          FullOccupancyPass,
+          PassWrapper<FullOccupancyPass, OperationPass<gpu::GPUModuleOp>>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(FullOccupancyPass)
 
   FullOccupancyPass() = default;
-  FullOccupancyPass(const FullOccupancyPass &other) : PassWrapper(other) {}
+  FullOccupancyPass(const FullOccupancyPass &other) : CheckedOptions(other) {}
   FullOccupancyPass(int64_t blocks) { blocksPerSM = blocks; }
   StringRef getArgument() const override { return "fuse-full-occupancy"; }
   StringRef getDescription() const override {
     return "Ask for full occupancy in every kernel";
   }
+
+  /// What is wrong with the options, if anything (CheckedOptions).
+  std::optional<std::string> optionProblem() const {
+    if (blocksPerSM < 1)
+      return "fuse-full-occupancy: blocks-per-sm=" +
+             std::to_string(blocksPerSM) +
+             " is not a number of blocks; give 1 or more";
+    return std::nullopt;
+  }
+
   void runOnOperation() override {
+    if (refusesOptions())
+      return;
     Builder b(&getContext());
     getOperation().walk([&](gpu::GPUFuncOp func) {
       if (!func.isKernel())
@@ -432,18 +447,35 @@ struct FullOccupancyPass
 /// reduction's location: the nvvm dialect's own error named
 /// nvvm.shfl.sync, an op that the program does not have.
 struct WarpShuffleCheckPass
-    : PassWrapper<WarpShuffleCheckPass, OperationPass<gpu::GPUModuleOp>> {
+    : fuse::CheckedOptions<
+          WarpShuffleCheckPass,
+          PassWrapper<WarpShuffleCheckPass, OperationPass<gpu::GPUModuleOp>>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(WarpShuffleCheckPass)
 
   WarpShuffleCheckPass() = default;
   WarpShuffleCheckPass(const WarpShuffleCheckPass &other)
-      : PassWrapper(other) {}
+      : CheckedOptions(other) {}
   WarpShuffleCheckPass(std::string name) { chip = std::move(name); }
   StringRef getArgument() const override { return "fuse-check-warp-shuffles"; }
   StringRef getDescription() const override {
     return "Refuse warp shuffles on a chip without them";
   }
+
+  /// What is wrong with the options, if anything (CheckedOptions): a chip
+  /// that LLVM's NVPTX back end does not know (it refused nothing).
+  std::optional<std::string> optionProblem() const {
+    std::vector<std::string> chips = fuse::nvptxChips();
+    if (llvm::is_contained(chips, chip.getValue()))
+      return std::nullopt;
+    return "fuse-check-warp-shuffles: chip=" + chip.getValue() +
+           " is not a GPU architecture that LLVM's NVPTX back end knows; it "
+           "knows " +
+           llvm::join(chips, ", ");
+  }
+
   void runOnOperation() override {
+    if (refusesOptions())
+      return;
     // The pipelines add it for a chip without shuffles; run by hand for one
     // with them, it has nothing to refuse.
     if (fuse::hasWarpShuffles(chip))
@@ -469,10 +501,6 @@ struct WarpShuffleCheckPass
       llvm::cl::init("sm_20")};
 };
 
-/// Moves the loop annotations that convert-scf-to-cf puts on a loop's
-/// latch (`llvm.loop_annotation`, which convert-gpu-to-nvvm keeps as a
-/// plain attribute of the llvm.br) into the branch's own `loop_annotation`,
-/// which becomes LLVM's loop metadata.
 /// Splits each warp shuffle of a 64-bit value (an f64 or i64 row's
 /// accumulator, which a warp per row takes) into two of 32 bits, what
 /// shfl.sync moves: upstream's rewrite (populateGpuShufflePatterns), which
@@ -493,6 +521,10 @@ struct WideShufflesPass
   }
 };
 
+/// Moves the loop annotations that convert-scf-to-cf puts on a loop's
+/// latch (`llvm.loop_annotation`, which convert-gpu-to-nvvm keeps as a
+/// plain attribute of the llvm.br) into the branch's own `loop_annotation`,
+/// which becomes LLVM's loop metadata.
 struct LoopAnnotationsPass
     : PassWrapper<LoopAnnotationsPass, OperationPass<gpu::GPUModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(LoopAnnotationsPass)

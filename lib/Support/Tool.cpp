@@ -17,6 +17,13 @@ llvm::StringRef fuse::version() { return FUSE_VERSION; }
 static const char *toolName = "fuse";
 static llvm::ArrayRef<char *> toolArguments;
 
+void fuse::hideLibraryOptions(const llvm::cl::OptionCategory *category) {
+  for (auto &[name, option] : llvm::cl::getRegisteredOptions())
+    if (!llvm::is_contained(option->Categories, category) &&
+        !llvm::is_contained({"help", "help-list", "version"}, name))
+      option->setHiddenFlag(llvm::cl::ReallyHidden);
+}
+
 llvm::raw_ostream &fuse::toolError() {
   return llvm::errs() << toolName << ": error: ";
 }

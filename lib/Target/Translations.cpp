@@ -230,6 +230,15 @@ void fuse::registerTranslations(const PipelineFlags &flags,
           // of the operation.
           context->printOpOnDiagnostic(false);
           std::shared_ptr<llvm::SourceMgr> source = fileLines(sourceMgr);
+          // Errors as fuse-opt and fuse-run print them (`"fn": error:` at a
+          // name, no echo of a huge line); remarks, and everything under
+          // --verify-diagnostics, go on to mlir-translate's handler.
+          std::optional<SourceLineCapture> lines;
+          auto verify =
+              llvm::cl::getRegisteredOptions().find("verify-diagnostics");
+          if (verify == llvm::cl::getRegisteredOptions().end() ||
+              !verify->second->getNumOccurrences())
+            lines.emplace(*source, context, llvm::errs());
           if (failed(checkNesting(*source, context)))
             return failure();
           OwningOpRef<ModuleOp> parsed =

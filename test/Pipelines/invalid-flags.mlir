@@ -147,14 +147,27 @@
 // (exit 0, the usual output); --pass-pipeline replaced --fuse-pipeline's
 // stage (the program printed unlowered). Both are refused; passes named as
 // flags run after a stage.
-// RUN: not fuse-opt %s --emit=ptx --fuse-check-program 2>&1 | FileCheck %s --check-prefix=NAMED --implicit-check-not=.version
+// RUN: not fuse-opt %s --emit=ptx --fuse-check-program 2>&1 | FileCheck %s --check-prefix=NAMED-EMIT --implicit-check-not=.version
 // RUN: not fuse-opt %s --fuse-report --convert-fuse-to-linalg 2>&1 | FileCheck %s --check-prefix=NAMED --implicit-check-not=add_relu
 // RUN: not fuse-opt %s --fuse-report --pass-pipeline='builtin.module(cse)' 2>&1 | FileCheck %s --check-prefix=NAMED --implicit-check-not=add_relu
 // RUN: not fuse-opt %s --fuse-pipeline=fused --pass-pipeline='builtin.module(cse)' 2>&1 | FileCheck %s --check-prefix=STAGE-PIPELINE --implicit-check-not=func
 // RUN: fuse-opt %s --fuse-pipeline=fused --cse | FileCheck %s --check-prefix=STAGE-PASSES
-// NAMED: fuse-opt: error: --fuse-report and --emit run their own pipeline; the passes named on the command line would not run: name them with --fuse-pipeline=STAGE (they run after it) or alone
+// NAMED: fuse-opt: error: --fuse-report runs its own pipeline; the passes named on the command line would not run: name them with --fuse-pipeline=STAGE (they run after it) or alone
+// NAMED-EMIT: fuse-opt: error: --emit runs its own pipeline; the passes named
+// The error names the one of --emit and --fuse-report given (it named both).
+// RUN: not fuse-opt %s --emit=ptx --fuse-pipeline=ptx 2>&1 | FileCheck %s --check-prefix=EMIT-STAGE
+// EMIT-STAGE: fuse-opt: error: --emit compiles the whole program itself; drop --fuse-pipeline
 // STAGE-PIPELINE: fuse-opt: error: --pass-pipeline replaces the whole pipeline, --fuse-pipeline's stage too; name the passes to run after the stage as flags (--fuse-pipeline=fused --cse)
 // STAGE-PASSES: linalg.generic
+
+// The pipelines' own passes' options, run by hand, are checked as the
+// others' (blocks-per-sm=-5 gave nvvm.minctasm = 1; any chip was taken).
+// RUN: not fuse-opt %s --fuse-pipeline=gpu --fuse-full-occupancy=blocks-per-sm=-5 2>&1 | FileCheck %s --check-prefix=BLOCKS-PER-SM
+// RUN: not fuse-opt %s --fuse-pipeline=gpu --fuse-full-occupancy=blocks-per-sm=0 2>&1 | FileCheck %s --check-prefix=BLOCKS-PER-SM-0
+// RUN: not fuse-opt %s --fuse-pipeline=gpu --fuse-check-warp-shuffles=chip=bogus 2>&1 | FileCheck %s --check-prefix=SHUFFLE-CHIP
+// BLOCKS-PER-SM: fuse-opt: error: fuse-full-occupancy: blocks-per-sm=-5 is not a number of blocks; give 1 or more
+// BLOCKS-PER-SM-0: fuse-opt: error: fuse-full-occupancy: blocks-per-sm=0 is not a number of blocks
+// SHUFFLE-CHIP: fuse-opt: error: fuse-check-warp-shuffles: chip=bogus is not a GPU architecture that LLVM's NVPTX back end knows; it knows sm_20, sm_21, sm_30,
 
 // Every chip LLVM knows is taken.
 // RUN: fuse-opt %s --emit=ptx --chip=sm_20 | FileCheck %s --check-prefix=OLDEST
@@ -179,7 +192,7 @@ func.func @add_relu(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
 // and said that its arguments were memrefs.
 // RUN: not fuse-opt %s --fuse-pipeline=gpu --fuse-lower=stage=gpu 2>&1 | FileCheck %s --check-prefix=STAGE-AND-LOWER
 // RUN: not fuse-opt %s --fuse-lower=stage=ptx --emit=ptx 2>&1 | FileCheck %s --check-prefix=LOWER-AND-PTX
-// LOWER-AND-PTX: fuse-opt: error: --fuse-report and --emit run their own pipeline; the passes named on the command line would not run
+// LOWER-AND-PTX: fuse-opt: error: --emit runs its own pipeline; the passes named on the command line would not run
 // STAGE-AND-LOWER: fuse-opt: error: --fuse-lower lowers the program as --fuse-pipeline does, and would lower its output again: give one of them
 
 // A flag of one value given twice was the last one, without a word.
@@ -202,8 +215,8 @@ func.func @add_relu(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
 // the report and the PTX, which run their own pipeline.
 // RUN: not fuse-opt %s --fuse-report --mlir-timing 2>&1 | FileCheck %s --check-prefix=IR-FLAG-REPORT
 // RUN: not fuse-opt %s --emit=ptx --mlir-print-ir-after-all 2>&1 | FileCheck %s --check-prefix=IR-FLAG-PTX
-// IR-FLAG-REPORT: fuse-opt: error: --mlir-timing is a flag of mlir-opt's pass manager or IR printer, and --fuse-report and --emit compile with their own pass manager and print no IR, so it would do nothing (even given its default value): use it with --fuse-pipeline=STAGE
-// IR-FLAG-PTX: fuse-opt: error: --mlir-print-ir-after-all is a flag of mlir-opt's
+// IR-FLAG-REPORT: fuse-opt: error: --mlir-timing is a flag of mlir-opt's pass manager or IR printer, and --fuse-report compiles with its own pass manager and prints no IR, so it would do nothing (even given its default value): use it with --fuse-pipeline=STAGE
+// IR-FLAG-PTX: fuse-opt: error: --mlir-print-ir-after-all is a flag of mlir-opt's pass manager or IR printer, and --emit compiles
 // RUN: not fuse-opt %s --fuse-report --log-actions-to=%t.log 2>&1 | FileCheck %s --check-prefix=IR-FLAG-LOG
 // IR-FLAG-LOG: fuse-opt: error: --log-actions-to is a flag of mlir-opt's
 // --dump-pass-pipeline printed an empty pass manager before the error.

@@ -18,6 +18,8 @@
 #include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <csetjmp>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -331,6 +333,35 @@ void call(void *function, std::vector<int64_t> &results,
   kCallers[p.size()](function, results.data(), p.data());
 }
 
+/// Where a program's failed check of its sizes (a cf.assert: puts of the
+/// message, then abort()) returns to: POSIX lets a SIGABRT handler that
+/// does not return keep the process, and glibc's abort() holds no lock
+/// while the handler runs.
+sigjmp_buf *checkFailed = nullptr;
+
+void onAbort(int) {
+  if (checkFailed)
+    siglongjmp(*checkFailed, 1);
+}
+
+/// call(), or false when the program refused its arguments' sizes (its
+/// message printed): the row says so, where the process aborted.
+bool callChecked(void *function, std::vector<int64_t> &results,
+                 std::vector<std::vector<int64_t>> &args) {
+  struct sigaction action = {}, previous;
+  action.sa_handler = onAbort;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGABRT, &action, &previous);
+  sigjmp_buf here;
+  checkFailed = &here;
+  bool called = sigsetjmp(here, 1) == 0;
+  if (called)
+    call(function, results, args);
+  checkFailed = nullptr;
+  sigaction(SIGABRT, &previous, nullptr);
+  return called;
+}
+
 /// The flags, as --help prints them.
 constexpr const char *kUsage =
     R"(usage: fuse-gpu-harness --name NAME --cpu P.cpu.so --cuda P.cuda.so
@@ -345,7 +376,8 @@ prints one row per size: kernels, time, GB/s, % of copy bandwidth.
 
 --arg and --result are the function's arguments and results, every one, in
 order: the shared objects do not say what the function takes, and a list
-that differs from it is undefined behaviour (a crash, or wrong numbers).
+that differs from it is undefined behaviour (a crash, or wrong numbers);
+sizes that the program's own checks refuse (broadcasting's) fail the row.
 A SHAPE is comma-separated sizes where N is the size, R is N / 1024 and Rk
 is N / k (rows of k: R10,10 is N / 10 rows of 10), each at least 1, and
 a number is that size; a size (of --sizes too) is from 0 to 2^40, as is an
@@ -377,13 +409,17 @@ int main(int argc, char **argv) {
       std::fputs(kUsage, stdout);
       return 0;
     }
-  if (argc % 2 == 0) {
-    std::fprintf(stderr, "fuse-gpu-harness: %s has no value\n%s",
-                 argv[argc - 1], kUsage);
-    return 2;
-  }
-  for (int i = 1; i + 1 < argc; i += 2) {
-    std::string flag = argv[i], value = argv[i + 1];
+  static const char *const flags[] = {
+      "--name",  "--cpu",    "--cuda", "--entry", "--arg", "--result",
+      "--sizes", "--repeat", "--rtol", "--atol",  "--json"};
+  for (int i = 1; i < argc; ++i) {
+    std::string flag = argv[i];
+    // An unknown flag is named as one, even last (it was "has no value").
+    if (std::find(std::begin(flags), std::end(flags), flag) == std::end(flags))
+      badCommandLine("unknown flag " + flag);
+    if (i + 1 == argc)
+      badCommandLine(flag + " has no value");
+    std::string value = argv[++i];
     if (flag == "--name")
       name = value;
     else if (flag == "--cpu")
@@ -500,9 +536,19 @@ int main(int argc, char **argv) {
     double inputSeconds = secondsSince(started);
     started = std::chrono::steady_clock::now();
     fuse::rt::beginRun(fuse::rt::Mode::CPU);
-    call(cpuFn, cpuResults, cpuArgs);
+    bool checked = callChecked(cpuFn, cpuResults, cpuArgs);
     fuse::rt::endRun();
     double referenceSeconds = secondsSince(started);
+    if (!checked) {
+      std::fflush(stdout);
+      std::printf("%-16s %10lld  the program refused these sizes (its message "
+                  "is above): see --arg\n",
+                  name.c_str(), static_cast<long long>(n));
+      for (void *d : device)
+        fuse::rt::deviceFree(d);
+      status = 1;
+      continue;
+    }
 
     // GPU: one warm-up, then `repeat` timed runs.
     double kernelMs = 0;
@@ -583,6 +629,15 @@ int main(int argc, char **argv) {
                 name.c_str(), static_cast<long long>(n), launches, kernelMs,
                 gbps, copyBandwidth > 0 ? 100 * gbps / copyBandwidth : 0.0,
                 errorText, verdict.c_str());
+    // The error's other lines (the PTX JIT's log: why the driver refused a
+    // module, which the row's line alone did not say), under the row.
+    const std::string &error = fuse::rt::lastError();
+    for (size_t line = error.find('\n'); line != std::string::npos;) {
+      size_t end = error.find('\n', line + 1);
+      std::printf("%-16s   %s\n", "",
+                  error.substr(line + 1, end - line - 1).c_str());
+      line = end;
+    }
     std::fflush(stdout);
     if (!jsonPath.empty()) {
       if (FILE *json = std::fopen(jsonPath.c_str(), "a")) {

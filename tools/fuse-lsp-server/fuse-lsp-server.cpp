@@ -14,6 +14,8 @@
 
 int main(int argc, char **argv) {
   fuse::initTool("fuse-lsp-server");
+  // --help lists the language server's own options.
+  fuse::hideLibraryOptions();
   mlir::DialectRegistry registry;
   fuse::registerAllDialects(registry);
   // The server parses what the editor sends as it is typed, with no check

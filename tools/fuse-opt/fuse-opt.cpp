@@ -122,12 +122,16 @@ static LogicalResult runTranslation(fuse::Translation translation,
     sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
     // --verify-diagnostics, as for passes: the expected-* comments are
     // checked, and the diagnostics they expect are not errors.
+    // Otherwise errors as fuse-run prints them, and remarks as MLIR does.
     std::optional<SourceMgrDiagnosticVerifierHandler> verifier;
-    std::optional<SourceMgrDiagnosticHandler> handler;
-    if (config.shouldVerifyDiagnostics())
+    std::optional<SourceMgrDiagnosticHandler> remarks;
+    std::optional<fuse::SourceLineCapture> handler;
+    if (config.shouldVerifyDiagnostics()) {
       verifier.emplace(sourceMgr, &context);
-    else
-      handler.emplace(sourceMgr, &context);
+    } else {
+      remarks.emplace(sourceMgr, &context);
+      handler.emplace(sourceMgr, &context, llvm::errs());
+    }
     OwningOpRef<ModuleOp> module;
     if (succeeded(fuse::checkNesting(sourceMgr, &context)))
       module = parseSourceFile<ModuleOp>(sourceMgr, &context);
@@ -150,14 +154,8 @@ int main(int argc, char **argv) {
       ("Lower fuse programs to a stage and print it: " + fuse::stageNames())
           .str();
   stageFlag.setDescription(stageHelp);
-  // The options that the LLVM libraries linked in register as they load
-  // (code generation and analysis, hundreds) are hidden from --help, which
-  // lists fuse's flags and then mlir-opt's own options and passes, as
-  // mlir-opt does; --help-hidden lists them all.
-  for (auto &[name, option] : cl::getRegisteredOptions())
-    if (!llvm::is_contained(option->Categories, &fuseCategory) &&
-        !llvm::is_contained({"help", "help-list", "version"}, name))
-      option->setHiddenFlag(cl::Hidden);
+  // --help lists fuse's flags and then mlir-opt's own options and passes.
+  fuse::hideLibraryOptions(&fuseCategory);
   DialectRegistry registry;
   fuse::registerAllDialects(registry);
   auto [inputFile, outputFile] = registerAndParseCLIOptions(
@@ -178,10 +176,14 @@ int main(int argc, char **argv) {
     fuse::toolError() << "--fuse-report and --emit are exclusive\n";
     return 1;
   }
+  // The one of them given, as errors name it.
+  llvm::StringRef translationFlag =
+      reportFlag.getNumOccurrences() ? "--fuse-report" : "--emit";
   if ((reportFlag.getNumOccurrences() || emitFlag.getNumOccurrences()) &&
       stageFlag.getNumOccurrences()) {
-    fuse::toolError() << "--fuse-report and --emit compile the whole "
-                         "program themselves; drop --fuse-pipeline\n";
+    fuse::toolError() << translationFlag
+                      << " compiles the whole program itself; drop "
+                         "--fuse-pipeline\n";
     return 1;
   }
   // --emit=ptx and --fuse-report=FORM are fuse-translate's translations.
@@ -215,15 +217,18 @@ int main(int argc, char **argv) {
     if (std::optional<llvm::StringRef> flag = fuse::irFlagGiven()) {
       fuse::toolError() << "--" << *flag
                         << " is a flag of mlir-opt's pass manager or IR "
-                           "printer, and --fuse-report and --emit compile "
-                           "with their own pass manager and print no IR, so "
+                           "printer, and "
+                        << translationFlag
+                        << " compiles with its own pass manager and prints "
+                           "no IR, so "
                            "it would do nothing (even given its default "
                            "value): use it with --fuse-pipeline=STAGE\n";
       return 1;
     }
     if (lowerGiven || passesNamed(config)) {
-      fuse::toolError() << "--fuse-report and --emit run their own pipeline; "
-                           "the passes named on the command line would not "
+      fuse::toolError() << translationFlag
+                        << " runs its own pipeline; the passes named on the "
+                           "command line would not "
                            "run: name them with --fuse-pipeline=STAGE (they "
                            "run after it) or alone\n";
       return 1;
@@ -288,8 +293,12 @@ int main(int argc, char **argv) {
   }
   // An error of the pipeline's text (an unknown pass, a bad option) has no
   // place in the program: the tool's own, not `<unknown>:0: error:`.
+  // A diagnostic at a name alone is `"fn": error: ...`, as fuse-run prints
+  // it (MLIR's handler prints `<unknown>:0: error: loc("fn"): ...`).
   MlirOptMainConfig withPipeline = config;
   config.setPassPipelineSetupFn([withPipeline](PassManager &pm) {
+    if (!withPipeline.shouldVerifyDiagnostics())
+      fuse::printUnplacedDiagnostics(pm.getContext(), llvm::errs());
     ScopedDiagnosticHandler toolErrors(pm.getContext(), [](Diagnostic &diag) {
       if (diag.getSeverity() != DiagnosticSeverity::Error ||
           !isa<UnknownLoc>(diag.getLocation()))
@@ -308,7 +317,7 @@ int main(int argc, char **argv) {
     sourceMgr.AddNewSourceBuffer(
         llvm::MemoryBuffer::getMemBuffer(input->getMemBufferRef(), false),
         llvm::SMLoc());
-    SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+    fuse::SourceLineCapture handler(sourceMgr, &context, llvm::errs());
     if (failed(fuse::checkNesting(sourceMgr, &context)))
       return 1;
   }

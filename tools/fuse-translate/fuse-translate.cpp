@@ -27,6 +27,8 @@ int main(int argc, char **argv) {
   static llvm::cl::OptionCategory category("fuse options");
   fuse::PipelineFlags flags(category);
   fuse::registerTranslations(flags, "fuse-translate");
+  // --help lists fuse's flags and then mlir-translate's own options.
+  fuse::hideLibraryOptions(&category);
   // One translation: mlir-translate would apply several one after the
   // other (the report's text read as MLIR), and say that none was given
   // once per option parse.

@@ -35,6 +35,15 @@ llvm::StringRef version();
 void initTool(const char *name, int argc = 0, char **argv = nullptr,
               bool stackDump = true);
 
+/// Hides the options registered so far that are not in `category` (the
+/// hundreds that the LLVM libraries linked in register as they load: code
+/// generation and analysis), but --help, --help-list and --version, from
+/// --help, --help-hidden and the suggestions for a mistyped flag (it was
+/// "Did you mean '--enable-pipeliner=ptx'?"); they still work. --help lists
+/// the tool's flags and then the upstream driver's own options, registered
+/// after this, as mlir-opt's does.
+void hideLibraryOptions(const llvm::cl::OptionCategory *category = nullptr);
+
 /// Standard error after `name: error: ` (the name initTool was given), for
 /// an error of the tool itself (a flag, a file) to follow with its newline;
 /// errors in a program have their location instead.

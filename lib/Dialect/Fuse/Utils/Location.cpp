@@ -4,6 +4,7 @@
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -101,6 +102,27 @@ void fuse::printDiagnostic(llvm::raw_ostream &os, Diagnostic &d) {
     printOne(note);
 }
 
+/// The longest source line that a diagnostic echoes.
+static constexpr size_t kMaxEchoedLine = 500;
+
+/// The length of `place`'s line in `sourceMgr`'s buffer of its file; 0 when
+/// the buffer or the line is not there.
+static size_t lineLength(llvm::SourceMgr &sourceMgr, FileLineColLoc place) {
+  for (unsigned id = 1; id <= sourceMgr.getNumBuffers(); ++id) {
+    const llvm::MemoryBuffer *buffer = sourceMgr.getMemoryBuffer(id);
+    if (buffer->getBufferIdentifier() != place.getFilename().getValue())
+      continue;
+    llvm::SMLoc start =
+        sourceMgr.FindLocForLineAndColumn(id, place.getLine(), 1);
+    if (!start.isValid())
+      return 0;
+    llvm::StringRef rest = buffer->getBuffer().drop_front(
+        start.getPointer() - buffer->getBufferStart());
+    return rest.take_until([](char c) { return c == '\n'; }).size();
+  }
+  return 0;
+}
+
 fuse::SourceLineCapture::SourceLineCapture(llvm::SourceMgr &source,
                                            MLIRContext *context,
                                            llvm::raw_ostream &os)
@@ -120,11 +142,23 @@ fuse::SourceLineCapture::SourceLineCapture(llvm::SourceMgr &source,
       return success();
     }
     // At no place in a file, `error: ...` or `"name": error: ...` (the
-    // handler's is `<unknown>:0: error: loc("name"): ...`).
-    if (!filePlace(diag.getLocation()))
+    // handler's is `<unknown>:0: error: loc("name"): ...`); at a line too
+    // long to echo, `file:line:col: error: ...` alone.
+    std::optional<FileLineColLoc> place = filePlace(diag.getLocation());
+    if (!place || lineLength(mgr, *place) > kMaxEchoedLine)
       printDiagnostic(this->os, diag);
     else
       emitDiagnostic(diag);
+    return success();
+  });
+}
+
+void fuse::printUnplacedDiagnostics(MLIRContext *context,
+                                    llvm::raw_ostream &os) {
+  context->getDiagEngine().registerHandler([&os](Diagnostic &diag) {
+    if (filePlace(diag.getLocation()))
+      return failure();
+    printDiagnostic(os, diag);
     return success();
   });
 }

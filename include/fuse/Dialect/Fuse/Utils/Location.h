@@ -35,6 +35,14 @@ std::string symbolText(llvm::StringRef name);
 /// "file:line:col: remark: message" (no location when it is unknown).
 void printDiagnostic(llvm::raw_ostream &os, mlir::Diagnostic &d);
 
+/// From now on for `context`'s whole life, prints each diagnostic that has
+/// no place in a file to `os` as printDiagnostic does (`"fn": error: ...`,
+/// where MLIR's handlers print `<unknown>:0: error: loc("fn"): ...`); the
+/// others go on to the handlers registered before. For a tool whose context
+/// and handlers MLIR's drivers own (fuse-opt's passes).
+void printUnplacedDiagnostics(mlir::MLIRContext *context,
+                              llvm::raw_ostream &os);
+
 /// The most levels of brackets (`[`, `{`, `(`, `<`) that a program's text
 /// may nest: MLIR's parser recurses at each level, and 8000 levels of `[`
 /// overflowed a thread's 8 MB stack (a crash, in fuse-lsp-server too). A
@@ -49,8 +57,9 @@ mlir::LogicalResult checkNesting(const llvm::SourceMgr &sourceMgr,
                                  mlir::MLIRContext *context);
 
 /// Prints the errors, warnings and notes emitted while it lives to `os` with
-/// their source lines and carets, as fuse-opt prints them; remarks go on to
-/// the handler registered before it.
+/// their source lines and carets, as fuse-opt prints them (a line longer than
+/// a screenful is not echoed: a 200 KB line of brackets was); remarks go on
+/// to the handler registered before it.
 class SourceLineCapture : public mlir::SourceMgrDiagnosticHandler {
 public:
   SourceLineCapture(llvm::SourceMgr &source, mlir::MLIRContext *context,
