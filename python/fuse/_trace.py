@@ -518,7 +518,9 @@ class Tensor:
     def __lshift__(self, other): _unsupported("<<", "fuse has no shift ops; x << n is x * 2 ** n")
     __rlshift__ = __lshift__
     def __rshift__(self, other):
-        _unsupported(">>", "fuse has no shift ops; x >> n of integers is x // 2 ** n")
+        # (2 ** 31 wraps in int32: x // 2 ** 31 is not x >> 31.)
+        _unsupported(">>", "fuse has no shift ops; x >> n of integers is x // 2 ** n "
+                           "for n up to 30 (62 for int64), where 2 ** n fits")
     __rrshift__ = __rshift__
     def __divmod__(self, other): return _floor_divmod("divmod()", self, other)
     def __rdivmod__(self, other): return _floor_divmod("divmod()", other, self)
@@ -2469,11 +2471,12 @@ def trace_function(fn, name, leaves, rebuild):
     # MLIR text by a name it can spell, unique.
     names = [(leaf[1] or f"arg{i}") if leaf[0] in ("tensor", "scalar") else None
              for i, leaf in enumerate(leaves)]
-    for leaf, name, ssa_name in zip(leaves, names, ssa_names(names)):
+    # (Not `name`, the function's, which messages below say.)
+    for leaf, arg_name, ssa_name in zip(leaves, names, ssa_names(names)):
         if leaf[0] == "tensor":
-            values.append(graph.add_arg(name, leaf[2], leaf[3], ssa_name=ssa_name))
+            values.append(graph.add_arg(arg_name, leaf[2], leaf[3], ssa_name=ssa_name))
         elif leaf[0] == "scalar":
-            values.append(graph.add_arg(name, leaf[2], (), weak=True, ssa_name=ssa_name))
+            values.append(graph.add_arg(arg_name, leaf[2], (), weak=True, ssa_name=ssa_name))
         else:
             values.append(leaf[1])
     previous = _current_graph()

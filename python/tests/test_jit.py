@@ -1532,6 +1532,11 @@ def test_transposed_arrays_are_read_in_place():
     assert_same(diff, x - y)
     # The program is that of the C arrays x.T and y.T: no copy.
     assert f.trace(x.T, y.T, 2.0) == f.mlir
+    # A numpy scalar too, as a 0-d array (it took the usual path).
+    for scalar in (np.float32(2.0), np.array(2.0, np.float32)):
+        got, _ = f(x, y, scalar)
+        assert got.flags.f_contiguous and not got.flags.c_contiguous
+        assert_same(got, np.maximum(x, 0) * y + np.float32(2.0))
     # Rank 3, and one array alone.
     z = rng.standard_normal((3, 4, 6)).astype(np.float32)
     zt = np.transpose(z)
