@@ -61,7 +61,8 @@ def test_brackets_nested_past_the_limit_are_refused_before_parsing():
     assert lines[0] == ("<program>:1:321: error: brackets nested more than 256 levels deep "
                         "('[', '{', '(' and '<'): MLIR's parser recurses at each level, and a "
                         "deeper text could overflow its stack; a fuse program nests a few")
-    assert lines[2].endswith("^")
+    # The 40 KB line is not echoed (it was, whole, with a caret).
+    assert len(lines) == 1
     # Parsed, and refused for its attribute by the program's check.
     with pytest.raises(fuse.FuseError, match=r"@f has the attribute 'x'"):
         fuse.compile(nested(255), target="cpu")
