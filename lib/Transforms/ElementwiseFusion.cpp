@@ -404,44 +404,84 @@ void fuseGroup(ArrayRef<linalg::GenericOp> group) {
 /// (inlineScalarProducers): a learning rate's `1 - beta`, a `sqrt(d)`.
 constexpr unsigned kMaxInlinedScalarOps = 16;
 
-/// Whether the readers of `op`'s result that read it broadcast compute it
-/// again instead, in few enough ops (kMaxInlinedScalarOps) and none a math
-/// function (isTargetMath: Adam's `b ** t` at every element of a 2e6
-/// element update took 22x the update's time on the cpu target; a kernel of
-/// one element computes it once): `op` computes one value (no loops: a
-/// rank-0 result of rank-0 inputs), or only converts (`fuse.ops` all
-/// `cast`: an f16 bias or weight read as f32, which is fewer bytes to read
-/// than its f32 copy, and no launch).
-bool isRecomputedByReaders(linalg::GenericOp op) {
+/// The element bytes of `op`'s inputs read over all its loops (at a
+/// permutation of them): what computing one element again reads that is
+/// not shared with the elements around it, as broadcast inputs' are.
+static int64_t fullInputBytes(linalg::GenericOp op) {
+  int64_t bytes = 0;
+  for (OpOperand *input : op.getDpsInputOperands())
+    if (op.getMatchingIndexingMap(input).isPermutation())
+      bytes += llvm::divideCeil(
+          getElementTypeOrSelf(input->get()).getIntOrFloatBitWidth(), 8);
+  return bytes;
+}
+
+/// Why the readers of `op`'s result that read it broadcast do not compute
+/// it again at each of their elements, or std::nullopt when they do
+/// (inlineScalarProducers). They do when it takes few ops
+/// (kMaxInlinedScalarOps), none a math function (isTargetMath: Adam's
+/// `b ** t` at every element of a 2e6 element update took 22x the update's
+/// time on the cpu target; a kernel of one element computes it once), and
+/// it computes one value (no loops: a rank-0 result of rank-0 inputs), or
+/// only converts (`fuse.ops` all `cast`: an f16 bias or weight read as f32,
+/// which is fewer bytes to read than its f32 copy, and no launch), or reads
+/// only arguments and constants, and no more bytes an element over all its
+/// loops than it writes (a causal
+/// mask `i >= j` of two index vectors, read by every head's scores, is not
+/// a kernel of its own and a T x T mask written and read back: the readers
+/// read the vectors, broadcast as the mask was, and compare).
+std::optional<std::string> whyNotRecomputed(linalg::GenericOp op) {
   if (op->getNumResults() != 1 || !op.hasPureTensorSemantics() ||
       !isElementwiseKernel(op) ||
       !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity())
-    return false;
-  if (op.getNumLoops() != 0) {
-    ArrayAttr names = FuseDialect::OpsAttrHelper(op.getContext()).getAttr(op);
-    if (!names || names.empty() ||
-        llvm::any_of(names.getAsValueRange<StringAttr>(),
-                     [](StringRef name) { return name != "cast"; }))
-      return false;
-    // Not a cast to fewer bits of a value that a generic computes: fused
-    // with that generic, it writes the narrow value, which the readers read
-    // (`fuse.cast` to f16 of `x * 2`, read broadcast: 2 bytes an element,
-    // not the product's 4 and 4 more to write it).
-    unsigned bits =
-        getElementTypeOrSelf(op->getResult(0)).getIntOrFloatBitWidth();
-    if (llvm::any_of(op.getDpsInputs(), [&](Value input) {
-          return input.getDefiningOp<linalg::GenericOp>() &&
-                 getElementTypeOrSelf(input).getIntOrFloatBitWidth() > bits;
-        }))
-      return false;
-  }
+    return "it is not one elementwise result";
   unsigned count = 0;
   for (Operation &inner : op.getRegion().front().without_terminator()) {
     if (isTargetMath(&inner))
-      return false;
+      return "it has a math function ('" +
+             inner.getName().stripDialect().str() + "')";
     count += !isa<arith::ConstantOp>(inner);
   }
-  return count <= kMaxInlinedScalarOps;
+  if (count > kMaxInlinedScalarOps)
+    return "it takes " + std::to_string(count) + " operations (at most " +
+           std::to_string(kMaxInlinedScalarOps) + ")";
+  if (op.getNumLoops() == 0)
+    return std::nullopt;
+  ArrayAttr names = FuseDialect::OpsAttrHelper(op.getContext()).getAttr(op);
+  bool converts = names && !names.empty() &&
+                  llvm::all_of(names.getAsValueRange<StringAttr>(),
+                               [](StringRef name) { return name == "cast"; });
+  unsigned bits =
+      getElementTypeOrSelf(op->getResult(0)).getIntOrFloatBitWidth();
+  if (!converts) {
+    // Of the program's arguments and constants only: a value that a kernel
+    // computes is better computed once with it (a mean's division of a
+    // row's sum, once a row inside the reduction's kernel, not at each
+    // element of the rows that read it).
+    if (llvm::any_of(op.getDpsInputs(), [](Value input) {
+          return !isa<BlockArgument>(input) &&
+                 !input.getDefiningOp<arith::ConstantOp>();
+        }))
+      return "it reads a value that a kernel computes, and is computed once "
+             "with it";
+    int64_t written = llvm::divideCeil(bits, 8), read = fullInputBytes(op);
+    if (read > written)
+      return "it reads " + std::to_string(read) +
+             " bytes an element over all its loops to write " +
+             std::to_string(written);
+    return std::nullopt;
+  }
+  // Not a cast to fewer bits of a value that a generic computes: fused
+  // with that generic, it writes the narrow value, which the readers read
+  // (`fuse.cast` to f16 of `x * 2`, read broadcast: 2 bytes an element,
+  // not the product's 4 and 4 more to write it).
+  if (llvm::any_of(op.getDpsInputs(), [&](Value input) {
+        return input.getDefiningOp<linalg::GenericOp>() &&
+               getElementTypeOrSelf(input).getIntOrFloatBitWidth() > bits;
+      }))
+    return "it converts a value that a kernel computes to fewer bits, which "
+           "that kernel writes";
+  return std::nullopt;
 }
 
 /// The fuse ops a generic computes (`names`, its fuse.ops) and where
@@ -453,7 +493,7 @@ struct Computed {
 };
 
 /// `consumer` with its input `operand`, the result of `producer`
-/// (isRecomputedByReaders), computed inside it instead: the producer's
+/// (whyNotRecomputed says nothing), computed inside it instead: the producer's
 /// inputs become the consumer's (read as the result was), and its body
 /// runs first in the consumer's. The result computes `computed` (its fuse
 /// ops' names and locations). The caller erases the producer once unused.
@@ -533,7 +573,7 @@ linalg::GenericOp inlineScalarProducer(linalg::GenericOp consumer,
   return fused;
 }
 
-/// Computes each generic that isRecomputedByReaders inside the elementwise
+/// Computes each generic that whyNotRecomputed takes inside the elementwise
 /// generics that read it broadcast, in program order (so that a chain of
 /// them folds into its last): a value that a learning rate or a `1 - beta`
 /// gives the whole array is not a kernel launch of one element and a round
@@ -562,7 +602,7 @@ void inlineScalarProducers(Block &block) {
       for (OpOperand *operand : consumer.getDpsInputOperands()) {
         auto producer = operand->get().getDefiningOp<linalg::GenericOp>();
         if (!producer || producer->getBlock() != &block ||
-            !computesFuseOps(producer) || !isRecomputedByReaders(producer) ||
+            !computesFuseOps(producer) || whyNotRecomputed(producer) ||
             (producer.getNumLoops() != 0 &&
              consumer.getMatchingIndexingMap(operand).isIdentity()))
           continue;
@@ -652,7 +692,9 @@ std::string remarkText(Unfused pair) {
     os << "this op reads that result broadcast from "
        << opResultType(pair.consumer->getOperand(pair.operand)) << " to "
        << opResultType(pair.consumer->getResult(0))
-       << ", so the two iterate over different spaces";
+       << ", so the two iterate over different spaces, and that op is not "
+          "computed again at each of this op's elements: "
+       << whyNotRecomputed(pair.producer).value_or("");
   else if (pair.reason == Reason::Reshaped)
     os << "that op iterates over a reduction's rows with their dimensions "
           "collapsed into one, and this op (or one fused with it) reads an "

@@ -198,12 +198,15 @@ def test_remarks_are_warnings_and_kept():
         program = fuse.compile(_BROADCAST_EXP, target="cpu", options="remarks=on")
     expected = ("<program>:3:8: remark: not fused with its producer 'fuse.exp': this op "
                 "reads that result broadcast from tensor<4xf32> to tensor<3x4xf32>, so the "
-                "two iterate over different spaces\n<program>:2:8: note: producer is here")
+                "two iterate over different spaces, and that op is not computed again at each "
+                "of this op's elements: it has a math function ('exp')\n<program>:2:8: note: "
+                "producer is here")
     assert program.remarks == [expected]
     assert [str(w.message) for w in caught] == [
         "<program>:3:8: not fused with its producer 'fuse.exp': this op reads that result "
         "broadcast from tensor<4xf32> to tensor<3x4xf32>, so the two iterate over different "
-        "spaces (producer is here: <program>:2:8)"]
+        "spaces, and that op is not computed again at each of this op's elements: it has a "
+        "math function ('exp') (producer is here: <program>:2:8)"]
     assert caught[0].filename == __file__
     # Without the option: none, and no warning.
     with warnings.catch_warnings():

@@ -80,7 +80,7 @@ func.func @gate(%x: tensor<?x?xf32>, %g: tensor<?xf32>) -> tensor<?x?xf32> {
 // FUSED-NEXT:    f1_result0 [label="result 0\ntensor<?x?xf32>"
 // FUSED-NEXT:    f1_arg1 -> f1_op0_k0 [color="#5f6368"];
 // FUSED-NEXT:    f1_arg0 -> f1_op1_k1 [color="#5f6368"];
-// FUSED-NEXT:    f1_op0_k0 -> f1_op1_k1 [color="#d93025", fontcolor="#d93025", penwidth=2.5, label="4*M bytes\nnot fused: this op reads that result\nbroadcast from tensor<?xf32> to\ntensor<?x?xf32>, so the two iterate over\ndifferent spaces"];
+// FUSED-NEXT:    f1_op0_k0 -> f1_op1_k1 [color="#d93025", fontcolor="#d93025", penwidth=2.5, label="4*M bytes\nnot fused: this op reads that result\nbroadcast from tensor<?xf32> to\ntensor<?x?xf32>, so the two iterate over\ndifferent spaces, and that op is not\ncomputed again at each of this op's\nelements: it has a math function ('exp')"];
 // FUSED-NEXT:    f1_op1_k1 -> f1_op2_k1;
 // FUSED-NEXT:    f1_op2_k1 -> f1_result0 [color="#5f6368"];
 // FUSED-NEXT:  }

@@ -24,11 +24,13 @@ func.func @broadcast(%a: tensor<4xf32>, %m: tensor<3x4xf32>) -> tensor<3x4xf32> 
 
 // -----
 
-// The remark says which type is broadcast to which.
+// The remark says which type is broadcast to which, and why the producer
+// is not computed again at each element (a neg is: elementwise-fusion-
+// broadcast.mlir).
 func.func @broadcast_one(%s: tensor<1xf32>, %x: tensor<2x?xf32>) -> tensor<2x?xf32> {
   // expected-note @+1 {{producer is here}}
-  %0 = fuse.neg %s : tensor<1xf32>
-  // expected-remark @+1 {{broadcast from tensor<1xf32> to tensor<2x?xf32>, so the two iterate over different spaces}}
+  %0 = fuse.exp %s : tensor<1xf32>
+  // expected-remark @+1 {{broadcast from tensor<1xf32> to tensor<2x?xf32>, so the two iterate over different spaces, and that op is not computed again at each of this op's elements: it has a math function ('exp')}}
   %1 = fuse.mul %x, %0 : tensor<2x?xf32>, tensor<1xf32> -> tensor<2x?xf32>
   return %1 : tensor<2x?xf32>
 }

@@ -1,0 +1,106 @@
+// RUN: fuse-opt %s --convert-fuse-to-linalg --fuse-elementwise-fusion -split-input-file | FileCheck %s
+// RUN: fuse-opt %s --convert-fuse-to-linalg "--fuse-elementwise-fusion=remarks=true" -split-input-file -verify-diagnostics
+// RUN: fuse-opt %s --fuse-report -split-input-file | FileCheck %s --check-prefix=REPORT
+// The same values as eager, bit for bit, on both targets.
+// REQUIRES: fakecuda
+// RUN: fuse-run %s --entry=masked_softmax --target=cpu --input rand:3x37x45 --input rand:37x1 --input rand:45 --check | FileCheck %s --check-prefix=SAME
+// RUN: env FUSE_LIBCUDA=%fakecuda fuse-run %s --entry=masked_softmax --target=cuda --input rand:3x37x45 --input rand:37x1 --input rand:45 --check | FileCheck %s --check-prefix=SAME
+// RUN: env FUSE_LIBCUDA=%fakecuda fuse-run %s --entry=also_returned --target=cuda --input rand:5x1000 --input rand:1000 --check | FileCheck %s --check-prefix=SAME
+// SAME: check: result 0 matches eager
+
+// A cheap producer of the program's arguments read broadcast is computed
+// again inside its readers, when it reads no more bytes an element over all
+// its loops than it writes: a causal mask of two index vectors, read by
+// every head's scores, was a kernel of its own and a T x T array written
+// and read back (2 kernels; 1 with the softmax).
+
+// CHECK-DAG: #[[$ALL:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-DAG: #[[$ROW:.+]] = affine_map<(d0, d1, d2) -> (d1, 0)>
+// CHECK-DAG: #[[$COLUMN:.+]] = affine_map<(d0, d1, d2) -> (d2)>
+// CHECK-LABEL: func @causal_mask
+// CHECK-SAME: (%[[X:.+]]: tensor<?x?x?xf32>, %[[I:.+]]: tensor<?x1xi32>, %[[J:.+]]: tensor<?xi32>)
+// CHECK-NOT: linalg.generic
+// CHECK: linalg.generic {indexing_maps = [#[[$ALL]], #[[$ROW]], #[[$COLUMN]], #[[$ALL]]], iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[X]], %[[I]], %[[J]] : tensor<?x?x?xf32>, tensor<?x1xi32>, tensor<?xi32>) outs(%{{.+}} : tensor<?x?x?xf32>) attrs = {fuse.ops = ["cmp", "select"]} {
+// CHECK-NEXT: ^bb0(%[[XV:.+]]: f32, %[[IV:.+]]: i32, %[[JV:.+]]: i32, %{{.+}}: f32):
+// CHECK-NEXT: %[[M:.+]] = arith.cmpi sge, %[[IV]], %[[JV]] : i32
+// CHECK: arith.select %[[M]], %[[XV]], %{{.+}} : f32
+// CHECK: return
+// REPORT-LABEL: @causal_mask
+// REPORT: fused: 1 kernel, 8*N*M*K + 4*M + 4*K bytes
+// REPORT-NEXT: kernel
+// REPORT-NEXT: fused_cmp_select_0
+func.func @causal_mask(%x: tensor<?x?x?xf32>, %i: tensor<?x1xi32>, %j: tensor<?xi32>) -> tensor<?x?x?xf32> {
+  %m = fuse.cmp ge, %i, %j : tensor<?x1xi32>, tensor<?xi32> -> tensor<?x?xi1>
+  %ninf = fuse.constant dense<0xFF800000> : tensor<f32>
+  %y = fuse.select %m, %x, %ninf : tensor<?x?xi1>, tensor<?x?x?xf32>, tensor<f32> -> tensor<?x?x?xf32>
+  return %y : tensor<?x?x?xf32>
+}
+
+// -----
+
+// The softmax of masked scores is one kernel.
+// REPORT-LABEL: @masked_softmax
+// REPORT: fused: 1 kernel
+// REPORT-NEXT: kernel
+// REPORT-NEXT: fused_cmp_select_reduce_max_sub_exp_plus2_0
+func.func @masked_softmax(%x: tensor<?x?x?xf32>, %i: tensor<?x1xi32>, %j: tensor<?xi32>) -> tensor<?x?x?xf32> {
+  %m = fuse.cmp ge, %i, %j : tensor<?x1xi32>, tensor<?xi32> -> tensor<?x?xi1>
+  %ninf = fuse.constant dense<0xFF800000> : tensor<f32>
+  %y = fuse.select %m, %x, %ninf : tensor<?x?xi1>, tensor<?x?x?xf32>, tensor<f32> -> tensor<?x?x?xf32>
+  %mx = fuse.reduce_max %y {dims = array<i64: 2>} : tensor<?x?x?xf32> -> tensor<?x?x1xf32>
+  %d = fuse.sub %y, %mx : tensor<?x?x?xf32>, tensor<?x?x1xf32> -> tensor<?x?x?xf32>
+  %e = fuse.exp %d : tensor<?x?x?xf32>
+  %s = fuse.reduce_sum %e {dims = array<i64: 2>} : tensor<?x?x?xf32> -> tensor<?x?x1xf32>
+  %r = fuse.div %e, %s : tensor<?x?x?xf32>, tensor<?x?x1xf32> -> tensor<?x?x?xf32>
+  return %r : tensor<?x?x?xf32>
+}
+
+// -----
+
+// Returned as well, the producer stays a kernel of its own, and the reader
+// computes it again (it reads the argument in place of the copy).
+// CHECK-LABEL: func @also_returned
+// CHECK-SAME: (%[[X:.+]]: tensor<?x?xf32>, %[[B:.+]]: tensor<?xf32>)
+// CHECK: %[[N:.+]] = linalg.generic {{.*}} ins(%[[B]] : tensor<?xf32>) {{.*}} attrs = {fuse.ops = ["neg"]}
+// CHECK: %[[Y:.+]] = linalg.generic {{.*}} ins(%[[X]], %[[B]] : tensor<?x?xf32>, tensor<?xf32>) {{.*}} attrs = {fuse.ops = ["neg", "add"]}
+// CHECK: return %[[Y]], %[[N]]
+func.func @also_returned(%x: tensor<?x?xf32>, %b: tensor<?xf32>) -> (tensor<?x?xf32>, tensor<?xf32>) {
+  %n = fuse.neg %b : tensor<?xf32>
+  %y = fuse.add %x, %n : tensor<?x?xf32>, tensor<?xf32> -> tensor<?x?xf32>
+  return %y, %n : tensor<?x?xf32>, tensor<?xf32>
+}
+
+// -----
+
+// Not when it would read more bytes at each element than the value it
+// writes (two f32 rows for one), nor with a math function, nor when it
+// reads a value that a kernel computes (computed once with it: a mean's
+// division, once a row).
+func.func @reads_more(%x: tensor<?x?xf32>, %a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?x?xf32> {
+  // expected-note @+1 {{producer is here}}
+  %s = fuse.add %a, %b : tensor<?xf32>
+  // expected-remark @+1 {{not fused with its producer 'fuse.add': this op reads that result broadcast from tensor<?xf32> to tensor<?x?xf32>, so the two iterate over different spaces, and that op is not computed again at each of this op's elements: it reads 8 bytes an element over all its loops to write 4}}
+  %y = fuse.mul %x, %s : tensor<?x?xf32>, tensor<?xf32> -> tensor<?x?xf32>
+  return %y : tensor<?x?xf32>
+}
+
+// -----
+
+func.func @math(%x: tensor<?x?xf32>, %a: tensor<?xf32>) -> tensor<?x?xf32> {
+  // expected-note @+1 {{producer is here}}
+  %s = fuse.exp %a : tensor<?xf32>
+  // expected-remark @+1 {{that op is not computed again at each of this op's elements: it has a math function ('exp')}}
+  %y = fuse.mul %x, %s : tensor<?x?xf32>, tensor<?xf32> -> tensor<?x?xf32>
+  return %y : tensor<?x?xf32>
+}
+
+// -----
+
+func.func @computed(%x: tensor<?x?xf32>, %a: tensor<?xf32>) -> tensor<?x?xf32> {
+  %e = fuse.exp %a : tensor<?xf32>
+  // expected-note @+1 {{producer is here}}
+  %s = fuse.neg %e : tensor<?xf32>
+  // expected-remark @+1 {{that op is not computed again at each of this op's elements: it reads a value that a kernel computes, and is computed once with it}}
+  %y = fuse.mul %x, %s : tensor<?x?xf32>, tensor<?xf32> -> tensor<?x?xf32>
+  return %y : tensor<?x?xf32>
+}
