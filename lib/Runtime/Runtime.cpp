@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fuse/Runtime/Runtime.h"
+#include "fuse/Runtime/PTXVersions.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -868,10 +869,16 @@ extern "C" void *mgpuModuleLoadJIT(void *data, int optLevel) {
     // What to change: the compiler's options of those names (fuse-run's
     // --ptx-features and --chip, Python's options=).
     constexpr int kUnsupportedPtxVersion = 222;
-    if (loaded == kUnsupportedPtxVersion)
-      run().error += "; compile for a PTX ISA version the driver has (the "
-                     "ptx-features option: +ptx78 for CUDA 11.8), or update "
-                     "the driver";
+    if (loaded == kUnsupportedPtxVersion && version > 0) {
+      // The newest the driver has (it was always +ptx78, CUDA 11.8's). A
+      // chip that needs a newer one refuses it, saying so, when it compiles.
+      int newest = newestPtxIsa(version);
+      run().error += "; compile for PTX ISA " + std::to_string(newest / 10) +
+                     "." + std::to_string(newest % 10) +
+                     ", the newest the driver has (the ptx-features option: "
+                     "+ptx" +
+                     std::to_string(newest) + "), or update the driver";
+    }
     if (log[0])
       run().error += "\nPTX JIT log:\n" + std::string(log);
     return nullptr;

@@ -45,8 +45,8 @@ print(json.dumps(seen))
 REFUSED = ("cuModuleLoadDataEx (PTX JIT) failed: CUDA_ERROR_UNSUPPORTED_PTX_VERSION "
            "(the provided PTX was compiled with an unsupported toolchain.); the driver "
            "supports CUDA 11.8, the PTX is ISA version 8.0 for sm_90, the device is sm_90; "
-           "compile for a PTX ISA version the driver has (the ptx-features option: +ptx78 "
-           "for CUDA 11.8), or update the driver")
+           "compile for PTX ISA 7.8, the newest the driver has (the ptx-features option: "
+           "+ptx78), or update the driver")
 
 
 @pytest.fixture(scope="module")

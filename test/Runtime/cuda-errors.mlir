@@ -85,11 +85,15 @@
 // RUN: env FUSE_LIBCUDA=%fakecuda FAKE_CUDA_DRIVER_VERSION=11080 FAKE_CUDA_LOG=%t.old.log fuse-run %fuse_src_root/examples/add_relu.mlir --input fill:1.5:4 --input fill:-0.25:4 2>&1 | FileCheck %s --check-prefix=OLD-AUTO
 // RUN: FileCheck %s --input-file=%t.old.log --check-prefix=OLD-LOG --implicit-check-not=cuLaunchKernel --implicit-check-not=cuMemAlloc
 
-// OLD:      fuse-run: error: cuModuleLoadDataEx (PTX JIT) failed: CUDA_ERROR_UNSUPPORTED_PTX_VERSION (the provided PTX was compiled with an unsupported toolchain.); the driver supports CUDA 11.8, the PTX is ISA version 8.0 for sm_90, the device is sm_90; compile for a PTX ISA version the driver has (the ptx-features option: +ptx78 for CUDA 11.8), or update the driver
+// OLD:      fuse-run: error: cuModuleLoadDataEx (PTX JIT) failed: CUDA_ERROR_UNSUPPORTED_PTX_VERSION (the provided PTX was compiled with an unsupported toolchain.); the driver supports CUDA 11.8, the PTX is ISA version 8.0 for sm_90, the device is sm_90; compile for PTX ISA 7.8, the newest the driver has (the ptx-features option: +ptx78), or update the driver
 // OLD-NEXT: PTX JIT log:
 // OLD-NEXT: ptxas application ptx input, line {{[0-9]+}}; fatal   : Unsupported .version 8.0; current version is '7.8'
-// OLD-AUTO:      fuse-run: the GPU cannot load the kernels (cuModuleLoadDataEx (PTX JIT) failed: CUDA_ERROR_UNSUPPORTED_PTX_VERSION (the provided PTX was compiled with an unsupported toolchain.); the driver supports CUDA 11.8, the PTX is ISA version 8.0 for sm_90, the device is sm_90; compile for a PTX ISA version the driver has (the ptx-features option: +ptx78 for CUDA 11.8), or update the driver); running on the CPU target
+// OLD-AUTO:      fuse-run: the GPU cannot load the kernels (cuModuleLoadDataEx (PTX JIT) failed: CUDA_ERROR_UNSUPPORTED_PTX_VERSION (the provided PTX was compiled with an unsupported toolchain.); the driver supports CUDA 11.8, the PTX is ISA version 8.0 for sm_90, the device is sm_90; compile for PTX ISA 7.8, the newest the driver has (the ptx-features option: +ptx78), or update the driver); running on the CPU target
 // OLD-AUTO-NEXT: result 0: float32 [4] = [1.25, 1.25, 1.25, 1.25]  sum = 5
+// The version named is the driver's newest (it was +ptx78 whatever the
+// driver); CUDA 9.0 takes PTX ISA 6.0 at most (the fake driver took 7.0).
+// RUN: not env FUSE_LIBCUDA=%fakecuda FAKE_CUDA_DRIVER_VERSION=9000 fuse-run %fuse_src_root/examples/add_relu.mlir --target=cuda --chip=sm_75 --input fill:1.5:4 --input fill:-0.25:4 2>&1 | FileCheck %s --check-prefix=OLDER
+// OLDER: the driver supports CUDA 9.0, the PTX is ISA version 6.3 for sm_75, the device is sm_90; compile for PTX ISA 6.0, the newest the driver has (the ptx-features option: +ptx60), or update the driver
 // OLD-LOG:      cuModuleLoadDataEx -> CUDA_ERROR_UNSUPPORTED_PTX_VERSION
 // OLD-LOG:      cuDriverGetVersion 11080
 // OLD-LOG:      leaks: 0

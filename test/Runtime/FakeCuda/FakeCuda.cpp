@@ -66,6 +66,7 @@
 #include "Emulator.h"
 
 #include "fuse/Runtime/HostKernels.h"
+#include "fuse/Runtime/PTXVersions.h"
 
 #include <algorithm>
 #include <cctype>
@@ -536,17 +537,6 @@ bool parsePtx(const char *image, std::vector<std::string> &entries,
     return false;
   }
   return true;
-}
-
-/// The newest PTX ISA version (10 * major + minor) a driver of CUDA
-/// `version` compiles, from the PTX ISA release notes.
-int newestPtxIsa(int version) {
-  int major = version / 1000, minor = version % 1000 / 10;
-  if (major <= 11)
-    return 70 + std::min(minor, 8);
-  if (major == 12)
-    return minor <= 5 ? 80 + minor : minor <= 7 ? 85 : 80 + minor - 1;
-  return 90 + minor;
 }
 
 /// The ISA version of PTX text (`.version 8.0` -> 80), 0 if it has none.
@@ -1134,7 +1124,7 @@ FAKE_CUDA_API CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
     return call.done(result);
   };
   int isa = ptxIsa(text);
-  int newest = newestPtxIsa(state().driverVersion);
+  int newest = fuse::rt::newestPtxIsa(state().driverVersion);
   if (isa > newest) {
     char what[96];
     std::snprintf(what, sizeof(what),
