@@ -1712,6 +1712,17 @@ def trunc(x):
     return where(_compare("lt", x, 0.0), ceil(x), floor(x))
 
 
+def sign(x):
+    """-1, 0 or 1 as x is below, at or above 0, in x's dtype (numpy's and
+    PyTorch's sign): +0.0 for both zeros, NaN for NaN; a bool tensor is
+    refused, as numpy refuses it."""
+    x = _rounding_operand(x, "fuse.sign")
+    # x - x is +0.0 for both zeros and NaN for NaN (inf is above or below);
+    # an integer 0 is x itself.
+    rest = x - x if _dtypes.category(x.dtype_name) == FLOAT else x
+    return where(_compare("gt", x, 0), 1, where(_compare("lt", x, 0), -1, rest))
+
+
 @_in_wider_float
 def hardsigmoid(x):
     """torch.nn.functional.hardsigmoid: relu6(x + 3) / 6."""
@@ -2185,7 +2196,8 @@ _UFUNCS = {
     "remainder": lambda a, b: _floor_divmod("%", a, b, "numpy.remainder"),
     "exp": exp, "log": log, "expm1": expm1, "log1p": log1p, "sqrt": sqrt, "tanh": tanh,
     "sin": sin, "cos": cos,
-    "floor": floor, "ceil": ceil, "rint": rint, "trunc": trunc, "reciprocal": reciprocal,
+    "floor": floor, "ceil": ceil, "rint": rint, "trunc": trunc, "sign": sign,
+    "reciprocal": reciprocal,
     "maximum": maximum, "minimum": minimum,
     "less": lambda a, b: _compare("lt", a, b), "less_equal": lambda a, b: _compare("le", a, b),
     "greater": lambda a, b: _compare("gt", a, b),

@@ -187,6 +187,26 @@ def test_rounding_to_integers_is_numpys_bit_for_bit(dtype, rng):
         fuse.jit(lambda x: np.round(x, out=x))(x)
 
 
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "int32", "int64"])
+def test_sign_is_numpys_bit_for_bit(dtype):
+    # np.sign was refused ("fuse has no such op"). Both zeros give +0.0, NaN
+    # NaN, infinities and subnormals their sign; integers -1, 0 or 1 in
+    # their own dtype, INT_MIN too.
+    if dtype.startswith("int"):
+        info = np.iinfo(dtype)
+        x = np.array([-5, 0, 7, info.min, info.max], dtype)
+    else:
+        x = np.array([-0.0, 0.0, np.nan, -np.inf, np.inf, 3, -2, np.finfo(dtype).smallest_subnormal,
+                      -np.finfo(dtype).smallest_subnormal], dtype)
+    for target in ("cpu", "auto"):
+        got = fuse.jit(lambda a: (np.sign(a), fuse.sign(a)), target=target)(x)
+        for value in got:
+            assert_same(value, np.sign(x))
+            np.testing.assert_array_equal(np.signbit(value), np.signbit(np.sign(x)))
+    with pytest.raises(TypeError, match=r"^fuse: fuse\.sign of a bool tensor is not supported"):
+        fuse.jit(lambda m: np.sign(m))(np.array([True, False]))
+
+
 def test_rounding_refuses_bools_and_python_numbers():
     # As fuse.floor refuses them (a bool array was returned unchanged, and a
     # Python number gave an AttributeError).
