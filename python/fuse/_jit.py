@@ -385,9 +385,9 @@ class _Jitted:
         out = kwargs.pop("out", None) if not self._takes_out else None
         fast = None if kwargs else _arguments.fast_key(args)
         hit = self._fast.get(fast) if fast is not None else None
-        if hit is None and out is None and not kwargs:
+        if hit is None and not kwargs:
             # (Arrays in Fortran order have no fast key.)
-            transposed = self._in_memory_order(args)
+            transposed = self._in_memory_order(args, out)
             if transposed is not None:
                 return transposed
         if hit is not None:
@@ -457,7 +457,7 @@ class _Jitted:
             self.last_profile = program.last_profile
         return results[0] if trace.single else tuple(results)
 
-    def _in_memory_order(self, args):
+    def _in_memory_order(self, args, out=None):
         """f(*args) computed as f(*args.T).T, or None: when the positional
         array arguments are numpy arrays of one shape, of rank 2 or more and
         no size 1, all in Fortran order (the transpose of a C array, x.T),
@@ -467,7 +467,16 @@ class _Jitted:
         transposing copy that took 12 times numpy's time for the relu of a
         2048 x 2048 x.T. With no size of 1 (each `?`, no value while
         tracing) and no reduction, the traced code cannot tell x from x.T.
-        The results are the transposes, Fortran arrays, as numpy's are."""
+        The results are the transposes, Fortran arrays, as numpy's are;
+        `out=` arrays in Fortran order are written as the transposes of C
+        arrays (it was refused as not C-contiguous), others take the usual
+        path."""
+        outs = None
+        if out is not None:
+            outs = list(out) if isinstance(out, (tuple, list)) else [out]
+            if not all(type(o) is np.ndarray and o.ndim > 1 and o.flags.f_contiguous
+                       and not o.flags.c_contiguous for o in outs):
+                return None
         arrays = [a for a in args if type(a) is np.ndarray and a.ndim > 0]
         if not arrays:
             return None
@@ -475,6 +484,10 @@ class _Jitted:
         if len(shape) < 2 or 1 in shape or any(
                 a.shape != shape or a.flags.c_contiguous or not a.flags.f_contiguous
                 for a in arrays):
+            return None
+        # An out= of another shape is refused by the usual path, in the
+        # caller's shapes (here they would be the transposes).
+        if outs is not None and any(o.shape != shape for o in outs):
             return None
         # Arrays of other kinds (PyTorch's, lists) take the usual path; a
         # numpy scalar is one element, as a 0-d array is (it took the usual
@@ -497,8 +510,14 @@ class _Jitted:
                not any(array is v for v in views)
                for array, _, _ in inputs):
             return None
-        results = self(*views)
-        return results.T if trace.single else tuple(r.T for r in results)
+        if outs is None:
+            results = self(*views)
+            return results.T if trace.single else tuple(r.T for r in results)
+        # The caller's arrays, as the usual path returns them.
+        transposed = [o.T for o in outs]
+        self(*views, out=type(out)(transposed) if isinstance(out, (tuple, list))
+             else transposed[0])
+        return out
 
     # Introspection.
     def trace(self, *args, **kwargs):

@@ -1532,6 +1532,20 @@ def test_transposed_arrays_are_read_in_place():
     assert_same(diff, x - y)
     # The program is that of the C arrays x.T and y.T: no copy.
     assert f.trace(x.T, y.T, 2.0) == f.mlir
+    # out= arrays in Fortran order, written as C arrays of the transposes
+    # (refused as not C-contiguous), and returned themselves; over an
+    # argument too. Of another shape: the usual path's error.
+    o1, o2 = np.zeros((7, 5), np.float32, order="F"), np.zeros((7, 5), np.float32, order="F")
+    got = f(x, y, 2.0, out=(o1, o2))
+    assert got[0] is o1 and got[1] is o2
+    assert_same(o1, np.maximum(x, 0) * y + np.float32(2.0))
+    assert_same(o2, x - y)
+    add = fuse.jit(lambda a, b: a + b, target="cpu")
+    a = x.copy(order="F")
+    assert add(a, y, out=a) is a
+    assert_same(a, x + y)
+    with pytest.raises(TypeError, match=r"out= for result 0 is not C-contiguous"):
+        add(x, y, out=np.zeros((5, 7), np.float32, order="F"))
     # A numpy scalar too, as a 0-d array (it took the usual path).
     for scalar in (np.float32(2.0), np.array(2.0, np.float32)):
         got, _ = f(x, y, scalar)
