@@ -18,8 +18,11 @@ functions here.
 """
 
 import array
+import contextlib
 import numbers
 import sys
+import threading
+import time
 
 import numpy as np
 
@@ -120,6 +123,25 @@ def address(array):
     return array.__array_interface__["data"][0]
 
 
+# The copies that prepare() makes on this thread, while a profiled call
+# records them (recorded_copies): rows of its profile.
+_copies = threading.local()
+
+
+@contextlib.contextmanager
+def recorded_copies():
+    """Within it, prepare() appends a profile row ({"name", "bytes", "ms"})
+    for each copy it makes to the list it gives: `[argument 'x' copied: not
+    C-contiguous]`, its bytes read and written."""
+    rows = []
+    previous = getattr(_copies, "rows", None)
+    _copies.rows = rows
+    try:
+        yield rows
+    finally:
+        _copies.rows = previous
+
+
 def prepare(array, what):
     """A C-contiguous, native-byte-order, aligned (_capi.ALIGNMENT) copy of
     `array` (named `what` in messages) when it is not one already, and its
@@ -127,15 +149,25 @@ def prepare(array, what):
     bytes, np.frombuffer) is copied to 0 and 1, as numpy reads it: the
     kernels read a bool's lowest bit."""
     dtype = _dtypes.from_numpy(array.dtype, what=what)
+    given, started, why = array, time.perf_counter(), []
     if dtype == "i1" and other_bool_bytes(array):
         array = np.asarray(array.view(np.uint8) != 0)
+        why.append("bools of other bytes than 0 and 1")
     if not array.dtype.isnative:
         array = array.astype(array.dtype.newbyteorder("="))
+        why.append("not in native byte order")
     if not array.flags.c_contiguous:
         array = c_order(array)
+        why.append("not C-contiguous")
     if address(array) % _capi.ALIGNMENT and needs_alignment(dtype, array.shape):
         # A view at an offset (x[1:]): the library reads arrays in place.
         array = array.copy()
+        why.append(f"not {_capi.ALIGNMENT}-byte aligned")
+    rows = getattr(_copies, "rows", None)
+    if why and rows is not None:
+        rows.append({"name": f"[{what} copied: {', '.join(why)}]",
+                     "bytes": given.nbytes + array.nbytes,
+                     "ms": (time.perf_counter() - started) * 1e3})
     return array, dtype
 
 

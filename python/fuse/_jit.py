@@ -424,7 +424,10 @@ class _Jitted:
                                 f"(static_argnames), and a traced Tensor has no value "
                                 f"while tracing: pass it a constant")
                 return self._fn(*args, **kwargs)
-            key, entry, arrays = self._lookup(args, kwargs, compile_it=True)
+            # With profile=True, the copies of arguments that the kernels
+            # cannot read in place are rows of the profile, first.
+            with _arguments.recorded_copies() as copies:
+                key, entry, arrays = self._lookup(args, kwargs, compile_it=True)
             trace, program = entry
             inputs = _arguments.jit_inputs(trace, arrays, self.__name__)
             # Each argument is its input (a float converted: float_input).
@@ -454,7 +457,7 @@ class _Jitted:
         except _capi.FuseError as error:
             raise _capi.said_by(error, self.__name__, trace.input_names)
         if self.profile:
-            self.last_profile = program.last_profile
+            self.last_profile = (copies if hit is None else []) + program.last_profile
         return results[0] if trace.single else tuple(results)
 
     def _in_memory_order(self, args, out=None):

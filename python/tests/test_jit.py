@@ -1223,6 +1223,38 @@ def test_an_optimizer_step_in_place_is_written_without_a_copy(rng):
     assert [k["name"] for k in twice.last_profile] == ["mul_0"]
 
 
+def test_the_profile_lists_the_copies_of_arguments():
+    # An argument that the kernels cannot read in place is copied first,
+    # which the profile did not show (a strided view's call took twice
+    # numpy's time with one kernel listed): a row each, first, with its
+    # reasons and its bytes read and written; none for arrays read in place.
+    rng = np.random.default_rng(0)
+    x = random_array(rng, "float32", (30, 40))
+    add = fuse.jit(lambda a, b: a + b, target="cpu", profile=True)
+    assert_same(add(x[:, ::2], x.astype(">f4")[:, :20]), x[:, ::2] + x[:, :20])
+    rows = [(k["name"], k["bytes"]) for k in add.last_profile]
+    assert rows == [("[argument 'a' copied: not C-contiguous]", 2 * 30 * 20 * 4),
+                    # (Converted into a C array at once.)
+                    ("[argument 'b' copied: not in native byte order]", 2 * 30 * 20 * 4),
+                    ("add_0", 3 * 30 * 20 * 4)]
+    assert all(k["ms"] >= 0 for k in add.last_profile)
+    flat = x.ravel()
+    add(flat[1:], flat[:-1])
+    assert [k["name"] for k in add.last_profile] == [
+        "[argument 'a' copied: not 16-byte aligned]", "add_0"]
+    add(x, x)
+    assert [k["name"] for k in add.last_profile] == ["add_0"]
+    # The short path of a repeated call copies nothing either.
+    add(x, x)
+    assert [k["name"] for k in add.last_profile] == ["add_0"]
+    # A bool view of other bytes, normalized to 0 and 1.
+    mask = np.frombuffer(np.array([0, 2, 1, 255], np.uint8).tobytes(), np.bool_)
+    count = fuse.jit(lambda m: m * 1, target="cpu", profile=True)
+    assert count(mask).tolist() == [0, 1, 1, 1]
+    assert count.last_profile[0]["name"] == (
+        "[argument 'm' copied: bools of other bytes than 0 and 1]")
+
+
 def test_library_errors_of_a_jitted_function_name_it():
     # The library's messages reached the caller as they are: "no option
     # 'block-sise'; ...", with no `fuse: ` and no function, though each is
