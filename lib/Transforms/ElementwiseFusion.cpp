@@ -404,85 +404,163 @@ void fuseGroup(ArrayRef<linalg::GenericOp> group) {
 /// (inlineScalarProducers): a learning rate's `1 - beta`, a `sqrt(d)`.
 constexpr unsigned kMaxInlinedScalarOps = 16;
 
-/// The element bytes of `op`'s inputs read over all its loops (at a
-/// permutation of them): what computing one element again reads that is
-/// not shared with the elements around it, as broadcast inputs' are.
-static int64_t fullInputBytes(linalg::GenericOp op) {
-  int64_t bytes = 0;
-  for (OpOperand *input : op.getDpsInputOperands())
-    if (op.getMatchingIndexingMap(input).isPermutation())
-      bytes += llvm::divideCeil(
-          getElementTypeOrSelf(input->get()).getIntOrFloatBitWidth(), 8);
-  return bytes;
+/// Whether `value` is the program's own: an argument or a constant, or one
+/// reshaped (convert-fuse-to-linalg collapses an argument's static sizes of
+/// 1 away: a `B x 1 x 1 x T` attention mask).
+static bool isProgramInput(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (isa<arith::ConstantOp>(def))
+      return true;
+    if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(def))
+      value = collapse.getSrc();
+    else if (auto expand = dyn_cast<tensor::ExpandShapeOp>(def))
+      value = expand.getSrc();
+    else
+      return false;
+  }
+  return isa<BlockArgument>(value);
 }
 
-/// Why the readers of `op`'s result that read it broadcast do not compute
-/// it again at each of their elements, or std::nullopt when they do
-/// (inlineScalarProducers). They do when it takes few ops
-/// (kMaxInlinedScalarOps), none a math function (isTargetMath: Adam's
-/// `b ** t` at every element of a 2e6 element update took 22x the update's
-/// time on the cpu target; a kernel of one element computes it once), and
-/// it computes one value (no loops: a rank-0 result of rank-0 inputs), or
-/// only converts (`fuse.ops` all `cast`: an f16 bias or weight read as f32,
-/// which is fewer bytes to read than its f32 copy, and no launch), or reads
-/// only arguments and constants, and no more bytes an element over all its
-/// loops than it writes (a causal
-/// mask `i >= j` of two index vectors, read by every head's scores, is not
-/// a kernel of its own and a T x T mask written and read back: the readers
-/// read the vectors, broadcast as the mask was, and compare).
-std::optional<std::string> whyNotRecomputed(linalg::GenericOp op) {
-  if (op->getNumResults() != 1 || !op.hasPureTensorSemantics() ||
-      !isElementwiseKernel(op) ||
-      !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity())
-    return "it is not one elementwise result";
-  unsigned count = 0;
-  for (Operation &inner : op.getRegion().front().without_terminator()) {
-    if (isTargetMath(&inner))
-      return "it has a math function ('" +
-             inner.getName().stripDialect().str() + "')";
-    count += !isa<arith::ConstantOp>(inner);
+/// Which generics of a block the readers that read them broadcast compute
+/// again at each of their elements (inlineScalarProducers), and why not the
+/// others. They do when a generic takes few ops (kMaxInlinedScalarOps),
+/// none a math function (isTargetMath: Adam's `b ** t` at every element of
+/// a 2e6 element update took 22x the update's time on the cpu target; a
+/// kernel of one element computes it once), and it computes one value (no
+/// loops: a rank-0 result of rank-0 inputs), or only converts (`fuse.ops`
+/// all `cast`: an f16 bias or weight read as f32, which is fewer bytes to
+/// read than its f32 copy, and no launch), or reads only the program's
+/// arguments and constants, or cheap ops of them computed again too (a
+/// chain: ALiBi's `(j - i) * slope`), and no more bytes an element over
+/// all its loops than it writes (a causal mask `i >= j` of two index
+/// vectors, read by every head's scores, is not a kernel of its own and a
+/// T x T mask written and read back: the readers read the vectors,
+/// broadcast as the mask was, and compare). Each generic is judged from
+/// its inputs' judgements, in program order (no recursion along a chain).
+class Recomputation {
+public:
+  explicit Recomputation(Block &block) {
+    for (auto generic : block.getOps<linalg::GenericOp>())
+      add(generic);
   }
-  if (count > kMaxInlinedScalarOps)
-    return "it takes " + std::to_string(count) + " operations (at most " +
-           std::to_string(kMaxInlinedScalarOps) + ")";
-  if (op.getNumLoops() == 0)
-    return std::nullopt;
-  ArrayAttr names = FuseDialect::OpsAttrHelper(op.getContext()).getAttr(op);
-  bool converts = names && !names.empty() &&
-                  llvm::all_of(names.getAsValueRange<StringAttr>(),
-                               [](StringRef name) { return name == "cast"; });
-  unsigned bits =
-      getElementTypeOrSelf(op->getResult(0)).getIntOrFloatBitWidth();
-  if (!converts) {
-    // Of the program's arguments and constants only: a value that a kernel
-    // computes is better computed once with it (a mean's division of a
-    // row's sum, once a row inside the reduction's kernel, not at each
-    // element of the rows that read it).
-    if (llvm::any_of(op.getDpsInputs(), [](Value input) {
-          return !isa<BlockArgument>(input) &&
-                 !input.getDefiningOp<arith::ConstantOp>();
-        }))
-      return "it reads a value that a kernel computes, and is computed once "
-             "with it";
-    int64_t written = llvm::divideCeil(bits, 8), read = fullInputBytes(op);
-    if (read > written)
-      return "it reads " + std::to_string(read) +
-             " bytes an element over all its loops to write " +
-             std::to_string(written);
-    return std::nullopt;
+
+  /// Why the readers of `op`'s result that read it broadcast do not compute
+  /// it again, or std::nullopt when they do.
+  std::optional<std::string> whyNot(linalg::GenericOp op) {
+    auto it = infos.find(op);
+    if (it == infos.end())
+      it = infos.try_emplace(op, judge(op)).first;
+    return it->second.why;
   }
-  // Not a cast to fewer bits of a value that a generic computes: fused
-  // with that generic, it writes the narrow value, which the readers read
-  // (`fuse.cast` to f16 of `x * 2`, read broadcast: 2 bytes an element,
-  // not the product's 4 and 4 more to write it).
-  if (llvm::any_of(op.getDpsInputs(), [&](Value input) {
-        return input.getDefiningOp<linalg::GenericOp>() &&
-               getElementTypeOrSelf(input).getIntOrFloatBitWidth() > bits;
-      }))
-    return "it converts a value that a kernel computes to fewer bits, which "
-           "that kernel writes";
-  return std::nullopt;
-}
+
+  /// `op`, made after the others (judged from theirs), in place of
+  /// `replaced`, which is erased.
+  void replace(Operation *replaced, linalg::GenericOp op) {
+    infos.erase(replaced);
+    add(op);
+  }
+
+private:
+  struct Info {
+    std::optional<std::string> why;
+    /// Its ops and those of the chain it reads, computed again with it.
+    unsigned ops = 0;
+    /// The element bytes that computing one element again reads that are
+    /// not shared with the elements around it (inputs read at a
+    /// permutation of its loops, not broadcast), through the chain.
+    int64_t bytes = 0;
+  };
+
+  void add(linalg::GenericOp op) { infos[op] = judge(op); }
+
+  /// The judgement of the generic that computes `input` when its readers
+  /// compute it again (judged before: it comes first), else null.
+  const Info *chained(Value input) const {
+    auto producer = input.getDefiningOp<linalg::GenericOp>();
+    if (!producer || !computesFuseOps(producer))
+      return nullptr;
+    auto it = infos.find(producer);
+    return it == infos.end() || it->second.why ? nullptr : &it->second;
+  }
+
+  Info judge(linalg::GenericOp op) const {
+    Info info;
+    if (op->getNumResults() != 1 || !op.hasPureTensorSemantics() ||
+        !isElementwiseKernel(op) ||
+        !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity()) {
+      info.why = "it is not one elementwise result";
+      return info;
+    }
+    for (Operation &inner : op.getRegion().front().without_terminator()) {
+      if (isTargetMath(&inner)) {
+        info.why = "it has a math function ('" +
+                   inner.getName().stripDialect().str() + "')";
+        return info;
+      }
+      info.ops += !isa<arith::ConstantOp>(inner);
+    }
+    auto tooMany = [&] {
+      return "it takes " + std::to_string(info.ops) + " operations (at most " +
+             std::to_string(kMaxInlinedScalarOps) + ")";
+    };
+    // One value: a chain of them folds into its last, one at a time.
+    if (op.getNumLoops() == 0) {
+      if (info.ops > kMaxInlinedScalarOps)
+        info.why = tooMany();
+      return info;
+    }
+    bool ofProgram = true;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      bool full = op.getMatchingIndexingMap(input).isPermutation();
+      if (const Info *chain = chained(input->get())) {
+        info.ops += chain->ops;
+        info.bytes += full ? chain->bytes : 0;
+        continue;
+      }
+      ofProgram &= isProgramInput(input->get());
+      if (full)
+        info.bytes += llvm::divideCeil(
+            getElementTypeOrSelf(input->get()).getIntOrFloatBitWidth(), 8);
+    }
+    if (info.ops > kMaxInlinedScalarOps) {
+      info.why = tooMany();
+      return info;
+    }
+    ArrayAttr names = FuseDialect::OpsAttrHelper(op.getContext()).getAttr(op);
+    bool converts = names && !names.empty() &&
+                    llvm::all_of(names.getAsValueRange<StringAttr>(),
+                                 [](StringRef name) { return name == "cast"; });
+    unsigned bits =
+        getElementTypeOrSelf(op->getResult(0)).getIntOrFloatBitWidth();
+    if (converts) {
+      // Not a cast to fewer bits of a value that a generic computes: fused
+      // with that generic, it writes the narrow value, which the readers
+      // read (`fuse.cast` to f16 of `x * 2`, read broadcast: 2 bytes an
+      // element, not the product's 4 and 4 more to write it).
+      if (llvm::any_of(op.getDpsInputs(), [&](Value input) {
+            return input.getDefiningOp<linalg::GenericOp>() &&
+                   getElementTypeOrSelf(input).getIntOrFloatBitWidth() > bits;
+          }))
+        info.why = "it converts a value that a kernel computes to fewer "
+                   "bits, which that kernel writes";
+      return info;
+    }
+    // A value that a kernel computes is better computed once with it (a
+    // mean's division of a row's sum, once a row inside the reduction's
+    // kernel, not at each element of the rows that read it).
+    int64_t written = llvm::divideCeil(bits, 8);
+    if (!ofProgram)
+      info.why = "it reads a value that a kernel computes, and is computed "
+                 "once with it";
+    else if (info.bytes > written)
+      info.why = "it reads " + std::to_string(info.bytes) +
+                 " bytes an element over all its loops to write " +
+                 std::to_string(written);
+    return info;
+  }
+
+  DenseMap<Operation *, Info> infos;
+};
 
 /// The fuse ops a generic computes (`names`, its fuse.ops) and where
 /// (`locations`, the op it replaces first), for the generics that
@@ -493,9 +571,9 @@ struct Computed {
 };
 
 /// `consumer` with its input `operand`, the result of `producer`
-/// (whyNotRecomputed says nothing), computed inside it instead: the producer's
-/// inputs become the consumer's (read as the result was), and its body
-/// runs first in the consumer's. The result computes `computed` (its fuse
+/// (Recomputation says nothing against it), computed inside it instead: the
+/// producer's inputs become the consumer's (read as the result was), and its
+/// body runs first in the consumer's. The result computes `computed` (its fuse
 /// ops' names and locations). The caller erases the producer once unused.
 linalg::GenericOp inlineScalarProducer(linalg::GenericOp consumer,
                                        OpOperand *operand,
@@ -573,7 +651,7 @@ linalg::GenericOp inlineScalarProducer(linalg::GenericOp consumer,
   return fused;
 }
 
-/// Computes each generic that whyNotRecomputed takes inside the elementwise
+/// Computes each generic that Recomputation takes inside the elementwise
 /// generics that read it broadcast, in program order (so that a chain of
 /// them folds into its last): a value that a learning rate or a `1 - beta`
 /// gives the whole array is not a kernel launch of one element and a round
@@ -593,6 +671,7 @@ void inlineScalarProducers(Block &block) {
     sources.emplace_back(ops.getAttr(generic), generic.getLoc());
   }
   llvm::SetVector<Operation *> inlined;
+  Recomputation recompute(block);
   for (linalg::GenericOp consumer : generics) {
     if (!consumer.hasPureTensorSemantics() || !computesFuseOps(consumer) ||
         !isElementwiseKernel(consumer))
@@ -602,7 +681,7 @@ void inlineScalarProducers(Block &block) {
       for (OpOperand *operand : consumer.getDpsInputOperands()) {
         auto producer = operand->get().getDefiningOp<linalg::GenericOp>();
         if (!producer || producer->getBlock() != &block ||
-            !computesFuseOps(producer) || whyNotRecomputed(producer) ||
+            !computesFuseOps(producer) || recompute.whyNot(producer) ||
             (producer.getNumLoops() != 0 &&
              consumer.getMatchingIndexingMap(operand).isIdentity()))
           continue;
@@ -624,7 +703,9 @@ void inlineScalarProducers(Block &block) {
         }
         // The consumer is erased: a later op may have its address.
         madeOf.erase(consumer);
+        Operation *replaced = consumer;
         consumer = inlineScalarProducer(consumer, operand, producer, computed);
+        recompute.replace(replaced, consumer);
         madeOf[consumer] = std::move(both);
         inlined.insert(producer);
         again = true;
@@ -665,7 +746,7 @@ Location readerLoc(Unfused pair) {
   return pair.consumer.getLoc();
 }
 
-std::string remarkText(Unfused pair) {
+std::string remarkText(Unfused pair, Recomputation &recompute) {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "not fused with its producer " << describeOps(pair.producer) << ": ";
@@ -688,14 +769,16 @@ std::string remarkText(Unfused pair) {
        << kMaxInlinedScalarOps
        << " operations and no math function (exp, log, tanh, pow, ...): it "
           "is a kernel of one element, whose value this op reads";
-  } else if (pair.reason == Reason::Broadcast)
+  } else if (pair.reason == Reason::Broadcast) {
     os << "this op reads that result broadcast from "
        << opResultType(pair.consumer->getOperand(pair.operand)) << " to "
        << opResultType(pair.consumer->getResult(0))
-       << ", so the two iterate over different spaces, and that op is not "
-          "computed again at each of this op's elements: "
-       << whyNotRecomputed(pair.producer).value_or("");
-  else if (pair.reason == Reason::Reshaped)
+       << ", so the two iterate over different spaces";
+    if (std::optional<std::string> why = recompute.whyNot(pair.producer))
+      os << ", and that op is not computed again at each of this op's "
+            "elements: "
+         << *why;
+  } else if (pair.reason == Reason::Reshaped)
     os << "that op iterates over a reduction's rows with their dimensions "
           "collapsed into one, and this op (or one fused with it) reads an "
           "operand broadcast along only some of those dimensions, so the two "
@@ -900,6 +983,9 @@ struct FuseElementwiseFusionPass
     bool deferred = reductions;
     SmallVector<Attribute> records;
     UnfusedRemarks emitted;
+    std::optional<Recomputation> recompute;
+    if (remarks && !unfused.empty())
+      recompute.emplace(block);
     if (remarks)
       for (Unfused pair : unfused) {
         if (grouping.find(*grouping.indexOf(pair.consumer)) ==
@@ -907,14 +993,16 @@ struct FuseElementwiseFusionPass
           continue;
         Location consumerLoc = readerLoc(pair);
         if (!deferred) {
-          emitted.add(consumerLoc, pair.producer.getLoc(), remarkText(pair));
+          emitted.add(consumerLoc, pair.producer.getLoc(),
+                      remarkText(pair, *recompute));
           continue;
         }
         Builder b(&getContext());
         records.push_back(b.getDictionaryAttr(
             {b.getNamedAttr("consumer", LocationAttr(consumerLoc)),
              b.getNamedAttr("producer", LocationAttr(pair.producer.getLoc())),
-             b.getNamedAttr("message", b.getStringAttr(remarkText(pair)))}));
+             b.getNamedAttr("message",
+                            b.getStringAttr(remarkText(pair, *recompute)))}));
       }
     if (!records.empty()) {
       FuseDialect::UnfusedAttrHelper helper(&getContext());

@@ -75,19 +75,21 @@ func.func @weight_over_part_of_the_row(%x: tensor<?x1x?x?xf32>, %w: tensor<?xf32
 
 // A remark names the ops' own types, not those of the loops without the
 // dimensions of size 1 (`tensor<3x1xf32>`, not `tensor<3xf32>`).
-// REMARK: remark: not fused with its producer 'fuse.abs': this op reads that result broadcast from tensor<3x1xf32> to tensor<3x4xf32>, so the two iterate over different spaces
+// REMARK: remark: not fused with its producer 'fuse.exp': this op reads that result broadcast from tensor<3x1xf32> to tensor<3x4xf32>, so the two iterate over different spaces
 func.func @broadcast_remark(%a: tensor<3x1xf32>, %b: tensor<3x4xf32>) -> tensor<3x4xf32> {
-  %0 = fuse.abs %a : tensor<3x1xf32>
+  %0 = fuse.exp %a : tensor<3x1xf32>
   %1 = fuse.add %0, %b : tensor<3x1xf32>, tensor<3x4xf32> -> tensor<3x4xf32>
   return %1 : tensor<3x4xf32>
 }
 
 // A reduction over a dimension of size 1 alone, its result dropping it: the
-// remark names its result type, not its operand's.
+// remark names its result type, not its operand's. (Of an argument it is
+// computed again inside the sub: elementwise-fusion-broadcast.mlir.)
 // REMARK: remark: not fused with its producer 'fuse.reduce_sum': this op reads that result broadcast from tensor<?x?xf32> to tensor<?x?x?xf32>, so the two iterate over different spaces
 // REMARK-NOT: remark
 func.func @dropped_unit_remark(%x: tensor<?x1x?xf32>) -> tensor<?x?x?xf32> {
-  %r = fuse.reduce_sum %x {dims = array<i64: 1>} : tensor<?x1x?xf32> -> tensor<?x?xf32>
+  %e = fuse.exp %x : tensor<?x1x?xf32>
+  %r = fuse.reduce_sum %e {dims = array<i64: 1>} : tensor<?x1x?xf32> -> tensor<?x?xf32>
   %y = fuse.sub %x, %r : tensor<?x1x?xf32>, tensor<?x?xf32> -> tensor<?x?x?xf32>
   return %y : tensor<?x?x?xf32>
 }

@@ -57,6 +57,63 @@ func.func @masked_softmax(%x: tensor<?x?x?xf32>, %i: tensor<?x1xi32>, %j: tensor
 
 // -----
 
+// Of an argument with static sizes of 1 (a B x 1 x 1 x T padding mask,
+// which the lowering reads through a collapse_shape) and of a chain of such
+// ops (ALiBi's (j - i) * slope): each was a kernel of its own, and its
+// remark said that it read a value a kernel computes.
+// REPORT-LABEL: @padding_mask
+// REPORT: fused: 1 kernel, 8*N*M*K*L + 4*N*L bytes
+// REPORT-LABEL: @alibi
+// REPORT: fused: 1 kernel, 8*N*M*K + 4*M + 4*K bytes
+// REPORT-NEXT: kernel
+// REPORT-NEXT: fused_sub_mul_add_{{[0-9]+}}
+// RUN: fuse-run %s --entry=padding_mask --target=cpu --input rand:2x3x5x7 --input rand:2x1x1x7 --check | FileCheck %s --check-prefix=SAME
+// RUN: env FUSE_LIBCUDA=%fakecuda fuse-run %s --entry=alibi --target=cuda --input rand:3x5x7 --input rand:5x1 --input rand:7 --check | FileCheck %s --check-prefix=SAME
+func.func @padding_mask(%s: tensor<?x?x?x?xf32>, %m: tensor<?x1x1x?xf32>) -> tensor<?x?x?x?xf32> {
+  %c = fuse.constant -10000.0 : tensor<f32>
+  %p = fuse.mul %m, %c : tensor<?x1x1x?xf32>, tensor<f32> -> tensor<?x1x1x?xf32>
+  %y = fuse.add %s, %p : tensor<?x?x?x?xf32>, tensor<?x1x1x?xf32> -> tensor<?x?x?x?xf32>
+  return %y : tensor<?x?x?x?xf32>
+}
+func.func @alibi(%s: tensor<?x?x?xf32>, %i: tensor<?x1xf32>, %j: tensor<?xf32>) -> tensor<?x?x?xf32> {
+  %d = fuse.sub %j, %i : tensor<?xf32>, tensor<?x1xf32> -> tensor<?x?xf32>
+  %slope = fuse.constant 0.125 : tensor<f32>
+  %b = fuse.mul %d, %slope : tensor<?x?xf32>, tensor<f32> -> tensor<?x?xf32>
+  %y = fuse.add %s, %b : tensor<?x?x?xf32>, tensor<?x?xf32> -> tensor<?x?x?xf32>
+  return %y : tensor<?x?x?xf32>
+}
+
+// -----
+
+// A chain is bounded as one producer: 17 ops in all are a kernel of their
+// own.
+func.func @long_chain(%x: tensor<?x?xf32>, %a: tensor<?xf32>) -> tensor<?x?xf32> {
+  %c = fuse.constant 1.0 : tensor<f32>
+  %0 = fuse.add %a, %c : tensor<?xf32>, tensor<f32> -> tensor<?xf32>
+  %1 = fuse.add %0, %c : tensor<?xf32>, tensor<f32> -> tensor<?xf32>
+  %2 = fuse.add %1, %c : tensor<?xf32>, tensor<f32> -> tensor<?xf32>
+  %3 = fuse.add %2, %c : tensor<?xf32>, tensor<f32> -> tensor<?xf32>
+  %4 = fuse.add %3, %c : tensor<?xf32>, tensor<f32> -> tensor<?xf32>
+  %5 = fuse.add %4, %c : tensor<?xf32>, tensor<f32> -> tensor<?xf32>
+  %6 = fuse.add %5, %c : tensor<?xf32>, tensor<f32> -> tensor<?xf32>
+  %7 = fuse.add %6, %c : tensor<?xf32>, tensor<f32> -> tensor<?xf32>
+  %8 = fuse.add %7, %c : tensor<?xf32>, tensor<f32> -> tensor<?xf32>
+  %9 = fuse.add %8, %c : tensor<?xf32>, tensor<f32> -> tensor<?xf32>
+  %10 = fuse.add %9, %c : tensor<?xf32>, tensor<f32> -> tensor<?xf32>
+  %11 = fuse.add %10, %c : tensor<?xf32>, tensor<f32> -> tensor<?xf32>
+  %12 = fuse.add %11, %c : tensor<?xf32>, tensor<f32> -> tensor<?xf32>
+  %13 = fuse.add %12, %c : tensor<?xf32>, tensor<f32> -> tensor<?xf32>
+  %14 = fuse.add %13, %c : tensor<?xf32>, tensor<f32> -> tensor<?xf32>
+  %15 = fuse.add %14, %c : tensor<?xf32>, tensor<f32> -> tensor<?xf32>
+  // expected-note @+1 {{producer is here}}
+  %16 = fuse.add %15, %c : tensor<?xf32>, tensor<f32> -> tensor<?xf32>
+  // expected-remark @+1 {{that op is not computed again at each of this op's elements: it takes 17 operations (at most 16)}}
+  %y = fuse.mul %x, %16 : tensor<?x?xf32>, tensor<?xf32> -> tensor<?x?xf32>
+  return %y : tensor<?x?xf32>
+}
+
+// -----
+
 // Returned as well, the producer stays a kernel of its own, and the reader
 // computes it again (it reads the argument in place of the copy).
 // CHECK-LABEL: func @also_returned
