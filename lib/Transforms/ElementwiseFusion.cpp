@@ -447,10 +447,9 @@ public:
   /// Why the readers of `op`'s result that read it broadcast do not compute
   /// it again, or std::nullopt when they do.
   std::optional<std::string> whyNot(linalg::GenericOp op) {
-    auto it = infos.find(op);
-    if (it == infos.end())
-      it = infos.try_emplace(op, judge(op)).first;
-    return it->second.why;
+    if (!infos.count(op))
+      add(op);
+    return infos.find(op)->second.why;
   }
 
   /// `op`, made after the others (judged from theirs), in place of
@@ -471,7 +470,11 @@ private:
     int64_t bytes = 0;
   };
 
-  void add(linalg::GenericOp op) { infos[op] = judge(op); }
+  void add(linalg::GenericOp op) {
+    // Judged before the map grows (judge reads it).
+    Info info = judge(op);
+    infos[op] = std::move(info);
+  }
 
   /// The judgement of the generic that computes `input` when its readers
   /// compute it again (judged before: it comes first), else null.
