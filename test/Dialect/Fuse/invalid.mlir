@@ -509,6 +509,33 @@ func.func @clamp_bound_past_signed_range(%x: tensor<3xi32>) -> tensor<3xi32> {
 
 // -----
 
+// A negative literal past its type, and a dense i1 other than 0 and 1, in
+// fuse's words too (MLIR refused them first: "integer constant out of range
+// for attribute", "... for type").
+func.func @clamp_negative_bound_past_range(%x: tensor<3xi32>) -> tensor<3xi32> {
+  // expected-error @+1 {{-129 does not fit in i8: fuse's integers are signed, from -128 to 127}}
+  %0 = fuse.clamp %x {min = -129 : i8} : tensor<3xi32>
+  return %0 : tensor<3xi32>
+}
+
+// -----
+
+func.func @dense_negative_past_range() -> tensor<2xi32> {
+  // expected-error @+1 {{-2147483649 does not fit in i32: fuse's integers are signed}}
+  %0 = fuse.constant dense<[1, -2147483649]> : tensor<2xi32>
+  return %0 : tensor<2xi32>
+}
+
+// -----
+
+func.func @dense_i1_two() -> tensor<2xi1> {
+  // expected-error @+1 {{2 is not a value of i1: it takes true, false, 1 and 0}}
+  %0 = fuse.constant dense<2> : tensor<2xi1>
+  return %0 : tensor<2xi1>
+}
+
+// -----
+
 func.func @i1_out_of_range() -> tensor<i1> {
   // expected-error @+1 {{value does not fit in i1}}
   %0 = fuse.constant 2 : tensor<i1>

@@ -240,6 +240,29 @@ static std::string doesNotFit(unsigned width) {
          llvm::toString(APInt::getSignedMaxValue(width), 10, true);
 }
 
+/// The closing bracket of the one at `open` (`{`, `<`, `[` or `(`), past
+/// nested ones and string literals; null when the text ends first.
+static const char *closingBracket(const char *open) {
+  int depth = 0;
+  for (const char *p = open; *p; ++p) {
+    if (*p == '"') {
+      for (++p; *p && *p != '"'; ++p)
+        if (*p == '\\' && p[1])
+          ++p;
+      if (!*p)
+        return nullptr;
+      continue;
+    }
+    if (StringRef("{<[(").contains(*p))
+      ++depth;
+    // `->` is an arrow, not a bracket.
+    else if (StringRef("}])").contains(*p) || (*p == '>' && p[-1] != '-'))
+      if (--depth == 0)
+        return p;
+  }
+  return nullptr;
+}
+
 /// Checks the decimal integer literals of the source text from `begin` to
 /// `end` against fuse's signed integers: MLIR reads a literal of a signless
 /// integer type in either sign's range (`4294967295 : i32` is the bits of
@@ -397,6 +420,15 @@ ParseResult ClampOp::parse(OpAsmParser &parser, OperationState &result) {
     return parser.emitError(begin)
            << "'" << result.name.getStringRef() << "' op ";
   };
+  // The literals before MLIR reads them: it refuses a negative one past its
+  // type in its own words (`-129 : i8`: "integer constant out of range for
+  // attribute").
+  StringRef rest = StringRef(begin.getPointer()).ltrim();
+  if (rest.starts_with("{"))
+    if (const char *end = closingBracket(rest.data());
+        end &&
+        failed(checkSignedLiterals(parser, rest.data(), end, std::nullopt)))
+      return failure();
   if (parser.parseOptionalAttrDict(result.attributes) ||
       failed(verifyInherentAttrs(result.name, result.attributes, emitError)) ||
       checkSignedLiterals(parser, begin.getPointer(),
@@ -627,6 +659,21 @@ ParseResult ConstantOp::parse(OpAsmParser &parser, OperationState &result) {
         ++end;
       if (const char *exponent = exponentEnd(end))
         return exponentWithoutPoint(parser, c, end, exponent);
+    }
+    // The literals before MLIR reads them, when the type after them is a
+    // tensor of integers: it refuses one past the type's range in its own
+    // words ("integer constant out of range for type").
+    if (const char *end = closingBracket(loc.getPointer() + 5)) {
+      StringRef type = StringRef(end + 1).ltrim();
+      unsigned width;
+      if (type.consume_front(":") &&
+          (type = type.ltrim()).consume_front("tensor<")) {
+        type = type.take_until([](char c) { return c == '>'; });
+        type = type.rsplit('x').second.empty() ? type : type.rsplit('x').second;
+        if (type.consume_front("i") && !type.getAsInteger(10, width) &&
+            failed(checkSignedLiterals(parser, loc.getPointer(), end, width)))
+          return failure();
+      }
     }
     ElementsAttr elements;
     if (parser.parseAttribute(elements))
