@@ -240,6 +240,14 @@ static std::string doesNotFit(unsigned width) {
          llvm::toString(APInt::getSignedMaxValue(width), 10, true);
 }
 
+/// The first character at or after `p` that is not a space (the text ends
+/// with a NUL, as MLIR's lexer reads it).
+static const char *skipSpaces(const char *p) {
+  while (llvm::isSpace(*p))
+    ++p;
+  return p;
+}
+
 /// The closing bracket of the one at `open` (`{`, `<`, `[` or `(`), past
 /// nested ones and string literals; null when the text ends first.
 static const char *closingBracket(const char *open) {
@@ -423,11 +431,10 @@ ParseResult ClampOp::parse(OpAsmParser &parser, OperationState &result) {
   // The literals before MLIR reads them: it refuses a negative one past its
   // type in its own words (`-129 : i8`: "integer constant out of range for
   // attribute").
-  StringRef rest = StringRef(begin.getPointer()).ltrim();
-  if (rest.starts_with("{"))
-    if (const char *end = closingBracket(rest.data());
-        end &&
-        failed(checkSignedLiterals(parser, rest.data(), end, std::nullopt)))
+  const char *open = skipSpaces(begin.getPointer());
+  if (*open == '{')
+    if (const char *end = closingBracket(open);
+        end && failed(checkSignedLiterals(parser, open, end, std::nullopt)))
       return failure();
   if (parser.parseOptionalAttrDict(result.attributes) ||
       failed(verifyInherentAttrs(result.name, result.attributes, emitError)) ||
@@ -664,11 +671,14 @@ ParseResult ConstantOp::parse(OpAsmParser &parser, OperationState &result) {
     // tensor of integers: it refuses one past the type's range in its own
     // words ("integer constant out of range for type").
     if (const char *end = closingBracket(loc.getPointer() + 5)) {
-      StringRef type = StringRef(end + 1).ltrim();
+      const char *colon = skipSpaces(end + 1);
+      const char *tensor = *colon == ':' ? skipSpaces(colon + 1) : colon;
+      const char *typeEnd = std::strncmp(tensor, "tensor<", 7) == 0
+                                ? closingBracket(tensor + 6)
+                                : nullptr;
       unsigned width;
-      if (type.consume_front(":") &&
-          (type = type.ltrim()).consume_front("tensor<")) {
-        type = type.take_until([](char c) { return c == '>'; });
+      if (*colon == ':' && typeEnd) {
+        StringRef type(tensor + 7, typeEnd - tensor - 7);
         type = type.rsplit('x').second.empty() ? type : type.rsplit('x').second;
         if (type.consume_front("i") && !type.getAsInteger(10, width) &&
             failed(checkSignedLiterals(parser, loc.getPointer(), end, width)))
