@@ -34,6 +34,7 @@
 
 #include "fuse/Runtime/Runtime.h"
 
+#include "llvm/Analysis/ConstantFolding.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/ExecutionEngine/Orc/AbsoluteSymbols.h"
@@ -49,11 +50,13 @@
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/Local.h"
 
 #include <cstdio>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 
 using namespace fuse;
 using namespace llvm;
@@ -130,6 +133,7 @@ public:
       return createStringError("the module has no kernel");
     if (Error error = checkMemoryAccesses())
       return error;
+    resolveReflect();
     if (Error error = replaceIntrinsics())
       return error;
     if (Error error = replaceInlineAsm())
@@ -220,12 +224,76 @@ private:
     return Error::success();
   }
 
+  /// Answers libdevice's `__nvvm_reflect` queries as NVPTX's code
+  /// generation does (NVVMReflect: `__CUDA_FTZ` from the module's
+  /// `nvvm-reflect-ftz` flag, `__CUDA_ARCH` from the chip, others 0) and
+  /// drops the branches they rule out. An optimized module has none left;
+  /// one of --opt-level=0 has them, with the intrinsics of the other
+  /// branches (`llvm.nvvm.ceil.ftz.f` in `__nv_ceilf`), which the emulated
+  /// GPU need not have: the PTX has no call to them.
+  void resolveReflect() {
+    Function *reflect = module.getFunction("__nvvm_reflect");
+    if (!reflect)
+      return;
+    unsigned arch = 0;
+    for (Function *kernel : kernels) {
+      StringRef chip = kernel->getFnAttribute("target-cpu").getValueAsString();
+      if (chip.consume_front("sm_"))
+        chip.take_while(llvm::isDigit).getAsInteger(10, arch);
+    }
+    int ftz = 0;
+    if (auto *flag = mdconst::extract_or_null<ConstantInt>(
+            module.getModuleFlag("nvvm-reflect-ftz")))
+      ftz = flag->getSExtValue();
+    std::set<Function *> changed;
+    for (User *user : llvm::make_early_inc_range(reflect->users())) {
+      auto *call = dyn_cast<CallInst>(user);
+      if (!call)
+        continue;
+      StringRef query;
+      Value *name = call->getArgOperand(0)->stripPointerCasts();
+      if (auto *global = dyn_cast<GlobalVariable>(name))
+        if (auto *text = dyn_cast_or_null<ConstantDataSequential>(
+                global->getInitializer());
+            text && text->isCString())
+          query = text->getAsCString();
+      int answer = query == "__CUDA_FTZ"    ? ftz
+                   : query == "__CUDA_ARCH" ? int(arch * 10)
+                                            : 0;
+      call->replaceAllUsesWith(ConstantInt::get(call->getType(), answer));
+      changed.insert(call->getFunction());
+      call->eraseFromParent();
+    }
+    const DataLayout &dataLayout = module.getDataLayout();
+    for (Function *function : changed) {
+      for (bool folded = true; folded;) {
+        folded = false;
+        for (Instruction &inst :
+             llvm::make_early_inc_range(instructions(*function)))
+          if (Constant *value = ConstantFoldInstruction(&inst, dataLayout)) {
+            inst.replaceAllUsesWith(value);
+            inst.eraseFromParent();
+            folded = true;
+          }
+      }
+      for (BasicBlock &block : *function)
+        ConstantFoldTerminator(&block, /*DeleteDeadConditions=*/true);
+      removeUnreachableBlocks(*function);
+    }
+  }
+
   Error replaceIntrinsics() {
     std::vector<Function *> intrinsics;
-    for (Function &function : module)
-      if (function.isDeclaration() &&
-          function.getName().starts_with("llvm.nvvm."))
+    for (Function &function : llvm::make_early_inc_range(module)) {
+      if (!function.isDeclaration() ||
+          !function.getName().starts_with("llvm.nvvm."))
+        continue;
+      // (One that only a branch ruled out called: resolveReflect.)
+      if (function.use_empty())
+        function.eraseFromParent();
+      else
         intrinsics.push_back(&function);
+    }
     // Each one's emulation; every missing one named at once.
     std::vector<void *> addresses;
     std::string missing;

@@ -365,6 +365,9 @@ float mulRnFtz(float a, float b) { return ftz(ftz(a) * ftz(b)); }
 float truncF(float x) { return std::trunc(x); }
 double truncD(double x) { return std::trunc(x); }
 float floorF(float x) { return std::floor(x); }
+double floorD(double x) { return std::floor(x); }
+float ceilF(float x) { return std::ceil(x); }
+double ceilD(double x) { return std::ceil(x); }
 float floorFtz(float x) { return ftz(std::floor(ftz(x))); }
 
 /// cvt.sat.f32.f32: clamps to [0, 1]; NaN gives +0.
@@ -615,6 +618,9 @@ const Entry kTable[] = {
     {"llvm.nvvm.trunc.f float (float)", FN(truncF)},
     {"llvm.nvvm.trunc.d double (double)", FN(truncD)},
     {"llvm.nvvm.floor.f float (float)", FN(floorF)},
+    {"llvm.nvvm.floor.d double (double)", FN(floorD)},
+    {"llvm.nvvm.ceil.f float (float)", FN(ceilF)},
+    {"llvm.nvvm.ceil.d double (double)", FN(ceilD)},
     {"llvm.nvvm.floor.ftz.f float (float)", FN(floorFtz)},
     {"llvm.nvvm.d2i.rn i32 (double)", FN(d2iRn)},
     {"llvm.nvvm.lohi.i2d double (i32, i32)", FN(lohiI2d)},
