@@ -21,6 +21,8 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/SwapByteOrder.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -42,28 +44,42 @@ static constexpr StringRef kMagic("\x93NUMPY", 6);
 // HostArray
 //===----------------------------------------------------------------------===//
 
-/// The element count of `shape`, or std::nullopt when a dimension is negative
-/// or the size in bytes of such an array would not fit in int64_t and size_t.
-static std::optional<int64_t> checkedNumElements(llvm::ArrayRef<int64_t> shape,
-                                                 DType dtype) {
-  for (int64_t dim : shape) {
-    if (dim < 0)
-      return std::nullopt;
-    // numpy allows any other dimension to be huge when one is zero.
-    if (dim == 0)
-      return 0;
-  }
+/// The elements of `shape`'s sizes that are not 0, when they and their
+/// bytes of `dtype` fit in int64 (and size_t): numpy's bound for an array
+/// of any shape, a size of 0 among them or not ((0, 2^62) of float32 is
+/// "array is too big" to numpy).
+static std::optional<uint64_t> nonZeroElements(llvm::ArrayRef<int64_t> shape,
+                                               DType dtype) {
   const uint64_t limit = std::min<uint64_t>(std::numeric_limits<int64_t>::max(),
                                             std::numeric_limits<size_t>::max());
   uint64_t count = 1;
   for (int64_t dim : shape) {
+    if (dim < 0)
+      return std::nullopt;
+    if (dim == 0)
+      continue;
     if (count > limit / static_cast<uint64_t>(dim))
       return std::nullopt;
     count *= static_cast<uint64_t>(dim);
   }
   if (count > limit / dtypeSize(dtype))
     return std::nullopt;
-  return static_cast<int64_t>(count);
+  return count;
+}
+
+/// The element count of `shape`, or std::nullopt for a negative size or a
+/// byte size past int64. A program's array may have any other size huge
+/// when one is 0 (an .npy file's may not: parseLayout).
+static std::optional<int64_t> checkedNumElements(llvm::ArrayRef<int64_t> shape,
+                                                 DType dtype) {
+  if (llvm::any_of(shape, [](int64_t dim) { return dim < 0; }))
+    return std::nullopt;
+  if (llvm::is_contained(shape, 0))
+    return 0;
+  std::optional<uint64_t> count = nonZeroElements(shape, dtype);
+  if (!count)
+    return std::nullopt;
+  return static_cast<int64_t>(*count);
 }
 
 /// Zero-filled aligned storage for `bytes` bytes (at least one block, so
@@ -399,6 +415,10 @@ static llvm::Expected<Layout> parseLayout(StringRef bytes) {
   auto fail = [](const llvm::Twine &what) {
     return llvm::createStringError(what);
   };
+  // numpy's np.savez writes a zip archive of .npy files.
+  if (bytes.starts_with(StringRef("PK\x03\x04", 4)))
+    return fail("a zip archive (numpy's .npz), not an .npy file: give each "
+                "array as an .npy file of its own (np.save)");
   if (!bytes.starts_with(kMagic.take_front(bytes.size())) ||
       (bytes.size() >= kMagic.size() && !bytes.starts_with(kMagic)))
     return fail("not an .npy file (bad magic; expected \"\\x93NUMPY\")");
@@ -433,7 +453,7 @@ static llvm::Expected<Layout> parseLayout(StringRef bytes) {
     return dtype.takeError();
   std::optional<int64_t> numElements =
       checkedNumElements(*header->shape, *dtype);
-  if (!numElements)
+  if (!numElements || !nonZeroElements(*header->shape, *dtype))
     return fail("shape " + formatShape(*header->shape) + " of " +
                 dtypeName(*dtype) + " is too large");
 
@@ -441,10 +461,14 @@ static llvm::Expected<Layout> parseLayout(StringRef bytes) {
                 prefixSize + headerSize};
 }
 
+/// The error of an .npy file whose data ends early.
+static llvm::Error truncated(uint64_t expected, uint64_t found) {
+  return llvm::createStringError("truncated: expected " +
+                                 llvm::Twine(expected) +
+                                 " bytes of data, found " + llvm::Twine(found));
+}
+
 llvm::Expected<HostArray> fuse::parseNpy(StringRef bytes) {
-  auto fail = [](const llvm::Twine &what) {
-    return llvm::createStringError(what);
-  };
   llvm::Expected<Layout> layout = parseLayout(bytes);
   if (!layout)
     return layout.takeError();
@@ -453,8 +477,7 @@ llvm::Expected<HostArray> fuse::parseNpy(StringRef bytes) {
   uint64_t expected = layout->dataBytes();
   StringRef data = bytes.drop_front(layout->dataOffset);
   if (data.size() < expected)
-    return fail("truncated: expected " + llvm::Twine(expected) +
-                " bytes of data, found " + llvm::Twine(data.size()));
+    return truncated(expected, data.size());
   HostArray array(dtype, std::move(*header.shape));
   // With at most one dimension larger than 1, both orders are the same.
   bool sameOrder =
@@ -558,6 +581,13 @@ readFileDirectly(StringRef path) {
   }
   if (!layout)
     return std::nullopt;
+  // A file shorter than its header says is refused before its array is
+  // made: a header of 3e9 floats in 153 bytes took 12 GB and 18 s to be
+  // called truncated, and one of 1e12 said it could not be allocated.
+  uint64_t size = 0;
+  if (!fs::file_size(path, size) && size >= layout->dataOffset &&
+      size - layout->dataOffset < layout->dataBytes())
+    return truncated(layout->dataBytes(), size - layout->dataOffset);
   std::vector<int64_t> &shape = *layout->header.shape;
   // With at most one dimension larger than 1, both orders are the same.
   if (*layout->header.fortranOrder &&
@@ -658,9 +688,11 @@ static std::string makeHeader(StringRef descr, llvm::ArrayRef<int64_t> shape) {
   llvm_unreachable("a 2.0 header always fits");
 }
 
-llvm::Error fuse::writeNpy(StringRef path, const HostArray &array) {
+/// Writes `array` to `file`; errors name `path`, the file it is for.
+static llvm::Error writeNpyFile(StringRef file, StringRef path,
+                                const HostArray &array) {
   std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec);
+  llvm::raw_fd_ostream os(file, ec);
   if (ec)
     return llvm::createFileError(path, ec);
   os << makeHeader(dtypeWrittenDescr(array.dtype()), array.shape());
@@ -673,9 +705,55 @@ llvm::Error fuse::writeNpy(StringRef path, const HostArray &array) {
   } else {
     os.write(static_cast<const char *>(array.data()), array.sizeInBytes());
   }
-  if (std::error_code failed = finishOutput(os, path))
+  if (std::error_code failed = finishOutput(os, file))
     return llvm::createFileError(path, failed);
   return llvm::Error::success();
+}
+
+llvm::Expected<std::string> fuse::writeNpyStaged(StringRef path,
+                                                 const HostArray &array) {
+  namespace fs = llvm::sys::fs;
+  llvm::SmallString<256> staged;
+  int fd;
+  bool beside = path != "-" && !fs::is_symlink_file(path) &&
+                (!fs::exists(path) || fs::is_regular_file(path)) &&
+                !fs::createUniqueFile(path + ".tmp-%%%%%%", fd, staged);
+  if (beside) {
+    llvm::sys::Process::SafelyCloseFileDescriptor(fd);
+    llvm::sys::RemoveFileOnSignal(staged);
+  }
+  std::string file = beside ? staged.str().str() : path.str();
+  if (llvm::Error error = writeNpyFile(file, path, array)) {
+    if (beside)
+      discardStaged(file, path);
+    return std::move(error);
+  }
+  return file;
+}
+
+llvm::Error fuse::commitStaged(StringRef staged, StringRef path) {
+  if (staged == path)
+    return llvm::Error::success();
+  llvm::sys::DontRemoveFileOnSignal(staged);
+  if (std::error_code ec = llvm::sys::fs::rename(staged, path)) {
+    llvm::sys::fs::remove(staged);
+    return llvm::createFileError(path, ec);
+  }
+  return llvm::Error::success();
+}
+
+void fuse::discardStaged(StringRef staged, StringRef path) {
+  if (staged == path)
+    return;
+  llvm::sys::DontRemoveFileOnSignal(staged);
+  llvm::sys::fs::remove(staged);
+}
+
+llvm::Error fuse::writeNpy(StringRef path, const HostArray &array) {
+  llvm::Expected<std::string> staged = writeNpyStaged(path, array);
+  if (!staged)
+    return staged.takeError();
+  return commitStaged(*staged, path);
 }
 
 std::error_code fuse::finishOutput(llvm::raw_fd_ostream &os,

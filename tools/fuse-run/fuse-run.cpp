@@ -75,7 +75,10 @@ static cl::list<std::string> inputFlags(
     cl::value_desc("spec"), cl::cat(runCategory));
 static cl::list<std::string> outputFlags(
     "output",
-    cl::desc("Write the results, in order, as .npy files (bf16 as float32)"),
+    cl::desc("Write the results, in order, as .npy files (bf16 as float32; "
+             "- is the standard output). Each replaces its file once every "
+             "result is written; one may be an --input file, which is read "
+             "first"),
     cl::value_desc("file.npy"), cl::cat(runCategory));
 // A name, read after the command line (targetOf): a bad one is the tool's
 // error naming the three, not LLVM's "Cannot find option named".
@@ -1153,9 +1156,26 @@ static int run(int argc, char **argv) {
   }
 
   if (!outputFlags.empty()) {
+    // Every result is written beside its file first, then all replace
+    // theirs: a failure (a full disk) leaves every --output as it was.
+    std::vector<std::string> staged;
     for (auto [i, path] : llvm::enumerate(outputFlags)) {
-      if (llvm::Error e = writeNpy(path, results[i]))
-        return fail("--output " + path + ": " + llvm::toString(std::move(e)));
+      llvm::Expected<std::string> file = writeNpyStaged(path, results[i]);
+      if (!file) {
+        for (auto [done, written] : llvm::zip(staged, outputFlags))
+          discardStaged(done, written);
+        return fail("--output " + path + " (result " + std::to_string(i) +
+                    "): " + llvm::toString(file.takeError()));
+      }
+      staged.push_back(std::move(*file));
+    }
+    for (auto [i, path] : llvm::enumerate(outputFlags)) {
+      if (llvm::Error e = commitStaged(staged[i], path)) {
+        for (size_t j = i + 1; j < staged.size(); ++j)
+          discardStaged(staged[j], outputFlags[j]);
+        return fail("--output " + path + " (result " + std::to_string(i) +
+                    "): " + llvm::toString(std::move(e)));
+      }
       info() << "wrote " << describeResult(results[i], i) << " to " << path
              << (results[i].dtype() == DType::BF16
                      ? " (as float32: numpy has no bfloat16)"

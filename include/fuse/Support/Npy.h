@@ -100,7 +100,20 @@ llvm::Expected<HostArray> parseNpy(llvm::StringRef bytes);
 /// Writes `array` as an .npy file whose header is byte-for-byte what numpy
 /// writes (version 1.0, or 2.0 when the header needs it; data 64-aligned).
 /// BF16 is written as '<f4' (see above).
+/// It goes to a new file beside `path` that replaces it once whole
+/// (writeNpyStaged, then commitStaged): a failed or interrupted write left
+/// a corrupt file in place of the one before; standard output (`-`), a
+/// device, a pipe and a symbolic link are written in place.
 llvm::Error writeNpy(llvm::StringRef path, const HostArray &array);
+
+/// writeNpy's first step: the file that `array` was written to for `path`
+/// (a new one beside it, or `path` itself), which commitStaged moves over
+/// `path` or discardStaged removes. Several results are all written first,
+/// then all moved: a failure leaves every output as it was.
+llvm::Expected<std::string> writeNpyStaged(llvm::StringRef path,
+                                           const HostArray &array);
+llvm::Error commitStaged(llvm::StringRef staged, llvm::StringRef path);
+void discardStaged(llvm::StringRef staged, llvm::StringRef path);
 
 /// Ends the writing of `path` through `os`: closes the file, or flushes it
 /// when `path` is `-`, standard output, which stays open for what follows.

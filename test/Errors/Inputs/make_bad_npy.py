@@ -45,6 +45,14 @@ def fixtures():
     yield "shape_negative", with_header(header.replace("(3, 4)", "(-3, 4)").rstrip())
     yield "shape_huge", with_header(header.replace("(3, 4)", "(%d,)" % 2**62).rstrip())
     yield "version_9", good[:6] + b"\x09\x00" + good[8:]
+    # A header of 2^40 floats over 48 bytes of data: refused as truncated
+    # before anything is allocated (it said it could not allocate 4 TB; a
+    # header of 3e9 took 12 GB and 18 s to be refused).
+    yield "shape_past_data", with_header(header.replace("(3, 4)", "(%d,)" % 2**40).rstrip())
+    # Sizes numpy refuses ("array is too big"), one of them 0.
+    yield "shape_zero_huge", with_header(header.replace("(3, 4)", "(0, %d)" % 2**62).rstrip())
+    # numpy's np.savez: a zip archive.
+    yield "archive", b"PK\x03\x04" + bytes(60)
     yield "empty", b""
 
 
