@@ -462,12 +462,15 @@ public:
 private:
   struct Info {
     std::optional<std::string> why;
-    /// Its ops and those of the chain it reads, computed again with it.
+    /// The generics computed again with it: itself and the chain it reads,
+    /// each once (a diamond's top too), and their ops in all.
+    SmallVector<Operation *> chain;
     unsigned ops = 0;
-    /// The element bytes that computing one element again reads that are
-    /// not shared with the elements around it (inputs read at a
-    /// permutation of its loops, not broadcast), through the chain.
-    int64_t bytes = 0;
+    /// The values that it reads, through the chain, at a permutation of its
+    /// loops (not broadcast), each once: their element bytes are what
+    /// computing one element again reads that the elements around it do
+    /// not share.
+    SmallVector<Value> fullInputs;
   };
 
   void add(linalg::GenericOp op) {
@@ -486,6 +489,15 @@ private:
     return it == infos.end() || it->second.why ? nullptr : &it->second;
   }
 
+  /// The operations of `op`'s body but its constants.
+  static unsigned bodyOps(Operation *op) {
+    unsigned count = 0;
+    for (Operation &inner :
+         cast<linalg::GenericOp>(op).getRegion().front().without_terminator())
+      count += !isa<arith::ConstantOp>(inner);
+    return count;
+  }
+
   Info judge(linalg::GenericOp op) const {
     Info info;
     if (op->getNumResults() != 1 || !op.hasPureTensorSemantics() ||
@@ -494,20 +506,22 @@ private:
       info.why = "it is not one elementwise result";
       return info;
     }
-    for (Operation &inner : op.getRegion().front().without_terminator()) {
+    for (Operation &inner : op.getRegion().front().without_terminator())
       if (isTargetMath(&inner)) {
         info.why = "it has a math function ('" +
                    inner.getName().stripDialect().str() + "')";
         return info;
       }
-      info.ops += !isa<arith::ConstantOp>(inner);
-    }
+    info.chain.push_back(op);
+    info.ops = bodyOps(op);
     auto tooMany = [&] {
       return "it takes " + std::to_string(info.ops) + " operations (at most " +
              std::to_string(kMaxInlinedScalarOps) + ")";
     };
-    // One value: a chain of them folds into its last, one at a time.
-    if (op.getNumLoops() == 0) {
+    // One value (no loops, or loops of static size 1, as a 1 x 1 array's):
+    // a chain of them folds into its last, one at a time.
+    if (llvm::all_of(op.getStaticLoopRanges(),
+                     [](int64_t size) { return size == 1; })) {
       if (info.ops > kMaxInlinedScalarOps)
         info.why = tooMany();
       return info;
@@ -516,14 +530,22 @@ private:
     for (OpOperand *input : op.getDpsInputOperands()) {
       bool full = op.getMatchingIndexingMap(input).isPermutation();
       if (const Info *chain = chained(input->get())) {
-        info.ops += chain->ops;
-        info.bytes += full ? chain->bytes : 0;
+        for (Operation *member : chain->chain)
+          if (!llvm::is_contained(info.chain, member)) {
+            info.chain.push_back(member);
+            info.ops += bodyOps(member);
+          }
+        if (full)
+          for (Value value : chain->fullInputs)
+            if (!llvm::is_contained(info.fullInputs, value))
+              info.fullInputs.push_back(value);
+        if (info.ops > kMaxInlinedScalarOps)
+          break;
         continue;
       }
       ofProgram &= isProgramInput(input->get());
-      if (full)
-        info.bytes += llvm::divideCeil(
-            getElementTypeOrSelf(input->get()).getIntOrFloatBitWidth(), 8);
+      if (full && !llvm::is_contained(info.fullInputs, input->get()))
+        info.fullInputs.push_back(input->get());
     }
     if (info.ops > kMaxInlinedScalarOps) {
       info.why = tooMany();
@@ -539,9 +561,12 @@ private:
       // Not a cast to fewer bits of a value that a generic computes: fused
       // with that generic, it writes the narrow value, which the readers
       // read (`fuse.cast` to f16 of `x * 2`, read broadcast: 2 bytes an
-      // element, not the product's 4 and 4 more to write it).
+      // element, not the product's 4 and 4 more to write it). Unless that
+      // generic is computed again in the readers too (an f16 attention
+      // mask made from a bool one).
       if (llvm::any_of(op.getDpsInputs(), [&](Value input) {
             return input.getDefiningOp<linalg::GenericOp>() &&
+                   !chained(input) &&
                    getElementTypeOrSelf(input).getIntOrFloatBitWidth() > bits;
           }))
         info.why = "it converts a value that a kernel computes to fewer "
@@ -551,12 +576,15 @@ private:
     // A value that a kernel computes is better computed once with it (a
     // mean's division of a row's sum, once a row inside the reduction's
     // kernel, not at each element of the rows that read it).
-    int64_t written = llvm::divideCeil(bits, 8);
+    int64_t written = llvm::divideCeil(bits, 8), read = 0;
+    for (Value value : info.fullInputs)
+      read += llvm::divideCeil(
+          getElementTypeOrSelf(value).getIntOrFloatBitWidth(), 8);
     if (!ofProgram)
       info.why = "it reads a value that a kernel computes, and is computed "
                  "once with it";
-    else if (info.bytes > written)
-      info.why = "it reads " + std::to_string(info.bytes) +
+    else if (read > written)
+      info.why = "it reads " + std::to_string(read) +
                  " bytes an element over all its loops to write " +
                  std::to_string(written);
     return info;

@@ -85,6 +85,53 @@ func.func @alibi(%s: tensor<?x?x?xf32>, %i: tensor<?x1xf32>, %j: tensor<?xf32>) 
 
 // -----
 
+// A diamond's ops are counted once (10 here; each path's were added, 29),
+// a narrowing cast of a chain that is computed again is computed again too
+// (an f16 padding mask made from a bool one; it was "a value that a kernel
+// computes"), and a producer of arrays of one element (1 x 1, as a traced
+// Python array of shape (1, 1) is) is one value, as a 0-d one (it was a
+// kernel of one element, "8 bytes an element to write 4").
+// REPORT-LABEL: @diamond
+// REPORT: fused: 1 kernel
+// REPORT-LABEL: @f16_padding_mask
+// REPORT: fused: 1 kernel
+// REPORT-LABEL: @one_element
+// REPORT: fused: 1 kernel
+// RUN: fuse-run %s --entry=diamond --target=cpu --input rand:2x5x7 --input rand:5x1 --input rand:7 --check | FileCheck %s --check-prefix=SAME
+// RUN: env FUSE_LIBCUDA=%fakecuda fuse-run %s --entry=f16_padding_mask --target=cuda --input rand:2x3x4x9 --input rand:2x1x1x9 --check | FileCheck %s --check-prefix=SAME
+// RUN: fuse-run %s --entry=one_element --target=cpu --input rand:5x9 --input rand:1x1 --input rand:1x1 --check | FileCheck %s --check-prefix=SAME
+func.func @diamond(%s: tensor<?x?x?xf32>, %i: tensor<?x1xf32>, %j: tensor<?xf32>) -> tensor<?x?x?xf32> {
+  %v0 = fuse.sub %j, %i : tensor<?xf32>, tensor<?x1xf32> -> tensor<?x?xf32>
+  %a1 = fuse.add %v0, %j : tensor<?x?xf32>, tensor<?xf32> -> tensor<?x?xf32>
+  %b1 = fuse.mul %v0, %i : tensor<?x?xf32>, tensor<?x1xf32> -> tensor<?x?xf32>
+  %v1 = fuse.max %a1, %b1 : tensor<?x?xf32>, tensor<?x?xf32> -> tensor<?x?xf32>
+  %a2 = fuse.add %v1, %j : tensor<?x?xf32>, tensor<?xf32> -> tensor<?x?xf32>
+  %b2 = fuse.mul %v1, %i : tensor<?x?xf32>, tensor<?x1xf32> -> tensor<?x?xf32>
+  %v2 = fuse.max %a2, %b2 : tensor<?x?xf32>, tensor<?x?xf32> -> tensor<?x?xf32>
+  %a3 = fuse.add %v2, %j : tensor<?x?xf32>, tensor<?xf32> -> tensor<?x?xf32>
+  %b3 = fuse.mul %v2, %i : tensor<?x?xf32>, tensor<?x1xf32> -> tensor<?x?xf32>
+  %v3 = fuse.max %a3, %b3 : tensor<?x?xf32>, tensor<?x?xf32> -> tensor<?x?xf32>
+  %y = fuse.add %s, %v3 : tensor<?x?x?xf32>, tensor<?x?xf32> -> tensor<?x?x?xf32>
+  return %y : tensor<?x?x?xf32>
+}
+func.func @f16_padding_mask(%s: tensor<?x?x?x?xf16>, %mask: tensor<?x1x1x?xi1>) -> tensor<?x?x?x?xf16> {
+  %mf = fuse.cast %mask : tensor<?x1x1x?xi1> to tensor<?x1x1x?xf32>
+  %one = fuse.constant 1.0 : tensor<f32>
+  %inv = fuse.sub %one, %mf : tensor<f32>, tensor<?x1x1x?xf32> -> tensor<?x1x1x?xf32>
+  %big = fuse.constant -65504.0 : tensor<f32>
+  %ext = fuse.mul %inv, %big : tensor<?x1x1x?xf32>, tensor<f32> -> tensor<?x1x1x?xf32>
+  %ext16 = fuse.cast %ext : tensor<?x1x1x?xf32> to tensor<?x1x1x?xf16>
+  %t = fuse.add %s, %ext16 : tensor<?x?x?x?xf16>, tensor<?x1x1x?xf16> -> tensor<?x?x?x?xf16>
+  return %t : tensor<?x?x?x?xf16>
+}
+func.func @one_element(%x: tensor<?x?xf32>, %a: tensor<1x1xf32>, %b: tensor<1x1xf32>) -> tensor<?x?xf32> {
+  %s = fuse.add %a, %b : tensor<1x1xf32>
+  %y = fuse.mul %x, %s : tensor<?x?xf32>, tensor<1x1xf32> -> tensor<?x?xf32>
+  return %y : tensor<?x?xf32>
+}
+
+// -----
+
 // A chain is bounded as one producer: 17 ops in all are a kernel of their
 // own.
 func.func @long_chain(%x: tensor<?x?xf32>, %a: tensor<?xf32>) -> tensor<?x?xf32> {
