@@ -463,14 +463,18 @@ private:
   struct Info {
     std::optional<std::string> why;
     /// The generics computed again with it: itself and the chain it reads,
-    /// each once (a diamond's top too), and their ops in all.
-    SmallVector<Operation *> chain;
+    /// each once (a diamond's top too), by their judgements' numbers (an op
+    /// of a chain may be erased since: a reader that computes it now), with
+    /// their ops; and their ops in all.
+    SmallVector<std::pair<unsigned, unsigned>> chain;
     unsigned ops = 0;
     /// The values that it reads, through the chain, at a permutation of its
     /// loops (not broadcast), each once: their element bytes are what
     /// computing one element again reads that the elements around it do
     /// not share.
-    SmallVector<Value> fullInputs;
+    /// (By their values' addresses, with their element bytes: a value may
+    /// be erased since, with its op.)
+    SmallVector<std::pair<const void *, unsigned>> fullInputs;
   };
 
   void add(linalg::GenericOp op) {
@@ -478,6 +482,9 @@ private:
     Info info = judge(op);
     infos[op] = std::move(info);
   }
+
+  /// The number of the next judgement.
+  unsigned judged = 0;
 
   /// The judgement of the generic that computes `input` when its readers
   /// compute it again (judged before: it comes first), else null.
@@ -489,16 +496,7 @@ private:
     return it == infos.end() || it->second.why ? nullptr : &it->second;
   }
 
-  /// The operations of `op`'s body but its constants.
-  static unsigned bodyOps(Operation *op) {
-    unsigned count = 0;
-    for (Operation &inner :
-         cast<linalg::GenericOp>(op).getRegion().front().without_terminator())
-      count += !isa<arith::ConstantOp>(inner);
-    return count;
-  }
-
-  Info judge(linalg::GenericOp op) const {
+  Info judge(linalg::GenericOp op) {
     Info info;
     if (op->getNumResults() != 1 || !op.hasPureTensorSemantics() ||
         !isElementwiseKernel(op) ||
@@ -506,14 +504,15 @@ private:
       info.why = "it is not one elementwise result";
       return info;
     }
-    for (Operation &inner : op.getRegion().front().without_terminator())
+    for (Operation &inner : op.getRegion().front().without_terminator()) {
       if (isTargetMath(&inner)) {
         info.why = "it has a math function ('" +
                    inner.getName().stripDialect().str() + "')";
         return info;
       }
-    info.chain.push_back(op);
-    info.ops = bodyOps(op);
+      info.ops += !isa<arith::ConstantOp>(inner);
+    }
+    info.chain.push_back({judged++, info.ops});
     auto tooMany = [&] {
       return "it takes " + std::to_string(info.ops) + " operations (at most " +
              std::to_string(kMaxInlinedScalarOps) + ")";
@@ -530,13 +529,13 @@ private:
     for (OpOperand *input : op.getDpsInputOperands()) {
       bool full = op.getMatchingIndexingMap(input).isPermutation();
       if (const Info *chain = chained(input->get())) {
-        for (Operation *member : chain->chain)
+        for (auto member : chain->chain)
           if (!llvm::is_contained(info.chain, member)) {
             info.chain.push_back(member);
-            info.ops += bodyOps(member);
+            info.ops += member.second;
           }
         if (full)
-          for (Value value : chain->fullInputs)
+          for (auto value : chain->fullInputs)
             if (!llvm::is_contained(info.fullInputs, value))
               info.fullInputs.push_back(value);
         if (info.ops > kMaxInlinedScalarOps)
@@ -544,8 +543,12 @@ private:
         continue;
       }
       ofProgram &= isProgramInput(input->get());
-      if (full && !llvm::is_contained(info.fullInputs, input->get()))
-        info.fullInputs.push_back(input->get());
+      std::pair<const void *, unsigned> value = {
+          input->get().getAsOpaquePointer(),
+          llvm::divideCeil(
+              getElementTypeOrSelf(input->get()).getIntOrFloatBitWidth(), 8)};
+      if (full && !llvm::is_contained(info.fullInputs, value))
+        info.fullInputs.push_back(value);
     }
     if (info.ops > kMaxInlinedScalarOps) {
       info.why = tooMany();
@@ -557,36 +560,42 @@ private:
                                  [](StringRef name) { return name == "cast"; });
     unsigned bits =
         getElementTypeOrSelf(op->getResult(0)).getIntOrFloatBitWidth();
+    int64_t written = llvm::divideCeil(bits, 8), read = 0;
+    for (auto [value, bytes] : info.fullInputs)
+      read += bytes;
+    auto readsMore = [&] {
+      return "it reads " + std::to_string(read) +
+             " bytes an element over all its loops to write " +
+             std::to_string(written);
+    };
     if (converts) {
       // Not a cast to fewer bits of a value that a generic computes: fused
       // with that generic, it writes the narrow value, which the readers
       // read (`fuse.cast` to f16 of `x * 2`, read broadcast: 2 bytes an
       // element, not the product's 4 and 4 more to write it). Unless that
-      // generic is computed again in the readers too (an f16 attention
-      // mask made from a bool one).
+      // generic is computed again in the readers too, from no more bytes
+      // than the cast writes (an f16 attention mask made from a bool one).
+      auto narrowed = [&](Value input) {
+        return input.getDefiningOp<linalg::GenericOp>() &&
+               getElementTypeOrSelf(input).getIntOrFloatBitWidth() > bits;
+      };
       if (llvm::any_of(op.getDpsInputs(), [&](Value input) {
-            return input.getDefiningOp<linalg::GenericOp>() &&
-                   !chained(input) &&
-                   getElementTypeOrSelf(input).getIntOrFloatBitWidth() > bits;
+            return narrowed(input) && !chained(input);
           }))
         info.why = "it converts a value that a kernel computes to fewer "
                    "bits, which that kernel writes";
+      else if (llvm::any_of(op.getDpsInputs(), narrowed) && read > written)
+        info.why = readsMore();
       return info;
     }
     // A value that a kernel computes is better computed once with it (a
     // mean's division of a row's sum, once a row inside the reduction's
     // kernel, not at each element of the rows that read it).
-    int64_t written = llvm::divideCeil(bits, 8), read = 0;
-    for (Value value : info.fullInputs)
-      read += llvm::divideCeil(
-          getElementTypeOrSelf(value).getIntOrFloatBitWidth(), 8);
     if (!ofProgram)
       info.why = "it reads a value that a kernel computes, and is computed "
                  "once with it";
     else if (read > written)
-      info.why = "it reads " + std::to_string(read) +
-                 " bytes an element over all its loops to write " +
-                 std::to_string(written);
+      info.why = readsMore();
     return info;
   }
 
