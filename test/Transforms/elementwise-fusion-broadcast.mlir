@@ -208,3 +208,35 @@ func.func @computed(%x: tensor<?x?xf32>, %a: tensor<?xf32>) -> tensor<?x?xf32> {
   %y = fuse.mul %x, %s : tensor<?x?xf32>, tensor<?xf32> -> tensor<?x?xf32>
   return %y : tensor<?x?xf32>
 }
+
+// -----
+
+// A reader that computes a producer is a new op, in place of the reader:
+// a chain judged before kept the erased one and read it (a crash, found by
+// difftest with these two programs).
+// REPORT-LABEL: @erased_reader
+// REPORT: fused: 1 kernel
+// REPORT-LABEL: @erased_reader_cast
+// REPORT: fused: 1 kernel
+// RUN: fuse-run %s --entry=erased_reader --target=cpu --input fill:2.5 --input rand:1x9 --check | FileCheck %s --check-prefix=SAME
+// RUN: fuse-run %s --entry=erased_reader_cast --target=cpu --input fill:3 --input rand:9 --check | FileCheck %s --check-prefix=SAME
+func.func @erased_reader(%a0: tensor<f32>, %a1: tensor<1x?xi32>) -> tensor<1x?xf32> {
+  %v1 = fuse.cast %a0 : tensor<f32> to tensor<i32>
+  %v2 = fuse.abs %v1 : tensor<i32>
+  %v3 = fuse.sqrt %a0 : tensor<f32>
+  %v5 = fuse.add %v2, %a1 : tensor<i32>, tensor<1x?xi32> -> tensor<1x?xi32>
+  %v6 = fuse.cast %v5 : tensor<1x?xi32> to tensor<1x?xf32>
+  %v7 = fuse.sub %v3, %v6 : tensor<f32>, tensor<1x?xf32> -> tensor<1x?xf32>
+  return %v7 : tensor<1x?xf32>
+}
+func.func @erased_reader_cast(%a0: tensor<i64>, %a1: tensor<?xi32>) -> tensor<?xi32> {
+  %v1 = fuse.cast %a0 : tensor<i64> to tensor<bf16>
+  %v3 = fuse.cast %a1 : tensor<?xi32> to tensor<?xbf16>
+  %v4 = fuse.add %v1, %v3 : tensor<bf16>, tensor<?xbf16> -> tensor<?xbf16>
+  %v5 = fuse.cast %v4 : tensor<?xbf16> to tensor<?xf64>
+  %v6 = fuse.constant 0 : tensor<i32>
+  %v7 = fuse.clamp %v6 {max = 0 : i32} : tensor<i32>
+  %v8 = fuse.cast %v5 : tensor<?xf64> to tensor<?xi32>
+  %v9 = fuse.mul %v8, %v7 : tensor<?xi32>, tensor<i32> -> tensor<?xi32>
+  return %v9 : tensor<?xi32>
+}
