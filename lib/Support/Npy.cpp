@@ -451,13 +451,15 @@ static llvm::Expected<Layout> parseLayout(StringRef bytes) {
   llvm::Expected<DType> dtype = parseDescr(*header->descr);
   if (!dtype)
     return dtype.takeError();
-  std::optional<int64_t> numElements =
-      checkedNumElements(*header->shape, *dtype);
-  if (!numElements || !nonZeroElements(*header->shape, *dtype))
+  // numpy's bound, a size of 0 among the sizes or not.
+  std::optional<uint64_t> count = nonZeroElements(*header->shape, *dtype);
+  if (!count)
     return fail("shape " + formatShape(*header->shape) + " of " +
                 dtypeName(*dtype) + " is too large");
+  int64_t numElements =
+      llvm::is_contained(*header->shape, 0) ? 0 : static_cast<int64_t>(*count);
 
-  return Layout{std::move(*header), *dtype, *numElements,
+  return Layout{std::move(*header), *dtype, numElements,
                 prefixSize + headerSize};
 }
 
@@ -710,22 +712,24 @@ static llvm::Error writeNpyFile(StringRef file, StringRef path,
   return llvm::Error::success();
 }
 
-llvm::Expected<std::string> fuse::writeNpyStaged(StringRef path,
-                                                 const HostArray &array) {
+std::optional<std::string> fuse::stageBeside(StringRef path) {
   namespace fs = llvm::sys::fs;
   llvm::SmallString<256> staged;
   int fd;
-  bool beside = path != "-" && !fs::is_symlink_file(path) &&
-                (!fs::exists(path) || fs::is_regular_file(path)) &&
-                !fs::createUniqueFile(path + ".tmp-%%%%%%", fd, staged);
-  if (beside) {
-    llvm::sys::Process::SafelyCloseFileDescriptor(fd);
-    llvm::sys::RemoveFileOnSignal(staged);
-  }
-  std::string file = beside ? staged.str().str() : path.str();
+  if (path == "-" || fs::is_symlink_file(path) ||
+      (fs::exists(path) && !fs::is_regular_file(path)) ||
+      fs::createUniqueFile(path + ".tmp-%%%%%%", fd, staged))
+    return std::nullopt;
+  llvm::sys::Process::SafelyCloseFileDescriptor(fd);
+  llvm::sys::RemoveFileOnSignal(staged);
+  return staged.str().str();
+}
+
+llvm::Expected<std::string> fuse::writeNpyStaged(StringRef path,
+                                                 const HostArray &array) {
+  std::string file = stageBeside(path).value_or(path.str());
   if (llvm::Error error = writeNpyFile(file, path, array)) {
-    if (beside)
-      discardStaged(file, path);
+    discardStaged(file, path);
     return std::move(error);
   }
   return file;

@@ -404,6 +404,23 @@ void fuseGroup(ArrayRef<linalg::GenericOp> group) {
 /// (inlineScalarProducers): a learning rate's `1 - beta`, a `sqrt(d)`.
 constexpr unsigned kMaxInlinedScalarOps = 16;
 
+/// The ops of a generic's body but its constants, and its first math
+/// function (isTargetMath), if any: what decides whether its readers
+/// compute it again.
+struct BodyCost {
+  unsigned ops = 0;
+  Operation *math = nullptr;
+};
+static BodyCost bodyCost(linalg::GenericOp op) {
+  BodyCost cost;
+  for (Operation &inner : op.getBody()->without_terminator()) {
+    cost.ops += !isa<arith::ConstantOp>(inner);
+    if (!cost.math && isTargetMath(&inner))
+      cost.math = &inner;
+  }
+  return cost;
+}
+
 /// Whether `value` is the program's own: an argument or a constant, or one
 /// reshaped (convert-fuse-to-linalg collapses an argument's static sizes of
 /// 1 away: a `B x 1 x 1 x T` attention mask).
@@ -504,14 +521,13 @@ private:
       info.why = "it is not one elementwise result";
       return info;
     }
-    for (Operation &inner : op.getRegion().front().without_terminator()) {
-      if (isTargetMath(&inner)) {
-        info.why = "it has a math function ('" +
-                   inner.getName().stripDialect().str() + "')";
-        return info;
-      }
-      info.ops += !isa<arith::ConstantOp>(inner);
+    BodyCost cost = bodyCost(op);
+    if (cost.math) {
+      info.why = "it has a math function ('" +
+                 cost.math->getName().stripDialect().str() + "')";
+      return info;
     }
+    info.ops = cost.ops;
     info.chain.push_back({judged++, info.ops});
     auto tooMany = [&] {
       return "it takes " + std::to_string(info.ops) + " operations (at most " +
@@ -791,19 +807,14 @@ std::string remarkText(Unfused pair, Recomputation &recompute) {
   llvm::raw_string_ostream os(text);
   os << "not fused with its producer " << describeOps(pair.producer) << ": ";
   if (pair.reason == Reason::OneValue) {
-    // Why isRecomputedByReaders left it apart: its ops, or a math function.
-    unsigned count = 0;
-    Operation *math = nullptr;
-    for (Operation &inner : pair.producer.getBody()->without_terminator()) {
-      count += !isa<arith::ConstantOp>(inner);
-      if (!math && isTargetMath(&inner))
-        math = &inner;
-    }
+    // Why Recomputation left it apart: its ops, or a math function.
+    BodyCost cost = bodyCost(pair.producer);
     os << "that op computes one value, ";
-    if (math)
-      os << "with a math function ('" << math->getName().stripDialect() << "')";
+    if (cost.math)
+      os << "with a math function ('" << cost.math->getName().stripDialect()
+         << "')";
     else
-      os << "in " << count << " operations";
+      os << "in " << cost.ops << " operations";
     os << ", and a one-value producer is computed again inside the ops that "
           "read it only when it takes at most "
        << kMaxInlinedScalarOps

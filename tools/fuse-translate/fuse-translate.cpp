@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fuse/Pipelines/Pipelines.h"
+#include "fuse/Support/Npy.h"
 #include "fuse/Support/Tool.h"
 #include "fuse/Target/Translations.h"
 
@@ -17,7 +18,6 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Process.h"
 #include "llvm/Support/Signals.h"
 
 int main(int argc, char **argv) {
@@ -114,30 +114,26 @@ int main(int argc, char **argv) {
   // can be made beside it (a read-only directory), it is written in place.
   namespace fs = llvm::sys::fs;
   std::vector<char *> args(argv, argv + argc);
-  llvm::SmallString<256> temporary;
+  std::optional<std::string> temporary =
+      outputPath ? fuse::stageBeside(*outputPath) : std::nullopt;
   std::string outputFlag;
-  int fd;
-  if (outputPath && *outputPath != "-" && !fs::is_symlink_file(*outputPath) &&
-      (!fs::exists(*outputPath) || fs::is_regular_file(*outputPath)) &&
-      !fs::createUniqueFile(*outputPath + ".tmp-%%%%%%", fd, temporary)) {
-    llvm::sys::Process::SafelyCloseFileDescriptor(fd);
-    llvm::sys::RemoveFileOnSignal(temporary);
-    outputFlag = outputPrefix + temporary.str().str();
+  if (temporary) {
+    outputFlag = outputPrefix + *temporary;
     args[outputArg] = outputFlag.data();
   }
   bool ok = mlir::succeeded(
       mlir::mlirTranslateMain(argc, args.data(), "fuse translation driver\n"));
-  if (temporary.empty())
+  if (!temporary)
     return ok ? 0 : 1;
-  llvm::sys::DontRemoveFileOnSignal(temporary);
   if (!ok) {
-    fs::remove(temporary);
+    fuse::discardStaged(*temporary, *outputPath);
     if (!fuse::translationFlagsRefused())
       fs::remove(*outputPath);
     return 1;
   }
-  if (std::error_code ec = fs::rename(temporary, *outputPath)) {
-    fs::remove(temporary);
+  llvm::sys::DontRemoveFileOnSignal(*temporary);
+  if (std::error_code ec = fs::rename(*temporary, *outputPath)) {
+    fs::remove(*temporary);
     fuse::toolError() << "cannot write output file '" << *outputPath
                       << "': " << ec.message() << "\n";
     return 1;

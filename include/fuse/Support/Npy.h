@@ -27,6 +27,8 @@
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
+#include <optional>
+#include <string>
 #include <system_error>
 #include <vector>
 
@@ -113,6 +115,12 @@ llvm::Error writeNpy(llvm::StringRef path, const HostArray &array);
 llvm::Expected<std::string> writeNpyStaged(llvm::StringRef path,
                                            const HostArray &array);
 llvm::Error commitStaged(llvm::StringRef staged, llvm::StringRef path);
+/// A new, empty file beside `path` to write what is for `path` into first
+/// (the name `path.tmp-XXXXXX`, removed if the process is killed before
+/// commitStaged or discardStaged), or std::nullopt where `path` is written
+/// in place: standard output (`-`), a device, a pipe, a symbolic link, or a
+/// directory where no file can be made (read-only).
+std::optional<std::string> stageBeside(llvm::StringRef path);
 void discardStaged(llvm::StringRef staged, llvm::StringRef path);
 
 /// Ends the writing of `path` through `os`: closes the file, or flushes it
