@@ -1,6 +1,7 @@
 """fuse.jit: trace a Python function once per signature, compile it, run it."""
 
 import collections
+import contextlib
 import dataclasses
 import enum
 import functools
@@ -426,7 +427,8 @@ class _Jitted:
                 return self._fn(*args, **kwargs)
             # With profile=True, the copies of arguments that the kernels
             # cannot read in place are rows of the profile, first.
-            with _arguments.recorded_copies() as copies:
+            with (_arguments.recorded_copies() if self.profile
+                  else contextlib.nullcontext([])) as copies:
                 key, entry, arrays = self._lookup(args, kwargs, compile_it=True)
             trace, program = entry
             inputs = _arguments.jit_inputs(trace, arrays, self.__name__)
